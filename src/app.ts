@@ -1,0 +1,76 @@
+/**
+ * Builds the HTTP application from its configuration and its store. Nothing
+ * here runs at import; `server.ts` is the only place that listens.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+import { unauthorized } from './http/errors.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { healthRoutes } from './http/health.ts';
+import { identityFromMockHeaders } from './http/identity.ts';
+import { metricsPlugin } from './http/metrics.ts';
+import { openApiDocument, openApiRoutes } from './http/openapi.ts';
+import { recordRoutes } from './http/record-routes.ts';
+import { isIsoDate } from './records/dates.ts';
+import { views } from './records/views.ts';
+import { compileView } from './render/view.ts';
+import type { RecordStore } from './store/record-store.ts';
+import { version } from './version.ts';
+
+export interface AppDependencies {
+  readonly store: RecordStore;
+  /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
+  readonly logger?: FastifyServerOptions['loggerInstance'];
+}
+
+export async function buildApp(config: Config, { store, logger }: AppDependencies) {
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
+    // Request URLs carry names and dates: Fastify's own request lines would log them.
+    disableRequestLogging: true,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    maxParamLength: 100,
+    routerOptions: { maxParamLength: 100 },
+    ajv: {
+      customOptions: { coerceTypes: false, removeAdditional: false },
+      onCreate: (ajv) => ajv.addFormat('date', { type: 'string', validate: isIsoDate }),
+    },
+  });
+
+  const guardMethods = installErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (!request.routeOptions.config.dataset) return;
+    request.identity = identityFromMockHeaders(request.headers);
+    if (!request.identity) throw unauthorized();
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.headers({
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+    });
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // Route pattern, never the URL: the URL holds the searched names and dates.
+    request.log.info(
+      { route: request.routeOptions.url ?? 'unrouted', method: request.method, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
+
+  const compiled = views.map(compileView);
+  await app.register(metricsPlugin);
+  await app.register(healthRoutes, { store });
+  await app.register(openApiRoutes, { document: openApiDocument(compiled, version) });
+  await app.register(recordRoutes, { views: compiled, store, maxResults: config.maxResults });
+  await app.after();
+  guardMethods();
+  return app;
+}

@@ -1,0 +1,36 @@
+/**
+ * Turns one entry of a data file into a record ready to store. An entry is
+ * either a v1 record, or a row of the existing service's mock files,
+ * `{id, data, ...search columns}`, whose columns hold the search names even
+ * where a blocked record's data is all null.
+ */
+import type { RecordDescription } from '../records/define.ts';
+import { rowSearchKeys, searchKeys } from '../records/search-keys.ts';
+import { compileStoredValidator } from '../render/compile.ts';
+import type { StoredRecord } from '../store/record-store.ts';
+
+export interface RecordType {
+  readonly description: RecordDescription;
+  /** The stored record, or the reason the entry cannot be stored. */
+  toStored(entry: unknown): StoredRecord | { reason: string };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function recordType(description: RecordDescription): RecordType {
+  const validate = compileStoredValidator(description.fields, description.name);
+  return {
+    description,
+    toStored(entry) {
+      if (!isObject(entry)) return { reason: 'not a JSON object' };
+      const row = isObject(entry.data) ? entry : undefined;
+      const data = row ? row.data : entry;
+      const reason = validate(data);
+      if (reason) return { reason };
+      const id = (data as { id: number }).id;
+      if (row && row.id !== undefined && row.id !== id) return { reason: `/id: the row id ${String(row.id)} differs from the record id ${id}` };
+      return { id, data, keys: row ? rowSearchKeys(description, row) : searchKeys(description, data) };
+    },
+  };
+}

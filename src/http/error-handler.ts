@@ -1,0 +1,74 @@
+/**
+ * Turns every failure into `{"code", "message"}` with the right status, and
+ * unknown paths and methods into the published interface's 404 and 405.
+ * Nothing a caller sends is logged: messages may quote parameters back to the
+ * caller, but log lines carry only the error's kind.
+ */
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, badRequest, methodNotAllowed, routeNotFound } from './errors.ts';
+
+interface ValidationError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+}
+
+const PART_NAMES: Record<string, string> = { querystring: 'query parameter', params: 'path parameter' };
+
+function describeValidation(request: FastifyRequest, error: FastifyError): ApiError {
+  const [first] = (error.validation ?? []) as ValidationError[];
+  const part = error.validationContext ?? 'querystring';
+  const kind = PART_NAMES[part] ?? part;
+  const schema = (request.routeOptions.schema as Record<string, { properties?: Record<string, { description?: string }> }>)?.[part];
+  const name = first?.keyword === 'required' ? String(first.params.missingProperty) : (first?.instancePath ?? '').slice(1);
+  const expected = schema?.properties?.[name]?.description;
+  const expectation = expected ? `: ${expected}` : '';
+  if (!first || !name) return badRequest(`Invalid ${kind}`);
+  if (first.keyword === 'required') return badRequest(`Missing ${kind} '${name}'${expectation}`);
+  if (first.keyword === 'type' && first.params.type === 'string') return badRequest(`The ${kind} '${name}' was given more than once; give it once`);
+  return badRequest(`Invalid ${kind} '${name}'${expectation}`);
+}
+
+const pathOf = (request: FastifyRequest) => request.url.split('?')[0];
+
+/**
+ * Installs the handlers on the root instance. Returns a function to call once
+ * every route is registered: it answers 405 on the known paths for other methods.
+ */
+export function installErrorHandling(app: FastifyInstance): () => void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let answer: ApiError;
+    if (error instanceof ApiError) answer = error;
+    else if (error.validation) answer = describeValidation(request, error);
+    else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+      answer = new ApiError(error.statusCode, 'BadRequest', 'The request could not be read');
+    else answer = new ApiError(500, 'Internal', `Unexpected error; quote request id ${request.id}`);
+    if (answer.statusCode >= 500) {
+      const cause = (answer.cause ?? error) as { code?: string; name?: string };
+      request.log.error({ err: { type: cause.name, code: cause.code } }, answer.code);
+    }
+    reply.code(answer.statusCode).headers(answer.headers).send({ code: answer.code, message: answer.message });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ code: 'ResourceNotFound', message: routeNotFound(pathOf(request)).message });
+  });
+
+  // A known path asked with another method is a 405 naming the methods it has.
+  const getPaths: string[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (methods.includes('GET') && !route.url.startsWith('/docs')) getPaths.push(route.url);
+  });
+  return () => {
+    for (const url of getPaths.splice(0)) {
+      app.route({
+        method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        url,
+        handler: async (request) => {
+          throw methodNotAllowed(request.method, 'GET, HEAD');
+        },
+      });
+    }
+  };
+}

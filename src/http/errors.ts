@@ -1,0 +1,23 @@
+/**
+ * Every error the interface can answer with, each with a stable code. The
+ * body is always `{"code", "message"}`, as the published interface has it.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new ApiError(400, 'BadRequest', message);
+export const unauthorized = (message = 'Caller identity is missing: a username and a client are required') =>
+  new ApiError(401, 'Unauthorized', message);
+export const notFound = (message = 'No record has that system number') => new ApiError(404, 'NotFound', message);
+export const routeNotFound = (path: string) => new ApiError(404, 'ResourceNotFound', `${path} does not exist`);
+export const methodNotAllowed = (method: string, allow: string) =>
+  new ApiError(405, 'MethodNotAllowed', `${method} is not allowed`, { allow });
+export const serviceUnavailable = (message: string) => new ApiError(503, 'ServiceUnavailable', message);

@@ -1,0 +1,118 @@
+/**
+ * The OpenAPI 3.1 document, generated from the same view descriptions and
+ * parameter schemas the routes use, so it cannot drift from what is served.
+ */
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { CompiledView } from '../render/view.ts';
+import { schemaRef } from '../render/view.ts';
+import { idParameters, searchParameters } from './parameters.ts';
+import { TRUNCATED_HEADER } from './record-routes.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: schemaRef('Error') } } },
+});
+
+const RECORD_ERRORS = {
+  '400': errorResponse('A parameter is missing or malformed; the message names it and the expected form'),
+  '401': errorResponse('The caller is not identified'),
+  '503': errorResponse('The record store is unavailable; retry later'),
+};
+
+function parametersOf(schema: { properties: Record<string, JsonSchema>; required: string[] }, place: 'query' | 'path') {
+  return Object.entries(schema.properties).map(([name, { description, ...rest }]) => ({
+    name,
+    in: place,
+    required: schema.required.includes(name),
+    description,
+    schema: rest,
+  }));
+}
+
+const MOCK_IDENTITY = [
+  ['X-Auth-Username', 'Username of the person or system calling (also accepted: x-original-username)'],
+  ['X-Auth-Aud', 'Client (department service) calling (also accepted: x-original-client, X-Auth-Audience)'],
+  ['X-Auth-Roles', "Comma-separated roles; 'full-details' shows restricted fields"],
+  ['X-Auth-Groups', 'Comma-separated groups, recorded in the audit trail'],
+] as const;
+
+export function openApiDocument(views: readonly CompiledView[], version: string): JsonSchema {
+  const paths: JsonSchema = {};
+  const schemas: JsonSchema = {
+    Error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', description: 'Stable error code, e.g. BadRequest, NotFound, Unauthorized' },
+        message: { type: 'string', description: 'What was wrong, for a person to read' },
+      },
+    },
+  };
+  const identity = MOCK_IDENTITY.map(([name, description]) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } }));
+
+  for (const view of views) {
+    const ref = { $ref: schemaRef(view.schemaName) };
+    const title = view.record.title.toLowerCase();
+    const tags = [view.record.name, view.version];
+    schemas[view.schemaName] = { title: `${view.record.title} (${view.version})`, ...view.responseSchema };
+    paths[view.path] = {
+      get: {
+        tags,
+        operationId: `search${view.schemaName}`,
+        summary: `Search ${title}s`,
+        description: `${view.record.search.description} Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the ${TRUNCATED_HEADER} header is true.`,
+        parameters: [...parametersOf(searchParameters(view), 'query'), ...identity],
+        responses: {
+          '200': {
+            description: 'The matching records (an empty array when none match)',
+            headers: { [TRUNCATED_HEADER]: { description: 'Present and true when more records matched than were returned', schema: { type: 'string', enum: ['true'] } } },
+            content: { 'application/json': { schema: { type: 'array', items: ref } } },
+          },
+          ...RECORD_ERRORS,
+        },
+      },
+    };
+    paths[`${view.path}/{${view.idParam}}`] = {
+      get: {
+        tags,
+        operationId: `read${view.schemaName}`,
+        summary: `Look up one ${title} by its system number`,
+        parameters: [...parametersOf(idParameters(view), 'path'), ...identity],
+        responses: {
+          '200': { description: 'The record', content: { 'application/json': { schema: ref } } },
+          ...RECORD_ERRORS,
+          '404': errorResponse('No record has that system number'),
+        },
+      },
+    };
+  }
+
+  const plain = (description: string) => ({ get: { tags: ['operations'], summary: description, responses: { '200': { description: 'OK' } } } });
+  paths['/healthz'] = plain('Liveness: the process is running');
+  paths['/readiness'] = { get: { ...plain('Readiness: the record store answers').get, responses: { '200': { description: 'Ready' }, '503': errorResponse('Not ready') } } };
+  paths['/metrics'] = plain('Prometheus metrics, text format');
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Life-events verification API',
+      version,
+      description:
+        'Verifies births, deaths, marriages and civil partnerships registered in England and Wales. ' +
+        'Fields the caller may not see are sent as null; fields with nothing recorded are left out. ' +
+        'A blocked record shows only its id and its blocked flag.',
+    },
+    paths,
+    components: { schemas },
+  };
+}
+
+export async function openApiRoutes(app: FastifyInstance, { document }: { document: JsonSchema }) {
+  await app.register(swagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => document);
+}

@@ -1,0 +1,115 @@
+/**
+ * The lookup and search routes of every view, derived from its description.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { normaliseName } from '../records/normalise.ts';
+import type { SearchKey } from '../records/search-keys.ts';
+import type { CompiledView } from '../render/view.ts';
+import type { RecordStore } from '../store/record-store.ts';
+import { badRequest, notFound, serviceUnavailable } from './errors.ts';
+import { FULL_DETAILS_ROLE, type Identity } from './identity.ts';
+import { idParameters, searchParameters } from './parameters.ts';
+
+export type Operation = 'lookup' | 'search';
+
+/** What a record route tells the hooks around it (identity, metrics, audit). */
+export interface RecordRouteConfig {
+  readonly dataset: string;
+  readonly operation: Operation;
+}
+
+export const TRUNCATED_HEADER = 'x-results-truncated';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    identity?: Identity;
+  }
+  interface FastifyContextConfig extends Partial<RecordRouteConfig> {}
+}
+
+export interface RecordRoutesOptions {
+  readonly views: readonly CompiledView[];
+  readonly store: RecordStore;
+  readonly maxResults: number;
+}
+
+type Query = Record<string, string | undefined>;
+
+const audienceOf = (request: FastifyRequest) => ({
+  fullDetails: request.identity?.roles.includes(FULL_DETAILS_ROLE) ?? false,
+});
+
+/** A failing store means the service cannot answer now; the caller may retry. */
+async function fromStore<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw Object.assign(serviceUnavailable('The record store is unavailable; try again shortly'), { cause: error });
+  }
+}
+
+/** The forenames searched for: the `forenames` parameter or, in v0, its words given one by one. */
+function forenamesOf(view: CompiledView, query: Query): string {
+  const { forenames, forenameParts } = view.query;
+  const given = query[forenames];
+  if (!forenameParts) return given ?? '';
+  const [first] = forenameParts;
+  const alternative = `'${forenames}' or '${first}' (with optional ${forenameParts.slice(1).map((p) => `'${p}'`).join(', ')})`;
+  const partsGiven = forenameParts.some((part) => query[part] !== undefined);
+  if (given !== undefined && partsGiven) throw badRequest(`Give either ${alternative}, not both`);
+  if (given !== undefined) return given;
+  if (!query[first]) throw badRequest(`Missing query parameter: give ${alternative}`);
+  return forenameParts
+    .map((part) => query[part])
+    .filter(Boolean)
+    .join(' ');
+}
+
+function searchKeyOf(view: CompiledView, query: Query): SearchKey {
+  const names = { surname: view.query.surname, forenames: view.query.forenames };
+  const key = {
+    date: query[view.query.date] as string,
+    surname: normaliseName(query[names.surname] as string),
+    forenames: normaliseName(forenamesOf(view, query)),
+  };
+  for (const part of ['surname', 'forenames'] as const) {
+    if (!key[part]) throw badRequest(`Invalid query parameter '${names[part]}': it must contain at least one letter or digit`);
+  }
+  return key;
+}
+
+export async function recordRoutes(app: FastifyInstance, { views, store, maxResults }: RecordRoutesOptions) {
+  for (const view of views) {
+    const dataset = view.record.name;
+    const tags = [dataset, view.version];
+
+    app.get<{ Params: Record<string, string> }>(
+      `${view.path}/:${view.idParam}`,
+      {
+        schema: { params: idParameters(view), tags },
+        config: { dataset, operation: 'lookup' } satisfies RecordRouteConfig,
+      },
+      async (request) => {
+        const id = request.params[view.idParam].replace(/^0+(?=\d)/, '');
+        const stored = await fromStore(() => store.lookup(dataset, id));
+        if (stored === undefined) throw notFound();
+        return view.render(stored, audienceOf(request));
+      },
+    );
+
+    app.get<{ Querystring: Query }>(
+      view.path,
+      {
+        schema: { querystring: searchParameters(view), tags },
+        config: { dataset, operation: 'search' } satisfies RecordRouteConfig,
+      },
+      async (request, reply) => {
+        const key = searchKeyOf(view, request.query);
+        const result = await fromStore(() => store.search(dataset, key, maxResults));
+        if (result.truncated) reply.header(TRUNCATED_HEADER, 'true');
+        const audience = audienceOf(request);
+        return result.records.map((stored) => view.render(stored, audience));
+      },
+    );
+  }
+}

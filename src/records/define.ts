@@ -1,0 +1,126 @@
+/**
+ * The vocabulary in which each record type is described once. Routes, query
+ * validation, the stored-record validator, redaction, the OpenAPI document and
+ * the SQL search keys are all derived from these descriptions.
+ *
+ * A description is a tree: plain objects are groups, TypeBox schemas are leaves.
+ * A leaf is restricted to callers with the `full-details` role unless it is
+ * wrapped in `basic()` (any authorised caller) or `always()` (shown even on a
+ * blocked record), so a new field can never leak by omission.
+ */
+import { Kind, Type, type TSchema } from '@sinclair/typebox';
+
+export type Visibility = 'always' | 'basic' | 'full';
+export const VISIBILITY = Symbol('visibility');
+
+type Marked = TSchema & { [VISIBILITY]?: Visibility };
+
+export interface ListField {
+  readonly kind: 'list';
+  readonly visibility: Visibility;
+  readonly item: Fields;
+  readonly description: string;
+}
+export interface LinkField {
+  readonly kind: 'link';
+  readonly description: string;
+}
+export interface GroupField {
+  readonly kind: 'group';
+  readonly description: string;
+  readonly fields: Fields;
+}
+export type Field = TSchema | ListField | LinkField | GroupField | Fields;
+export interface Fields {
+  readonly [name: string]: Field;
+}
+
+const mark = <T extends TSchema>(visibility: Visibility, schema: T): T => ({ ...schema, [VISIBILITY]: visibility });
+
+/** Shown to any authorised caller. */
+export const basic = <T extends TSchema>(schema: T): T => mark('basic', schema);
+/** Shown even when the record is blocked: only the id and the blocked flag. */
+export const always = <T extends TSchema>(schema: T): T => mark('always', schema);
+/** Shown only with the full-details role. The default; used where saying so helps the reader. */
+export const full = <T extends TSchema>(schema: T): T => mark('full', schema);
+
+export const visibilityOf = (schema: TSchema): Visibility => (schema as Marked)[VISIBILITY] ?? 'full';
+
+/** Leaf types. The description is what the OpenAPI document says about the field. */
+export const text = (description: string) => Type.String({ description, maxLength: 1000 });
+export const isoDate = (description: string) =>
+  Type.String({ description, format: 'date', examples: ['2008-08-08'] });
+export const integer = (description: string) => Type.Integer({ description });
+export const flag = (description: string) => Type.Boolean({ description });
+
+export const group = (description: string, fields: Fields): GroupField => ({ kind: 'group', description, fields });
+
+/**
+ * A list that is shown or hidden as a whole (aliases). Its items are plain
+ * objects of leaves; hidden, missing and empty lists are all sent as `[]`, as
+ * the existing service does, so clients can always iterate.
+ */
+export const list = (visibility: Visibility, description: string, item: Fields): ListField => ({
+  kind: 'list',
+  visibility,
+  description,
+  item,
+});
+
+/** An embedded registration of the same type (re-registration chains), redacted by its own blocked flag. */
+export const link = (description: string): LinkField => ({ kind: 'link', description });
+
+export const isLeaf = (field: Field): field is TSchema => Kind in (field as object);
+export const isList = (field: Field): field is ListField => (field as ListField).kind === 'list' && !isLeaf(field);
+export const isLink = (field: Field): field is LinkField => (field as LinkField).kind === 'link' && !isLeaf(field);
+export const isGroup = (field: Field): field is GroupField => (field as GroupField).kind === 'group' && !isLeaf(field);
+
+/** The fields of a group, whether written as `group(...)` or as a plain object. */
+export const groupFields = (field: GroupField | Fields): Fields => (isGroup(field as Field) ? (field as GroupField).fields : (field as Fields));
+export const groupDescription = (field: GroupField | Fields): string | undefined =>
+  isGroup(field as Field) ? (field as GroupField).description : undefined;
+
+/** A person (or party) whose name and dates make a record findable. Paths are dot paths into the v1 record. */
+export interface Party {
+  readonly surname: string;
+  readonly forenames: string;
+  /** A search date matches any of these. */
+  readonly dates: readonly string[];
+  /**
+   * Column names of the existing service's mock rows (`{id, data, ...columns}`),
+   * used when loading those rows: a blocked row there has null data but filled columns.
+   */
+  readonly rowColumns: { readonly surname: string; readonly forenames: string; readonly dates: readonly string[] };
+}
+
+export interface RecordDescription {
+  /** Dataset name: URL segment, audit dataset, metrics label, table prefix. */
+  readonly name: string;
+  readonly title: string;
+  readonly fields: Fields;
+  /** Dot path of the blocked flag. Anything but a literal `false` there means blocked. */
+  readonly blockedFlag: string;
+  readonly search: {
+    /** Name of the date query parameter of the v1 search. */
+    readonly dateParam: string;
+    /** What the date parameter is, for the OpenAPI document. */
+    readonly dateDescription: string;
+    /** Whose names are searched; a record is found through any of them. */
+    readonly parties: readonly Party[];
+    readonly description: string;
+  };
+}
+
+export const defineRecord = <const D extends RecordDescription>(description: D): D => description;
+
+/** Reads a dot path from a stored record; missing or null groups read as undefined. */
+export function readPath(record: unknown, path: string): unknown {
+  let value: unknown = record;
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+export const isBlocked = (record: unknown, blockedFlag: string): boolean => readPath(record, blockedFlag) !== false;

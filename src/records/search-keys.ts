@@ -1,0 +1,43 @@
+import { type Party, type RecordDescription, readPath } from './define.ts';
+import { normaliseName } from './normalise.ts';
+
+/** One way a record can be found: a date and a person's normalised names. */
+export interface SearchKey {
+  readonly date: string;
+  readonly surname: string;
+  readonly forenames: string;
+}
+
+type Source = (party: Party) => { surname: unknown; forenames: unknown; dates: unknown[] };
+
+function keysFrom(description: RecordDescription, source: Source): SearchKey[] {
+  const keys = new Map<string, SearchKey>();
+  for (const party of description.search.parties) {
+    const { surname, forenames, dates } = source(party);
+    if (typeof surname !== 'string') continue;
+    const key = { surname: normaliseName(surname), forenames: typeof forenames === 'string' ? normaliseName(forenames) : '' };
+    if (!key.surname) continue;
+    for (const date of dates) {
+      if (typeof date !== 'string') continue;
+      const full = { date, ...key };
+      keys.set(`${full.date}|${full.surname}|${full.forenames}`, full);
+    }
+  }
+  return [...keys.values()];
+}
+
+/** The keys of a v1 record, read from its own fields. */
+export const searchKeys = (description: RecordDescription, record: unknown): SearchKey[] =>
+  keysFrom(description, (party) => ({
+    surname: readPath(record, party.surname),
+    forenames: readPath(record, party.forenames),
+    dates: party.dates.map((path) => readPath(record, path)),
+  }));
+
+/** The keys of a row in the existing service's mock shape, read from its search columns. */
+export const rowSearchKeys = (description: RecordDescription, row: Record<string, unknown>): SearchKey[] =>
+  keysFrom(description, (party) => ({
+    surname: row[party.rowColumns.surname],
+    forenames: row[party.rowColumns.forenames],
+    dates: party.rowColumns.dates.map((column) => row[column]),
+  }));

@@ -1,0 +1,29 @@
+/**
+ * Runs the service: configuration from the environment, the store, the app,
+ * and a graceful stop on SIGTERM/SIGINT (finish in-flight requests, close the store).
+ */
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { openStore } from './store/open-store.ts';
+
+export async function serve(config: Config) {
+  const store = await openStore(config);
+  const app = await buildApp(config, { store });
+  app.addHook('onClose', () => store.close());
+  closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+    if (err) app.log.error({ err: { type: (err as Error).name } }, 'stopping after an error');
+    await app.close();
+  });
+  await app.listen({ port: config.port, host: config.host });
+  return app;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    await serve(loadConfig(process.env));
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Opens the store the configuration asks for: a PostgreSQL server when
+ * DATABASE_URL is set, else the embedded database filled with the mock
+ * dataset (or the records of LEV_DATA).
+ */
+import type { Config } from '../config.ts';
+import { type RecordType, recordType } from '../data/entries.ts';
+import { readRecordFiles } from '../data/read-files.ts';
+import { mockRecords } from '../mock/dataset.ts';
+import { records } from '../records/index.ts';
+import type { SqlDriver } from './driver.ts';
+import { openPostgres } from './pg-driver.ts';
+import { openEmbedded } from './pglite-driver.ts';
+import { type RecordStore, type StoredRecord, createRecordStore, schemaSql } from './record-store.ts';
+
+export const recordTypes = (): RecordType[] => records.map(recordType);
+
+/** Checks the built-in mock records like any loaded file, so the mock can never serve what a load would refuse. */
+export function mockDataset(types: readonly RecordType[]): Map<string, StoredRecord[]> {
+  const dataset = mockRecords() as Record<string, unknown[]>;
+  return new Map(
+    types.map((type) => [
+      type.description.name,
+      (dataset[type.description.name] ?? []).map((entry, i) => {
+        const stored = type.toStored(entry);
+        if ('reason' in stored) throw new Error(`mock ${type.description.name} record ${i + 1}: ${stored.reason}`);
+        return stored;
+      }),
+    ]),
+  );
+}
+
+export async function loadInto(store: RecordStore, dataset: Map<string, StoredRecord[]>) {
+  await store.driver.transaction(async (tx) => {
+    for (const [type, entries] of dataset) await store.upsert(type, entries, tx);
+  });
+}
+
+export async function openStore(config: Config): Promise<RecordStore> {
+  const driver: SqlDriver = config.database ? openPostgres(config.database) : await openEmbedded();
+  try {
+    await driver.exec(schemaSql(records));
+    const store = createRecordStore(driver, records);
+    if (!config.database) {
+      const types = recordTypes();
+      await loadInto(store, config.dataPath ? await readRecordFiles(config.dataPath, types) : mockDataset(types));
+    }
+    return store;
+  } catch (error) {
+    await driver.close().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,51 @@
+import pg from 'pg';
+import type { SqlDriver, SqlExecutor } from './driver.ts';
+
+export interface PostgresOptions {
+  readonly url: string;
+  /** Schema to work in (search_path); tests use one of their own. */
+  readonly schema?: string;
+  readonly poolSize: number;
+  readonly statementTimeoutMs: number;
+}
+
+/** A pool of connections to a PostgreSQL server. */
+export function openPostgres(options: PostgresOptions): SqlDriver {
+  const settings = [`-c statement_timeout=${options.statementTimeoutMs}`];
+  if (options.schema) settings.push(`-c search_path=${options.schema}`);
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize,
+    options: settings.join(' '),
+    connectionTimeoutMillis: 5000,
+  });
+  // An idle connection killed by the server must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const executor = (target: pg.Pool | pg.PoolClient): SqlExecutor => ({
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      return (await target.query(sql, params as unknown[])).rows as Row[];
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...executor(pool),
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(executor(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

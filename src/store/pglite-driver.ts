@@ -1,0 +1,21 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { SqlDriver, SqlExecutor } from './driver.ts';
+
+/** The embedded store: PostgreSQL compiled to WebAssembly, in memory unless given a data directory. */
+export async function openEmbedded(dataDir?: string): Promise<SqlDriver> {
+  const db = await PGlite.create(dataDir);
+  const executor = (target: Pick<PGlite, 'query'>): SqlExecutor => ({
+    async query<Row>(sql: string, params: readonly unknown[] = []) {
+      return (await target.query<Row>(sql, params as unknown[])).rows;
+    },
+  });
+  return {
+    kind: 'embedded',
+    ...executor(db),
+    async exec(sql) {
+      await db.exec(sql);
+    },
+    transaction: (work) => db.transaction((tx) => work(executor(tx))),
+    close: () => db.close(),
+  };
+}
