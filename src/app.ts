@@ -3,7 +3,7 @@
  * here runs at import; `server.ts` is the only place that listens.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { unauthorized } from './http/errors.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -11,6 +11,7 @@ import { healthRoutes } from './http/health.ts';
 import { identityFromMockHeaders } from './http/identity.ts';
 import { metricsPlugin } from './http/metrics.ts';
 import { openApiDocument, openApiRoutes } from './http/openapi.ts';
+import { EXPECTED } from './http/parameters.ts';
 import { recordRoutes } from './http/record-routes.ts';
 import { isIsoDate } from './records/dates.ts';
 import { views } from './records/views.ts';
@@ -28,14 +29,16 @@ export async function buildApp(config: Config, { store, logger }: AppDependencie
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
     // Request URLs carry names and dates: Fastify's own request lines would log them.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    maxParamLength: 100,
     routerOptions: { maxParamLength: 100 },
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: false },
-      onCreate: (ajv) => ajv.addFormat('date', { type: 'string', validate: isIsoDate }),
+      onCreate: (ajv) => {
+        ajv.addFormat('date', { type: 'string', validate: isIsoDate });
+        ajv.addKeyword(EXPECTED);
+      },
     },
   });
 

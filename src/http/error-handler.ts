@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, badRequest, methodNotAllowed, routeNotFound } from './errors.ts';
+import { EXPECTED } from './parameters.ts';
 
 interface ValidationError {
   keyword: string;
@@ -19,10 +20,10 @@ function describeValidation(request: FastifyRequest, error: FastifyError): ApiEr
   const [first] = (error.validation ?? []) as ValidationError[];
   const part = error.validationContext ?? 'querystring';
   const kind = PART_NAMES[part] ?? part;
-  const schema = (request.routeOptions.schema as Record<string, { properties?: Record<string, { description?: string }> }>)?.[part];
+  const schema = (request.routeOptions.schema as Record<string, { properties?: Record<string, Record<string, string>> }>)?.[part];
   const name = first?.keyword === 'required' ? String(first.params.missingProperty) : (first?.instancePath ?? '').slice(1);
-  const expected = schema?.properties?.[name]?.description;
-  const expectation = expected ? `: ${expected}` : '';
+  const expected = schema?.properties?.[name]?.[EXPECTED];
+  const expectation = expected ? `: expected ${expected}` : '';
   if (!first || !name) return badRequest(`Invalid ${kind}`);
   if (first.keyword === 'required') return badRequest(`Missing ${kind} '${name}'${expectation}`);
   if (first.keyword === 'type' && first.params.type === 'string') return badRequest(`The ${kind} '${name}' was given more than once; give it once`);

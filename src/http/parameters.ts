@@ -7,19 +7,26 @@ import type { ViewDescription } from '../records/views.ts';
 
 export const MAX_NAME_LENGTH = 100;
 
-const name = (whose: string) => ({
+/** Schema keyword stating a parameter's expected form; validation messages quote it. */
+export const EXPECTED = 'x-expected';
+
+const NAME_FORM = `1 to ${MAX_NAME_LENGTH} characters, at least one a letter or digit, no control characters`;
+
+const name = (description: string) => ({
   type: 'string',
   minLength: 1,
   maxLength: MAX_NAME_LENGTH,
   pattern: '^[^\\u0000-\\u001f\\u007f]*$',
-  description: `${whose}: 1 to ${MAX_NAME_LENGTH} characters with at least one letter or digit and no control characters; case, accents, apostrophes, and spaces versus hyphens are ignored`,
+  description: `${description}. Case, accents and apostrophes are ignored, and hyphens count as spaces.`,
+  [EXPECTED]: NAME_FORM,
 });
 
-const date = (what: string) => ({
+const date = (description: string) => ({
   type: 'string',
   format: 'date',
-  description: `${what}: a real calendar date written YYYY-MM-DD, e.g. 2008-08-08`,
+  description,
   examples: ['2008-08-08'],
+  [EXPECTED]: 'a real calendar date written YYYY-MM-DD, e.g. 2008-08-08',
 });
 
 export function idParameters(view: ViewDescription) {
@@ -30,7 +37,8 @@ export function idParameters(view: ViewDescription) {
         type: 'string',
         pattern: '^[0-9]+$',
         maxLength: 18,
-        description: 'The system number of the registration: digits only, at most 18',
+        description: 'The system number of the registration',
+        [EXPECTED]: 'a whole number of at most 18 digits',
         examples: ['123456789'],
       },
     },
@@ -51,7 +59,7 @@ export function searchParameters(view: ViewDescription) {
     [q.date]: date(view.record.search.dateDescription),
   };
   parts.forEach((part, i) => {
-    properties[part] = { ...name(`Forename number ${i + 1}`), minLength: 0 };
+    properties[part] = { ...name(`Forename number ${i + 1}`), minLength: 0, [EXPECTED]: `up to ${NAME_FORM}` };
   });
   return {
     type: 'object',

@@ -1,0 +1,124 @@
+/**
+ * Test harness: stores on both drivers, and the app over a real socket.
+ * The PostgreSQL store runs where a server answers (CI has one at
+ * 127.0.0.1:5432); each store gets a schema of its own, dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import type { TestContext } from 'node:test';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import type { StoredRecord } from '../src/store/record-store.ts';
+import { loadInto, mockDataset, recordTypes } from '../src/store/open-store.ts';
+import { openPostgres } from '../src/store/pg-driver.ts';
+import { openEmbedded } from '../src/store/pglite-driver.ts';
+import { type RecordStore, createRecordStore, schemaSql } from '../src/store/record-store.ts';
+import { records } from '../src/records/index.ts';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+let reachable: Promise<boolean> | undefined;
+/** Whether the PostgreSQL server for tests answers. */
+export function postgresAvailable(): Promise<boolean> {
+  reachable ??= (async () => {
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  })();
+  return reachable;
+}
+
+export type StoreKind = 'embedded' | 'postgres';
+
+/** The store kinds to run a contract against: always embedded, and postgres where a server answers. */
+export async function storeKinds(): Promise<StoreKind[]> {
+  return (await postgresAvailable()) ? ['embedded', 'postgres'] : ['embedded'];
+}
+
+export const uniqueSchema = () => `test_${randomBytes(6).toString('hex')}`;
+
+/** An empty store with the schema applied; closed (and its schema dropped) when the test ends. */
+export async function emptyStore(t: Pick<TestContext, 'after'>, kind: StoreKind): Promise<RecordStore> {
+  if (kind === 'embedded') {
+    const driver = await openEmbedded();
+    await driver.exec(schemaSql(records));
+    const store = createRecordStore(driver, records);
+    t.after(() => store.close());
+    return store;
+  }
+  const schema = uniqueSchema();
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000 });
+  await driver.exec(schemaSql(records));
+  const store = createRecordStore(driver, records);
+  t.after(async () => {
+    await store.close();
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.end();
+  });
+  return store;
+}
+
+/** A store holding the built-in mock dataset, or the given records. */
+export async function filledStore(
+  t: Pick<TestContext, 'after'>,
+  kind: StoreKind,
+  dataset: Map<string, StoredRecord[]> = mockDataset(recordTypes()),
+): Promise<RecordStore> {
+  const store = await emptyStore(t, kind);
+  await loadInto(store, dataset);
+  return store;
+}
+
+export interface RunningApp {
+  readonly url: string;
+  readonly app: Awaited<ReturnType<typeof buildApp>>;
+  /** GET over HTTP with the mock identity headers (override or drop them with `headers`). */
+  get(path: string, headers?: Record<string, string | undefined>): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+}
+
+export const CALLER = { 'x-auth-username': 'test-user', 'x-auth-aud': 'test-client' } as const;
+export const FULL_DETAILS = { ...CALLER, 'x-auth-roles': 'full-details' } as const;
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', ...env });
+}
+
+/** The app listening on a real loopback socket; closed when the test ends. */
+export async function startApp(
+  t: Pick<TestContext, 'after'>,
+  store: RecordStore,
+  config: Config = testConfig(),
+  logger?: Parameters<typeof buildApp>[1]['logger'],
+): Promise<RunningApp> {
+  const app = await buildApp(config, { store, logger });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  t.after(() => app.close());
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    url,
+    app,
+    async get(path, headers = CALLER) {
+      const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>;
+      const response = await fetch(url + path, { headers: clean });
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      return { status: response.status, headers: response.headers, body, text };
+    },
+  };
+}
