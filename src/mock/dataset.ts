@@ -153,7 +153,6 @@ const properCase = (name: string) =>
 
 /** A signature as a person might write it: first initial and surname. */
 const signed = ({ forenames, surname }: Name) => `${forenames[0]}. ${properCase(surname)}`;
-const fullName = ({ forenames, surname }: Name) => `${forenames} ${surname}`;
 
 interface Place {
   district: string;

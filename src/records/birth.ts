@@ -87,9 +87,9 @@ export const birth = defineRecord({
     dateOfNameUpdate: isoDate("Date the child's name was updated"),
     status: group('Flags that qualify the registration', {
       blocked: always(flag('Whether the record is blocked; a blocked record shows only its id and this flag')),
+      marginalNote: basic(text('Marginal note on the registration, or None')),
       cancelled: basic(flag('Whether the registration was cancelled')),
       correction: basic(text('Correction made to the registration, or None')),
-      marginalNote: basic(text('Marginal note on the registration, or None')),
       nameUpdate: text("Update to the child's name, or None"),
       onAuthorityOfRegistrarGeneral: flag('Whether registered on the authority of the Registrar General'),
       potentiallyFictitious: basic(flag('Whether the birth may be fictitious')),
