@@ -12,7 +12,8 @@ import type { StoredRecord } from '../src/store/record-store.ts';
 import { loadInto, mockDataset, recordTypes } from '../src/store/open-store.ts';
 import { openPostgres } from '../src/store/pg-driver.ts';
 import { openEmbedded } from '../src/store/pglite-driver.ts';
-import { type RecordStore, createRecordStore, schemaSql } from '../src/store/record-store.ts';
+import { migrate } from '../src/store/migrations.ts';
+import { type RecordStore, createRecordStore } from '../src/store/record-store.ts';
 import { records } from '../src/records/index.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -48,7 +49,7 @@ export const uniqueSchema = () => `test_${randomBytes(6).toString('hex')}`;
 export async function emptyStore(t: Pick<TestContext, 'after'>, kind: StoreKind): Promise<RecordStore> {
   if (kind === 'embedded') {
     const driver = await openEmbedded();
-    await driver.exec(schemaSql(records));
+    await migrate(driver);
     const store = createRecordStore(driver, records);
     t.after(() => store.close());
     return store;
@@ -58,7 +59,7 @@ export async function emptyStore(t: Pick<TestContext, 'after'>, kind: StoreKind)
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000 });
-  await driver.exec(schemaSql(records));
+  await migrate(driver);
   const store = createRecordStore(driver, records);
   t.after(async () => {
     await store.close();

@@ -11,7 +11,8 @@ import { records } from '../records/index.ts';
 import type { SqlDriver } from './driver.ts';
 import { openPostgres } from './pg-driver.ts';
 import { openEmbedded } from './pglite-driver.ts';
-import { type RecordStore, type StoredRecord, createRecordStore, schemaSql } from './record-store.ts';
+import { assertSchemaCurrent, migrate } from './migrations.ts';
+import { type RecordStore, type StoredRecord, createRecordStore } from './record-store.ts';
 
 export const recordTypes = (): RecordType[] => records.map(recordType);
 
@@ -39,7 +40,9 @@ export async function loadInto(store: RecordStore, dataset: Map<string, StoredRe
 export async function openStore(config: Config): Promise<RecordStore> {
   const driver: SqlDriver = config.database ? openPostgres(config.database) : await openEmbedded();
   try {
-    await driver.exec(schemaSql(records));
+    // The embedded database is new at every start; a server's schema is the operator's to migrate.
+    if (config.database) await assertSchemaCurrent(driver);
+    else await migrate(driver);
     const store = createRecordStore(driver, records);
     if (!config.database) {
       const types = recordTypes();

@@ -38,7 +38,7 @@ export interface RecordStore {
 
 export const tableNames = (type: string) => ({ records: `${type}_registration`, keys: `${type}_search_key` });
 
-export function schemaSql(descriptions: readonly RecordDescription[]): string {
+export function recordTablesSql(descriptions: readonly RecordDescription[]): string {
   return descriptions
     .map(({ name }) => {
       const t = tableNames(name);

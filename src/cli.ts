@@ -1,0 +1,57 @@
+/**
+ * `lev-api <command>`: each command lives in src/commands/ and exports
+ * `run(args, env)`, returning the process exit code.
+ */
+import { ConfigError } from './config.ts';
+
+export interface Command {
+  readonly summary: string;
+  readonly usage: string;
+  run(args: string[], env: Record<string, string | undefined>): Promise<number>;
+}
+
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./commands/serve.ts')).serveCommand,
+  migrate: async () => (await import('./commands/migrate.ts')).migrateCommand,
+  load: async () => (await import('./commands/load.ts')).loadCommand,
+  generate: async () => (await import('./commands/generate.ts')).generateCommand,
+  audit: async () => (await import('./commands/audit.ts')).auditCommand,
+};
+
+async function help(): Promise<string> {
+  const lines = ['Usage: lev-api <command> [options]', '', 'Commands:'];
+  for (const [name, load] of Object.entries(commands)) {
+    const command = await load().catch(() => undefined);
+    if (command) lines.push(`  ${name.padEnd(10)} ${command.summary}`);
+  }
+  lines.push('', "Run 'lev-api <command> --help' for a command's options.");
+  return lines.join('\n');
+}
+
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(await help());
+    return name ? 0 : 2;
+  }
+  const load = commands[name];
+  if (!load) {
+    console.error(`lev-api: unknown command '${name}'\n\n${await help()}`);
+    return 2;
+  }
+  const command = await load();
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(`Usage: ${command.usage}\n\n${command.summary}`);
+    return 0;
+  }
+  try {
+    return await command.run(args, env);
+  } catch (error) {
+    if (error instanceof ConfigError || (error as { name?: string }).name === 'UsageError') {
+      console.error(`lev-api ${name}: ${(error as Error).message}`);
+      return 2;
+    }
+    console.error(`lev-api ${name}: ${(error as Error).message ?? error}`);
+    return 1;
+  }
+}
