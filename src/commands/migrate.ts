@@ -1,0 +1,23 @@
+import type { Command } from '../cli.ts';
+import { loadConfig } from '../config.ts';
+import { LATEST_VERSION, migrate } from '../store/migrations.ts';
+import { openPostgres } from '../store/pg-driver.ts';
+import { UsageError } from './usage-error.ts';
+
+export const migrateCommand: Command = {
+  summary: 'Apply pending schema migrations to DATABASE_URL (idempotent)',
+  usage: 'DATABASE_URL=postgres://... lev-api migrate',
+  async run(_args, env) {
+    const config = loadConfig(env);
+    if (!config.database) throw new UsageError('DATABASE_URL is not set: the embedded store migrates itself at start');
+    const driver = openPostgres(config.database);
+    try {
+      const applied = await migrate(driver);
+      for (const migration of applied) console.log(`applied ${migration.version}: ${migration.name}`);
+      console.log(applied.length ? `schema is at version ${LATEST_VERSION}` : `schema already at version ${LATEST_VERSION}; nothing to do`);
+      return 0;
+    } finally {
+      await driver.close();
+    }
+  },
+};
