@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.ts';
+import { type AuditTrail, createAuditTrail } from './audit/trail.ts';
+import { auditRoutes } from './http/audit-routes.ts';
 import { unauthorized } from './http/errors.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
@@ -21,11 +23,13 @@ import { version } from './version.ts';
 
 export interface AppDependencies {
   readonly store: RecordStore;
+  /** Where accesses are recorded; by default the audit table of the store's database. */
+  readonly audit?: AuditTrail;
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
 }
 
-export async function buildApp(config: Config, { store, logger }: AppDependencies) {
+export async function buildApp(config: Config, { store, logger, audit = createAuditTrail(store.driver) }: AppDependencies) {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
     // Request URLs carry names and dates: Fastify's own request lines would log them.
@@ -46,12 +50,16 @@ export async function buildApp(config: Config, { store, logger }: AppDependencie
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (!request.routeOptions.config.dataset) return;
+    const route = request.routeOptions.config;
+    if (!route.dataset && !route.requiresIdentity) return;
     request.identity = identityFromMockHeaders(request.headers);
     if (!request.identity) throw unauthorized();
   });
 
   app.addHook('onSend', async (_request, reply) => {
+    // The existing service labels JSON plain `application/json` (JSON has no charset parameter, RFC 8259),
+    // and tools checking the published interface compare the label exactly.
+    if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
     reply.headers({
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
@@ -72,7 +80,9 @@ export async function buildApp(config: Config, { store, logger }: AppDependencie
   await app.register(metricsPlugin);
   await app.register(healthRoutes, { store });
   await app.register(openApiRoutes, { document: openApiDocument(compiled, version) });
-  await app.register(recordRoutes, { views: compiled, store, maxResults: config.maxResults });
+  await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults });
+  await app.register(auditRoutes, { db: store.driver });
+  app.addHook('onClose', () => audit.flush());
   await app.after();
   guardMethods();
   return app;

@@ -2,6 +2,7 @@
  * The lookup and search routes of every view, derived from its description.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuditTrail } from '../audit/trail.ts';
 import { normaliseName } from '../records/normalise.ts';
 import type { SearchKey } from '../records/search-keys.ts';
 import type { CompiledView } from '../render/view.ts';
@@ -24,12 +25,16 @@ declare module 'fastify' {
   interface FastifyRequest {
     identity?: Identity;
   }
-  interface FastifyContextConfig extends Partial<RecordRouteConfig> {}
+  interface FastifyContextConfig extends Partial<RecordRouteConfig> {
+    /** The route needs a caller identity even though it serves no dataset. */
+    requiresIdentity?: boolean;
+  }
 }
 
 export interface RecordRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordStore;
+  readonly audit: AuditTrail;
   readonly maxResults: number;
 }
 
@@ -65,6 +70,30 @@ function forenamesOf(view: CompiledView, query: Query): string {
     .join(' ');
 }
 
+/** Records the access; data is sent only once its entry is committed. */
+async function audited(audit: AuditTrail, request: FastifyRequest, results: number) {
+  const { dataset, operation } = request.routeOptions.config as RecordRouteConfig;
+  const identity = request.identity as Identity;
+  const [path, query = ''] = request.url.split('?', 2);
+  try {
+    await audit.record({
+      username: identity.username,
+      client: identity.client,
+      groups: identity.groups,
+      dataset,
+      operation,
+      path,
+      query,
+      results,
+      requestId: request.id,
+    });
+  } catch (error) {
+    throw Object.assign(serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'), {
+      cause: error,
+    });
+  }
+}
+
 function searchKeyOf(view: CompiledView, query: Query): SearchKey {
   const names = { surname: view.query.surname, forenames: view.query.forenames };
   const key = {
@@ -78,7 +107,7 @@ function searchKeyOf(view: CompiledView, query: Query): SearchKey {
   return key;
 }
 
-export async function recordRoutes(app: FastifyInstance, { views, store, maxResults }: RecordRoutesOptions) {
+export async function recordRoutes(app: FastifyInstance, { views, store, audit, maxResults }: RecordRoutesOptions) {
   for (const view of views) {
     const dataset = view.record.name;
     const tags = [dataset, view.version];
@@ -93,7 +122,9 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
         const id = request.params[view.idParam].replace(/^0+(?=\d)/, '');
         const stored = await fromStore(() => store.lookup(dataset, id));
         if (stored === undefined) throw notFound();
-        return view.render(stored, audienceOf(request));
+        const record = view.render(stored, audienceOf(request));
+        await audited(audit, request, 1);
+        return record;
       },
     );
 
@@ -108,7 +139,9 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
         const result = await fromStore(() => store.search(dataset, key, maxResults));
         if (result.truncated) reply.header(TRUNCATED_HEADER, 'true');
         const audience = audienceOf(request);
-        return result.records.map((stored) => view.render(stored, audience));
+        const records = result.records.map((stored) => view.render(stored, audience));
+        await audited(audit, request, records.length);
+        return records;
       },
     );
   }

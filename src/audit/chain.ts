@@ -1,0 +1,42 @@
+/**
+ * The hash chain over audit entries: each entry's hash covers its content and
+ * the previous entry's hash, so removing or altering any entry breaks every
+ * hash after it. Writer and verifier share this one definition.
+ */
+import { createHash } from 'node:crypto';
+
+export interface AuditEntry {
+  readonly username: string;
+  readonly client: string;
+  readonly groups: readonly string[];
+  readonly dataset: string;
+  readonly operation: 'lookup' | 'search';
+  readonly path: string;
+  readonly query: string;
+  readonly results: number;
+  readonly requestId: string;
+}
+
+/** An entry as stored: with its time (ISO 8601, milliseconds, UTC) and hash. */
+export interface ChainedEntry extends AuditEntry {
+  readonly at: string;
+  readonly hash: string;
+}
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+export function chainHash(previousHash: string, at: string, entry: AuditEntry): string {
+  const content = JSON.stringify([
+    at,
+    entry.username,
+    entry.client,
+    entry.groups,
+    entry.dataset,
+    entry.operation,
+    entry.path,
+    entry.query,
+    entry.results,
+    entry.requestId,
+  ]);
+  return createHash('sha256').update(previousHash).update('\n').update(content).digest('hex');
+}
