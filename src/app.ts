@@ -3,7 +3,7 @@
  * here runs at import; `server.ts` is the only place that listens.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { type AuditTrail, createAuditTrail } from './audit/trail.ts';
 import { auditRoutes } from './http/audit-routes.ts';
@@ -29,6 +29,14 @@ export interface AppDependencies {
   readonly logger?: FastifyServerOptions['loggerInstance'];
 }
 
+/** Headers every answer carries. */
+const RESPONSE_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+} as const;
+
 export async function buildApp(config: Config, { store, logger, audit = createAuditTrail(store.driver) }: AppDependencies) {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
@@ -36,7 +44,18 @@ export async function buildApp(config: Config, { store, logger, audit = createAu
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    routerOptions: { maxParamLength: 100 },
+    // Longer than any request line Node accepts (16 KiB of headers), so an over-long id
+    // reaches validation, which names the parameter, instead of the router's bare 414.
+    routerOptions: { maxParamLength: 16_384 },
+    // Raised before routing, so neither the hooks nor the error handler see it.
+    frameworkErrors: (error, request, reply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL' ? 'The URL could not be read: it holds a malformed percent-escape' : 'The request could not be read';
+      (reply as FastifyReply)
+        .code(400)
+        .headers({ ...RESPONSE_HEADERS, 'x-request-id': request.id, 'content-type': 'application/json' })
+        .send({ code: 'BadRequest', message });
+    },
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: false },
       onCreate: (ajv) => {
@@ -60,12 +79,7 @@ export async function buildApp(config: Config, { store, logger, audit = createAu
     // The existing service labels JSON plain `application/json` (JSON has no charset parameter, RFC 8259),
     // and tools checking the published interface compare the label exactly.
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
-    reply.headers({
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
-    });
+    reply.headers(RESPONSE_HEADERS);
   });
 
   app.addHook('onResponse', async (request, reply) => {

@@ -13,6 +13,12 @@ const Env = Type.Object({
       description: 'PostgreSQL server; without it the embedded store is used',
     }),
   ),
+  DATABASE_READ_URLS: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://[^,]+(,postgres(ql)?://[^,]+)*$',
+      description: 'Comma-separated read replicas for lookups and searches; audit and loads use DATABASE_URL',
+    }),
+  ),
   DATABASE_SCHEMA: Type.Optional(
     Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', description: 'PostgreSQL schema to use (search_path)' }),
   ),
@@ -33,6 +39,8 @@ export interface Config {
   readonly host: string;
   readonly database?: {
     readonly url: string;
+    /** Replicas that serve lookups and searches (the primary does when there are none). */
+    readonly readUrls: readonly string[];
     readonly schema?: string;
     readonly poolSize: number;
     readonly statementTimeoutMs: number;
@@ -57,6 +65,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const schema = (Env.properties as Record<string, { description?: string }>)[key];
     return `${key}=${JSON.stringify(raw[key])}: ${error.message}${schema?.description ? ` (${schema.description})` : ''}`;
   });
+  if (value.DATABASE_READ_URLS && !value.DATABASE_URL) problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
+  if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: value.PORT,
@@ -64,6 +74,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     database: value.DATABASE_URL
       ? {
           url: value.DATABASE_URL,
+          readUrls: value.DATABASE_READ_URLS?.split(',') ?? [],
           schema: value.DATABASE_SCHEMA,
           poolSize: value.DATABASE_POOL_SIZE,
           statementTimeoutMs: value.STATEMENT_TIMEOUT_MS,

@@ -23,7 +23,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     await serve(loadConfig(process.env));
   } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
+    // Mistakes an operator can fix are told plainly; anything else with its stack.
+    const plain = error instanceof ConfigError || ['DataError', 'SchemaBehindError'].includes((error as Error).name);
+    console.error(plain ? (error as Error).message : error);
     process.exit(1);
   }
 }

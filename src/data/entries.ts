@@ -4,6 +4,7 @@
  * `{id, data, ...search columns}`, whose columns hold the search names even
  * where a blocked record's data is all null.
  */
+import { isIsoDate } from '../records/dates.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { rowSearchKeys, searchKeys } from '../records/search-keys.ts';
 import { compileStoredValidator } from '../render/compile.ts';
@@ -18,6 +19,23 @@ export interface RecordType {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Why a row's search columns cannot make search keys: names must be text, dates real days; either may be null. */
+function badSearchColumn(description: RecordDescription, row: Record<string, unknown>): string | undefined {
+  for (const { rowColumns } of description.search.parties) {
+    for (const column of [rowColumns.surname, rowColumns.forenames]) {
+      const value = row[column];
+      if (value != null && typeof value !== 'string') return `/${column}: expected a name or null, got ${JSON.stringify(value)}`;
+    }
+    for (const column of rowColumns.dates) {
+      const value = row[column];
+      if (value != null && (typeof value !== 'string' || !isIsoDate(value))) {
+        return `/${column}: expected a date (YYYY-MM-DD) or null, got ${JSON.stringify(value)}`;
+      }
+    }
+  }
+  return undefined;
+}
+
 export function recordType(description: RecordDescription): RecordType {
   const validate = compileStoredValidator(description.fields, description.name);
   return {
@@ -30,6 +48,8 @@ export function recordType(description: RecordDescription): RecordType {
       if (reason) return { reason };
       const id = (data as { id: number }).id;
       if (row && row.id !== undefined && row.id !== id) return { reason: `/id: the row id ${String(row.id)} differs from the record id ${id}` };
+      const columnReason = row && badSearchColumn(description, row);
+      if (columnReason) return { reason: columnReason };
       return { id, data, keys: row ? rowSearchKeys(description, row) : searchKeys(description, data) };
     },
   };

@@ -4,10 +4,12 @@
  * status class come from route configuration, never from request values.
  */
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import './record-routes.ts';
 
-export async function metricsPlugin(app: FastifyInstance) {
+// Not encapsulated (fastify-plugin): its onResponse hook must see the routes registered beside it, not only /metrics.
+export const metricsPlugin = fp(async function metrics(app: FastifyInstance) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -31,4 +33,4 @@ export async function metricsPlugin(app: FastifyInstance) {
     reply.type(registry.contentType);
     return registry.metrics();
   });
-}
+}, { name: 'lev-metrics' });

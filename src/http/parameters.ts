@@ -16,7 +16,8 @@ const name = (description: string) => ({
   type: 'string',
   minLength: 1,
   maxLength: MAX_NAME_LENGTH,
-  pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+  // C0 controls, DEL and C1 controls (U+0080 to U+009F).
+  pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]*$',
   description: `${description}. Case, accents and apostrophes are ignored, and hyphens count as spaces.`,
   [EXPECTED]: NAME_FORM,
 });

@@ -95,7 +95,9 @@ async function audited(audit: AuditTrail, request: FastifyRequest, results: numb
 }
 
 function searchKeyOf(view: CompiledView, query: Query): SearchKey {
-  const names = { surname: view.query.surname, forenames: view.query.forenames };
+  // v0 forenames may come word by word; the message then names the parameter the caller gave.
+  const { forenames, forenameParts } = view.query;
+  const names = { surname: view.query.surname, forenames: forenameParts && query[forenames] === undefined ? forenameParts[0] : forenames };
   const key = {
     date: query[view.query.date] as string,
     surname: normaliseName(query[names.surname] as string),

@@ -3,7 +3,7 @@
  * Its field tree carries its own visibility marks; `projectBirthV0` maps a v1
  * record onto it before the same redaction as every other view applies.
  */
-import { always, basic, type Fields, flag, group, integer, isBlocked, isoDate, readPath, text, type Visibility } from './define.ts';
+import { HIDDEN, always, basic, type Fields, flag, group, integer, isBlocked, isoDate, readPath, text, type Visibility } from './define.ts';
 import { birth } from './birth.ts';
 
 const mark = (visibility: Visibility, description: string) =>
@@ -141,7 +141,8 @@ export function projectBirthV0(v1: unknown): Record<string, unknown> {
       reRegistered: s('status.reregistration'),
     },
     previousRegistration: {
-      date: str(previous, 'date'),
+      // A blocked predecessor shows only its system number, as a v1 link shows only its id.
+      date: previous != null && isBlocked(previous, birth.blockedFlag) ? HIDDEN : str(previous, 'date'),
       systemNumber: (readPath(previous, 'id') as number | undefined) ?? null,
     },
   };

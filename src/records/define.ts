@@ -44,6 +44,12 @@ export const always = <T extends TSchema>(schema: T): T => mark('always', schema
 /** Shown only with the full-details role. The default; used where saying so helps the reader. */
 export const full = <T extends TSchema>(schema: T): T => mark('full', schema);
 
+/**
+ * A value a projection (v0) may put in a leaf to say "hidden from every
+ * caller": rendered as null, like any field the caller may not see.
+ */
+export const HIDDEN = Symbol('hidden');
+
 export const visibilityOf = (schema: TSchema): Visibility => (schema as Marked)[VISIBILITY] ?? 'full';
 
 /** Leaf types. The description is what the OpenAPI document says about the field. */

@@ -9,9 +9,11 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import {
   type Field,
   type Fields,
+  HIDDEN,
   groupDescription,
   groupFields,
   isBlocked,
@@ -56,9 +58,9 @@ export function compileTree(fields: Fields, blockedFlag: string, selfRef: string
         case 'always':
           return (v) => v ?? undefined;
         case 'basic':
-          return (v, ctx) => (ctx.blocked ? null : (v ?? undefined));
+          return (v, ctx) => (ctx.blocked || v === HIDDEN ? null : (v ?? undefined));
         case 'full':
-          return (v, ctx) => (ctx.blocked || !ctx.fullDetails ? null : (v ?? undefined));
+          return (v, ctx) => (ctx.blocked || !ctx.fullDetails || v === HIDDEN ? null : (v ?? undefined));
       }
     }
     if (isList(field)) {
@@ -124,9 +126,24 @@ export function compileStoredValidator(fields: Fields, name: string): (stored: u
   const checker = TypeCompiler.Compile(Type.Recursive((self) => storedGroup(fields, self, true), { $id: name }));
   return (stored) => {
     if (checker.Check(stored)) return undefined;
-    const error = checker.Errors(stored).First();
+    const first = checker.Errors(stored).First();
+    const error = first && innermost(first);
     return error ? `${error.path || '/'}: ${error.message}` : 'invalid record';
   };
+}
+
+/**
+ * Every stored field is "the value or null", so TypeBox's first error is just
+ * "Expected union value" at the enclosing group; the error of the non-null
+ * variant says which field is wrong and why.
+ */
+function innermost(error: ValueError): ValueError {
+  if (error.type !== ValueErrorType.Union) return error;
+  for (const variant of error.errors) {
+    const inner = variant.First();
+    if (inner && inner.type !== ValueErrorType.Null) return innermost(inner);
+  }
+  return error;
 }
 
 const nullable = (schema: TSchema) => Type.Optional(Type.Union([schema, Type.Null()]));

@@ -6,7 +6,7 @@
  */
 import { records } from '../records/index.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
-import { recordTablesSql } from './record-store.ts';
+import { recordTablesSql } from './record-tables.ts';
 import { auditTableSql } from './audit-schema.ts';
 
 export interface Migration {

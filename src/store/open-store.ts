@@ -43,7 +43,8 @@ export async function openStore(config: Config): Promise<RecordStore> {
     // The embedded database is new at every start; a server's schema is the operator's to migrate.
     if (config.database) await assertSchemaCurrent(driver);
     else await migrate(driver);
-    const store = createRecordStore(driver, records);
+    const readers = config.database?.readUrls.map((url) => openPostgres({ ...config.database!, url, applicationName: 'lev-api-read' })) ?? [];
+    const store = createRecordStore(driver, records, readers);
     if (!config.database) {
       const types = recordTypes();
       await loadInto(store, config.dataPath ? await readRecordFiles(config.dataPath, types) : mockDataset(types));

@@ -3,6 +3,8 @@ import type { SqlDriver, SqlExecutor } from './driver.ts';
 
 export interface PostgresOptions {
   readonly url: string;
+  /** Names the connections in pg_stat_activity. */
+  readonly applicationName?: string;
   /** Schema to work in (search_path); tests use one of their own. */
   readonly schema?: string;
   readonly poolSize: number;
@@ -18,6 +20,7 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
     max: options.poolSize,
     options: settings.join(' '),
     connectionTimeoutMillis: 5000,
+    application_name: options.applicationName ?? 'lev-api',
   });
   // An idle connection killed by the server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -46,6 +49,8 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      if (!pool.ended) await pool.end();
+    },
   };
 }

@@ -16,6 +16,9 @@ export async function openEmbedded(dataDir?: string): Promise<SqlDriver> {
       await db.exec(sql);
     },
     transaction: (work) => db.transaction((tx) => work(executor(tx))),
-    close: () => db.close(),
+    // Closing twice is harmless, as with the pg pool.
+    close: async () => {
+      if (!db.closed) await db.close();
+    },
   };
 }

@@ -7,6 +7,10 @@
 import type { RecordDescription } from '../records/define.ts';
 import type { SearchKey } from '../records/search-keys.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
+import { assertSchemaCurrent } from './migrations.ts';
+import { tableNames } from './record-tables.ts';
+
+export { tableNames };
 
 export interface StoredRecord {
   readonly id: number;
@@ -27,39 +31,27 @@ export interface SearchResult {
 }
 
 export interface RecordStore {
+  /** The primary: audit entries and loads are written here. */
   readonly driver: SqlDriver;
   lookup(type: string, id: string): Promise<unknown | undefined>;
   /** `key.forenames` is a word prefix: `anne` finds `anne marie`, not `annette`. */
   search(type: string, key: SearchKey, limit: number): Promise<SearchResult>;
   upsert(type: string, records: readonly StoredRecord[], tx?: SqlExecutor): Promise<UpsertCounts>;
+  /** Throws unless every database answers and its schema is current. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-export const tableNames = (type: string) => ({ records: `${type}_registration`, keys: `${type}_search_key` });
-
-export function recordTablesSql(descriptions: readonly RecordDescription[]): string {
-  return descriptions
-    .map(({ name }) => {
-      const t = tableNames(name);
-      return `
-CREATE TABLE IF NOT EXISTS ${t.records} (
-  id bigint PRIMARY KEY,
-  data jsonb NOT NULL
-);
-CREATE TABLE IF NOT EXISTS ${t.keys} (
-  date date NOT NULL,
-  surname text COLLATE "C" NOT NULL,
-  forenames text COLLATE "C" NOT NULL,
-  id bigint NOT NULL REFERENCES ${t.records} (id) ON DELETE CASCADE,
-  PRIMARY KEY (date, surname, forenames, id)
-);
-CREATE INDEX IF NOT EXISTS ${t.keys}_id ON ${t.keys} (id);`;
-    })
-    .join('\n');
-}
-
-export function createRecordStore(driver: SqlDriver, descriptions: readonly RecordDescription[]): RecordStore {
+/**
+ * @param readers replicas for lookups and searches, taken in turn; the primary reads when there are none.
+ */
+export function createRecordStore(
+  driver: SqlDriver,
+  descriptions: readonly RecordDescription[],
+  readers: readonly SqlDriver[] = [],
+): RecordStore {
+  let turn = 0;
+  const reader = () => (readers.length ? readers[turn++ % readers.length] : driver);
   const known = new Set(descriptions.map((d) => d.name));
   const tables = (type: string) => {
     if (!known.has(type)) throw new Error(`unknown record type ${type}`);
@@ -69,7 +61,7 @@ export function createRecordStore(driver: SqlDriver, descriptions: readonly Reco
   return {
     driver,
     async lookup(type, id) {
-      const rows = await driver.query<{ data: unknown }>(`SELECT data FROM ${tables(type).records} WHERE id = $1`, [id]);
+      const rows = await reader().query<{ data: unknown }>(`SELECT data FROM ${tables(type).records} WHERE id = $1`, [id]);
       return rows[0]?.data;
     },
 
@@ -77,7 +69,7 @@ export function createRecordStore(driver: SqlDriver, descriptions: readonly Reco
       const t = tables(type);
       // Normalised keys hold no character below '!' but the space, so [q, q || '!')
       // is exactly "q, or q followed by a space and more words": one index range.
-      const rows = await driver.query<{ data: unknown }>(
+      const rows = await reader().query<{ data: unknown }>(
         `SELECT r.data FROM ${t.records} r
           WHERE r.id IN (SELECT k.id FROM ${t.keys} k
                           WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4)
@@ -93,11 +85,12 @@ export function createRecordStore(driver: SqlDriver, descriptions: readonly Reco
       const run = async (db: SqlExecutor): Promise<UpsertCounts> => {
         if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
         const changed = await db.query<{ id: string; inserted: boolean }>(
-          `INSERT INTO ${t.records} AS r (id, data)
-             SELECT * FROM unnest($1::bigint[], $2::jsonb[])
-           ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data WHERE r.data IS DISTINCT FROM EXCLUDED.data
+          `INSERT INTO ${t.records} AS r (id, data, search_keys)
+             SELECT * FROM unnest($1::bigint[], $2::jsonb[], $3::text[])
+           ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, search_keys = EXCLUDED.search_keys
+             WHERE r.data IS DISTINCT FROM EXCLUDED.data OR r.search_keys IS DISTINCT FROM EXCLUDED.search_keys
            RETURNING id::text, (xmax = 0) AS inserted`,
-          [records.map((r) => r.id), records.map((r) => JSON.stringify(r.data))],
+          [records.map((r) => r.id), records.map((r) => JSON.stringify(r.data)), records.map((r) => JSON.stringify(r.keys))],
         );
         const changedIds = new Set(changed.map((row) => String(row.id)));
         const keyed = records.filter((r) => changedIds.has(String(r.id)));
@@ -118,9 +111,11 @@ export function createRecordStore(driver: SqlDriver, descriptions: readonly Reco
     },
 
     async ping() {
-      await driver.query('SELECT 1');
+      await Promise.all([driver, ...readers].map((db) => assertSchemaCurrent(db)));
     },
 
-    close: () => driver.close(),
+    async close() {
+      await Promise.all([driver, ...readers].map((db) => db.close()));
+    },
   };
 }

@@ -1,0 +1,131 @@
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import type { Command } from '../cli.ts';
+import { DEFAULT_FIRST_ID, GENERATED_TYPES, generateRecords, isGeneratedType } from '../generate/records.ts';
+import { UsageError } from './usage-error.ts';
+
+const USAGE = `lev-api generate --type ${GENERATED_TYPES.join('|')} --count N [--seed S] [--out FILE] [--first-id ID]`;
+const DEFAULT_SEED = 'lev';
+/** Lines are gathered into chunks of about this many characters before each write. */
+const CHUNK = 1 << 17;
+
+interface Options {
+  type: string;
+  count: number;
+  seed: string;
+  out?: string;
+  firstId: number;
+}
+
+const wholeNumber = (name: string, value: string): number => {
+  const number = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number)) throw new UsageError(`--${name} must be a whole number, 0 or more (got '${value}')\n\nUsage: ${USAGE}`);
+  return number;
+};
+
+function parse(args: string[]): Options {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        type: { type: 'string' },
+        count: { type: 'string' },
+        seed: { type: 'string' },
+        out: { type: 'string', short: 'o' },
+        'first-id': { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\nUsage: ${USAGE}`);
+  }
+  if (values.type === undefined) throw new UsageError(`--type is required\n\nUsage: ${USAGE}`);
+  if (!isGeneratedType(values.type)) throw new UsageError(`--type must be one of ${GENERATED_TYPES.join(', ')} (got '${values.type}')`);
+  if (values.count === undefined) throw new UsageError(`--count is required\n\nUsage: ${USAGE}`);
+  const count = wholeNumber('count', values.count);
+  const firstId = values['first-id'] === undefined ? DEFAULT_FIRST_ID : wholeNumber('first-id', values['first-id']);
+  if (!Number.isSafeInteger(firstId + count)) throw new UsageError('--first-id plus --count goes beyond the largest id this service can hold');
+  if (values.out === '') throw new UsageError('--out needs a file name');
+  return { type: values.type, count, seed: values.seed ?? DEFAULT_SEED, out: values.out, firstId };
+}
+
+/**
+ * Writes a chunk, waiting for 'drain' when the stream says it is full; fails
+ * if the stream fails meanwhile.
+ */
+function write(stream: Writable, chunk: string, failure: () => Error | undefined): Promise<void> | undefined {
+  const failed = failure();
+  if (failed) throw failed;
+  if (stream.write(chunk)) return undefined;
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error) => {
+      stream.off('drain', onDrain);
+      stream.off('error', done);
+      stream.off('close', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => done();
+    const onClose = () => done(failure() ?? new Error('output closed before all records were written'));
+    stream.on('drain', onDrain);
+    stream.once('error', done);
+    stream.once('close', onClose);
+  });
+}
+
+export const generateCommand: Command = {
+  summary: 'Write synthetic registrations as NDJSON (one v1 record a line), the same for the same seed',
+  usage: USAGE,
+  async run(args) {
+    const options = parse(args);
+    const started = process.hrtime.bigint();
+    const toFile = options.out !== undefined;
+    const stream: Writable = toFile ? createWriteStream(options.out!, { highWaterMark: 1 << 20 }) : process.stdout;
+
+    let error: Error | undefined;
+    const onError = (e: Error) => {
+      error ??= e;
+    };
+    stream.on('error', onError);
+    const failure = () => error;
+
+    let written = 0;
+    let stoppedByReader = false;
+    try {
+      let chunk = '';
+      for (const record of generateRecords(options.type, options)) {
+        chunk += `${JSON.stringify(record)}\n`;
+        written++;
+        if (chunk.length >= CHUNK) {
+          const pending = write(stream, chunk, failure);
+          chunk = '';
+          if (pending) await pending;
+        }
+      }
+      if (chunk) await write(stream, chunk, failure);
+      if (toFile) {
+        await new Promise<void>((resolve, reject) => {
+          stream.once('error', reject);
+          stream.end(() => resolve());
+        });
+      }
+      if (error) throw error;
+    } catch (e) {
+      // A reader that stops early (`| head`) is not a failure of the generator.
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') stoppedByReader = true;
+      else {
+        if (toFile) stream.destroy();
+        throw e;
+      }
+    }
+
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const where = toFile ? ` to ${options.out}` : '';
+    if (stoppedByReader) console.error(`stopped after ${written} ${options.type} records: the reader closed the output`);
+    else console.error(`generated ${options.count} ${options.type} records${where} in ${seconds.toFixed(1)} s`);
+    return 0;
+  },
+};

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import pg from 'pg';
+import { loadConfig } from '../../src/config.ts';
+import { pendingMigrations } from '../../src/store/migrations.ts';
+import { openStore } from '../../src/store/open-store.ts';
+import { TEST_DATABASE_URL, filledStore, postgresAvailable, startApp, uniqueSchema } from '../helper.ts';
+
+const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
+
+test('connections killed by the server give 503, then the service recovers by itself', { skip }, async (t) => {
+  const store = await filledStore(t, 'postgres');
+  const app = await startApp(t, store);
+  assert.equal((await app.get('/v1/registration/birth/123456789')).status, 200);
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  t.after(() => admin.end());
+  const statuses: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'lev-api' AND pid <> pg_backend_pid() AND datname = current_database()`,
+    );
+    for (let i = 0; i < 5; i++) {
+      const response = await app.get('/v1/registration/birth/123456789');
+      statuses.push(response.status);
+      if (response.status !== 200) assert.equal(response.body.code, 'ServiceUnavailable');
+    }
+  }
+  assert.ok(statuses.every((s) => s === 200 || s === 503), `only 200 or 503, got ${statuses}`);
+  assert.equal(statuses.at(-1), 200, 'recovered without a restart');
+  assert.equal((await app.get('/readiness')).status, 200);
+});
+
+test('readiness is 503 while the database is unreachable', async (t) => {
+  const store = await filledStore(t, 'embedded');
+  const app = await startApp(t, store);
+  assert.equal((await app.get('/readiness')).status, 200);
+  await store.driver.close();
+  const response = await app.get('/readiness');
+  assert.equal(response.status, 503);
+  assert.equal(response.body.code, 'ServiceUnavailable');
+  assert.equal((await app.get('/v1/registration/birth/123456789')).status, 503);
+});
+
+test('serve refuses a database whose schema is behind and names the fix', { skip }, async (t) => {
+  const schema = uniqueSchema();
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  t.after(async () => {
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.end();
+  });
+  const config = loadConfig({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema });
+  await assert.rejects(openStore(config), /schema is behind.*lev-api migrate/s);
+  await admin.query(`SET search_path = ${schema}`);
+  assert.equal((await pendingMigrations({ query: async (sql, params) => (await admin.query(sql, params as unknown[])).rows })).length, 2);
+});
