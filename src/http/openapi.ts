@@ -9,6 +9,7 @@ import type { CompiledView } from '../render/view.ts';
 import { schemaRef } from '../render/view.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 import { TRUNCATED_HEADER } from './record-routes.ts';
+import { AUDIT_ROLE, USER_ACTIVITY_PATH, userActivityQuery } from './audit-routes.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -23,11 +24,11 @@ const RECORD_ERRORS = {
   '503': errorResponse('The record store is unavailable; retry later'),
 };
 
-function parametersOf(schema: { properties: Record<string, JsonSchema>; required: string[] }, place: 'query' | 'path') {
+function parametersOf(schema: { properties: Record<string, JsonSchema>; required?: readonly string[] }, place: 'query' | 'path') {
   return Object.entries(schema.properties).map(([name, { description, ...rest }]) => ({
     name,
     in: place,
-    required: schema.required.includes(name),
+    required: schema.required?.includes(name) ?? false,
     description,
     schema: rest,
   }));
@@ -90,6 +91,30 @@ export function openApiDocument(views: readonly CompiledView[], version: string)
       },
     };
   }
+
+  paths[USER_ACTIVITY_PATH] = {
+    get: {
+      tags: ['audit'],
+      operationId: 'userActivity',
+      summary: 'Accesses per user per day, from the audit trail',
+      description: `Needs the '${AUDIT_ROLE}' role. Counts every lookup and search that returned data.`,
+      parameters: [...parametersOf(userActivityQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
+      responses: {
+        '200': {
+          description: 'For each username, for each day (UTC, YYYY-MM-DD), the number of accesses',
+          content: {
+            'application/json': {
+              schema: { type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'integer', minimum: 1 } } },
+            },
+          },
+        },
+        '400': RECORD_ERRORS['400'],
+        '401': RECORD_ERRORS['401'],
+        '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
+        '503': errorResponse('The audit trail is unavailable; retry later'),
+      },
+    },
+  };
 
   const plain = (description: string) => ({ get: { tags: ['operations'], summary: description, responses: { '200': { description: 'OK' } } } });
   paths['/healthz'] = plain('Liveness: the process is running');
