@@ -7,7 +7,7 @@
  * record stops the load and rolls its file back; with `skipInvalid` invalid
  * records are written to a rejects file (NDJSON) and the rest is loaded.
  * Loading the same file again changes nothing: each record is counted as
- * inserted, updated (its data changed) or unchanged.
+ * inserted, updated (its data or search keys changed) or unchanged.
  *
  * While one batch is being written the next one is parsed and checked, so
  * the database and this process work at the same time.

@@ -37,6 +37,9 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
     },
     async transaction(work) {
       const client = await pool.connect();
+      // A connection dropped by the server mid-transaction emits 'error'; without a listener that kills the process.
+      const ignore = () => {};
+      client.on('error', ignore);
       try {
         await client.query('BEGIN');
         const result = await work(executor(client));
@@ -46,6 +49,7 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
+        client.off('error', ignore);
         client.release();
       }
     },
