@@ -4,7 +4,8 @@
  * 127.0.0.1:5432); each store gets a schema of its own, dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
-import type { TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { type TestContext, after, before } from 'node:test';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -121,5 +122,31 @@ export async function startApp(
       }
       return { status: response.status, headers: response.headers, body, text };
     },
+  };
+}
+
+/** A stand-in for a test's `t` whose cleanups run after every test of the calling file or suite. */
+export function suiteContext(): Pick<TestContext, 'after'> {
+  const cleanups: Array<() => unknown> = [];
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+  return { after: (fn: () => unknown) => void cleanups.push(fn) };
+}
+
+/**
+ * The app on the built-in mock (embedded store), started once before the calling file's tests;
+ * `started` runs right after, for fixtures that need the running app.
+ */
+export function sharedApp(started?: (app: RunningApp) => Promise<void>): () => RunningApp {
+  const context = suiteContext();
+  let running: RunningApp | undefined;
+  before(async () => {
+    running = await startApp(context, await filledStore(context, 'embedded'));
+    await started?.(running);
+  });
+  return () => {
+    assert.ok(running, 'the app is running');
+    return running;
   };
 }

@@ -3,25 +3,13 @@
  * message naming the parameter at fault, and the headers every answer carries.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { type ViewDescription, views } from '../../src/records/views.ts';
-import { CALLER, FULL_DETAILS, type RunningApp, filledStore, startApp } from '../helper.ts';
+import { CALLER, FULL_DETAILS, sharedApp } from '../helper.ts';
 
 type Params = Record<string, string | readonly string[]>;
 
-let running: RunningApp | undefined;
-const cleanups: Array<() => unknown> = [];
-before(async () => {
-  const context = { after: (fn: () => unknown) => void cleanups.push(fn) };
-  running = await startApp(context, await filledStore(context, 'embedded'));
-});
-after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-const app = () => {
-  assert.ok(running, 'the app is running');
-  return running;
-};
+const app = sharedApp();
 
 const encode = (value: string) => encodeURIComponent(value);
 const queryString = (params: Params) =>

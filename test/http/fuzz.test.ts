@@ -6,28 +6,16 @@
  * 200, 400, 401 or 404, never a 500, and every error is `{code, message}`.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { scenarios } from '../../src/mock/dataset.ts';
 import { type ViewDescription, views } from '../../src/records/views.ts';
-import { CALLER, FULL_DETAILS, type RunningApp, filledStore, startApp } from '../helper.ts';
+import { CALLER, FULL_DETAILS, sharedApp } from '../helper.ts';
 
 const ALLOWED = new Set([200, 400, 401, 404]);
 const RUNS = { lookup: 500, search: 1000, names: 300, forenameParts: 300 };
 
-let running: RunningApp | undefined;
-const cleanups: Array<() => unknown> = [];
-before(async () => {
-  const context = { after: (fn: () => unknown) => void cleanups.push(fn) };
-  running = await startApp(context, await filledStore(context, 'embedded'));
-});
-after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-const app = () => {
-  assert.ok(running, 'the app is running');
-  return running;
-};
+const app = sharedApp();
 
 // ---------------------------------------------------------------------------
 // What is sent

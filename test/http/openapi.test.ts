@@ -6,34 +6,23 @@
  * document agree. Also /docs, /metrics, /healthz and /readiness.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { mockRecords, scenarios } from '../../src/mock/dataset.ts';
 import { type ViewDescription, views } from '../../src/records/views.ts';
-import { CALLER, FULL_DETAILS, type RunningApp, filledStore, startApp } from '../helper.ts';
+import { CALLER, FULL_DETAILS, sharedApp } from '../helper.ts';
 
 const addFormats = formatsModule as unknown as typeof formatsModule.default;
 
 type Json = Record<string, any>;
 
-let running: RunningApp | undefined;
 let document: Json;
-const cleanups: Array<() => unknown> = [];
-before(async () => {
-  const context = { after: (fn: () => unknown) => void cleanups.push(fn) };
-  running = await startApp(context, await filledStore(context, 'embedded'));
+const app = sharedApp(async (running) => {
   const response = await running.get('/openapi.json', {});
   assert.equal(response.status, 200, response.text);
   document = response.body;
 });
-after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-const app = () => {
-  assert.ok(running, 'the app is running');
-  return running;
-};
 
 /** Routes the document does not describe on purpose: the document itself and the page that renders it. */
 const isDocumentation = (path: string) => path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');

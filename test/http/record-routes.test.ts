@@ -5,7 +5,7 @@
  * the `scenarios` list, never retyped from them.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Config } from '../../src/config.ts';
 import { mockRecords, scenarios, type Scenario } from '../../src/mock/dataset.ts';
 import {
@@ -22,7 +22,7 @@ import {
 } from '../../src/records/define.ts';
 import { type ViewDescription, views } from '../../src/records/views.ts';
 import type { RecordStore } from '../../src/store/record-store.ts';
-import { CALLER, FULL_DETAILS, type RunningApp, type StoreKind, filledStore, startApp, storeKinds, testConfig } from '../helper.ts';
+import { CALLER, FULL_DETAILS, type RunningApp, type StoreKind, filledStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -42,13 +42,9 @@ const TRUNCATED = 'x-results-truncated';
  */
 function sharedStore(kind: StoreKind) {
   let store: RecordStore | undefined;
-  const cleanups: Array<() => unknown> = [];
-  const context = { after: (fn: () => unknown) => void cleanups.push(fn) };
+  const context = suiteContext();
   before(async () => {
     store = await filledStore(context, kind);
-  });
-  after(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
   });
   /** An app over the shared store, started before the calling suite's tests. */
   return function appFor(config?: Config): () => RunningApp {
