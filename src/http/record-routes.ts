@@ -74,7 +74,8 @@ function forenamesOf(view: CompiledView, query: Query): string {
 async function audited(audit: AuditTrail, request: FastifyRequest, results: number) {
   const { dataset, operation } = request.routeOptions.config as RecordRouteConfig;
   const identity = request.identity as Identity;
-  const [path, query = ''] = request.url.split('?', 2);
+  const mark = request.url.indexOf('?');
+  const [path, query] = mark < 0 ? [request.url, ''] : [request.url.slice(0, mark), request.url.slice(mark + 1)];
   try {
     await audit.record({
       username: identity.username,
