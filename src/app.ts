@@ -6,11 +6,10 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { type AuditTrail, createAuditTrail } from './audit/trail.ts';
+import { type Identifier, authoriseDataset, createIdentifier } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
-import { unauthorized } from './http/errors.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
-import { identityFromMockHeaders } from './http/identity.ts';
 import { metricsPlugin } from './http/metrics.ts';
 import { openApiDocument, openApiRoutes } from './http/openapi.ts';
 import { EXPECTED } from './http/parameters.ts';
@@ -27,6 +26,8 @@ export interface AppDependencies {
   readonly audit?: AuditTrail;
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
+  /** Who is calling; by default the strategy of the configured AUTH_MODE (`createIdentifier`). */
+  readonly identify?: Identifier;
 }
 
 /** Headers every answer carries. */
@@ -37,7 +38,12 @@ const RESPONSE_HEADERS = {
   'referrer-policy': 'no-referrer',
 } as const;
 
-export async function buildApp(config: Config, { store, logger, audit = createAuditTrail(store.driver) }: AppDependencies) {
+export async function buildApp(
+  config: Config,
+  { store, logger, audit = createAuditTrail(store.driver), identify = createIdentifier(config) }: AppDependencies,
+) {
+  // Without settings (a test's own identifier), datasets are closed as in the real modes.
+  const authMode = config.auth?.mode ?? 'oidc';
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
     // Request URLs carry names and dates: Fastify's own request lines would log them.
@@ -71,8 +77,9 @@ export async function buildApp(config: Config, { store, logger, audit = createAu
     reply.header('x-request-id', request.id);
     const route = request.routeOptions.config;
     if (!route.dataset && !route.requiresIdentity) return;
-    request.identity = identityFromMockHeaders(request.headers);
-    if (!request.identity) throw unauthorized();
+    request.identity = await identify(request);
+    // Before the query is even validated: a caller without the dataset's role learns nothing of it.
+    if (route.dataset) authoriseDataset(authMode, request.identity, route.dataset);
   });
 
   app.addHook('onSend', async (_request, reply) => {

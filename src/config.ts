@@ -1,8 +1,16 @@
 /**
  * The only reader of the environment. Everything else is given a Config.
  */
+import { isIP } from 'node:net';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+
+const AUTH_MODES = ['mock', 'oidc', 'proxy'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** Comma list of claim names, or dotted paths into the claims; `{audience}` stands for OIDC_AUDIENCE. */
+const claimList = (value: string, description: string) =>
+  Type.String({ pattern: '^[^,\\s]+(,[^,\\s]+)*$', default: value, description });
 
 const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on' }),
@@ -28,11 +36,67 @@ const Env = Type.Object({
     Type.String({ minLength: 1, description: 'File or folder of records (JSON or NDJSON) to serve instead of the built-in mock data' }),
   ),
   MAX_RESULTS: Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Most records a search returns' }),
+  AUTH_MODE: Type.Optional(
+    Type.Union(
+      AUTH_MODES.map((mode) => Type.Literal(mode)),
+      {
+        description:
+          'How callers are identified: mock (identity headers, from anyone), oidc (Bearer JWTs from OIDC_ISSUER) or proxy (identity headers, only from TRUSTED_PROXIES). Defaults to mock only without DATABASE_URL; with it, required',
+      },
+    ),
+  ),
+  OIDC_ISSUER: Type.Optional(
+    Type.String({ pattern: '^https?://[^\\s?#]+$', description: "oidc: the issuer URL, exactly as tokens' iss claim gives it; its discovery document names the keys" }),
+  ),
+  OIDC_AUDIENCE: Type.Optional(Type.String({ pattern: '^\\S+$', description: "oidc: this service's audience; tokens' aud claim must contain it" })),
+  OIDC_CLOCK_TOLERANCE_S: Type.Integer({ minimum: 0, maximum: 300, default: 30, description: 'oidc: seconds of clock skew allowed on exp, nbf and iat' }),
+  OIDC_JWKS_COOLDOWN_S: Type.Integer({
+    minimum: 0,
+    maximum: 3600,
+    default: 30,
+    description: "oidc: least seconds between two fetches of the issuer's keys when a token names an unknown key id",
+  }),
+  OIDC_USERNAME_CLAIM: claimList('preferred_username,sub', 'oidc: claims giving the username, the first present wins'),
+  OIDC_CLIENT_CLAIM: claimList('azp,client_id', 'oidc: claims giving the client, the first present wins'),
+  OIDC_ROLES_CLAIM: claimList(
+    'realm_access.roles,resource_access.{audience}.roles',
+    'oidc: claims (dotted paths; {audience} is OIDC_AUDIENCE) whose roles are merged',
+  ),
+  OIDC_GROUPS_CLAIM: claimList('groups', 'oidc: claims (dotted paths) whose groups are merged'),
+  TRUSTED_PROXIES: Type.Optional(
+    Type.String({ minLength: 1, description: 'proxy: comma list of the IP addresses or CIDR ranges whose identity headers are believed' }),
+  ),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info', description: 'pino log level' },
   ),
 });
+
+export interface OidcConfig {
+  readonly mode: 'oidc';
+  readonly issuer: string;
+  readonly audience: string;
+  readonly clockToleranceS: number;
+  readonly jwksCooldownS: number;
+  /** Claim names or paths (each a list of segments) for each part of the identity. */
+  readonly claims: {
+    readonly username: readonly ClaimPath[];
+    readonly client: readonly ClaimPath[];
+    readonly roles: readonly ClaimPath[];
+    readonly groups: readonly ClaimPath[];
+  };
+}
+
+/** A claim's name, and the path into the claims that the name read as dotted segments gives. */
+export interface ClaimPath {
+  readonly name: string;
+  readonly segments: readonly string[];
+}
+
+export type AuthConfig =
+  | { readonly mode: 'mock' }
+  | { readonly mode: 'proxy'; readonly trustedProxies: readonly string[] }
+  | OidcConfig;
 
 export interface Config {
   readonly port: number;
@@ -48,18 +112,103 @@ export interface Config {
   readonly dataPath?: string;
   readonly maxResults: number;
   readonly logLevel: Static<typeof Env>['LOG_LEVEL'];
+  /** How callers are identified; absent only from a configuration loaded with `serving: false`. */
+  readonly auth?: AuthConfig;
 }
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+const OIDC_KEYS = [
+  'OIDC_ISSUER',
+  'OIDC_AUDIENCE',
+  'OIDC_CLOCK_TOLERANCE_S',
+  'OIDC_JWKS_COOLDOWN_S',
+  'OIDC_USERNAME_CLAIM',
+  'OIDC_CLIENT_CLAIM',
+  'OIDC_ROLES_CLAIM',
+  'OIDC_GROUPS_CLAIM',
+] as const;
+
+/** Why a TRUSTED_PROXIES entry is refused, or undefined when it is an address or a CIDR range. */
+function proxyEntryProblem(entry: string): string | undefined {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return `'${entry}' is not an IP address or a CIDR range`;
+  if (prefix === undefined) return undefined;
+  const bits = family === 4 ? 32 : 128;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits) return `'${entry}' has a prefix length that is not 0 to ${bits}`;
+  if (Number(prefix) === 0) return `'${entry}' trusts every address; AUTH_MODE=mock says that plainly`;
+  return undefined;
+}
+
+const claimPaths = (list: string, audience: string): ClaimPath[] =>
+  list.split(',').map((name) => ({ name, segments: name.split('.').map((segment) => (segment === '{audience}' ? audience : segment)) }));
+
+function authProblems(value: Static<typeof Env>, given: (key: string) => boolean): string[] {
+  const problems: string[] = [];
+  const mode = value.AUTH_MODE;
+  if (mode && !AUTH_MODES.includes(mode)) return problems; // already named as invalid
+  if (!mode && value.DATABASE_URL) {
+    problems.push(
+      'AUTH_MODE is not set: with DATABASE_URL (a production database) it must be given explicitly, as oidc, proxy or mock, so that the service never falls back to believing identity headers from anyone',
+    );
+  }
+  const effective = mode ?? (value.DATABASE_URL ? undefined : 'mock');
+  if (effective === 'oidc') {
+    if (!value.OIDC_ISSUER) problems.push('OIDC_ISSUER is not set: AUTH_MODE=oidc needs the issuer whose tokens are accepted');
+    if (!value.OIDC_AUDIENCE) problems.push("OIDC_AUDIENCE is not set: AUTH_MODE=oidc needs this service's audience");
+  } else if (effective) {
+    const stray = OIDC_KEYS.filter(given);
+    if (stray.length) problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set, but AUTH_MODE is ${effective}, not oidc`);
+  }
+  if (effective === 'proxy') {
+    if (!value.TRUSTED_PROXIES) problems.push('TRUSTED_PROXIES is not set: AUTH_MODE=proxy needs the addresses of the proxies whose headers are believed');
+    for (const entry of value.TRUSTED_PROXIES?.split(',') ?? []) {
+      const problem = proxyEntryProblem(entry.trim());
+      if (problem) problems.push(`TRUSTED_PROXIES: ${problem}`);
+    }
+  } else if (effective && value.TRUSTED_PROXIES) {
+    problems.push(`TRUSTED_PROXIES is set, but AUTH_MODE is ${effective}, not proxy`);
+  }
+  return problems;
+}
+
+function authConfig(value: Static<typeof Env>): AuthConfig {
+  const mode = value.AUTH_MODE ?? 'mock';
+  if (mode === 'proxy') return { mode, trustedProxies: (value.TRUSTED_PROXIES as string).split(',').map((entry) => entry.trim()) };
+  if (mode === 'mock') return { mode };
+  const audience = value.OIDC_AUDIENCE as string;
+  return {
+    mode,
+    issuer: value.OIDC_ISSUER as string,
+    audience,
+    clockToleranceS: value.OIDC_CLOCK_TOLERANCE_S,
+    jwksCooldownS: value.OIDC_JWKS_COOLDOWN_S,
+    claims: {
+      username: claimPaths(value.OIDC_USERNAME_CLAIM, audience),
+      client: claimPaths(value.OIDC_CLIENT_CLAIM, audience),
+      roles: claimPaths(value.OIDC_ROLES_CLAIM, audience),
+      groups: claimPaths(value.OIDC_GROUPS_CLAIM, audience),
+    },
+  };
+}
+
+export interface LoadOptions {
+  /**
+   * False for commands that serve no requests (migrate, load, audit): the
+   * authentication settings are then neither required nor read.
+   */
+  readonly serving?: boolean;
+}
+
 /** Reads and checks the settings; throws a ConfigError naming every bad variable. */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+export function loadConfig(env: Record<string, string | undefined>, { serving = true }: LoadOptions = {}): Config {
   const known = Object.keys(Env.properties);
   const raw: Record<string, unknown> = {};
   for (const key of known) if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
-  const value = Value.Default(Env, Value.Convert(Env, raw)) as Static<typeof Env>;
+  const value = Value.Default(Env, Value.Convert(Env, { ...raw })) as Static<typeof Env>;
   const problems = [...Value.Errors(Env, value)].map((error) => {
     const key = error.path.slice(1);
     const schema = (Env.properties as Record<string, { description?: string }>)[key];
@@ -67,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   });
   if (value.DATABASE_READ_URLS && !value.DATABASE_URL) problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
   if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
+  if (serving) problems.push(...authProblems(value, (key) => raw[key] !== undefined));
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: value.PORT,
@@ -83,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataPath: value.LEV_DATA,
     maxResults: value.MAX_RESULTS,
     logLevel: value.LOG_LEVEL,
+    auth: serving ? authConfig(value) : undefined,
   };
 }
 

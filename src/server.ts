@@ -11,6 +11,11 @@ export async function serve(config: Config) {
   const store = await openStore(config);
   const app = await buildApp(config, { store });
   app.addHook('onClose', () => store.close());
+  const { auth } = config;
+  app.log.info({ authMode: auth?.mode, ...(auth?.mode === 'oidc' ? { issuer: auth.issuer, audience: auth.audience } : {}) }, 'authentication');
+  if (auth?.mode === 'mock' && config.database) {
+    app.log.warn('AUTH_MODE=mock with DATABASE_URL: identity headers are believed from any caller, and every dataset is open');
+  }
   closeWithGrace({ delay: 10_000 }, async ({ err }) => {
     if (err) app.log.error({ err: { type: (err as Error).name } }, 'stopping after an error');
     await app.close();

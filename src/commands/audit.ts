@@ -25,7 +25,7 @@ export const auditCommand: Command = {
       if (values[key] !== undefined && !isIsoDate(values[key])) throw new UsageError(`--${key} must be a date written YYYY-MM-DD`);
     }
     if (action !== 'verify' && action !== 'export') throw new UsageError(`expected 'verify' or 'export'\nUsage: ${USAGE}`);
-    const config = loadConfig(env);
+    const config = loadConfig(env, { serving: false });
     if (!config.database) throw new UsageError('DATABASE_URL is not set: the audit trail lives in the PostgreSQL database');
     const driver = openPostgres(config.database);
     try {

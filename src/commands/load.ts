@@ -55,7 +55,7 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
       throw new UsageError(`--batch must be a whole number from 1 to ${MAX_BATCH}, not '${values.batch}'`);
     }
 
-    const config = loadConfig(env);
+    const config = loadConfig(env, { serving: false });
     if (!config.database) {
       throw new UsageError('DATABASE_URL is not set: load writes to a PostgreSQL server (the embedded store is filled from LEV_DATA at start)');
     }

@@ -8,7 +8,7 @@ export const migrateCommand: Command = {
   summary: 'Apply pending schema migrations to DATABASE_URL (idempotent)',
   usage: 'DATABASE_URL=postgres://... lev-api migrate',
   async run(_args, env) {
-    const config = loadConfig(env);
+    const config = loadConfig(env, { serving: false });
     if (!config.database) throw new UsageError('DATABASE_URL is not set: the embedded store migrates itself at start');
     const driver = openPostgres(config.database);
     try {

@@ -47,6 +47,10 @@ export function installErrorHandling(app: FastifyInstance): () => void {
     if (answer.statusCode >= 500) {
       const cause = (answer.cause ?? error) as { code?: string; name?: string };
       request.log.error({ err: { type: cause.name, code: cause.code } }, answer.code);
+    } else if (answer.statusCode === 401 && answer.cause) {
+      // Which check a token failed, for the operator (the caller is not told): the check's name, never a value.
+      const cause = answer.cause as { code?: string; name?: string; claim?: string };
+      request.log.info({ err: { type: cause.name, code: cause.code, claim: cause.claim } }, answer.code);
     }
     reply.code(answer.statusCode).headers(answer.headers).send({ code: answer.code, message: answer.message });
   });

@@ -14,8 +14,9 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string) => new ApiError(400, 'BadRequest', message);
-export const unauthorized = (message = 'Caller identity is missing: a username and a client are required') =>
-  new ApiError(401, 'Unauthorized', message);
+export const unauthorized = (message = 'Caller identity is missing: a username and a client are required', headers: Record<string, string> = {}) =>
+  new ApiError(401, 'Unauthorized', message, headers);
+export const forbidden = (message: string) => new ApiError(403, 'Forbidden', message);
 export const notFound = (message = 'No record has that system number') => new ApiError(404, 'NotFound', message);
 export const routeNotFound = (path: string) => new ApiError(404, 'ResourceNotFound', `${path} does not exist`);
 export const methodNotAllowed = (method: string, allow: string) =>

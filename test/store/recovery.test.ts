@@ -51,7 +51,7 @@ test('serve refuses a database whose schema is behind and names the fix', { skip
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.end();
   });
-  const config = loadConfig({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema });
+  const config = loadConfig({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, AUTH_MODE: 'mock' });
   await assert.rejects(openStore(config), /schema is behind.*lev-api migrate/s);
   await admin.query(`SET search_path = ${schema}`);
   assert.equal((await pendingMigrations({ query: async (sql, params) => (await admin.query(sql, params as unknown[])).rows })).length, 2);

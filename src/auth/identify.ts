@@ -1,0 +1,45 @@
+/**
+ * Who is calling, by the configured AUTH_MODE: `mock` believes the identity
+ * headers from anyone, `proxy` believes them only from TRUSTED_PROXIES, and
+ * `oidc` verifies a Bearer JWT from OIDC_ISSUER. Each gives the same Identity
+ * or throws the ApiError to answer with (401, or 503 when the issuer's keys
+ * cannot be had).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { type AuthMode, type Config, ConfigError } from '../config.ts';
+import { forbidden } from '../http/errors.ts';
+import type { Identity } from '../http/identity.ts';
+import { mockIdentifier } from './mock.ts';
+import { oidcIdentifier } from './oidc.ts';
+import { proxyIdentifier } from './proxy.ts';
+
+/** The parts of a request that identify its caller (a FastifyRequest has them). */
+export interface Caller {
+  readonly headers: IncomingHttpHeaders;
+  readonly socket: { readonly remoteAddress?: string };
+}
+
+export type Identifier = (caller: Caller) => Promise<Identity>;
+
+export function createIdentifier(config: Pick<Config, 'auth'>): Identifier {
+  const { auth } = config;
+  if (!auth) throw new ConfigError('No authentication settings: this configuration was loaded for a command that serves nothing');
+  switch (auth.mode) {
+    case 'mock':
+      return mockIdentifier;
+    case 'proxy':
+      return proxyIdentifier(auth.trustedProxies);
+    case 'oidc':
+      return oidcIdentifier(auth);
+  }
+}
+
+/**
+ * Whether the caller may read the dataset: in `mock` mode every dataset is
+ * open, as it was; otherwise each needs the role named after it.
+ */
+export function authoriseDataset(mode: AuthMode, identity: Identity, dataset: string): void {
+  if (mode !== 'mock' && !identity.roles.includes(dataset)) {
+    throw forbidden(`The ${dataset} records need the '${dataset}' role`);
+  }
+}
