@@ -6,14 +6,19 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { type AuditTrail, createAuditTrail } from './audit/trail.ts';
+import { presentedCertificate } from './auth/client-certificate.ts';
 import { type Identifier, authoriseDataset, createIdentifier } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { forbidden } from './http/errors.ts';
+import { securityHeaders } from './http/headers.ts';
 import { healthRoutes } from './http/health.ts';
 import { metricsPlugin } from './http/metrics.ts';
 import { openApiDocument, openApiRoutes } from './http/openapi.ts';
 import { EXPECTED } from './http/parameters.ts';
+import { createRateLimiter } from './http/rate-limit.ts';
 import { recordRoutes } from './http/record-routes.ts';
+import { MAX_URL_LENGTH, createTransport } from './http/transport.ts';
 import { isIsoDate } from './records/dates.ts';
 import { views } from './records/views.ts';
 import { compileView } from './render/view.ts';
@@ -30,36 +35,35 @@ export interface AppDependencies {
   readonly identify?: Identifier;
 }
 
-/** Headers every answer carries. */
-const RESPONSE_HEADERS = {
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-} as const;
-
 export async function buildApp(
   config: Config,
   { store, logger, audit = createAuditTrail(store.driver), identify = createIdentifier(config) }: AppDependencies,
 ) {
   // Without settings (a test's own identifier), datasets are closed as in the real modes.
   const authMode = config.auth?.mode ?? 'oidc';
+  const tls = Boolean(config.tls);
+  // HTTP or HTTPS (with client certificates), and the limits on headers and URLs applied before any work.
+  const transport = createTransport(config.tls);
   const app = Fastify({
+    serverFactory: transport.serverFactory,
+    clientErrorHandler: transport.clientErrorHandler,
+    // The server is the factory's; this only makes Fastify name its addresses https://.
+    ...(tls ? { https: true } : {}),
     ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
     // Request URLs carry names and dates: Fastify's own request lines would log them.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    // Longer than any request line Node accepts (16 KiB of headers), so an over-long id
-    // reaches validation, which names the parameter, instead of the router's bare 414.
-    routerOptions: { maxParamLength: 16_384 },
+    // Longer than any URL let through (MAX_URL_LENGTH), so an over-long id reaches
+    // validation, which names the parameter, instead of the router's bare 414.
+    routerOptions: { maxParamLength: MAX_URL_LENGTH },
     // Raised before routing, so neither the hooks nor the error handler see it.
     frameworkErrors: (error, request, reply) => {
       const message =
         error.code === 'FST_ERR_BAD_URL' ? 'The URL could not be read: it holds a malformed percent-escape' : 'The request could not be read';
       (reply as FastifyReply)
         .code(400)
-        .headers({ ...RESPONSE_HEADERS, 'x-request-id': request.id, 'content-type': 'application/json' })
+        .headers({ ...securityHeaders(request.url, tls), 'x-request-id': request.id, 'content-type': 'application/json' })
         .send({ code: 'BadRequest', message });
     },
     ajv: {
@@ -71,22 +75,33 @@ export async function buildApp(
     },
   });
 
+  transport.attach(app.server, app.log);
   const guardMethods = installErrorHandling(app);
+  const limiter = config.rateLimit ? await createRateLimiter(config.rateLimit, app.log) : undefined;
+  if (limiter) app.addHook('onClose', () => limiter.close());
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // A client certificate that passed the handshake but breaks an on-boarding rule (logged at the handshake).
+    const certificate = presentedCertificate(request.socket);
+    if (certificate?.problem) {
+      reply.header('connection', 'close');
+      throw forbidden(`The client certificate is not accepted: ${certificate.problem.detail}`);
+    }
     const route = request.routeOptions.config;
     if (!route.dataset && !route.requiresIdentity) return;
-    request.identity = await identify(request);
+    request.identity = await identify({ headers: request.headers, socket: request.socket, clientCertificate: certificate });
+    // Counted per client, refused or not by the dataset's role below.
+    await limiter?.take(request.identity.client);
     // Before the query is even validated: a caller without the dataset's role learns nothing of it.
     if (route.dataset) authoriseDataset(authMode, request.identity, route.dataset);
   });
 
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     // The existing service labels JSON plain `application/json` (JSON has no charset parameter, RFC 8259),
     // and tools checking the published interface compare the label exactly.
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
-    reply.headers(RESPONSE_HEADERS);
+    reply.headers(securityHeaders(request.url, tls));
   });
 
   app.addHook('onResponse', async (request, reply) => {

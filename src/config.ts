@@ -1,6 +1,8 @@
 /**
  * The only reader of the environment. Everything else is given a Config.
  */
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -63,9 +65,33 @@ const Env = Type.Object({
     'oidc: claims (dotted paths; {audience} is OIDC_AUDIENCE) whose roles are merged',
   ),
   OIDC_GROUPS_CLAIM: claimList('groups', 'oidc: claims (dotted paths) whose groups are merged'),
+  REQUIRE_BOUND_TOKENS: Type.Boolean({
+    default: false,
+    description: "oidc: refuse access tokens that are not bound to the caller's client certificate (RFC 8705 cnf x5t#S256); needs TLS_CLIENT_CA",
+  }),
   TRUSTED_PROXIES: Type.Optional(
     Type.String({ minLength: 1, description: 'proxy: comma list of the IP addresses or CIDR ranges whose identity headers are believed' }),
   ),
+  TLS_CERT: Type.Optional(
+    Type.String({ minLength: 1, description: 'PEM file of the certificate the service presents (then its chain); with TLS_KEY, the service serves HTTPS only' }),
+  ),
+  TLS_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the private key of TLS_CERT (unencrypted)' })),
+  TLS_CLIENT_CA: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'PEM file of the CA certificates whose client certificates are accepted: every connection must then present one (mutual TLS); needs TLS_CERT',
+    }),
+  ),
+  RATE_LIMIT_PER_MINUTE: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Requests a minute each client may make on average (token bucket refill); unset, no limit' }),
+  ),
+  RATE_LIMIT_BURST: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Requests a client may make at once (the bucket size); RATE_LIMIT_PER_MINUTE when unset' }),
+  ),
+  REDIS_URL: Type.Optional(
+    Type.String({ pattern: '^rediss?://\\S+$', description: 'Redis that every process shares the rate-limit buckets through; without it, each process counts alone' }),
+  ),
+  REDIS_KEY_PREFIX: Type.String({ pattern: '^[\\x21-\\x7e]{1,64}$', default: 'lev-api:', description: 'Prefix of the keys the service keeps in Redis' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info', description: 'pino log level' },
@@ -78,6 +104,8 @@ export interface OidcConfig {
   readonly audience: string;
   readonly clockToleranceS: number;
   readonly jwksCooldownS: number;
+  /** Refuse tokens without a `cnf` binding them to the client certificate (RFC 8705). */
+  readonly requireBoundTokens: boolean;
   /** Claim names or paths (each a list of segments) for each part of the identity. */
   readonly claims: {
     readonly username: readonly ClaimPath[];
@@ -114,6 +142,28 @@ export interface Config {
   readonly logLevel: Static<typeof Env>['LOG_LEVEL'];
   /** How callers are identified; absent only from a configuration loaded with `serving: false`. */
   readonly auth?: AuthConfig;
+  /** HTTPS (and client certificates): the files' contents, read and checked at load. */
+  readonly tls?: TlsConfig;
+  /** The per-client token bucket; absent when RATE_LIMIT_PER_MINUTE is unset (no limit). */
+  readonly rateLimit?: RateLimitConfig;
+}
+
+export interface TlsConfig {
+  /** PEM: the certificate, then its chain. */
+  readonly cert: Buffer;
+  /** PEM: its private key. */
+  readonly key: Buffer;
+  /** PEM: the CA certificates a client certificate must be issued by; without it none is asked for. */
+  readonly clientCa?: Buffer;
+}
+
+export interface RateLimitConfig {
+  /** Tokens added to a client's bucket each minute. */
+  readonly perMinute: number;
+  /** The bucket's size: the most requests a client can make at once. */
+  readonly burst: number;
+  /** Buckets kept in Redis, shared by every process; in the process when absent. */
+  readonly redis?: { readonly url: string; readonly keyPrefix: string };
 }
 
 export class ConfigError extends Error {
@@ -129,6 +179,7 @@ const OIDC_KEYS = [
   'OIDC_CLIENT_CLAIM',
   'OIDC_ROLES_CLAIM',
   'OIDC_GROUPS_CLAIM',
+  'REQUIRE_BOUND_TOKENS',
 ] as const;
 
 /** Why a TRUSTED_PROXIES entry is refused, or undefined when it is an address or a CIDR range. */
@@ -172,7 +223,74 @@ function authProblems(value: Static<typeof Env>, given: (key: string) => boolean
   } else if (effective && value.TRUSTED_PROXIES) {
     problems.push(`TRUSTED_PROXIES is set, but AUTH_MODE is ${effective}, not proxy`);
   }
+  if (effective === 'oidc' && value.REQUIRE_BOUND_TOKENS && !value.TLS_CLIENT_CA) {
+    problems.push("REQUIRE_BOUND_TOKENS is true without TLS_CLIENT_CA: a token is bound to a client certificate, which only mutual TLS gives the service");
+  }
   return problems;
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** Reads a file a setting names; undefined (and a problem) when it cannot be read. */
+function readSetting(key: string, path: string, problems: string[]): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    problems.push(`${key}=${JSON.stringify(path)}: the file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    return undefined;
+  }
+}
+
+/** The PEM certificates in a file, each parsed; a problem when there is none or one does not parse. */
+function certificatesIn(key: string, path: string, pem: Buffer, problems: string[]): X509Certificate[] {
+  const blocks = pem.toString('latin1').match(PEM_CERTIFICATE) ?? [];
+  if (!blocks.length) problems.push(`${key}=${JSON.stringify(path)}: the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  const certificates: X509Certificate[] = [];
+  for (const [index, block] of blocks.entries()) {
+    try {
+      certificates.push(new X509Certificate(block));
+    } catch {
+      problems.push(`${key}=${JSON.stringify(path)}: certificate ${index + 1} of the file cannot be read`);
+    }
+  }
+  return certificates;
+}
+
+function tlsConfig(value: Static<typeof Env>, problems: string[]): TlsConfig | undefined {
+  const { TLS_CERT, TLS_KEY, TLS_CLIENT_CA } = value;
+  if (!TLS_CERT || !TLS_KEY) {
+    if (TLS_CERT || TLS_KEY) problems.push(`${TLS_CERT ? 'TLS_KEY' : 'TLS_CERT'} is not set: TLS_CERT and TLS_KEY go together (the certificate and its private key)`);
+    if (TLS_CLIENT_CA) problems.push('TLS_CLIENT_CA is set without TLS_CERT and TLS_KEY: client certificates need the service to serve HTTPS');
+    return undefined;
+  }
+  const cert = readSetting('TLS_CERT', TLS_CERT, problems);
+  const key = readSetting('TLS_KEY', TLS_KEY, problems);
+  const clientCa = TLS_CLIENT_CA ? readSetting('TLS_CLIENT_CA', TLS_CLIENT_CA, problems) : undefined;
+  if (!cert || !key || (TLS_CLIENT_CA && !clientCa)) return undefined;
+  const [leaf] = certificatesIn('TLS_CERT', TLS_CERT, cert, problems);
+  if (clientCa) certificatesIn('TLS_CLIENT_CA', TLS_CLIENT_CA as string, clientCa, problems);
+  try {
+    const privateKey = createPrivateKey(key);
+    if (leaf && !leaf.checkPrivateKey(privateKey)) problems.push(`TLS_KEY=${JSON.stringify(TLS_KEY)}: the key is not the one of the certificate in TLS_CERT`);
+  } catch {
+    problems.push(`TLS_KEY=${JSON.stringify(TLS_KEY)}: the file holds no unencrypted PEM private key`);
+  }
+  return { cert, key, clientCa };
+}
+
+function rateLimitConfig(value: Static<typeof Env>, given: (key: string) => boolean, problems: string[]): RateLimitConfig | undefined {
+  const perMinute = value.RATE_LIMIT_PER_MINUTE;
+  if (!perMinute) {
+    const stray = ['RATE_LIMIT_BURST', 'REDIS_URL'].filter(given);
+    if (stray.length) problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set without RATE_LIMIT_PER_MINUTE: there is no rate limit to apply`);
+    return undefined;
+  }
+  if (given('REDIS_KEY_PREFIX') && !value.REDIS_URL) problems.push('REDIS_KEY_PREFIX is set without REDIS_URL');
+  return {
+    perMinute,
+    burst: value.RATE_LIMIT_BURST ?? perMinute,
+    redis: value.REDIS_URL ? { url: value.REDIS_URL, keyPrefix: value.REDIS_KEY_PREFIX } : undefined,
+  };
 }
 
 function authConfig(value: Static<typeof Env>): AuthConfig {
@@ -186,6 +304,7 @@ function authConfig(value: Static<typeof Env>): AuthConfig {
     audience,
     clockToleranceS: value.OIDC_CLOCK_TOLERANCE_S,
     jwksCooldownS: value.OIDC_JWKS_COOLDOWN_S,
+    requireBoundTokens: value.REQUIRE_BOUND_TOKENS,
     claims: {
       username: claimPaths(value.OIDC_USERNAME_CLAIM, audience),
       client: claimPaths(value.OIDC_CLIENT_CLAIM, audience),
@@ -216,7 +335,10 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
   });
   if (value.DATABASE_READ_URLS && !value.DATABASE_URL) problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
   if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
-  if (serving) problems.push(...authProblems(value, (key) => raw[key] !== undefined));
+  const given = (key: string) => raw[key] !== undefined;
+  if (serving) problems.push(...authProblems(value, given));
+  const tls = serving ? tlsConfig(value, problems) : undefined;
+  const rateLimit = serving ? rateLimitConfig(value, given, problems) : undefined;
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: value.PORT,
@@ -234,6 +356,8 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     maxResults: value.MAX_RESULTS,
     logLevel: value.LOG_LEVEL,
     auth: serving ? authConfig(value) : undefined,
+    tls,
+    rateLimit,
   };
 }
 

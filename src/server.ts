@@ -12,7 +12,17 @@ export async function serve(config: Config) {
   const app = await buildApp(config, { store });
   app.addHook('onClose', () => store.close());
   const { auth } = config;
-  app.log.info({ authMode: auth?.mode, ...(auth?.mode === 'oidc' ? { issuer: auth.issuer, audience: auth.audience } : {}) }, 'authentication');
+  app.log.info(
+    {
+      authMode: auth?.mode,
+      ...(auth?.mode === 'oidc' ? { issuer: auth.issuer, audience: auth.audience, requireBoundTokens: auth.requireBoundTokens } : {}),
+      tls: config.tls ? (config.tls.clientCa ? 'client certificates required' : 'on') : 'off',
+      rateLimit: config.rateLimit
+        ? { perMinute: config.rateLimit.perMinute, burst: config.rateLimit.burst, buckets: config.rateLimit.redis ? 'redis' : 'process' }
+        : 'off',
+    },
+    'authentication',
+  );
   if (auth?.mode === 'mock' && config.database) {
     app.log.warn('AUTH_MODE=mock with DATABASE_URL: identity headers are believed from any caller, and every dataset is open');
   }

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { type TestContext, after, before } from 'node:test';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -35,6 +36,46 @@ export function postgresAvailable(): Promise<boolean> {
     }
   })();
   return reachable;
+}
+
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let redisReachable: Promise<boolean> | undefined;
+/** Whether the Redis server for tests answers a PING within a second (CI has one at 127.0.0.1:6379). */
+export function redisAvailable(): Promise<boolean> {
+  redisReachable ??= (async () => {
+    const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1000, commandTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      return (await client.ping()) === 'PONG';
+    } catch {
+      return false;
+    } finally {
+      client.disconnect();
+    }
+  })();
+  return redisReachable;
+}
+
+/** A key prefix of a test's own in Redis; its keys are deleted when the test ends. */
+export function redisPrefix(t: Pick<TestContext, 'after'>): string {
+  const prefix = `lev-api-test-${randomBytes(6).toString('hex')}:`;
+  t.after(async () => {
+    const client = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => {});
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+        if (keys.length) await client.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    } finally {
+      client.disconnect();
+    }
+  });
+  return prefix;
 }
 
 export type StoreKind = 'embedded' | 'postgres';
@@ -82,9 +123,10 @@ export async function filledStore(
 }
 
 export interface RunningApp {
+  /** http://127.0.0.1:port, or https:// when the configuration has TLS settings. */
   readonly url: string;
   readonly app: Awaited<ReturnType<typeof buildApp>>;
-  /** GET over HTTP with the mock identity headers (override or drop them with `headers`). */
+  /** GET over HTTP (not HTTPS: see test/auth/pki.ts for that) with the mock identity headers (override or drop them with `headers`). */
   get(path: string, headers?: Record<string, string | undefined>): Promise<{ status: number; headers: Headers; body: any; text: string }>;
 }
 
@@ -106,7 +148,7 @@ export async function startApp(
   await app.listen({ port: 0, host: '127.0.0.1' });
   t.after(() => app.close());
   const address = app.server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const url = `${config.tls ? 'https' : 'http'}://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return {
     url,
     app,

@@ -7,6 +7,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { type AuthMode, type Config, ConfigError } from '../config.ts';
+import type { PresentedCertificate } from './client-certificate.ts';
 import { forbidden } from '../http/errors.ts';
 import type { Identity } from '../http/identity.ts';
 import { mockIdentifier } from './mock.ts';
@@ -17,6 +18,8 @@ import { proxyIdentifier } from './proxy.ts';
 export interface Caller {
   readonly headers: IncomingHttpHeaders;
   readonly socket: { readonly remoteAddress?: string };
+  /** The client certificate of the connection (mutual TLS), which a bound token must name. */
+  readonly clientCertificate?: Pick<PresentedCertificate, 'thumbprint'>;
 }
 
 export type Identifier = (caller: Caller) => Promise<Identity>;

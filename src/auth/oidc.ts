@@ -13,7 +13,10 @@
  * never HMAC, so a public key cannot be used as a shared secret); the
  * signature is by a key the issuer publishes; `iss` is OIDC_ISSUER; `aud`
  * contains OIDC_AUDIENCE; `exp` and `iat` are present; `exp`, `nbf` and `iat`
- * are within OIDC_CLOCK_TOLERANCE_S of now. Any failure is a 401 with
+ * are within OIDC_CLOCK_TOLERANCE_S of now; a token with a `cnf` claim is
+ * bound to a client certificate (RFC 8705): its `x5t#S256` must be the
+ * thumbprint of the certificate this connection presented, and with
+ * REQUIRE_BOUND_TOKENS a token without `cnf` is refused. Any failure is a 401 with
  * `error="invalid_token"` and the same message, whichever check failed. When
  * the issuer cannot be reached for its keys, the answer is 503.
  */
@@ -22,7 +25,7 @@ import type { ClaimPath, OidcConfig } from '../config.ts';
 import { unauthorized, serviceUnavailable } from '../http/errors.ts';
 import type { Identity } from '../http/identity.ts';
 import { bearerChallenge } from './challenge.ts';
-import type { Identifier } from './identify.ts';
+import type { Caller, Identifier } from './identify.ts';
 
 export const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
@@ -132,6 +135,19 @@ export function identityFromClaims(claims: JWTPayload, mapping: OidcConfig['clai
 /** RFC 6750 b64token after the case-insensitive scheme. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** Why a token's certificate binding fails (RFC 8705 section 3), for the log; undefined when it holds. */
+export function bindingProblem(claims: JWTPayload, certificate: Caller['clientCertificate'], required: boolean): string | undefined {
+  const { cnf } = claims;
+  if (cnf === undefined) return required ? 'CNF_REQUIRED' : undefined;
+  if (!cnf || typeof cnf !== 'object' || Array.isArray(cnf)) return 'CNF_MALFORMED';
+  const expected = (cnf as Record<string, unknown>)['x5t#S256'];
+  // Another confirmation method (a DPoP key's jkt, say) is a binding this service cannot check: never ignored.
+  if (expected === undefined) return 'CNF_UNSUPPORTED_METHOD';
+  if (typeof expected !== 'string') return 'CNF_MALFORMED';
+  if (!certificate) return 'CNF_NO_CLIENT_CERTIFICATE';
+  return expected === certificate.thumbprint ? undefined : 'CNF_CERTIFICATE_MISMATCH';
+}
+
 const invalidToken = (cause: unknown) =>
   Object.assign(unauthorized('The access token is invalid or has expired', bearerChallenge('invalid_token')), { cause });
 
@@ -154,7 +170,7 @@ export function oidcIdentifier(config: OidcConfig): Identifier {
   // Called by jose only once the token parses and its algorithm is allowed: garbage never reaches the issuer.
   const getKey: JWTVerifyGetKey = async (header, token) => (await keys())(header, token);
 
-  return async ({ headers }) => {
+  return async ({ headers, clientCertificate }) => {
     const authorization = headers.authorization;
     if (!authorization || !/^Bearer(\s|$)/i.test(authorization)) {
       throw unauthorized('An access token is required: send Authorization: Bearer <token>', bearerChallenge());
@@ -181,6 +197,10 @@ export function oidcIdentifier(config: OidcConfig): Identifier {
     // jose checks iat only against a maximum age; a token issued in the future is refused here.
     if ((claims.iat as number) > Date.now() / 1000 + config.clockToleranceS) {
       throw invalidToken(Object.assign(new Error('iat in the future'), { name: 'JWTClaimValidationFailed', code: 'ERR_JWT_CLAIM_VALIDATION_FAILED', claim: 'iat' }));
+    }
+    const binding = bindingProblem(claims, clientCertificate, config.requireBoundTokens);
+    if (binding) {
+      throw invalidToken(Object.assign(new Error('certificate binding'), { name: 'CertificateBindingFailed', code: binding, claim: 'cnf' }));
     }
     try {
       return identityFromClaims(claims, config.claims);

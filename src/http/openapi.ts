@@ -21,6 +21,11 @@ const errorResponse = (description: string) => ({
 const RECORD_ERRORS = {
   '400': errorResponse('A parameter is missing or malformed; the message names it and the expected form'),
   '401': errorResponse('The caller is not identified'),
+  '403': errorResponse("The caller lacks the dataset's role, or its client certificate breaks the on-boarding rules"),
+  '429': {
+    ...errorResponse("The caller's client has made too many requests (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST)"),
+    headers: { 'retry-after': { description: 'Seconds until a request is allowed again', schema: { type: 'integer', minimum: 1 } } },
+  },
   '503': errorResponse('The record store is unavailable; retry later'),
 };
 

@@ -4,13 +4,27 @@
  * with the client_credentials grant (client id and secret). Its access tokens
  * are JWTs for the audience `lev-api`, carrying Keycloak's claims.
  *
+ * With `mtls` (a server certificate), it also serves the same endpoints over
+ * HTTPS asking for a client certificate (RFC 8705's mutual-TLS endpoint): a
+ * token from there for a client registered with
+ * tls_client_certificate_bound_access_tokens (here `bound`) carries
+ * `cnf["x5t#S256"]`, the thumbprint of the certificate presented.
+ *
+ * Run directly (`node --import tsx test/auth/issuer.ts --port 9000
+ * [--mtls-port 9443 --tls-cert issuer.pem --tls-key issuer.key]`) it stays up,
+ * for trying the README's walkthrough on one machine.
+ *
  * The tests also sign tokens themselves with the issuer's keys (`sign`), to
  * make the ones the provider would never issue: expired, not yet valid, for
  * another audience, and so on. `rotate()` publishes a new signing key, as an
  * issuer rotating its keys does; `down` makes every request fail with 503.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { parseArgs } from 'node:util';
 import { type CryptoKey, type JWK, type JWTPayload, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
 
@@ -23,6 +37,8 @@ export interface TestClient {
   /** Roles of the lev-api client (resource_access['lev-api'].roles). */
   readonly clientRoles?: readonly string[];
   readonly groups?: readonly string[];
+  /** Registered with tls_client_certificate_bound_access_tokens: its tokens from the mTLS endpoint are bound. */
+  readonly certificateBound?: boolean;
 }
 
 export const CLIENTS: Record<string, TestClient> = {
@@ -31,6 +47,7 @@ export const CLIENTS: Record<string, TestClient> = {
   everything: { secret: 'everything-secret-0123456789', realmRoles: ['birth', 'death', 'marriage', 'partnership', 'full-details'] },
   auditor: { secret: 'auditor-secret-0123456789', realmRoles: ['audit'] },
   nobody: { secret: 'nobody-secret-0123456789' },
+  bound: { secret: 'bound-secret-0123456789', realmRoles: ['birth', 'death'], certificateBound: true },
 };
 
 interface SigningKey {
@@ -86,6 +103,7 @@ function provider(issuer: string, keys: readonly SigningKey[]) {
       redirect_uris: [],
       response_types: [],
       token_endpoint_auth_method: 'client_secret_basic',
+      tls_client_certificate_bound_access_tokens: client.certificateBound ?? false,
     })),
     // The first key signs; the rest are still published (a rotation's overlap).
     jwks: { keys: keys.map((key) => key.privateJwk) as never },
@@ -93,6 +111,12 @@ function provider(issuer: string, keys: readonly SigningKey[]) {
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      mTLS: {
+        enabled: true,
+        certificateBoundAccessTokens: true,
+        // The certificate of the TLS connection itself (the mTLS listener); none over plain HTTP.
+        getCertificate: (ctx) => (ctx.req.socket as Partial<TLSSocket>).getPeerX509Certificate?.() as never,
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => `urn:${AUDIENCE}`,
@@ -131,8 +155,13 @@ export interface TestIssuer {
   readonly requests: Map<string, number>;
   /** When true, every request is answered 503 (the issuer is down). */
   down: boolean;
-  /** An access token from the token endpoint (client_credentials, client_secret_basic). */
-  token(clientId: string, secret?: string): Promise<string>;
+  /** The mutual-TLS endpoint's base URL (`${mtlsUrl}/token`), when started with `mtls`. */
+  readonly mtlsUrl?: string;
+  /**
+   * An access token from the token endpoint (client_credentials, client_secret_basic); with `tls`,
+   * from the mTLS endpoint, presenting that client certificate (`ca` checks the issuer's).
+   */
+  token(clientId: string, secret?: string, tls?: { cert: Buffer; key: Buffer; ca: Buffer }): Promise<string>;
   /** A token signed here; `claims` add to or (undefined) remove from a valid service-account token's. */
   sign(claims?: Record<string, unknown>, options?: { key?: SigningKey; header?: Record<string, unknown> }): Promise<string>;
   /** Publishes a new key, which signs from now on; the old ones stay published. */
@@ -140,10 +169,37 @@ export interface TestIssuer {
   close(): Promise<void>;
 }
 
-export async function startIssuer(): Promise<TestIssuer> {
+export interface IssuerOptions {
+  readonly port?: number;
+  /** Also serve over HTTPS with this certificate, asking clients for theirs (any; the binding needs no CA). */
+  readonly mtls?: { readonly cert: Buffer; readonly key: Buffer; readonly port?: number };
+}
+
+/** POSTs a client_credentials token request over HTTPS with a client certificate. */
+function mtlsTokenRequest(url: string, authorization: string, tls: { cert: Buffer; key: Buffer; ca: Buffer }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = https.request(
+      url,
+      { method: 'POST', ...tls, agent: false, headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' } },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject);
+    request.end('grant_type=client_credentials&scope=verify');
+  });
+}
+
+export async function startIssuer({ port = 0, mtls }: IssuerOptions = {}): Promise<TestIssuer> {
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const mtlsServer = mtls ? https.createServer({ cert: mtls.cert, key: mtls.key, requestCert: true, rejectUnauthorized: false }) : undefined;
+  if (mtlsServer) await new Promise<void>((resolve) => mtlsServer.listen(mtls?.port ?? 0, '127.0.0.1', resolve));
+  const mtlsUrl = mtlsServer ? `https://127.0.0.1:${(mtlsServer.address() as AddressInfo).port}` : undefined;
   let keys = [await newKey('key-1')];
   let handler = provider(url, keys).callback();
   const requests = new Map<string, number>();
@@ -156,8 +212,17 @@ export async function startIssuer(): Promise<TestIssuer> {
       return keys;
     },
     requests,
+    mtlsUrl,
     down: false,
-    async token(clientId, secret = CLIENTS[clientId]?.secret) {
+    async token(clientId, secret = CLIENTS[clientId]?.secret, tls) {
+      const authorization = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+      if (tls) {
+        if (!mtlsUrl) throw new Error('the issuer was started without mtls');
+        const { status, body } = await mtlsTokenRequest(`${mtlsUrl}/token`, authorization, tls);
+        const token = (JSON.parse(body) as { access_token?: string }).access_token;
+        if (status !== 200 || !token) throw new Error(`mTLS token endpoint answered ${status}: ${body}`);
+        return token;
+      }
       const response = await fetch(`${url}/token`, {
         method: 'POST',
         headers: {
@@ -192,13 +257,15 @@ export async function startIssuer(): Promise<TestIssuer> {
       handler = provider(url, keys).callback();
       return keys[0];
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      for (const listening of [server, mtlsServer]) {
+        if (!listening) continue;
+        listening.closeAllConnections();
+        await new Promise<void>((resolve) => listening.close(() => resolve()));
+      }
+    },
   };
-  server.on('request', (request, response) => {
+  const handle = (request: http.IncomingMessage, response: http.ServerResponse) => {
     const path = (request.url ?? '').split('?')[0];
     requests.set(path, (requests.get(path) ?? 0) + 1);
     if (issuer.down) {
@@ -206,6 +273,18 @@ export async function startIssuer(): Promise<TestIssuer> {
       return;
     }
     handler(request, response);
-  });
+  };
+  server.on('request', handle);
+  mtlsServer?.on('request', handle);
   return issuer;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: { port: { type: 'string', default: '9000' }, 'mtls-port': { type: 'string', default: '9443' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' } },
+  });
+  const mtls = values['tls-cert'] && values['tls-key'] ? { cert: readFileSync(values['tls-cert']), key: readFileSync(values['tls-key']), port: Number(values['mtls-port']) } : undefined;
+  const issuer = await startIssuer({ port: Number(values.port), mtls });
+  console.log(`issuer ${issuer.url}${issuer.mtlsUrl ? `; mutual-TLS token endpoint ${issuer.mtlsUrl}/token` : ''}`);
+  console.log(`clients: ${Object.entries(CLIENTS).map(([id, client]) => `${id}:${client.secret}`).join(' ')}`);
 }
