@@ -137,7 +137,25 @@ export function openApiDocument(views: readonly CompiledView[], version: string)
         'A blocked record shows only its id and its blocked flag.',
     },
     paths,
-    components: { schemas },
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            "AUTH_MODE=oidc: an access token from the configured OpenID Connect issuer, for this service's audience; with client certificates it may have to be bound to the certificate (RFC 8705)",
+        },
+        mockHeaders: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Auth-Username',
+          description: 'AUTH_MODE=mock (and proxy, from trusted addresses): the identity headers listed on each operation',
+        },
+      },
+    },
+    security: [{ bearerToken: [] }, { mockHeaders: [] }],
   };
 }
 
