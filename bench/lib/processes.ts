@@ -1,0 +1,95 @@
+/**
+ * The servers under test run as processes of their own, so that their CPU
+ * time and memory can be read from /proc and are not mixed with the load
+ * generator's. Every wait here is bounded.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A TCP port free on 127.0.0.1 just now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (!address || typeof address !== 'object') throw new Error('could not find a free port');
+  return address.port;
+}
+
+export interface Server {
+  readonly name: string;
+  readonly pid: number;
+  readonly url: string;
+  /** Seconds from spawn until it answered /readiness. */
+  readonly startSeconds: number;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `node [nodeArgs] args` in the repository with `env`, and waits (at most `timeoutS`) until GET /readiness answers 200. */
+export async function startServer(name: string, nodeArgs: string[], args: string[], env: NodeJS.ProcessEnv, port: number, timeoutS: number): Promise<Server> {
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exit = new Promise<void>((done) =>
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      done();
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (exited) return;
+    child.kill('SIGTERM');
+    // The service finishes in-flight requests within 10 s, then closes its store.
+    await Promise.race([exit, sleep(30_000)]);
+    if (!exited) {
+      child.kill('SIGKILL');
+      await Promise.race([exit, sleep(5_000)]);
+    }
+  };
+  const deadline = started + timeoutS * 1000;
+  for (let attempt = 0; performance.now() < deadline && attempt < timeoutS * 10; attempt++) {
+    if (exited) throw new Error(`${name} exited before it was ready (code ${exited.code}, signal ${exited.signal})`);
+    try {
+      const response = await fetch(`${url}/readiness`, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.status === 200) {
+        return { name, pid: child.pid!, url, startSeconds: (performance.now() - started) / 1000, stop };
+      }
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(100);
+  }
+  await stop();
+  throw new Error(`${name} did not answer ${url}/readiness within ${timeoutS} s`);
+}
+
+/** Runs a command to completion (bounded by `timeoutS`), its output going to ours; throws unless it exits 0. */
+export async function run(args: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<void> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' });
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  if (code !== 0) throw new Error(`'${args.join(' ')}' failed (code ${code}, signal ${signal})`);
+}
+
+/** `node bin/lev-api.js generate ... | node bin/lev-api.js load ... -`, bounded by `timeoutS`. */
+export async function pipe(producer: string[], consumer: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<void> {
+  const options = { cwd: ROOT, env, timeout: timeoutS * 1000, killSignal: 'SIGKILL' as const };
+  const from = spawn(process.execPath, producer, { ...options, stdio: ['ignore', 'pipe', 'inherit'] });
+  const to = spawn(process.execPath, consumer, { ...options, stdio: ['pipe', 'inherit', 'inherit'] });
+  from.stdout!.pipe(to.stdin!);
+  // If the loader stops early, the generator gets EPIPE and says so; the loader's code decides.
+  to.stdin!.on('error', () => {});
+  const [[fromCode], [toCode, toSignal]] = (await Promise.all([once(from, 'exit'), once(to, 'exit')])) as [number | null, NodeJS.Signals | null][];
+  if (toCode !== 0) throw new Error(`'${consumer.join(' ')}' failed (code ${toCode}, signal ${toSignal})`);
+  if (fromCode !== 0) throw new Error(`'${producer.join(' ')}' failed (code ${fromCode})`);
+}

@@ -1,0 +1,572 @@
+/**
+ * `npm run bench`: throughput, latency, CPU and memory of the service, next to
+ * a ceiling (a bare node:http server answering a fixed body of the same size).
+ *
+ * For each store (the embedded one always; PostgreSQL when DATABASE_URL is
+ * set) it generates records, starts `lev-api serve` as a process of its own,
+ * checks that lookups and searches answer as expected, warms it up, then runs
+ * each scenario closed loop (maximum throughput) and at a fixed offered rate
+ * (latency), reading the server's CPU time and peak RSS from /proc around each
+ * phase. A run in which any request failed or was answered 5xx is not reported.
+ *
+ * All traffic goes to 127.0.0.1. See "Benchmark" in the README.
+ */
+import { randomBytes } from 'node:crypto';
+import { cpus, tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import type { Request } from 'autocannon';
+import { configReference } from '../src/config.ts';
+import { DEFAULT_FIRST_ID, GENERATED_TYPES, type GeneratedType } from '../src/generate/records.ts';
+import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
+import { cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';
+import { type Server, freePort, pipe, run, startServer } from './lib/processes.ts';
+import { type Row, table } from './lib/report.ts';
+import { type Dataset, IDENTITY, lookupLists, lookupPath, searchLists, searchPath, searchQueries, warmupLists } from './lib/workload.ts';
+
+const USAGE = `npm run bench -- [options]
+
+  --duration S           seconds of load per phase (default 10)
+  --connections N        connections, closed loop and fixed rate alike (default 20)
+  --rate R|P%            offered requests a second in the fixed-rate phases (default 2000), or a share
+                         of the same scenario's closed-loop throughput (e.g. 50%)
+  --warmup S             seconds of mixed load before each server is measured (default 3; 0 for none)
+  --embedded-births N    births generated for the embedded store (default 50000)
+  --embedded-others N    deaths, marriages and partnerships each, embedded store (default 10000)
+  --births N             births loaded into PostgreSQL (default 1000000)
+  --others N             deaths, marriages and partnerships each, PostgreSQL (default 200000)
+  --seed S               seed of the generated records and of the request mix (default bench)
+  --stores LIST          embedded,postgres (default: embedded, and postgres when DATABASE_URL is set)
+  --only LIST            scenarios to run, by name or prefix: lookup, search, search-birth, ... (default all)
+  --modes LIST           max,rate (default both)
+  --json FILE            also write the figures as JSON
+  --keep                 keep the PostgreSQL schema (bench_<random>) and the generated files
+  --cpu-prof DIR         run the service under node --cpu-prof, writing the profile and phases.json to DIR
+                         (summarise with: node --import tsx bench/profile-summary.ts DIR)
+
+PostgreSQL: DATABASE_URL names the server; the records go into a new schema, dropped at the end.`;
+
+class UsageError extends Error {}
+/** A run that had failed requests or 5xx answers: its figures are not reported. */
+class RefusedError extends Error {}
+
+function options() {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    strict: true,
+    allowPositionals: false,
+    options: {
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '20' },
+      rate: { type: 'string', default: '2000' },
+      warmup: { type: 'string', default: '3' },
+      'embedded-births': { type: 'string', default: '50000' },
+      'embedded-others': { type: 'string', default: '10000' },
+      births: { type: 'string', default: '1000000' },
+      others: { type: 'string', default: '200000' },
+      seed: { type: 'string', default: 'bench' },
+      stores: { type: 'string' },
+      only: { type: 'string' },
+      modes: { type: 'string', default: 'max,rate' },
+      json: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const whole = (name: keyof typeof values, min: number, max: number) => {
+    const text = values[name] as string;
+    const value = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(value) || value < min || value > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got '${text}')`);
+    return value;
+  };
+  const list = (text: string | undefined) => text?.split(',').map((s) => s.trim()).filter(Boolean);
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const stores = list(values.stores) ?? (databaseUrl ? ['embedded', 'postgres'] : ['embedded']);
+  for (const store of stores) if (store !== 'embedded' && store !== 'postgres') throw new UsageError(`--stores takes embedded and postgres, not '${store}'`);
+  if (stores.includes('postgres') && !databaseUrl) throw new UsageError('--stores postgres needs DATABASE_URL');
+  const modes = list(values.modes) ?? [];
+  for (const mode of modes) if (mode !== 'max' && mode !== 'rate') throw new UsageError(`--modes takes max and rate, not '${mode}'`);
+  const only = list(values.only);
+  for (const name of only ?? []) {
+    if (!SCENARIOS.some((s) => s.startsWith(name))) throw new UsageError(`--only: no scenario is named '${name}' (${SCENARIOS.join(', ')})`);
+  }
+  return {
+    help: values.help,
+    duration: whole('duration', 1, 600),
+    connections: whole('connections', 1, 1000),
+    rate: rateOption(values.rate, modes),
+    warmup: whole('warmup', 0, 600),
+    embedded: { births: whole('embedded-births', 1, 10_000_000), others: whole('embedded-others', 1, 10_000_000) },
+    postgres: { births: whole('births', 1, 100_000_000), others: whole('others', 1, 100_000_000) },
+    seed: values.seed,
+    stores: stores as ('embedded' | 'postgres')[],
+    scenarios: SCENARIOS.filter((s) => !only || only.some((name) => s.startsWith(name))),
+    modes: modes as ('max' | 'rate')[],
+    json: values.json,
+    keep: values.keep,
+    cpuProf: values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']),
+    databaseUrl,
+  };
+}
+
+/** `--rate`: requests a second, or a percentage of the closed-loop throughput. */
+function rateOption(text: string, modes: string[]): { perSecond: number } | { percent: number } {
+  const match = /^(\d+)(%?)$/.exec(text);
+  const value = match ? Number(match[1]) : NaN;
+  if (match?.[2]) {
+    if (!(value >= 1 && value <= 100)) throw new UsageError(`--rate as a share must be from 1% to 100% (got '${text}')`);
+    if (modes.includes('rate') && !modes.includes('max')) throw new UsageError('--rate as a share needs the max mode too (--modes max,rate)');
+    return { percent: value };
+  }
+  if (!(value >= 1 && value <= 1_000_000)) throw new UsageError(`--rate must be a whole number from 1 to 1000000, or a share such as 50% (got '${text}')`);
+  return { perSecond: value };
+}
+
+const rateText = (rate: Options['rate']) => ('percent' in rate ? `${rate.percent}% of the closed-loop throughput` : `${rate.perSecond}/s`);
+
+const SCENARIOS = ['lookup', ...GENERATED_TYPES.map((type) => `search-${type}`)];
+type Options = ReturnType<typeof options>;
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+// ---------------------------------------------------------------------------
+// Clean-up, also on Ctrl-C
+// ---------------------------------------------------------------------------
+
+const cleanups: Array<() => Promise<unknown>> = [];
+let cleaning: Promise<void> | undefined;
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`clean-up: ${(error as Error).message}`));
+  })();
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`\n${signal}: stopping the servers and cleaning up`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Stores
+// ---------------------------------------------------------------------------
+
+const LEV_API = 'bin/lev-api.js';
+
+/**
+ * The service's environment: ours without any of the service's settings (so none leaks in from the
+ * shell: no TLS, no rate limit, default pool and MAX_RESULTS), then those the benchmark decides.
+ * Callers are identified by the mock identity headers (AUTH_MODE=mock), on both stores.
+ */
+function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const { name } of configReference()) delete env[name];
+  return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', AUTH_MODE: 'mock', ...extra };
+}
+
+const describeCounts = (dataset: Dataset) =>
+  GENERATED_TYPES.map((type) => `${dataset.counts[type].toLocaleString('en-GB')} ${type === 'partnership' ? 'partnerships' : `${type}s`}`).join(', ');
+
+const datasetOf = (seed: string, sizes: { births: number; others: number }): Dataset => ({
+  seed,
+  firstId: DEFAULT_FIRST_ID,
+  counts: { birth: sizes.births, death: sizes.others, marriage: sizes.others, partnership: sizes.others },
+});
+
+/** A server being measured. */
+interface Target {
+  /** `ceiling`, `embedded` or `postgres`. */
+  readonly store: string;
+  readonly server: Server;
+  /** CPU seconds so far of each database backend serving the server (where /proc shows them). */
+  readonly databaseCpu?: () => Promise<Map<number, number> | undefined>;
+}
+
+interface Started extends Target {
+  readonly dataset: Dataset;
+  /** What preparing the store took, for the JSON. */
+  readonly notes: Record<string, unknown>;
+  /** The same in a line, for the table's heading. */
+  readonly summary: string;
+}
+
+const serveArgs = (opts: Options) => ({ nodeArgs: opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProf] : [], args: [LEV_API, 'serve'] });
+
+async function startEmbedded(opts: Options, work: string): Promise<Started> {
+  const dataset = datasetOf(opts.seed, opts.embedded);
+  const folder = join(work, 'embedded');
+  await mkdir(folder);
+  const started = performance.now();
+  for (const type of GENERATED_TYPES) {
+    const count = dataset.counts[type];
+    await run([LEV_API, 'generate', '--type', type, '--count', String(count), '--seed', dataset.seed, '--out', join(folder, `${type}.ndjson`)], process.env, 60 + count / 500);
+  }
+  const generateSeconds = (performance.now() - started) / 1000;
+  const port = await freePort();
+  const { nodeArgs, args } = serveArgs(opts);
+  const total = Object.values(dataset.counts).reduce((a, b) => a + b, 0);
+  log(`embedded: starting the service on ${total.toLocaleString('en-GB')} records (it reads LEV_DATA into memory first)`);
+  const server = await startServer('embedded service', nodeArgs, args, serviceEnv({ PORT: String(port), LEV_DATA: folder }), port, 120 + total / 100);
+  cleanups.push(() => server.stop());
+  const startupPeak = memory(server.pid)?.peakMiB ?? null;
+  log(`embedded: ready in ${server.startSeconds.toFixed(1)} s (peak RSS while loading ${startupPeak?.toFixed(0) ?? '?'} MiB)`);
+  const summary =
+    `${describeCounts(dataset)}, generated in ${generateSeconds.toFixed(1)} s; the service was ready in ${server.startSeconds.toFixed(1)} s` +
+    (startupPeak === null ? '' : `, its RSS peaking at ${Math.round(startupPeak).toLocaleString('en-GB')} MiB while it loaded them`);
+  return {
+    store: 'embedded',
+    server,
+    dataset,
+    summary,
+    notes: { counts: dataset.counts, generateSeconds, startSeconds: server.startSeconds, startupPeakRssMiB: startupPeak },
+  };
+}
+
+async function startPostgres(opts: Options): Promise<Started> {
+  const dataset = datasetOf(opts.seed, opts.postgres);
+  const url = opts.databaseUrl!;
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await admin.connect();
+  cleanups.push(() => admin.end());
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  cleanups.push(async () => {
+    if (opts.keep) log(`postgres: kept schema ${schema} (drop it with: DROP SCHEMA ${schema} CASCADE)`);
+    else await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+  });
+  const env = serviceEnv({ DATABASE_URL: url, DATABASE_SCHEMA: schema });
+  log(`postgres: schema ${schema}; migrating and loading ${Object.values(dataset.counts).reduce((a, b) => a + b, 0).toLocaleString('en-GB')} records`);
+  await run([LEV_API, 'migrate'], env, 120);
+  const loadSeconds: Record<string, number> = {};
+  for (const type of GENERATED_TYPES) {
+    const count = dataset.counts[type];
+    const started = performance.now();
+    await pipe(
+      [LEV_API, 'generate', '--type', type, '--count', String(count), '--seed', dataset.seed],
+      [LEV_API, 'load', '--type', type, '-'],
+      env,
+      300 + count / 1000,
+    );
+    loadSeconds[type] = (performance.now() - started) / 1000;
+  }
+  // Fresh statistics, as autovacuum would soon give them, so plans do not depend on its timing.
+  const tables = await admin.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1', [schema]);
+  for (const { tablename } of tables.rows) await admin.query(`ANALYZE ${schema}."${tablename}"`);
+  const port = await freePort();
+  const { nodeArgs, args } = serveArgs(opts);
+  const server = await startServer('postgres service', nodeArgs, args, { ...env, PORT: String(port) }, port, 120);
+  cleanups.push(() => server.stop());
+  log(`postgres: ready in ${server.startSeconds.toFixed(1)} s`);
+  // The service's connections, found by their local ports, are the backends whose CPU is its database's.
+  const databasePort = Number(new URL(url).port || 5432);
+  const databaseCpu = async () => {
+    const ports = localPortsTo(server.pid, databasePort);
+    if (!ports.length) return undefined;
+    const backends = await admin.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[]) AND client_addr IN ('127.0.0.1', '::1')",
+      [ports],
+    );
+    const cpu = new Map<number, number>();
+    for (const { pid } of backends.rows) {
+      const seconds = cpuSeconds(pid);
+      if (seconds !== undefined) cpu.set(pid, seconds);
+    }
+    return cpu.size ? cpu : undefined;
+  };
+  const loaded = Object.values(loadSeconds).reduce((a, b) => a + b, 0);
+  const summary = `${describeCounts(dataset)} in schema ${schema}, generated and loaded in ${loaded.toFixed(1)} s; the service was ready in ${server.startSeconds.toFixed(1)} s`;
+  return {
+    store: 'postgres',
+    server,
+    databaseCpu,
+    dataset,
+    summary,
+    notes: { schema, counts: dataset.counts, loadSeconds, startSeconds: server.startSeconds },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Checks before measuring
+// ---------------------------------------------------------------------------
+
+async function get(url: string) {
+  const response = await fetch(url, { headers: IDENTITY, signal: AbortSignal.timeout(10_000) });
+  return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+/**
+ * Lookups and searches answer as the generated data says they must; returns a
+ * typical rendered record (the median-sized of the first existing births), the
+ * ceiling's body.
+ */
+async function check(server: Server, dataset: Dataset): Promise<Buffer> {
+  const fail = (what: string) => {
+    throw new Error(`${server.name} does not answer as the generated data says it must: ${what}`);
+  };
+  const bodies: Buffer[] = [];
+  for (let id = dataset.firstId; id < dataset.firstId + Math.min(21, dataset.counts.birth); id++) {
+    const answer = await get(server.url + lookupPath('birth', id));
+    if (answer.status !== 200 || JSON.parse(answer.body.toString()).id !== id) fail(`birth ${id} answered ${answer.status}`);
+    bodies.push(answer.body);
+  }
+  const missing = await get(server.url + lookupPath('birth', dataset.firstId + dataset.counts.birth));
+  if (missing.status !== 404) fail(`a missing birth answered ${missing.status}`);
+  for (const type of GENERATED_TYPES) {
+    for (const sample of searchQueries(dataset, type).slice(0, 20)) {
+      const answer = await get(server.url + searchPath(type, sample.query));
+      if (answer.status !== 200) fail(`a ${type} search answered ${answer.status}`);
+      const ids = (JSON.parse(answer.body.toString()) as { id: number }[]).map((r) => r.id);
+      const truncated = answer.headers.get('x-results-truncated') === 'true';
+      if (sample.expectId === null ? ids.length > 0 : !ids.includes(sample.expectId) && !truncated) {
+        fail(`${type} search ${JSON.stringify(sample.query)} found [${ids.join(', ')}], expected ${sample.expectId ?? 'nothing'}`);
+      }
+    }
+  }
+  return bodies.sort((a, b) => a.length - b.length)[Math.floor(bodies.length / 2)];
+}
+
+// ---------------------------------------------------------------------------
+// Phases
+// ---------------------------------------------------------------------------
+
+interface PhaseWindow {
+  readonly store: string;
+  readonly scenario: string;
+  readonly mode: string;
+  readonly pid: number;
+  /** CLOCK_MONOTONIC microseconds, the clock of a .cpuprofile's timestamps. */
+  readonly startUs: number;
+  readonly endUs: number;
+}
+const windows: PhaseWindow[] = [];
+const rows: Row[] = [];
+
+/** Phases in which other processes (not the server, its database backends or the load generator) used much of the machine. */
+function busyMachineNote(): string[] {
+  const busy = rows.filter((row) => (row.otherCpuPercent ?? 0) > 20);
+  if (!busy.length) return [];
+  const shares = busy.map((row) => Math.round(row.otherCpuPercent!));
+  const phases = busy.length <= 3 ? busy.map((row) => `${row.store} ${row.scenario} ${row.mode}`).join(', ') : `${busy.length} of ${rows.length} phases`;
+  return [
+    `NOTE: other processes used ${Math.min(...shares)}–${Math.max(...shares)}% of a core during ${phases} ` +
+      '(otherCpuPercent in the JSON): those figures are disturbed; run again on a quiet machine.',
+  ];
+}
+
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+async function phase(opts: Options, { store, server, databaseCpu }: Target, scenario: string, lists: Request[][], mode: Mode, seconds = opts.duration): Promise<Row> {
+  const settings: DriveSettings = { url: server.url, duration: seconds, connections: opts.connections, timeout: 10 };
+  const peakReset = resetPeak(server.pid);
+  // Where the peak cannot be reset, also sample RSS (bounded: one reading every 200 ms while the phase runs).
+  let sampledPeak = 0;
+  const sampler = peakReset || !procAvailable ? undefined : setInterval(() => (sampledPeak = Math.max(sampledPeak, memory(server.pid)?.rssMiB ?? 0)), 200);
+  const databaseBefore = await databaseCpu?.();
+  const cpuBefore = cpuSeconds(server.pid);
+  const machineBefore = machineCpu();
+  const generatorBefore = process.cpuUsage();
+  const startUs = monotonicUs();
+  const started = performance.now();
+  let result;
+  try {
+    result = await drive(settings, lists, mode);
+  } finally {
+    if (sampler) clearInterval(sampler);
+  }
+  const wall = (performance.now() - started) / 1000;
+  windows.push({ store, scenario, mode: mode.kind, pid: server.pid, startUs, endUs: monotonicUs() });
+  const cpuAfter = cpuSeconds(server.pid);
+  const machineAfter = machineCpu();
+  const generator = process.cpuUsage(generatorBefore);
+  const mem = memory(server.pid);
+  const databaseAfter = await databaseCpu?.();
+  // Backends that were there before count from then; those opened during the phase, all their time.
+  const database = databaseAfter ? [...databaseAfter].reduce((total, [pid, after]) => total + after - (databaseBefore?.get(pid) ?? 0), 0) : null;
+
+  const cpu = cpuBefore === undefined || cpuAfter === undefined ? null : cpuAfter - cpuBefore;
+  const count = (test: (status: number) => boolean) => Object.entries(result.statuses).reduce((n, [status, c]) => n + (test(Number(status)) ? c : 0), 0);
+  const serverErrors = count((s) => s >= 500);
+  const row: Row = {
+    store,
+    scenario,
+    mode: mode.kind,
+    offered: mode.kind === 'rate' ? mode.rate : null,
+    connections: opts.connections,
+    seconds: result.seconds,
+    responses: result.responses,
+    rps: result.rps,
+    ratioToCeiling: null,
+    saturated: mode.kind === 'rate' && result.rps < 0.95 * mode.rate,
+    latencyMs: result.latencyMs,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statuses: result.statuses,
+    otherNon2xx: count((s) => (s < 200 || s >= 300) && s !== 404),
+    notFoundShare: result.responses ? (result.statuses['404'] ?? 0) / result.responses : 0,
+    server: {
+      pid: server.pid,
+      cpuSeconds: cpu,
+      cpuMicrosPerRequest: cpu === null || !result.responses ? null : (cpu / result.responses) * 1e6,
+      cpuPercent: cpu === null ? null : (cpu / wall) * 100,
+      peakRssMiB: mem ? (peakReset ? mem.peakMiB : Math.max(sampledPeak, mem.rssMiB)) : null,
+      rssAfterMiB: mem?.rssMiB ?? null,
+    },
+    database:
+      database === null
+        ? null
+        : { cpuSeconds: database, cpuMicrosPerRequest: result.responses ? (database / result.responses) * 1e6 : null, cpuPercent: (database / wall) * 100 },
+    machineCpuPercent:
+      machineBefore && machineAfter && machineAfter.total > machineBefore.total
+        ? ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 100
+        : null,
+    generatorCpuPercent: ((generator.user + generator.system) / 1e6 / wall) * 100,
+    otherCpuPercent: null,
+  };
+  if (row.machineCpuPercent !== null && row.server.cpuPercent !== null) {
+    row.otherCpuPercent = Math.max(0, row.machineCpuPercent * cpus().length - row.server.cpuPercent - row.generatorCpuPercent - (row.database?.cpuPercent ?? 0));
+  }
+  const load = mode.kind === 'max' ? 'max' : `${mode.rate}/s`;
+  log(
+    `${store} ${scenario} ${load}: ${Math.round(row.rps)} req/s, p50 ${row.latencyMs.p50.toFixed(2)} ms, p99 ${row.latencyMs.p99.toFixed(2)} ms, ` +
+      `server CPU ${row.server.cpuMicrosPerRequest?.toFixed(0) ?? '?'} µs/req`,
+  );
+  if (row.errors > 0 || serverErrors > 0) {
+    throw new RefusedError(
+      `refusing to report this run: in ${store} ${scenario} (${load}), ${row.errors} request(s) failed (${row.timeouts} timed out) ` +
+        `and ${serverErrors} were answered 5xx (statuses ${JSON.stringify(row.statuses)})`,
+    );
+  }
+  return row;
+}
+
+function listsFor(scenario: string, dataset: Dataset, connections: number): Request[][] {
+  if (scenario === 'lookup') return lookupLists(dataset, connections);
+  return searchLists(dataset, scenario.slice('search-'.length) as GeneratedType, connections);
+}
+
+/** Runs a scenario in each mode; the closed loop first, as a relative rate is a share of its throughput. */
+async function scenarioPhases(opts: Options, target: Target, scenario: string, lists: Request[][]) {
+  let max: Row | undefined;
+  for (const kind of ['max', 'rate'] as const) {
+    if (!opts.modes.includes(kind)) continue;
+    if (kind === 'max') {
+      max = await phase(opts, target, scenario, lists, { kind });
+      rows.push(max);
+    } else {
+      const rate = 'percent' in opts.rate ? Math.max(1, Math.round((max!.rps * opts.rate.percent) / 100)) : opts.rate.perSecond;
+      rows.push(await phase(opts, target, scenario, lists, { kind, rate }));
+    }
+  }
+}
+
+async function measureCeiling(opts: Options, work: string, body: Buffer, dataset: Dataset) {
+  const bodyFile = join(work, 'ceiling-body.json');
+  await writeFile(bodyFile, body);
+  const port = await freePort();
+  const server = await startServer('ceiling', ['--import', 'tsx'], ['bench/ceiling.ts'], { ...process.env, PORT: String(port), BODY_FILE: bodyFile }, port, 60);
+  cleanups.push(() => server.stop());
+  try {
+    // The same requests as the lookups, so request parsing costs the same.
+    const lists = lookupLists(dataset, opts.connections);
+    const target = { store: 'ceiling', server };
+    if (opts.warmup) await phase(opts, target, 'warm-up', lists, { kind: 'max' }, opts.warmup);
+    await scenarioPhases(opts, target, `fixed ${body.length} B body`, lists);
+  } finally {
+    await server.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  let opts: Options;
+  try {
+    opts = options();
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      log(`bench: ${(error as Error).message}\n\nUsage: ${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (opts.help) {
+    console.log(`Usage: ${USAGE}`);
+    return 0;
+  }
+  if (!procAvailable) log('bench: /proc is not available here; server CPU and memory are not reported');
+  if (opts.cpuProf) await mkdir(opts.cpuProf, { recursive: true });
+
+  const work = await mkdtemp(join(tmpdir(), 'lev-bench-'));
+  cleanups.push(async () => {
+    if (opts.keep) log(`kept the generated records in ${work}`);
+    else await rm(work, { recursive: true, force: true });
+  });
+  const machine = cpus();
+  const meta = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: `${machine[0]?.model ?? 'unknown'} × ${machine.length}`,
+    duration: opts.duration,
+    connections: opts.connections,
+    rate: rateText(opts.rate),
+    warmup: opts.warmup,
+    seed: opts.seed,
+    stores: {} as Record<string, unknown>,
+  };
+
+  const summaries: string[] = [];
+  let ceilingDone = false;
+  for (const store of opts.stores) {
+    const target = store === 'embedded' ? await startEmbedded(opts, work) : await startPostgres(opts);
+    const { server, dataset, notes } = target;
+    meta.stores[store] = notes;
+    summaries.push(`${store}: ${target.summary}`);
+    const body = await check(server, dataset);
+    if (!ceilingDone) {
+      await measureCeiling(opts, work, body, dataset);
+      ceilingDone = true;
+    }
+    if (opts.warmup) await phase(opts, target, 'warm-up', warmupLists(dataset, opts.connections), { kind: 'max' }, opts.warmup);
+    for (const scenario of opts.scenarios) {
+      await scenarioPhases(opts, target, scenario, listsFor(scenario, dataset, opts.connections));
+    }
+    await server.stop();
+  }
+
+  // Throughput is compared in the closed loop; at a fixed rate the offered rate decides it.
+  const ceiling = rows.find((row) => row.store === 'ceiling' && row.mode === 'max')?.rps;
+  for (const row of rows) row.ratioToCeiling = ceiling && row.mode === 'max' ? row.rps / ceiling : null;
+
+  if (opts.cpuProf) await writeFile(join(opts.cpuProf, 'phases.json'), `${JSON.stringify(windows, null, 2)}\n`);
+  const lines = [
+    `lev-api benchmark, ${meta.date}: Node ${meta.node} on ${meta.cpu}; ${opts.duration} s a phase, ${opts.connections} connections, fixed rate ${rateText(opts.rate)}`,
+    ...summaries,
+    '',
+    table(rows),
+    '',
+    'load: "max" is closed loop; "N/s" is the offered rate ("sat." when under 95% of it was answered). × ceiling compares closed-loop throughput.',
+    'Latencies are of the requests sent once every connection was set up. CPU is the server process (user + system), per',
+    "request and as a share of one core; peak RSS is the server's during the phase. DB CPU is the PostgreSQL backends serving",
+    'it (when on this machine).',
+    ...busyMachineNote(),
+  ];
+  console.log(lines.join('\n'));
+  if (opts.json) {
+    await writeFile(opts.json, `${JSON.stringify({ meta, rows }, null, 2)}\n`);
+    log(`wrote ${opts.json}`);
+  }
+  return 0;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  log(error instanceof RefusedError ? `bench: ${error.message}` : `bench: ${(error as Error).stack ?? error}`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
