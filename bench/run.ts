@@ -352,7 +352,7 @@ function busyMachineNote(): string[] {
   const shares = busy.map((row) => Math.round(row.otherCpuPercent!));
   const phases = busy.length <= 3 ? busy.map((row) => `${row.store} ${row.scenario} ${row.mode}`).join(', ') : `${busy.length} of ${rows.length} phases`;
   return [
-    `NOTE: other processes used ${Math.min(...shares)}–${Math.max(...shares)}% of a core during ${phases} ` +
+    `NOTE: other processes used ${Math.min(...shares) === Math.max(...shares) ? shares[0] : `${Math.min(...shares)}–${Math.max(...shares)}`}% of a core during ${phases} ` +
       '(otherCpuPercent in the JSON): those figures are disturbed; run again on a quiet machine.',
   ];
 }
