@@ -21,6 +21,7 @@ import { recordRoutes } from './http/record-routes.ts';
 import { MAX_URL_LENGTH, createTransport } from './http/transport.ts';
 import { isIsoDate } from './records/dates.ts';
 import { views } from './records/views.ts';
+import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
 import type { RecordStore } from './store/record-store.ts';
 import { version } from './version.ts';
@@ -116,7 +117,8 @@ export async function buildApp(
   await app.register(metricsPlugin);
   await app.register(healthRoutes, { store });
   await app.register(openApiRoutes, { document: openApiDocument(compiled, version) });
-  await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults });
+  const rendered = createRenderCache(compiled, config.renderCacheBytes);
+  await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
   await app.register(auditRoutes, { db: store.driver });
   app.addHook('onClose', () => audit.flush());
   await app.after();

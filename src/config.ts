@@ -38,6 +38,12 @@ const Env = Type.Object({
     Type.String({ minLength: 1, description: 'File or folder of records (JSON or NDJSON) to serve instead of the built-in mock data' }),
   ),
   MAX_RESULTS: Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Most records a search returns' }),
+  RENDER_CACHE_MB: Type.Integer({
+    minimum: 0,
+    maximum: 65536,
+    default: 64,
+    description: 'Memory for rendered records, each reused while its stored text is unchanged (least recently used go first); 0 for none',
+  }),
   AUTH_MODE: Type.Optional(
     Type.Union(
       AUTH_MODES.map((mode) => Type.Literal(mode)),
@@ -139,6 +145,8 @@ export interface Config {
   };
   readonly dataPath?: string;
   readonly maxResults: number;
+  /** Bound of the rendered-record cache, in bytes (string lengths); 0 for none. */
+  readonly renderCacheBytes: number;
   readonly logLevel: Static<typeof Env>['LOG_LEVEL'];
   /** How callers are identified; absent only from a configuration loaded with `serving: false`. */
   readonly auth?: AuthConfig;
@@ -354,6 +362,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
       : undefined,
     dataPath: value.LEV_DATA,
     maxResults: value.MAX_RESULTS,
+    renderCacheBytes: value.RENDER_CACHE_MB * 1024 * 1024,
     logLevel: value.LOG_LEVEL,
     auth: serving ? authConfig(value) : undefined,
     tls,

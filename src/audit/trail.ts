@@ -25,51 +25,81 @@ const CHAIN_LOCK = 7_240_002;
 
 export const AT_ISO = `to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-async function append(tx: SqlExecutor, entries: readonly AuditEntry[]) {
-  await tx.query('SELECT pg_advisory_xact_lock($1)', [CHAIN_LOCK]);
-  const [last] = await tx.query<{ hash: string }>('SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1');
-  let previous = last?.hash ?? GENESIS_HASH;
+/**
+ * Appends a batch chained to `$3`, the hash the writer believes ends the chain, but only if it
+ * does ($2, the genesis hash, stands for the end of an empty trail): all the entries go in, or
+ * none. Ids come from the sequence in the batch's order, so id order is chain order. The entries
+ * travel as one JSON array.
+ */
+const APPEND_IF_HEAD = `
+INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, request_id, hash)
+SELECT $1::timestamptz, e.username, e.client, e.groups, e.dataset, e.operation, e.path, e.query, e.results, e.request_id, e.hash
+  FROM ROWS FROM (json_to_recordset($4::json) AS (username text, client text, groups text[], dataset text, operation text,
+                                                  path text, query text, results integer, request_id text, hash text))
+       WITH ORDINALITY AS e(username, client, groups, dataset, operation, path, query, results, request_id, hash, n)
+ WHERE coalesce((SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1), $2) = $3
+ ORDER BY e.n
+RETURNING id`;
+
+const HEAD = 'SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1';
+
+/** What a writer knows of the chain: the last hash it wrote, and whether it was still the head when it last looked. */
+interface Chain {
+  readonly head: string | undefined;
+  readonly alone: boolean;
+}
+
+/**
+ * Appends the entries; run under the chain lock. A writer that was alone when it last wrote
+ * guesses that the head is still its own last hash: one statement, which inserts nothing if the
+ * guess is wrong. Otherwise, or then, the head is read and the batch chained to it: under the
+ * lock nothing else can extend the chain in between. Reading also tells whether the writer is
+ * still alone (the head is its own), and so whether to guess next time: a process writing on its
+ * own needs one statement a batch, and processes writing together two, not three.
+ */
+async function append(tx: SqlExecutor, entries: readonly AuditEntry[], chain: Chain): Promise<Chain> {
   const at = new Date().toISOString();
-  const hashes = entries.map((entry) => (previous = chainHash(previous, at, entry)));
-  const column = <K extends keyof AuditEntry>(key: K) => entries.map((entry) => entry[key]);
-  // Ids are taken first, in order, so that id order is chain order.
-  const ids = await tx.query<{ id: string }>(
-    `SELECT nextval(pg_get_serial_sequence('audit_log', 'id'))::text AS id FROM generate_series(1, $1::int)`,
-    [entries.length],
-  );
-  await tx.query(
-    `INSERT INTO audit_log (id, at, username, client, groups, dataset, operation, path, query, results, request_id, hash)
-     SELECT id, $1::timestamptz, u, c, string_to_array(g, chr(31)), d, o, p, q, r, i, h
-       FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[], $11::text[], $12::text[])
-            AS e(id, u, c, g, d, o, p, q, r, i, h)`,
-    [
-      at,
-      ids.map((row) => row.id),
-      column('username'),
-      column('client'),
-      // Arrays of arrays must be rectangular in PostgreSQL: groups travel joined by a unit separator.
-      entries.map((entry) => entry.groups.join('\u001f')),
-      column('dataset'),
-      column('operation'),
-      column('path'),
-      column('query'),
-      column('results'),
-      column('requestId'),
-      hashes,
-    ],
-  );
+  const insert = async (head: string) => {
+    let previous = head;
+    const rows = entries.map((entry) => ({
+      username: entry.username,
+      client: entry.client,
+      groups: entry.groups,
+      dataset: entry.dataset,
+      operation: entry.operation,
+      path: entry.path,
+      query: entry.query,
+      results: entry.results,
+      request_id: entry.requestId,
+      hash: (previous = chainHash(previous, at, entry)),
+    }));
+    const added = await tx.query(APPEND_IF_HEAD, [at, GENESIS_HASH, head, JSON.stringify(rows)], { prepare: true });
+    return added.length === entries.length ? previous : undefined;
+  };
+  if (chain.alone && chain.head !== undefined) {
+    const head = await insert(chain.head);
+    if (head !== undefined) return { head, alone: true };
+  }
+  const [last] = await tx.query<{ hash: string }>(HEAD, [], { prepare: true });
+  const actual = last?.hash ?? GENESIS_HASH;
+  const head = await insert(actual);
+  if (head === undefined) throw new Error('the audit chain moved while its lock was held');
+  return { head, alone: actual === chain.head };
 }
 
 export function createAuditTrail(driver: SqlDriver, { maxBatch = 1000 } = {}): AuditTrail {
   let queue: Pending[] = [];
   let writing: Promise<void> | undefined;
+  // Only a guess at the chain's head, which append checks.
+  let chain: Chain = { head: undefined, alone: false };
 
   const drain = async () => {
     while (queue.length) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
       try {
-        await driver.transaction((tx) => append(tx, batch.map((pending) => pending.entry)));
+        const entries = batch.map((pending) => pending.entry);
+        chain = await driver.transaction((tx) => append(tx, entries, chain), { lock: CHAIN_LOCK });
         for (const pending of batch) pending.resolve();
       } catch (error) {
         for (const pending of batch) pending.reject(error);
@@ -82,7 +112,8 @@ export function createAuditTrail(driver: SqlDriver, { maxBatch = 1000 } = {}): A
     record(entry) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ entry, resolve, reject });
-        writing ??= drain();
+        // Written from the event loop's next turn, so that every request read in this turn joins the batch.
+        writing ??= new Promise(setImmediate).then(drain);
       });
     },
     async flush() {

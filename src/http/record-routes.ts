@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditTrail } from '../audit/trail.ts';
 import { normaliseName } from '../records/normalise.ts';
 import type { SearchKey } from '../records/search-keys.ts';
+import type { RenderCache } from '../render/cache.ts';
 import type { CompiledView } from '../render/view.ts';
 import type { RecordStore } from '../store/record-store.ts';
 import { badRequest, notFound, serviceUnavailable } from './errors.ts';
@@ -36,6 +37,8 @@ export interface RecordRoutesOptions {
   readonly store: RecordStore;
   readonly audit: AuditTrail;
   readonly maxResults: number;
+  /** Renders records, reusing earlier renderings of the same stored text. */
+  readonly rendered: RenderCache;
 }
 
 type Query = Record<string, string | undefined>;
@@ -110,7 +113,7 @@ function searchKeyOf(view: CompiledView, query: Query): SearchKey {
   return key;
 }
 
-export async function recordRoutes(app: FastifyInstance, { views, store, audit, maxResults }: RecordRoutesOptions) {
+export async function recordRoutes(app: FastifyInstance, { views, store, audit, maxResults, rendered }: RecordRoutesOptions) {
   for (const view of views) {
     const dataset = view.record.name;
     const tags = [dataset, view.version];
@@ -121,13 +124,14 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
         schema: { params: idParameters(view), tags },
         config: { dataset, operation: 'lookup' } satisfies RecordRouteConfig,
       },
-      async (request) => {
+      async (request, reply) => {
         const id = request.params[view.idParam].replace(/^0+(?=\d)/, '');
-        const stored = await fromStore(() => store.lookup(dataset, id));
+        const stored = await fromStore(() => store.lookupJson(dataset, id));
         if (stored === undefined) throw notFound();
-        const record = view.render(stored, audienceOf(request));
+        const json = rendered.json(view, audienceOf(request), stored);
         await audited(audit, request, 1);
-        return record;
+        // Already JSON: sent as it is, not serialised again.
+        return reply.type('application/json').send(json);
       },
     );
 
@@ -139,12 +143,12 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
       },
       async (request, reply) => {
         const key = searchKeyOf(view, request.query);
-        const result = await fromStore(() => store.search(dataset, key, maxResults));
+        const result = await fromStore(() => store.searchJson(dataset, key, maxResults));
         if (result.truncated) reply.header(TRUNCATED_HEADER, 'true');
         const audience = audienceOf(request);
-        const records = result.records.map((stored) => view.render(stored, audience));
+        const records = result.records.map((stored) => rendered.json(view, audience, stored));
         await audited(audit, request, records.length);
-        return records;
+        return reply.type('application/json').send(`[${records.join(',')}]`);
       },
     );
   }

@@ -13,6 +13,7 @@ import { openPostgres } from './pg-driver.ts';
 import { openEmbedded } from './pglite-driver.ts';
 import { assertSchemaCurrent, migrate } from './migrations.ts';
 import { type RecordStore, type StoredRecord, createRecordStore } from './record-store.ts';
+import { snapshotStore } from './snapshot.ts';
 
 export const recordTypes = (): RecordType[] => records.map(recordType);
 
@@ -45,11 +46,11 @@ export async function openStore(config: Config): Promise<RecordStore> {
     else await migrate(driver);
     const readers = config.database?.readUrls.map((url) => openPostgres({ ...config.database!, url, applicationName: 'lev-api-read' })) ?? [];
     const store = createRecordStore(driver, records, readers);
-    if (!config.database) {
-      const types = recordTypes();
-      await loadInto(store, config.dataPath ? await readRecordFiles(config.dataPath, types) : mockDataset(types));
-    }
-    return store;
+    if (config.database) return store;
+    const types = recordTypes();
+    await loadInto(store, config.dataPath ? await readRecordFiles(config.dataPath, types) : mockDataset(types));
+    // Nothing writes records to the embedded database after this: it is read from memory (snapshot.ts).
+    return await snapshotStore(store, records.map((description) => description.name));
   } catch (error) {
     await driver.close().catch(() => {});
     throw error;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { SqlDriver, SqlExecutor } from './driver.ts';
+import type { QueryOptions, SqlDriver, SqlExecutor } from './driver.ts';
 
 export interface PostgresOptions {
   readonly url: string;
@@ -24,9 +24,19 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
   });
   // An idle connection killed by the server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Prepared statements are named after their text, so that each connection prepares a statement
+  // the first time it runs it (pg remembers which it has) and only binds and executes it afterwards.
+  const statementNames = new Map<string, string>();
+  const nameOf = (sql: string) => {
+    let name = statementNames.get(sql);
+    if (name === undefined) statementNames.set(sql, (name = `lev_${statementNames.size + 1}`));
+    return name;
+  };
   const executor = (target: pg.Pool | pg.PoolClient): SqlExecutor => ({
-    async query<Row>(sql: string, params: readonly unknown[] = []) {
-      return (await target.query(sql, params as unknown[])).rows as Row[];
+    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+      const values = params as unknown[];
+      const result = options?.prepare ? await target.query({ name: nameOf(sql), text: sql, values }) : await target.query(sql, values);
+      return result.rows as Row[];
     },
   });
   return {
@@ -35,13 +45,16 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
     async exec(sql) {
       await pool.query(sql);
     },
-    async transaction(work) {
+    async transaction(work, { lock } = {}) {
+      if (lock !== undefined && !Number.isSafeInteger(lock)) throw new Error(`advisory lock ${lock} is not an integer`);
       const client = await pool.connect();
       // A connection dropped by the server mid-transaction emits 'error'; without a listener that kills the process.
       const ignore = () => {};
       client.on('error', ignore);
       try {
-        await client.query('BEGIN');
+        // One round trip: the lock is taken by the transaction's first statement, so every later one sees
+        // what the previous holder committed.
+        await client.query(lock === undefined ? 'BEGIN' : `BEGIN; SELECT pg_advisory_xact_lock(${lock})`);
         const result = await work(executor(client));
         await client.query('COMMIT');
         return result;

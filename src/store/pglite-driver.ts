@@ -15,6 +15,8 @@ export async function openEmbedded(dataDir?: string): Promise<SqlDriver> {
     async exec(sql) {
       await db.exec(sql);
     },
+    // PGlite is one connection that runs one transaction at a time, in this process alone: every
+    // transaction already runs after the one before it, as an advisory lock (options.lock) would make it.
     transaction: (work) => db.transaction((tx) => work(executor(tx))),
     // Closing twice is harmless, as with the pg pool.
     close: async () => {

@@ -30,7 +30,24 @@ export interface SearchResult {
   readonly truncated: boolean;
 }
 
-export interface RecordStore {
+/** A search's records as their stored JSON text. */
+export interface JsonSearchResult {
+  readonly records: string[];
+  /** More records matched than were returned. */
+  readonly truncated: boolean;
+}
+
+/**
+ * The reads, giving each record as the JSON text the database holds (jsonb's text form), unparsed:
+ * the same text for the same stored record, which is what rendered answers are cached on.
+ */
+export interface RecordReader {
+  lookupJson(type: string, id: string): Promise<string | undefined>;
+  /** `key.forenames` is a word prefix: `anne` finds `anne marie`, not `annette`. */
+  searchJson(type: string, key: SearchKey, limit: number): Promise<JsonSearchResult>;
+}
+
+export interface RecordStore extends RecordReader {
   /** The primary: audit entries and loads are written here. */
   readonly driver: SqlDriver;
   lookup(type: string, id: string): Promise<unknown | undefined>;
@@ -42,6 +59,18 @@ export interface RecordStore {
   close(): Promise<void>;
 }
 
+/** `lookup` and `search` from a store's JSON reads. */
+export const parsedReads = (reader: RecordReader): Pick<RecordStore, 'lookup' | 'search'> => ({
+  async lookup(type, id) {
+    const json = await reader.lookupJson(type, id);
+    return json === undefined ? undefined : JSON.parse(json);
+  },
+  async search(type, key, limit) {
+    const { records, truncated } = await reader.searchJson(type, key, limit);
+    return { records: records.map((json) => JSON.parse(json)), truncated };
+  },
+});
+
 /**
  * @param readers replicas for lookups and searches, taken in turn; the primary reads when there are none.
  */
@@ -51,34 +80,42 @@ export function createRecordStore(
   readers: readonly SqlDriver[] = [],
 ): RecordStore {
   let turn = 0;
-  const reader = () => (readers.length ? readers[turn++ % readers.length] : driver);
+  const read = () => (readers.length ? readers[turn++ % readers.length] : driver);
   const known = new Set(descriptions.map((d) => d.name));
   const tables = (type: string) => {
     if (!known.has(type)) throw new Error(`unknown record type ${type}`);
     return tableNames(type);
   };
 
-  return {
-    driver,
-    async lookup(type, id) {
-      const rows = await reader().query<{ data: unknown }>(`SELECT data FROM ${tables(type).records} WHERE id = $1`, [id]);
+  // Run on every request with fixed text: prepared once per connection.
+  const PREPARE = { prepare: true } as const;
+  const reader: RecordReader = {
+    async lookupJson(type, id) {
+      const rows = await read().query<{ data: string }>(`SELECT data::text AS data FROM ${tables(type).records} WHERE id = $1`, [id], PREPARE);
       return rows[0]?.data;
     },
 
-    async search(type, key, limit) {
+    async searchJson(type, key, limit) {
       const t = tables(type);
       // Normalised keys hold no character below '!' but the space, so [q, q || '!')
       // is exactly "q, or q followed by a space and more words": one index range.
-      const rows = await reader().query<{ data: unknown }>(
-        `SELECT r.data FROM ${t.records} r
+      const rows = await read().query<{ data: string }>(
+        `SELECT r.data::text AS data FROM ${t.records} r
           WHERE r.id IN (SELECT k.id FROM ${t.keys} k
                           WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4)
           ORDER BY r.id
           LIMIT $5`,
         [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1],
+        PREPARE,
       );
       return { records: rows.slice(0, limit).map((row) => row.data), truncated: rows.length > limit };
     },
+  };
+
+  return {
+    driver,
+    ...reader,
+    ...parsedReads(reader),
 
     async upsert(type, records, tx) {
       const t = tables(type);
