@@ -1,8 +1,9 @@
 /**
- * Writes audit entries with group commit: requests that arrive while a write
- * is in flight are queued and committed together in the next transaction, so
- * the trail does not cap throughput, yet each request still waits until its
- * own entry is durably committed before any data is sent.
+ * Writes audit entries with group commit: the requests read in one turn of
+ * the event loop, and those that arrive while a write is in flight, are
+ * committed together in the next transaction, so the trail does not cap
+ * throughput, yet each request still waits until its own entry is durably
+ * committed before any data is sent.
  */
 import type { SqlDriver, SqlExecutor } from '../store/driver.ts';
 import { type AuditEntry, GENESIS_HASH, chainHash } from './chain.ts';
@@ -113,7 +114,7 @@ export function createAuditTrail(driver: SqlDriver, { maxBatch = 1000 } = {}): A
       return new Promise<void>((resolve, reject) => {
         queue.push({ entry, resolve, reject });
         // Written from the event loop's next turn, so that every request read in this turn joins the batch.
-        writing ??= new Promise(setImmediate).then(drain);
+        writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain);
       });
     },
     async flush() {
