@@ -100,7 +100,8 @@ export async function emptyStore(t: Pick<TestContext, 'after'>, kind: StoreKind)
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
-  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000 });
+  // Named after its schema, so a test that kills connections kills only its own.
+  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000, applicationName: schema });
   await migrate(driver);
   const store = createRecordStore(driver, records);
   t.after(async () => {
