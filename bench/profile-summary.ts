@@ -14,6 +14,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { PhaseWindow } from './lib/proc.ts';
 import { ROOT } from './lib/processes.ts';
 
 interface CallFrame {
@@ -33,14 +34,6 @@ interface Profile {
   readonly endTime: number;
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
-}
-interface PhaseWindow {
-  readonly store: string;
-  readonly scenario: string;
-  readonly mode: string;
-  readonly pid: number;
-  readonly startUs: number;
-  readonly endUs: number;
 }
 
 const { values, positionals } = parseArgs({

@@ -21,7 +21,7 @@ import type { Request } from 'autocannon';
 import { configReference } from '../src/config.ts';
 import { DEFAULT_FIRST_ID, GENERATED_TYPES, type GeneratedType } from '../src/generate/records.ts';
 import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
-import { cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';
+import { type PhaseWindow, cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';
 import { type Server, freePort, pipe, run, startServer } from './lib/processes.ts';
 import { type Row, table } from './lib/report.ts';
 import { type Dataset, IDENTITY, lookupLists, lookupPath, searchLists, searchPath, searchQueries, warmupLists } from './lib/workload.ts';
@@ -333,15 +333,6 @@ async function check(server: Server, dataset: Dataset): Promise<Buffer> {
 // Phases
 // ---------------------------------------------------------------------------
 
-interface PhaseWindow {
-  readonly store: string;
-  readonly scenario: string;
-  readonly mode: string;
-  readonly pid: number;
-  /** CLOCK_MONOTONIC microseconds, the clock of a .cpuprofile's timestamps. */
-  readonly startUs: number;
-  readonly endUs: number;
-}
 const windows: PhaseWindow[] = [];
 const rows: Row[] = [];
 

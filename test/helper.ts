@@ -96,20 +96,30 @@ export async function emptyStore(t: Pick<TestContext, 'after'>, kind: StoreKind)
     t.after(() => store.close());
     return store;
   }
+  let store: RecordStore | undefined;
+  const { schema } = await emptySchema(t, () => store?.close());
+  // Named after its schema, so a test that kills connections kills only its own.
+  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000, applicationName: schema });
+  await migrate(driver);
+  store = createRecordStore(driver, records);
+  return store;
+}
+
+/**
+ * A new, empty PostgreSQL schema, dropped when the test ends, after `closeFirst`
+ * (the test's own connections into it). `admin` is a connection outside it.
+ */
+export async function emptySchema(t: Pick<TestContext, 'after'>, closeFirst?: () => unknown) {
   const schema = uniqueSchema();
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
-  // Named after its schema, so a test that kills connections kills only its own.
-  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000, applicationName: schema });
-  await migrate(driver);
-  const store = createRecordStore(driver, records);
   t.after(async () => {
-    await store.close();
+    await closeFirst?.();
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.end();
   });
-  return store;
+  return { schema, admin };
 }
 
 /** A store holding the built-in mock dataset, or the given records. */

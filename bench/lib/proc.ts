@@ -108,3 +108,14 @@ export function localPortsTo(pid: number, remotePort: number): number[] {
     return [];
   }
 }
+
+/** When one phase ran on one server process, as written to phases.json for the profile summary. */
+export interface PhaseWindow {
+  readonly store: string;
+  readonly scenario: string;
+  readonly mode: string;
+  readonly pid: number;
+  /** CLOCK_MONOTONIC microseconds, the clock of a .cpuprofile's timestamps. */
+  readonly startUs: number;
+  readonly endUs: number;
+}

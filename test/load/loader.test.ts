@@ -11,7 +11,6 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { type TestContext, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { loadCommand } from '../../src/commands/load.ts';
 import { JsonArraySplitter } from '../../src/load/json-array-entries.ts';
 import { LoadError, type LoadResult, loadFiles, summary } from '../../src/load/loader.ts';
@@ -26,7 +25,7 @@ import { recordTypes } from '../../src/store/open-store.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { type RecordStore, tableNames } from '../../src/store/record-store.ts';
 import { records as descriptions } from '../../src/records/index.ts';
-import { TEST_DATABASE_URL, emptyStore, postgresAvailable, storeKinds, uniqueSchema } from '../helper.ts';
+import { TEST_DATABASE_URL, emptyStore, postgresAvailable, storeKinds, emptySchema } from '../helper.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MOCK_DATA = resolve(ROOT, '../shared/reference/mock-data');
@@ -555,14 +554,7 @@ test('lev-api load refuses without DATABASE_URL, and a usage mistake', async () 
 });
 
 test('lev-api load against a PostgreSQL server', { skip: !(await postgresAvailable()) && 'no PostgreSQL server' }, async (t) => {
-  const schema = uniqueSchema();
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  t.after(async () => {
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.end();
-  });
+  const { schema, admin } = await emptySchema(t);
   const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
   const dir = await tempDir(t);
   const data = join(dir, 'births.ndjson');

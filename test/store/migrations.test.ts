@@ -5,7 +5,7 @@ import { LATEST_VERSION, migrate, migrations, pendingMigrations, splitStatements
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { openEmbedded } from '../../src/store/pglite-driver.ts';
 import { createRecordStore } from '../../src/store/record-store.ts';
-import { TEST_DATABASE_URL, emptyStore, postgresAvailable, storeKinds, uniqueSchema } from '../helper.ts';
+import { TEST_DATABASE_URL, emptyStore, postgresAvailable, storeKinds, uniqueSchema, emptySchema } from '../helper.ts';
 import pg from 'pg';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
@@ -25,17 +25,11 @@ test('migrations apply from empty, once, and a re-run does nothing (embedded)', 
 });
 
 test('two processes migrating at once apply each migration exactly once (postgres)', { skip }, async (t) => {
-  const schema = uniqueSchema();
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
+  const drivers: ReturnType<typeof openPostgres>[] = [];
+  const { schema } = await emptySchema(t, () => Promise.all(drivers.map((d) => d.close())));
   const options = { url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 10_000 };
   const [a, b] = [openPostgres(options), openPostgres(options)];
-  t.after(async () => {
-    await Promise.all([a.close(), b.close()]);
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.end();
-  });
+  drivers.push(a, b);
   const [first, second] = await Promise.all([migrate(a), migrate(b)]);
   assert.equal(first.length + second.length, migrations.length);
   assert.deepEqual(await pendingMigrations(a), []);

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { pendingMigrations } from '../../src/store/migrations.ts';
 import { openStore } from '../../src/store/open-store.ts';
-import { TEST_DATABASE_URL, filledStore, postgresAvailable, startApp, uniqueSchema } from '../helper.ts';
+import { TEST_DATABASE_URL, filledStore, postgresAvailable, startApp, emptySchema } from '../helper.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
@@ -46,14 +46,7 @@ test('readiness is 503 while the database is unreachable', async (t) => {
 });
 
 test('serve refuses a database whose schema is behind and names the fix', { skip }, async (t) => {
-  const schema = uniqueSchema();
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  t.after(async () => {
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.end();
-  });
+  const { schema, admin } = await emptySchema(t);
   const config = loadConfig({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, AUTH_MODE: 'mock' });
   await assert.rejects(openStore(config), /schema is behind.*lev-api migrate/s);
   await admin.query(`SET search_path = ${schema}`);
