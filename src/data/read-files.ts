@@ -8,6 +8,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { StoredRecord } from '../store/record-store.ts';
 import type { RecordType } from './entries.ts';
+import { mayHoldEscapes, unstorableReason } from './storable.ts';
 
 export class DataError extends Error {
   override name = 'DataError';
@@ -60,9 +61,12 @@ export async function readRecordFiles(path: string, types: readonly RecordType[]
     if (!type) throw new DataError(`${file}: the file name must start with the record type (${types.map((t) => t.description.name).join(', ')})`);
     const records = byType.get(type.description.name) ?? new Map<number, StoredRecord>();
     byType.set(type.description.name, records);
-    for (const { position, value } of entriesOf(await readFile(file, 'utf8'), file)) {
+    const text = await readFile(file, 'utf8');
+    const escapes = mayHoldEscapes(text);
+    for (const { position, value } of entriesOf(text, file)) {
       const stored = type.toStored(value);
-      if ('reason' in stored) throw new DataError(`${position}: invalid ${type.description.name} record: ${stored.reason}`);
+      const reason = 'reason' in stored ? stored.reason : unstorableReason(stored, escapes);
+      if (reason !== undefined || 'reason' in stored) throw new DataError(`${position}: invalid ${type.description.name} record: ${reason}`);
       records.set(stored.id, stored);
     }
   }

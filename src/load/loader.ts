@@ -17,9 +17,10 @@ import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { type RecordType, recordType } from '../data/entries.ts';
+import { mayHoldEscapes, unstorableReason } from '../data/storable.ts';
 import { records } from '../records/index.ts';
 import type { RecordStore, UpsertCounts } from '../store/record-store.ts';
-import { type BulkRecord, bulkUpsert } from './bulk-upsert.ts';
+import { type RecordToWrite, upsertRecords } from '../store/upsert.ts';
 import { streamEntries } from './stream-entries.ts';
 
 export const DEFAULT_BATCH_SIZE = 5000;
@@ -93,30 +94,15 @@ function add(into: LoadCounts, counts: Partial<LoadCounts> | UpsertCounts) {
 export const displayName = (file: string) => (file === '-' ? 'stdin' : file);
 export const defaultRejectsPath = (files: readonly string[]) => `${displayName(files[0] ?? 'load')}.rejects.ndjson`;
 
-/** Strings PostgreSQL's jsonb cannot hold: NUL, and halves of surrogate pairs. */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-function unstorable(value: unknown): boolean {
-  if (typeof value === 'string') return UNSTORABLE.test(value);
-  if (typeof value !== 'object' || value === null) return false;
-  for (const [key, item] of Object.entries(value)) if (UNSTORABLE.test(key) || unstorable(item)) return true;
-  return false;
-}
-
 /**
- * The record an entry holds, as toStored checks it, plus what PostgreSQL
- * would refuse (which would otherwise fail the whole batch): an id beyond
- * bigint and JavaScript's exact integers, NUL characters and lone surrogates.
+ * The record an entry holds, as toStored and unstorableReason check it.
  * A v1 entry on one line is sent as written, saving a JSON.stringify.
  */
-function toLoad(type: RecordType, value: unknown, text: string): BulkRecord | { reason: string } {
+function toLoad(type: RecordType, value: unknown, text: string): RecordToWrite | { reason: string } {
   const stored = type.toStored(value);
   if ('reason' in stored) return stored;
-  if (!Number.isSafeInteger(stored.id)) return { reason: `/id: ${stored.id} is beyond the largest id this service can hold` };
-  // Such strings can only come from \u escapes: a file's text is decoded as UTF-8.
-  if (text.includes('\\u') && unstorable(stored.data)) {
-    return { reason: 'a string holds a NUL character (\\u0000) or half a surrogate pair, which PostgreSQL cannot store' };
-  }
+  const reason = unstorableReason(stored, mayHoldEscapes(text));
+  if (reason) return { reason };
   // JSON.stringify never writes a raw line break; a line of NDJSON holds none either.
   const sentAsWritten = stored.data === value && !text.includes('\n');
   return { id: stored.id, keys: stored.keys, json: sentAsWritten ? text : JSON.stringify(stored.data) };
@@ -200,7 +186,7 @@ export async function loadFiles(
         await store.driver.transaction(async (tx) => {
           const input =
             file === '-' ? (options.stdin ?? process.stdin) : createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
-          let batch = new Map<number, BulkRecord>();
+          let batch = new Map<number, RecordToWrite>();
           let writing: Promise<void> | undefined;
           const flush = async () => {
             if (writing) await writing;
@@ -208,7 +194,7 @@ export async function loadFiles(
             if (batch.size === 0) return;
             const ready = [...batch.values()];
             batch = new Map();
-            writing = bulkUpsert(tx, type.description.name, ready).then((upserted) => add(counts, upserted));
+            writing = upsertRecords(tx, type.description.name, ready).then((upserted) => add(counts, upserted));
             // Awaited before the next batch or the end; this only keeps an early failure from going unobserved.
             writing.catch(() => {});
           };

@@ -6,7 +6,7 @@
  */
 import { records } from '../records/index.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
-import { recordTablesSql } from './record-tables.ts';
+import { recordTablesSql, recordsAsJsonSql } from './record-tables.ts';
 import { auditTableSql } from './audit-schema.ts';
 
 export interface Migration {
@@ -18,6 +18,7 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'registration tables and search keys', sql: recordTablesSql(records) },
   { version: 2, name: 'append-only audit trail', sql: auditTableSql },
+  { version: 3, name: 'records kept as json text', sql: recordsAsJsonSql(records) },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1].version;

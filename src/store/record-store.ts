@@ -9,19 +9,14 @@ import type { SearchKey } from '../records/search-keys.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
 import { tableNames } from './record-tables.ts';
+import { type UpsertCounts, upsertRecords } from './upsert.ts';
 
-export { tableNames };
+export { tableNames, type UpsertCounts };
 
 export interface StoredRecord {
   readonly id: number;
   readonly data: unknown;
   readonly keys: readonly SearchKey[];
-}
-
-export interface UpsertCounts {
-  inserted: number;
-  updated: number;
-  unchanged: number;
 }
 
 export interface SearchResult {
@@ -38,7 +33,7 @@ export interface JsonSearchResult {
 }
 
 /**
- * The reads, giving each record as the JSON text the database holds (jsonb's text form), unparsed:
+ * The reads, giving each record as the JSON text the database holds, unparsed:
  * the same text for the same stored record, which is what rendered answers are cached on.
  */
 export interface RecordReader {
@@ -118,32 +113,10 @@ export function createRecordStore(
     ...parsedReads(reader),
 
     async upsert(type, records, tx) {
-      const t = tables(type);
-      const run = async (db: SqlExecutor): Promise<UpsertCounts> => {
-        if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-        const changed = await db.query<{ id: string; inserted: boolean }>(
-          `INSERT INTO ${t.records} AS r (id, data, search_keys)
-             SELECT * FROM unnest($1::bigint[], $2::jsonb[], $3::text[])
-           ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, search_keys = EXCLUDED.search_keys
-             WHERE r.data IS DISTINCT FROM EXCLUDED.data OR r.search_keys IS DISTINCT FROM EXCLUDED.search_keys
-           RETURNING id::text, (xmax = 0) AS inserted`,
-          [records.map((r) => r.id), records.map((r) => JSON.stringify(r.data)), records.map((r) => JSON.stringify(r.keys))],
-        );
-        const changedIds = new Set(changed.map((row) => String(row.id)));
-        const keyed = records.filter((r) => changedIds.has(String(r.id)));
-        if (keyed.length) {
-          await db.query(`DELETE FROM ${t.keys} WHERE id = ANY($1::bigint[])`, [keyed.map((r) => r.id)]);
-          const keys = keyed.flatMap((r) => r.keys.map((k) => ({ id: r.id, ...k })));
-          await db.query(
-            `INSERT INTO ${t.keys} (id, date, surname, forenames)
-               SELECT * FROM unnest($1::bigint[], $2::date[], $3::text[], $4::text[])
-             ON CONFLICT DO NOTHING`,
-            [keys.map((k) => k.id), keys.map((k) => k.date), keys.map((k) => k.surname), keys.map((k) => k.forenames)],
-          );
-        }
-        const inserted = changed.filter((row) => row.inserted).length;
-        return { inserted, updated: changed.length - inserted, unchanged: records.length - changed.length };
-      };
+      tables(type);
+      // Distinct ids, as one upsert needs: a later record replaces an earlier one with its id.
+      const distinct = new Map(records.map((r) => [r.id, { id: r.id, json: JSON.stringify(r.data), keys: r.keys }]));
+      const run = (db: SqlExecutor) => upsertRecords(db, type, [...distinct.values()]);
       return tx ? run(tx) : driver.transaction(run);
     },
 

@@ -9,7 +9,7 @@
  * copy. PGlite stays the store of record: loads, the audit trail, readiness
  * and anything the copy does not answer exactly as SQL would go to it.
  *
- * Every answer equals the SQL store's: the same text (jsonb's), the same
+ * Every answer equals the SQL store's: the same stored text, the same
  * matches (the key range of `searchJson` in record-store.ts), the same order
  * (by id) and the same truncation.
  */

@@ -24,6 +24,28 @@ test('migrations apply from empty, once, and a re-run does nothing (embedded)', 
   }
 });
 
+test('records stored as jsonb before version 3 read back the same after it (embedded)', async () => {
+  const driver = await openEmbedded();
+  try {
+    // The schema as version 2 left it, holding a record.
+    for (const migration of migrations.filter((m) => m.version <= 2)) {
+      for (const statement of splitStatements(migration.sql)) await driver.query(statement);
+    }
+    await driver.query(`CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await driver.query(`INSERT INTO schema_migrations (version, name) VALUES (1, 'one'), (2, 'two')`);
+    const data = { id: 7, child: { forenames: 'Zoë Ann', surname: "O'Brien" }, status: { blocked: false } };
+    await driver.query(`INSERT INTO birth_registration (id, data, search_keys) VALUES (7, $1::jsonb, '[]')`, [JSON.stringify(data)]);
+
+    assert.deepEqual((await migrate(driver)).map((m) => m.version), [3]);
+    const store = createRecordStore(driver, records);
+    assert.deepEqual(await store.lookup('birth', '7'), data);
+    const [{ type }] = await driver.query<{ type: string }>(`SELECT pg_typeof(data)::text AS type FROM birth_registration`);
+    assert.equal(type, 'json');
+  } finally {
+    await driver.close();
+  }
+});
+
 test('two processes migrating at once apply each migration exactly once (postgres)', { skip }, async (t) => {
   const drivers: ReturnType<typeof openPostgres>[] = [];
   const { schema } = await emptySchema(t, () => Promise.all(drivers.map((d) => d.close())));

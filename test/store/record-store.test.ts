@@ -52,6 +52,22 @@ for (const kind of await storeKinds()) {
       assert.deepEqual(await store.upsert('birth', []), { inserted: 0, updated: 0, unchanged: 0 });
     });
 
+    await t.test('the same content in another key order is unchanged, and the first text is kept', async () => {
+      const first = birth(1101, 'Kay', 'Order', '2001-01-01');
+      await store.upsert('birth', [first]);
+      const text = await store.lookupJson('birth', '1101');
+      const reordered = { ...first, data: Object.fromEntries(Object.entries(first.data as object).reverse()) };
+      assert.notEqual(JSON.stringify(reordered.data), JSON.stringify(first.data));
+      assert.deepEqual(await store.upsert('birth', [reordered]), { inserted: 0, updated: 0, unchanged: 1 });
+      assert.equal(await store.lookupJson('birth', '1101'), text);
+    });
+
+    await t.test('of records with the same id in one upsert, the last is stored', async () => {
+      const counts = await store.upsert('birth', [birth(1201, 'Early', 'Twice', '2001-01-01'), birth(1201, 'Late', 'Twice', '2001-01-01')]);
+      assert.deepEqual(counts, { inserted: 1, updated: 0, unchanged: 0 });
+      assert.equal(((await store.lookup('birth', '1201')) as { child: { forenames: string } }).child.forenames, 'Late');
+    });
+
     await t.test('lookup finds a record by id and misses an unknown one', async () => {
       const record = birth(2001, 'Lou', 'Lookup', '2002-02-02', { entryNumber: 12, status: { blocked: false, marginalNote: 'None' } });
       await store.upsert('birth', [record]);

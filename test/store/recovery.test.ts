@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
-import { pendingMigrations } from '../../src/store/migrations.ts';
+import { migrations, pendingMigrations } from '../../src/store/migrations.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { TEST_DATABASE_URL, filledStore, postgresAvailable, startApp, emptySchema } from '../helper.ts';
 
@@ -50,5 +50,5 @@ test('serve refuses a database whose schema is behind and names the fix', { skip
   const config = loadConfig({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, AUTH_MODE: 'mock' });
   await assert.rejects(openStore(config), /schema is behind.*lev-api migrate/s);
   await admin.query(`SET search_path = ${schema}`);
-  assert.equal((await pendingMigrations({ query: async (sql, params) => (await admin.query(sql, params as unknown[])).rows })).length, 2);
+  assert.equal((await pendingMigrations({ query: async (sql, params) => (await admin.query(sql, params as unknown[])).rows })).length, migrations.length);
 });

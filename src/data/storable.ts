@@ -1,0 +1,26 @@
+/**
+ * What a record may hold that its description allows but the database would
+ * refuse, failing a whole batch: an id beyond bigint and JavaScript's exact
+ * integers, and strings with NUL characters or lone surrogates (records are
+ * stored as json text, and compared as jsonb when a load changes one).
+ */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function unstorable(value: unknown): boolean {
+  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (typeof value !== 'object' || value === null) return false;
+  for (const [key, item] of Object.entries(value)) if (UNSTORABLE.test(key) || unstorable(item)) return true;
+  return false;
+}
+
+/** Whether JSON text may hold such strings: they can only come from \u escapes, as text is decoded as UTF-8. */
+export const mayHoldEscapes = (json: string) => json.includes('\\u');
+
+/** Why a checked record cannot be stored, if it cannot; its strings are walked only if `escapes`. */
+export function unstorableReason(record: { readonly id: number; readonly data: unknown }, escapes: boolean): string | undefined {
+  if (!Number.isSafeInteger(record.id)) return `/id: ${record.id} is beyond the largest id this service can hold`;
+  if (escapes && unstorable(record.data)) {
+    return 'a string holds a NUL character (\\u0000) or half a surrogate pair, which PostgreSQL cannot store';
+  }
+  return undefined;
+}
