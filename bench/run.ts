@@ -11,7 +11,7 @@
  *
  * All traffic goes to 127.0.0.1. See "Benchmark" in the README.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { cpus, tmpdir } from 'node:os';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -35,18 +35,24 @@ const USAGE = `npm run bench -- [options]
   --warmup S             seconds of mixed load before each server is measured (default 3; 0 for none)
   --embedded-births N    births generated for the embedded store (default 50000)
   --embedded-others N    deaths, marriages and partnerships each, embedded store (default 10000)
-  --births N             births loaded into PostgreSQL (default 1000000)
-  --others N             deaths, marriages and partnerships each, PostgreSQL (default 200000)
+  --births N[,N...]      births loaded into PostgreSQL (default 1000000); several sizes are each loaded
+                         into a schema of their own and measured in turn, and the run ends with how
+                         search latency and memory grew with the size (e.g. --births 100000,10000000)
+  --others N[,N...]      deaths, marriages and partnerships each, PostgreSQL (default 200000): one
+                         value for every size, or one per size
   --seed S               seed of the generated records and of the request mix (default bench)
   --stores LIST          embedded,postgres (default: embedded, and postgres when DATABASE_URL is set)
   --only LIST            scenarios to run, by name or prefix: lookup, search, search-birth, ... (default all)
   --modes LIST           max,rate (default both)
   --json FILE            also write the figures as JSON
-  --keep                 keep the PostgreSQL schema (bench_<random>) and the generated files
+  --keep                 keep the PostgreSQL schemas and the generated files; a kept schema is named by
+                         its sizes and seed (bench_keep_<births>_<others>_<seed>), and a later run with
+                         --keep and the same sizes and seed measures it again instead of loading it
   --cpu-prof DIR         run the service under node --cpu-prof, writing the profile and phases.json to DIR
                          (summarise with: node --import tsx bench/profile-summary.ts DIR)
 
-PostgreSQL: DATABASE_URL names the server; the records go into a new schema, dropped at the end.`;
+PostgreSQL: DATABASE_URL names the server; the records go into a new schema, dropped at the end
+(unless --keep).`;
 
 class UsageError extends Error {}
 /** A run that had failed requests or 5xx answers: its figures are not reported. */
@@ -100,7 +106,7 @@ function options() {
     rate: rateOption(values.rate, modes),
     warmup: whole('warmup', 0, 600),
     embedded: { births: whole('embedded-births', 1, 10_000_000), others: whole('embedded-others', 1, 10_000_000) },
-    postgres: { births: whole('births', 1, 100_000_000), others: whole('others', 1, 100_000_000) },
+    postgres: postgresSizes(values.births, values.others),
     seed: values.seed,
     stores: stores as ('embedded' | 'postgres')[],
     scenarios: SCENARIOS.filter((s) => !only || only.some((name) => s.startsWith(name))),
@@ -110,6 +116,23 @@ function options() {
     cpuProf: values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']),
     databaseUrl,
   };
+}
+
+/** `--births` and `--others`: the PostgreSQL datasets, smallest first. */
+function postgresSizes(births: string, others: string): { births: number; others: number }[] {
+  const numbers = (name: string, text: string) =>
+    text.split(',').map((item) => {
+      const value = /^\d+$/.test(item.trim()) ? Number(item.trim()) : NaN;
+      if (!Number.isSafeInteger(value) || value < 1 || value > 100_000_000) {
+        throw new UsageError(`--${name} takes whole numbers from 1 to 100000000, separated by commas (got '${text}')`);
+      }
+      return value;
+    });
+  const b = numbers('births', births);
+  const o = numbers('others', others);
+  if (o.length !== 1 && o.length !== b.length) throw new UsageError(`--others takes one size, or one for each of --births' ${b.length}`);
+  const sizes = b.map((value, i) => ({ births: value, others: o.length === 1 ? o[0] : o[i] }));
+  return sizes.sort((x, y) => x.births - y.births || x.others - y.others);
 }
 
 /** `--rate`: requests a second, or a percentage of the closed-loop throughput. */
@@ -226,23 +249,43 @@ async function startEmbedded(opts: Options, work: string): Promise<Started> {
   };
 }
 
-async function startPostgres(opts: Options): Promise<Started> {
-  const dataset = datasetOf(opts.seed, opts.postgres);
+/** The table a kept schema holds once its records are all loaded, naming what they are. */
+const LOADED_MARK = 'bench_loaded';
+
+/** A kept schema's name says what it holds, so that a later run can find it. */
+const keptSchemaName = (seed: string, sizes: { births: number; others: number }) =>
+  `bench_keep_${sizes.births}_${sizes.others}_${createHash('sha256').update(seed).digest('hex').slice(0, 8)}`;
+
+/** `postgres 1,000,000` when several sizes are measured, else `postgres`. */
+const postgresLabel = (opts: Options, sizes: { births: number }) =>
+  opts.postgres.length > 1 ? `postgres ${sizes.births.toLocaleString('en-GB')}` : 'postgres';
+
+async function startPostgres(opts: Options, sizes: { births: number; others: number }): Promise<Started> {
+  const label = postgresLabel(opts, sizes);
+  const dataset = datasetOf(opts.seed, sizes);
   const url = opts.databaseUrl!;
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const schema = opts.keep ? keptSchemaName(opts.seed, sizes) : `bench_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   await admin.connect();
   cleanups.push(() => admin.end());
-  await admin.query(`CREATE SCHEMA ${schema}`);
+  const mark = JSON.stringify(dataset);
+  const kept = opts.keep && (await admin.query(`SELECT to_regclass('${schema}.${LOADED_MARK}') IS NOT NULL AS present`)).rows[0].present;
+  const reused = kept && (await admin.query(`SELECT dataset FROM ${schema}.${LOADED_MARK}`)).rows[0]?.dataset === mark;
+  if (!reused) {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  }
   cleanups.push(async () => {
-    if (opts.keep) log(`postgres: kept schema ${schema} (drop it with: DROP SCHEMA ${schema} CASCADE)`);
+    if (opts.keep) log(`${label}: kept schema ${schema} (drop it with: DROP SCHEMA ${schema} CASCADE)`);
     else await admin.query(`DROP SCHEMA ${schema} CASCADE`);
   });
   const env = serviceEnv({ DATABASE_URL: url, DATABASE_SCHEMA: schema });
-  log(`postgres: schema ${schema}; migrating and loading ${Object.values(dataset.counts).reduce((a, b) => a + b, 0).toLocaleString('en-GB')} records`);
-  await run([LEV_API, 'migrate'], env, 120);
+  // A kept schema is migrated too: it may be older than the code.
+  await run([LEV_API, 'migrate'], env, 3600);
   const loadSeconds: Record<string, number> = {};
-  for (const type of GENERATED_TYPES) {
+  if (reused) log(`${label}: measuring kept schema ${schema} again (its records are already loaded)`);
+  else log(`${label}: schema ${schema}; migrating and loading ${Object.values(dataset.counts).reduce((a, b) => a + b, 0).toLocaleString('en-GB')} records`);
+  for (const type of reused ? [] : GENERATED_TYPES) {
     const count = dataset.counts[type];
     const started = performance.now();
     await pipe(
@@ -253,14 +296,22 @@ async function startPostgres(opts: Options): Promise<Started> {
     );
     loadSeconds[type] = (performance.now() - started) / 1000;
   }
-  // Fresh statistics, as autovacuum would soon give them, so plans do not depend on its timing.
-  const tables = await admin.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1', [schema]);
-  for (const { tablename } of tables.rows) await admin.query(`ANALYZE ${schema}."${tablename}"`);
+  if (!reused) {
+    // Fresh statistics, as autovacuum would soon give them, so plans do not depend on its timing.
+    const tables = await admin.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1', [schema]);
+    for (const { tablename } of tables.rows) await admin.query(`ANALYZE ${schema}."${tablename}"`);
+    if (opts.keep) await admin.query(`CREATE TABLE ${schema}.${LOADED_MARK} AS SELECT $1::text AS dataset`, [mark]);
+  }
+  const size = await admin.query<{ bytes: string }>(
+    'SELECT sum(pg_total_relation_size(c.oid))::text AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = $2',
+    [schema, 'r'],
+  );
+  const databaseGiB = Number(size.rows[0]?.bytes ?? 0) / 2 ** 30;
   const port = await freePort();
   const { nodeArgs, args } = serveArgs(opts);
-  const server = await startServer('postgres service', nodeArgs, args, { ...env, PORT: String(port) }, port, 120);
+  const server = await startServer(`${label} service`, nodeArgs, args, { ...env, PORT: String(port) }, port, 120);
   cleanups.push(() => server.stop());
-  log(`postgres: ready in ${server.startSeconds.toFixed(1)} s`);
+  log(`${label}: ready in ${server.startSeconds.toFixed(1)} s`);
   // The service's connections, found by their local ports, are the backends whose CPU is its database's.
   const databasePort = Number(new URL(url).port || 5432);
   const databaseCpu = async () => {
@@ -278,14 +329,15 @@ async function startPostgres(opts: Options): Promise<Started> {
     return cpu.size ? cpu : undefined;
   };
   const loaded = Object.values(loadSeconds).reduce((a, b) => a + b, 0);
-  const summary = `${describeCounts(dataset)} in schema ${schema}, generated and loaded in ${loaded.toFixed(1)} s; the service was ready in ${server.startSeconds.toFixed(1)} s`;
+  const how = reused ? 'loaded by an earlier run' : `generated and loaded in ${loaded.toFixed(1)} s`;
+  const summary = `${describeCounts(dataset)} in schema ${schema} (${databaseGiB.toFixed(1)} GiB), ${how}; the service was ready in ${server.startSeconds.toFixed(1)} s`;
   return {
-    store: 'postgres',
+    store: label,
     server,
     databaseCpu,
     dataset,
     summary,
-    notes: { schema, counts: dataset.counts, loadSeconds, startSeconds: server.startSeconds },
+    notes: { schema, reused, counts: dataset.counts, loadSeconds, databaseGiB, startSeconds: server.startSeconds },
   };
 }
 
@@ -345,6 +397,28 @@ function busyMachineNote(): string[] {
   return [
     `NOTE: other processes used ${Math.min(...shares) === Math.max(...shares) ? shares[0] : `${Math.min(...shares)}–${Math.max(...shares)}`}% of a core during ${phases} ` +
       '(otherCpuPercent in the JSON): those figures are disturbed; run again on a quiet machine.',
+  ];
+}
+
+/**
+ * With several PostgreSQL sizes: each search's p99 at the fixed rate, and the server's peak memory,
+ * on the largest dataset against the smallest.
+ */
+function growth(): string[] {
+  const stores = [...new Set(rows.filter((row) => row.store.startsWith('postgres ')).map((row) => row.store))];
+  if (stores.length < 2) return [];
+  const [small, large] = [stores[0], stores[stores.length - 1]];
+  const find = (store: string, scenario: string) => rows.find((row) => row.store === store && row.scenario === scenario && row.mode === 'rate');
+  const ratios = SCENARIOS.flatMap((scenario) => {
+    const [a, b] = [find(small, scenario), find(large, scenario)];
+    return a && b ? [`${scenario} ${b.latencyMs.p99.toFixed(2)} ÷ ${a.latencyMs.p99.toFixed(2)} = ${(b.latencyMs.p99 / a.latencyMs.p99).toFixed(2)}×`] : [];
+  });
+  const peak = (store: string) => Math.max(...rows.filter((row) => row.store === store).map((row) => row.server.peakRssMiB ?? 0));
+  return [
+    '',
+    `Growth from ${small.slice('postgres '.length)} to ${large.slice('postgres '.length)} births:`,
+    ...(ratios.length ? [`- p99 at the fixed rate: ${ratios.join('; ')}`] : []),
+    `- the server's peak RSS over all phases: ${peak(small).toFixed(0)} MiB, then ${peak(large).toFixed(0)} MiB`,
   ];
 }
 
@@ -489,6 +563,9 @@ async function main(): Promise<number> {
     return 0;
   }
   if (!procAvailable) log('bench: /proc is not available here; server CPU and memory are not reported');
+  // The service is measured as production runs it: compiled (bin/lev-api.js runs dist/ when it is current).
+  log('bench: compiling the service (npm run build)');
+  await run(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], process.env, 300);
   if (opts.cpuProf) await mkdir(opts.cpuProf, { recursive: true });
 
   const work = await mkdtemp(join(tmpdir(), 'lev-bench-'));
@@ -511,11 +588,14 @@ async function main(): Promise<number> {
 
   const summaries: string[] = [];
   let ceilingDone = false;
-  for (const store of opts.stores) {
-    const target = store === 'embedded' ? await startEmbedded(opts, work) : await startPostgres(opts);
+  const starts = opts.stores.flatMap((store) =>
+    store === 'embedded' ? [() => startEmbedded(opts, work)] : opts.postgres.map((sizes) => () => startPostgres(opts, sizes)),
+  );
+  for (const start of starts) {
+    const target = await start();
     const { server, dataset, notes } = target;
-    meta.stores[store] = notes;
-    summaries.push(`${store}: ${target.summary}`);
+    meta.stores[target.store] = notes;
+    summaries.push(`${target.store}: ${target.summary}`);
     const body = await check(server, dataset);
     if (!ceilingDone) {
       await measureCeiling(opts, work, body, dataset);
@@ -543,6 +623,7 @@ async function main(): Promise<number> {
     'Latencies are of the requests sent once every connection was set up. CPU is the server process (user + system), per',
     "request and as a share of one core; peak RSS is the server's during the phase. DB CPU is the PostgreSQL backends serving",
     'it (when on this machine).',
+    ...growth(),
     ...busyMachineNote(),
   ];
   console.log(lines.join('\n'));

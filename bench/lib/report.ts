@@ -5,7 +5,7 @@
 import type { DriveResult } from './drive.ts';
 
 export interface Row {
-  /** `ceiling`, `embedded` or `postgres`. */
+  /** `ceiling`, `embedded` or `postgres` (`postgres 1,000,000` when several sizes are measured). */
   readonly store: string;
   readonly scenario: string;
   readonly mode: 'max' | 'rate';
