@@ -7,8 +7,9 @@
  * reads as another text, misses, and is rendered afresh. Nothing is trusted to
  * a time to live or to a data version.
  *
- * Bounded: kept in two generations of about half of `maxBytes` each
- * (counting texts and renderings as string lengths). Records are added to the
+ * Bounded: kept in two generations of about half of `maxBytes` each,
+ * counting the memory of the texts and renderings as V8 holds them (a byte a
+ * character, or two when one is beyond Latin-1) and of each entry. Records are added to the
  * current one; when it is full, it becomes the previous one and the previous
  * one is dropped; a record found in the previous one moves into the current
  * one. So what is used again stays and what is not goes, as with a least
@@ -23,6 +24,12 @@ export interface RenderCache {
   /** What the cache holds now, for tests and metrics. */
   readonly size: { readonly records: number; readonly bytes: number };
 }
+
+/** V8 keeps a string in one byte a character unless one of them needs two. */
+const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+const stringBytes = (text: string) => (NOT_LATIN1.test(text) ? 2 : 1) * text.length;
+/** What an entry costs beyond its strings: its object, array and map slot, roughly. */
+const ENTRY_BYTES = 160;
 
 interface Entry {
   /** By view and audience: `views.indexOf(view) * 2 + (fullDetails ? 1 : 0)`. */
@@ -44,13 +51,14 @@ export function createRenderCache(views: readonly CompiledView[], maxBytes: numb
       if (slot === undefined || maxBytes <= 0) return render(view, audience, stored);
       const index = slot + (audience.fullDetails ? 1 : 0);
       const held = current.get(stored);
-      const entry = held ?? previous.get(stored) ?? { renderings: [], bytes: stored.length };
+      const entry = held ?? previous.get(stored) ?? { renderings: [], bytes: ENTRY_BYTES + stringBytes(stored) };
       let json = entry.renderings[index];
       if (json === undefined) {
         json = render(view, audience, stored);
         entry.renderings[index] = json;
-        entry.bytes += json.length;
-        if (held) currentBytes += json.length;
+        const bytes = stringBytes(json);
+        entry.bytes += bytes;
+        if (held) currentBytes += bytes;
       }
       if (!held) {
         if (currentBytes + entry.bytes > maxBytes / 2) {

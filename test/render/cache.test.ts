@@ -47,3 +47,16 @@ test('the cache stays within its bound, and keeps what is used again', () => {
   assert.equal(none.json(v1, basic, birth(1, 1)), JSON.stringify(v1.render(JSON.parse(birth(1, 1)), basic)));
   assert.equal(none.size.records, 0);
 });
+
+test('the bound counts two bytes a character for text beyond Latin-1, as V8 holds it', () => {
+  const latin = JSON.stringify({ id: 1, child: { forenames: 'Zoë', surname: 'Bell', dateOfBirth: '2001-01-01' }, status: { blocked: false } });
+  const wide = latin.replace('Zoë', 'Łuc');
+  const held = (stored: string) => {
+    const cache = createRenderCache(compiled, 1 << 20);
+    const json = cache.json(v1, basic, stored);
+    return { bytes: cache.size.bytes, chars: stored.length + json.length };
+  };
+  const [a, b] = [held(latin), held(wide)];
+  assert.equal(a.chars, b.chars);
+  assert.equal(b.bytes - a.bytes, b.chars);
+});
