@@ -15,12 +15,13 @@ const claimList = (value: string, description: string) =>
   Type.String({ pattern: '^[^,\\s]+(,[^,\\s]+)*$', default: value, description });
 
 /**
- * The embedded store's records are few and all in memory, so their renderings are found again.
+ * The embedded store's records are few and all in memory already (hundreds of MB), so their
+ * renderings are found again: 256 MB holds the benchmark's 80,000 records' renderings.
  * With a server there is no default cache: at national size lookups rarely repeat soon enough
  * to be found, and a cache that mostly misses costs memory and garbage collection (measured at
  * 10,000,000 births: 64 MB of cache took the process from 149 to 350 MB and slowed lookups).
  */
-const EMBEDDED_RENDER_CACHE_MB = 64;
+const EMBEDDED_RENDER_CACHE_MB = 256;
 
 const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on' }),

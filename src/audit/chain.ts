@@ -3,7 +3,7 @@
  * the previous entry's hash, so removing or altering any entry breaks every
  * hash after it. Writer and verifier share this one definition.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 export interface AuditEntry {
   readonly username: string;
@@ -25,6 +25,14 @@ export interface ChainedEntry extends AuditEntry {
 
 export const GENESIS_HASH = '0'.repeat(64);
 
+/** SQL for an entry's `at` as the text its hash covers. */
+export const AT_ISO = `to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+// One-shot where Node has it (20.12): the digest of the same text, in a third of the time.
+const sha256: (text: string) => string = crypto.hash
+  ? (text) => crypto.hash('sha256', text, 'hex')
+  : (text) => crypto.createHash('sha256').update(text).digest('hex');
+
 export function chainHash(previousHash: string, at: string, entry: AuditEntry): string {
   const content = JSON.stringify([
     at,
@@ -38,5 +46,5 @@ export function chainHash(previousHash: string, at: string, entry: AuditEntry): 
     entry.results,
     entry.requestId,
   ]);
-  return createHash('sha256').update(previousHash).update('\n').update(content).digest('hex');
+  return sha256(`${previousHash}\n${content}`);
 }

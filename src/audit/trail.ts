@@ -5,8 +5,9 @@
  * throughput, yet each request still waits until its own entry is durably
  * committed before any data is sent.
  */
-import type { SqlDriver, SqlExecutor } from '../store/driver.ts';
-import { type AuditEntry, GENESIS_HASH, chainHash } from './chain.ts';
+import type { SqlDriver } from '../store/driver.ts';
+import type { AuditEntry } from './chain.ts';
+import { createChainWriter } from './chain-writer.ts';
 
 export interface AuditTrail {
   /** Resolves once the entry is committed; rejects if it could not be. */
@@ -15,96 +16,62 @@ export interface AuditTrail {
   flush(): Promise<void>;
 }
 
+export interface AuditTrailOptions {
+  /** The most entries one transaction appends. */
+  readonly maxBatch?: number;
+}
+
+/**
+ * A database that runs audit trails on a thread of its own, next to it (the embedded store,
+ * pglite-driver.ts): the entries' hashes and the transactions then cost the event loop's thread
+ * one message a turn, where a trail over its SQL would take three for every batch.
+ */
+export interface AuditTrailHost {
+  hostAuditTrail(options: AuditTrailOptions): AuditTrail;
+}
+
+const hostsTrails = (driver: SqlDriver): driver is SqlDriver & AuditTrailHost =>
+  typeof (driver as Partial<AuditTrailHost>).hostAuditTrail === 'function';
+
 interface Pending {
   readonly entry: AuditEntry;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
 
-// Serialises chain extension across every process writing to the same database.
-const CHAIN_LOCK = 7_240_002;
-
-export const AT_ISO = `to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
- * Appends a batch chained to `$3`, the hash the writer believes ends the chain, but only if it
- * does ($2, the genesis hash, stands for the end of an empty trail): all the entries go in, or
- * none. Ids come from the sequence in the batch's order, so id order is chain order. The entries
- * travel as one JSON array.
+ * Gives `write` the entries recorded in each turn of the event loop, at most `maxBatch` at a time.
+ * With `overlap`, a turn's entries are written at once, the writer queueing them itself; without,
+ * one write at a time, and the entries that arrive meanwhile wait for the next (group commit).
  */
-const APPEND_IF_HEAD = `
-INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, request_id, hash)
-SELECT $1::timestamptz, e.username, e.client, e.groups, e.dataset, e.operation, e.path, e.query, e.results, e.request_id, e.hash
-  FROM ROWS FROM (json_to_recordset($4::json) AS (username text, client text, groups text[], dataset text, operation text,
-                                                  path text, query text, results integer, request_id text, hash text))
-       WITH ORDINALITY AS e(username, client, groups, dataset, operation, path, query, results, request_id, hash, n)
- WHERE coalesce((SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1), $2) = $3
- ORDER BY e.n
-RETURNING id`;
-
-const HEAD = 'SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1';
-
-/** What a writer knows of the chain: the last hash it wrote, and whether it was still the head when it last looked. */
-interface Chain {
-  readonly head: string | undefined;
-  readonly alone: boolean;
-}
-
-/**
- * Appends the entries; run under the chain lock. A writer that was alone when it last wrote
- * guesses that the head is still its own last hash: one statement, which inserts nothing if the
- * guess is wrong. Otherwise, or then, the head is read and the batch chained to it: under the
- * lock nothing else can extend the chain in between. Reading also tells whether the writer is
- * still alone (the head is its own), and so whether to guess next time: a process writing on its
- * own needs one statement a batch, and processes writing together two, not three.
- */
-async function append(tx: SqlExecutor, entries: readonly AuditEntry[], chain: Chain): Promise<Chain> {
-  const at = new Date().toISOString();
-  const insert = async (head: string) => {
-    let previous = head;
-    const rows = entries.map((entry) => ({
-      username: entry.username,
-      client: entry.client,
-      groups: entry.groups,
-      dataset: entry.dataset,
-      operation: entry.operation,
-      path: entry.path,
-      query: entry.query,
-      results: entry.results,
-      request_id: entry.requestId,
-      hash: (previous = chainHash(previous, at, entry)),
-    }));
-    const added = await tx.query(APPEND_IF_HEAD, [at, GENESIS_HASH, head, JSON.stringify(rows)], { prepare: true });
-    return added.length === entries.length ? previous : undefined;
-  };
-  if (chain.alone && chain.head !== undefined) {
-    const head = await insert(chain.head);
-    if (head !== undefined) return { head, alone: true };
-  }
-  const [last] = await tx.query<{ hash: string }>(HEAD, [], { prepare: true });
-  const actual = last?.hash ?? GENESIS_HASH;
-  const head = await insert(actual);
-  if (head === undefined) throw new Error('the audit chain moved while its lock was held');
-  return { head, alone: actual === chain.head };
-}
-
-export function createAuditTrail(driver: SqlDriver, { maxBatch = 1000 } = {}): AuditTrail {
+export function batchPerTurn(
+  write: (entries: readonly AuditEntry[]) => Promise<void>,
+  { maxBatch = 1000, overlap = false }: AuditTrailOptions & { readonly overlap?: boolean } = {},
+): AuditTrail {
   let queue: Pending[] = [];
   let writing: Promise<void> | undefined;
-  // Only a guess at the chain's head, which append checks.
-  let chain: Chain = { head: undefined, alone: false };
+  const inFlight = new Set<Promise<void>>();
+
+  const writeBatch = async (batch: readonly Pending[]) => {
+    try {
+      await write(batch.map((pending) => pending.entry));
+      for (const pending of batch) pending.resolve();
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+    }
+  };
 
   const drain = async () => {
     while (queue.length) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
-      try {
-        const entries = batch.map((pending) => pending.entry);
-        chain = await driver.transaction((tx) => append(tx, entries, chain), { lock: CHAIN_LOCK });
-        for (const pending of batch) pending.resolve();
-      } catch (error) {
-        for (const pending of batch) pending.reject(error);
+      if (!overlap) {
+        await writeBatch(batch);
+        continue;
       }
+      const written = writeBatch(batch);
+      inFlight.add(written);
+      void written.then(() => inFlight.delete(written));
     }
     writing = undefined;
   };
@@ -118,7 +85,11 @@ export function createAuditTrail(driver: SqlDriver, { maxBatch = 1000 } = {}): A
       });
     },
     async flush() {
-      while (writing) await writing;
+      while (writing || inFlight.size) await (writing ?? Promise.all(inFlight));
     },
   };
+}
+
+export function createAuditTrail(driver: SqlDriver, options: AuditTrailOptions = {}): AuditTrail {
+  return hostsTrails(driver) ? driver.hostAuditTrail(options) : batchPerTurn(createChainWriter(driver), options);
 }

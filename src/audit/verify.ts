@@ -2,8 +2,7 @@
  * Reads the audit trail in order, in pages, recomputing the hash chain.
  */
 import type { SqlExecutor } from '../store/driver.ts';
-import { type ChainedEntry, GENESIS_HASH, chainHash } from './chain.ts';
-import { AT_ISO } from './trail.ts';
+import { AT_ISO, type ChainedEntry, GENESIS_HASH, chainHash } from './chain.ts';
 
 export interface StoredEntry extends ChainedEntry {
   readonly id: string;

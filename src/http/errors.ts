@@ -9,7 +9,12 @@ export class ApiError extends Error {
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
+    // An answer, not a fault: nothing reads its stack (a failure it reports is its `cause`, with its
+    // own), and capturing one through Fastify's frames cost some 15 µs a 404 under load.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }
 

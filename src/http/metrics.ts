@@ -20,13 +20,13 @@ export const metricsPlugin = fp(async function metrics(app: FastifyInstance) {
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback rather than an async function: no promise a request.
+  app.addHook('onResponse', (request, reply, done) => {
     const config = request.routeOptions.config;
-    if (!config.dataset || !config.operation) return;
-    duration.observe(
-      { dataset: config.dataset, operation: config.operation, status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    if (config.dataset && config.operation) {
+      duration.observe({ dataset: config.dataset, operation: config.operation, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    }
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

@@ -6,7 +6,7 @@
 export interface QueryOptions {
   /**
    * Prepare the statement once per connection and reuse it: for statements of fixed text run on
-   * every request. The embedded store prepares nothing (it has no connections to keep them on).
+   * every request. The embedded store prepares on its database thread, once per statement text.
    */
   readonly prepare?: boolean;
 }

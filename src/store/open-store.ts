@@ -32,9 +32,20 @@ export function mockDataset(types: readonly RecordType[]): Map<string, StoredRec
   );
 }
 
+/**
+ * Records a statement carries: the embedded database's statements are messages to its thread, each
+ * copied whole on the way, so a type's records go a slice at a time rather than in one message of
+ * tens of megabytes. Still one transaction, and a later record with an id replaces an earlier one.
+ */
+const LOAD_SLICE = 5000;
+
 export async function loadInto(store: RecordStore, dataset: Map<string, StoredRecord[]>) {
   await store.driver.transaction(async (tx) => {
-    for (const [type, entries] of dataset) await store.upsert(type, entries, tx);
+    for (const [type, entries] of dataset) {
+      let at = 0;
+      do await store.upsert(type, entries.slice(at, (at += LOAD_SLICE)), tx);
+      while (at < entries.length);
+    }
   });
 }
 

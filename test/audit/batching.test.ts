@@ -1,0 +1,60 @@
+/**
+ * How a trail groups entries into writes: a turn of the event loop's entries
+ * together; without overlap one write at a time, the rest waiting for the
+ * next; with overlap (a writer that queues them itself, as the embedded
+ * database's thread does) each turn's entries at once.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AuditEntry } from '../../src/audit/chain.ts';
+import { batchPerTurn } from '../../src/audit/trail.ts';
+
+const entry = (i: number): AuditEntry => ({
+  username: 'u',
+  client: 'c',
+  groups: [],
+  dataset: 'birth',
+  operation: 'lookup',
+  path: `/v1/registration/birth/${i}`,
+  query: '',
+  results: 1,
+  requestId: String(i),
+});
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A writer whose writes end when the test says, recording what each was given. */
+function heldWriter() {
+  const writes: { ids: string[]; finish: (error?: Error) => void }[] = [];
+  const write = (entries: readonly AuditEntry[]) =>
+    new Promise<void>((resolve, reject) => writes.push({ ids: entries.map((e) => e.requestId), finish: (error) => (error ? reject(error) : resolve()) }));
+  return { writes, write };
+}
+
+for (const overlap of [false, true]) {
+  test(`entries of a turn are written together, ${overlap ? 'each turn at once' : 'one write at a time'}`, async () => {
+    const { writes, write } = heldWriter();
+    const trail = batchPerTurn(write, { maxBatch: 3, overlap });
+    const first = [0, 1, 2, 3].map((i) => trail.record(entry(i)));
+    await nextTurn();
+    await nextTurn();
+    // At most maxBatch a write; without overlap the rest of the turn waits for the first write.
+    assert.deepEqual(writes.map((w) => w.ids), overlap ? [['0', '1', '2'], ['3']] : [['0', '1', '2']]);
+    const second = [4, 5].map((i) => trail.record(entry(i)));
+    await nextTurn();
+    await nextTurn();
+    assert.deepEqual(writes.map((w) => w.ids), overlap ? [['0', '1', '2'], ['3'], ['4', '5']] : [['0', '1', '2']]);
+    writes[0].finish();
+    await Promise.all(first.slice(0, 3));
+    if (!overlap) {
+      await nextTurn();
+      assert.deepEqual(writes.map((w) => w.ids), [['0', '1', '2'], ['3', '4', '5']]);
+    }
+    let flushed = false;
+    const flushing = trail.flush().then(() => (flushed = true));
+    await nextTurn();
+    assert.equal(flushed, false, 'flush waits for every write in flight');
+    for (const w of writes.slice(1)) w.finish(new Error('disk full'));
+    await assert.rejects(Promise.all([first[3], ...second]), /disk full/);
+    await flushing;
+  });
+}
