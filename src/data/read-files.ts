@@ -8,7 +8,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { StoredRecord } from '../store/record-store.ts';
 import type { RecordType } from './entries.ts';
-import { mayHoldEscapes, unstorableReason } from './storable.ts';
+import { mayHoldEscapes, storableRecord } from './storable.ts';
 
 export class DataError extends Error {
   override name = 'DataError';
@@ -64,9 +64,8 @@ export async function readRecordFiles(path: string, types: readonly RecordType[]
     const text = await readFile(file, 'utf8');
     const escapes = mayHoldEscapes(text);
     for (const { position, value } of entriesOf(text, file)) {
-      const stored = type.toStored(value);
-      const reason = 'reason' in stored ? stored.reason : unstorableReason(stored, escapes);
-      if (reason !== undefined || 'reason' in stored) throw new DataError(`${position}: invalid ${type.description.name} record: ${reason}`);
+      const stored = storableRecord(type, value, escapes);
+      if ('reason' in stored) throw new DataError(`${position}: invalid ${type.description.name} record: ${stored.reason}`);
       records.set(stored.id, stored);
     }
   }

@@ -4,6 +4,9 @@
  * integers, and strings with NUL characters or lone surrogates (records are
  * stored as json text, and compared as jsonb when a load changes one).
  */
+import type { StoredRecord } from '../store/record-store.ts';
+import type { RecordType } from './entries.ts';
+
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function unstorable(value: unknown): boolean {
@@ -16,8 +19,16 @@ function unstorable(value: unknown): boolean {
 /** Whether JSON text may hold such strings: they can only come from \u escapes, as text is decoded as UTF-8. */
 export const mayHoldEscapes = (json: string) => json.includes('\\u');
 
+/** The record an entry holds, as its type checks it and as the database can hold it. */
+export function storableRecord(type: RecordType, entry: unknown, escapes: boolean): StoredRecord | { reason: string } {
+  const stored = type.toStored(entry);
+  if ('reason' in stored) return stored;
+  const reason = unstorableReason(stored, escapes);
+  return reason ? { reason } : stored;
+}
+
 /** Why a checked record cannot be stored, if it cannot; its strings are walked only if `escapes`. */
-export function unstorableReason(record: { readonly id: number; readonly data: unknown }, escapes: boolean): string | undefined {
+function unstorableReason(record: { readonly id: number; readonly data: unknown }, escapes: boolean): string | undefined {
   if (!Number.isSafeInteger(record.id)) return `/id: ${record.id} is beyond the largest id this service can hold`;
   if (escapes && unstorable(record.data)) {
     return 'a string holds a NUL character (\\u0000) or half a surrogate pair, which PostgreSQL cannot store';

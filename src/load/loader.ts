@@ -17,7 +17,7 @@ import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { type RecordType, recordType } from '../data/entries.ts';
-import { mayHoldEscapes, unstorableReason } from '../data/storable.ts';
+import { mayHoldEscapes, storableRecord } from '../data/storable.ts';
 import { records } from '../records/index.ts';
 import type { RecordStore, UpsertCounts } from '../store/record-store.ts';
 import { type RecordToWrite, upsertRecords } from '../store/upsert.ts';
@@ -95,14 +95,12 @@ export const displayName = (file: string) => (file === '-' ? 'stdin' : file);
 export const defaultRejectsPath = (files: readonly string[]) => `${displayName(files[0] ?? 'load')}.rejects.ndjson`;
 
 /**
- * The record an entry holds, as toStored and unstorableReason check it.
+ * The record an entry holds, as storableRecord checks it.
  * A v1 entry on one line is sent as written, saving a JSON.stringify.
  */
 function toLoad(type: RecordType, value: unknown, text: string): RecordToWrite | { reason: string } {
-  const stored = type.toStored(value);
+  const stored = storableRecord(type, value, mayHoldEscapes(text));
   if ('reason' in stored) return stored;
-  const reason = unstorableReason(stored, mayHoldEscapes(text));
-  if (reason) return { reason };
   // JSON.stringify never writes a raw line break; a line of NDJSON holds none either.
   const sentAsWritten = stored.data === value && !text.includes('\n');
   return { id: stored.id, keys: stored.keys, json: sentAsWritten ? text : JSON.stringify(stored.data) };
