@@ -3,13 +3,15 @@
  * where the samples of one benchmark phase were spent, by function (self
  * time) and by package or source area.
  *
- *   node --import tsx bench/profile-summary.ts DIR [--phase 'embedded lookup max'] [--top 25]
+ *   node --import tsx bench/profile-summary.ts DIR [--phase 'embedded lookup max'] [--thread N] [--top 25]
  *
  * DIR holds the .cpuprofile files node wrote and the phases.json the benchmark
  * wrote (each phase's server pid and its start and end on CLOCK_MONOTONIC, the
  * clock of the profile's timestamps). Without --phase, the first measured
- * phase (not the warm-up) of the profiled server is summarised. A .cpuprofile
- * file may also be given instead of DIR: then every sample is counted.
+ * phase (not the warm-up) of the profiled server is summarised, on its main
+ * thread unless --thread names another (the embedded store's database thread
+ * is the highest number). A .cpuprofile file may also be given instead of
+ * DIR: then every sample is counted.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -38,7 +40,7 @@ interface Profile {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { phase: { type: 'string' }, top: { type: 'string', default: '25' } },
+  options: { phase: { type: 'string' }, thread: { type: 'string', default: '0' }, top: { type: 'string', default: '25' } },
 });
 const target = positionals[0];
 if (!target) {
@@ -53,21 +55,21 @@ if (statSync(target).isDirectory()) {
   const phases = JSON.parse(readFileSync(join(target, 'phases.json'), 'utf8')) as PhaseWindow[];
   const label = (p: PhaseWindow) => `${p.store} ${p.scenario} ${p.mode}`;
   // Node names them CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile; thread 0 is the main thread
-  // (the others are helpers such as tsx's module loader).
-  const mainThreadOf = (pid: number) =>
+  // (the others are worker threads: the embedded database's, or tsx's module loader).
+  const threadOf = (pid: number) =>
     readdirSync(target).find((name) => {
       const parts = name.split('.');
-      return name.endsWith('.cpuprofile') && parts[3] === String(pid) && parts[4] === '0';
+      return name.endsWith('.cpuprofile') && parts[3] === String(pid) && parts[4] === values.thread;
     });
-  const profiled = (p: PhaseWindow) => mainThreadOf(p.pid) !== undefined;
+  const profiled = (p: PhaseWindow) => threadOf(p.pid) !== undefined;
   window = values.phase ? phases.find((p) => label(p) === values.phase) : phases.find((p) => p.scenario !== 'warm-up' && profiled(p));
   if (!window) {
     console.error(`no such phase; the phases are:\n  ${phases.map(label).join('\n  ')}`);
     process.exit(2);
   }
-  const name = mainThreadOf(window.pid);
+  const name = threadOf(window.pid);
   if (!name) {
-    console.error(`no .cpuprofile of process ${window.pid}'s main thread (the server of '${label(window)}') in ${target}`);
+    console.error(`no .cpuprofile of process ${window.pid}'s thread ${values.thread} (the server of '${label(window)}') in ${target}`);
     process.exit(2);
   }
   file = join(target, name);

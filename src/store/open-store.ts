@@ -12,7 +12,7 @@ import type { SqlDriver } from './driver.ts';
 import { openPostgres } from './pg-driver.ts';
 import { openEmbedded } from './pglite-driver.ts';
 import { assertSchemaCurrent, migrate } from './migrations.ts';
-import { type RecordStore, type StoredRecord, createRecordStore } from './record-store.ts';
+import { type RecordStore, type StoredRecord, createRecordStore, tableNames } from './record-store.ts';
 import { snapshotStore } from './snapshot.ts';
 
 export const recordTypes = (): RecordType[] => records.map(recordType);
@@ -49,12 +49,26 @@ export async function loadInto(store: RecordStore, dataset: Map<string, StoredRe
   });
 }
 
+/**
+ * The embedded database lives in memory and goes with the process, so its write-ahead log protects
+ * nothing: without it, every audit batch and the load at start cost less of the database's thread.
+ * (Commits stay atomic; only recovery after a crash, which memory cannot have, is given up.)
+ * Referencing tables first: a logged table may not reference an unlogged one.
+ */
+const unloggedSql = () =>
+  [...records.map((d) => tableNames(d.name).keys), ...records.map((d) => tableNames(d.name).records), 'audit_log', 'schema_migrations']
+    .map((table) => `ALTER TABLE ${table} SET UNLOGGED;`)
+    .join('\n');
+
 export async function openStore(config: Config): Promise<RecordStore> {
   const driver: SqlDriver = config.database ? openPostgres(config.database) : await openEmbedded();
   try {
     // The embedded database is new at every start; a server's schema is the operator's to migrate.
     if (config.database) await assertSchemaCurrent(driver);
-    else await migrate(driver);
+    else {
+      await migrate(driver);
+      await driver.exec(unloggedSql());
+    }
     const readers = config.database?.readUrls.map((url) => openPostgres({ ...config.database!, url, applicationName: 'lev-api-read' })) ?? [];
     const store = createRecordStore(driver, records, readers);
     if (config.database) return store;

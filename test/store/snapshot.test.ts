@@ -99,6 +99,13 @@ test('the embedded store the service opens reads from memory and keeps its recor
     assert.equal(store.driver.kind, 'embedded');
     assert.equal((JSON.parse((await store.lookupJson('birth', '123456789'))!) as { id: number }).id, 123456789);
     await assert.rejects(store.upsert('birth', [crowd[0]]), /refuses to change them/);
+    // In memory, a write-ahead log guards nothing: every table of the schema is unlogged.
+    const tables = await store.driver.query<{ name: string; persistence: string }>(
+      `SELECT relname AS name, relpersistence AS persistence FROM pg_class
+        WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace ORDER BY relname`,
+    );
+    assert.ok(tables.some((table) => table.name === 'audit_log') && tables.some((table) => table.name === 'birth_search_key'));
+    assert.deepEqual(tables.filter((table) => table.persistence !== 'u'), []);
   } finally {
     await store.close();
   }
