@@ -27,9 +27,33 @@ const DatabaseError = messages.DatabaseError as unknown as new (message: string,
  */
 const threadFile = import.meta.url.endsWith('.ts') ? './pglite-thread-entry.js' : './pglite-thread.js';
 
+/** Options of a process's main script, with the value each takes: a worker refuses them. */
+const SCRIPT_OPTIONS = new Map([
+  ['-e', true],
+  ['--eval', true],
+  ['-p', true],
+  ['--print', true],
+  ['--input-type', true],
+]);
+
+/**
+ * The node options a thread is started with: the process's own (`--cpu-prof`, `--import`, …) less
+ * those about its main script, so that a service started by `node --input-type=module -e` still
+ * opens its embedded store.
+ */
+export function threadExecArgv(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const [name, value] = execArgv[i].split(/=(.*)/s, 2);
+    if (!SCRIPT_OPTIONS.has(name)) kept.push(execArgv[i]);
+    else if (value === undefined) i++;
+  }
+  return kept;
+}
+
 /** Starts the thread and waits until PGlite is open there; its errors are rethrown here. */
 async function startThread(dataDir: string | undefined): Promise<Worker> {
-  const worker = new Worker(new URL(threadFile, import.meta.url), { workerData: { dataDir } });
+  const worker = new Worker(new URL(threadFile, import.meta.url), { workerData: { dataDir }, execArgv: threadExecArgv(process.execArgv) });
   try {
     const ready = await new Promise<Ready>((resolve, reject) => {
       const exited = (code: number) => reject(new Error(`the embedded database's thread stopped while starting (exit code ${code})`));

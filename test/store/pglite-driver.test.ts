@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { test } from 'node:test';
 import type { SqlDriver } from '../../src/store/driver.ts';
-import { openEmbedded } from '../../src/store/pglite-driver.ts';
+import { openEmbedded, threadExecArgv } from '../../src/store/pglite-driver.ts';
 import { emptyStore, storeKinds } from '../helper.ts';
 
 const opened = async (t: { after: (fn: () => unknown) => void }) => {
@@ -139,4 +139,21 @@ test('the thread loads where tsx is registered in code rather than by --import',
   );
   const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: root });
   assert.equal(stdout.trim(), '[{"v":42}]');
+});
+
+test('the thread starts under a process whose script was given with -e', async () => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const code = `const { openEmbedded } = await import(${JSON.stringify(pathToFileURL(join(root, 'src/store/pglite-driver.ts')).href)});
+     const driver = await openEmbedded();
+     console.log(JSON.stringify(await driver.query('SELECT 41 + 1 AS v')));
+     await driver.close();`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: root });
+  assert.equal(stdout.trim(), '[{"v":42}]');
+});
+
+test("a thread keeps the process's node options but those of its main script", () => {
+  assert.deepEqual(threadExecArgv(['--input-type=module', '--no-warnings', '-e', 'code()', '--cpu-prof']), ['--no-warnings', '--cpu-prof']);
+  assert.deepEqual(threadExecArgv(['--import', 'tsx', '--input-type', 'module', '--eval=x', '-p', 'y']), ['--import', 'tsx']);
+  assert.deepEqual(threadExecArgv(['--eval', '--cpu-prof']), []);
+  assert.deepEqual(threadExecArgv([]), []);
 });
