@@ -48,6 +48,9 @@ const USAGE = `npm run bench -- [options]
   --keep                 keep the PostgreSQL schemas and the generated files; a kept schema is named by
                          its sizes and seed (bench_keep_<births>_<others>_<seed>), and a later run with
                          --keep and the same sizes and seed measures it again instead of loading it
+  --set NAME=VALUE       a setting of the service measured (repeatable), e.g. --set DATABASE_POOL_SIZE=20;
+                         not those the benchmark gives it (HOST, PORT, AUTH_MODE, DATABASE_URL,
+                         DATABASE_SCHEMA, LEV_DATA)
   --cpu-prof DIR         run the service under node --cpu-prof, writing the profile and phases.json to DIR
                          (summarise with: node --import tsx bench/profile-summary.ts DIR)
 
@@ -79,6 +82,7 @@ function options() {
       json: { type: 'string' },
       keep: { type: 'boolean', default: false },
       'cpu-prof': { type: 'string' },
+      set: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -101,6 +105,7 @@ function options() {
   }
   return {
     help: values.help,
+    settings: serviceSettings(values.set),
     duration: whole('duration', 1, 600),
     connections: whole('connections', 1, 1000),
     rate: rateOption(values.rate, modes),
@@ -116,6 +121,23 @@ function options() {
     cpuProf: values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']),
     databaseUrl,
   };
+}
+
+/** The benchmark's own settings of the service, which `--set` may not change. */
+const DECIDED = ['HOST', 'PORT', 'AUTH_MODE', 'DATABASE_URL', 'DATABASE_SCHEMA', 'LEV_DATA'];
+
+/** `--set NAME=VALUE`: settings of the service, checked by name (the service checks their values as it starts). */
+function serviceSettings(items: readonly string[]): Record<string, string> {
+  const known = new Set(configReference().map(({ name }) => name));
+  const settings: Record<string, string> = {};
+  for (const item of items) {
+    const at = item.indexOf('=');
+    const name = item.slice(0, Math.max(at, 0));
+    if (at < 1 || !known.has(name)) throw new UsageError(`--set takes NAME=VALUE with NAME a setting of the service (got '${item}')`);
+    if (DECIDED.includes(name)) throw new UsageError(`--set: the benchmark decides ${name} itself`);
+    settings[name] = item.slice(at + 1);
+  }
+  return settings;
 }
 
 /** `--births` and `--others`: the PostgreSQL datasets, smallest first. */
@@ -182,13 +204,14 @@ const LEV_API = 'bin/lev-api.js';
 
 /**
  * The service's environment: ours without any of the service's settings (so none leaks in from the
- * shell: no TLS, no rate limit, default pool and MAX_RESULTS), then those the benchmark decides.
- * Callers are identified by the mock identity headers (AUTH_MODE=mock), on both stores.
+ * shell: no TLS, no rate limit, default pool and MAX_RESULTS), then those given with --set, then
+ * those the benchmark decides. Callers are identified by the mock identity headers (AUTH_MODE=mock),
+ * on both stores.
  */
-function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+function serviceEnv(opts: Options, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const { name } of configReference()) delete env[name];
-  return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', AUTH_MODE: 'mock', ...extra };
+  return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...opts.settings, AUTH_MODE: 'mock', ...extra };
 }
 
 const describeCounts = (dataset: Dataset) =>
@@ -233,7 +256,7 @@ async function startEmbedded(opts: Options, work: string): Promise<Started> {
   const { nodeArgs, args } = serveArgs(opts);
   const total = Object.values(dataset.counts).reduce((a, b) => a + b, 0);
   log(`embedded: starting the service on ${total.toLocaleString('en-GB')} records (it reads LEV_DATA into memory first)`);
-  const server = await startServer('embedded service', nodeArgs, args, serviceEnv({ PORT: String(port), LEV_DATA: folder }), port, 120 + total / 100);
+  const server = await startServer('embedded service', nodeArgs, args, serviceEnv(opts, { PORT: String(port), LEV_DATA: folder }), port, 120 + total / 100);
   cleanups.push(() => server.stop());
   const startupPeak = memory(server.pid)?.peakMiB ?? null;
   log(`embedded: ready in ${server.startSeconds.toFixed(1)} s (peak RSS while loading ${startupPeak?.toFixed(0) ?? '?'} MiB)`);
@@ -279,7 +302,7 @@ async function startPostgres(opts: Options, sizes: { births: number; others: num
     if (opts.keep) log(`${label}: kept schema ${schema} (drop it with: DROP SCHEMA ${schema} CASCADE)`);
     else await admin.query(`DROP SCHEMA ${schema} CASCADE`);
   });
-  const env = serviceEnv({ DATABASE_URL: url, DATABASE_SCHEMA: schema });
+  const env = serviceEnv(opts, { DATABASE_URL: url, DATABASE_SCHEMA: schema });
   // A kept schema is migrated too: it may be older than the code.
   await run([LEV_API, 'migrate'], env, 3600);
   const loadSeconds: Record<string, number> = {};
@@ -583,6 +606,7 @@ async function main(): Promise<number> {
     rate: rateText(opts.rate),
     warmup: opts.warmup,
     seed: opts.seed,
+    settings: opts.settings,
     stores: {} as Record<string, unknown>,
   };
 
@@ -614,7 +638,8 @@ async function main(): Promise<number> {
 
   if (opts.cpuProf) await writeFile(join(opts.cpuProf, 'phases.json'), `${JSON.stringify(windows, null, 2)}\n`);
   const lines = [
-    `lev-api benchmark, ${meta.date}: Node ${meta.node} on ${meta.cpu}; ${opts.duration} s a phase, ${opts.connections} connections, fixed rate ${rateText(opts.rate)}`,
+    `lev-api benchmark, ${meta.date}: Node ${meta.node} on ${meta.cpu}; ${opts.duration} s a phase, ${opts.connections} connections, fixed rate ${rateText(opts.rate)}` +
+      Object.entries(opts.settings).map(([name, value]) => `; ${name}=${value}`).join(''),
     ...summaries,
     '',
     table(rows),
