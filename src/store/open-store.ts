@@ -53,7 +53,8 @@ export async function loadInto(store: RecordStore, dataset: Map<string, StoredRe
  * The embedded database lives in memory and goes with the process, so its write-ahead log protects
  * nothing: without it, every audit batch and the load at start cost less of the database's thread.
  * (Commits stay atomic; only recovery after a crash, which memory cannot have, is given up.)
- * Referencing tables first: a logged table may not reference an unlogged one.
+ * Referencing tables first: a logged table may not reference an unlogged one. (A test checks that
+ * every table of the schema is here.)
  */
 const unloggedSql = () =>
   [...records.map((d) => tableNames(d.name).keys), ...records.map((d) => tableNames(d.name).records), 'audit_log', 'schema_migrations']

@@ -27,14 +27,8 @@ const DatabaseError = messages.DatabaseError as unknown as new (message: string,
  */
 const threadFile = import.meta.url.endsWith('.ts') ? './pglite-thread-entry.js' : './pglite-thread.js';
 
-/** Options of a process's main script, with the value each takes: a worker refuses them. */
-const SCRIPT_OPTIONS = new Map([
-  ['-e', true],
-  ['--eval', true],
-  ['-p', true],
-  ['--print', true],
-  ['--input-type', true],
-]);
+/** Options about a process's main script, which a worker refuses; each takes a value, joined by `=` or next. */
+const SCRIPT_OPTIONS = new Set(['-e', '--eval', '-p', '--print', '--input-type']);
 
 /**
  * The node options a thread is started with: the process's own (`--cpu-prof`, `--import`, …) less
