@@ -5,6 +5,7 @@
  * throughput, yet each request still waits until its own entry is durably
  * committed before any data is sent.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SqlDriver } from '../store/driver.ts';
 import type { AuditEntry } from './chain.ts';
 import { createChainWriter } from './chain-writer.ts';
@@ -81,7 +82,7 @@ export function batchPerTurn(
       return new Promise<void>((resolve, reject) => {
         queue.push({ entry, resolve, reject });
         // Written from the event loop's next turn, so that every request read in this turn joins the batch.
-        writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain);
+        writing ??= nextTurn().then(drain);
       });
     },
     async flush() {

@@ -7,12 +7,13 @@
 import type { StoredRecord } from '../store/record-store.ts';
 import type { RecordType } from './entries.ts';
 
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Text PostgreSQL cannot hold as given: NUL, which it refuses, and lone surrogates (halves of a pair), which reach it as U+FFFD. */
+export const UNSTORABLE_TEXT = /[\u0000\p{Cs}]/u;
 
 function unstorable(value: unknown): boolean {
-  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value);
   if (typeof value !== 'object' || value === null) return false;
-  for (const [key, item] of Object.entries(value)) if (UNSTORABLE.test(key) || unstorable(item)) return true;
+  for (const [key, item] of Object.entries(value)) if (UNSTORABLE_TEXT.test(key) || unstorable(item)) return true;
   return false;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The lookup and search routes of every view, derived from its description.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditTrail } from '../audit/trail.ts';
 import { normaliseName } from '../records/normalise.ts';
@@ -108,7 +109,7 @@ async function renderWhileAudited<T>(audit: AuditTrail, request: FastifyRequest,
   const committed = audited(audit, request, results);
   // Awaited below; until then its failure must not count as unhandled.
   committed.catch(() => {});
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await nextTurn();
   const rendered = render();
   await committed;
   return rendered;

@@ -13,6 +13,7 @@
  * matches (the key range of `searchJson` in record-store.ts), the same order
  * (by id) and the same truncation.
  */
+import { UNSTORABLE_TEXT } from '../data/storable.ts';
 import { isIsoDate } from '../records/dates.ts';
 import type { SearchKey } from '../records/search-keys.ts';
 import { type JsonSearchResult, type RecordReader, type RecordStore, parsedReads, tableNames } from './record-store.ts';
@@ -33,8 +34,6 @@ const PAGE = 5000;
 const keyOf = (date: string, surname: string) => `${date}\u0000${surname}`;
 // A whole number that PostgreSQL reads as a bigint and writes back the same once leading zeros go.
 const PLAIN_ID = /^[0-9]{1,18}$/;
-// NUL, which PostgreSQL text cannot hold, and lone surrogates, which reach it as U+FFFD.
-const UNUSUAL_TEXT = /[\u0000\p{Cs}]/u;
 
 /** Reads every record of a type, and its search keys, into memory, a page of records at a time. */
 async function snapshotType(store: RecordStore, type: string): Promise<TypeSnapshot> {
@@ -84,7 +83,7 @@ export async function snapshotStore(store: RecordStore, types: readonly string[]
     async searchJson(type, key: SearchKey, limit): Promise<JsonSearchResult> {
       const snapshot = snapshots.get(type);
       // As for lookups: what SQL would refuse, or read otherwise than JavaScript, goes to SQL.
-      if (!snapshot || !isIsoDate(key.date) || UNUSUAL_TEXT.test(key.surname + key.forenames) || !(Number.isSafeInteger(limit) && limit >= 0)) {
+      if (!snapshot || !isIsoDate(key.date) || UNSTORABLE_TEXT.test(key.surname + key.forenames) || !(Number.isSafeInteger(limit) && limit >= 0)) {
         return store.searchJson(type, key, limit);
       }
       // The SQL range [q, q || '!'): q itself, or q followed by a character below '!' and more.
