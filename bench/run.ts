@@ -22,7 +22,7 @@ import { configReference } from '../src/config.ts';
 import { DEFAULT_FIRST_ID, GENERATED_TYPES, type GeneratedType } from '../src/generate/records.ts';
 import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
 import { type PhaseWindow, cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';
-import { type Server, freePort, pipe, run, startServer } from './lib/processes.ts';
+import { type Server, freePort, pipe, run, startServer, stopCommands } from './lib/processes.ts';
 import { type Row, table } from './lib/report.ts';
 import { type Dataset, IDENTITY, lookupLists, lookupPath, searchLists, searchPath, searchQueries, warmupLists } from './lib/workload.ts';
 
@@ -185,12 +185,16 @@ const cleanups: Array<() => Promise<unknown>> = [];
 let cleaning: Promise<void> | undefined;
 function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
+    await stopCommands();
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`clean-up: ${(error as Error).message}`));
   })();
   return cleaning;
 }
+/** The signal that stopped the run: what fails after it (a load killed on the way) is its doing, not news. */
+let stoppedBy: NodeJS.Signals | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    stoppedBy = signal;
     log(`\n${signal}: stopping the servers and cleaning up`);
     void cleanUp().finally(() => process.exit(130));
   });
@@ -685,7 +689,7 @@ async function main(): Promise<number> {
 try {
   process.exitCode = await main();
 } catch (error) {
-  log(error instanceof RefusedError ? `bench: ${error.message}` : `bench: ${(error as Error).stack ?? error}`);
+  if (!stoppedBy) log(error instanceof RefusedError ? `bench: ${error.message}` : `bench: ${(error as Error).stack ?? error}`);
   process.exitCode = 1;
 } finally {
   await cleanUp();

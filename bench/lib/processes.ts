@@ -74,9 +74,28 @@ export async function startServer(name: string, nodeArgs: string[], args: string
   throw new Error(`${name} did not answer ${url}/readiness within ${timeoutS} s`);
 }
 
+/** The commands of run() and pipe() still running. */
+const commands = new Set<ChildProcess>();
+const tracked = (child: ChildProcess) => {
+  commands.add(child);
+  child.once('exit', () => commands.delete(child));
+  return child;
+};
+
+/**
+ * Stops the commands still running: a signal to the benchmark alone (not to its process group, as
+ * Ctrl-C is) would otherwise leave a load running, and its open transaction would hold up the
+ * dropping of its schema.
+ */
+export async function stopCommands(): Promise<void> {
+  const running = [...commands];
+  for (const child of running) child.kill('SIGKILL');
+  await Promise.race([Promise.all(running.map((child) => child.exitCode === null && child.signalCode === null && once(child, 'exit'))), sleep(5_000)]);
+}
+
 /** Runs a command to completion (bounded by `timeoutS`), its output going to ours; throws unless it exits 0. */
 export async function run(args: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<void> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' });
+  const child = tracked(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' }));
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   if (code !== 0) throw new Error(`'${args.join(' ')}' failed (code ${code}, signal ${signal})`);
 }
@@ -84,8 +103,8 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, timeoutS: numb
 /** `node bin/lev-api.js generate ... | node bin/lev-api.js load ... -`, bounded by `timeoutS`. */
 export async function pipe(producer: string[], consumer: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<void> {
   const options = { cwd: ROOT, env, timeout: timeoutS * 1000, killSignal: 'SIGKILL' as const };
-  const from = spawn(process.execPath, producer, { ...options, stdio: ['ignore', 'pipe', 'inherit'] });
-  const to = spawn(process.execPath, consumer, { ...options, stdio: ['pipe', 'inherit', 'inherit'] });
+  const from = tracked(spawn(process.execPath, producer, { ...options, stdio: ['ignore', 'pipe', 'inherit'] }));
+  const to = tracked(spawn(process.execPath, consumer, { ...options, stdio: ['pipe', 'inherit', 'inherit'] }));
   from.stdout!.pipe(to.stdin!);
   // If the loader stops early, the generator gets EPIPE and says so; the loader's code decides.
   to.stdin!.on('error', () => {});
