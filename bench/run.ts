@@ -416,18 +416,36 @@ const windows: PhaseWindow[] = [];
 const rows: Row[] = [];
 
 /** Phases in which other processes (not the server, its database backends or the load generator) used much of the machine. */
-const CEILING_SCENARIO = (body: Buffer) => `fixed ${body.length} B body`;
-/** How far apart the ceiling's throughputs before and after the stores may be before the run is called unsteady. */
+/**
+ * Throughput is compared in the closed loop (at a fixed rate the offered rate decides it): a store's
+ * to the ceiling measured last before it, a later ceiling's to the first, which shows the drift.
+ */
+function compareToCeilings(measured: Row[]) {
+  let first: number | undefined;
+  let latest: number | undefined;
+  for (const row of measured) {
+    if (row.mode !== 'max') continue;
+    if (row.store === 'ceiling') {
+      first ??= row.rps;
+      latest = row.rps;
+      row.ratioToCeiling = row.rps / first;
+    } else if (latest) row.ratioToCeiling = row.rps / latest;
+  }
+}
+
+/** How far apart the ceiling's measurements in one run may be before the run is called unsteady. */
 const CEILING_DRIFT = 0.1;
 
 function ceilingDriftNote(): string[] {
-  const [first, last] = rows.filter((row) => row.store === 'ceiling' && row.mode === 'max');
-  if (!first || !last || Math.abs(last.rps / first.rps - 1) <= CEILING_DRIFT) return [];
-  const change = Math.round((last.rps / first.rps - 1) * 100);
+  const ceilings = rows.filter((row) => row.store === 'ceiling' && row.mode === 'max').map((row) => row.rps);
+  if (ceilings.length < 2) return [];
+  const [low, high] = [Math.min(...ceilings), Math.max(...ceilings)];
+  if (high / low - 1 <= CEILING_DRIFT) return [];
+  const text = (rps: number) => Math.round(rps).toLocaleString('en-GB');
   return [
-    `NOTE: the ceiling answered ${Math.round(first.rps).toLocaleString('en-GB')} req/s before the stores and ` +
-      `${Math.round(last.rps).toLocaleString('en-GB')} after them (${change > 0 ? '+' : '−'}${Math.abs(change)}%): the machine's speed ` +
-      'changed during the run, so the ratios, which are to the first, may be off by as much; run again on a quieter machine.',
+    `NOTE: the ceiling ranged from ${text(low)} to ${text(high)} req/s during the run (${Math.round((high / low - 1) * 100)}% apart): ` +
+      "the machine's speed changed. Each store's ratios are to the ceiling measured just before its phases, yet may be off by as much; " +
+      'run again on a quieter machine.',
   ];
 }
 
@@ -571,11 +589,12 @@ async function scenarioPhases(opts: Options, target: Target, scenario: string, l
 }
 
 /**
- * The ceiling, measured before the first store. With `again`, measured once more after the last, in
- * the closed loop alone: a machine shared with others can change speed within a run, and the two
- * tell by how much (ceilingDriftNote).
+ * The ceiling, measured before each store's phases (`before`, the store's name, past the first) and
+ * once more after the last store's (`after`), in the closed loop only but the first time: a machine
+ * shared with others can change speed within a run, over a long load especially, so each store is
+ * compared to the ceiling nearest it, and the spread of them all tells how steady the run was.
  */
-async function measureCeiling(opts: Options, work: string, body: Buffer, dataset: Dataset, again = false) {
+async function measureCeiling(opts: Options, work: string, body: Buffer, dataset: Dataset, when?: { before: string } | 'after') {
   const bodyFile = join(work, 'ceiling-body.json');
   await writeFile(bodyFile, body);
   const port = await freePort();
@@ -586,8 +605,9 @@ async function measureCeiling(opts: Options, work: string, body: Buffer, dataset
     const lists = lookupLists(dataset, opts.connections);
     const target = { store: 'ceiling', server };
     if (opts.warmup) await phase(opts, target, 'warm-up', lists, { kind: 'max' }, opts.warmup);
-    if (again) await scenarioPhases(opts, target, `${CEILING_SCENARIO(body)}, again`, lists, ['max']);
-    else await scenarioPhases(opts, target, CEILING_SCENARIO(body), lists);
+    const scenario = `fixed ${body.length} B body`;
+    if (when === undefined) await scenarioPhases(opts, target, scenario, lists);
+    else await scenarioPhases(opts, target, `${scenario}, ${when === 'after' ? 'after the stores' : `before ${when.before}`}`, lists, ['max']);
   } finally {
     await server.stop();
   }
@@ -649,18 +669,15 @@ async function main(): Promise<number> {
     if (!ceilingMeasured) {
       await measureCeiling(opts, work, body, dataset);
       ceilingMeasured = { body, dataset };
-    }
+    } else if (opts.modes.includes('max')) await measureCeiling(opts, work, ceilingMeasured.body, ceilingMeasured.dataset, { before: target.store });
     if (opts.warmup) await phase(opts, target, 'warm-up', warmupLists(dataset, opts.connections), { kind: 'max' }, opts.warmup);
     for (const scenario of opts.scenarios) {
       await scenarioPhases(opts, target, scenario, listsFor(scenario, dataset, opts.connections));
     }
     await server.stop();
   }
-  if (ceilingMeasured && opts.modes.includes('max')) await measureCeiling(opts, work, ceilingMeasured.body, ceilingMeasured.dataset, true);
-
-  // Throughput is compared in the closed loop, to the first ceiling; at a fixed rate the offered rate decides it.
-  const ceiling = rows.find((row) => row.store === 'ceiling' && row.mode === 'max')?.rps;
-  for (const row of rows) row.ratioToCeiling = ceiling && row.mode === 'max' ? row.rps / ceiling : null;
+  if (ceilingMeasured && opts.modes.includes('max')) await measureCeiling(opts, work, ceilingMeasured.body, ceilingMeasured.dataset, 'after');
+  compareToCeilings(rows);
 
   if (opts.cpuProf) await writeFile(join(opts.cpuProf, 'phases.json'), `${JSON.stringify(windows, null, 2)}\n`);
   const lines = [
@@ -670,7 +687,8 @@ async function main(): Promise<number> {
     '',
     table(rows),
     '',
-    'load: "max" is closed loop; "N/s" is the offered rate ("sat." when under 95% of it was answered). × ceiling compares closed-loop throughput.',
+    'load: "max" is closed loop; "N/s" is the offered rate ("sat." when under 95% of it was answered). × ceiling compares closed-loop throughput',
+    'to the ceiling measured just before (a later ceiling, to the first).',
     'Latencies are of the requests sent once every connection was set up. CPU is the server process (user + system), per',
     "request and as a share of one core; peak RSS is the server's during the phase. DB CPU is the PostgreSQL backends serving",
     'it (when on this machine).',
