@@ -418,19 +418,19 @@ const rows: Row[] = [];
 /** Phases in which other processes (not the server, its database backends or the load generator) used much of the machine. */
 /**
  * Throughput is compared in the closed loop (at a fixed rate the offered rate decides it): a store's
- * to the ceiling measured last before it, a later ceiling's to the first, which shows the drift.
+ * to the higher of the ceilings measured just before and just after it, since something else on the
+ * machine can only lower a ceiling and so must not flatter a store; a later ceiling's to the first,
+ * which shows the drift.
  */
 function compareToCeilings(measured: Row[]) {
-  let first: number | undefined;
-  let latest: number | undefined;
-  for (const row of measured) {
-    if (row.mode !== 'max') continue;
-    if (row.store === 'ceiling') {
-      first ??= row.rps;
-      latest = row.rps;
-      row.ratioToCeiling = row.rps / first;
-    } else if (latest) row.ratioToCeiling = row.rps / latest;
-  }
+  const ceilings = measured.flatMap((row, at) => (row.store === 'ceiling' && row.mode === 'max' ? [{ at, rps: row.rps }] : []));
+  if (!ceilings.length) return;
+  measured.forEach((row, at) => {
+    if (row.mode !== 'max') return;
+    if (row.store === 'ceiling') return void (row.ratioToCeiling = row.rps / ceilings[0].rps);
+    const around = [ceilings.filter((c) => c.at < at).at(-1), ceilings.find((c) => c.at > at)];
+    row.ratioToCeiling = row.rps / Math.max(...around.map((c) => c?.rps ?? 0));
+  });
 }
 
 /** How far apart the ceiling's measurements in one run may be before the run is called unsteady. */
@@ -444,7 +444,7 @@ function ceilingDriftNote(): string[] {
   const text = (rps: number) => Math.round(rps).toLocaleString('en-GB');
   return [
     `NOTE: the ceiling ranged from ${text(low)} to ${text(high)} req/s during the run (${Math.round((high / low - 1) * 100)}% apart): ` +
-      "the machine's speed changed. Each store's ratios are to the ceiling measured just before its phases, yet may be off by as much; " +
+      "the machine's speed changed. Each store's ratios are to the higher of the ceilings just before and after it, yet may be off by as much; " +
       'run again on a quieter machine.',
   ];
 }
@@ -592,7 +592,8 @@ async function scenarioPhases(opts: Options, target: Target, scenario: string, l
  * The ceiling, measured before each store's phases (`before`, the store's name, past the first) and
  * once more after the last store's (`after`), in the closed loop only but the first time: a machine
  * shared with others can change speed within a run, over a long load especially, so each store is
- * compared to the ceiling nearest it, and the spread of them all tells how steady the run was.
+ * compared to the ceilings on either side of it (compareToCeilings), and the spread of them all tells
+ * how steady the run was.
  */
 async function measureCeiling(opts: Options, work: string, body: Buffer, dataset: Dataset, when?: { before: string } | 'after') {
   const bodyFile = join(work, 'ceiling-body.json');
@@ -688,7 +689,7 @@ async function main(): Promise<number> {
     table(rows),
     '',
     'load: "max" is closed loop; "N/s" is the offered rate ("sat." when under 95% of it was answered). × ceiling compares closed-loop throughput',
-    'to the ceiling measured just before (a later ceiling, to the first).',
+    'to the higher of the ceilings measured just before and after it (a later ceiling, to the first).',
     'Latencies are of the requests sent once every connection was set up. CPU is the server process (user + system), per',
     "request and as a share of one core; peak RSS is the server's during the phase. DB CPU is the PostgreSQL backends serving",
     'it (when on this machine).',
