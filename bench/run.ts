@@ -415,7 +415,6 @@ async function check(server: Server, dataset: Dataset): Promise<Buffer> {
 const windows: PhaseWindow[] = [];
 const rows: Row[] = [];
 
-/** Phases in which other processes (not the server, its database backends or the load generator) used much of the machine. */
 /**
  * Throughput is compared in the closed loop (at a fixed rate the offered rate decides it): a store's
  * to the higher of the ceilings measured just before and just after it, since something else on the
@@ -449,6 +448,7 @@ function ceilingDriftNote(): string[] {
   ];
 }
 
+/** Phases in which other processes (not the server, its database backends or the load generator) used much of the machine. */
 function busyMachineNote(): string[] {
   const busy = rows.filter((row) => (row.otherCpuPercent ?? 0) > 20);
   if (!busy.length) return [];
