@@ -9,6 +9,9 @@ import { type AuditEntry, GENESIS_HASH, chainHash } from './chain.ts';
 // Serialises chain extension across every process writing to the same database.
 const CHAIN_LOCK = 7_240_002;
 
+/** The hash that ends the chain: the last entry's. */
+const HEAD = 'SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1';
+
 /**
  * Appends a batch chained to `$3`, the hash the writer believes ends the chain, but only if it
  * does ($2, the genesis hash, stands for the end of an empty trail): all the entries go in, or
@@ -24,13 +27,11 @@ WITH added AS (
     FROM ROWS FROM (jsonb_to_recordset($4::jsonb) AS (username text, client text, groups text[], dataset text, operation text,
                                                       path text, query text, results integer, request_id text, hash text))
          WITH ORDINALITY AS e(username, client, groups, dataset, operation, path, query, results, request_id, hash, n)
-   WHERE coalesce((SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1), $2) = $3
+   WHERE coalesce((${HEAD}), $2) = $3
    ORDER BY e.n
   RETURNING 1
 )
 SELECT count(*)::int AS added FROM added`;
-
-const HEAD = 'SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1';
 
 /** What a writer knows of the chain: the last hash it wrote, and whether it was still the head when it last looked. */
 interface Chain {
@@ -57,6 +58,10 @@ async function appendIfHead(db: SqlExecutor, entries: readonly AuditEntry[], at:
   return added === entries.length ? previous : undefined;
 }
 
+/** Appends the entries chained to the writer's own last hash, if it was alone when it last wrote and that hash still ends the chain. */
+const appendIfStillAlone = (db: SqlExecutor, entries: readonly AuditEntry[], at: string, chain: Chain) =>
+  chain.alone && chain.head !== undefined ? appendIfHead(db, entries, at, chain.head) : Promise.resolve(undefined);
+
 /**
  * Appends the entries; run under the chain lock. A writer that was alone when it last wrote
  * guesses that the head is still its own last hash: one statement, which inserts nothing if the
@@ -66,10 +71,8 @@ async function appendIfHead(db: SqlExecutor, entries: readonly AuditEntry[], at:
  * own needs one statement a batch, and processes writing together two, not three.
  */
 async function append(tx: SqlExecutor, entries: readonly AuditEntry[], at: string, chain: Chain, guess: boolean): Promise<Chain> {
-  if (guess && chain.alone && chain.head !== undefined) {
-    const head = await appendIfHead(tx, entries, at, chain.head);
-    if (head !== undefined) return { head, alone: true };
-  }
+  const guessed = guess ? await appendIfStillAlone(tx, entries, at, chain) : undefined;
+  if (guessed !== undefined) return { head: guessed, alone: true };
   const [last] = await tx.query<{ hash: string }>(HEAD, [], { prepare: true });
   const actual = last?.hash ?? GENESIS_HASH;
   const head = await appendIfHead(tx, entries, at, actual);
@@ -90,10 +93,8 @@ export function createChainWriter(driver: SqlDriver): ChainWriter {
   const guessAlone = driver.kind === 'embedded';
   return async (entries) => {
     const at = new Date().toISOString();
-    if (guessAlone && chain.alone && chain.head !== undefined) {
-      const head = await appendIfHead(driver, entries, at, chain.head);
-      if (head !== undefined) return void (chain = { head, alone: true });
-    }
+    const guessed = guessAlone ? await appendIfStillAlone(driver, entries, at, chain) : undefined;
+    if (guessed !== undefined) return void (chain = { head: guessed, alone: true });
     chain = await driver.transaction((tx) => append(tx, entries, at, chain, !guessAlone), { lock: CHAIN_LOCK });
   };
 }
