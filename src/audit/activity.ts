@@ -12,6 +12,18 @@ export interface ActivityFilter {
   readonly dataset?: string;
 }
 
+/**
+ * The `user` filter's rule, for every backend: a username matches when it
+ * contains the filter text, case-sensitively, every character taken literally
+ * (`%`, `_` and `\` included). So `@hmrc.gov.uk` counts a department's users,
+ * as caseworkers were told it would in the existing service, whose substring
+ * LIKE gave `%` and `_` a wildcard meaning no screen ever mentioned.
+ */
+export const userMatches = (username: string, user: string): boolean => username.includes(user);
+
+/** `userMatches` in SQL (`?` is the filter text): `strpos` compares characters, with no pattern syntax to escape. */
+export const USER_MATCHES_SQL = 'strpos(username, ?) > 0';
+
 /** `{ username: { 'YYYY-MM-DD': count } }`, days in UTC, both bounds inclusive. */
 export async function userActivity(db: SqlExecutor, filter: ActivityFilter): Promise<Record<string, Record<string, number>>> {
   const conditions = [`at >= $1::date`, `at < $2::date + 1`];
@@ -21,7 +33,7 @@ export async function userActivity(db: SqlExecutor, filter: ActivityFilter): Pro
     params.push(value);
     conditions.push(sql.replace('?', `$${params.length}`));
   };
-  add('username = ?', filter.user);
+  add(USER_MATCHES_SQL, filter.user);
   add('groups @> ARRAY[?::text]', filter.group);
   add('operation = ?', filter.operation);
   add('dataset = ?', filter.dataset);

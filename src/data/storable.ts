@@ -7,8 +7,18 @@
 import type { StoredRecord } from '../store/record-store.ts';
 import type { RecordType } from './entries.ts';
 
-/** Text PostgreSQL cannot hold as given: NUL, which it refuses, and lone surrogates (halves of a pair), which reach it as U+FFFD. */
-export const UNSTORABLE_TEXT = /[\u0000\p{Cs}]/u;
+/** Characters PostgreSQL cannot hold as given: NUL, which it refuses, and lone surrogates (halves of a pair), which reach it as U+FFFD. */
+const UNSTORABLE_CHARACTERS = String.raw`\u0000\p{Cs}`;
+
+/** Text holding a character PostgreSQL cannot hold. */
+export const UNSTORABLE_TEXT = new RegExp(`[${UNSTORABLE_CHARACTERS}]`, 'u');
+
+/**
+ * The same rule as a JSON Schema `pattern` (read with the `u` flag, as Ajv and
+ * ECMA-262 patterns are): text with none of those characters. For parameters
+ * that reach a query, so such text is refused as bad input, not by the database.
+ */
+export const STORABLE_TEXT_PATTERN = `^[^${UNSTORABLE_CHARACTERS}]*$`;
 
 function unstorable(value: unknown): boolean {
   if (typeof value === 'string') return UNSTORABLE_TEXT.test(value);

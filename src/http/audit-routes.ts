@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { userActivity } from '../audit/activity.ts';
+import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
 import type { SqlExecutor } from '../store/driver.ts';
 import { ApiError, serviceUnavailable } from './errors.ts';
 import { EXPECTED } from './parameters.ts';
@@ -17,15 +18,23 @@ const day = (description: string) => ({
   description,
   [EXPECTED]: 'a real calendar date written YYYY-MM-DD, e.g. 2026-01-31',
 });
-const word = (description: string) => ({ type: 'string', minLength: 1, maxLength: 200, description, [EXPECTED]: '1 to 200 characters' });
+const word = (description: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: 200,
+  // Compared with text in the database, which cannot hold some characters: refused here, not there.
+  pattern: STORABLE_TEXT_PATTERN,
+  description,
+  [EXPECTED]: '1 to 200 characters, none of them NUL',
+});
 
 export const userActivityQuery = {
   type: 'object',
   properties: {
     from: day('First day (UTC) counted; default 1970-01-01'),
     to: day('Last day (UTC) counted; default today'),
-    user: word('Only this username'),
-    group: word('Only callers in this group'),
+    user: word("Only usernames containing this text, e.g. '@hmrc.gov.uk' for a group of users. Case-sensitive; every character is taken literally, % and _ included"),
+    group: word('Only callers in this group (the whole group name)'),
     operation: { type: 'string', enum: ['lookup', 'search'], description: 'Only lookups or only searches', [EXPECTED]: 'lookup or search' },
     dataset: word('Only this dataset: birth, death, marriage or partnership'),
   },
