@@ -40,6 +40,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const HIDDEN_NOTE = 'Null when the caller may not see it; absent when nothing was recorded.';
+/** What the document says of a link, as the renderer above treats it. */
+export const LINK_NOTE =
+  'Redacted by its own blocked flag. Left out when there is none, and always left out of a blocked record, ' +
+  'whose links are hidden with the rest of it (the registrations beyond are found by their own lookups)';
 
 export interface CompiledTree {
   /** Renders a stored record (already in the view's shape) for an audience. */
@@ -70,8 +74,10 @@ export function compileTree(fields: Fields, blockedFlag: string, selfRef: string
       return (v, ctx) => (hidden(ctx) || !Array.isArray(v) ? [] : v.map(renderItem));
     }
     if (isLink(field)) {
-      // A blocked record hides its links too: they would otherwise reveal the blocked person.
-      return (v, ctx) => (ctx.blocked ? null : v == null ? undefined : renderSelf(v, ctx.fullDetails));
+      // A blocked record's links are its own data, hidden with the rest of it wherever it is shown,
+      // so a chain stops there. Left out rather than null: a hidden link must read as no link, or
+      // the answer would still tell that the blocked registration was replaced (LINK_NOTE).
+      return (v, ctx) => (ctx.blocked || v == null ? undefined : renderSelf(v, ctx.fullDetails));
     }
     return compileGroup(groupFields(field));
   };
@@ -187,10 +193,7 @@ function responseGroup(fields: Fields, selfRef: string, description?: string): J
       };
       required.push(key);
     } else if (isLink(field)) {
-      properties[key] = {
-        description: `${field.description}, redacted by its own blocked flag. Absent when there is none; null when this record is blocked.`,
-        anyOf: [{ $ref: selfRef }, { type: 'null' }],
-      };
+      properties[key] = { description: `${field.description}. ${LINK_NOTE}.`, $ref: selfRef };
     } else {
       properties[key] = responseGroup(groupFields(field), selfRef, groupDescription(field));
       required.push(key);

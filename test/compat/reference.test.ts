@@ -4,7 +4,10 @@
  * expectations model how the existing service serves those records (its
  * null-stripping and redaction), except where this service differs on purpose:
  *
- * - a blocked record's previousRegistration/nextRegistration are null;
+ * - a blocked record's previousRegistration/nextRegistration are left out
+ *   (the existing service showed them; a record with no links leaves them out in both);
+ * - the audit report's `user` filter takes `%` and `_` literally (the existing
+ *   service's PostgreSQL path matched a substring with LIKE, where they were wildcards);
  * - `status.blocked` (v1) is always a boolean;
  * - searches are deduplicated and in ascending id order;
  * - v0 `forename2` is honoured.
@@ -74,14 +77,14 @@ const readPath = (record: Json, path: string): Json | undefined =>
 
 /**
  * What the existing service sends for a stored record (FIELDS.md 1.1–1.5), with
- * this service's deliberate differences: a blocked record's links are null, and
+ * this service's deliberate differences: a blocked record's links are left out, and
  * the blocked flag is always stated as a boolean.
  */
 function referenceOutput(stored: JsonObject, rules: CensorRules, fullDetails: boolean): JsonObject {
   const blocked = readPath(stored, rules.blockedFlag) !== false;
   const walk = (value: Json | undefined, path: string, key: string): Json | typeof ABSENT => {
     if (rules.links.has(key)) {
-      if (blocked) return null; // deliberate: the existing service showed them
+      if (blocked) return ABSENT; // deliberate: the existing service showed them
       return value == null ? ABSENT : referenceOutput(value as JsonObject, rules, fullDetails);
     }
     if (rules.lists.has(key)) {
@@ -289,10 +292,35 @@ test('the reference mock records are served as the existing service serves them'
         });
       }
 
-      await t.test('a blocked v1 record hides its links; a linked blocked record is shown redacted', async () => {
+      await t.test('a record without links leaves both keys out, as the existing service does', async () => {
+        let checked = 0;
+        for (const type of TYPES) {
+          for (const row of v1[type].filter((r) => r.data.previousRegistration == null && r.data.nextRegistration == null)) {
+            for (const headers of [FULL_DETAILS, CALLER]) {
+              const body = (await getOk(app, `/v1/registration/${type}/${row.id}`, headers)) as JsonObject;
+              assert.ok(!('previousRegistration' in body) && !('nextRegistration' in body), `${type} ${row.id}`);
+              checked++;
+            }
+          }
+        }
+        // Blocked ones included: birth and death 999999920 have no links.
+        const blocked = (await getOk(app, `${BIRTH_V1}/999999920`, FULL_DETAILS)) as JsonObject;
+        assert.deepEqual(Object.keys(blocked).filter((key) => key.endsWith('Registration')), []);
+        assert.ok(checked > 0);
+      });
+
+      await t.test('a blocked v1 record hides its links; a linked blocked record is shown redacted, its chain stopping there', async () => {
         const blocked = (await getOk(app, `${BIRTH_V1}/999999926`, FULL_DETAILS)) as JsonObject;
-        assert.equal(blocked.previousRegistration, null);
-        assert.equal(blocked.nextRegistration, null);
+        assert.ok(!('previousRegistration' in blocked), 'left out, as if there were none');
+        assert.ok(!('nextRegistration' in blocked));
+        // Death 999999970 -> 971 (blocked) -> 972: the chain stops at 971; 972 answers its own lookup.
+        const first = (await getOk(app, `${DEATH}/999999970`, FULL_DETAILS)) as JsonObject;
+        const middle = first.nextRegistration as JsonObject;
+        assert.equal(middle.id, 999999971);
+        assert.ok(!('nextRegistration' in middle), 'the blocked middle hides its own link onwards');
+        const last = (await getOk(app, `${DEATH}/999999972`, FULL_DETAILS)) as JsonObject;
+        assert.equal((last.previousRegistration as JsonObject).id, 999999971);
+        assert.ok(!('previousRegistration' in (last.previousRegistration as JsonObject)));
         const chain = (await getOk(app, `${BIRTH_V1}/999999925`, FULL_DETAILS)) as JsonObject;
         const next = chain.nextRegistration as JsonObject;
         assert.equal(next.id, 999999926);

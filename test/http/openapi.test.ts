@@ -219,6 +219,23 @@ describe('real responses validate against the document', () => {
       assert.equal(validate(withoutGroup), false, `${view.path}: a missing ${group} is refused`);
     }
   });
+
+  test('a link is documented as left out, never null, when there is none or the record is blocked', async () => {
+    let linked = 0;
+    // v0's previousRegistration is a group of two fields, not a link.
+    for (const view of views.filter((v) => v.version === 'v1')) {
+      const schema = document.components.schemas[view.schemaName];
+      for (const key of ['previousRegistration', 'nextRegistration'].filter((k) => k in schema.properties)) {
+        linked++;
+        assert.ok(!schema.required.includes(key), `${view.schemaName}.${key} is optional`);
+        assert.match(schema.properties[key].description, /left out of a blocked record/, `${view.schemaName}.${key} says so`);
+        const validate = responseSchema(lookupPath(view), '200');
+        const { body } = await app().get(`${view.path}/123456789`, CALLER);
+        assert.equal(validate({ ...body, [key]: null }), false, `${view.path}: a null ${key} is refused`);
+      }
+    }
+    assert.ok(linked > 0);
+  });
 });
 
 describe('/docs', () => {

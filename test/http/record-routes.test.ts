@@ -99,8 +99,8 @@ function setPath(target: Json, path: string, value: unknown) {
 /**
  * What a record must render as, worked out from the description alone: hidden
  * leaves null, visible unrecorded leaves absent, groups always present, lists
- * `[]` when hidden or missing, links redacted by their own flag and null on a
- * blocked record, and the blocked flag stated as a boolean.
+ * `[]` when hidden or missing, links redacted by their own flag and left out of
+ * a blocked record, and the blocked flag stated as a boolean.
  */
 function expectedRender(fields: Fields, blockedFlag: string, stored: unknown, fullDetails: boolean): Json {
   const blocked = isBlocked(stored, blockedFlag);
@@ -112,7 +112,7 @@ function expectedRender(fields: Fields, blockedFlag: string, stored: unknown, fu
       let rendered: unknown;
       if (isLeaf(field)) rendered = shown(visibilityOf(field), blocked, fullDetails) && v !== HIDDEN ? (v ?? undefined) : null;
       else if (isList(field)) rendered = shown(field.visibility, blocked, fullDetails) && Array.isArray(v) ? v.map(withoutNulls) : [];
-      else if (isLink(field)) rendered = blocked ? null : v == null ? undefined : expectedRender(fields, blockedFlag, v, fullDetails);
+      else if (isLink(field)) rendered = blocked || v == null ? undefined : expectedRender(fields, blockedFlag, v, fullDetails);
       else rendered = walk(groupFields(field), v);
       if (rendered !== undefined) out[key] = rendered;
     }
@@ -156,13 +156,15 @@ function visit(fields: Fields, rendered: unknown, path = ''): Visited[] {
 const hasLinks = (fields: Fields): boolean =>
   Object.values(fields).some((field) => isLink(field) || (!isLeaf(field) && !isList(field) && hasLinks(groupFields(field))));
 
-/** A blocked record as rendered: its always-shown ids and a true flag, every other leaf null, lists empty, links null. */
+/** A blocked record as rendered: its always-shown ids and a true flag, every other leaf null, lists empty, links left out. */
 function assertOnlyIdAndFlag(view: ViewDescription, rendered: unknown, id: number, where: string) {
   for (const item of visit(view.fields, rendered)) {
     if (item.kind === 'leaf' && item.visibility === 'always') {
       assert.equal(item.value, item.path === view.blockedFlag ? true : id, `${where}: ${item.path}`);
     } else if (item.kind === 'list') {
       assert.deepEqual(item.value, [], `${where}: ${item.path} is empty`);
+    } else if (item.kind === 'link') {
+      assert.ok(!item.present, `${where}: ${item.path} is left out`);
     } else {
       assert.ok(item.present, `${where}: ${item.path} is present`);
       assert.equal(item.value, null, `${where}: ${item.path} is null`);
@@ -316,7 +318,7 @@ for (const kind of await storeKinds()) {
           }
         });
 
-        test('a blocked record shows only its id and the blocked flag, with links null', async () => {
+        test('a blocked record shows only its id and the blocked flag, its links left out', async () => {
           const blocked = recordsOf(view).filter((v1) => isBlocked(v1, view.record.blockedFlag));
           assert.ok(blocked.length > 0, 'the mock has a blocked record of this type');
           for (const v1 of blocked) {
