@@ -22,8 +22,13 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
     connectionTimeoutMillis: 5000,
     application_name: options.applicationName ?? 'lev-api',
   });
-  // An idle connection killed by the server must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  // A connection the server kills emits 'error', once or more, idle or checked out, and an 'error'
+  // without a listener ends the process. pg-pool listens only at times (an idle client; the first
+  // error of a `pool.query`), so every client gets a listener of its own for its whole life. What it
+  // hears reaches the caller anyway, as the failure of the query that was running.
+  const ignore = () => {};
+  pool.on('error', ignore);
+  pool.on('connect', (client) => client.on('error', ignore));
   // Prepared statements are named after their text, so that each connection prepares a statement
   // the first time it runs it (pg remembers which it has) and only binds and executes it afterwards.
   const statementNames = new Map<string, string>();
@@ -48,9 +53,7 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
     async transaction(work, { lock } = {}) {
       if (lock !== undefined && !Number.isSafeInteger(lock)) throw new Error(`advisory lock ${lock} is not an integer`);
       const client = await pool.connect();
-      // A connection dropped by the server mid-transaction emits 'error'; without a listener that kills the process.
-      const ignore = () => {};
-      client.on('error', ignore);
+      let failure: Error | undefined;
       try {
         // One round trip: the lock is taken by the transaction's first statement, so every later one sees
         // what the previous holder committed.
@@ -59,11 +62,11 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
+        // A failed ROLLBACK means the connection is broken: it is then closed rather than pooled again.
+        await client.query('ROLLBACK').catch((rollback: Error) => (failure = rollback));
         throw error;
       } finally {
-        client.off('error', ignore);
-        client.release();
+        client.release(failure);
       }
     },
     close: async () => {

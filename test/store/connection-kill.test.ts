@@ -1,0 +1,137 @@
+/**
+ * The service as operators run it (its own process, PostgreSQL, keep-alive clients), with the
+ * server killing its connections under load: it must answer 200 or 503, never die, recover by
+ * itself, and audit exactly the reads it answered.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { test } from 'node:test';
+import { Agent, get } from 'node:http';
+import pg from 'pg';
+import { migrate } from '../../src/store/migrations.ts';
+import { loadInto, mockDataset, recordTypes } from '../../src/store/open-store.ts';
+import { openPostgres } from '../../src/store/pg-driver.ts';
+import { createRecordStore } from '../../src/store/record-store.ts';
+import { records } from '../../src/records/index.ts';
+import { CALLER, TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
+
+const skip = !(await postgresAvailable()) && 'no PostgreSQL server at TEST_DATABASE_URL';
+const KILL_FOR_MS = 15_000;
+
+const PATHS = [
+  '/v1/registration/birth/123456789',
+  '/v1/registration/death?surname=Carlyle&forenames=Edwin&date=2017-02-09',
+  '/api/v0/events/birth/123456789',
+  '/v1/registration/marriage?surname=fairweather&forenames=LUCY&dateOfMarriage=2012-09-01',
+];
+
+/**
+ * `connections` keep-alive clients, each sending its next request when the last is answered, until
+ * `ms` have passed; every answer is counted, the last ones included (a failed request counts as 'error').
+ */
+async function drive(url: string, connections: number, ms: number): Promise<Record<string, number>> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const statuses: Record<string, number> = {};
+  const until = Date.now() + ms;
+  await Promise.all(
+    Array.from({ length: connections }, async (_, client) => {
+      for (let i = client; Date.now() < until; i++) {
+        let status: string;
+        try {
+          status = await new Promise<string>((resolve, reject) => {
+            get(url + PATHS[i % PATHS.length], { agent, headers: CALLER }, (response) => {
+              response.resume().once('end', () => resolve(String(response.statusCode))).once('error', reject);
+            }).once('error', reject);
+          });
+        } catch (error) {
+          status = `error ${(error as { code?: string }).code ?? (error as Error).message}`;
+        }
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    }),
+  );
+  agent.destroy();
+  return statuses;
+}
+
+/** Starts `lev-api serve` and resolves with its URL once it says it is listening. */
+async function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, ['bin/lev-api.js', 'serve'], {
+    env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    let listening = false;
+    // Info lines (one per request) are left out of what a failure shows; the warnings and errors are kept.
+    const read = (chunk: Buffer) => {
+      for (const line of String(chunk).split('\n')) {
+        const found = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+        if (found && !listening) {
+          listening = true;
+          resolve(found[1]);
+        }
+        if (line && !line.includes('"level":30')) output += `${line}\n`;
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before listening:\n${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 503, the process lives, and every 200 is audited', { skip, timeout: 90_000 }, async (t) => {
+  const { schema, admin } = await emptySchema(t, () => service?.child.kill('SIGKILL'));
+  // Named after the schema: the kills reach this test's service and no other test's connections.
+  const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}application_name=${schema}`;
+  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 10_000 });
+  await migrate(driver);
+  await loadInto(createRecordStore(driver, records), mockDataset(recordTypes()));
+  await driver.close();
+
+  let service: Awaited<ReturnType<typeof serve>> | undefined;
+  service = await serve({ DATABASE_URL: url, DATABASE_SCHEMA: schema, AUTH_MODE: 'mock' });
+  const exited = once(service.child, 'exit');
+
+  const kill = () =>
+    admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()`, [schema]);
+  let killing = true;
+  let kills = 0;
+  const killer = (async () => {
+    while (killing) {
+      kills += (await kill()).rowCount ?? 0;
+      await sleep(500);
+    }
+  })();
+
+  const statuses = await drive(service.url, 50, KILL_FOR_MS);
+  killing = false;
+  await killer;
+  assert.ok(kills > 0, 'the server killed some of the service connections');
+
+  assert.equal(service.child.exitCode, null, `the service is still running:\n${service.output().slice(-2000)}`);
+  const stopped = Date.now();
+  let ready = 0;
+  while (Date.now() - stopped < 5000) {
+    ready = (await fetch(`${service.url}/readiness`)).status;
+    if (ready === 200) break;
+    await sleep(100);
+  }
+  assert.equal(ready, 200, '/readiness is 200 within 5 s of the kills stopping');
+
+  assert.deepEqual(
+    Object.keys(statuses).filter((code) => code !== '200' && code !== '503'),
+    [],
+    `only 200 and 503 were answered: ${JSON.stringify(statuses)}`,
+  );
+  assert.ok(statuses['200'] > 0, 'some reads were answered');
+
+  const { rows } = await admin.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.audit_log`);
+  assert.equal(Number(rows[0].n), statuses['200'], 'the audit rows equal the 200s exactly');
+
+  service.child.kill('SIGTERM');
+  await exited;
+});
