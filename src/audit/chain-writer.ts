@@ -80,8 +80,11 @@ async function append(tx: SqlExecutor, entries: readonly AuditEntry[], at: strin
   return { head, alone: actual === chain.head };
 }
 
-/** Writes one batch at a time: a batch must be committed, or have failed, before the next is given. */
-export type ChainWriter = (entries: readonly AuditEntry[]) => Promise<void>;
+/**
+ * Writes one batch at a time: a batch must be committed, or have failed, before the next is given.
+ * The entries are stamped `at` (ISO 8601), by default now; only the mock's invented history is older.
+ */
+export type ChainWriter = (entries: readonly AuditEntry[], at?: string) => Promise<void>;
 
 export function createChainWriter(driver: SqlDriver): ChainWriter {
   // Only a guess at the chain's head, which append checks.
@@ -91,8 +94,7 @@ export function createChainWriter(driver: SqlDriver): ChainWriter {
   // around its one statement (on PGlite a call saved a batch, COMMIT's). Should it insert nothing,
   // the batch goes the locked way.
   const guessAlone = driver.kind === 'embedded';
-  return async (entries) => {
-    const at = new Date().toISOString();
+  return async (entries, at = new Date().toISOString()) => {
     const guessed = guessAlone ? await appendIfStillAlone(driver, entries, at, chain) : undefined;
     if (guessed !== undefined) return void (chain = { head: guessed, alone: true });
     chain = await driver.transaction((tx) => append(tx, entries, at, chain, !guessAlone), { lock: CHAIN_LOCK });

@@ -6,6 +6,8 @@
 import type { Config } from '../config.ts';
 import { type RecordType, recordType } from '../data/entries.ts';
 import { readRecordFiles } from '../data/read-files.ts';
+import { createChainWriter } from '../audit/chain-writer.ts';
+import { auditHistory } from '../mock/audit-history.ts';
 import { mockRecords } from '../mock/dataset.ts';
 import { records } from '../records/index.ts';
 import type { SqlDriver } from './driver.ts';
@@ -61,6 +63,12 @@ const unloggedSql = () =>
     .map((table) => `ALTER TABLE ${table} SET UNLOGGED;`)
     .join('\n');
 
+/** The mock's invented audit history (src/mock/audit-history.ts), chained like any other entries. */
+export async function seedAuditHistory(driver: SqlDriver, today: Date): Promise<void> {
+  const write = createChainWriter(driver);
+  for (const { at, entry } of auditHistory(today)) await write([entry], at);
+}
+
 export async function openStore(config: Config): Promise<RecordStore> {
   const driver: SqlDriver = config.database ? openPostgres(config.database) : await openEmbedded();
   try {
@@ -74,7 +82,11 @@ export async function openStore(config: Config): Promise<RecordStore> {
     const store = createRecordStore(driver, records, readers);
     if (config.database) return store;
     const types = recordTypes();
-    await loadInto(store, config.dataPath ? await readRecordFiles(config.dataPath, types) : mockDataset(types));
+    if (config.dataPath) await loadInto(store, await readRecordFiles(config.dataPath, types));
+    else {
+      await loadInto(store, mockDataset(types));
+      await seedAuditHistory(driver, new Date());
+    }
     // Nothing writes records to the embedded database after this: it is read from memory (snapshot.ts).
     return await snapshotStore(store, records.map((description) => description.name));
   } catch (error) {
