@@ -66,7 +66,7 @@ export async function buildApp(
         error.code === 'FST_ERR_BAD_URL' ? 'The URL could not be read: it holds a malformed percent-escape' : 'The request could not be read';
       (reply as FastifyReply)
         .code(400)
-        .headers({ ...securityHeaders(request.url, tls), 'x-request-id': request.id, 'content-type': 'application/json' })
+        .headers({ ...securityHeaders(request.url, tls), 'x-request-id': request.id, 'request-id': request.id, 'content-type': 'application/json' })
         .send({ code: 'BadRequest', message });
     },
     ajv: {
@@ -84,7 +84,8 @@ export async function buildApp(
   if (limiter) app.addHook('onClose', () => limiter.close());
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    // Request-Id as the existing service (restify) sent it; x-request-id as proxies and tracing expect.
+    reply.header('x-request-id', request.id).header('request-id', request.id);
     // A client certificate that passed the handshake but breaks an on-boarding rule (logged at the handshake).
     const certificate = presentedCertificate(request.socket);
     if (certificate?.problem) {

@@ -228,7 +228,11 @@ for (const view of views) {
     test('404 NotFound for an unknown id', async () => {
       for (const id of ['1', '0', '000', '999999999999999999', '123456788']) {
         for (const headers of [CALLER, FULL_DETAILS]) {
-          assertError(await app().get(lookupPath(view, id), headers), 404, 'NotFound', `id ${id}`);
+          const response = await app().get(lookupPath(view, id), headers);
+          assertError(response, 404, 'NotFound', `id ${id}`);
+          // The existing service's clients read the request id from Request-Id.
+          assert.match(response.headers.get('request-id') ?? '', /^[0-9a-f-]{36}$/);
+          assert.equal(response.headers.get('request-id'), response.headers.get('x-request-id'));
         }
       }
     });
