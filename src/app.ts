@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { type AuditTrail, createAuditTrail } from './audit/trail.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
-import { type Identifier, authoriseDataset, createIdentifier } from './auth/identify.ts';
+import { type Identifier, authoriseDataset, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { forbidden } from './http/errors.ts';
@@ -42,8 +42,7 @@ export async function buildApp(
   config: Config,
   { store, logger, audit = createAuditTrail(store.driver), identify = createIdentifier(config) }: AppDependencies,
 ) {
-  // Without settings (a test's own identifier), datasets are closed as in the real modes.
-  const authMode = config.auth?.mode ?? 'oidc';
+  const enforceRoles = enforcesRoles(config.auth);
   const tls = Boolean(config.tls);
   // HTTP or HTTPS (with client certificates), and the limits on headers and URLs applied before any work.
   const transport = createTransport(config.tls);
@@ -98,7 +97,7 @@ export async function buildApp(
     // Counted per client, refused or not by the dataset's role below.
     await limiter?.take(request.identity.client);
     // Before the query is even validated: a caller without the dataset's role learns nothing of it.
-    if (route.dataset) authoriseDataset(authMode, request.identity, route.dataset);
+    if (route.dataset) authoriseDataset(enforceRoles, request.identity, route.dataset);
   });
 
   // Hooks of every request take a callback rather than being async: no promise a request.
@@ -128,7 +127,7 @@ export async function buildApp(
   await app.register(openApiRoutes, { document: openApiDocument(compiled, version) });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
-  await app.register(auditRoutes, { db: store.driver });
+  await app.register(auditRoutes, { db: store.driver, enforceRoles });
   app.addHook('onClose', () => audit.flush());
   await app.after();
   guardMethods();

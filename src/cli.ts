@@ -3,6 +3,7 @@
  * `run(args, env)`, returning the process exit code.
  */
 import { ConfigError } from './config.ts';
+import { version } from './version.ts';
 
 export interface Command {
   readonly summary: string;
@@ -30,13 +31,18 @@ async function help(): Promise<string> {
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   const [name, ...args] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    console.log(version);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(await help());
     return name ? 0 : 2;
   }
-  const load = commands[name];
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!load) {
-    console.error(`lev-api: unknown command '${name}'\n\n${await help()}`);
+    const what = name.startsWith('-') ? 'option' : 'command';
+    console.error(`lev-api: unknown ${what} '${name}'; the commands are ${Object.keys(commands).join(', ')} (see 'lev-api --help')`);
     return 2;
   }
   const command = await load();
@@ -47,7 +53,11 @@ export async function main(argv: string[], env: Record<string, string | undefine
   try {
     return await command.run(args, env);
   } catch (error) {
-    if (error instanceof ConfigError || (error as { name?: string }).name === 'UsageError') {
+    if ((error as { name?: string }).name === 'UsageError') {
+      console.error(`lev-api ${name}: ${(error as Error).message} (see 'lev-api ${name} --help')`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
       console.error(`lev-api ${name}: ${(error as Error).message}`);
       return 2;
     }

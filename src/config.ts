@@ -87,6 +87,17 @@ const Env = Type.Object({
     default: false,
     description: "oidc: refuse access tokens that are not bound to the caller's client certificate (RFC 8705 cnf x5t#S256); needs TLS_CLIENT_CA",
   }),
+  // Hardening (issue 11): how long a token may live, and roles in the mock.
+  OIDC_MAX_TOKEN_LIFETIME_S: Type.Integer({
+    minimum: 60,
+    maximum: 2_592_000,
+    default: 86_400,
+    description: 'oidc: longest a token may live, exp minus iat, in seconds; a token meant to live longer is refused',
+  }),
+  MOCK_ENFORCE_ROLES: Type.Boolean({
+    default: false,
+    description: "mock: apply the production rules to the identity headers' roles (each dataset needs its role, the audit report 'audit'); otherwise every dataset and the audit report are open to any identified caller",
+  }),
   TRUSTED_PROXIES: Type.Optional(
     Type.String({ minLength: 1, description: 'proxy: comma list of the IP addresses or CIDR ranges whose identity headers are believed' }),
   ),
@@ -122,6 +133,8 @@ export interface OidcConfig {
   readonly audience: string;
   readonly clockToleranceS: number;
   readonly jwksCooldownS: number;
+  /** Longest a token may live (exp - iat), in seconds. */
+  readonly maxTokenLifetimeS: number;
   /** Refuse tokens without a `cnf` binding them to the client certificate (RFC 8705). */
   readonly requireBoundTokens: boolean;
   /** Claim names or paths (each a list of segments) for each part of the identity. */
@@ -140,7 +153,7 @@ export interface ClaimPath {
 }
 
 export type AuthConfig =
-  | { readonly mode: 'mock' }
+  | { readonly mode: 'mock'; readonly enforceRoles: boolean }
   | { readonly mode: 'proxy'; readonly trustedProxies: readonly string[] }
   | OidcConfig;
 
@@ -195,6 +208,7 @@ const OIDC_KEYS = [
   'OIDC_AUDIENCE',
   'OIDC_CLOCK_TOLERANCE_S',
   'OIDC_JWKS_COOLDOWN_S',
+  'OIDC_MAX_TOKEN_LIFETIME_S',
   'OIDC_USERNAME_CLAIM',
   'OIDC_CLIENT_CLAIM',
   'OIDC_ROLES_CLAIM',
@@ -233,6 +247,9 @@ function authProblems(value: Static<typeof Env>, given: (key: string) => boolean
   } else if (effective) {
     const stray = OIDC_KEYS.filter(given);
     if (stray.length) problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set, but AUTH_MODE is ${effective}, not oidc`);
+  }
+  if (effective && effective !== 'mock' && given('MOCK_ENFORCE_ROLES')) {
+    problems.push(`MOCK_ENFORCE_ROLES is set, but AUTH_MODE is ${effective}, where roles are always enforced`);
   }
   if (effective === 'proxy') {
     if (!value.TRUSTED_PROXIES) problems.push('TRUSTED_PROXIES is not set: AUTH_MODE=proxy needs the addresses of the proxies whose headers are believed');
@@ -316,7 +333,7 @@ function rateLimitConfig(value: Static<typeof Env>, given: (key: string) => bool
 function authConfig(value: Static<typeof Env>): AuthConfig {
   const mode = value.AUTH_MODE ?? 'mock';
   if (mode === 'proxy') return { mode, trustedProxies: (value.TRUSTED_PROXIES as string).split(',').map((entry) => entry.trim()) };
-  if (mode === 'mock') return { mode };
+  if (mode === 'mock') return { mode, enforceRoles: value.MOCK_ENFORCE_ROLES };
   const audience = value.OIDC_AUDIENCE as string;
   return {
     mode,
@@ -324,6 +341,7 @@ function authConfig(value: Static<typeof Env>): AuthConfig {
     audience,
     clockToleranceS: value.OIDC_CLOCK_TOLERANCE_S,
     jwksCooldownS: value.OIDC_JWKS_COOLDOWN_S,
+    maxTokenLifetimeS: value.OIDC_MAX_TOKEN_LIFETIME_S,
     requireBoundTokens: value.REQUIRE_BOUND_TOKENS,
     claims: {
       username: claimPaths(value.OIDC_USERNAME_CLAIM, audience),

@@ -26,11 +26,19 @@ export async function serve(config: Config) {
   if (auth?.mode === 'mock' && config.database) {
     app.log.warn('AUTH_MODE=mock with DATABASE_URL: identity headers are believed from any caller, and every dataset is open');
   }
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // Not started (the port is taken, say): the store is closed and the failure is the caller's to report.
+    await app.close();
+    throw error;
+  }
+  // Only once listening: close-with-grace also ends the process with 0 on 'beforeExit', which would
+  // hide a failure to start as success.
   closeWithGrace({ delay: 10_000 }, async ({ err }) => {
     if (err) app.log.error({ err: { type: (err as Error).name } }, 'stopping after an error');
     await app.close();
   });
-  await app.listen({ port: config.port, host: config.host });
   return app;
 }
 

@@ -6,7 +6,7 @@
  * cannot be had).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { type AuthMode, type Config, ConfigError } from '../config.ts';
+import { type Config, ConfigError } from '../config.ts';
 import type { PresentedCertificate } from './client-certificate.ts';
 import { forbidden } from '../http/errors.ts';
 import type { Identity } from '../http/identity.ts';
@@ -38,11 +38,22 @@ export function createIdentifier(config: Pick<Config, 'auth'>): Identifier {
 }
 
 /**
- * Whether the caller may read the dataset: in `mock` mode every dataset is
- * open, as it was; otherwise each needs the role named after it.
+ * Whether roles are checked: always in `proxy` and `oidc`; in `mock` only with
+ * MOCK_ENFORCE_ROLES, otherwise every dataset and the audit report are open to
+ * any identified caller, as they were (lev-web calls with no roles at all).
+ * Without settings (a test's own identifier), as in the real modes.
  */
-export function authoriseDataset(mode: AuthMode, identity: Identity, dataset: string): void {
-  if (mode !== 'mock' && !identity.roles.includes(dataset)) {
-    throw forbidden(`The ${dataset} records need the '${dataset}' role`);
-  }
+export const enforcesRoles = (auth: Config['auth']): boolean => auth?.mode !== 'mock' || auth.enforceRoles;
+
+/**
+ * The one authorisation rule, for a dataset (its role is its name) and for the
+ * audit report (the `audit` role) alike: when roles are enforced, the caller
+ * must hold the role; `what` names the thing refused, for the 403's message.
+ */
+export function authorise(enforceRoles: boolean, identity: Identity | undefined, role: string, what: string): void {
+  if (enforceRoles && !identity?.roles.includes(role)) throw forbidden(`${what} the '${role}' role`);
 }
+
+/** A dataset's records need the role named after the dataset. */
+export const authoriseDataset = (enforceRoles: boolean, identity: Identity, dataset: string): void =>
+  authorise(enforceRoles, identity, dataset, `The ${dataset} records need`);

@@ -13,14 +13,17 @@
  * never HMAC, so a public key cannot be used as a shared secret); the
  * signature is by a key the issuer publishes; `iss` is OIDC_ISSUER; `aud`
  * contains OIDC_AUDIENCE; `exp` and `iat` are present; `exp`, `nbf` and `iat`
- * are within OIDC_CLOCK_TOLERANCE_S of now; a token with a `cnf` claim is
+ * are within OIDC_CLOCK_TOLERANCE_S of now; `exp` is at most
+ * OIDC_MAX_TOKEN_LIFETIME_S after `iat` (a token meant to live for ever is a
+ * stolen token that never dies); a `typ` header, when the issuer sets one,
+ * names an access token (ACCESS_TOKEN_TYPES); a token with a `cnf` claim is
  * bound to a client certificate (RFC 8705): its `x5t#S256` must be the
  * thumbprint of the certificate this connection presented, and with
  * REQUIRE_BOUND_TOKENS a token without `cnf` is refused. Any failure is a 401 with
  * `error="invalid_token"` and the same message, whichever check failed. When
  * the issuer cannot be reached for its keys, the answer is 503.
  */
-import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
+import { type JWTHeaderParameters, type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
 import type { ClaimPath, OidcConfig } from '../config.ts';
 import { unauthorized, serviceUnavailable } from '../http/errors.ts';
 import type { Identity } from '../http/identity.ts';
@@ -28,6 +31,14 @@ import { bearerChallenge } from './challenge.ts';
 import type { Caller, Identifier } from './identify.ts';
 
 export const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+/**
+ * The header `typ` values of an access token, compared case-insensitively (media types): RFC 9068's
+ * `at+jwt` (which oidc-provider sets), and the plain `JWT` that Keycloak sets on every token it
+ * issues. An ID token, logout token or DPoP proof names another type and is refused; a token
+ * without `typ` is accepted, as most issuers set none.
+ */
+export const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt', 'jwt']);
 
 /** How long a fetch of the discovery document or of the keys may take. */
 const FETCH_TIMEOUT_MS = 5_000;
@@ -179,8 +190,9 @@ export function oidcIdentifier(config: OidcConfig): Identifier {
     if (!token) throw unauthorized("The Authorization header must be 'Bearer <token>'", bearerChallenge('invalid_request'));
 
     let claims: JWTPayload;
+    let header: JWTHeaderParameters;
     try {
-      ({ payload: claims } = await jwtVerify(token, getKey, {
+      ({ payload: claims, protectedHeader: header } = await jwtVerify(token, getKey, {
         algorithms: ALGORITHMS,
         issuer: config.issuer,
         audience: config.audience,
@@ -197,6 +209,13 @@ export function oidcIdentifier(config: OidcConfig): Identifier {
     // jose checks iat only against a maximum age; a token issued in the future is refused here.
     if ((claims.iat as number) > Date.now() / 1000 + config.clockToleranceS) {
       throw invalidToken(Object.assign(new Error('iat in the future'), { name: 'JWTClaimValidationFailed', code: 'ERR_JWT_CLAIM_VALIDATION_FAILED', claim: 'iat' }));
+    }
+    const lifetimeS = (claims.exp as number) - (claims.iat as number);
+    if (lifetimeS > config.maxTokenLifetimeS) {
+      throw invalidToken(Object.assign(new Error('lifetime too long'), { name: 'JWTClaimValidationFailed', code: 'TOKEN_LIFETIME_TOO_LONG', claim: 'exp' }));
+    }
+    if (header.typ !== undefined && !(typeof header.typ === 'string' && ACCESS_TOKEN_TYPES.has(header.typ.toLowerCase()))) {
+      throw invalidToken(Object.assign(new Error('not an access token'), { name: 'JWTClaimValidationFailed', code: 'TOKEN_TYPE_NOT_ACCESS', claim: 'typ' }));
     }
     const binding = bindingProblem(claims, clientCertificate, config.requireBoundTokens);
     if (binding) {

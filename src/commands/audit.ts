@@ -1,12 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { parseArgs } from 'node:util';
 import { auditEntries, verifyAuditChain } from '../audit/verify.ts';
 import type { Command } from '../cli.ts';
 import { loadConfig } from '../config.ts';
-import { isIsoDate } from '../records/dates.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
+import { dateOption, parseArguments } from './arguments.ts';
 import { UsageError } from './usage-error.ts';
 
 const USAGE = `lev-api audit verify
@@ -17,14 +16,13 @@ export const auditCommand: Command = {
   usage: USAGE,
   async run(args, env) {
     const [action, ...rest] = args;
-    const { values } = parseArgs({
-      args: rest,
-      options: { from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } },
-    });
-    for (const key of ['from', 'to'] as const) {
-      if (values[key] !== undefined && !isIsoDate(values[key])) throw new UsageError(`--${key} must be a date written YYYY-MM-DD`);
+    if (action !== 'verify' && action !== 'export') {
+      throw new UsageError(action === undefined ? "name what to do: 'verify' or 'export'" : `expected 'verify' or 'export', not '${action}'`);
     }
-    if (action !== 'verify' && action !== 'export') throw new UsageError(`expected 'verify' or 'export'\nUsage: ${USAGE}`);
+    const { values } = parseArguments(rest, action === 'verify' ? {} : { from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } });
+    const from = dateOption('from', values.from as string | undefined);
+    const to = dateOption('to', values.to as string | undefined);
+    if (from && to && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
     const config = loadConfig(env, { serving: false });
     if (!config.database) throw new UsageError('DATABASE_URL is not set: the audit trail lives in the PostgreSQL database');
     const driver = openPostgres(config.database);
@@ -39,9 +37,9 @@ export const auditCommand: Command = {
         console.error(`audit trail BROKEN after ${result.entries - 1} good entries: ${result.reason}`);
         return 1;
       }
-      const out = values.out ? createWriteStream(values.out) : process.stdout;
+      const out = values.out ? createWriteStream(values.out as string) : process.stdout;
       let count = 0;
-      for await (const entry of auditEntries(driver, { from: values.from, to: values.to })) {
+      for await (const entry of auditEntries(driver, { from, to })) {
         if (!out.write(`${JSON.stringify(entry)}\n`)) await once(out, 'drain');
         count++;
       }

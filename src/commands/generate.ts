@@ -1,8 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
 import type { Command } from '../cli.ts';
 import { DEFAULT_FIRST_ID, GENERATED_TYPES, generateRecords, isGeneratedType } from '../generate/records.ts';
+import { parseArguments } from './arguments.ts';
 import { UsageError } from './usage-error.ts';
 
 const USAGE = `lev-api generate --type ${GENERATED_TYPES.join('|')} --count N [--seed S] [--out FILE] [--first-id ID]`;
@@ -20,31 +20,21 @@ interface Options {
 
 const wholeNumber = (name: string, value: string): number => {
   const number = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(number)) throw new UsageError(`--${name} must be a whole number, 0 or more (got '${value}')\n\nUsage: ${USAGE}`);
+  if (!Number.isSafeInteger(number)) throw new UsageError(`--${name} must be a whole number, 0 or more (got '${value}')`);
   return number;
 };
 
 function parse(args: string[]): Options {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        type: { type: 'string' },
-        count: { type: 'string' },
-        seed: { type: 'string' },
-        out: { type: 'string', short: 'o' },
-        'first-id': { type: 'string' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\nUsage: ${USAGE}`);
-  }
-  if (values.type === undefined) throw new UsageError(`--type is required\n\nUsage: ${USAGE}`);
+  const { values } = parseArguments(args, {
+    type: { type: 'string' },
+    count: { type: 'string' },
+    seed: { type: 'string' },
+    out: { type: 'string', short: 'o' },
+    'first-id': { type: 'string' },
+  });
+  if (values.type === undefined) throw new UsageError(`--type is required`);
   if (!isGeneratedType(values.type)) throw new UsageError(`--type must be one of ${GENERATED_TYPES.join(', ')} (got '${values.type}')`);
-  if (values.count === undefined) throw new UsageError(`--count is required\n\nUsage: ${USAGE}`);
+  if (values.count === undefined) throw new UsageError(`--count is required`);
   const count = wholeNumber('count', values.count);
   const firstId = values['first-id'] === undefined ? DEFAULT_FIRST_ID : wholeNumber('first-id', values['first-id']);
   if (!Number.isSafeInteger(firstId + count)) throw new UsageError('--first-id plus --count goes beyond the largest id this service can hold');

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import type { Command } from '../cli.ts';
 import { loadConfig } from '../config.ts';
 import { DEFAULT_BATCH_SIZE, LoadError, defaultRejectsPath, loadFiles, summary } from '../load/loader.ts';
@@ -7,6 +6,7 @@ import { records } from '../records/index.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { createRecordStore } from '../store/record-store.ts';
+import { parseArguments } from './arguments.ts';
 import { UsageError } from './usage-error.ts';
 
 const TYPES = records.map((d) => d.name);
@@ -29,22 +29,16 @@ Records are upserted by id: loading a file again changes nothing. Progress goes 
 the summary to stdout. Exit code 0 when every file loaded, 1 when one could not be, 2 for a usage mistake.`,
 
   async run(args, env) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        allowPositionals: true,
-        options: {
-          type: { type: 'string' },
-          'skip-invalid': { type: 'boolean', default: false },
-          rejects: { type: 'string' },
-          batch: { type: 'string' },
-        },
-      });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const { values, positionals: files } = parsed;
+    const { values, positionals: files } = parseArguments(
+      args,
+      {
+        type: { type: 'string' },
+        'skip-invalid': { type: 'boolean', default: false },
+        rejects: { type: 'string' },
+        batch: { type: 'string' },
+      },
+      { positionals: true },
+    );
     if (!values.type) throw new UsageError(`--type is required (${TYPES.join(', ')})`);
     if (!(TYPES as readonly string[]).includes(values.type)) throw new UsageError(`--type must be one of ${TYPES.join(', ')}, not '${values.type}'`);
     if (files.length === 0) throw new UsageError('name at least one FILE to load (- for stdin)');

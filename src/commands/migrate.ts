@@ -2,12 +2,14 @@ import type { Command } from '../cli.ts';
 import { loadConfig } from '../config.ts';
 import { LATEST_VERSION, migrate } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
+import { parseArguments } from './arguments.ts';
 import { UsageError } from './usage-error.ts';
 
 export const migrateCommand: Command = {
   summary: 'Apply pending schema migrations to DATABASE_URL (idempotent)',
   usage: 'DATABASE_URL=postgres://... lev-api migrate',
-  async run(_args, env) {
+  async run(args, env) {
+    parseArguments(args, {});
     const config = loadConfig(env, { serving: false });
     if (!config.database) throw new UsageError('DATABASE_URL is not set: the embedded store migrates itself at start');
     const driver = openPostgres(config.database);

@@ -1,11 +1,21 @@
 import type { Command } from '../cli.ts';
-import { loadConfig } from '../config.ts';
+import { configReference, loadConfig } from '../config.ts';
 import { serve } from '../server.ts';
+import { parseArguments } from './arguments.ts';
+
+/** The settings, from the schema that checks them: a setting added there is listed here. */
+const settings = () =>
+  configReference()
+    .map(({ name, default: fallback, description }) => `  ${name}${fallback === undefined ? '' : ` (default ${fallback})`}\n      ${description}`)
+    .join('\n');
 
 export const serveCommand: Command = {
-  summary: 'Serve the API (configured from the environment; see the README)',
-  usage: 'lev-api serve',
-  async run(_args, env) {
+  summary: 'Serve the API, configured by the environment variables below',
+  get usage() {
+    return `lev-api serve\n\nSettings (environment variables):\n${settings()}`;
+  },
+  async run(args, env) {
+    parseArguments(args, {});
     await serve(loadConfig(env));
     // Keeps running until a signal stops it (see server.ts).
     return new Promise<number>(() => {});

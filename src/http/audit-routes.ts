@@ -1,12 +1,13 @@
 /**
  * GET /api/v0/audit/user-activity: accesses per user per day, for callers
- * with the `audit` role.
+ * with the `audit` role where roles are enforced (see `enforcesRoles`).
  */
 import type { FastifyInstance } from 'fastify';
+import { authorise } from '../auth/identify.ts';
 import { userActivity } from '../audit/activity.ts';
 import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
 import type { SqlExecutor } from '../store/driver.ts';
-import { ApiError, serviceUnavailable } from './errors.ts';
+import { serviceUnavailable } from './errors.ts';
 import { EXPECTED } from './parameters.ts';
 
 export const AUDIT_ROLE = 'audit';
@@ -40,14 +41,12 @@ export const userActivityQuery = {
   },
 } as const;
 
-export async function auditRoutes(app: FastifyInstance, { db }: { db: SqlExecutor }) {
+export async function auditRoutes(app: FastifyInstance, { db, enforceRoles }: { db: SqlExecutor; enforceRoles: boolean }) {
   app.get<{ Querystring: Record<string, string | undefined> }>(
     USER_ACTIVITY_PATH,
     { schema: { querystring: userActivityQuery }, config: { requiresIdentity: true } },
     async (request) => {
-      if (!request.identity?.roles.includes(AUDIT_ROLE)) {
-        throw new ApiError(403, 'Forbidden', `The audit report needs the '${AUDIT_ROLE}' role`);
-      }
+      authorise(enforceRoles, request.identity, AUDIT_ROLE, 'The audit report needs');
       const { from = '1970-01-01', to = new Date().toISOString().slice(0, 10), ...filters } = request.query;
       try {
         return await userActivity(db, { from, to, ...filters });

@@ -6,6 +6,9 @@
  * - accents and other diacritics are dropped (é = e), and the letters that
  *   Unicode does not decompose are folded by hand (ø = o, ß = ss, æ = ae);
  * - apostrophes are absent (O'Brien = OBrien);
+ * - invisible format characters (Unicode category Cf: zero-width joiners and
+ *   non-joiners, soft hyphens, byte-order marks) are absent, so a name pasted
+ *   with one is the name without it, not two words;
  * - every run of spaces, hyphens and other punctuation is one space
  *   (Anne-Marie = Anne Marie), and the ends are trimmed.
  *
@@ -20,10 +23,12 @@ const FOLDED: Record<string, string> = {
 const UNFOLDED = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'g');
 const COMBINING = /\p{M}+/gu;
 const APOSTROPHES = /['‘’ʼ`´]/g;
+const FORMAT = /\p{Cf}+/gu;
 const SEPARATORS = /[^\p{L}\p{N}]+/gu;
 
 export function normaliseName(name: string): string {
   return name
+    .replace(FORMAT, '')
     .normalize('NFKD')
     .replace(COMBINING, '')
     .replace(UNFOLDED, (c) => FOLDED[c])

@@ -13,13 +13,32 @@ const OIDC = { AUTH_MODE: 'oidc', OIDC_ISSUER: 'https://id.example.gov.uk/realms
 const refused = (env: Record<string, string>, message: RegExp) => assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && message.test(error.message));
 
 test('without DATABASE_URL, AUTH_MODE defaults to mock', () => {
-  assert.deepEqual(loadConfig({}).auth, { mode: 'mock' });
+  assert.deepEqual(loadConfig({}).auth, { mode: 'mock', enforceRoles: false });
+});
+
+test('MOCK_ENFORCE_ROLES is read in mock mode and refused in the others, which always enforce roles', () => {
+  assert.deepEqual(loadConfig({ MOCK_ENFORCE_ROLES: 'true' }).auth, { mode: 'mock', enforceRoles: true });
+  refused({ MOCK_ENFORCE_ROLES: 'yes' }, /MOCK_ENFORCE_ROLES="yes"/);
+  refused({ ...OIDC, MOCK_ENFORCE_ROLES: 'true' }, /MOCK_ENFORCE_ROLES is set, but AUTH_MODE is oidc/);
+  refused({ AUTH_MODE: 'proxy', TRUSTED_PROXIES: '10.0.0.1', MOCK_ENFORCE_ROLES: 'false' }, /MOCK_ENFORCE_ROLES is set, but AUTH_MODE is proxy/);
+});
+
+test('OIDC_MAX_TOKEN_LIFETIME_S: a day by default, bounded, and only for oidc', () => {
+  const auth = loadConfig(OIDC).auth;
+  assert.ok(auth?.mode === 'oidc');
+  assert.equal(auth.maxTokenLifetimeS, 86_400);
+  const strict = loadConfig({ ...OIDC, OIDC_MAX_TOKEN_LIFETIME_S: '900' }).auth;
+  assert.ok(strict?.mode === 'oidc');
+  assert.equal(strict.maxTokenLifetimeS, 900);
+  refused({ ...OIDC, OIDC_MAX_TOKEN_LIFETIME_S: '1e300' }, /OIDC_MAX_TOKEN_LIFETIME_S=/);
+  refused({ ...OIDC, OIDC_MAX_TOKEN_LIFETIME_S: '0' }, /OIDC_MAX_TOKEN_LIFETIME_S=/);
+  refused({ OIDC_MAX_TOKEN_LIFETIME_S: '600' }, /OIDC_MAX_TOKEN_LIFETIME_S is set, but AUTH_MODE is mock/);
 });
 
 test('with DATABASE_URL, AUTH_MODE must be given: no fallback to believing headers', () => {
   refused({ DATABASE_URL }, /AUTH_MODE is not set: with DATABASE_URL .* must be given explicitly/);
   refused({ DATABASE_URL, AUTH_MODE: '' }, /AUTH_MODE is not set/);
-  assert.deepEqual(loadConfig({ DATABASE_URL, AUTH_MODE: 'mock' }).auth, { mode: 'mock' }, 'mock, when said');
+  assert.deepEqual(loadConfig({ DATABASE_URL, AUTH_MODE: 'mock' }).auth, { mode: 'mock', enforceRoles: false }, 'mock, when said');
   assert.equal(loadConfig({ DATABASE_URL, ...OIDC }).auth?.mode, 'oidc');
   assert.equal(loadConfig({ DATABASE_URL, AUTH_MODE: 'proxy', TRUSTED_PROXIES: '10.0.0.1' }).auth?.mode, 'proxy');
 });

@@ -108,6 +108,8 @@ function provider(issuer: string, keys: readonly SigningKey[]) {
     // The first key signs; the rest are still published (a rotation's overlap).
     jwks: { keys: keys.map((key) => key.privateJwk) as never },
     ttl: { ClientCredentials: 300 },
+    // Signs its interaction cookies (none in the client_credentials grant); without keys it warns at every start.
+    cookies: { keys: ['test-issuer-cookie-key'] },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },

@@ -137,6 +137,30 @@ describe('every bad token is 401 invalid_token', () => {
     await assertInvalidToken(app, await issuer.sign({ iat: undefined }), 'no iat');
   });
 
+  test('living longer than OIDC_MAX_TOKEN_LIFETIME_S (24 h by default) past iat, up to an absurd exp', async () => {
+    await assertInvalidToken(app, await issuer.sign({ exp: 1e300 }), 'exp 1e300');
+    await assertInvalidToken(app, await issuer.sign({ exp: now() + 86_401 }), 'a second over a day');
+    await assertInvalidToken(app, await issuer.sign({ iat: now() - 60, exp: now() + 86_400 }), 'a day and a minute');
+    assert.equal((await app.get(BIRTH, bearer(await issuer.sign({ exp: now() + 86_400 })))).status, 200, 'a day exactly');
+  });
+
+  test('a shorter OIDC_MAX_TOKEN_LIFETIME_S refuses what the default allows; the issuer\'s own 5-minute tokens pass', async (t) => {
+    const strict = await oidcApp(t, { OIDC_MAX_TOKEN_LIFETIME_S: '600' });
+    await assertInvalidToken(strict, await issuer.sign({ exp: now() + 601 }), 'over ten minutes');
+    assert.equal((await strict.get(BIRTH, bearer(await issuer.sign({ exp: now() + 600 })))).status, 200, 'ten minutes');
+    assert.equal((await strict.get(BIRTH, bearer(await issuer.token('verifier')))).status, 200, "the issuer's token");
+  });
+
+  test('a typ header naming anything but an access token (at+jwt, application/at+jwt, JWT); none at all is accepted', async () => {
+    for (const typ of ['JOSE', 'id_token+jwt', 'logout+jwt', 'dpop+jwt', 'secevent+jwt', '', 42]) {
+      await assertInvalidToken(app, await issuer.sign({}, { header: { typ } }), `typ ${JSON.stringify(typ)}`);
+    }
+    for (const typ of ['at+jwt', 'AT+JWT', 'application/at+jwt', 'JWT', 'jwt', undefined]) {
+      const response = await app.get(BIRTH, bearer(await issuer.sign({}, { header: { typ } })));
+      assert.equal(response.status, 200, `typ ${JSON.stringify(typ)}`);
+    }
+  });
+
   test('wrong issuer, or none', async () => {
     await assertInvalidToken(app, await issuer.sign({ iss: 'http://127.0.0.1:1' }), 'wrong issuer');
     await assertInvalidToken(app, await issuer.sign({ iss: `${issuer.url}/` }), 'issuer with a trailing slash');

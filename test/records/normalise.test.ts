@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { normaliseName } from '../../src/records/normalise.ts';
+import type { RecordStore } from '../../src/store/record-store.ts';
+import { filledStore, startApp, suiteContext } from '../helper.ts';
 
 /** Names made of the pieces that matter: letters (plain, accented, folded), apostrophes, hyphens, spaces, odd punctuation. */
 const namePiece = fc.constantFrom(
@@ -14,6 +16,9 @@ const nameLike = fc.array(namePiece, { maxLength: 24 }).map((pieces) => pieces.j
 const anyText = fc.oneof(nameLike, fc.string({ unit: 'grapheme', maxLength: 30 }), fc.string({ unit: 'binary', maxLength: 30 }));
 
 const RUNS = { numRuns: 2000 };
+
+/** Zero-width joiner and non-joiner, soft hyphen, byte-order mark (zero-width no-break space), word joiner. */
+const INVISIBLE = ['\u200d', '\u200c', '\u00ad', '\ufeff', '\u2060'];
 
 describe('normaliseName', () => {
   test('ignores case', () => {
@@ -66,6 +71,15 @@ describe('normaliseName', () => {
     assert.equal(normaliseName(''), '');
     assert.equal(normaliseName('   '), '');
     assert.equal(normaliseName(" - ' - "), '');
+  });
+
+  test('drops invisible format characters (Cf) instead of splitting the word', () => {
+    for (const invisible of INVISIBLE) {
+      assert.equal(normaliseName(`Ash${invisible}worth`), 'ashworth', JSON.stringify(invisible));
+      assert.equal(normaliseName(`${invisible}Eleanor Rose${invisible}`), 'eleanor rose', JSON.stringify(invisible));
+    }
+    // Between words they are nothing; the space still separates.
+    assert.equal(normaliseName('Eleanor \u200d Rose'), 'eleanor rose');
   });
 
   test('keeps digits and letters of other scripts', () => {
@@ -150,4 +164,29 @@ describe('normaliseName', () => {
       RUNS,
     );
   });
+});
+
+describe('searching with invisible format characters in the name', () => {
+  const context = suiteContext();
+  let store: RecordStore | undefined;
+  before(async () => {
+    store = await filledStore(context, 'embedded');
+  });
+  for (const invisible of INVISIBLE) {
+    test(`finds the record through a name holding U+${invisible.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`, async (t) => {
+      assert.ok(store);
+      const { app } = await startApp(t, store);
+      const query = new URLSearchParams({ surname: `Ash${invisible}worth`, forenames: `Ele${invisible}anor`, dateOfBirth: '2008-08-08' });
+      const response = await app.inject({
+        url: `/v1/registration/birth?${query}`,
+        headers: { 'x-auth-username': 'test-user', 'x-auth-aud': 'test-client' },
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      const found = response.json() as Array<{ child: { forenames: string; surname: string } }>;
+      assert.deepEqual(
+        found.map((record) => `${record.child.forenames} ${record.child.surname}`),
+        ['Eleanor Rose Ashworth'],
+      );
+    });
+  }
 });

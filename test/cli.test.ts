@@ -1,0 +1,114 @@
+/**
+ * The `lev-api` command: the real bin as a child process where the process's
+ * exit code is the subject, `main(argv, env)` otherwise.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
+import { type TestContext, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { main } from '../src/cli.ts';
+import { configReference } from '../src/config.ts';
+import { version } from '../src/version.ts';
+
+const BIN = fileURLToPath(new URL('../bin/lev-api.js', import.meta.url));
+
+/** Runs the bin to its end: its exit code and what it wrote. */
+function runBin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (_error, stdout, stderr) =>
+      resolve({ code: child.exitCode, stdout, stderr }),
+    );
+  });
+}
+
+test('serve exits non-zero when its port is taken', async (t) => {
+  const occupier = createServer();
+  occupier.listen(0, '127.0.0.1');
+  await once(occupier, 'listening');
+  t.after(() => occupier.close());
+  const { port } = occupier.address() as AddressInfo;
+  const { code, stderr } = await runBin(['serve'], { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+  assert.equal(code, 1);
+  assert.match(stderr, /EADDRINUSE/);
+});
+
+/** `main` with what it printed: each stream's text. */
+async function run(t: TestContext, argv: string[], env: Record<string, string> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  t.mock.method(console, 'log', (...parts: unknown[]) => void out.push(parts.join(' ')));
+  t.mock.method(console, 'error', (...parts: unknown[]) => void err.push(parts.join(' ')));
+  try {
+    return { code: await main(argv, env), stdout: out.join('\n'), stderr: err.join('\n') };
+  } finally {
+    t.mock.restoreAll();
+  }
+}
+
+/** A CLI mistake: exit 2 and one line on stderr, nothing of Node's parser's wording. */
+async function assertMistake(t: TestContext, argv: string[], expected: RegExp) {
+  const { code, stdout, stderr } = await run(t, argv);
+  assert.equal(code, 2, argv.join(' '));
+  assert.equal(stdout, '', argv.join(' '));
+  assert.equal(stderr.split('\n').length, 1, `one line for ${argv.join(' ')}: ${stderr}`);
+  assert.match(stderr, expected, argv.join(' '));
+  assert.doesNotMatch(stderr, /ambiguous|positional|To specify|Did you forget|<value>/, argv.join(' '));
+}
+
+describe('CLI mistakes: one clear line and exit 2', () => {
+  test('unknown options name the option and the known ones', async (t) => {
+    await assertMistake(t, ['generate', '--type', 'birth', '--count', '1', '--colour', 'red'], /^lev-api generate: unknown option --colour; the options are --type, --count, --seed, --out, --first-id/);
+    await assertMistake(t, ['load', '--type', 'birth', '--nope', 'x'], /^lev-api load: unknown option --nope;/);
+    await assertMistake(t, ['audit', 'export', '--since', '2026-01-01'], /^lev-api audit: unknown option --since;/);
+  });
+
+  test('commands without options refuse any: migrate --force, serve --port', async (t) => {
+    await assertMistake(t, ['migrate', '--force'], /^lev-api migrate: unknown option --force: this command takes none/);
+    await assertMistake(t, ['serve', '--port', '80'], /^lev-api serve: unknown option --port: this command takes none/);
+    await assertMistake(t, ['migrate', 'now'], /^lev-api migrate: unexpected argument 'now'/);
+  });
+
+  test('a negative count is a count that is not 0 or more, not an ambiguity', async (t) => {
+    await assertMistake(t, ['generate', '--type', 'birth', '--count', '-5'], /--count must be a whole number, 0 or more \(got '-5'\)/);
+    await assertMistake(t, ['generate', '--type', 'birth', '--count'], /--count needs a value/);
+    await assertMistake(t, ['generate', '--type', '--count', '5'], /--type needs a value/);
+    await assertMistake(t, ['load', '--type', 'birth', '--skip-invalid=yes', 'x'], /--skip-invalid takes no value/);
+  });
+
+  test('a date in the right form but not on the calendar says so; a wrong form says the form', async (t) => {
+    await assertMistake(t, ['audit', 'export', '--from', '2026-02-30'], /^lev-api audit: --from 2026-02-30 is written right but is no day of the calendar/);
+    await assertMistake(t, ['audit', 'export', '--to', '2026-13-01'], /--to 2026-13-01 is written right but is no day/);
+    await assertMistake(t, ['audit', 'export', '--from', '30/02/2026'], /--from must be a date written YYYY-MM-DD, not '30\/02\/2026'/);
+    await assertMistake(t, ['audit', 'export', '--from', '2026-02-01', '--to', '2026-01-01'], /--from 2026-02-01 is after --to 2026-01-01/);
+    await assertMistake(t, ['audit', 'check'], /expected 'verify' or 'export', not 'check'/);
+    await assertMistake(t, ['audit', 'verify', '--from', '2026-01-01'], /unknown option --from/);
+  });
+
+  test('an unknown command or top-level option', async (t) => {
+    await assertMistake(t, ['frobnicate'], /^lev-api: unknown command 'frobnicate'; the commands are serve, migrate, load, generate, audit/);
+    await assertMistake(t, ['--verbose'], /^lev-api: unknown option '--verbose'/);
+    await assertMistake(t, ['toString'], /unknown command 'toString'/);
+  });
+});
+
+test('--version prints the version', async (t) => {
+  for (const flag of ['--version', '-V']) {
+    const { code, stdout } = await run(t, [flag]);
+    assert.equal(code, 0);
+    assert.equal(stdout, version);
+  }
+  assert.match(version, /^\d+\.\d+\.\d+/);
+});
+
+test('serve --help lists every setting of src/config.ts, with its default and description', async (t) => {
+  const { code, stdout } = await run(t, ['serve', '--help']);
+  assert.equal(code, 0);
+  const reference = configReference();
+  assert.ok(reference.length > 20);
+  for (const { name, default: fallback, description } of reference) {
+    assert.match(stdout, new RegExp(`^  ${name}${fallback === undefined ? '' : ` \\(default ${String(fallback).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`}$`, 'm'), name);
+    assert.ok(stdout.includes(description), `${name}'s description`);
+  }
+});
