@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { verifyAuditChain } from '../../src/audit/verify.ts';
 import type { AuditTrail } from '../../src/audit/trail.ts';
-import { CALLER, filledStore, startApp, storeKinds } from '../helper.ts';
+import { CALLER, filledStore, startApp, storeKinds, testConfig } from '../helper.ts';
 
 const count = async (store: { driver: { query: <R>(sql: string) => Promise<R[]> } }) =>
   Number((await store.driver.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log'))[0].n);
@@ -80,10 +80,10 @@ for (const kind of await storeKinds()) {
 
     test('user-activity report needs the audit role and counts per user per day', async (t) => {
       const store = await filledStore(t, kind);
-      const app = await startApp(t, store);
-      await app.get('/v1/registration/birth/123456789', { ...CALLER, 'x-auth-username': 'ann', 'x-auth-groups': 'g1' });
-      await app.get('/v1/registration/death/123456789', { ...CALLER, 'x-auth-username': 'ann', 'x-auth-groups': 'g1' });
-      await app.get('/v1/registration/death/123456789', { ...CALLER, 'x-auth-username': 'bob' });
+      const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
+      await app.get('/v1/registration/birth/123456789', { ...CALLER, 'x-auth-roles': 'birth,death', 'x-auth-username': 'ann', 'x-auth-groups': 'g1' });
+      await app.get('/v1/registration/death/123456789', { ...CALLER, 'x-auth-roles': 'birth,death', 'x-auth-username': 'ann', 'x-auth-groups': 'g1' });
+      await app.get('/v1/registration/death/123456789', { ...CALLER, 'x-auth-roles': 'birth,death', 'x-auth-username': 'bob' });
       const auditor = { ...CALLER, 'x-auth-roles': 'audit' };
       assert.equal((await app.get('/api/v0/audit/user-activity', CALLER)).status, 403);
       assert.equal((await app.get('/api/v0/audit/user-activity', {})).status, 401);
