@@ -102,7 +102,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string)
       tags: ['audit'],
       operationId: 'userActivity',
       summary: 'Accesses per user per day, from the audit trail',
-      description: `Needs the '${AUDIT_ROLE}' role. Counts every lookup and search that returned data.`,
+      description: `Needs the '${AUDIT_ROLE}' role (in the mock, any identified caller may read it unless MOCK_ENFORCE_ROLES is set). Counts every lookup and search that returned data.`,
       parameters: [...parametersOf(userActivityQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
       responses: {
         '200': {
