@@ -36,10 +36,10 @@ export function idParameters(view: ViewDescription) {
     properties: {
       [view.idParam]: {
         type: 'string',
-        pattern: '^[0-9]+$',
-        maxLength: 18,
-        description: 'The system number of the registration',
-        [EXPECTED]: 'a whole number of at most 18 digits',
+        // Leading zeros are ignored, so they do not count towards the 18 digits.
+        pattern: '^0*[0-9]{1,18}$',
+        description: 'The system number of the registration; leading zeros are ignored',
+        [EXPECTED]: 'a whole number of at most 18 digits, leading zeros aside',
         examples: ['123456789'],
       },
     },

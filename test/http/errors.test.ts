@@ -108,7 +108,17 @@ for (const view of views) {
       test('an id of more than 18 digits', async () => {
         for (const digits of [19, 20, 101, 1000]) {
           await assertBadRequest(lookupPath(view, '9'.repeat(digits)), view.idParam, `${digits} digits`);
+          await assertBadRequest(lookupPath(view, `000${'9'.repeat(digits)}`), view.idParam, `${digits} digits after zeros`);
         }
+      });
+
+      test('leading zeros do not count towards the 18 digits', async () => {
+        for (const zeros of [1, 10, 100]) {
+          const response = await app().get(lookupPath(view, `${'0'.repeat(zeros)}123456789`), CALLER);
+          assert.equal(response.status, 200, `${zeros} leading zeros: ${response.text}`);
+          assert.equal(response.body[view.idParam === 'id' ? 'id' : 'systemNumber'], 123456789);
+        }
+        assert.equal((await app().get(lookupPath(view, `0${'9'.repeat(18)}`), CALLER)).status, 404, '18 digits after a zero is a valid id');
       });
 
       test('a name of more than 100 characters', async () => {
