@@ -4,6 +4,7 @@
  * Nothing a caller sends is logged: messages may quote parameters back to the
  * caller, but log lines carry only the error's kind.
  */
+import { METHODS } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, badRequest, methodNotAllowed, routeNotFound } from './errors.ts';
 import { EXPECTED } from './parameters.ts';
@@ -37,6 +38,12 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0];
  * every route is registered: it answers 405 on the known paths for other methods.
  */
 export function installErrorHandling(app: FastifyInstance): () => void {
+  // Every method Node's parser reads (WebDAV's, TRACE...) is routed, so that on a known path it is
+  // a 405 like POST, not a 404. Bodyless: no body is read for a request that is refused anyway.
+  // CONNECT never reaches a request handler.
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
+  }
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let answer: ApiError;
     if (error instanceof ApiError) answer = error;
@@ -68,7 +75,7 @@ export function installErrorHandling(app: FastifyInstance): () => void {
   return () => {
     for (const url of getPaths.splice(0)) {
       app.route({
-        method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        method: app.supportedMethods.filter((method) => method !== 'GET' && method !== 'HEAD'),
         url,
         handler: async (request) => {
           throw methodNotAllowed(request.method, 'GET, HEAD');
