@@ -22,11 +22,14 @@ before(async () => {
   app = await startApp(context, store);
 });
 
-/** Sends raw bytes and returns the whole answer as text. */
-function raw(bytes: string): Promise<string> {
+/**
+ * Sends raw bytes and returns the whole answer as text. With `keepOpen`, the socket is not ended
+ * after them (the server closes it once it has answered a request that asks for that).
+ */
+function raw(bytes: string, { keepOpen = false } = {}): Promise<string> {
   const { port } = new URL(app.url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.end(bytes));
+    const socket = connect(Number(port), '127.0.0.1', () => (keepOpen ? socket.write(bytes) : socket.end(bytes)));
     let answer = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (answer += chunk));
@@ -103,4 +106,22 @@ test("JSON answers, errors included, carry default-src 'none'; /docs a policy th
 test('/docs in a request refused by the parser still gets the JSON policy (nothing to render)', async () => {
   const answer = await raw(`GET /docs HTTP/1.1\r\nHost: x\r\nx-padding: ${'p'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`);
   assert.ok(answer.includes(`\r\ncontent-security-policy: ${API_CSP}\r\n`), answer.slice(0, 600));
+});
+
+test('an HTTP/1.1 request without Host, or with two, is 400 with the usual body and headers; HTTP/1.0 needs none', async () => {
+  const path = '/v1/registration/birth/123456789';
+  const identity = 'X-Auth-Username: a\r\nX-Auth-Aud: b\r\n';
+  for (const [request, message] of [
+    [`GET ${path} HTTP/1.1\r\n${identity}\r\n`, 'An HTTP/1.1 request needs a Host header'],
+    [`GET ${path} HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n${identity}\r\n`, 'The request has more than one Host header'],
+    [`GET ${path} HTTP/1.0\r\nHost: a.example\r\nhost: a.example\r\n${identity}\r\n`, 'The request has more than one Host header'],
+  ]) {
+    const answer = await raw(request);
+    assert.match(answer, /^HTTP\/1\.1 400 /, request);
+    assert.deepEqual(bodyOf(answer), { code: 'BadRequest', message });
+    assert.match(answer, /\r\nx-content-type-options: nosniff\r\n/i);
+    assert.match(answer, /\r\ncontent-type: application\/json\r\n/i);
+  }
+  assert.match(await raw(`GET ${path} HTTP/1.0\r\n${identity}\r\n`, { keepOpen: true }), /^HTTP\/1\.1 200 /);
+  assert.match(await raw(`GET ${path} HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n${identity}\r\n`, { keepOpen: true }), /^HTTP\/1\.1 200 /);
 });
