@@ -45,7 +45,7 @@ export async function buildApp(
   const enforceRoles = enforcesRoles(config.auth);
   const tls = Boolean(config.tls);
   // HTTP or HTTPS (with client certificates), and the limits on headers and URLs applied before any work.
-  const transport = createTransport(config.tls);
+  const transport = createTransport(config.tls, config.connections);
   const app = Fastify({
     serverFactory: transport.serverFactory,
     clientErrorHandler: transport.clientErrorHandler,

@@ -47,6 +47,24 @@ const Env = Type.Object({
     Type.String({ minLength: 1, description: 'File or folder of records (JSON or NDJSON) to serve instead of the built-in mock data' }),
   ),
   MAX_RESULTS: Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Most records a search returns' }),
+  REQUEST_TIMEOUT_S: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 30,
+    description: 'Seconds a client has to send a whole request (line, headers and body); a slower one gets 408 and is disconnected',
+  }),
+  HEADERS_TIMEOUT_S: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 10,
+    description: 'Seconds a client has to send the request line and headers; at most REQUEST_TIMEOUT_S',
+  }),
+  MAX_CONNECTIONS: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 10_000,
+    description: 'Open connections the process accepts at once; further ones are closed at once',
+  }),
   RENDER_CACHE_MB: Type.Optional(
     Type.Integer({
       minimum: 0,
@@ -170,6 +188,8 @@ export interface Config {
   };
   readonly dataPath?: string;
   readonly maxResults: number;
+  /** What a connection may take of the server before it is refused or cut off. */
+  readonly connections: ConnectionLimits;
   /** Bound of the rendered-record cache, in bytes (string lengths); 0 for none. */
   readonly renderCacheBytes: number;
   readonly logLevel: Static<typeof Env>['LOG_LEVEL'];
@@ -179,6 +199,12 @@ export interface Config {
   readonly tls?: TlsConfig;
   /** The per-client token bucket; absent when RATE_LIMIT_PER_MINUTE is unset (no limit). */
   readonly rateLimit?: RateLimitConfig;
+}
+
+export interface ConnectionLimits {
+  readonly requestTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly maxConnections: number;
 }
 
 export interface TlsConfig {
@@ -373,6 +399,9 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
   });
   if (value.DATABASE_READ_URLS && !value.DATABASE_URL) problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
   if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
+  if (value.HEADERS_TIMEOUT_S > value.REQUEST_TIMEOUT_S) {
+    problems.push(`HEADERS_TIMEOUT_S=${value.HEADERS_TIMEOUT_S} is longer than REQUEST_TIMEOUT_S=${value.REQUEST_TIMEOUT_S}: the headers are part of the request`);
+  }
   const given = (key: string) => raw[key] !== undefined;
   if (serving) problems.push(...authProblems(value, given));
   const tls = serving ? tlsConfig(value, problems) : undefined;
@@ -392,6 +421,11 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
       : undefined,
     dataPath: value.LEV_DATA,
     maxResults: value.MAX_RESULTS,
+    connections: {
+      requestTimeoutMs: value.REQUEST_TIMEOUT_S * 1000,
+      headersTimeoutMs: value.HEADERS_TIMEOUT_S * 1000,
+      maxConnections: value.MAX_CONNECTIONS,
+    },
     renderCacheBytes: (value.RENDER_CACHE_MB ?? (value.DATABASE_URL ? 0 : EMBEDDED_RENDER_CACHE_MB)) * 1024 * 1024,
     logLevel: value.LOG_LEVEL,
     auth: serving ? authConfig(value) : undefined,

@@ -24,7 +24,7 @@ import type { Socket } from 'node:net';
 import type { TLSSocket, Server as TlsServer } from 'node:tls';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { presentedCertificate } from '../auth/client-certificate.ts';
-import type { TlsConfig } from '../config.ts';
+import type { ConnectionLimits, TlsConfig } from '../config.ts';
 import { securityHeaders } from './headers.ts';
 
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -60,7 +60,10 @@ function hostProblem(request: IncomingMessage): string | undefined {
   return undefined;
 }
 
-export function createTransport(tls: TlsConfig | undefined): Transport {
+/** Node's defaults for what the configuration does not say (tests building an app of their own). */
+const UNLIMITED: ConnectionLimits = { requestTimeoutMs: 300_000, headersTimeoutMs: 60_000, maxConnections: Infinity };
+
+export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLimits = UNLIMITED): Transport {
   let log: FastifyBaseLogger | undefined;
   const secure = Boolean(tls);
 
@@ -72,6 +75,16 @@ export function createTransport(tls: TlsConfig | undefined): Transport {
   };
   const refuseLongUrl = (request: IncomingMessage, response: ServerResponse) =>
     refuse(request, response, 414, 'URITooLong', `The URL is longer than ${MAX_URL_LENGTH} characters`);
+
+  const serverOptions = {
+    maxHeaderSize: MAX_HEADER_BYTES,
+    requireHostHeader: false,
+    // A request, and its headers, must arrive within their deadlines, checked this often: a client
+    // trickling bytes cannot hold a connection for ever (the parser's 408, in clientErrorHandler).
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout: limits.headersTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+  };
 
   return {
     serverFactory(handler, options) {
@@ -86,17 +99,14 @@ export function createTransport(tls: TlsConfig | undefined): Transport {
               cert: tls.cert,
               key: tls.key,
               minVersion: 'TLSv1.2',
-              maxHeaderSize: MAX_HEADER_BYTES,
-              requireHostHeader: false,
+              ...serverOptions,
               ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}),
             },
             guarded,
           ) as unknown as Server)
-        : createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, guarded);
-      // What Fastify sets on the servers it makes itself.
+        : createHttpServer(serverOptions, guarded);
       server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
-      server.requestTimeout = options.requestTimeout ?? 0;
-      server.setTimeout(options.connectionTimeout ?? 0);
+      server.maxConnections = limits.maxConnections;
       return server;
     },
 
