@@ -20,6 +20,8 @@ import { openApiDocument, openApiRoutes } from './http/openapi.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { recordRoutes } from './http/record-routes.ts';
+import { verificationRoutes } from './http/verification-routes.ts';
+import { records } from './records/index.ts';
 import { MAX_URL_LENGTH, createTransport } from './http/transport.ts';
 import { isIsoDate } from './records/dates.ts';
 import { views } from './records/views.ts';
@@ -127,6 +129,7 @@ export async function buildApp(
   await app.register(openApiRoutes, { document: openApiDocument(compiled, version) });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
+  await app.register(verificationRoutes, { records, search: (type, key, limit) => store.search(type, key, limit), audit, authMode, falseShare: config.verification.falseShare });
   await app.register(auditRoutes, { db: store.driver });
   app.addHook('onClose', () => audit.flush());
   await app.after();

@@ -46,3 +46,16 @@ export function authoriseDataset(mode: AuthMode, identity: Identity, dataset: st
     throw forbidden(`The ${dataset} records need the '${dataset}' role`);
   }
 }
+
+/** The role that allows verifying a dataset's registrations without reading them. */
+export const verifyRole = (dataset: string) => `${dataset}-verify`;
+
+/**
+ * Whether the caller may verify against the dataset: with its `<dataset>-verify` role, or with
+ * the dataset's own role (reading includes verifying). Open in `mock` mode, as the datasets are.
+ */
+export function authoriseVerification(mode: AuthMode, identity: Identity, dataset: string): void {
+  if (mode !== 'mock' && !identity.roles.includes(dataset) && !identity.roles.includes(verifyRole(dataset))) {
+    throw forbidden(`Verifying ${dataset} registrations needs the '${verifyRole(dataset)}' role (or '${dataset}')`);
+  }
+}

@@ -26,7 +26,12 @@ export const userActivityQuery = {
     to: day('Last day (UTC) counted; default today'),
     user: word('Only this username'),
     group: word('Only callers in this group'),
-    operation: { type: 'string', enum: ['lookup', 'search'], description: 'Only lookups or only searches', [EXPECTED]: 'lookup or search' },
+    operation: {
+      type: 'string',
+      enum: ['lookup', 'search', 'verify'],
+      description: 'Only lookups, only searches or only verifications',
+      [EXPECTED]: 'lookup, search or verify',
+    },
     dataset: word('Only this dataset: birth, death, marriage or partnership'),
   },
 } as const;
