@@ -123,6 +123,9 @@ export async function verificationRoutes(app: FastifyInstance, { records, search
   for (const description of records) {
     const compiled = compileVerification(description);
     const dataset = description.name;
+    // A registration an earlier verification found: compared (and the answer dropped) when the search
+    // finds none, so that finding nothing takes the comparing that finding one does.
+    let decoy: unknown;
     app.get<{ Querystring: Record<string, string | undefined> }>(
       verificationPath(dataset),
       {
@@ -141,6 +144,8 @@ export async function verificationRoutes(app: FastifyInstance, { records, search
         }
         const candidates = await fromStore(() => search(dataset, query.key, CANDIDATE_LIMIT));
         const verified = compiled.decide(candidates, query);
+        if (candidates.records.length) decoy = candidates.records[0];
+        else if (decoy !== undefined) compiled.decide({ records: [decoy], truncated: false }, query);
         await audited(audit, request, verified ? 1 : 0, { dataset, operation: 'verify' } satisfies RecordRouteConfig);
         monitor.record((request.identity as Identity).client, dataset, verified);
         answers.inc({ dataset, verified: String(verified) });

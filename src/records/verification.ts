@@ -194,10 +194,17 @@ export function compileVerification(description: RecordDescription): CompiledVer
     return assign(0);
   };
 
-  const matchesAll = (record: unknown, query: VerificationQuery): boolean =>
-    readPath(record, v.date.path) === query.date &&
-    namesMatch(record, query.names) &&
-    query.details.every((detail) => detail.paths.some((path) => matches(detail.compare, readPath(record, path), detail.value)));
+  /** Every comparison is made, whichever fails first: the work is the same whatever the answer. */
+  const matchesAll = (record: unknown, query: VerificationQuery): boolean => {
+    let all = readPath(record, v.date.path) === query.date;
+    all = namesMatch(record, query.names) && all;
+    for (const detail of query.details) {
+      let any = false;
+      for (const path of detail.paths) any = matches(detail.compare, readPath(record, path), detail.value) || any;
+      all = any && all;
+    }
+    return all;
+  };
 
   return {
     description,
@@ -217,13 +224,13 @@ export function compileVerification(description: RecordDescription): CompiledVer
     },
 
     decide({ records, truncated }, query) {
-      // Every candidate is compared, whatever the others gave: the work does not depend on the answer.
+      // Every candidate is compared in full, whatever the others gave: the work does not depend on the answer.
       let matching = 0;
       let verifiable = false;
       for (const record of records) {
+        const matched = matchesAll(record, query);
         const replaced = readPath(record, v.replacedBy);
-        if (replaced !== null && replaced !== undefined) continue;
-        if (!matchesAll(record, query)) continue;
+        if (!matched || (replaced !== null && replaced !== undefined)) continue;
         matching++;
         verifiable = !isBlocked(record, description.blockedFlag) && (v.cancelledFlag === undefined || readPath(record, v.cancelledFlag) !== true);
       }
