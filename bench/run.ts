@@ -24,7 +24,19 @@ import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
 import { type PhaseWindow, cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';
 import { type Server, freePort, pipe, run, startServer, stopCommands } from './lib/processes.ts';
 import { type Row, table } from './lib/report.ts';
-import { type Dataset, IDENTITY, lookupLists, lookupPath, searchLists, searchPath, searchQueries, warmupLists } from './lib/workload.ts';
+import {
+  type Dataset,
+  IDENTITY,
+  lookupLists,
+  lookupPath,
+  searchLists,
+  searchPath,
+  searchQueries,
+  verificationLists,
+  verificationPath,
+  verificationQueries,
+  warmupLists,
+} from './lib/workload.ts';
 
 const USAGE = `npm run bench -- [options]
 
@@ -42,7 +54,7 @@ const USAGE = `npm run bench -- [options]
                          value for every size, or one per size
   --seed S               seed of the generated records and of the request mix (default bench)
   --stores LIST          embedded,postgres (default: embedded, and postgres when DATABASE_URL is set)
-  --only LIST            scenarios to run, by name or prefix: lookup, search, search-birth, ... (default all)
+  --only LIST            scenarios to run, by name or prefix: lookup, search, search-birth, verify, verify-birth, ... (default all)
   --modes LIST           max,rate (default both)
   --json FILE            also write the figures as JSON
   --keep                 keep the PostgreSQL schemas and the generated files; a kept schema is named by
@@ -172,7 +184,7 @@ function rateOption(text: string, modes: string[]): { perSecond: number } | { pe
 
 const rateText = (rate: Options['rate']) => ('percent' in rate ? `${rate.percent}% of the closed-loop throughput` : `${rate.perSecond}/s`);
 
-const SCENARIOS = ['lookup', ...GENERATED_TYPES.map((type) => `search-${type}`)];
+const SCENARIOS = ['lookup', ...GENERATED_TYPES.map((type) => `search-${type}`), ...GENERATED_TYPES.map((type) => `verify-${type}`)];
 type Options = ReturnType<typeof options>;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -405,6 +417,20 @@ async function check(server: Server, dataset: Dataset): Promise<Buffer> {
       }
     }
   }
+  for (const type of GENERATED_TYPES) {
+    const samples = verificationQueries(dataset, type).slice(0, 40);
+    let verified = 0;
+    for (const sample of samples) {
+      const answer = await get(server.url + verificationPath(type, sample.query));
+      const body = answer.body.toString();
+      if (answer.status !== 200 || (body !== '{"verified":true}' && body !== '{"verified":false}')) fail(`a ${type} verification answered ${answer.status} ${body}`);
+      if (!sample.fromRecord && body !== '{"verified":false}') fail(`${type} verification ${JSON.stringify(sample.query)} verified a surname no record has`);
+      if (sample.fromRecord && body === '{"verified":true}') verified++;
+    }
+    // A record's own details fail only when it is blocked or replaced (rare), or another record shares them.
+    const fromRecords = samples.filter((s) => s.fromRecord).length;
+    if (verified < 0.8 * fromRecords) fail(`only ${verified} of ${fromRecords} ${type} verifications made from records verified`);
+  }
   return bodies.sort((a, b) => a.length - b.length)[Math.floor(bodies.length / 2)];
 }
 
@@ -570,6 +596,7 @@ async function phase(opts: Options, { store, server, databaseCpu }: Target, scen
 
 function listsFor(scenario: string, dataset: Dataset, connections: number): Request[][] {
   if (scenario === 'lookup') return lookupLists(dataset, connections);
+  if (scenario.startsWith('verify-')) return verificationLists(dataset, scenario.slice('verify-'.length) as GeneratedType, connections);
   return searchLists(dataset, scenario.slice('search-'.length) as GeneratedType, connections);
 }
 

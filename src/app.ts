@@ -20,6 +20,8 @@ import { openApiDocument, openApiRoutes } from './http/openapi.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { recordRoutes } from './http/record-routes.ts';
+import { verificationRoutes } from './http/verification-routes.ts';
+import { records } from './records/index.ts';
 import { MAX_URL_LENGTH, createTransport } from './http/transport.ts';
 import { isIsoDate } from './records/dates.ts';
 import { views } from './records/views.ts';
@@ -127,7 +129,8 @@ export async function buildApp(
   await app.register(openApiRoutes, { document: openApiDocument(compiled, version) });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
-  await app.register(auditRoutes, { db: store.driver, enforceRoles });
+  await app.register(verificationRoutes, { records, search: (type, key, limit) => store.search(type, key, limit), audit, enforceRoles, falseShare: config.verification.falseShare });
+    await app.register(auditRoutes, { db: store.driver, enforceRoles });
   app.addHook('onClose', () => audit.flush());
   await app.after();
   guardMethods();

@@ -139,6 +139,25 @@ const Env = Type.Object({
     Type.String({ pattern: '^rediss?://\\S+$', description: 'Redis that every process shares the rate-limit buckets through; without it, each process counts alone' }),
   ),
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[\\x21-\\x7e]{1,64}$', default: 'lev-api:', description: 'Prefix of the keys the service keeps in Redis' }),
+  // Verification: the watch on clients whose answers are mostly "not verified" (an enumeration looks like that).
+  VERIFY_FALSE_SHARE_THRESHOLD: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    default: 0.8,
+    description: 'Share of a client\'s verifications answered false, over VERIFY_FALSE_SHARE_WINDOW_S, above which it is logged (warn) and counted',
+  }),
+  VERIFY_FALSE_SHARE_WINDOW_S: Type.Integer({
+    minimum: 10,
+    maximum: 86_400,
+    default: 600,
+    description: "Seconds of a client's verifications whose share of false answers is watched",
+  }),
+  VERIFY_FALSE_SHARE_MIN_COUNT: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 50,
+    description: 'Fewest verifications in the window before a client\'s share of false answers is judged',
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info', description: 'pino log level' },
@@ -199,6 +218,18 @@ export interface Config {
   readonly tls?: TlsConfig;
   /** The per-client token bucket; absent when RATE_LIMIT_PER_MINUTE is unset (no limit). */
   readonly rateLimit?: RateLimitConfig;
+  readonly verification: VerificationConfig;
+}
+
+export interface VerificationConfig {
+  /** The watch on each client's share of verifications answered false. */
+  readonly falseShare: {
+    /** Above this share (0 to 1) the client is logged and counted. */
+    readonly threshold: number;
+    readonly windowMs: number;
+    /** Fewest answers in the window before the share is judged. */
+    readonly minCount: number;
+  };
 }
 
 export interface ConnectionLimits {
@@ -431,6 +462,13 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     auth: serving ? authConfig(value) : undefined,
     tls,
     rateLimit,
+    verification: {
+      falseShare: {
+        threshold: value.VERIFY_FALSE_SHARE_THRESHOLD,
+        windowMs: value.VERIFY_FALSE_SHARE_WINDOW_S * 1000,
+        minCount: value.VERIFY_FALSE_SHARE_MIN_COUNT,
+      },
+    },
   };
 }
 

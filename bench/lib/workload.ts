@@ -4,7 +4,9 @@
  * to the end of its list starts it again.
  */
 import type { Request } from 'autocannon';
-import { GENERATED_TYPES, type GeneratedType, searchSample } from '../../src/generate/records.ts';
+import { GENERATED_TYPES, type GeneratedType, recordAt, searchSample } from '../../src/generate/records.ts';
+import { readPath } from '../../src/records/define.ts';
+import { records } from '../../src/records/index.ts';
 import { Random } from '../../src/generate/random.ts';
 
 /** The mock identity every request carries (see "Calling it" in the README). */
@@ -77,10 +79,64 @@ export function searchLists(dataset: Dataset, type: GeneratedType, connections: 
   });
 }
 
+export const verificationPath = (type: GeneratedType, query: Readonly<Record<string, string>>) =>
+  `/v1/verification/${type}?${Object.entries(query)
+    .map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
+    .join('&')}`;
+
+export interface VerificationSample {
+  readonly query: Readonly<Record<string, string>>;
+  /** True when made from a record's own details (it verifies unless the record is blocked or replaced), false when it must not verify. */
+  readonly fromRecord: boolean;
+}
+
+const verificationSamples = new Map<string, VerificationSample[]>();
+/**
+ * Verification queries made from searchSample's: a hit's record gives every party's names (as the
+ * type declares them), the date and, one time in two, the system number; a miss keeps the hit's
+ * shape with a surname the generator never uses. The same positions, so the same records, as the searches.
+ */
+export function verificationQueries(dataset: Dataset, type: GeneratedType): VerificationSample[] {
+  const key = `${type}\u0000${dataset.seed}\u0000${dataset.counts[type]}\u0000${dataset.firstId}`;
+  const cached = verificationSamples.get(key);
+  if (cached) return cached;
+  const description = records.find((record) => record.name === type)!;
+  const { verification, search } = description;
+  const options = { count: dataset.counts[type], seed: dataset.seed, firstId: dataset.firstId };
+  const hits = searchQueries(dataset, type).filter((sample) => sample.expectId !== null);
+  const misses = searchQueries(dataset, type).filter((sample) => sample.expectId === null);
+  const samples = hits.flatMap((sample, i) => {
+    const record = recordAt(type, options, (sample.expectId as number) - dataset.firstId);
+    const query: Record<string, string> = { [verification.date.param]: String(readPath(record, verification.date.path)) };
+    verification.names.forEach((names, n) => {
+      query[names.surname] = String(readPath(record, search.parties[n].surname));
+      query[names.forenames] = String(readPath(record, search.parties[n].forenames));
+    });
+    if (i % 2) query.systemNumber = String(record.id);
+    const miss = misses[i % Math.max(1, misses.length)];
+    const missed = { ...query, [verification.names[0].surname]: miss?.query.surname ?? 'Zzyzx' };
+    return [
+      { query, fromRecord: true },
+      { query: missed, fromRecord: false },
+    ];
+  });
+  verificationSamples.set(key, samples);
+  return samples;
+}
+
+/** Verifications of one record type: verificationQueries, alternately true (mostly) and false, shuffled per connection. */
+export function verificationLists(dataset: Dataset, type: GeneratedType, connections: number): Request[][] {
+  const paths = verificationQueries(dataset, type).map((s) => verificationPath(type, s.query));
+  return Array.from({ length: connections }, (_, c) => {
+    const r = Random.fromString(`bench-verify\u0000${type}\u0000${dataset.seed}\u0000${c}`);
+    return shuffled(paths, r).slice(0, LIST_LENGTH).map(request);
+  });
+}
+
 /** A bit of everything, to warm a server up before it is measured. */
 export function warmupLists(dataset: Dataset, connections: number): Request[][] {
   const lookups = lookupLists(dataset, connections);
-  const searches = GENERATED_TYPES.map((type) => searchLists(dataset, type, connections));
+  const searches = GENERATED_TYPES.flatMap((type) => [searchLists(dataset, type, connections), verificationLists(dataset, type, connections)]);
   return lookups.map((list, c) => {
     const r = Random.fromString(`bench-warmup\u0000${c}`);
     return shuffled([...list.slice(0, 200), ...searches.flatMap((lists) => lists[c].slice(0, 200))], r);

@@ -10,7 +10,8 @@ export interface AuditEntry {
   readonly client: string;
   readonly groups: readonly string[];
   readonly dataset: string;
-  readonly operation: 'lookup' | 'search';
+  /** A verification's `results` is 1 when it answered verified, 0 when not. */
+  readonly operation: 'lookup' | 'search' | 'verify';
   readonly path: string;
   readonly query: string;
   readonly results: number;

@@ -2,7 +2,7 @@
  * Reads the audit trail in order, in pages, recomputing the hash chain.
  */
 import type { SqlExecutor } from '../store/driver.ts';
-import { AT_ISO, type ChainedEntry, GENESIS_HASH, chainHash } from './chain.ts';
+import { AT_ISO, type AuditEntry, type ChainedEntry, GENESIS_HASH, chainHash } from './chain.ts';
 
 export interface StoredEntry extends ChainedEntry {
   readonly id: string;
@@ -15,7 +15,7 @@ interface Row {
   client: string;
   groups: string[];
   dataset: string;
-  operation: 'lookup' | 'search';
+  operation: AuditEntry['operation'];
   path: string;
   query: string;
   results: number;

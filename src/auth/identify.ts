@@ -57,3 +57,17 @@ export function authorise(enforceRoles: boolean, identity: Identity | undefined,
 /** A dataset's records need the role named after the dataset. */
 export const authoriseDataset = (enforceRoles: boolean, identity: Identity, dataset: string): void =>
   authorise(enforceRoles, identity, dataset, `The ${dataset} records need`);
+
+/** The role that allows verifying a dataset's registrations without reading them. */
+export const verifyRole = (dataset: string) => `${dataset}-verify`;
+
+/**
+ * Whether the caller may verify against the dataset: with its `<dataset>-verify` role, or with
+ * the dataset's own role (reading includes verifying). Open where roles are not enforced, as the
+ * datasets are.
+ */
+export function authoriseVerification(enforceRoles: boolean, identity: Identity, dataset: string): void {
+  if (enforceRoles && !identity.roles.includes(dataset) && !identity.roles.includes(verifyRole(dataset))) {
+    throw forbidden(`Verifying ${dataset} registrations needs the '${verifyRole(dataset)}' role (or '${dataset}')`);
+  }
+}

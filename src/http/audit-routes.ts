@@ -36,7 +36,12 @@ export const userActivityQuery = {
     to: day('Last day (UTC) counted; default today'),
     user: word("Only usernames containing this text, e.g. '@hmrc.gov.uk' for a group of users. Case-sensitive; every character is taken literally, % and _ included"),
     group: word('Only callers in this group (the whole group name)'),
-    operation: { type: 'string', enum: ['lookup', 'search'], description: 'Only lookups or only searches', [EXPECTED]: 'lookup or search' },
+    operation: {
+      type: 'string',
+      enum: ['lookup', 'search', 'verify'],
+      description: 'Only lookups, only searches or only verifications',
+      [EXPECTED]: 'lookup, search or verify',
+    },
     dataset: word('Only this dataset: birth, death, marriage or partnership'),
   },
 } as const;

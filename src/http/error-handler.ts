@@ -22,11 +22,19 @@ function describeValidation(request: FastifyRequest, error: FastifyError): ApiEr
   const part = error.validationContext ?? 'querystring';
   const kind = PART_NAMES[part] ?? part;
   const schema = (request.routeOptions.schema as Record<string, { properties?: Record<string, Record<string, string>> }>)?.[part];
-  const name = first?.keyword === 'required' ? String(first.params.missingProperty) : (first?.instancePath ?? '').slice(1);
+  const name =
+    first?.keyword === 'required'
+      ? String(first.params.missingProperty)
+      : first?.keyword === 'additionalProperties'
+        ? String(first.params.additionalProperty)
+        : (first?.instancePath ?? '').slice(1);
   const expected = schema?.properties?.[name]?.[EXPECTED];
   const expectation = expected ? `: expected ${expected}` : '';
   if (!first || !name) return badRequest(`Invalid ${kind}`);
   if (first.keyword === 'required') return badRequest(`Missing ${kind} '${name}'${expectation}`);
+  if (first.keyword === 'additionalProperties') {
+    return badRequest(`Unknown ${kind} '${name}': this path takes ${Object.keys(schema?.properties ?? {}).join(', ')}`);
+  }
   if (first.keyword === 'type' && first.params.type === 'string') return badRequest(`The ${kind} '${name}' was given more than once; give it once`);
   return badRequest(`Invalid ${kind} '${name}'${expectation}`);
 }

@@ -7,6 +7,14 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import './record-routes.ts';
+import './verification-routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The registry /metrics serves. */
+    metricsRegistry: Registry;
+  }
+}
 
 // Not encapsulated (fastify-plugin): its onResponse hook must see the routes registered beside it, not only /metrics.
 export const metricsPlugin = fp(async function metrics(app: FastifyInstance) {
@@ -23,11 +31,15 @@ export const metricsPlugin = fp(async function metrics(app: FastifyInstance) {
   // A callback rather than an async function: no promise a request.
   app.addHook('onResponse', (request, reply, done) => {
     const config = request.routeOptions.config;
-    if (config.dataset && config.operation) {
-      duration.observe({ dataset: config.dataset, operation: config.operation, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    const dataset = config.dataset ?? config.verifies;
+    if (dataset && config.operation) {
+      duration.observe({ dataset, operation: config.operation, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     }
     done();
   });
+
+  // For the plugins registered after it (verification's counters).
+  app.decorate('metricsRegistry', registry);
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.type(registry.contentType);

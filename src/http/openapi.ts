@@ -10,6 +10,9 @@ import { schemaRef } from '../render/view.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 import { TRUNCATED_HEADER } from './record-routes.ts';
 import { AUDIT_ROLE, USER_ACTIVITY_PATH, userActivityQuery } from './audit-routes.ts';
+import { compileVerification } from '../records/verification.ts';
+import { verifyRole } from '../auth/identify.ts';
+import { CANDIDATE_LIMIT, verificationParameters, verificationPath, verificationResponse } from './verification-routes.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -92,6 +95,34 @@ export function openApiDocument(views: readonly CompiledView[], version: string)
           '200': { description: 'The record', content: { 'application/json': { schema: ref } } },
           ...RECORD_ERRORS,
           '404': errorResponse('No record has that system number'),
+        },
+      },
+    };
+  }
+
+  for (const record of new Set(views.filter((view) => view.version === 'v1').map((view) => view.record))) {
+    const compiled = compileVerification(record);
+    const title = record.title.toLowerCase();
+    const names = record.verification.names;
+    paths[verificationPath(record.name)] = {
+      get: {
+        tags: [record.name, 'verification'],
+        operationId: `verify${record.name[0].toUpperCase()}${record.name.slice(1)}`,
+        summary: `Verify the details of a ${title} without reading it`,
+        description:
+          `Answers whether the details given match exactly one current ${title}, and nothing else of it. ` +
+          (names.length > 1 ? `Both parties are named, in either order. ` : '') +
+          'Names and places are compared after the searches\' normalisation (case, accents and apostrophes ignored, hyphens and other punctuation as spaces); ' +
+          'surnames and places must be equal; forenames equal, or the registered forenames\' leading whole words equal to those given (Anne verifies Anne Marie, never Annette); ' +
+          'dates equal; every optional detail given must match as well (a place matches any one of the forms registered). ' +
+          `The answer is {"verified": false}, the same bytes, when no registration matches, when several match and the details given do not tell them apart (or more than ${CANDIDATE_LIMIT} share the names and date), ` +
+          'when the one that matches is blocked or cancelled, or replaced by a re-registration (the current registration of a chain is the one verified). ' +
+          `A parameter not listed is refused (400). Needs the '${verifyRole(record.name)}' role, or '${record.name}'. Every verification is audited (operation verify).`,
+        parameters: [...parametersOf(verificationParameters(compiled), 'query'), ...identity],
+        responses: {
+          '200': { description: 'The answer, and nothing more', content: { 'application/json': { schema: verificationResponse } } },
+          ...RECORD_ERRORS,
+          '403': errorResponse(`The caller lacks the '${verifyRole(record.name)}' role (or '${record.name}'), or its client certificate breaks the on-boarding rules`),
         },
       },
     };

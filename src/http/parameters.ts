@@ -30,19 +30,19 @@ const date = (description: string) => ({
   [EXPECTED]: 'a real calendar date written YYYY-MM-DD, e.g. 2008-08-08',
 });
 
+const systemNumber = (description: string) => ({
+  type: 'string',
+  // Leading zeros are ignored, so they do not count towards the 18 digits.
+  pattern: '^0*[0-9]{1,18}$',
+  description: `${description}; leading zeros are ignored`,
+  [EXPECTED]: 'a whole number of at most 18 digits, leading zeros aside',
+  examples: ['123456789'],
+});
+
 export function idParameters(view: ViewDescription) {
   return {
     type: 'object',
-    properties: {
-      [view.idParam]: {
-        type: 'string',
-        // Leading zeros are ignored, so they do not count towards the 18 digits.
-        pattern: '^0*[0-9]{1,18}$',
-        description: 'The system number of the registration; leading zeros are ignored',
-        [EXPECTED]: 'a whole number of at most 18 digits, leading zeros aside',
-        examples: ['123456789'],
-      },
-    },
+    properties: { [view.idParam]: systemNumber('The system number of the registration') },
     required: [view.idParam],
   };
 }
@@ -68,3 +68,6 @@ export function searchParameters(view: ViewDescription) {
     required: [q.surname, ...(parts.length ? [] : [q.forenames]), q.date],
   };
 }
+
+/** The builders, for other routes' parameters of the same kinds (verification). */
+export { NAME_FORM, name as nameParameter, date as dateParameter, systemNumber as systemNumberParameter };

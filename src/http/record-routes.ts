@@ -13,7 +13,7 @@ import { badRequest, notFound, serviceUnavailable } from './errors.ts';
 import { FULL_DETAILS_ROLE, type Identity } from './identity.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 
-export type Operation = 'lookup' | 'search';
+export type Operation = 'lookup' | 'search' | 'verify';
 
 /** What a record route tells the hooks around it (identity, metrics, audit). */
 export interface RecordRouteConfig {
@@ -49,7 +49,7 @@ const audienceOf = (request: FastifyRequest) => ({
 });
 
 /** A failing store means the service cannot answer now; the caller may retry. */
-async function fromStore<T>(work: () => Promise<T>): Promise<T> {
+export async function fromStore<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
@@ -75,8 +75,12 @@ function forenamesOf(view: CompiledView, query: Query): string {
 }
 
 /** Records the access; data is sent only once its entry is committed. */
-async function audited(audit: AuditTrail, request: FastifyRequest, results: number) {
-  const { dataset, operation } = request.routeOptions.config as RecordRouteConfig;
+export async function audited(
+  audit: AuditTrail,
+  request: FastifyRequest,
+  results: number,
+  { dataset, operation } = request.routeOptions.config as RecordRouteConfig,
+) {
   const identity = request.identity as Identity;
   const mark = request.url.indexOf('?');
   const [path, query] = mark < 0 ? [request.url, ''] : [request.url.slice(0, mark), request.url.slice(mark + 1)];

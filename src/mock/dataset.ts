@@ -46,6 +46,7 @@ export const scenarios: readonly Scenario[] = [
   { id: 999999020, type: 'birth', shows: 'Blocked: only the id and the blocked flag are shown', search: { surname: 'Carrow', forenames: 'Felix', dateOfBirth: '2005-11-02' } },
   { id: 999999030, type: 'birth', shows: 'Registration with a correction', search: { surname: 'Pemberton', forenames: 'Rosalind', dateOfBirth: '2011-07-19' } },
   { id: 999999031, type: 'birth', shows: 'Registration with a marginal note', search: { surname: 'Quennell', forenames: 'Harry', dateOfBirth: '2013-04-06' } },
+  { id: 999999032, type: 'birth', shows: 'Cancelled registration: found by a search, never verified', search: { surname: 'Tremlett', forenames: 'Oscar', dateOfBirth: '2007-01-23' } },
   { id: 999999040, type: 'birth', shows: 'Re-registration chain: the first registration, linked to its replacement', search: WHITCOMBE },
   { id: 999999041, type: 'birth', shows: 'Re-registration chain: the re-registration, linked back to the first', search: WHITCOMBE },
   { id: 999999050, type: 'birth', shows: 'Chain of three: the first registration; the blocked second one is embedded but hidden', search: RIDLEY },
@@ -383,6 +384,15 @@ function births(): Data[] {
       child: { ...nm('Harry James', 'Quennell'), dateOfBirth: '2013-04-06', sex: 'Male' },
       mother: { ...nm('Leanne', 'Quennell'), birthplace: 'Saltings', occupation: 'Care assistant' },
       more: { status: { marginalNote: 'Adoption order made' } },
+    }),
+    birthRecord({
+      id: 999999032,
+      entry: 17,
+      registered: '2007-02-05',
+      place: PENNOCK,
+      child: { ...nm('Oscar Benedict', 'Tremlett'), dateOfBirth: '2007-01-23', sex: 'Male' },
+      mother: { ...nm('Alison', 'Tremlett'), birthplace: 'Saltings', occupation: 'Lifeguard' },
+      more: { status: { cancelled: true, marginalNote: 'Registration cancelled: entered in error' } },
     }),
     ...chain(
       birthRecord({

@@ -44,6 +44,22 @@ export const birth = defineRecord({
       },
     ],
   },
+  verification: {
+    date: { param: 'dateOfBirth', path: 'child.dateOfBirth', description: "The child's date of birth, YYYY-MM-DD" },
+    names: [{ surname: 'surname', forenames: 'forenames', who: 'the child' }],
+    details: {
+      systemNumber: { compare: 'id', paths: ['id'], description: 'The system number of the registration, printed bottom-left on the certificate' },
+      placeOfBirth: { compare: 'place', paths: ['child.birthplace'], description: 'Where the child was born, as registered' },
+      motherForenames: { compare: 'forenames', paths: ['mother.forenames'], description: "The mother's forenames" },
+      motherSurname: { compare: 'name', paths: ['mother.surname'], description: "The mother's surname" },
+      motherMaidenSurname: { compare: 'name', paths: ['mother.maidenSurname'], description: "The mother's maiden surname" },
+      fatherForenames: { compare: 'forenames', paths: ['father.forenames'], description: "The father's forenames" },
+      fatherSurname: { compare: 'name', paths: ['father.surname'], description: "The father's surname" },
+      registrationDistrict: { compare: 'place', paths: ['registrar.district'], description: 'The registration district' },
+    },
+    cancelledFlag: 'status.cancelled',
+    replacedBy: 'nextRegistration',
+  },
   fields: {
     id: always(integer('System number of the registration')),
     date: basic(isoDate('Date the birth was registered')),

@@ -32,6 +32,17 @@ export const death = defineRecord({
       },
     ],
   },
+  verification: {
+    date: { param: 'dateOfDeath', path: 'deceased.dateOfDeath', description: 'The date of death, YYYY-MM-DD' },
+    names: [{ surname: 'surname', forenames: 'forenames', who: 'the deceased' }],
+    details: {
+      systemNumber: { compare: 'id', paths: ['id'], description: 'The system number of the registration, printed bottom-left on the certificate' },
+      dateOfBirth: { compare: 'date', paths: ['deceased.dateOfBirth'], description: "The deceased's date of birth, YYYY-MM-DD" },
+      placeOfDeath: { compare: 'place', paths: ['deceased.deathplace'], description: 'Where the death happened, as registered' },
+      registrationDistrict: { compare: 'place', paths: ['registrar.district'], description: 'The registration district' },
+    },
+    replacedBy: 'nextRegistration',
+  },
   fields: {
     id: always(integer('System number of the registration')),
     date: basic(isoDate('Date the death was registered')),

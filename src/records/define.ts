@@ -99,6 +99,40 @@ export interface Party {
   readonly rowColumns: { readonly surname: string; readonly forenames: string; readonly dates: readonly string[] };
 }
 
+/**
+ * How a verification parameter is compared with a record, after the searches' normalisation
+ * (normaliseName): `name` and `place` equal; `forenames` equal, or the record's leading whole words
+ * equal to those given (the search's word-prefix rule); `date` equal as YYYY-MM-DD; `id` the same number.
+ * A place differs from a name only in the length it may have.
+ */
+export type Comparison = 'name' | 'forenames' | 'place' | 'date' | 'id';
+
+/** A detail the caller may add to a verification; given, it must match too. */
+export interface VerifiedDetail {
+  readonly compare: Comparison;
+  /** Dot paths of leaves of the record; the detail matches when any one of them does. */
+  readonly paths: readonly string[];
+  /** What the caller gives, for the OpenAPI document. */
+  readonly description: string;
+}
+
+/**
+ * What a verification of this type is asked with and compared against. The caller names every
+ * party of `search.parties` (each set of names a different party, in any order), gives the date,
+ * and may add details. The first party's names and the date are the search that finds the
+ * candidates, so `date.path` must be one of the parties' search dates.
+ */
+export interface Verification {
+  readonly date: { readonly param: string; readonly path: string; readonly description: string };
+  /** Parameter names of each party's surname and forenames, and whose they are (for the document). */
+  readonly names: readonly { readonly surname: string; readonly forenames: string; readonly who: string }[];
+  readonly details: Readonly<Record<string, VerifiedDetail>>;
+  /** Dot path of a flag that, when true, means the registration was cancelled (types that record it). */
+  readonly cancelledFlag?: string;
+  /** Dot path of the link to the registration that replaced this one: a replaced registration is not verified. */
+  readonly replacedBy: string;
+}
+
 export interface RecordDescription {
   /** Dataset name: URL segment, audit dataset, metrics label, table prefix. */
   readonly name: string;
@@ -115,6 +149,8 @@ export interface RecordDescription {
     readonly parties: readonly Party[];
     readonly description: string;
   };
+  /** Verification without disclosure: whether given details match one current registration. */
+  readonly verification: Verification;
 }
 
 export const defineRecord = <const D extends RecordDescription>(description: D): D => description;

@@ -69,6 +69,23 @@ export const marriage = defineRecord({
       },
     ],
   },
+  verification: {
+    date: { param: 'dateOfMarriage', path: 'dateOfMarriage', description: 'The date of the marriage, YYYY-MM-DD' },
+    names: [
+      { surname: 'partner1Surname', forenames: 'partner1Forenames', who: 'one party to the marriage (bride or groom)' },
+      { surname: 'partner2Surname', forenames: 'partner2Forenames', who: 'the other party' },
+    ],
+    details: {
+      systemNumber: { compare: 'id', paths: ['id'], description: 'The system number of the registration, printed bottom-left on the certificate' },
+      placeOfMarriage: {
+        compare: 'place',
+        paths: ['placeOfMarriage.short', 'placeOfMarriage.address'],
+        description: 'Where the marriage took place: its short name or its full address, as registered',
+      },
+      registrationDistrict: { compare: 'place', paths: ['registrar.district'], description: 'The registration district' },
+    },
+    replacedBy: 'nextRegistration',
+  },
   fields: {
     id: always(integer('System number of the registration')),
     entryNumber: integer('Entry number in the register'),

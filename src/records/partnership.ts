@@ -63,6 +63,23 @@ export const partnership = defineRecord({
       },
     ],
   },
+  verification: {
+    date: { param: 'dateOfPartnership', path: 'dateOfPartnership', description: 'The date the civil partnership was formed, YYYY-MM-DD' },
+    names: [
+      { surname: 'partner1Surname', forenames: 'partner1Forenames', who: 'one partner' },
+      { surname: 'partner2Surname', forenames: 'partner2Forenames', who: 'the other partner' },
+    ],
+    // No registration district: a civil partnership registration records none.
+    details: {
+      systemNumber: { compare: 'id', paths: ['id'], description: 'The system number of the registration, printed bottom-left on the certificate' },
+      placeOfPartnership: {
+        compare: 'place',
+        paths: ['placeOfPartnership.short', 'placeOfPartnership.address'],
+        description: 'Where the civil partnership was formed: its short name or its full address, as registered',
+      },
+    },
+    replacedBy: 'nextRegistration',
+  },
   fields: {
     id: always(integer('System number of the registration')),
     dateOfPartnership: basic(isoDate('Date the civil partnership was formed')),

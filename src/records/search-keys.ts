@@ -41,3 +41,12 @@ export const rowSearchKeys = (description: RecordDescription, row: Record<string
     forenames: row[party.rowColumns.forenames],
     dates: party.rowColumns.dates.map((column) => row[column]),
   }));
+
+/**
+ * The search's forenames rule on two normalised names, for comparing a record already found (a
+ * verification's other party): equal, or the stored name's leading whole words equal to the query
+ * (`anne` matches `anne marie`, not `annette`). The store writes the same rule as the key range
+ * [query, query || '!'), normalised names holding no character below '!' but the space.
+ */
+export const forenamesMatch = (stored: string, query: string): boolean =>
+  stored === query || (stored.startsWith(query) && stored.charCodeAt(query.length) === 0x20);

@@ -7,7 +7,7 @@
 import { records } from '../records/index.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { recordTablesSql, recordsAsJsonSql } from './record-tables.ts';
-import { auditTableSql } from './audit-schema.ts';
+import { auditTableSql, auditVerifySql } from './audit-schema.ts';
 
 export interface Migration {
   readonly version: number;
@@ -19,6 +19,7 @@ export const migrations: readonly Migration[] = [
   { version: 1, name: 'registration tables and search keys', sql: recordTablesSql(records) },
   { version: 2, name: 'append-only audit trail', sql: auditTableSql },
   { version: 3, name: 'records kept as json text', sql: recordsAsJsonSql(records) },
+  { version: 4, name: 'audit trail records verifications', sql: auditVerifySql },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1].version;

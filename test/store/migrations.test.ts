@@ -36,11 +36,33 @@ test('records stored as jsonb before version 3 read back the same after it (embe
     const data = { id: 7, child: { forenames: 'Zoë Ann', surname: "O'Brien" }, status: { blocked: false } };
     await driver.query(`INSERT INTO birth_registration (id, data, search_keys) VALUES (7, $1::jsonb, '[]')`, [JSON.stringify(data)]);
 
-    assert.deepEqual((await migrate(driver)).map((m) => m.version), [3]);
+    assert.deepEqual((await migrate(driver)).map((m) => m.version), migrations.filter((m) => m.version >= 3).map((m) => m.version));
     const store = createRecordStore(driver, records);
     assert.deepEqual(await store.lookup('birth', '7'), data);
     const [{ type }] = await driver.query<{ type: string }>(`SELECT pg_typeof(data)::text AS type FROM birth_registration`);
     assert.equal(type, 'json');
+  } finally {
+    await driver.close();
+  }
+});
+
+test('version 4 lets the audit trail record verifications, over entries already written (embedded)', async () => {
+  const driver = await openEmbedded();
+  try {
+    for (const migration of migrations.filter((m) => m.version <= 3)) {
+      for (const statement of splitStatements(migration.sql)) await driver.query(statement);
+    }
+    await driver.query(`CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await driver.query(`INSERT INTO schema_migrations (version, name) VALUES (1, 'one'), (2, 'two'), (3, 'three')`);
+    const insert = (operation: string) =>
+      driver.query(`INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, request_id, hash) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 1, 'r', 'h')`, [operation]);
+    await insert('lookup');
+    await assert.rejects(insert('verify'), /check constraint/, 'refused before version 4');
+    assert.deepEqual((await migrate(driver)).map((m) => m.version), [4]);
+    await insert('verify');
+    await assert.rejects(insert('update'), /check constraint/);
+    const rows = await driver.query<{ operation: string }>('SELECT operation FROM audit_log ORDER BY id');
+    assert.deepEqual(rows.map((r) => r.operation), ['lookup', 'verify']);
   } finally {
     await driver.close();
   }

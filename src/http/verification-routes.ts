@@ -1,0 +1,157 @@
+/**
+ * GET /v1/verification/{type}: whether the details a caller holds match one
+ * current registration, answered `{"verified":true}` or `{"verified":false}`
+ * and nothing else, whatever the reason for a false. Every answer takes the
+ * same steps (search, compare every candidate, audit), so neither the body nor
+ * the work done tells one reason from another.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Counter } from 'prom-client';
+import type { AuditTrail } from '../audit/trail.ts';
+import { authoriseVerification } from '../auth/identify.ts';
+import type { VerificationConfig } from '../config.ts';
+import type { RecordDescription } from '../records/define.ts';
+import type { SearchKey } from '../records/search-keys.ts';
+import { type CompiledVerification, VerificationInputError, compileVerification } from '../records/verification.ts';
+import { badRequest } from './errors.ts';
+import { FalseShareMonitor } from './false-share-monitor.ts';
+import type { Identity } from './identity.ts';
+import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
+import { type RecordRouteConfig, audited, fromStore } from './record-routes.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The dataset a verification route verifies against (it reads nothing out of it). */
+    verifies?: string;
+  }
+}
+
+/** The search verification finds its candidates with: the store's, whatever its home. */
+export type Search = (type: string, key: SearchKey, limit: number) => Promise<{ readonly records: readonly unknown[]; readonly truncated: boolean }>;
+
+/**
+ * The most candidates one verification compares. More registrations than this sharing the
+ * person's surname, leading forenames and date cannot be told apart by the details either
+ * (the answer is then false, as for any ambiguity); a cap keeps every answer's work bounded.
+ */
+export const CANDIDATE_LIMIT = 100;
+
+export const verificationPath = (type: string) => `/v1/verification/${type}`;
+
+const VERIFIED = '{"verified":true}';
+const NOT_VERIFIED = '{"verified":false}';
+
+export const verificationResponse = {
+  type: 'object',
+  required: ['verified'],
+  additionalProperties: false,
+  properties: {
+    verified: { type: 'boolean', description: 'Whether the details match exactly one current registration; false for every other case, alike' },
+  },
+} as const;
+
+/** Places are longer than names (a full address), and compared whole. */
+const PLACE_LENGTH = 1000;
+
+/** The query schema of a type's verification, from the same builders as the searches' (so the same checks and messages). */
+export function verificationParameters(compiled: CompiledVerification) {
+  const properties: Record<string, Record<string, unknown>> = {};
+  for (const parameter of compiled.parameters) {
+    const { name, description } = parameter;
+    switch (parameter.compare) {
+      case 'name':
+        properties[name] = nameParameter(`${description}, matched in full`);
+        break;
+      case 'forenames':
+        properties[name] = nameParameter(`${description}, matched as whole leading words: Anne verifies Anne Marie, not Annette`);
+        break;
+      case 'place':
+        properties[name] = {
+          ...nameParameter(`${description}, matched in full`),
+          maxLength: PLACE_LENGTH,
+          [EXPECTED]: `1 to ${PLACE_LENGTH} characters, at least one a letter or digit, no control characters`,
+        };
+        break;
+      case 'date':
+        properties[name] = dateParameter(description);
+        break;
+      case 'id':
+        properties[name] = systemNumberParameter(description);
+        break;
+    }
+  }
+  return {
+    type: 'object',
+    properties,
+    required: compiled.parameters.filter((p) => p.required).map((p) => p.name),
+    // A detail the service cannot compare must not pass for one that matched.
+    additionalProperties: false,
+  };
+}
+
+export interface VerificationRoutesOptions {
+  readonly records: readonly RecordDescription[];
+  readonly search: Search;
+  readonly audit: AuditTrail;
+  /** Whether roles are checked (`enforcesRoles` in auth/identify.ts). */
+  readonly enforceRoles: boolean;
+  readonly falseShare: VerificationConfig['falseShare'];
+}
+
+export async function verificationRoutes(app: FastifyInstance, { records, search, audit, enforceRoles, falseShare }: VerificationRoutesOptions) {
+  const registers = app.hasDecorator('metricsRegistry') ? [app.metricsRegistry] : [];
+  const answers = new Counter({
+    name: 'lev_verifications_total',
+    help: 'Verifications answered, by dataset and answer',
+    labelNames: ['dataset', 'verified'] as const,
+    registers,
+  });
+  const suspected = new Counter({
+    name: 'lev_verification_false_share_alarms_total',
+    help: "Times a client's share of verifications answered false passed VERIFY_FALSE_SHARE_THRESHOLD (an enumeration looks like that), by the dataset of the answer that passed it",
+    labelNames: ['dataset'] as const,
+    registers,
+  });
+  const monitor = new FalseShareMonitor(falseShare, ({ client, dataset, answers: count, falseShare: share }) => {
+    suspected.inc({ dataset });
+    // The client, never what it asked: the audit trail holds that, for those allowed to read it.
+    app.log.warn(
+      { client, dataset, answers: count, falseShare: Math.round(share * 1000) / 1000, windowS: falseShare.windowMs / 1000 },
+      "verification: most of a client's answers are false (an enumeration attempt?)",
+    );
+  });
+
+  for (const description of records) {
+    const compiled = compileVerification(description);
+    const dataset = description.name;
+    // A registration an earlier verification found: compared (and the answer dropped) when the search
+    // finds none, so that finding nothing takes the comparing that finding one does.
+    let decoy: unknown;
+    app.get<{ Querystring: Record<string, string | undefined> }>(
+      verificationPath(dataset),
+      {
+        schema: { querystring: verificationParameters(compiled), tags: [dataset, 'verification'] },
+        config: { requiresIdentity: true, verifies: dataset, operation: 'verify' },
+        // After the identity (the app's onRequest), before the query is validated: a caller without the role learns nothing.
+        onRequest: async (request) => authoriseVerification(enforceRoles, request.identity as Identity, dataset),
+      },
+      async (request, reply) => {
+        let query;
+        try {
+          query = compiled.read(request.query);
+        } catch (error) {
+          if (error instanceof VerificationInputError) throw badRequest(error.message);
+          throw error;
+        }
+        const candidates = await fromStore(() => search(dataset, query.key, CANDIDATE_LIMIT));
+        const verified = compiled.decide(candidates, query);
+        if (candidates.records.length) decoy = candidates.records[0];
+        else if (decoy !== undefined) compiled.decide({ records: [decoy], truncated: false }, query);
+        await audited(audit, request, verified ? 1 : 0, { dataset, operation: 'verify' } satisfies RecordRouteConfig);
+        monitor.record((request.identity as Identity).client, dataset, verified);
+        answers.inc({ dataset, verified: String(verified) });
+        return reply.type('application/json').send(verified ? VERIFIED : NOT_VERIFIED);
+      },
+    );
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * Verification without disclosure, derived from a record type's `verification`
+ * declaration: which parameters a caller gives, and whether they match exactly
+ * one current registration among the candidates the search found.
+ *
+ * The search (date, surname, forenames word prefix of the first party named)
+ * finds the candidates; every candidate is then compared in full, the same way
+ * whatever the outcome, so that the time taken says as little as the answer.
+ * Declarations are checked when compiled (at start-up): a path that names no
+ * field, or a date that is not searched, fails then rather than as registrations
+ * that never verify.
+ */
+import {
+  type Comparison,
+  type Fields,
+  type RecordDescription,
+  type VerifiedDetail,
+  groupFields,
+  isBlocked,
+  isLeaf,
+  isLink,
+  isList,
+  readPath,
+} from './define.ts';
+import { normaliseName } from './normalise.ts';
+import { type SearchKey, forenamesMatch } from './search-keys.ts';
+
+/** A parameter of a type's verification, in the order the document lists them. */
+export interface VerificationParameter {
+  readonly name: string;
+  readonly compare: Comparison;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+/** A parameter whose value normalises to nothing (no letter or digit): the caller's mistake. */
+export class VerificationInputError extends Error {
+  override name = 'VerificationInputError';
+  constructor(readonly parameter: string) {
+    super(`Invalid query parameter '${parameter}': it must contain at least one letter or digit`);
+  }
+}
+
+interface GivenName {
+  readonly surname: string;
+  readonly forenames: string;
+}
+
+interface GivenDetail {
+  readonly compare: Comparison;
+  readonly paths: readonly string[];
+  /** Normalised as the comparison needs. */
+  readonly value: string;
+}
+
+/** A verification request read and normalised: what every candidate is compared with. */
+export interface VerificationQuery {
+  /** The search that finds the candidates: the date and the first party's names. */
+  readonly key: SearchKey;
+  readonly date: string;
+  readonly names: readonly GivenName[];
+  readonly details: readonly GivenDetail[];
+}
+
+export interface Candidates {
+  readonly records: readonly unknown[];
+  /** More records matched the search than were returned: the answer cannot be told. */
+  readonly truncated: boolean;
+}
+
+export interface CompiledVerification {
+  readonly description: RecordDescription;
+  readonly parameters: readonly VerificationParameter[];
+  /** Reads a query whose values already have the parameters' forms; throws VerificationInputError. */
+  read(query: Readonly<Record<string, string | undefined>>): VerificationQuery;
+  /**
+   * True when exactly one registration among the candidates matches everything given, and it is
+   * current (not replaced by a re-registration), not blocked and not cancelled. Replaced
+   * registrations are passed over, so the current one of a chain verifies alone.
+   */
+  decide(candidates: Candidates, query: VerificationQuery): boolean;
+}
+
+/** The field a dot path names, or undefined. */
+function fieldAt(fields: Fields, path: string) {
+  let current: Fields | undefined = fields;
+  const segments = path.split('.');
+  for (const [i, segment] of segments.entries()) {
+    const field: Fields[string] | undefined = current ? current[segment] : undefined;
+    if (field === undefined) return undefined;
+    if (i === segments.length - 1) return field;
+    if (isLeaf(field) || isLink(field) || isList(field)) return undefined;
+    current = groupFields(field as Fields);
+  }
+  return undefined;
+}
+
+const LEAF_TYPES: Record<Comparison, (schema: Record<string, unknown>) => boolean> = {
+  name: (s) => s.type === 'string' && s.format === undefined,
+  forenames: (s) => s.type === 'string' && s.format === undefined,
+  place: (s) => s.type === 'string' && s.format === undefined,
+  date: (s) => s.type === 'string' && s.format === 'date',
+  id: (s) => s.type === 'integer',
+};
+
+/** Throws unless the declaration names real fields of the right kinds. */
+function check(description: RecordDescription): void {
+  const { verification: v, name } = description;
+  const problem = (what: string) => new Error(`record type ${name}: verification ${what}`);
+  const leaf = (path: string, compare: Comparison, where: string) => {
+    const field = fieldAt(description.fields, path);
+    if (!field || !isLeaf(field)) throw problem(`${where}: '${path}' is not a field of the record`);
+    if (!LEAF_TYPES[compare](field as unknown as Record<string, unknown>)) throw problem(`${where}: '${path}' cannot be compared as ${compare}`);
+  };
+  if (v.names.length !== description.search.parties.length) {
+    throw problem(`names ${v.names.length} parties, but the record has ${description.search.parties.length}`);
+  }
+  leaf(v.date.path, 'date', v.date.param);
+  for (const party of description.search.parties) {
+    if (!party.dates.includes(v.date.path)) throw problem(`date '${v.date.path}' is not one the search finds the party ${party.surname} by`);
+  }
+  for (const [param, detail] of Object.entries(v.details)) {
+    if (!detail.paths.length) throw problem(`${param} names no field`);
+    for (const path of detail.paths) leaf(path, detail.compare, param);
+  }
+  if (v.cancelledFlag) {
+    const field = fieldAt(description.fields, v.cancelledFlag);
+    if (!field || !isLeaf(field) || (field as unknown as { type?: string }).type !== 'boolean') throw problem(`cancelled flag '${v.cancelledFlag}' is not a flag of the record`);
+  }
+  const link = fieldAt(description.fields, v.replacedBy);
+  if (!link || !isLink(link)) throw problem(`replacedBy '${v.replacedBy}' is not a link of the record`);
+  const names = [v.date.param, ...v.names.flatMap((n) => [n.surname, n.forenames]), ...Object.keys(v.details)];
+  const repeated = names.find((param, i) => names.indexOf(param) !== i);
+  if (repeated) throw problem(`names the parameter ${repeated} twice`);
+}
+
+/** Normalises a given value as its comparison needs. */
+function given(parameter: string, compare: Comparison, raw: string): string {
+  if (compare === 'date') return raw;
+  if (compare === 'id') return raw.replace(/^0+(?=\d)/, '');
+  const value = normaliseName(raw);
+  if (!value) throw new VerificationInputError(parameter);
+  return value;
+}
+
+/** Whether a stored value matches a given one, normalised as `given` left it. */
+function matches(compare: Comparison, stored: unknown, value: string): boolean {
+  switch (compare) {
+    case 'name':
+    case 'place':
+      return typeof stored === 'string' && normaliseName(stored) === value;
+    case 'forenames':
+      return typeof stored === 'string' && forenamesMatch(normaliseName(stored), value);
+    case 'date':
+      return stored === value;
+    case 'id':
+      return (typeof stored === 'number' || typeof stored === 'string') && String(stored) === value;
+  }
+}
+
+export function compileVerification(description: RecordDescription): CompiledVerification {
+  check(description);
+  const v = description.verification;
+  const parties = description.search.parties;
+  const parameters: VerificationParameter[] = [
+    ...v.names.flatMap((n) => [
+      { name: n.surname, compare: 'name' as const, required: true, description: `Surname of ${n.who}` },
+      { name: n.forenames, compare: 'forenames' as const, required: true, description: `Forenames of ${n.who}` },
+    ]),
+    { name: v.date.param, compare: 'date', required: true, description: v.date.description },
+    ...Object.entries(v.details).map(([name, detail]: [string, VerifiedDetail]) => ({
+      name,
+      compare: detail.compare,
+      required: false,
+      description: detail.description,
+    })),
+  ];
+
+  /** Whether each name given matches a different party of the record, in some order. */
+  const namesMatch = (record: unknown, names: readonly GivenName[]): boolean => {
+    const taken = new Array<boolean>(parties.length).fill(false);
+    const assign = (i: number): boolean => {
+      if (i === names.length) return true;
+      for (const [p, party] of parties.entries()) {
+        if (taken[p]) continue;
+        if (!matches('name', readPath(record, party.surname), names[i].surname)) continue;
+        if (!matches('forenames', readPath(record, party.forenames), names[i].forenames)) continue;
+        taken[p] = true;
+        if (assign(i + 1)) return true;
+        taken[p] = false;
+      }
+      return false;
+    };
+    return assign(0);
+  };
+
+  /** Every comparison is made, whichever fails first: the work is the same whatever the answer. */
+  const matchesAll = (record: unknown, query: VerificationQuery): boolean => {
+    let all = readPath(record, v.date.path) === query.date;
+    all = namesMatch(record, query.names) && all;
+    for (const detail of query.details) {
+      let any = false;
+      for (const path of detail.paths) any = matches(detail.compare, readPath(record, path), detail.value) || any;
+      all = any && all;
+    }
+    return all;
+  };
+
+  return {
+    description,
+    parameters,
+
+    read(query) {
+      const names = v.names.map((n) => ({
+        surname: given(n.surname, 'name', query[n.surname] as string),
+        forenames: given(n.forenames, 'forenames', query[n.forenames] as string),
+      }));
+      const date = query[v.date.param] as string;
+      const details = Object.entries(v.details).flatMap(([name, detail]) => {
+        const raw = query[name];
+        return raw === undefined ? [] : [{ compare: detail.compare, paths: detail.paths, value: given(name, detail.compare, raw) }];
+      });
+      return { key: { date, surname: names[0].surname, forenames: names[0].forenames }, date, names, details };
+    },
+
+    decide({ records, truncated }, query) {
+      // Every candidate is compared in full, whatever the others gave: the work does not depend on the answer.
+      let matching = 0;
+      let verifiable = false;
+      for (const record of records) {
+        const matched = matchesAll(record, query);
+        const replaced = readPath(record, v.replacedBy);
+        if (!matched || (replaced !== null && replaced !== undefined)) continue;
+        matching++;
+        verifiable = !isBlocked(record, description.blockedFlag) && (v.cancelledFlag === undefined || readPath(record, v.cancelledFlag) !== true);
+      }
+      return !truncated && matching === 1 && verifiable;
+    },
+  };
+}
