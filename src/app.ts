@@ -126,11 +126,11 @@ export async function buildApp(
   const compiled = views.map(compileView);
   await app.register(metricsPlugin);
   await app.register(healthRoutes, { store });
-  await app.register(openApiRoutes, { document: openApiDocument(compiled, version) });
+  await app.register(openApiRoutes, { document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc' }) });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
   await app.register(verificationRoutes, { records, search: (type, key, limit) => store.search(type, key, limit), audit, enforceRoles, falseShare: config.verification.falseShare });
-    await app.register(auditRoutes, { db: store.driver, enforceRoles });
+  await app.register(auditRoutes, { db: store.driver, enforceRoles });
   app.addHook('onClose', () => audit.flush());
   await app.after();
   guardMethods();

@@ -49,7 +49,20 @@ const MOCK_IDENTITY = [
   ['X-Auth-Groups', 'Comma-separated groups, recorded in the audit trail'],
 ] as const;
 
-export function openApiDocument(views: readonly CompiledView[], version: string): JsonSchema {
+/** The headers without which a mock or proxy caller is a 401. */
+const REQUIRED_IDENTITY = new Set<string>(['X-Auth-Username', 'X-Auth-Aud']);
+const SCHEME_OF: Record<(typeof MOCK_IDENTITY)[number][0], string> = {
+  'X-Auth-Username': 'usernameHeader',
+  'X-Auth-Aud': 'clientHeader',
+  'X-Auth-Roles': 'rolesHeader',
+  'X-Auth-Groups': 'groupsHeader',
+};
+
+/**
+ * @param identityHeaders whether callers name themselves with headers (AUTH_MODE mock and proxy):
+ *   each operation then lists them, the username and client as required; with oidc it lists none.
+ */
+export function openApiDocument(views: readonly CompiledView[], version: string, { identityHeaders = true } = {}): JsonSchema {
   const paths: JsonSchema = {};
   const schemas: JsonSchema = {
     Error: {
@@ -61,7 +74,9 @@ export function openApiDocument(views: readonly CompiledView[], version: string)
       },
     },
   };
-  const identity = MOCK_IDENTITY.map(([name, description]) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } }));
+  const identity = identityHeaders
+    ? MOCK_IDENTITY.map(([name, description]) => ({ name, in: 'header', required: REQUIRED_IDENTITY.has(name), description, schema: { type: 'string' } }))
+    : [];
 
   for (const view of views) {
     const ref = { $ref: schemaRef(view.schemaName) };
@@ -152,10 +167,13 @@ export function openApiDocument(views: readonly CompiledView[], version: string)
     },
   };
 
-  const plain = (description: string) => ({ get: { tags: ['operations'], summary: description, responses: { '200': { description: 'OK' } } } });
+  // The operations' own endpoints need no identity: `security: []` overrides the document's.
+  const plain = (description: string) => ({ get: { tags: ['operations'], summary: description, security: [], responses: { '200': { description: 'OK' } } } });
   paths['/healthz'] = plain('Liveness: the process is running');
   paths['/readiness'] = { get: { ...plain('Readiness: the record store answers').get, responses: { '200': { description: 'Ready' }, '503': errorResponse('Not ready') } } };
   paths['/metrics'] = plain('Prometheus metrics, text format');
+  paths['/openapi.json'] = plain('This document');
+  paths['/docs'] = plain('This document in Swagger UI');
 
   return {
     openapi: '3.1.0',
@@ -178,15 +196,17 @@ export function openApiDocument(views: readonly CompiledView[], version: string)
           description:
             "AUTH_MODE=oidc: an access token from the configured OpenID Connect issuer, for this service's audience; with client certificates it may have to be bound to the certificate (RFC 8705)",
         },
-        mockHeaders: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-Auth-Username',
-          description: 'AUTH_MODE=mock (and proxy, from trusted addresses): the identity headers listed on each operation',
-        },
+        // One scheme a header, so that Swagger UI's Authorize dialog can set each of them.
+        ...Object.fromEntries(
+          MOCK_IDENTITY.map(([name, description]) => [
+            SCHEME_OF[name],
+            { type: 'apiKey', in: 'header', name, description: `AUTH_MODE=mock (and proxy, from trusted addresses): ${description}` },
+          ]),
+        ),
       },
     },
-    security: [{ bearerToken: [] }, { mockHeaders: [] }],
+    // A token, or the two identity headers a caller must send (roles and groups are optional).
+    security: [{ bearerToken: [] }, { [SCHEME_OF['X-Auth-Username']]: [], [SCHEME_OF['X-Auth-Aud']]: [] }],
   };
 }
 

@@ -20,6 +20,7 @@ import {
   isLeaf,
   isLink,
   isList,
+  type Visibility,
   visibilityOf,
 } from '../records/define.ts';
 import './formats.ts';
@@ -40,6 +41,12 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const HIDDEN_NOTE = 'Null when the caller may not see it; absent when nothing was recorded.';
+/** Who may see a field, as the document says it beside the field's own description. */
+export const VISIBILITY_NOTE: Readonly<Record<Visibility, string>> = {
+  always: 'Shown to every caller, even on a blocked record',
+  basic: 'Shown to every authorised caller',
+  full: "Needs the 'full-details' role",
+};
 /** What the document says of a link, as the renderer above treats it. */
 export const LINK_NOTE =
   'Redacted by its own blocked flag. Left out when there is none, and always left out of a blocked record, ' +
@@ -181,14 +188,14 @@ function responseGroup(fields: Fields, selfRef: string, description?: string): J
   for (const [key, field] of Object.entries(fields)) {
     if (isLeaf(field)) {
       const always = visibilityOf(field) === 'always';
-      properties[key] = leafSchema(field, !always, always ? undefined : HIDDEN_NOTE);
+      properties[key] = leafSchema(field, !always, [VISIBILITY_NOTE[visibilityOf(field)], always ? undefined : HIDDEN_NOTE].filter(Boolean).join('. '));
       if (always) required.push(key);
     } else if (isList(field)) {
       const items: JsonSchema = {};
       for (const [itemKey, itemField] of Object.entries(field.item)) items[itemKey] = leafSchema(itemField as TSchema, false);
       properties[key] = {
         type: 'array',
-        description: `${field.description}. Empty when the caller may not see it or nothing was recorded.`,
+        description: `${field.description}. ${VISIBILITY_NOTE[field.visibility]}. Empty when the caller may not see it or nothing was recorded.`,
         items: { type: 'object', properties: items, additionalProperties: false },
       };
       required.push(key);

@@ -112,8 +112,35 @@ describe('/openapi.json', () => {
     assert.equal(new Set(operationIds).size, operationIds.length, 'operationIds are unique');
   });
 
+  test('the operations endpoints need no identity; the record operations need a token or the two identity headers', () => {
+    for (const path of ['/healthz', '/readiness', '/metrics', '/openapi.json', '/docs']) {
+      assert.deepEqual(document.paths[path].get.security, [], `${path}: security []`);
+    }
+    assert.deepEqual(document.security, [{ bearerToken: [] }, { usernameHeader: [], clientHeader: [] }]);
+    // Swagger UI's Authorize dialog offers every scheme: a token, and each identity header.
+    const headers = Object.values(document.components.securitySchemes)
+      .filter((scheme: any) => scheme.in === 'header')
+      .map((scheme: any) => scheme.name);
+    assert.deepEqual(headers.sort(), ['X-Auth-Aud', 'X-Auth-Groups', 'X-Auth-Roles', 'X-Auth-Username']);
+    const lookup = document.paths['/v1/registration/birth/{id}'].get;
+    const required = lookup.parameters.filter((p: any) => p.in === 'header' && p.required).map((p: any) => p.name);
+    assert.deepEqual(required.sort(), ['X-Auth-Aud', 'X-Auth-Username']);
+  });
+
+  test("each record field says who may see it: every caller, any authorised caller, or 'full-details'", () => {
+    const birth = document.components.schemas.BirthV1;
+    assert.match(birth.properties.id.description, /even on a blocked record/);
+    assert.match(birth.properties.child.properties.surname.description, /Shown to every authorised caller/);
+    assert.match(birth.properties.registrar.properties.signature.description, /Needs the 'full-details' role/);
+    assert.match(birth.properties.mother.properties.aliases.description, /Needs the 'full-details' role/);
+    const leaves = (schema: any): any[] =>
+      schema.properties ? Object.values(schema.properties).flatMap((p: any) => (p.$ref ? [] : p.properties ? leaves(p) : [p])) : [];
+    for (const leaf of leaves(birth)) assert.match(leaf.description, /Shown to every|Needs the 'full-details' role/, JSON.stringify(leaf));
+  });
+
   test('documents every route the app serves, and only those', async () => {
-    const served = servedGetRoutes().filter((path) => !isDocumentation(path));
+    // Swagger UI's own assets under /docs/ are not operations.
+    const served = servedGetRoutes().filter((path) => !path.startsWith('/docs/'));
     assert.ok(served.length > views.length, 'the route tree was read');
     const documented = Object.keys(document.paths);
     assert.deepEqual(
