@@ -3,6 +3,7 @@
  * here runs at import; `server.ts` is the only place that listens.
  */
 import { randomUUID } from 'node:crypto';
+import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 // Every logger of the app is a pino logger: Fastify's own, or the one a test gives.
 import type { Logger } from 'pino';
@@ -19,7 +20,7 @@ import { metricsPlugin } from './http/metrics.ts';
 import { openApiDocument, openApiRoutes } from './http/openapi.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
-import { recordRoutes } from './http/record-routes.ts';
+import { TRUNCATED_HEADER, recordRoutes } from './http/record-routes.ts';
 import { verificationRoutes } from './http/verification-routes.ts';
 import { records } from './records/index.ts';
 import { MAX_URL_LENGTH, createTransport } from './http/transport.ts';
@@ -80,7 +81,18 @@ export async function buildApp(
   });
 
   transport.attach(app.server, app.log);
-  const guardMethods = installErrorHandling(app);
+  const cors = config.corsOrigins?.length > 0;
+  const guardMethods = installErrorHandling(app, { cors });
+  if (cors) {
+    await app.register(fastifyCors, {
+      origin: [...config.corsOrigins],
+      methods: ['GET', 'HEAD'],
+      allowedHeaders: ['Authorization', 'X-Auth-Username', 'X-Auth-Aud', 'X-Auth-Audience', 'X-Auth-Roles', 'X-Auth-Groups'],
+      // What a page may read of an answer besides the basic headers.
+      exposedHeaders: ['x-request-id', 'request-id', TRUNCATED_HEADER, 'retry-after'],
+      maxAge: 600,
+    });
+  }
   const limiter = config.rateLimit ? await createRateLimiter(config.rateLimit, app.log) : undefined;
   if (limiter) app.addHook('onClose', () => limiter.close());
 

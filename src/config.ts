@@ -129,6 +129,13 @@ const Env = Type.Object({
       description: 'PEM file of the CA certificates whose client certificates are accepted: every connection must then present one (mutual TLS); needs TLS_CERT',
     }),
   ),
+  CORS_ORIGINS: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^,/\\s]+(,https?://[^,/\\s]+)*$',
+      description:
+        'Comma-separated origins (scheme://host[:port]) whose web pages may call the API from a browser (CORS); unset, no page of another origin may',
+    }),
+  ),
   RATE_LIMIT_PER_MINUTE: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Requests a minute each client may make on average (token bucket refill); unset, no limit' }),
   ),
@@ -207,6 +214,8 @@ export interface Config {
   };
   readonly dataPath?: string;
   readonly maxResults: number;
+  /** Origins whose pages may call the API from a browser (CORS); none when empty. */
+  readonly corsOrigins: readonly string[];
   /** What a connection may take of the server before it is refused or cut off. */
   readonly connections: ConnectionLimits;
   /** Bound of the rendered-record cache, in bytes (string lengths); 0 for none. */
@@ -452,6 +461,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
       : undefined,
     dataPath: value.LEV_DATA,
     maxResults: value.MAX_RESULTS,
+    corsOrigins: value.CORS_ORIGINS?.split(',') ?? [],
     connections: {
       requestTimeoutMs: value.REQUEST_TIMEOUT_S * 1000,
       headersTimeoutMs: value.HEADERS_TIMEOUT_S * 1000,

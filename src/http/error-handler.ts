@@ -45,7 +45,7 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0];
  * Installs the handlers on the root instance. Returns a function to call once
  * every route is registered: it answers 405 on the known paths for other methods.
  */
-export function installErrorHandling(app: FastifyInstance): () => void {
+export function installErrorHandling(app: FastifyInstance, { cors = false } = {}): () => void {
   // Every method Node's parser reads (WebDAV's, TRACE...) is routed, so that on a known path it is
   // a 405 like POST, not a 404. Bodyless: no body is read for a request that is refused anyway.
   // CONNECT never reaches a request handler.
@@ -83,7 +83,8 @@ export function installErrorHandling(app: FastifyInstance): () => void {
   return () => {
     for (const url of getPaths.splice(0)) {
       app.route({
-        method: app.supportedMethods.filter((method) => method !== 'GET' && method !== 'HEAD'),
+        // With CORS on, OPTIONS is the browser's preflight, answered by the CORS plugin.
+        method: app.supportedMethods.filter((method) => method !== 'GET' && method !== 'HEAD' && !(cors && method === 'OPTIONS')),
         url,
         handler: async (request) => {
           throw methodNotAllowed(request.method, 'GET, HEAD');

@@ -24,10 +24,6 @@ const app = sharedApp(async (running) => {
   document = response.body;
 });
 
-/** Routes the document does not describe on purpose: the document itself and the page that renders it. */
-const isDocumentation = (path: string) => path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');
-
-
 /** Every GET route the app serves, read from Fastify's route tree, with `:param` written `{param}` as OpenAPI does. */
 function servedGetRoutes(): string[] {
   const tree = app().app.printRoutes({ commonPrefix: false });
