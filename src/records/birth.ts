@@ -1,4 +1,4 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, text } from './define.ts';
+import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from './define.ts';
 
 const alias = {
   prefix: text('Title or prefix, e.g. Mr'),
@@ -48,7 +48,7 @@ export const birth = defineRecord({
     date: { param: 'dateOfBirth', path: 'child.dateOfBirth', description: "The child's date of birth, YYYY-MM-DD" },
     names: [{ surname: 'surname', forenames: 'forenames', who: 'the child' }],
     details: {
-      systemNumber: { compare: 'id', paths: ['id'], description: 'The system number of the registration, printed bottom-left on the certificate' },
+      systemNumber: systemNumberDetail,
       placeOfBirth: { compare: 'place', paths: ['child.birthplace'], description: 'Where the child was born, as registered' },
       motherForenames: { compare: 'forenames', paths: ['mother.forenames'], description: "The mother's forenames" },
       motherSurname: { compare: 'name', paths: ['mother.surname'], description: "The mother's surname" },

@@ -1,4 +1,4 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, text } from './define.ts';
+import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from './define.ts';
 
 const alias = {
   type: text('How the other name relates to the registered one: "formerly known as" or "otherwise"'),
@@ -36,7 +36,7 @@ export const death = defineRecord({
     date: { param: 'dateOfDeath', path: 'deceased.dateOfDeath', description: 'The date of death, YYYY-MM-DD' },
     names: [{ surname: 'surname', forenames: 'forenames', who: 'the deceased' }],
     details: {
-      systemNumber: { compare: 'id', paths: ['id'], description: 'The system number of the registration, printed bottom-left on the certificate' },
+      systemNumber: systemNumberDetail,
       dateOfBirth: { compare: 'date', paths: ['deceased.dateOfBirth'], description: "The deceased's date of birth, YYYY-MM-DD" },
       placeOfDeath: { compare: 'place', paths: ['deceased.deathplace'], description: 'Where the death happened, as registered' },
       registrationDistrict: { compare: 'place', paths: ['registrar.district'], description: 'The registration district' },

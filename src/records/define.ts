@@ -116,6 +116,13 @@ export interface VerifiedDetail {
   readonly description: string;
 }
 
+/** The system number as a verified detail: every record has it, printed bottom-left on the certificate. */
+export const systemNumberDetail: VerifiedDetail = {
+  compare: 'id',
+  paths: ['id'],
+  description: 'The system number of the registration, printed bottom-left on the certificate',
+};
+
 /**
  * What a verification of this type is asked with and compared against. The caller names every
  * party of `search.parties` (each set of names a different party, in any order), gives the date,

@@ -1,4 +1,4 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, text } from './define.ts';
+import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from './define.ts';
 
 const alias = {
   prefix: text('Title or prefix, e.g. Mr'),
@@ -76,7 +76,7 @@ export const marriage = defineRecord({
       { surname: 'partner2Surname', forenames: 'partner2Forenames', who: 'the other party' },
     ],
     details: {
-      systemNumber: { compare: 'id', paths: ['id'], description: 'The system number of the registration, printed bottom-left on the certificate' },
+      systemNumber: systemNumberDetail,
       placeOfMarriage: {
         compare: 'place',
         paths: ['placeOfMarriage.short', 'placeOfMarriage.address'],

@@ -1,4 +1,4 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, text } from './define.ts';
+import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from './define.ts';
 
 const alias = {
   prefix: text('Title or prefix, e.g. Ms'),
@@ -71,7 +71,7 @@ export const partnership = defineRecord({
     ],
     // No registration district: a civil partnership registration records none.
     details: {
-      systemNumber: { compare: 'id', paths: ['id'], description: 'The system number of the registration, printed bottom-left on the certificate' },
+      systemNumber: systemNumberDetail,
       placeOfPartnership: {
         compare: 'place',
         paths: ['placeOfPartnership.short', 'placeOfPartnership.address'],
