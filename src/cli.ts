@@ -35,6 +35,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
     console.log(version);
     return 0;
   }
+  // `lev-api help <command>` is `lev-api <command> --help`.
+  if (name === 'help' && args.length) return main([...args.slice(0, 1), '--help', ...args.slice(1)], env);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(await help());
     return name ? 0 : 2;

@@ -86,11 +86,25 @@ describe('CLI mistakes: one clear line and exit 2', () => {
     await assertMistake(t, ['audit', 'verify', '--from', '2026-01-01'], /unknown option --from/);
   });
 
+  test('an option given twice is refused, not decided by the last', async (t) => {
+    await assertMistake(t, ['load', '--type', 'birth', '--type', 'death', 'x'], /^lev-api load: --type is given twice/);
+    await assertMistake(t, ['generate', '--type', 'birth', '--count', '1', '--count=2'], /^lev-api generate: --count is given twice/);
+    await assertMistake(t, ['load', '--type', 'birth', '--skip-invalid', '--skip-invalid', 'x'], /--skip-invalid is given twice/);
+  });
+
   test('an unknown command or top-level option', async (t) => {
     await assertMistake(t, ['frobnicate'], /^lev-api: unknown command 'frobnicate'; the commands are serve, migrate, load, generate, audit/);
     await assertMistake(t, ['--verbose'], /^lev-api: unknown option '--verbose'/);
     await assertMistake(t, ['toString'], /unknown command 'toString'/);
   });
+});
+
+test("'help <command>' is that command's help", async (t) => {
+  const { code, stdout } = await run(t, ['help', 'generate']);
+  assert.equal(code, 0);
+  assert.equal(stdout, (await run(t, ['generate', '--help'])).stdout);
+  assert.match(stdout, /^Usage: lev-api generate /);
+  await assertMistake(t, ['help', 'frobnicate'], /^lev-api: unknown command 'frobnicate'/);
 });
 
 test('--version prints the version', async (t) => {

@@ -46,8 +46,9 @@ function joinDashedValues(args: readonly string[], options: Options): string[] {
 const named = (message: string) => /'([^']*)'/.exec(message)?.[1] ?? '';
 
 export function parseArguments<T extends Options>(args: readonly string[], options: T, { positionals = false } = {}) {
+  let parsed;
   try {
-    return parseArgs({ args: joinDashedValues(args, options), options, strict: true, allowPositionals: positionals });
+    parsed = parseArgs({ args: joinDashedValues(args, options), options, strict: true, allowPositionals: positionals, tokens: true });
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
     const name = named(message).replace(/^-., /, '').replace(/ <value>$/, '');
@@ -61,6 +62,15 @@ export function parseArguments<T extends Options>(args: readonly string[], optio
     }
     throw new UsageError(message.split('\n')[0]);
   }
+  // The parser keeps the last of a repeated option: `--type birth --type death` would load deaths.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || options[token.name].multiple) continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given twice; give it once`);
+    seen.add(token.name);
+  }
+  const { values, positionals: rest } = parsed;
+  return { values, positionals: rest };
 }
 
 /** A date option's value, checked: the form (YYYY-MM-DD) and, that right, the day itself. */

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { normaliseName } from '../../src/records/normalise.ts';
+import { mockRecords } from '../../src/mock/dataset.ts';
 import type { RecordStore } from '../../src/store/record-store.ts';
+import { mockDataset, recordTypes } from '../../src/store/open-store.ts';
 import { filledStore, startApp, suiteContext } from '../helper.ts';
 
 /** Names made of the pieces that matter: letters (plain, accented, folded), apostrophes, hyphens, spaces, odd punctuation. */
@@ -189,4 +191,26 @@ describe('searching with invisible format characters in the name', () => {
       );
     });
   }
+});
+
+describe('a record loaded with invisible format characters in its names', () => {
+  test('is found by the plain name', async (t) => {
+    const birthType = recordTypes().find((type) => type.description.name === 'birth');
+    assert.ok(birthType);
+    const entry = mockRecords().birth.find((record) => (record as { id: number }).id === 123456789) as { child: { forenames: string; surname: string } };
+    entry.child.surname = 'Ash\u200dwo\u00adrth';
+    entry.child.forenames = '\ufeffEle\u200canor Rose';
+    const stored = birthType.toStored(entry);
+    assert.ok(!('reason' in stored), JSON.stringify(stored));
+    const dataset = mockDataset(recordTypes());
+    dataset.set('birth', [stored]);
+    const { app } = await startApp(t, await filledStore(t, 'embedded', dataset));
+    const query = new URLSearchParams({ surname: 'Ashworth', forenames: 'Eleanor', dateOfBirth: '2008-08-08' });
+    const response = await app.inject({ url: `/v1/registration/birth?${query}`, headers: { 'x-auth-username': 'test-user', 'x-auth-aud': 'test-client' } });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(
+      (response.json() as Array<{ id: number }>).map((record) => record.id),
+      [123456789],
+    );
+  });
 });
