@@ -3,7 +3,7 @@
  * batch in one transaction, under a lock that every writer of the database,
  * in any process, takes, chained to the entry before it.
  */
-import type { SqlDriver, SqlExecutor } from '../store/driver.ts';
+import { CommitOutcomeUnknown, type SqlDriver, type SqlExecutor } from '../store/driver.ts';
 import { type AuditEntry, GENESIS_HASH, chainHash } from './chain.ts';
 
 // Serialises chain extension across every process writing to the same database.
@@ -32,6 +32,9 @@ WITH added AS (
   RETURNING 1
 )
 SELECT count(*)::int AS added FROM added`;
+
+/** Whether a batch is in: its last entry's hash, among the entries of its time (which the index on `at` finds). */
+const LANDED = 'SELECT 1 FROM audit_log WHERE at = $1::timestamptz AND hash = $2';
 
 /** What a writer knows of the chain: the last hash it wrote, and whether it was still the head when it last looked. */
 interface Chain {
@@ -97,6 +100,17 @@ export function createChainWriter(driver: SqlDriver): ChainWriter {
   return async (entries, at = new Date().toISOString()) => {
     const guessed = guessAlone ? await appendIfStillAlone(driver, entries, at, chain) : undefined;
     if (guessed !== undefined) return void (chain = { head: guessed, alone: true });
-    chain = await driver.transaction((tx) => append(tx, entries, at, chain, !guessAlone), { lock: CHAIN_LOCK });
+    let written: Chain | undefined;
+    try {
+      chain = await driver.transaction(async (tx) => (written = await append(tx, entries, at, chain, !guessAlone)), { lock: CHAIN_LOCK });
+    } catch (error) {
+      // The connection failed during the COMMIT: the batch is in or not, and its callers are answered
+      // (data or 503) by which, so it is looked for. If even that fails, the batch counts as not written:
+      // the one case where an entry may stand for a request that got no data, never the other way round.
+      if (!(error instanceof CommitOutcomeUnknown) || written === undefined) throw error;
+      const landed = await driver.query(LANDED, [at, written.head]).catch(() => []);
+      if (landed.length === 0) throw error;
+      chain = written;
+    }
   };
 }

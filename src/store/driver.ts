@@ -24,11 +24,28 @@ export interface TransactionOptions {
   readonly lock?: number;
 }
 
+/**
+ * The connection failed on the way to or from a COMMIT: the server may have applied the
+ * transaction or not, and the driver cannot tell which. A caller that must know looks in the
+ * database for what the transaction wrote. `code` is the underlying error's, for logs.
+ */
+export class CommitOutcomeUnknown extends Error {
+  readonly code: string | undefined;
+  constructor(cause: unknown) {
+    super('The connection failed during COMMIT: the transaction may or may not have been applied', { cause });
+    this.name = 'CommitOutcomeUnknown';
+    this.code = (cause as { code?: string } | undefined)?.code;
+  }
+}
+
 export interface SqlDriver extends SqlExecutor {
   readonly kind: 'postgres' | 'embedded';
   /** Runs several statements separated by semicolons, with no parameters. */
   exec(sql: string): Promise<void>;
-  /** Runs `work` in one transaction: all of it is applied, or none. */
+  /**
+   * Runs `work` in one transaction: all of it is applied, or none. Rejects with CommitOutcomeUnknown
+   * when the connection failed during the COMMIT (which of all or none is then not known).
+   */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { QueryOptions, SqlDriver, SqlExecutor } from './driver.ts';
+import { CommitOutcomeUnknown, type QueryOptions, type SqlDriver, type SqlExecutor } from './driver.ts';
 
 export interface PostgresOptions {
   readonly url: string;
@@ -53,21 +53,31 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
     async transaction(work, { lock } = {}) {
       if (lock !== undefined && !Number.isSafeInteger(lock)) throw new Error(`advisory lock ${lock} is not an integer`);
       const client = await pool.connect();
-      let failure: Error | undefined;
+      let result;
       try {
         // One round trip: the lock is taken by the transaction's first statement, so every later one sees
         // what the previous holder committed.
         await client.query(lock === undefined ? 'BEGIN' : `BEGIN; SELECT pg_advisory_xact_lock(${lock})`);
-        const result = await work(executor(client));
-        await client.query('COMMIT');
-        return result;
+        result = await work(executor(client));
       } catch (error) {
         // A failed ROLLBACK means the connection is broken: it is then closed rather than pooled again.
-        await client.query('ROLLBACK').catch((rollback: Error) => (failure = rollback));
+        let broken: Error | undefined;
+        await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+        client.release(broken);
         throw error;
-      } finally {
-        client.release(failure);
       }
+      try {
+        await client.query('COMMIT');
+      } catch (error) {
+        // The server refusing the COMMIT (an ERROR) rolled the transaction back, on a connection still good.
+        // Anything else (the connection lost, the server's FATAL as it was killed) may have come before the
+        // COMMIT reached it or after it was applied: the connection is closed, and the caller told it cannot know.
+        const refused = (error as { severity?: string }).severity === 'ERROR';
+        client.release(refused ? undefined : (error as Error));
+        throw refused ? error : new CommitOutcomeUnknown(error);
+      }
+      client.release();
+      return result;
     },
     close: async () => {
       if (!pool.ended) await pool.end();
