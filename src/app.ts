@@ -46,7 +46,7 @@ export async function buildApp(
   const authMode = config.auth?.mode ?? 'oidc';
   const tls = Boolean(config.tls);
   // HTTP or HTTPS (with client certificates), and the limits on headers and URLs applied before any work.
-  const transport = createTransport(config.tls, config.transport);
+  const transport = createTransport(config.tls);
   const app = Fastify({
     serverFactory: transport.serverFactory,
     clientErrorHandler: transport.clientErrorHandler,

@@ -110,32 +110,6 @@ const Env = Type.Object({
     Type.String({ pattern: '^rediss?://\\S+$', description: 'Redis that every process shares the rate-limit buckets through; without it, each process counts alone' }),
   ),
   REDIS_KEY_PREFIX: Type.String({ pattern: '^[\\x21-\\x7e]{1,64}$', default: 'lev-api:', description: 'Prefix of the keys the service keeps in Redis' }),
-  // The HTTP transport: deadlines, the connection cap and the origins allowed to call from a browser.
-  REQUEST_TIMEOUT_S: Type.Integer({
-    minimum: 1,
-    maximum: 3600,
-    default: 30,
-    description: 'Seconds a client has to send a whole request (line, headers and any body); a slower one gets 408 and is closed',
-  }),
-  HEADERS_TIMEOUT_S: Type.Integer({
-    minimum: 1,
-    maximum: 3600,
-    default: 10,
-    description: 'Seconds a client has to send the request line and headers; a slower one gets 408 and is closed. At most REQUEST_TIMEOUT_S',
-  }),
-  MAX_CONNECTIONS: Type.Integer({
-    minimum: 1,
-    maximum: 1_000_000,
-    default: 1000,
-    description: 'Most connections held open at once by each process; one more is closed as soon as it is accepted',
-  }),
-  CORS_ORIGINS: Type.Optional(
-    Type.String({
-      pattern: '^https?://[A-Za-z0-9.:\\[\\]-]+(,https?://[A-Za-z0-9.:\\[\\]-]+)*$',
-      description:
-        'Comma list of the browser origins (scheme://host[:port]) allowed to call the API across origins (CORS); unset, none is',
-    }),
-  ),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info', description: 'pino log level' },
@@ -192,19 +166,6 @@ export interface Config {
   readonly tls?: TlsConfig;
   /** The per-client token bucket; absent when RATE_LIMIT_PER_MINUTE is unset (no limit). */
   readonly rateLimit?: RateLimitConfig;
-  /** Deadlines and the connection cap of the listening server. */
-  readonly transport: TransportConfig;
-  /** Browser origins allowed to call across origins (CORS); empty when none is. */
-  readonly corsOrigins: readonly string[];
-}
-
-export interface TransportConfig {
-  /** Milliseconds a client has to send a whole request. */
-  readonly requestTimeoutMs: number;
-  /** Milliseconds a client has to send the request line and headers; at most requestTimeoutMs. */
-  readonly headersTimeoutMs: number;
-  /** Most connections open at once. */
-  readonly maxConnections: number;
 }
 
 export interface TlsConfig {
@@ -352,28 +313,6 @@ function rateLimitConfig(value: Static<typeof Env>, given: (key: string) => bool
   };
 }
 
-function transportConfig(value: Static<typeof Env>, problems: string[]): TransportConfig {
-  if (value.HEADERS_TIMEOUT_S > value.REQUEST_TIMEOUT_S) {
-    problems.push(
-      `HEADERS_TIMEOUT_S=${value.HEADERS_TIMEOUT_S} is more than REQUEST_TIMEOUT_S=${value.REQUEST_TIMEOUT_S}: the headers are part of the request, so their deadline cannot be later`,
-    );
-  }
-  return { requestTimeoutMs: value.REQUEST_TIMEOUT_S * 1000, headersTimeoutMs: value.HEADERS_TIMEOUT_S * 1000, maxConnections: value.MAX_CONNECTIONS };
-}
-
-/** The origins as a browser sends them in Origin: scheme and host in lower case, no default port. */
-function corsOrigins(value: Static<typeof Env>, problems: string[]): string[] {
-  const origins: string[] = [];
-  for (const entry of value.CORS_ORIGINS?.split(',') ?? []) {
-    try {
-      origins.push(new URL(entry).origin);
-    } catch {
-      problems.push(`CORS_ORIGINS: '${entry}' is not an origin (scheme://host[:port])`);
-    }
-  }
-  return origins;
-}
-
 function authConfig(value: Static<typeof Env>): AuthConfig {
   const mode = value.AUTH_MODE ?? 'mock';
   if (mode === 'proxy') return { mode, trustedProxies: (value.TRUSTED_PROXIES as string).split(',').map((entry) => entry.trim()) };
@@ -420,8 +359,6 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
   if (serving) problems.push(...authProblems(value, given));
   const tls = serving ? tlsConfig(value, problems) : undefined;
   const rateLimit = serving ? rateLimitConfig(value, given, problems) : undefined;
-  const transport = transportConfig(value, problems);
-  const cors = corsOrigins(value, problems);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: value.PORT,
@@ -442,8 +379,6 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     auth: serving ? authConfig(value) : undefined,
     tls,
     rateLimit,
-    transport,
-    corsOrigins: cors,
   };
 }
 

@@ -76,31 +76,3 @@ test("another mode's settings are refused, not ignored", () => {
   refused({ AUTH_MODE: 'proxy', TRUSTED_PROXIES: '10.0.0.1', OIDC_CLOCK_TOLERANCE_S: '5' }, /OIDC_CLOCK_TOLERANCE_S is set, but AUTH_MODE is proxy/);
   refused({ ...OIDC, TRUSTED_PROXIES: '10.0.0.1' }, /TRUSTED_PROXIES is set, but AUTH_MODE is oidc, not proxy/);
 });
-
-// The HTTP transport's settings.
-
-test('the request deadlines and the connection cap default to 30 s, 10 s and 1000, and the headers cannot outlast the request', () => {
-  assert.deepEqual(loadConfig({}).transport, { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, maxConnections: 1000 });
-  assert.deepEqual(loadConfig({ REQUEST_TIMEOUT_S: '5', HEADERS_TIMEOUT_S: '5', MAX_CONNECTIONS: '2' }).transport, {
-    requestTimeoutMs: 5000,
-    headersTimeoutMs: 5000,
-    maxConnections: 2,
-  });
-  refused({ REQUEST_TIMEOUT_S: '5' }, /HEADERS_TIMEOUT_S=10 is more than REQUEST_TIMEOUT_S=5/);
-  for (const key of ['REQUEST_TIMEOUT_S', 'HEADERS_TIMEOUT_S', 'MAX_CONNECTIONS']) {
-    for (const bad of ['0', '-1', 'ten']) refused({ [key]: bad }, new RegExp(`${key}="${bad}"`));
-  }
-});
-
-test('CORS_ORIGINS is off by default, and a comma list of origins as browsers send them', () => {
-  assert.deepEqual(loadConfig({}).corsOrigins, []);
-  assert.deepEqual(loadConfig({ CORS_ORIGINS: 'https://Case.Example.gov.uk:443,http://localhost:3000,http://[::1]:8080' }).corsOrigins, [
-    'https://case.example.gov.uk',
-    'http://localhost:3000',
-    'http://[::1]:8080',
-  ]);
-  for (const bad of ['*', 'case.example.gov.uk', 'https://a.example/', 'https://a.example/path', 'https://a.example?x', 'ftp://a.example', 'https://a.example, https://b.example', 'https://a.example,']) {
-    refused({ CORS_ORIGINS: bad }, /CORS_ORIGINS/);
-  }
-  refused({ CORS_ORIGINS: 'https://a.example:99999' }, /CORS_ORIGINS: 'https:\/\/a.example:99999' is not an origin/);
-});

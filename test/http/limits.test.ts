@@ -104,25 +104,3 @@ test('/docs in a request refused by the parser still gets the JSON policy (nothi
   const answer = await raw(`GET /docs HTTP/1.1\r\nHost: x\r\nx-padding: ${'p'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`);
   assert.ok(answer.includes(`\r\ncontent-security-policy: ${API_CSP}\r\n`), answer.slice(0, 600));
 });
-
-test('an HTTP/1.1 request without Host, or any request with two, is 400 with the usual body and security headers', async () => {
-  const before = reads;
-  const cases = [
-    ['GET /v1/registration/birth/123456789 HTTP/1.1\r\nx-auth-username: jo\r\nx-auth-aud: svc\r\n\r\n', 'An HTTP/1.1 request needs a Host header'],
-    ['GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 'The request has more than one Host header'],
-    ['GET /healthz HTTP/1.1\r\nHost: a\r\nhost: a\r\n\r\n', 'The request has more than one Host header'],
-    ['GET /healthz HTTP/1.0\r\nHost: a\r\nHOST: b\r\n\r\n', 'The request has more than one Host header'],
-  ] as const;
-  for (const [request, message] of cases) {
-    const answer = await raw(request);
-    assert.match(answer, /^HTTP\/1\.1 400 Bad Request\r\n/, request);
-    assert.match(answer, /\r\ncontent-type: application\/json\r\n/, request);
-    assert.match(answer, /\r\ncache-control: no-store\r\n/, request);
-    assert.match(answer, /\r\nx-content-type-options: nosniff\r\n/, request);
-    assert.ok(answer.includes(`\r\ncontent-security-policy: ${API_CSP}\r\n`), request);
-    assert.deepEqual(bodyOf(answer), { code: 'BadRequest', message }, request);
-  }
-  assert.equal(reads, before, 'nothing read');
-  // HTTP/1.0 had no Host header.
-  assert.match(await raw('GET /healthz HTTP/1.0\r\n\r\n'), /^HTTP\/1\.1 200 OK\r\n/);
-});
