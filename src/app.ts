@@ -19,6 +19,7 @@ import { healthRoutes } from './http/health.ts';
 import { metricsPlugin } from './http/metrics.ts';
 import { openApiDocument, openApiRoutes } from './http/openapi.ts';
 import { EXPECTED } from './http/parameters.ts';
+import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { TRUNCATED_HEADER, recordRoutes } from './http/record-routes.ts';
 import { verificationRoutes } from './http/verification-routes.ts';
@@ -61,7 +62,7 @@ export async function buildApp(
     requestIdHeader: false,
     // Longer than any URL let through (MAX_URL_LENGTH), so an over-long id reaches
     // validation, which names the parameter, instead of the router's bare 414.
-    routerOptions: { maxParamLength: MAX_URL_LENGTH },
+    routerOptions: { maxParamLength: MAX_URL_LENGTH, querystringParser: parseQuery },
     // Raised before routing, so neither the hooks nor the error handler see it.
     frameworkErrors: (error, request, reply) => {
       const message =
@@ -134,6 +135,9 @@ export async function buildApp(
     }
     done();
   });
+
+  // A query parameter that could not be decoded is named in a 400 (after the 401 and 403 of onRequest).
+  app.addHook('preValidation', refuseMalformedQuery);
 
   const compiled = views.map(compileView);
   await app.register(metricsPlugin);
