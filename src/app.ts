@@ -8,7 +8,6 @@ import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } 
 // Every logger of the app is a pino logger: Fastify's own, or the one a test gives.
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import { type AuditTrail, createAuditTrail } from './audit/trail.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
 import { type Identifier, authoriseDataset, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
@@ -29,13 +28,12 @@ import { isIsoDate } from './records/dates.ts';
 import { views } from './records/views.ts';
 import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
-import type { RecordStore } from './store/record-store.ts';
+import type { Backend } from './types/store.ts';
 import { version } from './version.ts';
 
 export interface AppDependencies {
-  readonly store: RecordStore;
-  /** Where accesses are recorded; by default the audit table of the store's database. */
-  readonly audit?: AuditTrail;
+  /** Records, the audit trail and its report. */
+  readonly backend: Pick<Backend, 'records' | 'audit' | 'report'>;
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** Who is calling; by default the strategy of the configured AUTH_MODE (`createIdentifier`). */
@@ -44,7 +42,7 @@ export interface AppDependencies {
 
 export async function buildApp(
   config: Config,
-  { store, logger, audit = createAuditTrail(store.driver), identify = createIdentifier(config) }: AppDependencies,
+  { backend: { records: store, audit, report }, logger, identify = createIdentifier(config) }: AppDependencies,
 ) {
   const enforceRoles = enforcesRoles(config.auth);
   const tls = Boolean(config.tls);
@@ -146,7 +144,7 @@ export async function buildApp(
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
   await app.register(verificationRoutes, { records, search: (type, key, limit) => store.search(type, key, limit), audit, enforceRoles, falseShare: config.verification.falseShare });
-  await app.register(auditRoutes, { db: store.driver, enforceRoles });
+  await app.register(auditRoutes, { report, enforceRoles });
   app.addHook('onClose', () => audit.flush());
   await app.after();
   guardMethods();

@@ -5,11 +5,7 @@
 import { ConfigError } from './config.ts';
 import { version } from './version.ts';
 
-export interface Command {
-  readonly summary: string;
-  readonly usage: string;
-  run(args: string[], env: Record<string, string | undefined>): Promise<number>;
-}
+import type { Command } from './types/command.ts';
 
 const commands: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve.ts')).serveCommand,

@@ -15,8 +15,8 @@ const claimList = (value: string, description: string) =>
   Type.String({ pattern: '^[^,\\s]+(,[^,\\s]+)*$', default: value, description });
 
 /**
- * The embedded store's records are few and all in memory already (hundreds of MB), so their
- * renderings are found again: 256 MB holds the benchmark's 80,000 records' renderings.
+ * The embedded store's records are few and all in memory already, so their renderings are found
+ * again: 256 MB (a bound, not a reservation) holds the benchmark's 80,000 records' renderings.
  * With a server there is no default cache: at national size lookups rarely repeat soon enough
  * to be found, and a cache that mostly misses costs memory and garbage collection (measured at
  * 10,000,000 births: 64 MB of cache took the process from 149 to 350 MB and slowed lookups).
@@ -46,6 +46,20 @@ const Env = Type.Object({
   LEV_DATA: Type.Optional(
     Type.String({ minLength: 1, description: 'File or folder of records (JSON or NDJSON) to serve instead of the built-in mock data' }),
   ),
+  AUDIT_FILE: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "Embedded store only: file the audit trail is appended to (NDJSON, hash-chained, checked by 'lev-api audit verify --file'); without it the trail is kept only in memory",
+    }),
+  ),
+  AUDIT_FILE_MAX_MB: Type.Integer({ minimum: 1, maximum: 100000, default: 64, description: 'Size at which AUDIT_FILE is rotated (FILE becomes FILE.1, and so on)' }),
+  AUDIT_FILE_KEEP: Type.Integer({ minimum: 0, maximum: 1000, default: 9, description: 'Rotated audit files kept besides the current one; older ones are deleted' }),
+  AUDIT_MEMORY_ENTRIES: Type.Integer({
+    minimum: 1,
+    maximum: 10_000_000,
+    default: 10_000,
+    description: 'Embedded store only: the latest audit entries kept in memory for the audit report',
+  }),
   MAX_RESULTS: Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Most records a search returns' }),
   REQUEST_TIMEOUT_S: Type.Integer({
     minimum: 1,
@@ -213,6 +227,8 @@ export interface Config {
     readonly statementTimeoutMs: number;
   };
   readonly dataPath?: string;
+  /** The embedded store's audit trail (a server's is its audit table). */
+  readonly embeddedAudit: EmbeddedAuditConfig;
   readonly maxResults: number;
   /** Origins whose pages may call the API from a browser (CORS); none when empty. */
   readonly corsOrigins: readonly string[];
@@ -228,6 +244,12 @@ export interface Config {
   /** The per-client token bucket; absent when RATE_LIMIT_PER_MINUTE is unset (no limit). */
   readonly rateLimit?: RateLimitConfig;
   readonly verification: VerificationConfig;
+}
+
+export interface EmbeddedAuditConfig {
+  /** The latest entries kept in memory for the report. */
+  readonly keep: number;
+  readonly file?: { readonly path: string; readonly maxBytes: number; readonly keep: number };
 }
 
 export interface VerificationConfig {
@@ -439,6 +461,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
   });
   if (value.DATABASE_READ_URLS && !value.DATABASE_URL) problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
   if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
+  if (value.AUDIT_FILE && value.DATABASE_URL) problems.push('AUDIT_FILE is for the embedded store; with DATABASE_URL the audit trail is the audit_log table');
   if (value.HEADERS_TIMEOUT_S > value.REQUEST_TIMEOUT_S) {
     problems.push(`HEADERS_TIMEOUT_S=${value.HEADERS_TIMEOUT_S} is longer than REQUEST_TIMEOUT_S=${value.REQUEST_TIMEOUT_S}: the headers are part of the request`);
   }
@@ -460,6 +483,12 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
         }
       : undefined,
     dataPath: value.LEV_DATA,
+    embeddedAudit: {
+      keep: value.AUDIT_MEMORY_ENTRIES,
+      file: value.AUDIT_FILE
+        ? { path: value.AUDIT_FILE, maxBytes: value.AUDIT_FILE_MAX_MB * 1024 * 1024, keep: value.AUDIT_FILE_KEEP }
+        : undefined,
+    },
     maxResults: value.MAX_RESULTS,
     corsOrigins: value.CORS_ORIGINS?.split(',') ?? [],
     connections: {

@@ -5,12 +5,12 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { openStore } from './store/open-store.ts';
+import { openBackend } from './backend/open.ts';
 
 export async function serve(config: Config) {
-  const store = await openStore(config);
-  const app = await buildApp(config, { store });
-  app.addHook('onClose', () => store.close());
+  const backend = await openBackend(config);
+  const app = await buildApp(config, { backend });
+  app.addHook('onClose', () => backend.close());
   const { auth } = config;
   app.log.info(
     {

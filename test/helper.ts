@@ -1,7 +1,8 @@
 /**
- * Test harness: stores on both drivers, and the app over a real socket.
- * The PostgreSQL store runs where a server answers (CI has one at
- * 127.0.0.1:5432); each store gets a schema of its own, dropped afterwards.
+ * Test harness: stores on both backends, and the app over a real socket.
+ * The PostgreSQL backend runs where a server answers (CI has one at
+ * 127.0.0.1:5432; with CI=true a missing server fails the run rather than
+ * skipping its tests); each store gets a schema of its own, dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
@@ -10,18 +11,34 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
-import type { StoredRecord } from '../src/store/record-store.ts';
-import { loadInto, mockDataset, recordTypes } from '../src/store/open-store.ts';
+import { type MemoryBackend, openMemoryBackend } from '../src/backend/memory.ts';
+import { loadMock } from '../src/backend/open.ts';
+import { type PostgresBackend, postgresBackend } from '../src/backend/postgres.ts';
+import { recordType } from '../src/data/entries.ts';
+import { loadDataPath } from '../src/load/data-path.ts';
 import { openPostgres } from '../src/store/pg-driver.ts';
-import { openEmbedded } from '../src/store/pglite-driver.ts';
 import { migrate } from '../src/store/migrations.ts';
-import { type RecordStore, createRecordStore } from '../src/store/record-store.ts';
 import { records } from '../src/records/index.ts';
+import type { StoredRecord, WriteCounts } from '../src/types/records.ts';
+import type { RecordReader } from '../src/types/store.ts';
+import type { ChainedEntry } from '../src/types/audit.ts';
+import { type VerifyResult, auditEntries, verifyEntries } from '../src/audit/verify.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+/**
+ * A server's tests skip where it does not answer, but not in CI (CI=true): there a run that skipped
+ * them would pass with the production backend untested, so the first test that asks fails instead.
+ */
+async function required(name: string, url: string, available: Promise<boolean>): Promise<boolean> {
+  if (!(await available) && process.env.CI === 'true') {
+    throw new Error(`CI=true, but no ${name} answers at ${url}: the tests that need it cannot be skipped in CI`);
+  }
+  return available;
+}
+
 let reachable: Promise<boolean> | undefined;
-/** Whether the PostgreSQL server for tests answers. */
+/** Whether the PostgreSQL server for tests answers (in CI it must). */
 export function postgresAvailable(): Promise<boolean> {
   reachable ??= (async () => {
     const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2000 });
@@ -35,13 +52,13 @@ export function postgresAvailable(): Promise<boolean> {
       await client.end().catch(() => {});
     }
   })();
-  return reachable;
+  return required('PostgreSQL server', TEST_DATABASE_URL, reachable);
 }
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 let redisReachable: Promise<boolean> | undefined;
-/** Whether the Redis server for tests answers a PING within a second (CI has one at 127.0.0.1:6379). */
+/** Whether the Redis server for tests answers a PING within a second (CI has one at 127.0.0.1:6379, and must). */
 export function redisAvailable(): Promise<boolean> {
   redisReachable ??= (async () => {
     const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1000, commandTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -55,7 +72,7 @@ export function redisAvailable(): Promise<boolean> {
       client.disconnect();
     }
   })();
-  return redisReachable;
+  return required('Redis server', TEST_REDIS_URL, redisReachable);
 }
 
 /** A key prefix of a test's own in Redis; its keys are deleted when the test ends. */
@@ -78,31 +95,50 @@ export function redisPrefix(t: Pick<TestContext, 'after'>): string {
   return prefix;
 }
 
-export type StoreKind = 'embedded' | 'postgres';
+export type StoreKind = 'memory' | 'postgres';
 
-/** The store kinds to run a contract against: always embedded, and postgres where a server answers. */
+/** The backends to run a contract against: always memory, and postgres where a server answers. */
 export async function storeKinds(): Promise<StoreKind[]> {
-  return (await postgresAvailable()) ? ['embedded', 'postgres'] : ['embedded'];
+  return (await postgresAvailable()) ? ['memory', 'postgres'] : ['memory'];
 }
 
 export const uniqueSchema = () => `test_${randomBytes(6).toString('hex')}`;
 
+/**
+ * A backend for a test, with its reads at hand (`store.lookup(...)`) and `upsert`, which writes
+ * checked records of a type in one transaction. Passed to `startApp` as it is.
+ */
+export type TestStore = (MemoryBackend | PostgresBackend) &
+  RecordReader & {
+    upsert(type: string, records: readonly StoredRecord[]): Promise<WriteCounts>;
+  };
+
+const testStore = (backend: MemoryBackend | PostgresBackend): TestStore => ({
+  ...backend,
+  ...backend.records,
+  upsert: (type, stored) =>
+    backend.writer.write(
+      type,
+      (async function* () {
+        yield stored.map((record) => ({ id: record.id, json: JSON.stringify(record.data), keys: record.keys }));
+      })(),
+    ),
+});
+
 /** An empty store with the schema applied; closed (and its schema dropped) when the test ends. */
-export async function emptyStore(t: Pick<TestContext, 'after'>, kind: StoreKind): Promise<RecordStore> {
-  if (kind === 'embedded') {
-    const driver = await openEmbedded();
-    await migrate(driver);
-    const store = createRecordStore(driver, records);
-    t.after(() => store.close());
-    return store;
+export async function emptyStore(t: Pick<TestContext, 'after'>, kind: StoreKind): Promise<TestStore> {
+  if (kind === 'memory') {
+    const backend = await openMemoryBackend(records, { keep: 10_000 });
+    t.after(() => backend.close());
+    return testStore(backend);
   }
-  let store: RecordStore | undefined;
-  const { schema } = await emptySchema(t, () => store?.close());
+  let backend: PostgresBackend | undefined;
+  const { schema } = await emptySchema(t, () => backend?.close());
   // Named after its schema, so a test that kills connections kills only its own.
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000, applicationName: schema });
   await migrate(driver);
-  store = createRecordStore(driver, records);
-  return store;
+  backend = postgresBackend(driver, records);
+  return testStore(backend);
 }
 
 /**
@@ -122,14 +158,19 @@ export async function emptySchema(t: Pick<TestContext, 'after'>, closeFirst?: ()
   return { schema, admin };
 }
 
-/** A store holding the built-in mock dataset, or the given records. */
+/**
+ * A store holding the built-in mock records, or the records of a LEV_DATA-style path (a file or a
+ * folder of files named after their type), or the given records.
+ */
 export async function filledStore(
   t: Pick<TestContext, 'after'>,
   kind: StoreKind,
-  dataset: Map<string, StoredRecord[]> = mockDataset(recordTypes()),
-): Promise<RecordStore> {
+  data?: string | ReadonlyMap<string, readonly StoredRecord[]>,
+): Promise<TestStore> {
   const store = await emptyStore(t, kind);
-  await loadInto(store, dataset);
+  if (data === undefined) await loadMock(store.writer);
+  else if (typeof data === 'string') await loadDataPath(store.writer, data, records);
+  else for (const [type, stored] of data) await store.upsert(type, stored);
   return store;
 }
 
@@ -151,11 +192,11 @@ export function testConfig(env: Record<string, string> = {}): Config {
 /** The app listening on a real loopback socket; closed when the test ends. */
 export async function startApp(
   t: Pick<TestContext, 'after'>,
-  store: RecordStore,
+  backend: Parameters<typeof buildApp>[1]['backend'],
   config: Config = testConfig(),
   logger?: Parameters<typeof buildApp>[1]['logger'],
 ): Promise<RunningApp> {
-  const app = await buildApp(config, { store, logger });
+  const app = await buildApp(config, { backend, logger });
   await app.listen({ port: 0, host: '127.0.0.1' });
   t.after(() => app.close());
   const address = app.server.address();
@@ -188,14 +229,14 @@ export function suiteContext(): Pick<TestContext, 'after'> {
 }
 
 /**
- * The app on the built-in mock (embedded store), started once before the calling file's tests;
+ * The app on the built-in mock (memory backend), started once before the calling file's tests;
  * `started` runs right after, for fixtures that need the running app.
  */
 export function sharedApp(started?: (app: RunningApp) => Promise<void>): () => RunningApp {
   const context = suiteContext();
   let running: RunningApp | undefined;
   before(async () => {
-    running = await startApp(context, await filledStore(context, 'embedded'));
+    running = await startApp(context, await filledStore(context, 'memory'));
     await started?.(running);
   });
   return () => {
@@ -203,3 +244,37 @@ export function sharedApp(started?: (app: RunningApp) => Promise<void>): () => R
     return running;
   };
 }
+
+/**
+ * The store with its every read counted (the JSON reads the record routes use, and the parsed ones
+ * verification uses), for tests that a refused request reads nothing.
+ */
+export function countingReads(store: TestStore): { store: TestStore; reads: () => number } {
+  let reads = 0;
+  const real = store.records;
+  const records: RecordReader = {
+    ...real,
+    lookupJson: (...args) => (reads++, real.lookupJson(...args)),
+    searchJson: (...args) => (reads++, real.searchJson(...args)),
+    lookup: (...args) => (reads++, real.lookup(...args)),
+    search: (...args) => (reads++, real.search(...args)),
+  };
+  return { store: { ...store, ...records, records }, reads: () => reads };
+}
+
+/** The audit entries the store's trail holds (for memory, those it keeps), oldest first, once queued ones are written. */
+export async function trailEntries(store: TestStore): Promise<ChainedEntry[]> {
+  await store.audit.flush();
+  if (store.kind === 'memory') return [...store.trail.kept()];
+  const entries: ChainedEntry[] = [];
+  for await (const entry of auditEntries(store.driver)) entries.push(entry);
+  return entries;
+}
+
+/** The store's audit chain checked from its start: the table's, or the entries a memory trail keeps. */
+export async function verifyTrail(store: TestStore): Promise<VerifyResult> {
+  return verifyEntries(await trailEntries(store));
+}
+
+/** Each described record type with its checks, as a load reads entries. */
+export const recordTypes = () => records.map(recordType);

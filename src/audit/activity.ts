@@ -1,16 +1,10 @@
 /**
- * Accesses per user per day, the report the audit role reads.
+ * Accesses per user per day, the report the audit role reads: one rule,
+ * written for each place the trail is kept (SQL for PostgreSQL, a filter
+ * over the entries kept in memory for the embedded store).
  */
 import type { SqlExecutor } from '../store/driver.ts';
-
-export interface ActivityFilter {
-  readonly from: string;
-  readonly to: string;
-  readonly user?: string;
-  readonly group?: string;
-  readonly operation?: string;
-  readonly dataset?: string;
-}
+import type { ActivityFilter, ActivityReport, ChainedEntry } from '../types/audit.ts';
 
 /**
  * The `user` filter's rule, for every backend: a username matches when it
@@ -24,8 +18,8 @@ export const userMatches = (username: string, user: string): boolean => username
 /** `userMatches` in SQL (`?` is the filter text): `strpos` compares characters, with no pattern syntax to escape. */
 export const USER_MATCHES_SQL = 'strpos(username, ?) > 0';
 
-/** `{ username: { 'YYYY-MM-DD': count } }`, days in UTC, both bounds inclusive. */
-export async function userActivity(db: SqlExecutor, filter: ActivityFilter): Promise<Record<string, Record<string, number>>> {
+/** The report from the audit table. Days in UTC, both bounds inclusive. */
+export async function userActivity(db: SqlExecutor, filter: ActivityFilter): Promise<ActivityReport> {
   const conditions = [`at >= $1::date`, `at < $2::date + 1`];
   const params: unknown[] = [filter.from, filter.to];
   const add = (sql: string, value: string | undefined) => {
@@ -43,7 +37,29 @@ export async function userActivity(db: SqlExecutor, filter: ActivityFilter): Pro
       GROUP BY 1, 2 ORDER BY 1, 2`,
     params,
   );
-  const report: Record<string, Record<string, number>> = {};
+  const report: ActivityReport = {};
   for (const row of rows) (report[row.username] ??= {})[row.day] = Number(row.count);
+  return report;
+}
+
+/** The same report from entries held in memory (their `at` is ISO 8601 in UTC, so its first ten characters are the day). */
+export function userActivityOf(entries: Iterable<ChainedEntry>, filter: ActivityFilter): ActivityReport {
+  const counts = new Map<string, Map<string, number>>();
+  for (const entry of entries) {
+    const day = entry.at.slice(0, 10);
+    if (day < filter.from || day > filter.to) continue;
+    if (filter.user !== undefined && !userMatches(entry.username, filter.user)) continue;
+    if (filter.group !== undefined && !entry.groups.includes(filter.group)) continue;
+    if (filter.operation !== undefined && entry.operation !== filter.operation) continue;
+    if (filter.dataset !== undefined && entry.dataset !== filter.dataset) continue;
+    const days = counts.get(entry.username) ?? new Map<string, number>();
+    counts.set(entry.username, days);
+    days.set(day, (days.get(day) ?? 0) + 1);
+  }
+  const report: ActivityReport = {};
+  for (const username of [...counts.keys()].sort()) {
+    const days = counts.get(username)!;
+    report[username] = Object.fromEntries([...days].sort(([a], [b]) => (a < b ? -1 : 1)));
+  }
   return report;
 }

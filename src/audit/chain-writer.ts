@@ -4,7 +4,8 @@
  * in any process, takes, chained to the entry before it.
  */
 import { CommitOutcomeUnknown, type SqlDriver, type SqlExecutor } from '../store/driver.ts';
-import { type AuditEntry, GENESIS_HASH, chainHash } from './chain.ts';
+import type { AuditEntry } from '../types/audit.ts';
+import { GENESIS_HASH, chainHash } from './chain.ts';
 
 // Serialises chain extension across every process writing to the same database.
 const CHAIN_LOCK = 7_240_002;
@@ -17,7 +18,7 @@ const HEAD = 'SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1';
  * does ($2, the genesis hash, stands for the end of an empty trail): all the entries go in, or
  * none. Ids come from the sequence in the batch's order, so id order is chain order. The entries
  * travel as one JSON array, read as jsonb: for a batch of 10, 250-265 µs of a PostgreSQL backend's
- * CPU against 265-285 µs with json_to_recordset, and less on PGlite too. The answer is how many
+ * CPU against 265-285 µs with json_to_recordset. The answer is how many
  * went in: one row rather than one per entry.
  */
 const APPEND_IF_HEAD = `
@@ -61,10 +62,6 @@ async function appendIfHead(db: SqlExecutor, entries: readonly AuditEntry[], at:
   return added === entries.length ? previous : undefined;
 }
 
-/** Appends the entries chained to the writer's own last hash, if it was alone when it last wrote and that hash still ends the chain. */
-const appendIfStillAlone = (db: SqlExecutor, entries: readonly AuditEntry[], at: string, chain: Chain) =>
-  chain.alone && chain.head !== undefined ? appendIfHead(db, entries, at, chain.head) : Promise.resolve(undefined);
-
 /**
  * Appends the entries; run under the chain lock. A writer that was alone when it last wrote
  * guesses that the head is still its own last hash: one statement, which inserts nothing if the
@@ -73,8 +70,8 @@ const appendIfStillAlone = (db: SqlExecutor, entries: readonly AuditEntry[], at:
  * still alone (the head is its own), and so whether to guess next time: a process writing on its
  * own needs one statement a batch, and processes writing together two, not three.
  */
-async function append(tx: SqlExecutor, entries: readonly AuditEntry[], at: string, chain: Chain, guess: boolean): Promise<Chain> {
-  const guessed = guess ? await appendIfStillAlone(tx, entries, at, chain) : undefined;
+async function append(tx: SqlExecutor, entries: readonly AuditEntry[], at: string, chain: Chain): Promise<Chain> {
+  const guessed = chain.alone && chain.head !== undefined ? await appendIfHead(tx, entries, at, chain.head) : undefined;
   if (guessed !== undefined) return { head: guessed, alone: true };
   const [last] = await tx.query<{ hash: string }>(HEAD, [], { prepare: true });
   const actual = last?.hash ?? GENESIS_HASH;
@@ -92,17 +89,10 @@ export type ChainWriter = (entries: readonly AuditEntry[], at?: string) => Promi
 export function createChainWriter(driver: SqlDriver): ChainWriter {
   // Only a guess at the chain's head, which append checks.
   let chain: Chain = { head: undefined, alone: false };
-  // The embedded database is one connection in one process: nothing can run between a statement's
-  // reading of the head and its insert, so the guess needs neither the lock nor a transaction
-  // around its one statement (on PGlite a call saved a batch, COMMIT's). Should it insert nothing,
-  // the batch goes the locked way.
-  const guessAlone = driver.kind === 'embedded';
   return async (entries, at = new Date().toISOString()) => {
-    const guessed = guessAlone ? await appendIfStillAlone(driver, entries, at, chain) : undefined;
-    if (guessed !== undefined) return void (chain = { head: guessed, alone: true });
     let written: Chain | undefined;
     try {
-      chain = await driver.transaction(async (tx) => (written = await append(tx, entries, at, chain, !guessAlone)), { lock: CHAIN_LOCK });
+      chain = await driver.transaction(async (tx) => (written = await append(tx, entries, at, chain)), { lock: CHAIN_LOCK });
     } catch (error) {
       // The connection failed during the COMMIT: the batch is in or not, and its callers are answered
       // (data or 503) by which, so it is looked for. If even that fails, the batch counts as not written:

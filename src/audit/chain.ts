@@ -4,25 +4,7 @@
  * hash after it. Writer and verifier share this one definition.
  */
 import * as crypto from 'node:crypto';
-
-export interface AuditEntry {
-  readonly username: string;
-  readonly client: string;
-  readonly groups: readonly string[];
-  readonly dataset: string;
-  /** A verification's `results` is 1 when it answered verified, 0 when not. */
-  readonly operation: 'lookup' | 'search' | 'verify';
-  readonly path: string;
-  readonly query: string;
-  readonly results: number;
-  readonly requestId: string;
-}
-
-/** An entry as stored: with its time (ISO 8601, milliseconds, UTC) and hash. */
-export interface ChainedEntry extends AuditEntry {
-  readonly at: string;
-  readonly hash: string;
-}
+import type { AuditEntry } from '../types/audit.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
 

@@ -7,32 +7,13 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SqlDriver } from '../store/driver.ts';
-import type { AuditEntry } from './chain.ts';
+import type { AuditEntry, AuditTrail } from '../types/audit.ts';
 import { createChainWriter } from './chain-writer.ts';
-
-export interface AuditTrail {
-  /** Resolves once the entry is committed; rejects if it could not be. */
-  record(entry: AuditEntry): Promise<void>;
-  /** Waits for queued entries to be written. */
-  flush(): Promise<void>;
-}
 
 export interface AuditTrailOptions {
   /** The most entries one transaction appends. */
   readonly maxBatch?: number;
 }
-
-/**
- * A database that runs audit trails on a thread of its own, next to it (the embedded store,
- * pglite-driver.ts): the entries' hashes and the transactions then cost the event loop's thread
- * one message a turn, where a trail over its SQL would take three for every batch.
- */
-export interface AuditTrailHost {
-  hostAuditTrail(options: AuditTrailOptions): AuditTrail;
-}
-
-const hostsTrails = (driver: SqlDriver): driver is SqlDriver & AuditTrailHost =>
-  typeof (driver as Partial<AuditTrailHost>).hostAuditTrail === 'function';
 
 interface Pending {
   readonly entry: AuditEntry;
@@ -41,17 +22,15 @@ interface Pending {
 }
 
 /**
- * Gives `write` the entries recorded in each turn of the event loop, at most `maxBatch` at a time.
- * With `overlap`, a turn's entries are written at once, the writer queueing them itself; without,
- * one write at a time, and the entries that arrive meanwhile wait for the next (group commit).
+ * Gives `write` the entries recorded in each turn of the event loop, at most `maxBatch` at a time,
+ * one write at a time: the entries that arrive meanwhile wait for the next (group commit).
  */
 export function batchPerTurn(
   write: (entries: readonly AuditEntry[]) => Promise<void>,
-  { maxBatch = 1000, overlap = false }: AuditTrailOptions & { readonly overlap?: boolean } = {},
+  { maxBatch = 1000 }: AuditTrailOptions = {},
 ): AuditTrail {
   let queue: Pending[] = [];
   let writing: Promise<void> | undefined;
-  const inFlight = new Set<Promise<void>>();
 
   const writeBatch = async (batch: readonly Pending[]) => {
     try {
@@ -66,13 +45,7 @@ export function batchPerTurn(
     while (queue.length) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
-      if (!overlap) {
-        await writeBatch(batch);
-        continue;
-      }
-      const written = writeBatch(batch);
-      inFlight.add(written);
-      void written.then(() => inFlight.delete(written));
+      await writeBatch(batch);
     }
     writing = undefined;
   };
@@ -86,11 +59,11 @@ export function batchPerTurn(
       });
     },
     async flush() {
-      while (writing || inFlight.size) await (writing ?? Promise.all(inFlight));
+      while (writing) await writing;
     },
   };
 }
 
-export function createAuditTrail(driver: SqlDriver, options: AuditTrailOptions = {}): AuditTrail {
-  return hostsTrails(driver) ? driver.hostAuditTrail(options) : batchPerTurn(createChainWriter(driver), options);
-}
+/** The trail in the audit table of a PostgreSQL database. */
+export const postgresAuditTrail = (driver: SqlDriver, options: AuditTrailOptions = {}): AuditTrail =>
+  batchPerTurn(createChainWriter(driver), options);

@@ -2,7 +2,8 @@
  * Reads the audit trail in order, in pages, recomputing the hash chain.
  */
 import type { SqlExecutor } from '../store/driver.ts';
-import { AT_ISO, type AuditEntry, type ChainedEntry, GENESIS_HASH, chainHash } from './chain.ts';
+import type { AuditEntry, ChainedEntry } from '../types/audit.ts';
+import { AT_ISO, GENESIS_HASH, chainHash } from './chain.ts';
 
 export interface StoredEntry extends ChainedEntry {
   readonly id: string;
@@ -42,21 +43,27 @@ export async function* auditEntries(db: SqlExecutor, range: { from?: string; to?
 
 export type VerifyResult = { ok: true; entries: number } | { ok: false; entries: number; brokenAt: string; reason: string };
 
-/** Checks the whole chain; reports the first entry whose hash does not follow from its predecessor. */
-export async function verifyAuditChain(db: SqlExecutor): Promise<VerifyResult> {
-  let previous = GENESIS_HASH;
-  let entries = 0;
-  for await (const entry of auditEntries(db)) {
-    entries++;
+/** Checks a chain of entries from `previous` (the genesis hash for a whole trail); reports the first entry whose hash does not follow from its predecessor. */
+export async function verifyEntries(
+  entries: AsyncIterable<ChainedEntry & { id?: string }> | Iterable<ChainedEntry & { id?: string }>,
+  previous = GENESIS_HASH,
+): Promise<VerifyResult> {
+  let count = 0;
+  for await (const entry of entries) {
+    count++;
     if (chainHash(previous, entry.at, entry) !== entry.hash) {
+      const which = entry.id === undefined ? `entry ${count}` : `entry ${entry.id}`;
       return {
         ok: false,
-        entries,
-        brokenAt: entry.id,
-        reason: `entry ${entry.id} does not follow from the entry before it: it was altered, or an entry before it was removed or altered`,
+        entries: count,
+        brokenAt: entry.id ?? String(count),
+        reason: `${which} does not follow from the entry before it: it was altered, or an entry before it was removed or altered`,
       };
     }
     previous = entry.hash;
   }
-  return { ok: true, entries };
+  return { ok: true, entries: count };
 }
+
+/** Checks the whole chain of the audit table. */
+export const verifyAuditChain = (db: SqlExecutor): Promise<VerifyResult> => verifyEntries(auditEntries(db));

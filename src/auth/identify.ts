@@ -9,7 +9,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type Config, ConfigError } from '../config.ts';
 import type { PresentedCertificate } from './client-certificate.ts';
 import { forbidden } from '../http/errors.ts';
-import type { Identity } from '../http/identity.ts';
+import type { Identity } from '../types/identity.ts';
 import { mockIdentifier } from './mock.ts';
 import { oidcIdentifier } from './oidc.ts';
 import { proxyIdentifier } from './proxy.ts';

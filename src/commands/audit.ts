@@ -1,15 +1,37 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { verifyAuditFiles } from '../audit/audit-file.ts';
 import { auditEntries, verifyAuditChain } from '../audit/verify.ts';
-import type { Command } from '../cli.ts';
+import type { Command } from '../types/command.ts';
 import { loadConfig } from '../config.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { dateOption, parseArguments } from './arguments.ts';
 import { UsageError } from './usage-error.ts';
 
-const USAGE = `lev-api audit verify
-       lev-api audit export [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out FILE]`;
+const USAGE = `lev-api audit verify [--file FILE]
+       lev-api audit export [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out FILE]
+
+  verify          check the hash chain of the audit table in DATABASE_URL or, with --file, of the
+                  embedded store's audit file (AUDIT_FILE) and the rotated files beside it
+  export          write the audit table's entries as NDJSON to stdout or --out`;
+
+async function verifyFile(path: string): Promise<number> {
+  let result;
+  try {
+    result = await verifyAuditFiles(path);
+  } catch (error) {
+    console.error(`lev-api audit verify: ${(error as Error).message}`);
+    return 1;
+  }
+  if (result.ok) {
+    const start = result.fromGenesis ? 'from its first entry' : 'from the oldest file kept (older ones were rotated away)';
+    console.log(`audit trail intact: ${result.entries} entries in ${result.files} file(s), chain verified ${start}`);
+    return 0;
+  }
+  console.error(`audit trail BROKEN at ${result.file} line ${result.line}, after ${result.entries - 1} good entries: ${result.reason}`);
+  return 1;
+}
 
 export const auditCommand: Command = {
   summary: "Check the audit trail's hash chain (verify) or write its entries as NDJSON (export)",
@@ -19,12 +41,18 @@ export const auditCommand: Command = {
     if (action !== 'verify' && action !== 'export') {
       throw new UsageError(action === undefined ? "name what to do: 'verify' or 'export'" : `expected 'verify' or 'export', not '${action}'`);
     }
-    const { values } = parseArguments(rest, action === 'verify' ? {} : { from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } });
+    const { values } = parseArguments(
+      rest,
+      action === 'verify' ? { file: { type: 'string' } } : { from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } },
+    );
+    if (values.file !== undefined) return verifyFile(values.file as string);
     const from = dateOption('from', values.from as string | undefined);
     const to = dateOption('to', values.to as string | undefined);
     if (from && to && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
     const config = loadConfig(env, { serving: false });
-    if (!config.database) throw new UsageError('DATABASE_URL is not set: the audit trail lives in the PostgreSQL database');
+    if (!config.database) {
+      throw new UsageError("DATABASE_URL is not set: a server's audit trail is in its database (the embedded store's audit file is checked with --file)");
+    }
     const driver = openPostgres(config.database);
     try {
       await assertSchemaCurrent(driver);

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
-import type { Command } from '../cli.ts';
+import type { Command } from '../types/command.ts';
 import { DEFAULT_FIRST_ID, GENERATED_TYPES, generateRecords, isGeneratedType } from '../generate/records.ts';
 import { parseArguments } from './arguments.ts';
 import { UsageError } from './usage-error.ts';

@@ -1,11 +1,11 @@
-import type { Command } from '../cli.ts';
+import type { Command } from '../types/command.ts';
 import { loadConfig } from '../config.ts';
 import { DEFAULT_BATCH_SIZE, LoadError, defaultRejectsPath, loadFiles, summary } from '../load/loader.ts';
 import { progressReporter } from '../load/progress.ts';
 import { records } from '../records/index.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
-import { createRecordStore } from '../store/record-store.ts';
+import { createPostgresRecords } from '../store/postgres-records.ts';
 import { parseArguments } from './arguments.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -23,7 +23,7 @@ export const loadCommand: Command = {
   --skip-invalid     load the valid records and write each invalid one, with its reason, to the rejects file;
                      by default the first invalid record stops the load and nothing of its file is applied
   --rejects FILE     where --skip-invalid writes rejected records (NDJSON); default <first FILE>.rejects.ndjson
-  --batch N          records per upsert (default ${DEFAULT_BATCH_SIZE})
+  --batch N          records per batch written (default ${DEFAULT_BATCH_SIZE})
 
 Records are upserted by id: loading a file again changes nothing. Progress goes to stderr,
 the summary to stdout. Exit code 0 when every file loaded, 1 when one could not be, 2 for a usage mistake.`,
@@ -61,10 +61,10 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
     const progress = progressReporter(process.stderr);
     try {
       await assertSchemaCurrent(driver);
-      const store = createRecordStore(driver, records);
+      const { writer } = createPostgresRecords(driver, records);
       const rejectsPath = values['skip-invalid'] ? (values.rejects ?? defaultRejectsPath(files)) : undefined;
       try {
-        const result = await loadFiles(store, values.type, files, {
+        const result = await loadFiles(writer, values.type, files, {
           skipInvalid: values['skip-invalid'],
           rejectsPath,
           batchSize,
@@ -72,7 +72,6 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
         });
         progress.done();
         console.log(summary(result));
-        if (result.duplicates) console.log(`${result.duplicates} record(s) repeated an id later in the same batch: the last was kept`);
         if (result.rejected) console.log(`rejected records are in ${result.rejectsPath}`);
         return 0;
       } catch (error) {

@@ -1,4 +1,4 @@
-import type { Command } from '../cli.ts';
+import type { Command } from '../types/command.ts';
 import { loadConfig } from '../config.ts';
 import { LATEST_VERSION, migrate } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';

@@ -1,4 +1,4 @@
-import type { Command } from '../cli.ts';
+import type { Command } from '../types/command.ts';
 import { configReference, loadConfig } from '../config.ts';
 import { serve } from '../server.ts';
 import { parseArguments } from './arguments.ts';

@@ -4,9 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { authorise } from '../auth/identify.ts';
-import { userActivity } from '../audit/activity.ts';
 import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
-import type { SqlExecutor } from '../store/driver.ts';
+import type { AuditReport } from '../types/audit.ts';
 import { serviceUnavailable } from './errors.ts';
 import { EXPECTED } from './parameters.ts';
 
@@ -46,7 +45,7 @@ export const userActivityQuery = {
   },
 } as const;
 
-export async function auditRoutes(app: FastifyInstance, { db, enforceRoles }: { db: SqlExecutor; enforceRoles: boolean }) {
+export async function auditRoutes(app: FastifyInstance, { report, enforceRoles }: { report: AuditReport; enforceRoles: boolean }) {
   app.get<{ Querystring: Record<string, string | undefined> }>(
     USER_ACTIVITY_PATH,
     { schema: { querystring: userActivityQuery }, config: { requiresIdentity: true } },
@@ -54,7 +53,7 @@ export async function auditRoutes(app: FastifyInstance, { db, enforceRoles }: { 
       authorise(enforceRoles, request.identity, AUDIT_ROLE, 'The audit report needs');
       const { from = '1970-01-01', to = new Date().toISOString().slice(0, 10), ...filters } = request.query;
       try {
-        return await userActivity(db, { from, to, ...filters });
+        return await report.userActivity({ from, to, ...filters });
       } catch (error) {
         throw Object.assign(serviceUnavailable('The audit trail is unavailable; try again shortly'), { cause: error });
       }

@@ -4,15 +4,7 @@
  * proxies) produce the same Identity.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-
-export interface Identity {
-  readonly username: string;
-  readonly client: string;
-  readonly roles: readonly string[];
-  readonly groups: readonly string[];
-}
-
-export const FULL_DETAILS_ROLE = 'full-details';
+import type { Identity } from '../types/identity.ts';
 
 const header = (headers: IncomingHttpHeaders, ...names: string[]): string | undefined => {
   for (const name of names) {

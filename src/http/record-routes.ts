@@ -3,14 +3,14 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuditTrail } from '../audit/trail.ts';
+import type { AuditTrail } from '../types/audit.ts';
 import { normaliseName } from '../records/normalise.ts';
-import type { SearchKey } from '../records/search-keys.ts';
+import type { SearchKey } from '../types/records.ts';
 import type { RenderCache } from '../render/cache.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { RecordStore } from '../store/record-store.ts';
+import type { RecordReader } from '../types/store.ts';
 import { badRequest, notFound, serviceUnavailable } from './errors.ts';
-import { FULL_DETAILS_ROLE, type Identity } from './identity.ts';
+import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 
 export type Operation = 'lookup' | 'search' | 'verify';
@@ -35,7 +35,7 @@ declare module 'fastify' {
 
 export interface RecordRoutesOptions {
   readonly views: readonly CompiledView[];
-  readonly store: RecordStore;
+  readonly store: RecordReader;
   readonly audit: AuditTrail;
   readonly maxResults: number;
   /** Renders records, reusing earlier renderings of the same stored text. */

@@ -7,15 +7,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
-import type { AuditTrail } from '../audit/trail.ts';
+import type { AuditTrail } from '../types/audit.ts';
 import { authoriseVerification } from '../auth/identify.ts';
 import type { VerificationConfig } from '../config.ts';
 import type { RecordDescription } from '../records/define.ts';
-import type { SearchKey } from '../records/search-keys.ts';
+import type { SearchKey } from '../types/records.ts';
 import { type CompiledVerification, VerificationInputError, compileVerification } from '../records/verification.ts';
 import { badRequest } from './errors.ts';
 import { FalseShareMonitor } from './false-share-monitor.ts';
-import type { Identity } from './identity.ts';
+import type { Identity } from '../types/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
 import { type RecordRouteConfig, audited, fromStore } from './record-routes.ts';
 

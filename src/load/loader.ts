@@ -1,13 +1,17 @@
 /**
- * Bulk load of data files (JSON arrays or NDJSON, of v1 records or the
- * existing service's rows) into a store, streamed in constant memory.
+ * The one way records get into a store, for `lev-api load`, for LEV_DATA
+ * and for the built-in mock records: sources (files, stdin, the mock) of JSON
+ * arrays or NDJSON, of v1 records or the existing service's rows, streamed
+ * in constant memory but for the ids seen so far.
  *
- * Each file is loaded in one transaction, in batches upserted by id, so a
- * file is applied entirely or not at all. By default the first invalid
- * record stops the load and rolls its file back; with `skipInvalid` invalid
- * records are written to a rejects file (NDJSON) and the rest is loaded.
- * Loading the same file again changes nothing: each record is counted as
- * inserted, updated (its data or search keys changed) or unchanged.
+ * Each source is written in one transaction, in batches written by id, so a
+ * source is applied entirely or not at all. By default the first invalid
+ * record stops the load and rolls its source back; with `skipInvalid` invalid
+ * records are written to a rejects file (NDJSON) and the rest is loaded. An
+ * id given twice in one load is invalid where it is given again, and the
+ * reason names where it was first. Loading the same file again changes
+ * nothing: each record is counted as inserted, updated (its data or search
+ * keys changed) or unchanged.
  *
  * While one batch is being written the next one is parsed and checked, so
  * the database and this process work at the same time.
@@ -19,8 +23,9 @@ import { resolve } from 'node:path';
 import { type RecordType, recordType } from '../data/entries.ts';
 import { mayHoldEscapes, storableRecord } from '../data/storable.ts';
 import { records } from '../records/index.ts';
-import type { RecordStore, UpsertCounts } from '../store/record-store.ts';
-import { type RecordToWrite, upsertRecords } from '../store/upsert.ts';
+import type { RecordToWrite, WriteCounts } from '../types/records.ts';
+import type { RecordWriter } from '../types/store.ts';
+import { readAhead } from './read-ahead.ts';
 import { streamEntries } from './stream-entries.ts';
 
 export const DEFAULT_BATCH_SIZE = 5000;
@@ -41,7 +46,7 @@ export interface LoadOptions {
 }
 
 export interface LoadProgress {
-  /** The file being read, as named in messages (`stdin` for `-`). */
+  /** The source being read, as named in messages (`stdin` for `-`). */
   readonly file: string;
   /** Records read so far, in all files. */
   readonly records: number;
@@ -52,14 +57,13 @@ export interface LoadProgress {
 }
 
 export interface LoadCounts {
-  /** Entries read: inserted + updated + unchanged + rejected + duplicates. */
+  /** Entries read: inserted + updated + unchanged + rejected. */
   read: number;
   inserted: number;
   updated: number;
   unchanged: number;
+  /** Invalid entries, an id given again among them, written to the rejects file. */
   rejected: number;
-  /** Entries superseded by a later entry with the same id in the same batch (the last one is kept). */
-  duplicates: number;
 }
 
 export interface LoadResult extends LoadCounts {
@@ -68,12 +72,12 @@ export interface LoadResult extends LoadCounts {
   readonly rejectsPath: string | undefined;
 }
 
-/** A load that stopped. `committed` counts the files loaded (and committed) before the one that failed. */
+/** A load that stopped. `committed` counts the sources loaded (and committed) before the one that failed. */
 export class LoadError extends Error {
   override name = 'LoadError';
   constructor(
     message: string,
-    /** The file rolled back, as named in messages. */
+    /** The source rolled back, as named in messages. */
     readonly file: string,
     readonly committed: LoadResult,
     options?: ErrorOptions,
@@ -85,9 +89,9 @@ export class LoadError extends Error {
 /** Thrown inside a file's transaction to roll it back. */
 class StopLoad extends Error {}
 
-const zero = (): LoadCounts => ({ read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, duplicates: 0 });
+const zero = (): LoadCounts => ({ read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0 });
 
-function add(into: LoadCounts, counts: Partial<LoadCounts> | UpsertCounts) {
+function add(into: LoadCounts, counts: Partial<LoadCounts> | WriteCounts) {
   for (const [key, value] of Object.entries(counts) as [keyof LoadCounts, number][]) into[key] += value;
 }
 
@@ -126,6 +130,15 @@ class RejectsWriter {
   }
 }
 
+/** Something to load: a file, stdin, or text in hand such as the built-in records. */
+export interface Source {
+  /** As messages name it. */
+  readonly name: string;
+  /** Its size in bytes when known, for the progress. */
+  readonly size: number | undefined;
+  open(): AsyncIterable<Buffer | string> | Iterable<Buffer | string>;
+}
+
 async function sizeOf(file: string): Promise<number | undefined> {
   try {
     const info = file === '-' ? await fstatStdin() : await stat(file);
@@ -141,17 +154,35 @@ async function sizeOf(file: string): Promise<number | undefined> {
 const fstatStdin = () =>
   new Promise<Stats | undefined>((resolve) => fstat(0, (error, info) => resolve(error ? undefined : info)));
 
+/** Files (a path, or `-` for stdin) as sources; every file must exist before anything is loaded. */
+export async function fileSources(files: readonly string[], stdin: AsyncIterable<Buffer | string> = process.stdin): Promise<Source[]> {
+  const sizes = await Promise.all(files.map(sizeOf));
+  return files.map((file, i) => ({
+    name: displayName(file),
+    size: sizes[i],
+    open: () => (file === '-' ? stdin : createReadStream(file, { highWaterMark: READ_CHUNK_BYTES })),
+  }));
+}
+
+/** Where an entry was, as one number (a map of a million of them stays small): its source's index and its line or item number there. */
+const SOURCE_SHIFT = 2 ** 32;
+const position = (source: number, number: number) => source * SOURCE_SHIFT + number;
+
 /**
- * Loads `files` (a path, or `-` for stdin) of records of `type` into `store`.
+ * Loads `files` (a path, or `-` for stdin) of records of `type` through `writer`.
  * Returns the counts; throws a LoadError when a file cannot be loaded (the
  * files before it stay loaded; nothing of it is applied).
  */
-export async function loadFiles(
-  store: RecordStore,
-  typeName: string,
-  files: readonly string[],
-  options: LoadOptions = {},
-): Promise<LoadResult> {
+export async function loadFiles(writer: RecordWriter, typeName: string, files: readonly string[], options: LoadOptions = {}): Promise<LoadResult> {
+  const rejectsPath = options.skipInvalid ? (options.rejectsPath ?? defaultRejectsPath(files)) : undefined;
+  if (rejectsPath && files.some((file) => file !== '-' && resolve(file) === resolve(rejectsPath))) {
+    throw new Error(`${rejectsPath}: the rejects file cannot be one of the files to load`);
+  }
+  return loadSources(writer, typeName, await fileSources(files, options.stdin), { ...options, rejectsPath });
+}
+
+/** Loads sources of records of `type` through `writer`, each source in one transaction. */
+export async function loadSources(writer: RecordWriter, typeName: string, sources: readonly Source[], options: LoadOptions = {}): Promise<LoadResult> {
   const description = records.find((d) => d.name === typeName);
   if (!description) throw new Error(`unknown record type ${typeName}`);
   const type = recordType(description);
@@ -165,86 +196,71 @@ export async function loadFiles(
     seconds: (performance.now() - started) / 1000,
     rejectsPath: rejects?.path,
   });
-
-  // Every file must exist before anything is loaded; their sizes give the progress an end.
-  const sizes = await Promise.all(files.map(sizeOf));
+  const sizes = sources.map((source) => source.size);
   const totalBytes = sizes.every((size) => size !== undefined) ? sizes.reduce((a, b) => a! + b!, 0) : undefined;
   let bytesRead = 0;
 
-  const rejectsPath = options.skipInvalid ? (options.rejectsPath ?? defaultRejectsPath(files)) : undefined;
-  if (rejectsPath && files.some((file) => file !== '-' && resolve(file) === resolve(rejectsPath))) {
-    throw new Error(`${rejectsPath}: the rejects file cannot be one of the files to load`);
-  }
-  const rejects = rejectsPath ? new RejectsWriter(rejectsPath) : undefined;
-  try {
-    for (const file of files) {
-      const name = displayName(file);
-      const counts = zero();
-      try {
-        await store.driver.transaction(async (tx) => {
-          const input =
-            file === '-' ? (options.stdin ?? process.stdin) : createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
-          let batch = new Map<number, RecordToWrite>();
-          let writing: Promise<void> | undefined;
-          const flush = async () => {
-            if (writing) await writing;
-            writing = undefined;
-            if (batch.size === 0) return;
-            const ready = [...batch.values()];
-            batch = new Map();
-            writing = upsertRecords(tx, type.description.name, ready).then((upserted) => add(counts, upserted));
-            // Awaited before the next batch or the end; this only keeps an early failure from going unobserved.
-            writing.catch(() => {});
-          };
-          const reject = async (position: string, reason: string, entryJson: string) => {
-            if (!rejects) throw new StopLoad(`${position}: invalid ${type.description.name} record: ${reason}`);
-            counts.rejected++;
-            await rejects.write(
-              `{"position":${JSON.stringify(position)},"reason":${JSON.stringify(reason)},"entry":${entryJson}}\n`,
-            );
-          };
+  // Every id loaded so far, with where it was: an id given again is refused, naming both places.
+  const seen = new Map<number, number>();
+  const formats: (string | undefined)[] = [];
+  const describe = (at: number) => {
+    const source = Math.floor(at / SOURCE_SHIFT);
+    const number = at % SOURCE_SHIFT;
+    return formats[source] === 'json-array' ? `${sources[source].name} item ${number}` : `${sources[source].name}:${number}`;
+  };
 
-          try {
-            for await (const chunk of streamEntries(input)) {
-              const position = chunk.format === 'json-array' ? (n: number) => `${name} item ${n}` : (n: number) => `${name}:${n}`;
-              for (const entry of chunk.entries) {
-                counts.read++;
-                let value: unknown;
-                try {
-                  value = JSON.parse(entry.text);
-                } catch (error) {
-                  await reject(position(entry.number), `not valid JSON (${(error as Error).message})`, JSON.stringify(entry.text));
-                  continue;
-                }
-                const stored = toLoad(type, value, entry.text);
-                if ('reason' in stored) {
-                  await reject(position(entry.number), stored.reason, JSON.stringify(value));
-                  continue;
-                }
-                if (batch.has(stored.id)) counts.duplicates++;
-                batch.set(stored.id, stored);
-                if (batch.size >= batchSize) await flush();
-              }
-              bytesRead += chunk.bytes;
-              options.onProgress?.({
-                file: name,
-                records: totals.read + counts.read,
-                bytesRead,
-                totalBytes,
-                elapsedMs: performance.now() - started,
-              });
+  const rejects = options.skipInvalid ? new RejectsWriter(options.rejectsPath ?? defaultRejectsPath(sources.map((s) => s.name))) : undefined;
+  try {
+    for (const [index, source] of sources.entries()) {
+      const counts = zero();
+      const reject = async (position: string, reason: string, entryJson: string) => {
+        if (!rejects) throw new StopLoad(`${position}: invalid ${type.description.name} record: ${reason}`);
+        counts.rejected++;
+        await rejects.write(`{"position":${JSON.stringify(position)},"reason":${JSON.stringify(reason)},"entry":${entryJson}}\n`);
+      };
+      // The checked records of the source, a batch at a time; an invalid one (without skipInvalid) ends them with StopLoad.
+      async function* batches(): AsyncGenerator<RecordToWrite[]> {
+        let batch: RecordToWrite[] = [];
+        for await (const chunk of streamEntries(source.open())) {
+          formats[index] = chunk.format;
+          for (const entry of chunk.entries) {
+            counts.read++;
+            const here = position(index, entry.number);
+            let value: unknown;
+            try {
+              value = JSON.parse(entry.text);
+            } catch (error) {
+              await reject(describe(here), `not valid JSON (${(error as Error).message})`, JSON.stringify(entry.text));
+              continue;
             }
-            await flush();
-            await writing;
-          } catch (error) {
-            await writing?.catch(() => {});
-            throw error;
+            const stored = toLoad(type, value, entry.text);
+            if ('reason' in stored) {
+              await reject(describe(here), stored.reason, JSON.stringify(value));
+              continue;
+            }
+            const first = seen.get(stored.id);
+            if (first !== undefined) {
+              await reject(describe(here), `/id: ${stored.id} was given already, at ${describe(first)}`, JSON.stringify(value));
+              continue;
+            }
+            seen.set(stored.id, here);
+            batch.push(stored);
+            if (batch.length >= batchSize) {
+              yield batch;
+              batch = [];
+            }
           }
-        });
+          bytesRead += chunk.bytes;
+          options.onProgress?.({ file: source.name, records: totals.read + counts.read, bytesRead, totalBytes, elapsedMs: performance.now() - started });
+          }
+        if (batch.length) yield batch;
+      }
+      try {
+        add(counts, await writer.write(type.description.name, readAhead(batches())));
       } catch (error) {
-        // An invalid record names its own position; anything else (a broken file, the database) names the file.
-        const message = error instanceof StopLoad ? error.message : `${name}: ${(error as Error).message}`;
-        throw new LoadError(message, name, result(), { cause: error });
+        // An invalid record names its own position; anything else (a broken file, the database) names the source.
+        const message = error instanceof StopLoad ? error.message : `${source.name}: ${(error as Error).message}`;
+        throw new LoadError(message, source.name, result(), { cause: error });
       }
       add(totals, counts);
     }

@@ -14,7 +14,7 @@ export interface EntryChunk {
   readonly format: Splitter['format'] | undefined;
 }
 
-export async function* streamEntries(input: AsyncIterable<Buffer | string>): AsyncGenerator<EntryChunk> {
+export async function* streamEntries(input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<EntryChunk> {
   const decoder = new StringDecoder('utf8');
   let splitter: Splitter | undefined;
   /** Blank text before the first value, after its last line break; and the line breaks dropped before it. */

@@ -1,12 +1,6 @@
 import { type Party, type RecordDescription, readPath } from './define.ts';
+import type { SearchKey } from '../types/records.ts';
 import { normaliseName } from './normalise.ts';
-
-/** One way a record can be found: a date and a person's normalised names. */
-export interface SearchKey {
-  readonly date: string;
-  readonly surname: string;
-  readonly forenames: string;
-}
 
 type Source = (party: Party) => { surname: unknown; forenames: unknown; dates: unknown[] };
 

@@ -23,7 +23,8 @@ import {
   readPath,
 } from './define.ts';
 import { normaliseName } from './normalise.ts';
-import { type SearchKey, forenamesMatch } from './search-keys.ts';
+import type { SearchKey } from '../types/records.ts';
+import { forenamesMatch } from './search-keys.ts';
 
 /** A parameter of a type's verification, in the order the document lists them. */
 export interface VerificationParameter {

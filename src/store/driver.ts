@@ -1,12 +1,12 @@
 /**
- * The little a store needs from a PostgreSQL connection. Two implementations:
- * a pool of connections to a server (`pg`) and the embedded, in-process
- * PostgreSQL (PGlite). Both speak the same SQL with `$n` parameters.
+ * The little the PostgreSQL backend needs from its connections: a pool of
+ * connections to a server (`pg-driver.ts`), or a stand-in a test wraps
+ * around one. SQL with `$n` parameters.
  */
 export interface QueryOptions {
   /**
    * Prepare the statement once per connection and reuse it: for statements of fixed text run on
-   * every request. The embedded store prepares on its database thread, once per statement text.
+   * every request.
    */
   readonly prepare?: boolean;
 }
@@ -39,7 +39,6 @@ export class CommitOutcomeUnknown extends Error {
 }
 
 export interface SqlDriver extends SqlExecutor {
-  readonly kind: 'postgres' | 'embedded';
   /** Runs several statements separated by semicolons, with no parameters. */
   exec(sql: string): Promise<void>;
   /**

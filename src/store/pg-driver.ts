@@ -45,7 +45,6 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
     },
   });
   return {
-    kind: 'postgres',
     ...executor(pool),
     async exec(sql) {
       await pool.query(sql);

@@ -1,5 +1,5 @@
 /**
- * The one write of registrations, used by loads and by RecordStore.upsert:
+ * The write of a batch of registrations into PostgreSQL:
  * records upserted by id with their search keys as loaded, unchanged ones
  * left alone, the search-key rows of changed ones replaced.
  *
@@ -19,25 +19,11 @@
  * The records must have distinct ids: a batch is one INSERT ... ON CONFLICT,
  * which cannot touch a row twice.
  */
-import type { SearchKey } from '../records/search-keys.ts';
+import type { RecordToWrite, WriteCounts } from '../types/records.ts';
 import type { SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
 
-export interface UpsertCounts {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
-
-/** A record ready to send: its data already as JSON, so a batch holds strings rather than object trees. */
-export interface RecordToWrite {
-  readonly id: number;
-  /** The record's data as JSON with no raw line break. */
-  readonly json: string;
-  readonly keys: readonly SearchKey[];
-}
-
-export async function upsertRecords(db: SqlExecutor, type: string, records: readonly RecordToWrite[]): Promise<UpsertCounts> {
+export async function upsertRecords(db: SqlExecutor, type: string, records: readonly RecordToWrite[]): Promise<WriteCounts> {
   if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   const t = tableNames(type);
   const ids = records.map((r) => r.id);

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AuditEntry } from '../../src/audit/chain.ts';
+import type { AuditEntry } from '../../src/types/audit.ts';
 import { batchPerTurn } from '../../src/audit/trail.ts';
 
 const entry = (i: number): AuditEntry => ({
@@ -30,31 +30,27 @@ function heldWriter() {
   return { writes, write };
 }
 
-for (const overlap of [false, true]) {
-  test(`entries of a turn are written together, ${overlap ? 'each turn at once' : 'one write at a time'}`, async () => {
-    const { writes, write } = heldWriter();
-    const trail = batchPerTurn(write, { maxBatch: 3, overlap });
-    const first = [0, 1, 2, 3].map((i) => trail.record(entry(i)));
-    await nextTurn();
-    await nextTurn();
-    // At most maxBatch a write; without overlap the rest of the turn waits for the first write.
-    assert.deepEqual(writes.map((w) => w.ids), overlap ? [['0', '1', '2'], ['3']] : [['0', '1', '2']]);
-    const second = [4, 5].map((i) => trail.record(entry(i)));
-    await nextTurn();
-    await nextTurn();
-    assert.deepEqual(writes.map((w) => w.ids), overlap ? [['0', '1', '2'], ['3'], ['4', '5']] : [['0', '1', '2']]);
-    writes[0].finish();
-    await Promise.all(first.slice(0, 3));
-    if (!overlap) {
-      await nextTurn();
-      assert.deepEqual(writes.map((w) => w.ids), [['0', '1', '2'], ['3', '4', '5']]);
-    }
-    let flushed = false;
-    const flushing = trail.flush().then(() => (flushed = true));
-    await nextTurn();
-    assert.equal(flushed, false, 'flush waits for every write in flight');
-    for (const w of writes.slice(1)) w.finish(new Error('disk full'));
-    await assert.rejects(Promise.all([first[3], ...second]), /disk full/);
-    await flushing;
-  });
-}
+test('entries of a turn are written together, one write at a time', async () => {
+  const { writes, write } = heldWriter();
+  const trail = batchPerTurn(write, { maxBatch: 3 });
+  const first = [0, 1, 2, 3].map((i) => trail.record(entry(i)));
+  await nextTurn();
+  await nextTurn();
+  // At most maxBatch a write; the rest of the turn waits for the first write.
+  assert.deepEqual(writes.map((w) => w.ids), [['0', '1', '2']]);
+  const second = [4, 5].map((i) => trail.record(entry(i)));
+  await nextTurn();
+  await nextTurn();
+  assert.deepEqual(writes.map((w) => w.ids), [['0', '1', '2']]);
+  writes[0].finish();
+  await Promise.all(first.slice(0, 3));
+  await nextTurn();
+  assert.deepEqual(writes.map((w) => w.ids), [['0', '1', '2'], ['3', '4', '5']]);
+  let flushed = false;
+  const flushing = trail.flush().then(() => (flushed = true));
+  await nextTurn();
+  assert.equal(flushed, false, 'flush waits for every write in flight');
+  for (const w of writes.slice(1)) w.finish(new Error('disk full'));
+  await assert.rejects(Promise.all([first[3], ...second]), /disk full/);
+  await flushing;
+});

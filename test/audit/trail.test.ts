@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { verifyAuditChain } from '../../src/audit/verify.ts';
-import type { AuditTrail } from '../../src/audit/trail.ts';
-import { CALLER, filledStore, startApp, storeKinds, testConfig } from '../helper.ts';
+import type { AuditTrail } from '../../src/types/audit.ts';
+import { CALLER, type StoreKind, type TestStore, filledStore, startApp, storeKinds, testConfig, trailEntries, verifyTrail } from '../helper.ts';
 
-const count = async (store: { driver: { query: <R>(sql: string) => Promise<R[]> } }) =>
-  Number((await store.driver.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log'))[0].n);
+/** The store as a PostgreSQL one, for what only its audit table does. */
+const postgres = (store: TestStore) => {
+  if (store.kind !== 'postgres') throw new Error('a PostgreSQL store');
+  return store;
+};
+const count = async (store: TestStore) =>
+  Number((await postgres(store).driver.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log'))[0].n);
+const onPostgres = (kind: StoreKind) => (kind === 'postgres' ? false : 'the audit table is PostgreSQL\'s');
 
 for (const kind of await storeKinds()) {
   describe(`audit trail on the ${kind} store`, () => {
@@ -24,21 +30,20 @@ for (const kind of await storeKinds()) {
       ]);
       const ok = responses.filter((r) => r.status === 200).length;
       assert.equal(ok, 43);
-      assert.equal(await count(store), ok);
-      const [entry] = await store.driver.query<Record<string, unknown>>(
-        "SELECT username, client, groups, dataset, operation, path, query, results FROM audit_log WHERE path = '/api/v0/events/birth/123456789'",
-      );
+      const entries = await trailEntries(store);
+      assert.equal(entries.length, ok);
+      const { at, hash, requestId, id, ...entry } = entries.find((e) => e.path === '/api/v0/events/birth/123456789') as (typeof entries)[number] & { id?: string };
       assert.deepEqual(
         { ...entry, results: Number(entry.results) },
         { username: 'test-user', client: 'test-client', groups: ['/team a', '/team b'], dataset: 'birth', operation: 'lookup', path: '/api/v0/events/birth/123456789', query: '', results: 1 },
       );
-      const [search] = await store.driver.query<Record<string, unknown>>("SELECT query, results FROM audit_log WHERE query LIKE 'surname=x7&%'");
-      assert.deepEqual({ ...search, results: Number(search.results) }, { query: 'surname=x7&forenames=y&dateOfMarriage=2001-01-01', results: 0 });
-      assert.deepEqual(await verifyAuditChain(store.driver), { ok: true, entries: ok });
+      const search = entries.find((e) => e.query.startsWith('surname=x7&'))!;
+      assert.deepEqual({ query: search.query, results: Number(search.results) }, { query: 'surname=x7&forenames=y&dateOfMarriage=2001-01-01', results: 0 });
+      assert.deepEqual(await verifyTrail(store), { ok: true, entries: ok });
     });
 
-    test('the table refuses UPDATE, DELETE and TRUNCATE', async (t) => {
-      const store = await filledStore(t, kind);
+    test('the table refuses UPDATE, DELETE and TRUNCATE', { skip: onPostgres(kind) }, async (t) => {
+      const store = postgres(await filledStore(t, kind));
       const app = await startApp(t, store);
       await app.get('/v1/registration/birth/123456789');
       for (const sql of ['UPDATE audit_log SET results = 9', 'DELETE FROM audit_log', 'TRUNCATE audit_log']) {
@@ -47,8 +52,8 @@ for (const kind of await storeKinds()) {
       assert.equal(await count(store), 1);
     });
 
-    test('an altered or removed entry is detected', async (t) => {
-      const store = await filledStore(t, kind);
+    test('an altered or removed entry is detected', { skip: onPostgres(kind) }, async (t) => {
+      const store = postgres(await filledStore(t, kind));
       const app = await startApp(t, store);
       for (let i = 0; i < 5; i++) await app.get('/v1/registration/birth/123456789');
       // Only someone able to disable the table's triggers can tamper; the chain still shows it.
@@ -69,7 +74,7 @@ for (const kind of await storeKinds()) {
       const failing: AuditTrail = { record: async () => Promise.reject(new Error('disk full')), flush: async () => {} };
       const { buildApp } = await import('../../src/app.ts');
       const { testConfig } = await import('../helper.ts');
-      const app = await buildApp(testConfig(), { store, audit: failing });
+      const app = await buildApp(testConfig(), { backend: { ...store, audit: failing } });
       t.after(() => app.close());
       const response = await app.inject({ url: '/v1/registration/birth/123456789', headers: CALLER });
       assert.equal(response.statusCode, 503);

@@ -12,17 +12,16 @@ import { before, test } from 'node:test';
 import { SignJWT, base64url } from 'jose';
 import pino from 'pino';
 import type { Config } from '../../src/config.ts';
-import type { RecordStore } from '../../src/store/record-store.ts';
-import { CALLER, type RunningApp, filledStore, startApp, suiteContext, testConfig } from '../helper.ts';
+import { CALLER, type RunningApp, type TestStore, filledStore, startApp, suiteContext, testConfig } from '../helper.ts';
 import { AUDIENCE, type TestIssuer, startIssuer } from './issuer.ts';
 
 const context = suiteContext();
 let issuer: TestIssuer;
-let store: RecordStore;
+let store: TestStore;
 before(async () => {
   issuer = await startIssuer();
   context.after(() => issuer.close());
-  store = await filledStore(context, 'embedded');
+  store = await filledStore(context, 'memory');
 });
 
 /** The app with a pino logger at trace level whose every line is kept. */

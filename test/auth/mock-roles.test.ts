@@ -7,13 +7,12 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
-import type { RecordStore } from '../../src/store/record-store.ts';
-import { filledStore, suiteContext, testConfig } from '../helper.ts';
+import { type TestStore, filledStore, suiteContext, testConfig } from '../helper.ts';
 
 const context = suiteContext();
-let store: RecordStore;
+let store: TestStore;
 before(async () => {
-  store = await filledStore(context, 'embedded');
+  store = await filledStore(context, 'memory');
 });
 
 const DATASETS = ['birth', 'death', 'marriage', 'partnership'];
@@ -21,7 +20,7 @@ const REPORT = '/api/v0/audit/user-activity';
 const caller = (roles: string) => ({ 'x-auth-username': 'test-user', 'x-auth-aud': 'test-client', 'x-auth-roles': roles });
 
 async function mockApp(t: { after: (fn: () => unknown) => void }, env: Record<string, string> = {}) {
-  const app = await buildApp(testConfig(env), { store });
+  const app = await buildApp(testConfig(env), { backend: store });
   t.after(() => app.close());
   const get = (url: string, roles?: string) => app.inject({ url, headers: roles === undefined ? {} : caller(roles) });
   return get;

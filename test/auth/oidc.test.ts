@@ -10,25 +10,21 @@ import { createPublicKey } from 'node:crypto';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, base64url } from 'jose';
-import type { RecordStore } from '../../src/store/record-store.ts';
+import { type TestStore, countingReads } from '../helper.ts';
 import { type RunningApp, filledStore, startApp, suiteContext, testConfig } from '../helper.ts';
 import { AUDIENCE, type TestIssuer, newKey, startIssuer } from './issuer.ts';
 
 const context = suiteContext();
 let issuer: TestIssuer;
-let store: RecordStore;
+let store: TestStore;
 /** Reads of the store (lookups and searches) since the start. */
-let reads = 0;
+let reads: () => number;
 
 before(async () => {
   issuer = await startIssuer();
   context.after(() => issuer.close());
-  const real = await filledStore(context, 'embedded');
-  store = {
-    ...real,
-    lookup: (...args) => (reads++, real.lookup(...args)),
-    search: (...args) => (reads++, real.search(...args)),
-  };
+  const real = await filledStore(context, 'memory');
+  ({ store, reads } = countingReads(real));
 });
 
 const oidcConfig = (env: Record<string, string> = {}) =>
@@ -44,12 +40,12 @@ const INVALID_TOKEN = 'Bearer realm="lev-api", error="invalid_token"';
 
 /** The answer to a bad token: 401, invalid_token, and the same message whatever was wrong. */
 async function assertInvalidToken(app: RunningApp, token: string, why: string) {
-  const readsBefore = reads;
+  const readsBefore = reads();
   const response = await app.get(BIRTH, bearer(token));
   assert.equal(response.status, 401, `${why}: status`);
   assert.equal(response.headers.get('www-authenticate'), INVALID_TOKEN, `${why}: challenge`);
   assert.deepEqual(response.body, { code: 'Unauthorized', message: 'The access token is invalid or has expired' }, why);
-  assert.equal(reads, readsBefore, `${why}: nothing read`);
+  assert.equal(reads(), readsBefore, `${why}: nothing read`);
 }
 
 describe('tokens from the issuer', () => {
@@ -58,7 +54,7 @@ describe('tokens from the issuer', () => {
     app = await oidcApp(context);
   });
 
-  test('a client_credentials token from the token endpoint reads the datasets its roles name', async () => {
+  test('a client_credentials token from the token endpoint reads() the datasets its roles name', async () => {
     const token = await issuer.token('verifier');
     const lookup = await app.get(BIRTH, bearer(token));
     assert.equal(lookup.status, 200);
@@ -83,7 +79,7 @@ describe('tokens from the issuer', () => {
 
   test('a missing dataset role is 403 Forbidden, and nothing is read', async () => {
     const token = await issuer.token('nobody');
-    const before = reads;
+    const before = reads();
     for (const path of [BIRTH, BIRTH_SEARCH, '/v1/registration/partnership/123456789', '/api/v0/events/birth/123456789']) {
       const response = await app.get(path, bearer(token));
       assert.equal(response.status, 403, path);
@@ -92,7 +88,7 @@ describe('tokens from the issuer', () => {
     }
     // Even an invalid query: the role is checked before the parameters are.
     assert.equal((await app.get('/v1/registration/birth?surname=', bearer(token))).status, 403);
-    assert.equal(reads, before);
+    assert.equal(reads(), before);
   });
 
   test('the identity comes from the claims: the audit report shows the service account', async () => {

@@ -13,14 +13,13 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { MemoryBuckets } from '../../src/http/rate-limit.ts';
-import type { RecordStore } from '../../src/store/record-store.ts';
-import { TEST_REDIS_URL, filledStore, redisAvailable, redisPrefix, startApp, suiteContext, testConfig } from '../helper.ts';
+import { TEST_REDIS_URL, type TestStore, filledStore, redisAvailable, redisPrefix, startApp, suiteContext, testConfig } from '../helper.ts';
 
 const context = suiteContext();
-let store: RecordStore;
+let store: TestStore;
 let redis = false;
 before(async () => {
-  store = await filledStore(context, 'embedded');
+  store = await filledStore(context, 'memory');
   redis = await redisAvailable();
 });
 

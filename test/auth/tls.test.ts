@@ -15,8 +15,7 @@ import { before, describe, test } from 'node:test';
 import pino from 'pino';
 import { MAX_VALIDITY_DAYS, certificateProblem, certificateThumbprint } from '../../src/auth/client-certificate.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import type { RecordStore } from '../../src/store/record-store.ts';
-import { type RunningApp, filledStore, startApp, suiteContext, testConfig } from '../helper.ts';
+import { type RunningApp, type TestStore, filledStore, startApp, suiteContext, testConfig } from '../helper.ts';
 import { AUDIENCE, type TestIssuer, startIssuer } from './issuer.ts';
 import { type Authority, type Credential, type HttpsOptions, createPki, httpsGet } from './pki.ts';
 
@@ -30,7 +29,7 @@ let server: Credential;
 /** Client certificates: good ones (rsa, ec), and one breaking each rule. */
 const clients: Record<string, Credential> = {};
 let issuer: TestIssuer;
-let store: RecordStore;
+let store: TestStore;
 
 before(async () => {
   const pki = await createPki(context);
@@ -52,7 +51,7 @@ before(async () => {
   for (const credential of made.slice(1)) clients[credential.x509.subject.replace('CN=', '')] = credential;
   issuer = await startIssuer({ mtls: { cert: server.cert, key: server.key } });
   context.after(() => issuer.close());
-  store = await filledStore(context, 'embedded');
+  store = await filledStore(context, 'memory');
 });
 
 /** The app over HTTPS with client certificates, logging to `lines`. */

@@ -20,9 +20,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { readRecordFiles } from '../../src/data/read-files.ts';
 import { CALLER, FULL_DETAILS, type RunningApp, filledStore, startApp, storeKinds, testConfig } from '../helper.ts';
-import { openStore, recordTypes } from '../../src/store/open-store.ts';
+import { openBackend } from '../../src/backend/open.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REFERENCE = resolve(ROOT, '../shared/reference');
@@ -243,13 +242,12 @@ async function getOk(app: RunningApp, path: string, headers: Record<string, stri
 }
 
 test('the reference mock records are served as the existing service serves them', { skip }, async (t: TestContext) => {
-  const dataset = await readRecordFiles(MOCK_DATA, recordTypes());
   const v1 = Object.fromEntries(await Promise.all(TYPES.map(async (type) => [type, await rows(`${type}_registration_v1.json`)] as const)));
   const v0 = new Map((await rows('birth_registration_v0.json')).map((row) => [row.id, row]));
 
   for (const kind of await storeKinds()) {
     await t.test(`${kind} store`, async (t) => {
-      const app = await startApp(t, await filledStore(t, kind, dataset));
+      const app = await startApp(t, await filledStore(t, kind, MOCK_DATA));
 
       await t.test('every v1 birth is served by the v0 lookup as the reference v0 record', async () => {
         assert.equal(v0.size, v1.birth.length);
@@ -368,12 +366,11 @@ function referenceUserFilter(user: string): (username: string) => boolean {
 }
 
 test('the audit report filters users by a substring, as the existing service does', { skip }, async (t: TestContext) => {
-  const dataset = await readRecordFiles(MOCK_DATA, recordTypes());
   // The reference mock's audit users, and a department's, as lev-web's hint has caseworkers filter them.
   const users = ['lev-e2e-tests', 'foo', 'bar', 'ann@hmrc.gov.uk', 'bob@hmrc.gov.uk', 'cy@dwp.gov.uk', 'x%y', 'x_y', 'xay'];
   for (const kind of await storeKinds()) {
     await t.test(`${kind} store`, async (t) => {
-      const app = await startApp(t, await filledStore(t, kind, dataset));
+      const app = await startApp(t, await filledStore(t, kind, MOCK_DATA));
       for (const user of users) await getOk(app, `${BIRTH_V1}/123456789`, { ...CALLER, 'x-auth-username': user });
       const auditor = { ...CALLER, 'x-auth-username': 'auditor', 'x-auth-roles': 'audit' };
       const reported = async (user: string) => Object.keys((await getOk(app, `/api/v0/audit/user-activity?${new URLSearchParams({ user })}`, auditor)) as JsonObject).sort();
@@ -393,7 +390,7 @@ test('the audit report filters users by a substring, as the existing service doe
 test('lev-web reads the audit report of a fresh mock with an empty X-Auth-Roles, and finds a history in it', { skip }, async (t: TestContext) => {
   // The existing service made no identity check on the report (FIELDS.md 6.3), and its mock had audit rows;
   // lev-web sends a username and an audience and no roles. Here too the mock's report is open, and not empty.
-  const store = await openStore(testConfig());
+  const store = await openBackend(testConfig());
   const app = await startApp(t, store);
   t.after(() => store.close());
   const levWeb = { 'x-auth-username': 'caseworker@example.gov.uk', 'x-auth-aud': 'lev-web', 'x-auth-roles': '' };

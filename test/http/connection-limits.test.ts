@@ -12,7 +12,7 @@ import { type RunningApp, filledStore, startApp, suiteContext, testConfig } from
 const context = suiteContext();
 let app: RunningApp;
 before(async () => {
-  app = await startApp(context, await filledStore(context, 'embedded'), testConfig({ REQUEST_TIMEOUT_S: '2', HEADERS_TIMEOUT_S: '1', MAX_CONNECTIONS: '3' }));
+  app = await startApp(context, await filledStore(context, 'memory'), testConfig({ REQUEST_TIMEOUT_S: '2', HEADERS_TIMEOUT_S: '1', MAX_CONNECTIONS: '3' }));
 });
 
 /** A connection that records what it is sent and when it closes. */

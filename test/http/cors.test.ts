@@ -10,7 +10,7 @@ import { ConfigError } from '../../src/config.ts';
 import { CALLER, filledStore, suiteContext, testConfig } from '../helper.ts';
 
 const context = suiteContext();
-const store = filledStore(context, 'embedded');
+const store = filledStore(context, 'memory');
 const LOOKUP = '/v1/registration/birth/123456789';
 const preflight = (origin: string) => ({
   method: 'OPTIONS' as const,
@@ -20,7 +20,7 @@ const preflight = (origin: string) => ({
 
 describe('CORS off (the default)', () => {
   test('a preflight is 405 and an answer carries no CORS header', async (t) => {
-    const app = await buildApp(testConfig(), { store: await store });
+    const app = await buildApp(testConfig(), { backend: await store });
     t.after(() => app.close());
     const refused = await app.inject(preflight('https://a.example'));
     assert.equal(refused.statusCode, 405);
@@ -33,7 +33,7 @@ describe('CORS off (the default)', () => {
 
 describe('CORS_ORIGINS', () => {
   test("the listed origins' preflights are answered and their answers readable; other origins get no CORS header", async (t) => {
-    const app = await buildApp(testConfig({ CORS_ORIGINS: 'https://a.example,http://localhost:3000' }), { store: await store });
+    const app = await buildApp(testConfig({ CORS_ORIGINS: 'https://a.example,http://localhost:3000' }), { backend: await store });
     t.after(() => app.close());
     for (const origin of ['https://a.example', 'http://localhost:3000']) {
       const allowed = await app.inject(preflight(origin));

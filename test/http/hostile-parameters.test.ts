@@ -30,7 +30,7 @@ const ROUTES: Record<string, (value: string) => string> = {
 for (const kind of await storeKinds()) {
   describe(`hostile parameter values on the ${kind} store`, () => {
     test('never a 5xx: a 400 naming the parameter, or an ordinary answer', async (t) => {
-      const app = await buildApp(testConfig(), { store: await filledStore(t, kind) });
+      const app = await buildApp(testConfig(), { backend: await filledStore(t, kind) });
       t.after(() => app.close());
       for (const [parameter, url] of Object.entries(ROUTES)) {
         for (const value of HOSTILE) {

@@ -21,8 +21,7 @@ import {
   visibilityOf,
 } from '../../src/records/define.ts';
 import { type ViewDescription, views } from '../../src/records/views.ts';
-import type { RecordStore } from '../../src/store/record-store.ts';
-import { CALLER, FULL_DETAILS, type RunningApp, type StoreKind, filledStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
+import { CALLER, FULL_DETAILS, type RunningApp, type StoreKind, type TestStore, filledStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -41,7 +40,7 @@ const TRUNCATED = 'x-results-truncated';
  * first, when the suite that opened the store ends.
  */
 function sharedStore(kind: StoreKind) {
-  let store: RecordStore | undefined;
+  let store: TestStore | undefined;
   const context = suiteContext();
   before(async () => {
     store = await filledStore(context, kind);

@@ -20,9 +20,9 @@ const BODIES = new Set(['{"verified":true}', '{"verified":false}']);
 const context = suiteContext();
 let app: Awaited<ReturnType<typeof buildApp>>;
 before(async () => {
-  const store = await filledStore(context, 'embedded');
+  const store = await filledStore(context, 'memory');
   // A small bucket for some clients to empty.
-  app = await buildApp(testConfig({ AUTH_MODE: 'proxy', TRUSTED_PROXIES: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_BURST: '200' }), { store });
+  app = await buildApp(testConfig({ AUTH_MODE: 'proxy', TRUSTED_PROXIES: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_BURST: '200' }), { backend: store });
   context.after(() => app.close());
 });
 

@@ -18,8 +18,7 @@ import { readPath } from '../../src/records/define.ts';
 import { records } from '../../src/records/index.ts';
 import { compileVerification } from '../../src/records/verification.ts';
 import { buildApp } from '../../src/app.ts';
-import type { RecordStore } from '../../src/store/record-store.ts';
-import { CALLER, type StoreKind, filledStore, storeKinds, suiteContext, testConfig } from '../helper.ts';
+import { CALLER, type StoreKind, type TestStore, filledStore, storeKinds, suiteContext, testConfig } from '../helper.ts';
 
 type Json = Record<string, unknown>;
 type Type = 'birth' | 'death' | 'marriage' | 'partnership';
@@ -116,10 +115,10 @@ type App = Awaited<ReturnType<typeof buildApp>>;
 function appOn(kind: StoreKind, config: () => Config = () => testConfig()) {
   const context = suiteContext();
   let app: App | undefined;
-  let store: RecordStore | undefined;
+  let store: TestStore | undefined;
   before(async () => {
     store = await filledStore(context, kind);
-    app = await buildApp(config(), { store });
+    app = await buildApp(config(), { backend: store });
     context.after(() => app?.close());
   });
   return () => {
@@ -272,7 +271,7 @@ for (const kind of await storeKinds()) {
 }
 
 describe('bad input is a 400 naming the parameter, as the searches answer', () => {
-  const app = appOn('embedded');
+  const app = appOn('memory');
 
   async function assertBad(type: Type, query: Query | string, parameter: string, why: string) {
     const answer = await verify(app(), type, query);
@@ -318,8 +317,8 @@ describe('bad input is a 400 naming the parameter, as the searches answer', () =
 
 describe('abuse: the rate limit and the share of false answers', () => {
   test('verifications count against the rate limit', async (t) => {
-    const store = await filledStore(t, 'embedded');
-    const app = await buildApp(testConfig({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' }), { store });
+    const store = await filledStore(t, 'memory');
+    const app = await buildApp(testConfig({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' }), { backend: store });
     t.after(() => app.close());
     const query = queryFrom('birth', stored('birth', FULL_ID));
     assert.equal((await verify(app, 'birth', query)).status, 200);
@@ -330,7 +329,7 @@ describe('abuse: the rate limit and the share of false answers', () => {
   });
 
   test("a client whose answers are mostly false is logged once a window, without what it asked, and counted", async (t) => {
-    const store = await filledStore(t, 'embedded');
+    const store = await filledStore(t, 'memory');
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -339,7 +338,7 @@ describe('abuse: the rate limit and the share of false answers', () => {
       },
     });
     const config = testConfig({ VERIFY_FALSE_SHARE_THRESHOLD: '0.5', VERIFY_FALSE_SHARE_MIN_COUNT: '6', VERIFY_FALSE_SHARE_WINDOW_S: '600' });
-    const app = await buildApp(config, { store, logger: pino({ level: 'info' }, stream) });
+    const app = await buildApp(config, { backend: store, logger: pino({ level: 'info' }, stream) });
     t.after(() => app.close());
     const good = queryFrom('birth', stored('birth', FULL_ID));
     const guesses = ['Quillfeather', 'Zebedee', 'Ormsby', 'Pettigrew', 'Vanstone', 'Wigglesworth', 'Yeoland', 'Abernethy'];
@@ -370,7 +369,7 @@ describe('abuse: the rate limit and the share of false answers', () => {
 });
 
 describe('the time to answer does not tell the reasons for false apart', () => {
-  const app = appOn('embedded');
+  const app = appOn('memory');
 
   test('medians of each case, against a true answer in the same round, agree within a generous margin', async () => {
     const full = queryFrom('birth', stored('birth', FULL_ID), 'all');

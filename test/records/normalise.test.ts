@@ -3,9 +3,7 @@ import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { normaliseName } from '../../src/records/normalise.ts';
 import { mockRecords } from '../../src/mock/dataset.ts';
-import type { RecordStore } from '../../src/store/record-store.ts';
-import { mockDataset, recordTypes } from '../../src/store/open-store.ts';
-import { filledStore, startApp, suiteContext } from '../helper.ts';
+import { type TestStore, filledStore, recordTypes, startApp, suiteContext } from '../helper.ts';
 
 /** Names made of the pieces that matter: letters (plain, accented, folded), apostrophes, hyphens, spaces, odd punctuation. */
 const namePiece = fc.constantFrom(
@@ -170,9 +168,9 @@ describe('normaliseName', () => {
 
 describe('searching with invisible format characters in the name', () => {
   const context = suiteContext();
-  let store: RecordStore | undefined;
+  let store: TestStore | undefined;
   before(async () => {
-    store = await filledStore(context, 'embedded');
+    store = await filledStore(context, 'memory');
   });
   for (const invisible of INVISIBLE) {
     test(`finds the record through a name holding U+${invisible.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`, async (t) => {
@@ -202,9 +200,7 @@ describe('a record loaded with invisible format characters in its names', () => 
     entry.child.forenames = '\ufeffEle\u200canor Rose';
     const stored = birthType.toStored(entry);
     assert.ok(!('reason' in stored), JSON.stringify(stored));
-    const dataset = mockDataset(recordTypes());
-    dataset.set('birth', [stored]);
-    const { app } = await startApp(t, await filledStore(t, 'embedded', dataset));
+    const { app } = await startApp(t, await filledStore(t, 'memory', new Map([['birth', [stored]]])));
     const query = new URLSearchParams({ surname: 'Ashworth', forenames: 'Eleanor', dateOfBirth: '2008-08-08' });
     const response = await app.inject({ url: `/v1/registration/birth?${query}`, headers: { 'x-auth-username': 'test-user', 'x-auth-aud': 'test-client' } });
     assert.equal(response.statusCode, 200, response.body);

@@ -11,9 +11,9 @@ import { test } from 'node:test';
 import { Agent, get } from 'node:http';
 import pg from 'pg';
 import { migrate } from '../../src/store/migrations.ts';
-import { loadInto, mockDataset, recordTypes } from '../../src/store/open-store.ts';
+import { loadMock } from '../../src/backend/open.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
-import { createRecordStore } from '../../src/store/record-store.ts';
+import { createPostgresRecords } from '../../src/store/postgres-records.ts';
 import { records } from '../../src/records/index.ts';
 import { CALLER, TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
 
@@ -105,7 +105,7 @@ test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 5
   const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}application_name=${schema}`;
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 10_000 });
   await migrate(driver);
-  await loadInto(createRecordStore(driver, records), mockDataset(recordTypes()));
+  await loadMock(createPostgresRecords(driver, records).writer);
   await driver.close();
 
   let service: Awaited<ReturnType<typeof serve>> | undefined;

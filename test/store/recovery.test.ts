@@ -3,13 +3,18 @@ import { test } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { migrations, pendingMigrations } from '../../src/store/migrations.ts';
-import { openStore } from '../../src/store/open-store.ts';
-import { TEST_DATABASE_URL, filledStore, postgresAvailable, startApp, emptySchema } from '../helper.ts';
+import { openBackend } from '../../src/backend/open.ts';
+import { TEST_DATABASE_URL, type TestStore, emptySchema, filledStore, postgresAvailable, startApp } from '../helper.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
+const postgres = (store: TestStore) => {
+  if (store.kind !== 'postgres') throw new Error('a PostgreSQL store');
+  return store;
+};
+
 test('connections killed by the server give 503, then the service recovers by itself', { skip }, async (t) => {
-  const store = await filledStore(t, 'postgres');
+  const store = postgres(await filledStore(t, 'postgres'));
   const app = await startApp(t, store);
   assert.equal((await app.get('/v1/registration/birth/123456789')).status, 200);
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -34,8 +39,8 @@ test('connections killed by the server give 503, then the service recovers by it
   assert.equal((await app.get('/readiness')).status, 200);
 });
 
-test('readiness is 503 while the database is unreachable', async (t) => {
-  const store = await filledStore(t, 'embedded');
+test('readiness is 503 while the database is unreachable', { skip }, async (t) => {
+  const store = postgres(await filledStore(t, 'postgres'));
   const app = await startApp(t, store);
   assert.equal((await app.get('/readiness')).status, 200);
   await store.driver.close();
@@ -48,7 +53,7 @@ test('readiness is 503 while the database is unreachable', async (t) => {
 test('serve refuses a database whose schema is behind and names the fix', { skip }, async (t) => {
   const { schema, admin } = await emptySchema(t);
   const config = loadConfig({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, AUTH_MODE: 'mock' });
-  await assert.rejects(openStore(config), /schema is behind.*lev-api migrate/s);
+  await assert.rejects(openBackend(config), /schema is behind.*lev-api migrate/s);
   await admin.query(`SET search_path = ${schema}`);
   assert.equal((await pendingMigrations({ query: async (sql, params) => (await admin.query(sql, params as unknown[])).rows })).length, migrations.length);
 });

@@ -1,6 +1,7 @@
 /**
  * Loading LEV_DATA: files and folders of JSON arrays or NDJSON, v1 records or
- * the existing service's row shape, refused whole when any record is bad.
+ * the existing service's row shape, refused whole when any record is bad,
+ * through the pipeline every load uses.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -10,14 +11,12 @@ import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.ts';
-import { DataError, readRecordFiles } from '../../src/data/read-files.ts';
+import { openBackend } from '../../src/backend/open.ts';
+import { DataError, loadDataPath } from '../../src/load/data-path.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
 import { records } from '../../src/records/index.ts';
-import { loadInto, openStore, recordTypes } from '../../src/store/open-store.ts';
-import type { StoredRecord } from '../../src/store/record-store.ts';
-import { emptyStore } from '../helper.ts';
-
-const types = recordTypes();
+import type { RecordReader } from '../../src/types/store.ts';
+import { type TestStore, emptyStore } from '../helper.ts';
 
 /** A fresh folder under the system temporary folder, removed when the test ends. */
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
@@ -31,6 +30,7 @@ async function write(dir: string, name: string, content: unknown[] | string): Pr
   await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
   return file;
 }
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ndjson = (values: unknown[]) => `${values.map((value) => JSON.stringify(value)).join('\n')}\n`;
 
 const birthV1 = (id: number, forenames: string, surname: string, dateOfBirth: string) => ({
@@ -45,12 +45,21 @@ const deathV1 = (id: number, forenames: string, surname: string, dateOfBirth: st
   status: { blocked: false },
 });
 
-const byId = (list: readonly StoredRecord[] | undefined) => new Map((list ?? []).map((record) => [record.id, record]));
+/** A memory store holding the records of `path`, and the count of each type loaded. */
+async function loaded(t: Parameters<typeof emptyStore>[0], path: string): Promise<{ store: TestStore; counts: Record<string, number> }> {
+  const store = await emptyStore(t, 'memory');
+  const results = await loadDataPath(store.writer, path, records);
+  return { store, counts: Object.fromEntries([...results].map(([type, result]) => [type, result.inserted])) };
+}
+
+const ids = async (store: Pick<RecordReader, 'search'>, type: string, date: string, surname: string, forenames: string) =>
+  (await store.search(type, { date, surname, forenames }, 100)).records.map((record) => (record as { id: number }).id);
 
 /** The DataError a load throws; checks its class and returns its message. */
 async function loadError(path: string): Promise<string> {
   let message = '';
-  await assert.rejects(readRecordFiles(path, types), (error: unknown) => {
+  const store = await emptyStore({ after: () => {} }, 'memory');
+  await assert.rejects(loadDataPath(store.writer, path, records), (error: unknown) => {
     assert.ok(error instanceof DataError, `expected a DataError, got ${String(error)}`);
     message = error.message;
     return true;
@@ -63,26 +72,18 @@ test('a JSON array and an NDJSON file of v1 records load with their search keys'
   await write(dir, 'births.json', [birthV1(1, 'Anne-Marie', "O'Brien", '2001-01-01'), birthV1(2, 'Zoë', 'Dufrêne', '2002-02-02'), birthV1(3, 'Tom', 'Smith', '2003-03-03')]);
   await write(dir, 'deaths.ndjson', `${JSON.stringify(deathV1(10, 'Ed', 'Jones', '1930-01-01', '2010-01-01'))}\n\n  \r\n${JSON.stringify(deathV1(11, 'Jo', 'Jones', '1940-01-01', '1940-01-01'))}\r\n`);
   await write(dir, 'README.md', 'not a data file');
-  const loaded = await readRecordFiles(dir, types);
-  assert.deepEqual([...loaded.keys()].sort(), ['birth', 'death']);
-  assert.equal(loaded.get('birth')!.length, 3);
-  assert.equal(loaded.get('death')!.length, 2);
+  const { store, counts } = await loaded(t, dir);
+  assert.deepEqual(counts, { birth: 3, death: 2 });
 
-  const births = byId(loaded.get('birth'));
-  assert.deepEqual(births.get(1)!.data, birthV1(1, 'Anne-Marie', "O'Brien", '2001-01-01'));
-  assert.deepEqual(births.get(1)!.keys, [{ date: '2001-01-01', surname: 'obrien', forenames: 'anne marie' }]);
-  assert.deepEqual(births.get(2)!.keys, [{ date: '2002-02-02', surname: 'dufrene', forenames: 'zoe' }]);
-  const deaths = byId(loaded.get('death'));
-  assert.deepEqual(
-    deaths.get(10)!.keys.map((key) => key.date).sort(),
-    ['1930-01-01', '2010-01-01'],
-  );
-  assert.deepEqual(deaths.get(11)!.keys, [{ date: '1940-01-01', surname: 'jones', forenames: 'jo' }]);
+  assert.deepEqual(await store.lookup('birth', '1'), birthV1(1, 'Anne-Marie', "O'Brien", '2001-01-01'));
+  assert.deepEqual(await ids(store, 'birth', '2001-01-01', 'obrien', 'anne marie'), [1]);
+  assert.deepEqual(await ids(store, 'birth', '2002-02-02', 'dufrene', 'zoe'), [2]);
+  assert.deepEqual(await ids(store, 'death', '1930-01-01', 'jones', 'ed'), [10]);
+  assert.deepEqual(await ids(store, 'death', '2010-01-01', 'jones', 'ed'), [10]);
+  assert.deepEqual(await ids(store, 'death', '1940-01-01', 'jones', 'jo'), [11]);
 
   // One file given directly, rather than its folder.
-  const single = await readRecordFiles(join(dir, 'deaths.ndjson'), types);
-  assert.deepEqual([...single.keys()], ['death']);
-  assert.equal(single.get('death')!.length, 2);
+  assert.deepEqual((await loaded(t, join(dir, 'deaths.ndjson'))).counts, { death: 2 });
 });
 
 test("rows of the existing service's shape take their search keys from the columns", async (t) => {
@@ -112,22 +113,13 @@ test("rows of the existing service's shape take their search keys from the colum
       groom_date_of_birth: '1912-02-29',
     },
   ]));
-  const loaded = await readRecordFiles(dir, types);
-  const births = byId(loaded.get('birth'));
-  assert.deepEqual(births.get(20)!.data, blockedData);
-  assert.deepEqual(births.get(20)!.keys, [{ date: '2000-02-01', surname: 'blocked', forenames: 'tester' }]);
-  assert.deepEqual(births.get(21)!.keys, [{ date: '2003-03-03', surname: 'smith', forenames: 'tom' }]);
-  assert.deepEqual(
-    byId(loaded.get('marriage')).get(30)!.keys,
-    [
-      { date: '2012-02-29', surname: 'bride', forenames: 'test' },
-      { date: '2012-02-29', surname: 'multiple', forenames: 'tester one' },
-    ],
-  );
+  const { store } = await loaded(t, dir);
+  assert.deepEqual(await store.lookup('birth', '20'), blockedData);
+  assert.deepEqual(await ids(store, 'birth', '2003-03-03', 'smith', 'tom'), [21]);
+  assert.deepEqual(await ids(store, 'marriage', '2012-02-29', 'bride', 'test'), [30]);
+  assert.deepEqual(await ids(store, 'marriage', '2012-02-29', 'multiple', 'tester one'), [30]);
 
-  // Stored, the blocked row (all its data null) is still found by its columns.
-  const store = await emptyStore(t, 'embedded');
-  await loadInto(store, loaded);
+  // The blocked row (all its data null) is still found by its columns.
   const found = await store.search('birth', { date: '2000-02-01', surname: 'blocked', forenames: 'tester' }, 10);
   assert.deepEqual(found.records, [blockedData]);
   const married = await store.search('marriage', { date: '2012-02-29', surname: 'multiple', forenames: 'tester' }, 10);
@@ -188,17 +180,18 @@ test("a row whose search columns are not names and real dates is refused", async
     { id: 7, data: deathV1(7, 'A', 'B', '1900-01-01', '2001-01-01'), forenames: 'A', surname: 'B', date_of_birth: null, date_of_death: '2001-01-01' },
     { id: 8, data: deathV1(8, 'A', 'B', '1900-01-01', '2001-01-01'), forenames: null, surname: 'B', date_of_death: '2001-01-01' },
   ]);
-  const deaths = byId((await readRecordFiles(file, types)).get('death'));
-  assert.deepEqual(deaths.get(7)!.keys, [{ date: '2001-01-01', surname: 'b', forenames: 'a' }]);
-  assert.deepEqual(deaths.get(8)!.keys, [{ date: '2001-01-01', surname: 'b', forenames: '' }]);
+  const { store } = await loaded(t, file);
+  assert.deepEqual(await ids(store, 'death', '2001-01-01', 'b', 'a'), [7]);
+  assert.deepEqual(await ids(store, 'death', '1900-01-01', 'b', 'a'), [], 'not through the null column');
+  assert.deepEqual(await ids(store, 'death', '2001-01-01', 'b', ''), [8]);
 });
 
 test('a line or file that is not JSON is refused', async (t) => {
   const dir = await tempDir(t);
   const lines = await write(dir, 'deaths.ndjson', `${JSON.stringify(deathV1(1, 'A', 'B', '1900-01-01', '2000-01-01'))}\n{"id": 2,\n`);
-  assert.equal(await loadError(lines), `${lines}:2: not valid JSON`);
+  assert.match(await loadError(lines), new RegExp(`^${escape(lines)}:2: invalid death record: not valid JSON`));
   const array = await write(dir, 'births.json', '[{"id": 1}, {"id": 2},]');
-  assert.match(await loadError(array), new RegExp(`^${array.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON`));
+  assert.match(await loadError(array), new RegExp(`^${escape(array)}\\b.*JSON`));
 });
 
 test('a file whose name does not start with a record type is refused', async (t) => {
@@ -217,9 +210,7 @@ test('v0 files are skipped', async (t) => {
   // v0 records have another shape and would be refused were they read.
   await write(dir, 'birth_registration_v0.json', [{ id: 1, data: { subjects: { child: {} } } }]);
   await write(dir, 'deaths_v0.ndjson', 'not even JSON\n');
-  const loaded = await readRecordFiles(dir, types);
-  assert.deepEqual([...loaded.keys()], ['birth']);
-  assert.deepEqual(loaded.get('birth')!.map((record) => record.id), [1]);
+  assert.deepEqual((await loaded(t, dir)).counts, { birth: 1 });
 
   const onlyV0 = await tempDir(t);
   await write(onlyV0, 'birth_v0.json', '[]');
@@ -233,14 +224,14 @@ test('a missing path or an empty folder is refused', async (t) => {
   assert.match(await loadError(join(dir, 'empty')), /no record files found/);
 });
 
-test('openStore refuses a folder with one bad file, and serves nothing', async (t) => {
+test('the service refuses a folder with one bad file, and serves nothing', async (t) => {
   const dir = await tempDir(t);
   await write(dir, 'births.json', [birthV1(41, 'Good', 'Record', '2001-01-01')]);
   await write(dir, 'deaths.ndjson', ndjson([deathV1(42, 'Good', 'Record', '1900-01-01', '2001-01-01'), { id: 43, deceased: { dateOfDeath: '2001-02-30' } }]));
   const config = loadConfig({ LEV_DATA: dir, LOG_LEVEL: 'silent' });
   assert.equal(config.dataPath, dir);
   assert.equal(config.database, undefined);
-  await assert.rejects(openStore(config), (error: unknown) => {
+  await assert.rejects(openBackend(config), (error: unknown) => {
     assert.ok(error instanceof DataError, String(error));
     assert.match(error.message, /deaths\.ndjson:2: invalid death record: \/deceased\/dateOfDeath/);
     return true;
@@ -248,14 +239,13 @@ test('openStore refuses a folder with one bad file, and serves nothing', async (
 
   // Fixed, the same folder is served, and only its records (not the built-in mock data).
   await write(dir, 'deaths.ndjson', ndjson([deathV1(42, 'Good', 'Record', '1900-01-01', '2001-01-01')]));
-  const store = await openStore(config);
-  t.after(() => store.close());
-  assert.equal(store.driver.kind, 'embedded');
-  assert.equal(((await store.lookup('birth', '41')) as { id: number }).id, 41);
-  assert.equal(((await store.lookup('death', '42')) as { id: number }).id, 42);
-  assert.equal(await store.lookup('birth', '123456789'), undefined);
-  const [{ count }] = await store.driver.query<{ count: string }>('SELECT count(*)::text AS count FROM birth_registration');
-  assert.equal(count, '1');
+  const backend = await openBackend(config);
+  t.after(() => backend.close());
+  assert.equal(backend.kind, 'memory');
+  assert.equal(((await backend.records.lookup('birth', '41')) as { id: number }).id, 41);
+  assert.equal(((await backend.records.lookup('death', '42')) as { id: number }).id, 42);
+  assert.equal(await backend.records.lookup('birth', '123456789'), undefined);
+  assert.deepEqual(await ids(backend.records, 'birth', '2001-01-01', 'record', 'good'), [41], 'the one birth');
 });
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -265,14 +255,8 @@ test(
   "the existing service's mock rows load, and every row is found by its own search columns",
   { skip: existsSync(mockData) ? false : `${mockData} is absent` },
   async (t) => {
-    const loaded = await readRecordFiles(mockData, types);
-    assert.deepEqual(
-      Object.fromEntries([...loaded].map(([type, list]) => [type, list.length])),
-      { birth: 14, death: 23, marriage: 9, partnership: 9 },
-    );
-
-    const store = await emptyStore(t, 'embedded');
-    await loadInto(store, loaded);
+    const { store, counts } = await loaded(t, mockData);
+    assert.deepEqual(counts, { birth: 14, death: 23, marriage: 9, partnership: 9 });
     let searches = 0;
     for (const description of records) {
       const file = join(mockData, `${description.name}_registration_v1.json`);
@@ -298,3 +282,21 @@ test(
     assert.ok(searches >= 14 + 23 + 9 * 2 + 9 * 2, `only ${searches} searches`);
   },
 );
+
+test('an id given twice is refused, naming both places, in one file or across files of a type', async (t) => {
+  const dir = await tempDir(t);
+  const births = await write(dir, 'births-a.ndjson', ndjson([birthV1(1, 'A', 'B', '2001-01-01'), birthV1(2, 'C', 'D', '2001-01-01'), birthV1(1, 'E', 'F', '2001-01-01')]));
+  assert.equal(await loadError(births), `${births}:3: invalid birth record: /id: 1 was given already, at ${births}:1`);
+
+  const other = await tempDir(t);
+  const first = await write(other, 'births-a.json', [birthV1(1, 'A', 'B', '2001-01-01'), birthV1(2, 'C', 'D', '2001-01-01')]);
+  const second = await write(other, 'births-b.ndjson', ndjson([birthV1(3, 'G', 'H', '2001-01-01'), birthV1(2, 'C', 'D', '2001-01-01')]));
+  assert.equal(await loadError(other), `${second}:2: invalid birth record: /id: 2 was given already, at ${first} item 2`);
+});
+
+test('a file starting with a UTF-8 byte-order mark loads, as JSON array or NDJSON', async (t) => {
+  const dir = await tempDir(t);
+  await write(dir, 'births.json', `\ufeff${JSON.stringify([birthV1(1, 'A', 'B', '2001-01-01')])}`);
+  await write(dir, 'deaths.ndjson', `\ufeff${ndjson([deathV1(2, 'A', 'B', '1900-01-01', '2001-01-01')])}`);
+  assert.deepEqual((await loaded(t, dir)).counts, { birth: 1, death: 1 });
+});

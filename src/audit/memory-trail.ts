@@ -1,0 +1,61 @@
+/**
+ * The embedded store's audit trail: entries chained as in PostgreSQL, the
+ * latest kept in memory for the audit report (a bounded number, so a
+ * long-running mock does not grow), and every one appended to the audit
+ * file when one is configured (audit-file.ts), which `lev-api audit verify
+ * --file` checks.
+ */
+import type { ActivityReport, AuditEntry, AuditReport, AuditTrail, ChainedEntry } from '../types/audit.ts';
+import { userActivityOf } from './activity.ts';
+import { type AuditFileOptions, openAuditFile } from './audit-file.ts';
+import { GENESIS_HASH, chainHash } from './chain.ts';
+import { batchPerTurn } from './trail.ts';
+
+export interface MemoryTrailOptions {
+  /** Entries kept in memory for the report: the latest. */
+  readonly keep: number;
+  readonly file?: AuditFileOptions;
+}
+
+export interface MemoryTrail extends AuditTrail, AuditReport {
+  /** Chains and writes entries stamped `at` (ISO 8601), by default now. */
+  append(entries: readonly AuditEntry[], at?: string): Promise<void>;
+  /** The entries kept in memory, oldest first. */
+  kept(): readonly ChainedEntry[];
+  close(): Promise<void>;
+}
+
+export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOptions): Promise<MemoryTrail> {
+  const file = fileOptions ? await openAuditFile(fileOptions) : undefined;
+  let head = file?.head ?? GENESIS_HASH;
+  let kept: ChainedEntry[] = [];
+
+  const append = async (entries: readonly AuditEntry[], at = new Date().toISOString()) => {
+    let previous = head;
+    const chained = entries.map((entry) => {
+      const hash = chainHash(previous, at, entry);
+      previous = hash;
+      return { at, ...entry, hash };
+    });
+    // Written to the file first: an entry the file refused is not in the chain.
+    await file?.append(chained);
+    head = previous;
+    kept.push(...chained);
+    // Trimmed a tenth at a time rather than an entry at a time.
+    if (kept.length > keep + Math.ceil(keep / 10)) kept = kept.slice(kept.length - keep);
+  };
+  const trail = batchPerTurn((entries) => append(entries));
+
+  return {
+    ...trail,
+    append,
+    kept: () => (kept.length > keep ? kept.slice(kept.length - keep) : kept),
+    async userActivity(filter): Promise<ActivityReport> {
+      return userActivityOf(kept.length > keep ? kept.slice(kept.length - keep) : kept, filter);
+    },
+    async close() {
+      await trail.flush();
+      await file?.close();
+    },
+  };
+}

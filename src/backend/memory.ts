@@ -1,0 +1,30 @@
+/**
+ * The embedded backend: records and the audit trail in the process's memory
+ * (the trail also in a file when AUDIT_FILE is set). Light enough for a
+ * client team's CI container: nothing but the records, their search keys and
+ * the latest audit entries.
+ */
+import type { EmbeddedAuditConfig } from '../config.ts';
+import { type MemoryTrail, openMemoryTrail } from '../audit/memory-trail.ts';
+import type { RecordDescription } from '../records/define.ts';
+import { createMemoryRecords } from '../store/memory-records.ts';
+import type { Backend } from '../types/store.ts';
+
+export interface MemoryBackend extends Backend {
+  readonly kind: 'memory';
+  readonly trail: MemoryTrail;
+}
+
+export async function openMemoryBackend(descriptions: readonly RecordDescription[], audit: EmbeddedAuditConfig): Promise<MemoryBackend> {
+  const { reader, writer } = createMemoryRecords(descriptions);
+  const trail = await openMemoryTrail(audit);
+  return {
+    kind: 'memory',
+    records: reader,
+    writer,
+    audit: trail,
+    report: trail,
+    trail,
+    close: () => trail.close(),
+  };
+}

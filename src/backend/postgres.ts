@@ -1,0 +1,42 @@
+/**
+ * The production backend: records, the audit trail and its report in a
+ * PostgreSQL server, with read replicas for lookups and searches.
+ */
+import type { Config } from '../config.ts';
+import { userActivity } from '../audit/activity.ts';
+import { postgresAuditTrail } from '../audit/trail.ts';
+import type { RecordDescription } from '../records/define.ts';
+import type { SqlDriver } from '../store/driver.ts';
+import { openPostgres } from '../store/pg-driver.ts';
+import { createPostgresRecords } from '../store/postgres-records.ts';
+import type { Backend } from '../types/store.ts';
+
+export interface PostgresBackend extends Backend {
+  readonly kind: 'postgres';
+  /** The primary, for what only PostgreSQL does (migrations, the audit chain's checks, tests). */
+  readonly driver: SqlDriver;
+}
+
+/** The backend over `driver` (the primary) and `readers` (replicas); closing it closes them. */
+export function postgresBackend(driver: SqlDriver, descriptions: readonly RecordDescription[], readers: readonly SqlDriver[] = []): PostgresBackend {
+  const { reader, writer } = createPostgresRecords(driver, descriptions, readers);
+  const audit = postgresAuditTrail(driver);
+  return {
+    kind: 'postgres',
+    driver,
+    records: reader,
+    writer,
+    audit,
+    report: { userActivity: (filter) => userActivity(driver, filter) },
+    async close() {
+      await audit.flush();
+      await Promise.all([driver, ...readers].map((db) => db.close()));
+    },
+  };
+}
+
+export function openPostgresBackend(database: NonNullable<Config['database']>, descriptions: readonly RecordDescription[]): PostgresBackend {
+  const driver = openPostgres(database);
+  const readers = database.readUrls.map((url) => openPostgres({ ...database, url, applicationName: 'lev-api-read' }));
+  return postgresBackend(driver, descriptions, readers);
+}

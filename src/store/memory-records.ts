@@ -1,0 +1,119 @@
+/**
+ * Records kept in the process's memory: the embedded store's, for the mock,
+ * for LEV_DATA and for tests. Each record is kept as the JSON text it was
+ * written with, and found through a map from date and surname to the
+ * forenames and ids of its search keys; the forenames are then matched by
+ * `forenamesMatch`, the same rule the SQL store expresses as a key range.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { RecordDescription } from '../records/define.ts';
+import { forenamesMatch } from '../records/search-keys.ts';
+import type { RecordToWrite, SearchKey, WriteCounts } from '../types/records.ts';
+import type { RecordReader, RecordWriter, SearchResult } from '../types/store.ts';
+import { parsedReads } from './parsed-reads.ts';
+
+interface Kept {
+  readonly json: string;
+  readonly keys: readonly SearchKey[];
+}
+
+interface Keyed {
+  readonly forenames: string;
+  readonly id: number;
+}
+
+interface TypeRecords {
+  readonly byId: Map<number, Kept>;
+  /** Search keys by date and surname. */
+  readonly byKey: Map<string, Keyed[]>;
+}
+
+const keyOf = (date: string, surname: string) => `${date}\u0000${surname}`;
+// An id as a route passes it: digits, leading zeros allowed; anything else names no record.
+const ID = /^[0-9]{1,18}$/;
+
+const sameKeys = (a: readonly SearchKey[], b: readonly SearchKey[]) =>
+  a.length === b.length && a.every((key, i) => key.date === b[i].date && key.surname === b[i].surname && key.forenames === b[i].forenames);
+
+/**
+ * The same record as stored when its text is the same, or its content is (as PostgreSQL compares
+ * jsonb: key order and spacing aside), and its search keys are.
+ */
+const unchanged = (kept: Kept, record: RecordToWrite) =>
+  sameKeys(kept.keys, record.keys) && (kept.json === record.json || isDeepStrictEqual(JSON.parse(kept.json), JSON.parse(record.json)));
+
+export interface MemoryRecords {
+  readonly reader: RecordReader;
+  readonly writer: RecordWriter;
+}
+
+export function createMemoryRecords(descriptions: readonly RecordDescription[]): MemoryRecords {
+  const types = new Map<string, TypeRecords>(descriptions.map((d) => [d.name, { byId: new Map(), byKey: new Map() }]));
+  const recordsOf = (type: string) => {
+    const found = types.get(type);
+    if (!found) throw new Error(`unknown record type ${type}`);
+    return found;
+  };
+
+  const unindex = (records: TypeRecords, id: number, keys: readonly SearchKey[]) => {
+    for (const key of keys) {
+      const bucket = keyOf(key.date, key.surname);
+      const rest = records.byKey.get(bucket)?.filter((keyed) => keyed.id !== id) ?? [];
+      if (rest.length) records.byKey.set(bucket, rest);
+      else records.byKey.delete(bucket);
+    }
+  };
+  const index = (records: TypeRecords, id: number, keys: readonly SearchKey[]) => {
+    for (const key of keys) {
+      const bucket = keyOf(key.date, key.surname);
+      const list = records.byKey.get(bucket);
+      if (list) list.push({ forenames: key.forenames, id });
+      else records.byKey.set(bucket, [{ forenames: key.forenames, id }]);
+    }
+  };
+
+  const json = {
+    async lookupJson(type: string, id: string) {
+      const records = recordsOf(type);
+      return ID.test(id) ? records.byId.get(Number(id))?.json : undefined;
+    },
+
+    async searchJson(type: string, key: SearchKey, limit: number): Promise<SearchResult<string>> {
+      const records = recordsOf(type);
+      const ids = new Set<number>();
+      for (const keyed of records.byKey.get(keyOf(key.date, key.surname)) ?? []) {
+        if (forenamesMatch(keyed.forenames, key.forenames)) ids.add(keyed.id);
+      }
+      const found = [...ids].sort((a, b) => a - b);
+      return { records: found.slice(0, limit).map((id) => records.byId.get(id)!.json), truncated: found.length > limit };
+    },
+
+    async ready() {},
+  };
+
+  const writer: RecordWriter = {
+    async write(type, batches) {
+      const records = recordsOf(type);
+      // Gathered first and applied only once every batch is read: all or nothing.
+      const staged: RecordToWrite[] = [];
+      for await (const batch of batches) staged.push(...batch);
+      const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
+      for (const record of staged) {
+        const kept = records.byId.get(record.id);
+        if (kept && unchanged(kept, record)) {
+          counts.unchanged++;
+          continue;
+        }
+        if (kept) {
+          unindex(records, record.id, kept.keys);
+          counts.updated++;
+        } else counts.inserted++;
+        records.byId.set(record.id, { json: record.json, keys: record.keys });
+        index(records, record.id, record.keys);
+      }
+      return counts;
+    },
+  };
+
+  return { reader: { ...json, ...parsedReads(json) }, writer };
+}

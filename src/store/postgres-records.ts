@@ -1,0 +1,82 @@
+/**
+ * Records in PostgreSQL. Each record type has a table of records (the v1
+ * JSON, stored once) and a table of search keys (one row per way of finding
+ * a record: date + normalised surname + forenames), whose primary key is the
+ * index every search uses.
+ */
+import type { RecordDescription } from '../records/define.ts';
+import type { RecordReader, RecordWriter, SearchResult } from '../types/store.ts';
+import type { SqlDriver } from './driver.ts';
+import { assertSchemaCurrent } from './migrations.ts';
+import { parsedReads } from './parsed-reads.ts';
+import { tableNames } from './record-tables.ts';
+import { upsertRecords } from './upsert.ts';
+
+export interface PostgresRecords {
+  readonly reader: RecordReader;
+  readonly writer: RecordWriter;
+}
+
+/**
+ * @param readers replicas for lookups and searches, taken in turn; the primary reads when there are none.
+ */
+export function createPostgresRecords(
+  driver: SqlDriver,
+  descriptions: readonly RecordDescription[],
+  readers: readonly SqlDriver[] = [],
+): PostgresRecords {
+  let turn = 0;
+  const read = () => (readers.length ? readers[turn++ % readers.length] : driver);
+  const known = new Set(descriptions.map((d) => d.name));
+  const tables = (type: string) => {
+    if (!known.has(type)) throw new Error(`unknown record type ${type}`);
+    return tableNames(type);
+  };
+
+  // Run on every request with fixed text: prepared once per connection.
+  const PREPARE = { prepare: true } as const;
+  const json = {
+    async lookupJson(type: string, id: string) {
+      const rows = await read().query<{ data: string }>(`SELECT data::text AS data FROM ${tables(type).records} WHERE id = $1`, [id], PREPARE);
+      return rows[0]?.data;
+    },
+
+    async searchJson(type: string, key: { date: string; surname: string; forenames: string }, limit: number): Promise<SearchResult<string>> {
+      const t = tables(type);
+      // Normalised keys hold no character below '!' but the space, so [q, q || '!')
+      // is exactly "q, or q followed by a space and more words" (forenamesMatch): one index range.
+      const rows = await read().query<{ data: string }>(
+        `SELECT r.data::text AS data FROM ${t.records} r
+          WHERE r.id IN (SELECT k.id FROM ${t.keys} k
+                          WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4)
+          ORDER BY r.id
+          LIMIT $5`,
+        [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1],
+        PREPARE,
+      );
+      return { records: rows.slice(0, limit).map((row) => row.data), truncated: rows.length > limit };
+    },
+
+    async ready() {
+      await Promise.all([driver, ...readers].map((db) => assertSchemaCurrent(db)));
+    },
+  };
+
+  const writer: RecordWriter = {
+    async write(type, batches) {
+      tables(type);
+      return driver.transaction(async (tx) => {
+        const counts = { inserted: 0, updated: 0, unchanged: 0 };
+        for await (const batch of batches) {
+          const written = await upsertRecords(tx, type, batch);
+          counts.inserted += written.inserted;
+          counts.updated += written.updated;
+          counts.unchanged += written.unchanged;
+        }
+        return counts;
+      });
+    },
+  };
+
+  return { reader: { ...json, ...parsedReads(json) }, writer };
+}

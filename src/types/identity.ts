@@ -1,0 +1,10 @@
+/** Who is calling, however they were identified (mock headers, a token, a trusted proxy). */
+export interface Identity {
+  readonly username: string;
+  readonly client: string;
+  readonly roles: readonly string[];
+  readonly groups: readonly string[];
+}
+
+/** The role that sees every field of a record, not only what the default view shows. */
+export const FULL_DETAILS_ROLE = 'full-details';

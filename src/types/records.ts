@@ -1,0 +1,33 @@
+/**
+ * Records as stores hold them: shared by what reads data (parsing, the
+ * mock), what stores it (the backends) and what serves it (the routes).
+ */
+
+/** One way a record can be found: a date and a person's normalised names. */
+export interface SearchKey {
+  readonly date: string;
+  readonly surname: string;
+  readonly forenames: string;
+}
+
+/** A checked record with its search keys. */
+export interface StoredRecord {
+  readonly id: number;
+  readonly data: unknown;
+  readonly keys: readonly SearchKey[];
+}
+
+/** A record ready to write: its data already as JSON, so a batch holds strings rather than object trees. */
+export interface RecordToWrite {
+  readonly id: number;
+  /** The record's data as compact JSON (which never holds a raw line break or tab). */
+  readonly json: string;
+  readonly keys: readonly SearchKey[];
+}
+
+/** What a write did: each record given was inserted, updated (its data or search keys changed) or left unchanged. */
+export interface WriteCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}

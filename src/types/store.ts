@@ -1,0 +1,49 @@
+/**
+ * What the rest of the service asks of a store, split by use: HTTP reads
+ * records, loads write them, and every access is written to the audit trail
+ * and read back by the audit report. Each backend (src/backend/) gives all four.
+ */
+import type { AuditReport, AuditTrail } from './audit.ts';
+import type { RecordToWrite, SearchKey, WriteCounts } from './records.ts';
+
+export interface SearchResult<R> {
+  readonly records: R[];
+  /** More records matched than were returned. */
+  readonly truncated: boolean;
+}
+
+/**
+ * The reads. The `Json` forms give each record as the JSON text the store holds, unparsed: the
+ * same text for the same stored record, which is what rendered answers are cached on.
+ */
+export interface RecordReader {
+  lookupJson(type: string, id: string): Promise<string | undefined>;
+  /**
+   * Records with a key of `key.date` and `key.surname` whose forenames start with the whole words of
+   * `key.forenames` (`anne` finds `anne marie`, not `annette`), each once, by id, at most `limit`.
+   */
+  searchJson(type: string, key: SearchKey, limit: number): Promise<SearchResult<string>>;
+  lookup(type: string, id: string): Promise<unknown | undefined>;
+  search(type: string, key: SearchKey, limit: number): Promise<SearchResult<unknown>>;
+  /** Throws unless the store can answer for every described record type. */
+  ready(): Promise<void>;
+}
+
+export interface RecordWriter {
+  /**
+   * Writes every batch of records of `type` in one transaction: all of them, or (when a batch
+   * cannot be written, or the batches' source throws) none. Records are written by id: a record
+   * whose data or keys are as stored is left unchanged. Ids are distinct across the batches.
+   */
+  write(type: string, batches: AsyncIterable<readonly RecordToWrite[]>): Promise<WriteCounts>;
+}
+
+export interface Backend {
+  /** `memory` for the embedded store, `postgres` for a server. */
+  readonly kind: 'memory' | 'postgres';
+  readonly records: RecordReader;
+  readonly writer: RecordWriter;
+  readonly audit: AuditTrail;
+  readonly report: AuditReport;
+  close(): Promise<void>;
+}
