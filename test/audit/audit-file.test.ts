@@ -1,0 +1,119 @@
+/**
+ * The embedded store's audit trail: bounded in memory, appended to a
+ * rotating file whose chain `lev-api audit verify --file` checks across the
+ * rotated files, and continued where the file left off after a restart.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type TestContext, test } from 'node:test';
+import { verifyAuditFiles } from '../../src/audit/audit-file.ts';
+import { openMemoryTrail } from '../../src/audit/memory-trail.ts';
+import { verifyEntries } from '../../src/audit/verify.ts';
+import { auditCommand } from '../../src/commands/audit.ts';
+import type { AuditEntry } from '../../src/types/audit.ts';
+
+const entry = (i: number): AuditEntry => ({
+  username: `user-${i % 3}`,
+  client: 'c',
+  groups: i % 2 ? ['g'] : [],
+  dataset: 'birth',
+  operation: 'lookup',
+  path: `/v1/registration/birth/${i}`,
+  query: '',
+  results: 1,
+  requestId: `r-${i}`,
+});
+
+async function tempDir(t: TestContext): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'lev-audit-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Runs `lev-api audit verify --file`, capturing what it prints. */
+async function verifyCommand(t: TestContext, path: string) {
+  const lines: string[] = [];
+  t.mock.method(console, 'log', (...parts: unknown[]) => lines.push(parts.join(' ')));
+  t.mock.method(console, 'error', (...parts: unknown[]) => lines.push(parts.join(' ')));
+  try {
+    return { code: await auditCommand.run(['verify', '--file', path], {}), output: lines.join('\n') };
+  } finally {
+    t.mock.restoreAll();
+  }
+}
+
+test('memory keeps only the latest entries, and they chain', async () => {
+  const trail = await openMemoryTrail({ keep: 50 });
+  await Promise.all(Array.from({ length: 500 }, (_, i) => trail.record(entry(i))));
+  await trail.flush();
+  const kept = trail.kept();
+  assert.equal(kept.length, 50);
+  assert.deepEqual(kept.map((e) => e.requestId), Array.from({ length: 50 }, (_, i) => `r-${450 + i}`));
+  // The first kept entry anchors the rest.
+  const [anchor, ...rest] = kept;
+  assert.deepEqual(await verifyEntries(rest, anchor.hash), { ok: true, entries: 49 });
+  const report = await trail.userActivity({ from: '1970-01-01', to: '2999-12-31' });
+  assert.equal(Object.values(report).flatMap((days) => Object.values(days)).reduce((a, b) => a + b, 0), 50, 'the report counts what is kept');
+  await trail.close();
+});
+
+test('the file rotates at its size, keeps the number of files asked, and verifies across them', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'audit.ndjson');
+  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 4096, keep: 2 } });
+  for (let i = 0; i < 100; i++) await trail.record(entry(i));
+  await trail.close();
+  assert.deepEqual((await readdir(dir)).sort(), ['audit.ndjson', 'audit.ndjson.1', 'audit.ndjson.2']);
+  for (const file of await readdir(dir)) assert.ok((await readFile(join(dir, file))).length <= 4096, `${file} within its size`);
+
+  const result = await verifyAuditFiles(path);
+  assert.equal(result.ok, true);
+  assert.ok(result.ok && !result.fromGenesis, 'older files were rotated away');
+  assert.ok(result.ok && result.entries > 10 && result.entries < 100);
+  const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
+  assert.equal(JSON.parse(lines.at(-1)!).requestId, 'r-99', 'the newest file ends with the latest entry');
+  const verified = await verifyCommand(t, path);
+  assert.equal(verified.code, 0, verified.output);
+  assert.match(verified.output, /audit trail intact: \d+ entries in 3 file\(s\), chain verified from the oldest file kept/);
+});
+
+test('a restarted trail continues the chain in its file', async (t) => {
+  const path = join(await tempDir(t), 'audit.ndjson');
+  for (const round of [0, 1]) {
+    const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } });
+    for (let i = 0; i < 5; i++) await trail.record(entry(round * 10 + i));
+    await trail.close();
+  }
+  assert.deepEqual(await verifyAuditFiles(path), { ok: true, entries: 10, files: 1, fromGenesis: true });
+});
+
+test('an altered, removed or reordered entry, or a broken link between files, is reported', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'audit.ndjson');
+  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } });
+  for (let i = 0; i < 6; i++) await trail.record(entry(i));
+  await trail.close();
+  const original = await readFile(path, 'utf8');
+  const lines = original.trimEnd().split('\n');
+
+  await writeFile(path, original.replace('"user-1"', '"someone-else"'));
+  const altered = await verifyAuditFiles(path);
+  assert.deepEqual(altered.ok === false && { line: altered.line, entries: altered.entries }, { line: 3, entries: 2 });
+  const command = await verifyCommand(t, path);
+  assert.equal(command.code, 1);
+  assert.match(command.output, /audit trail BROKEN at .*audit\.ndjson line 3, after 1 good entries/);
+
+  await writeFile(path, `${[...lines.slice(0, 3), ...lines.slice(4)].join('\n')}\n`);
+  assert.equal((await verifyAuditFiles(path)).ok, false, 'an entry removed');
+  await writeFile(path, `${[lines[0], lines[2], lines[1], ...lines.slice(3)].join('\n')}\n`);
+  assert.equal((await verifyAuditFiles(path)).ok, false, 'two entries swapped');
+
+  // Two files whose link does not hold: the newer one says it continues from another hash.
+  await writeFile(`${path}.1`, original);
+  await writeFile(path, `${JSON.stringify({ previous: 'f'.repeat(64) })}\n`);
+  const unlinked = await verifyAuditFiles(path);
+  assert.equal(unlinked.ok === false && unlinked.reason, 'the file does not continue from the end of the file before it');
+  assert.equal((await verifyCommand(t, join(dir, 'missing.ndjson'))).code, 1);
+});
