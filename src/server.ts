@@ -47,7 +47,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     await serve(loadConfig(process.env));
   } catch (error) {
     // Mistakes an operator can fix are told plainly; anything else with its stack.
-    const plain = error instanceof ConfigError || ['DataError', 'SchemaBehindError'].includes((error as Error).name);
+    const plain = error instanceof ConfigError || ['DataError', 'SchemaBehindError', 'MigrationChangedError', 'UnknownMigrationError', 'MissingTablesError'].includes((error as Error).name);
     console.error(plain ? (error as Error).message : error);
     process.exit(1);
   }

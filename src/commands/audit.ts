@@ -4,6 +4,7 @@ import { verifyAuditFiles } from '../audit/audit-file.ts';
 import { auditEntries, verifyAuditChain } from '../audit/verify.ts';
 import type { Command } from '../types/command.ts';
 import { loadConfig } from '../config.ts';
+import { records } from '../records/index.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { dateOption, parseArguments } from './arguments.ts';
@@ -55,7 +56,7 @@ export const auditCommand: Command = {
     }
     const driver = openPostgres(config.database);
     try {
-      await assertSchemaCurrent(driver);
+      await assertSchemaCurrent(driver, records);
       if (action === 'verify') {
         const result = await verifyAuditChain(driver);
         if (result.ok) {

@@ -60,7 +60,7 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
     });
     const progress = progressReporter(process.stderr);
     try {
-      await assertSchemaCurrent(driver);
+      await assertSchemaCurrent(driver, records);
       const { writer } = createPostgresRecords(driver, records);
       const rejectsPath = values['skip-invalid'] ? (values.rejects ?? defaultRejectsPath(files)) : undefined;
       try {

@@ -1,13 +1,19 @@
 /**
- * Versioned schema migrations. Each is applied once, in order, inside one
- * transaction that also records it, under an advisory lock so that two
- * processes migrating at once cannot interleave. Applied migrations are
- * never edited: a change is a new migration.
+ * Versioned schema migrations. Each is fixed text (src/store/schema/),
+ * applied once, in order, inside one transaction that also records it with
+ * the checksum of its text, under an advisory lock so that two processes
+ * migrating at once cannot interleave. An applied migration is never edited:
+ * a database whose recorded checksum differs from the code's is refused, and
+ * a change (a new record type's tables, say) is a new migration.
  */
-import { records } from '../records/index.ts';
+import { createHash } from 'node:crypto';
+import type { RecordDescription } from '../records/define.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
-import { recordTablesSql, recordsAsJsonSql } from './record-tables.ts';
-import { auditTableSql, auditVerifySql } from './audit-schema.ts';
+import { tableNames } from './record-tables.ts';
+import { registrationTables } from './schema/v1-registration-tables.ts';
+import { auditTrail } from './schema/v2-audit-trail.ts';
+import { recordsAsJson } from './schema/v3-records-as-json.ts';
+import { auditVerifications } from './schema/v4-audit-verifications.ts';
 
 export interface Migration {
   readonly version: number;
@@ -16,13 +22,15 @@ export interface Migration {
 }
 
 export const migrations: readonly Migration[] = [
-  { version: 1, name: 'registration tables and search keys', sql: recordTablesSql(records) },
-  { version: 2, name: 'append-only audit trail', sql: auditTableSql },
-  { version: 3, name: 'records kept as json text', sql: recordsAsJsonSql(records) },
-  { version: 4, name: 'audit trail records verifications', sql: auditVerifySql },
+  { version: 1, name: 'registration tables and search keys', sql: registrationTables },
+  { version: 2, name: 'append-only audit trail', sql: auditTrail },
+  { version: 3, name: 'records kept as json text', sql: recordsAsJson },
+  { version: 4, name: 'audit trail records verifications', sql: auditVerifications },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1].version;
+
+export const checksum = (migration: Migration) => createHash('sha256').update(migration.sql).digest('hex');
 
 // Any fixed number: it names the lock that serialises migrations across processes.
 const MIGRATION_LOCK = 7_240_001;
@@ -30,20 +38,87 @@ const MIGRATION_LOCK = 7_240_001;
 const TRACKING_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   version integer PRIMARY KEY,
   name text NOT NULL,
-  applied_at timestamptz NOT NULL DEFAULT now()
+  applied_at timestamptz NOT NULL DEFAULT now(),
+  checksum text
 )`;
+// Databases migrated before checksums were recorded: their rows get the checksums of the same text.
+const CHECKSUM_COLUMN = 'ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text';
 
-async function appliedVersions(db: SqlExecutor): Promise<Set<number>> {
-  const exists = await db.query<{ present: boolean }>(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`);
-  if (!exists[0]?.present) return new Set();
-  const rows = await db.query<{ version: number }>('SELECT version FROM schema_migrations');
-  return new Set(rows.map((row) => Number(row.version)));
+export class MigrationChangedError extends Error {
+  override name = 'MigrationChangedError';
+  constructor(readonly version: number) {
+    super(
+      `Migration ${version} as applied to this database differs from migration ${version} in this code: applied migrations ` +
+        'must never be edited. Restore its text, and make the change a new migration.',
+    );
+  }
 }
 
-/** Migrations not yet applied, in order. */
+export class UnknownMigrationError extends Error {
+  override name = 'UnknownMigrationError';
+  constructor(readonly versions: readonly number[]) {
+    super(
+      `This database has migration(s) ${versions.join(', ')} applied, which this code does not know: it was migrated by a ` +
+        `newer release (this one knows up to ${LATEST_VERSION}). Run that release, or a newer one.`,
+    );
+  }
+}
+
+export class SchemaBehindError extends Error {
+  override name = 'SchemaBehindError';
+  constructor(readonly pending: readonly Migration[]) {
+    super(
+      `The database schema is behind: ${pending.length} migration(s) to apply (${pending
+        .map((m) => `${m.version} ${m.name}`)
+        .join('; ')}). Run 'lev-api migrate' (npm run migrate) with the same DATABASE_URL.`,
+    );
+  }
+}
+
+export class MissingTablesError extends Error {
+  override name = 'MissingTablesError';
+  constructor(readonly types: readonly string[]) {
+    super(
+      `No tables for the record type(s) ${types.join(', ')} in this database, though every migration is applied: ` +
+        'a record type added to the descriptions needs a new migration creating its tables.',
+    );
+  }
+}
+
+interface Applied {
+  readonly version: number;
+  readonly checksum: string | null;
+}
+
+async function appliedMigrations(db: SqlExecutor): Promise<Applied[]> {
+  const [tracking] = await db.query<{ present: boolean; checksums: boolean }>(
+    `SELECT to_regclass('schema_migrations') IS NOT NULL AS present,
+            EXISTS (SELECT 1 FROM information_schema.columns
+                     WHERE table_schema = current_schema() AND table_name = 'schema_migrations' AND column_name = 'checksum') AS checksums`,
+  );
+  if (!tracking?.present) return [];
+  const rows = await db.query<{ version: number; checksum: string | null }>(
+    `SELECT version, ${tracking.checksums ? 'checksum' : 'NULL AS checksum'} FROM schema_migrations ORDER BY version`,
+  );
+  return rows.map((row) => ({ version: Number(row.version), checksum: row.checksum }));
+}
+
+/** Throws unless every applied migration is one of this code's, with the same text (when its checksum is recorded). */
+function checkApplied(applied: readonly Applied[]): void {
+  const known = new Map(migrations.map((m) => [m.version, m]));
+  const unknown = applied.filter((a) => !known.has(a.version)).map((a) => a.version);
+  if (unknown.length) throw new UnknownMigrationError(unknown);
+  for (const { version, checksum: recorded } of applied) {
+    if (recorded !== null && recorded !== checksum(known.get(version)!)) throw new MigrationChangedError(version);
+  }
+}
+
+/** Migrations not yet applied, in order, after checking those that are. */
 export async function pendingMigrations(db: SqlExecutor): Promise<Migration[]> {
-  const applied = await appliedVersions(db);
-  return migrations.filter((migration) => !applied.has(migration.version));
+  const applied = await appliedMigrations(db);
+  checkApplied(applied);
+  const done = new Set(applied.map((a) => a.version));
+  return migrations.filter((migration) => !done.has(migration.version));
 }
 
 /** Applies every pending migration; returns those it applied. */
@@ -51,10 +126,14 @@ export async function migrate(driver: SqlDriver): Promise<Migration[]> {
   return driver.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.query(TRACKING_TABLE);
+    await tx.query(CHECKSUM_COLUMN);
     const pending = await pendingMigrations(tx);
+    for (const migration of migrations) {
+      await tx.query('UPDATE schema_migrations SET checksum = $2 WHERE version = $1 AND checksum IS NULL', [migration.version, checksum(migration)]);
+    }
     for (const migration of pending) {
       for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [migration.version, migration.name, checksum(migration)]);
     }
     return pending;
   });
@@ -76,19 +155,26 @@ export function splitStatements(sql: string): string[] {
   return statements;
 }
 
-export class SchemaBehindError extends Error {
-  override name = 'SchemaBehindError';
-  constructor(readonly pending: readonly Migration[]) {
-    super(
-      `The database schema is behind: ${pending.length} migration(s) to apply (${pending
-        .map((m) => `${m.version} ${m.name}`)
-        .join('; ')}). Run 'lev-api migrate' (npm run migrate) with the same DATABASE_URL.`,
-    );
-  }
+/** The described record types that have no tables (or only one of their two) in the database. */
+export async function missingRecordTables(db: SqlExecutor, descriptions: readonly RecordDescription[]): Promise<string[]> {
+  if (descriptions.length === 0) return [];
+  const tables = descriptions.map((d) => tableNames(d.name));
+  // to_regclass looks in the search path, so a test's or an operator's schema is the one checked.
+  const rows = await db.query<{ name: string }>(
+    `SELECT name FROM unnest($1::text[], $2::text[], $3::text[]) AS t(name, records, keys)
+      WHERE to_regclass(records) IS NULL OR to_regclass(keys) IS NULL`,
+    [descriptions.map((d) => d.name), tables.map((t) => t.records), tables.map((t) => t.keys)],
+  );
+  return rows.map((row) => row.name);
 }
 
-/** Throws SchemaBehindError unless every migration is applied. */
-export async function assertSchemaCurrent(db: SqlExecutor): Promise<void> {
+/**
+ * Throws unless the schema can serve every described record type: every migration applied, none
+ * changed, and each type's tables present.
+ */
+export async function assertSchemaCurrent(db: SqlExecutor, descriptions: readonly RecordDescription[]): Promise<void> {
   const pending = await pendingMigrations(db);
   if (pending.length) throw new SchemaBehindError(pending);
+  const missing = await missingRecordTables(db, descriptions);
+  if (missing.length) throw new MissingTablesError(missing);
 }

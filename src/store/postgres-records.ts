@@ -58,7 +58,7 @@ export function createPostgresRecords(
     },
 
     async ready() {
-      await Promise.all([driver, ...readers].map((db) => assertSchemaCurrent(db)));
+      await Promise.all([driver, ...readers].map((db) => assertSchemaCurrent(db, descriptions)));
     },
   };
 
