@@ -13,6 +13,8 @@ export interface QueryOptions {
 
 export interface SqlExecutor {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<Row[]>;
+  /** Sends `text` (rows in COPY's text format) to a `COPY ... FROM STDIN`; a transaction's connection can. */
+  copyFrom?(sql: string, text: string): Promise<void>;
 }
 
 export interface TransactionOptions {

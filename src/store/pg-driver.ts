@@ -1,4 +1,6 @@
+import { finished } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import { CommitOutcomeUnknown, type QueryOptions, type SqlDriver, type SqlExecutor } from './driver.ts';
 
 export interface PostgresOptions {
@@ -44,6 +46,15 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
       return result.rows as Row[];
     },
   });
+  // COPY needs one connection for its whole run: a transaction's.
+  const clientExecutor = (client: pg.PoolClient): SqlExecutor => ({
+    ...executor(client),
+    async copyFrom(sql, text) {
+      const stream = client.query(copyFromStdin(sql));
+      stream.end(text);
+      await finished(stream);
+    },
+  });
   return {
     ...executor(pool),
     async exec(sql) {
@@ -57,7 +68,7 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
         // One round trip: the lock is taken by the transaction's first statement, so every later one sees
         // what the previous holder committed.
         await client.query(lock === undefined ? 'BEGIN' : `BEGIN; SELECT pg_advisory_xact_lock(${lock})`);
-        result = await work(executor(client));
+        result = await work(clientExecutor(client));
       } catch (error) {
         // A failed ROLLBACK means the connection is broken: it is then closed rather than pooled again.
         let broken: Error | undefined;

@@ -10,7 +10,7 @@ import type { SqlDriver } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
 import { parsedReads } from './parsed-reads.ts';
 import { tableNames } from './record-tables.ts';
-import { upsertRecords } from './upsert.ts';
+import { writeRecords } from './postgres-write.ts';
 
 export interface PostgresRecords {
   readonly reader: RecordReader;
@@ -65,16 +65,7 @@ export function createPostgresRecords(
   const writer: RecordWriter = {
     async write(type, batches) {
       tables(type);
-      return driver.transaction(async (tx) => {
-        const counts = { inserted: 0, updated: 0, unchanged: 0 };
-        for await (const batch of batches) {
-          const written = await upsertRecords(tx, type, batch);
-          counts.inserted += written.inserted;
-          counts.updated += written.updated;
-          counts.unchanged += written.unchanged;
-        }
-        return counts;
-      });
+      return writeRecords(driver, type, batches);
     },
   };
 

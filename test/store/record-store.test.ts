@@ -213,6 +213,24 @@ for (const kind of await storeKinds()) {
       assert.equal(await store.lookup('birth', '999999999999999999'), undefined);
     });
 
+    await t.test('the text written is the text read, whatever it holds', async () => {
+      const texts = [
+        // Tabs and a carriage return as whitespace between tokens, as an NDJSON line may have them.
+        '{"id":13001,\t"child":{"forenames":"Tab","surname":"Text"},\r"status":{"blocked":false}}',
+        // Backslashes, escaped quotes and control characters, \u escapes and characters beyond the BMP.
+        String.raw`{"id":13002,"child":{"forenames":"Back\\slash \"quoted\" \n\t","surname":"Zo\u00eb 😀 \\N"},"status":{"blocked":false}}`,
+        JSON.stringify({ id: 13003, child: { forenames: 'Ünïcödé ßøæ', surname: 'O\'Brien\\' }, status: { blocked: false } }),
+      ];
+      const toWrite = texts.map((json) => ({ id: (JSON.parse(json) as { id: number }).id, json, keys: [{ date: '2013-01-01', surname: 'text', forenames: 'tab' }] }));
+      assert.deepEqual(await store.writer.write('birth', (async function* () { yield toWrite; })()), { inserted: 3, updated: 0, unchanged: 0 });
+      for (const { id, json } of toWrite) assert.equal(await store.lookupJson('birth', String(id)), json);
+      assert.deepEqual(idsOf(await store.search('birth', { date: '2013-01-01', surname: 'text', forenames: 'tab' }, 10)), [13001, 13002, 13003]);
+      // Written again as compact JSON: the same content, so unchanged, and the first text is kept.
+      const compact = toWrite.map((record) => ({ ...record, json: JSON.stringify(JSON.parse(record.json)) }));
+      assert.deepEqual(await store.writer.write('birth', (async function* () { yield compact; })()), { inserted: 0, updated: 0, unchanged: 3 });
+      assert.equal(await store.lookupJson('birth', '13001'), texts[0]);
+    });
+
     await t.test('ready answers', async () => {
       await store.records.ready();
       assert.equal(store.kind, kind);

@@ -1,0 +1,91 @@
+/**
+ * Writes records into PostgreSQL through COPY, its bulk path: every batch
+ * is copied into staging tables of the transaction's own, and merged into
+ * the record and key tables by one statement each when the last batch is in.
+ *
+ * Records are stored as `json`, their text as sent: the database checks that
+ * it is JSON and nothing more, which costs a third of building jsonb and
+ * makes every read's text free. A record counts as changed when its search
+ * keys differ, or its text differs and its content, compared as jsonb,
+ * differs too, so a file written with other spacing or key order reloads as
+ * unchanged. A changed record's key rows are replaced; the counts are what
+ * the merge did. The ids of one write must be distinct: the merge is one
+ * INSERT ... ON CONFLICT, which cannot touch a row twice.
+ */
+import type { RecordToWrite, WriteCounts } from '../types/records.ts';
+import type { SqlDriver, SqlExecutor } from './driver.ts';
+import { tableNames } from './record-tables.ts';
+
+/**
+ * A value in COPY's text format: backslash, tab, line feed and carriage return escaped. Compact
+ * JSON holds no raw control characters, but a record sent as written (an NDJSON line) may hold
+ * tabs or carriage returns as whitespace between its tokens.
+ */
+const copyText = (text: string) => (/[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]) : text);
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+// Staging tables, dropped with the transaction that made them.
+const STAGE = `
+CREATE TEMP TABLE load_records (id bigint NOT NULL, data text NOT NULL, search_keys text NOT NULL) ON COMMIT DROP;
+CREATE TEMP TABLE load_keys (id bigint NOT NULL, date date NOT NULL, surname text COLLATE "C" NOT NULL, forenames text COLLATE "C" NOT NULL) ON COMMIT DROP;
+CREATE TEMP TABLE load_changed (id bigint NOT NULL, inserted boolean NOT NULL) ON COMMIT DROP`;
+
+/** Copies one batch: its records, then their search keys. */
+async function copyBatch(tx: Required<SqlExecutor>, batch: readonly RecordToWrite[]): Promise<void> {
+  let records = '';
+  let keys = '';
+  for (const record of batch) {
+    // Normalised names hold only letters, digits and spaces, and dates digits and hyphens: nothing to escape.
+    records += `${record.id}\t${copyText(record.json)}\t${JSON.stringify(record.keys)}\n`;
+    for (const key of record.keys) keys += `${record.id}\t${key.date}\t${key.surname}\t${key.forenames}\n`;
+  }
+  await tx.copyFrom('COPY load_records (id, data, search_keys) FROM STDIN', records);
+  if (keys) await tx.copyFrom('COPY load_keys (id, date, surname, forenames) FROM STDIN', keys);
+}
+
+/** Merges the staged records of `type` into its tables; what it did. */
+async function merge(tx: SqlExecutor, type: string, total: number): Promise<WriteCounts> {
+  const t = tableNames(type);
+  await tx.query(
+    `WITH changed AS (
+       INSERT INTO ${t.records} AS r (id, data, search_keys)
+       SELECT id, data::json, search_keys FROM load_records
+       ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, search_keys = EXCLUDED.search_keys
+         WHERE r.search_keys <> EXCLUDED.search_keys
+            OR (r.data::text <> EXCLUDED.data::text AND r.data::jsonb <> EXCLUDED.data::jsonb)
+       RETURNING id, (xmax = 0) AS inserted
+     )
+     INSERT INTO load_changed SELECT id, inserted FROM changed`,
+  );
+  // A record just inserted has no keys yet (keys cascade away with their record).
+  await tx.query(`DELETE FROM ${t.keys} k USING load_changed c WHERE k.id = c.id AND NOT c.inserted`);
+  // In index order, so each page of the primary key is filled in one go; a record may give a key twice.
+  await tx.query(
+    `INSERT INTO ${t.keys} (date, surname, forenames, id)
+     SELECT DISTINCT s.date, s.surname, s.forenames, s.id FROM load_keys s JOIN load_changed c ON c.id = s.id
+      ORDER BY 1, 2, 3, 4`,
+  );
+  const [{ inserted, updated }] = await tx.query<{ inserted: number; updated: number }>(
+    'SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM load_changed',
+  );
+  return { inserted, updated, unchanged: total - inserted - updated };
+}
+
+/** Writes every batch of records of `type` in one transaction: all of them, or none. Ids are distinct across the batches. */
+export async function writeRecords(driver: SqlDriver, type: string, batches: AsyncIterable<readonly RecordToWrite[]>): Promise<WriteCounts> {
+  return driver.transaction(async (tx) => {
+    if (!tx.copyFrom) throw new Error('this connection cannot COPY');
+    const copier = tx as Required<SqlExecutor>;
+    await tx.query('SET LOCAL work_mem = \'256MB\'');
+    for (const statement of STAGE.split(';')) await tx.query(statement);
+    let total = 0;
+    for await (const batch of batches) {
+      if (batch.length === 0) continue;
+      await copyBatch(copier, batch);
+      total += batch.length;
+    }
+    if (total === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+    await tx.query('ANALYZE load_records');
+    return merge(tx, type, total);
+  });
+}
