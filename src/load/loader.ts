@@ -29,6 +29,8 @@ import { readAhead } from './read-ahead.ts';
 import { streamEntries } from './stream-entries.ts';
 
 export const DEFAULT_BATCH_SIZE = 5000;
+/** Batches read and checked ahead of the one being written: enough to keep this process busy while the database merges. */
+const READ_AHEAD_BATCHES = 8;
 /** How much of a file is read at a time. */
 const READ_CHUNK_BYTES = 1 << 20;
 
@@ -256,7 +258,7 @@ export async function loadSources(writer: RecordWriter, typeName: string, source
         if (batch.length) yield batch;
       }
       try {
-        add(counts, await writer.write(type.description.name, readAhead(batches())));
+        add(counts, await writer.write(type.description.name, readAhead(batches(), READ_AHEAD_BATCHES)));
       } catch (error) {
         // An invalid record names its own position; anything else (a broken file, the database) names the source.
         const message = error instanceof StopLoad ? error.message : `${source.name}: ${(error as Error).message}`;

@@ -11,12 +11,15 @@ export interface PostgresOptions {
   readonly schema?: string;
   readonly poolSize: number;
   readonly statementTimeoutMs: number;
+  /** Server settings for every connection, beyond the statement timeout and the schema. */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 /** A pool of connections to a PostgreSQL server. */
 export function openPostgres(options: PostgresOptions): SqlDriver {
   const settings = [`-c statement_timeout=${options.statementTimeoutMs}`];
   if (options.schema) settings.push(`-c search_path=${options.schema}`);
+  for (const [name, value] of Object.entries(options.settings ?? {})) settings.push(`-c ${name}=${value}`);
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize,

@@ -30,17 +30,26 @@ CREATE TEMP TABLE load_records (id bigint NOT NULL, data text NOT NULL, search_k
 CREATE TEMP TABLE load_keys (id bigint NOT NULL, date date NOT NULL, surname text COLLATE "C" NOT NULL, forenames text COLLATE "C" NOT NULL) ON COMMIT DROP;
 CREATE TEMP TABLE load_changed (id bigint NOT NULL, inserted boolean NOT NULL) ON COMMIT DROP`;
 
-/** Copies one batch: its records, then their search keys. */
-async function copyBatch(tx: Required<SqlExecutor>, batch: readonly RecordToWrite[]): Promise<void> {
+interface Targets {
+  readonly records: string;
+  readonly keys: string;
+}
+
+const STAGING: Targets = { records: 'load_records', keys: 'load_keys' };
+
+/** Copies one batch into `into`: its records, then their search keys. */
+async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readonly RecordToWrite[]): Promise<void> {
   let records = '';
   let keys = '';
   for (const record of batch) {
     // Normalised names hold only letters, digits and spaces, and dates digits and hyphens: nothing to escape.
     records += `${record.id}\t${copyText(record.json)}\t${JSON.stringify(record.keys)}\n`;
-    for (const key of record.keys) keys += `${record.id}\t${key.date}\t${key.surname}\t${key.forenames}\n`;
+    // A record's keys are distinct as a load makes them; a record given directly may repeat one.
+    const rows = new Set(record.keys.map((key) => `${record.id}\t${key.date}\t${key.surname}\t${key.forenames}\n`));
+    for (const row of rows) keys += row;
   }
-  await tx.copyFrom('COPY load_records (id, data, search_keys) FROM STDIN', records);
-  if (keys) await tx.copyFrom('COPY load_keys (id, date, surname, forenames) FROM STDIN', keys);
+  await tx.copyFrom(`COPY ${into.records} (id, data, search_keys) FROM STDIN`, records);
+  if (keys) await tx.copyFrom(`COPY ${into.keys} (id, date, surname, forenames) FROM STDIN`, keys);
 }
 
 /** Merges the staged records of `type` into its tables; what it did. */
@@ -71,21 +80,49 @@ async function merge(tx: SqlExecutor, type: string, total: number): Promise<Writ
   return { inserted, updated, unchanged: total - inserted - updated };
 }
 
+/**
+ * Records staged before they are merged: merging as the load goes lets the batches that follow be
+ * read and checked while the database merges, and keeps the staging tables small.
+ */
+const MERGE_EVERY = 50_000;
+
 /** Writes every batch of records of `type` in one transaction: all of them, or none. Ids are distinct across the batches. */
 export async function writeRecords(driver: SqlDriver, type: string, batches: AsyncIterable<readonly RecordToWrite[]>): Promise<WriteCounts> {
   return driver.transaction(async (tx) => {
     if (!tx.copyFrom) throw new Error('this connection cannot COPY');
     const copier = tx as Required<SqlExecutor>;
-    await tx.query('SET LOCAL work_mem = \'256MB\'');
+    const t = tableNames(type);
+    // Other writers of the type wait until this one commits (readers do not): an empty table stays empty until then.
+    await tx.query(`LOCK TABLE ${t.records}, ${t.keys} IN SHARE ROW EXCLUSIVE MODE`);
+    const [{ empty }] = await tx.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT FROM ${t.records}) AS empty`);
+    if (empty) {
+      // Every record is new, and the ids are distinct: copied straight into the tables, with nothing to compare.
+      let total = 0;
+      for await (const batch of batches) {
+        await copyBatch(copier, t, batch);
+        total += batch.length;
+      }
+      return { inserted: total, updated: 0, unchanged: 0 };
+    }
+    await tx.query("SET LOCAL work_mem = '256MB'");
     for (const statement of STAGE.split(';')) await tx.query(statement);
-    let total = 0;
+    const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
+    let staged = 0;
+    const mergeStaged = async () => {
+      const merged = await merge(tx, type, staged);
+      counts.inserted += merged.inserted;
+      counts.updated += merged.updated;
+      counts.unchanged += merged.unchanged;
+      await tx.query('TRUNCATE load_records, load_keys, load_changed');
+      staged = 0;
+    };
     for await (const batch of batches) {
       if (batch.length === 0) continue;
-      await copyBatch(copier, batch);
-      total += batch.length;
+      await copyBatch(copier, STAGING, batch);
+      staged += batch.length;
+      if (staged >= MERGE_EVERY) await mergeStaged();
     }
-    if (total === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-    await tx.query('ANALYZE load_records');
-    return merge(tx, type, total);
+    if (staged > 0) await mergeStaged();
+    return counts;
   });
 }

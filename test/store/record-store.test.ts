@@ -207,6 +207,20 @@ for (const kind of await storeKinds()) {
       assert.deepEqual(idsOf(await store.search('birth', { date: '2011-11-11', surname: 'atomic', forenames: 'tim' }, 10)), [11002]);
     });
 
+    await t.test('a write into a type with no records yet is all or nothing too', async () => {
+      const record = (id: number): RecordToWrite => ({ id, json: JSON.stringify({ id }), keys: [{ date: '2014-01-01', surname: 'first', forenames: 'ever' }] });
+      const failing = async function* () {
+        yield [record(14001), record(14002)];
+        throw new Error('the file broke off');
+      };
+      await assert.rejects(store.writer.write('partnership', failing()), /the file broke off/);
+      assert.equal(await store.lookup('partnership', '14001'), undefined);
+      assert.deepEqual(idsOf(await store.search('partnership', { date: '2014-01-01', surname: 'first', forenames: 'ever' }, 10)), []);
+      const written = await store.writer.write('partnership', (async function* () { yield [record(14001)]; yield [record(14002)]; })());
+      assert.deepEqual(written, { inserted: 2, updated: 0, unchanged: 0 });
+      assert.deepEqual(idsOf(await store.search('partnership', { date: '2014-01-01', surname: 'first', forenames: 'ever' }, 10)), [14001, 14002]);
+    });
+
     await t.test('an id that is not a whole number, or is beyond any stored, finds nothing', async () => {
       await store.upsert('birth', [birth(12001, 'Zed', 'Zero', '2012-12-12')]);
       assert.equal(await store.lookupJson('birth', '00012001'), await store.lookupJson('birth', '12001'));
