@@ -82,6 +82,19 @@ async function describeSchema(driver: SqlDriver, schema: string): Promise<string
     .sort();
 }
 
+test('the text of every released migration is pinned: editing one fails here before any database refuses it', () => {
+  // A new migration adds a line; an existing line never changes.
+  assert.deepEqual(
+    migrations.map((m) => [m.version, checksum(m)]),
+    [
+      [1, '819bcea1240fd3d5b768274bdfd0d6f7059cefa1410d986e1557d6bb0c5000f5'],
+      [2, '7640d2f85c89ee7cc73c81ee13db3a0d598257360ecbb158f196d4640b63829a'],
+      [3, '4b55904872ee76f34df8c8974f259d5b5a07265cd1456b27954c850cfd3e9b84'],
+      [4, '14dd239cf45aea959fb1054a05669932d6b36606572ead8711c588e50d38059e'],
+    ],
+  );
+});
+
 test('migrations apply from empty, once, and record each with its checksum', { skip }, async (t) => {
   const { driver } = await emptyDatabase(t);
   assert.equal((await pendingMigrations(driver)).length, migrations.length);
