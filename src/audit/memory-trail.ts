@@ -45,13 +45,15 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
     if (kept.length > keep + Math.ceil(keep / 10)) kept = kept.slice(kept.length - keep);
   };
   const trail = batchPerTurn((entries) => append(entries));
+  // `kept` runs up to a tenth over `keep` between trims; what counts is the latest `keep`.
+  const latest = () => (kept.length > keep ? kept.slice(kept.length - keep) : kept);
 
   return {
     ...trail,
     append,
-    kept: () => (kept.length > keep ? kept.slice(kept.length - keep) : kept),
+    kept: latest,
     async userActivity(filter): Promise<ActivityReport> {
-      return userActivityOf(kept.length > keep ? kept.slice(kept.length - keep) : kept, filter);
+      return userActivityOf(latest(), filter);
     },
     async close() {
       await trail.flush();
