@@ -143,7 +143,7 @@ export async function buildApp(
   await app.register(openApiRoutes, { document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc' }) });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
-  await app.register(verificationRoutes, { records, search: (type, key, limit) => store.search(type, key, limit), audit, enforceRoles, falseShare: config.verification.falseShare });
+  await app.register(verificationRoutes, { records, candidates: (type, key, limit) => store.verificationCandidates(type, key, limit), audit, enforceRoles, falseShare: config.verification.falseShare });
   await app.register(auditRoutes, { report, enforceRoles });
   app.addHook('onClose', () => audit.flush());
   await app.after();

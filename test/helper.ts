@@ -256,6 +256,7 @@ export function countingReads(store: TestStore): { store: TestStore; reads: () =
     ...real,
     lookupJson: (...args) => (reads++, real.lookupJson(...args)),
     searchJson: (...args) => (reads++, real.searchJson(...args)),
+    verificationCandidates: (...args) => (reads++, real.verificationCandidates(...args)),
     lookup: (...args) => (reads++, real.lookup(...args)),
     search: (...args) => (reads++, real.search(...args)),
   };

@@ -172,4 +172,6 @@ export function readPath(record: unknown, path: string): unknown {
   return value;
 }
 
-export const isBlocked = (record: unknown, blockedFlag: string): boolean => readPath(record, blockedFlag) !== false;
+/** Whether a record whose blocked flag holds `flag` is blocked: unless it says false, in case of doubt. */
+export const blockedBy = (flag: unknown): boolean => flag !== false;
+export const isBlocked = (record: unknown, blockedFlag: string): boolean => blockedBy(readPath(record, blockedFlag));

@@ -26,7 +26,19 @@ const APOSTROPHES = /['‘’ʼ`´]/g;
 const FORMAT = /\p{Cf}+/gu;
 const SEPARATORS = /[^\p{L}\p{N}]+/gu;
 
+// ASCII text needs none of the Unicode steps (no format, combining or unfolded characters, NFKD
+// changes nothing), so most names take the short way to the same result; a test holds the two equal.
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_APOSTROPHES = /['`]/g;
+const ASCII_SEPARATORS = /[^a-z0-9]+/g;
+
 export function normaliseName(name: string): string {
+  if (ASCII.test(name)) return name.replace(ASCII_APOSTROPHES, '').toLowerCase().replace(ASCII_SEPARATORS, ' ').trim();
+  return normaliseUnicode(name);
+}
+
+/** The whole rule, for any text. */
+export function normaliseUnicode(name: string): string {
   return name
     .replace(FORMAT, '')
     .normalize('NFKD')

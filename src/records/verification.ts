@@ -15,15 +15,14 @@ import {
   type Fields,
   type RecordDescription,
   type VerifiedDetail,
+  blockedBy,
   groupFields,
-  isBlocked,
   isLeaf,
   isLink,
   isList,
-  readPath,
 } from './define.ts';
 import { normaliseName } from './normalise.ts';
-import type { SearchKey } from '../types/records.ts';
+import type { SearchKey, VerifiedValues } from '../types/records.ts';
 import { forenamesMatch } from './search-keys.ts';
 
 /** A parameter of a type's verification, in the order the document lists them. */
@@ -49,7 +48,8 @@ interface GivenName {
 
 interface GivenDetail {
   readonly compare: Comparison;
-  readonly paths: readonly string[];
+  /** Where the detail's fields are among a candidate's values. */
+  readonly slots: readonly number[];
   /** Normalised as the comparison needs. */
   readonly value: string;
 }
@@ -64,7 +64,7 @@ export interface VerificationQuery {
 }
 
 export interface Candidates {
-  readonly records: readonly unknown[];
+  readonly records: readonly VerifiedValues[];
   /** More records matched the search than were returned: the answer cannot be told. */
   readonly truncated: boolean;
 }
@@ -72,6 +72,8 @@ export interface Candidates {
 export interface CompiledVerification {
   readonly description: RecordDescription;
   readonly parameters: readonly VerificationParameter[];
+  /** The fields compared, as `verifiedPaths` lists them. */
+  readonly paths: readonly string[];
   /** Reads a query whose values already have the parameters' forms; throws VerificationInputError. */
   read(query: Readonly<Record<string, string | undefined>>): VerificationQuery;
   /**
@@ -113,6 +115,8 @@ function check(description: RecordDescription): void {
     if (!field || !isLeaf(field)) throw problem(`${where}: '${path}' is not a field of the record`);
     if (!LEAF_TYPES[compare](field as unknown as Record<string, unknown>)) throw problem(`${where}: '${path}' cannot be compared as ${compare}`);
   };
+  // namesMatch marks the parties taken as bits of a number.
+  if (description.search.parties.length > 30) throw problem('cannot compare more than 30 parties');
   if (v.names.length !== description.search.parties.length) {
     throw problem(`names ${v.names.length} parties, but the record has ${description.search.parties.length}`);
   }
@@ -159,10 +163,34 @@ function matches(compare: Comparison, stored: unknown, value: string): boolean {
   }
 }
 
+/**
+ * The dot paths of the fields a verification of this type compares or checks, each once: what a
+ * store gives of each candidate (`RecordReader.verificationCandidates`), rather than the record.
+ */
+export function verifiedPaths(description: RecordDescription): readonly string[] {
+  const v = description.verification;
+  const paths = [
+    v.date.path,
+    ...description.search.parties.flatMap((party) => [party.surname, party.forenames]),
+    ...Object.values(v.details).flatMap((detail: VerifiedDetail) => detail.paths),
+    v.replacedBy,
+    description.blockedFlag,
+    ...(v.cancelledFlag === undefined ? [] : [v.cancelledFlag]),
+  ];
+  return [...new Set(paths)];
+}
+
 export function compileVerification(description: RecordDescription): CompiledVerification {
   check(description);
   const v = description.verification;
-  const parties = description.search.parties;
+  const paths = verifiedPaths(description);
+  const slot = (path: string) => paths.indexOf(path);
+  const parties = description.search.parties.map((party) => ({ surname: slot(party.surname), forenames: slot(party.forenames) }));
+  const dateSlot = slot(v.date.path);
+  const replacedSlot = slot(v.replacedBy);
+  const blockedSlot = slot(description.blockedFlag);
+  const cancelledSlot = v.cancelledFlag === undefined ? undefined : slot(v.cancelledFlag);
+  const optionalDetails = Object.entries(v.details).map(([name, detail]: [string, VerifiedDetail]) => ({ name, compare: detail.compare, slots: detail.paths.map(slot) }));
   const parameters: VerificationParameter[] = [
     ...v.names.flatMap((n) => [
       { name: n.surname, compare: 'name' as const, required: true, description: `Surname of ${n.who}` },
@@ -177,31 +205,25 @@ export function compileVerification(description: RecordDescription): CompiledVer
     })),
   ];
 
-  /** Whether each name given matches a different party of the record, in some order. */
-  const namesMatch = (record: unknown, names: readonly GivenName[]): boolean => {
-    const taken = new Array<boolean>(parties.length).fill(false);
-    const assign = (i: number): boolean => {
-      if (i === names.length) return true;
-      for (const [p, party] of parties.entries()) {
-        if (taken[p]) continue;
-        if (!matches('name', readPath(record, party.surname), names[i].surname)) continue;
-        if (!matches('forenames', readPath(record, party.forenames), names[i].forenames)) continue;
-        taken[p] = true;
-        if (assign(i + 1)) return true;
-        taken[p] = false;
-      }
-      return false;
-    };
-    return assign(0);
+  /** Whether names[i..] each match a different party of the record not yet `taken` (a bit per party), in some order. */
+  const namesMatch = (record: VerifiedValues, names: readonly GivenName[], i = 0, taken = 0): boolean => {
+    if (i === names.length) return true;
+    for (let p = 0; p < parties.length; p++) {
+      if (taken & (1 << p)) continue;
+      if (!matches('name', record[parties[p].surname], names[i].surname)) continue;
+      if (!matches('forenames', record[parties[p].forenames], names[i].forenames)) continue;
+      if (namesMatch(record, names, i + 1, taken | (1 << p))) return true;
+    }
+    return false;
   };
 
   /** Every comparison is made, whichever fails first: the work is the same whatever the answer. */
-  const matchesAll = (record: unknown, query: VerificationQuery): boolean => {
-    let all = readPath(record, v.date.path) === query.date;
+  const matchesAll = (record: VerifiedValues, query: VerificationQuery): boolean => {
+    let all = record[dateSlot] === query.date;
     all = namesMatch(record, query.names) && all;
     for (const detail of query.details) {
       let any = false;
-      for (const path of detail.paths) any = matches(detail.compare, readPath(record, path), detail.value) || any;
+      for (const at of detail.slots) any = matches(detail.compare, record[at], detail.value) || any;
       all = any && all;
     }
     return all;
@@ -210,6 +232,7 @@ export function compileVerification(description: RecordDescription): CompiledVer
   return {
     description,
     parameters,
+    paths,
 
     read(query) {
       const names = v.names.map((n) => ({
@@ -217,10 +240,11 @@ export function compileVerification(description: RecordDescription): CompiledVer
         forenames: given(n.forenames, 'forenames', query[n.forenames] as string),
       }));
       const date = query[v.date.param] as string;
-      const details = Object.entries(v.details).flatMap(([name, detail]) => {
-        const raw = query[name];
-        return raw === undefined ? [] : [{ compare: detail.compare, paths: detail.paths, value: given(name, detail.compare, raw) }];
-      });
+      const details: GivenDetail[] = [];
+      for (const detail of optionalDetails) {
+        const raw = query[detail.name];
+        if (raw !== undefined) details.push({ compare: detail.compare, slots: detail.slots, value: given(detail.name, detail.compare, raw) });
+      }
       return { key: { date, surname: names[0].surname, forenames: names[0].forenames }, date, names, details };
     },
 
@@ -230,10 +254,10 @@ export function compileVerification(description: RecordDescription): CompiledVer
       let verifiable = false;
       for (const record of records) {
         const matched = matchesAll(record, query);
-        const replaced = readPath(record, v.replacedBy);
+        const replaced = record[replacedSlot];
         if (!matched || (replaced !== null && replaced !== undefined)) continue;
         matching++;
-        verifiable = !isBlocked(record, description.blockedFlag) && (v.cancelledFlag === undefined || readPath(record, v.cancelledFlag) !== true);
+        verifiable = !blockedBy(record[blockedSlot]) && (cancelledSlot === undefined || record[cancelledSlot] !== true);
       }
       return !truncated && matching === 1 && verifiable;
     },

@@ -8,13 +8,17 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { RecordDescription } from '../records/define.ts';
 import { forenamesMatch } from '../records/search-keys.ts';
-import type { RecordToWrite, SearchKey, WriteCounts } from '../types/records.ts';
+import { verifiedPaths } from '../records/verification.ts';
+import { readPath } from '../records/define.ts';
+import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from '../types/records.ts';
 import type { RecordReader, RecordWriter, SearchResult } from '../types/store.ts';
 import { parsedReads } from './parsed-reads.ts';
 
 interface Kept {
   readonly json: string;
   readonly keys: readonly SearchKey[];
+  /** What verification compares, taken out when written so that verifying parses nothing. */
+  readonly verified: VerifiedValues;
 }
 
 interface Keyed {
@@ -23,6 +27,7 @@ interface Keyed {
 }
 
 interface TypeRecords {
+  readonly paths: readonly string[];
   readonly byId: Map<number, Kept>;
   /** Search keys by date and surname. */
   readonly byKey: Map<string, Keyed[]>;
@@ -48,7 +53,7 @@ export interface MemoryRecords {
 }
 
 export function createMemoryRecords(descriptions: readonly RecordDescription[]): MemoryRecords {
-  const types = new Map<string, TypeRecords>(descriptions.map((d) => [d.name, { byId: new Map(), byKey: new Map() }]));
+  const types = new Map<string, TypeRecords>(descriptions.map((d) => [d.name, { paths: verifiedPaths(d), byId: new Map(), byKey: new Map() }]));
   const recordsOf = (type: string) => {
     const found = types.get(type);
     if (!found) throw new Error(`unknown record type ${type}`);
@@ -72,6 +77,16 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     }
   };
 
+  const search = <R>(type: string, key: SearchKey, limit: number, give: (kept: Kept) => R): SearchResult<R> => {
+    const records = recordsOf(type);
+    const ids = new Set<number>();
+    for (const keyed of records.byKey.get(keyOf(key.date, key.surname)) ?? []) {
+      if (forenamesMatch(keyed.forenames, key.forenames)) ids.add(keyed.id);
+    }
+    const found = [...ids].sort((a, b) => a - b);
+    return { records: found.slice(0, limit).map((id) => give(records.byId.get(id)!)), truncated: found.length > limit };
+  };
+
   const json = {
     async lookupJson(type: string, id: string) {
       const records = recordsOf(type);
@@ -79,13 +94,11 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     },
 
     async searchJson(type: string, key: SearchKey, limit: number): Promise<SearchResult<string>> {
-      const records = recordsOf(type);
-      const ids = new Set<number>();
-      for (const keyed of records.byKey.get(keyOf(key.date, key.surname)) ?? []) {
-        if (forenamesMatch(keyed.forenames, key.forenames)) ids.add(keyed.id);
-      }
-      const found = [...ids].sort((a, b) => a - b);
-      return { records: found.slice(0, limit).map((id) => records.byId.get(id)!.json), truncated: found.length > limit };
+      return search(type, key, limit, (kept) => kept.json);
+    },
+
+    async verificationCandidates(type: string, key: SearchKey, limit: number): Promise<SearchResult<VerifiedValues>> {
+      return search(type, key, limit, (kept) => kept.verified);
     },
 
     async ready() {},
@@ -95,8 +108,14 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     async write(type, batches) {
       const records = recordsOf(type);
       // Gathered first and applied only once every batch is read: all or nothing.
-      const staged: RecordToWrite[] = [];
-      for await (const batch of batches) staged.push(...batch);
+      const staged: (RecordToWrite & { readonly verified: VerifiedValues })[] = [];
+      for await (const batch of batches) {
+        for (const record of batch) {
+          const data: unknown = JSON.parse(record.json);
+          // null where the record has no such field, as PostgreSQL's jsonb gives it.
+          staged.push({ ...record, verified: records.paths.map((path) => readPath(data, path) ?? null) });
+        }
+      }
       const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
       for (const record of staged) {
         const kept = records.byId.get(record.id);
@@ -108,7 +127,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
           unindex(records, record.id, kept.keys);
           counts.updated++;
         } else counts.inserted++;
-        records.byId.set(record.id, { json: record.json, keys: record.keys });
+        records.byId.set(record.id, { json: record.json, keys: record.keys, verified: record.verified });
         index(records, record.id, record.keys);
       }
       return counts;

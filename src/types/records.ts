@@ -10,6 +10,12 @@ export interface SearchKey {
   readonly forenames: string;
 }
 
+/**
+ * A record as verification compares it: the values at the dot paths its type's verification reads
+ * (`verifiedPaths` in records/verification.ts), in that order; null where the record has none.
+ */
+export type VerifiedValues = readonly unknown[];
+
 /** A checked record with its search keys. */
 export interface StoredRecord {
   readonly id: number;

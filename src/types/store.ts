@@ -4,7 +4,7 @@
  * and read back by the audit report. Each backend (src/backend/) gives all four.
  */
 import type { AuditReport, AuditTrail } from './audit.ts';
-import type { RecordToWrite, SearchKey, WriteCounts } from './records.ts';
+import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from './records.ts';
 
 export interface SearchResult<R> {
   readonly records: R[];
@@ -23,6 +23,11 @@ export interface RecordReader {
    * `key.forenames` (`anne` finds `anne marie`, not `annette`), each once, by id, at most `limit`.
    */
   searchJson(type: string, key: SearchKey, limit: number): Promise<SearchResult<string>>;
+  /**
+   * What verification compares of the records `searchJson` would find: the values at the type's
+   * verified paths, not the record, so that a verification reads and parses no more than it needs.
+   */
+  verificationCandidates(type: string, key: SearchKey, limit: number): Promise<SearchResult<VerifiedValues>>;
   lookup(type: string, id: string): Promise<unknown | undefined>;
   search(type: string, key: SearchKey, limit: number): Promise<SearchResult<unknown>>;
   /** Throws unless the store can answer for every described record type. */

@@ -8,7 +8,9 @@ import { test } from 'node:test';
 import type { SqlDriver } from '../../src/store/driver.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
+import { readPath } from '../../src/records/define.ts';
 import { records } from '../../src/records/index.ts';
+import { verifiedPaths } from '../../src/records/verification.ts';
 import type { RecordToWrite, StoredRecord } from '../../src/types/records.ts';
 import { emptyStore, recordTypes, storeKinds } from '../helper.ts';
 
@@ -170,6 +172,23 @@ for (const kind of await storeKinds()) {
       assert.equal((await search(6)).truncated, false);
       const none = await store.search('birth', { date: '2009-09-09', surname: 'nobody', forenames: 'lim' }, 5);
       assert.deepEqual(none, { records: [], truncated: false });
+    });
+
+    await t.test('verification candidates are the records search finds, as the values at the verified paths', async () => {
+      const full = birth(9101, 'Vera Ann', 'Values', '2009-10-10', {
+        child: { forenames: 'Vera Ann', surname: 'Values', dateOfBirth: '2009-10-10', birthplace: 'Leeds' },
+        mother: { forenames: 'Mo', surname: 'Values' },
+        status: { blocked: true },
+      });
+      const sparse = birth(9102, 'Vera', 'Values', '2009-10-10');
+      await store.upsert('birth', [sparse, full, birth(9103, 'Vic', 'Values', '2009-10-10')]);
+      const paths = verifiedPaths(records.find((d) => d.name === 'birth')!);
+      const expected = (record: StoredRecord) => paths.map((path) => readPath(record.data, path) ?? null);
+      const key = { date: '2009-10-10', surname: 'values', forenames: 'vera' };
+      assert.deepEqual(await store.verificationCandidates('birth', key, 10), { records: [expected(full), expected(sparse)], truncated: false });
+      assert.ok(expected(full).includes('Leeds') && expected(full).includes(true) && expected(sparse).includes(null), 'the values hold what the record has, null for what it lacks');
+      assert.deepEqual(await store.verificationCandidates('birth', key, 1), { records: [expected(full)], truncated: true });
+      assert.deepEqual(await store.verificationCandidates('birth', { ...key, surname: 'nobody' }, 10), { records: [], truncated: false });
     });
 
     await t.test('a changed record replaces its search keys', async () => {
