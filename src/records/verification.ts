@@ -20,6 +20,7 @@ import {
   isLeaf,
   isLink,
   isList,
+  readPath,
 } from './define.ts';
 import { normaliseName } from './normalise.ts';
 import type { SearchKey, VerifiedValues } from '../types/records.ts';
@@ -179,6 +180,9 @@ export function verifiedPaths(description: RecordDescription): readonly string[]
   ];
   return [...new Set(paths)];
 }
+
+/** A record's values at `paths` (from verifiedPaths), null where it has none, as the stores give candidates. */
+export const verifiedValues = (record: unknown, paths: readonly string[]): VerifiedValues => paths.map((path) => readPath(record, path) ?? null);
 
 export function compileVerification(description: RecordDescription): CompiledVerification {
   check(description);

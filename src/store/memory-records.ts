@@ -8,8 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { RecordDescription } from '../records/define.ts';
 import { forenamesMatch } from '../records/search-keys.ts';
-import { verifiedPaths } from '../records/verification.ts';
-import { readPath } from '../records/define.ts';
+import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from '../types/records.ts';
 import type { RecordReader, RecordWriter, SearchResult } from '../types/store.ts';
 import { parsedReads } from './parsed-reads.ts';
@@ -111,9 +110,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       const staged: (RecordToWrite & { readonly verified: VerifiedValues })[] = [];
       for await (const batch of batches) {
         for (const record of batch) {
-          const data: unknown = JSON.parse(record.json);
-          // null where the record has no such field, as PostgreSQL's jsonb gives it.
-          staged.push({ ...record, verified: records.paths.map((path) => readPath(data, path) ?? null) });
+          staged.push({ ...record, verified: verifiedValues(JSON.parse(record.json), records.paths) });
         }
       }
       const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };

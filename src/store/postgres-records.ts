@@ -5,7 +5,7 @@
  * index every search uses.
  */
 import type { RecordDescription } from '../records/define.ts';
-import { verifiedPaths } from '../records/verification.ts';
+import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { SearchKey, VerifiedValues } from '../types/records.ts';
 import type { RecordReader, RecordWriter, SearchResult } from '../types/store.ts';
 import type { SqlDriver } from './driver.ts';
@@ -13,16 +13,6 @@ import { assertSchemaCurrent } from './migrations.ts';
 import { parsedReads } from './parsed-reads.ts';
 import { tableNames } from './record-tables.ts';
 import { writeRecords } from './postgres-write.ts';
-
-const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
-
-/** A dot path as a text[] literal for `#>`; the paths come from record descriptions, checked here all the same. */
-function pathLiteral(path: string): string {
-  const segments = path.split('.');
-  const bad = segments.find((segment) => !FIELD_NAME.test(segment));
-  if (bad !== undefined) throw new Error(`field path '${path}' has a segment that is not a plain field name: '${bad}'`);
-  return `'{${segments.join(',')}}'`;
-}
 
 export interface PostgresRecords {
   readonly reader: RecordReader;
@@ -47,32 +37,8 @@ export function createPostgresRecords(
 
   // Run on every request with fixed text: prepared once per connection.
   const PREPARE = { prepare: true } as const;
+  const verifiedPathsOf = new Map(descriptions.map((d) => [d.name, verifiedPaths(d)]));
 
-  /** The `selection` (one text column) of at most limit + 1 records with the key, by id: one index range. */
-  const candidates = async (type: string, selection: string, key: SearchKey, limit: number): Promise<string[]> => {
-    const t = tables(type);
-    // Normalised keys hold no character below '!' but the space, so [q, q || '!')
-    // is exactly "q, or q followed by a space and more words" (forenamesMatch): one index range.
-    const rows = await read().query<{ data: string }>(
-      `SELECT ${selection} AS data FROM ${t.records} r
-        WHERE r.id IN (SELECT k.id FROM ${t.keys} k
-                        WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4)
-        ORDER BY r.id
-        LIMIT $5`,
-      [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1],
-      PREPARE,
-    );
-    return rows.map((row) => row.data);
-  };
-
-  // The verified fields of each type as one small JSON array, so the record itself never leaves the database.
-  const verifiedSelections = new Map(
-    descriptions.map((d) => [d.name, `jsonb_build_array(${verifiedPaths(d).map((path) => `r.data #> ${pathLiteral(path)}`).join(', ')})::text`]),
-  );
-  const verifiedSelection = (type: string) => {
-    tables(type);
-    return verifiedSelections.get(type) as string;
-  };
   const json = {
     async lookupJson(type: string, id: string) {
       const rows = await read().query<{ data: string }>(`SELECT data::text AS data FROM ${tables(type).records} WHERE id = $1`, [id], PREPARE);
@@ -80,13 +46,27 @@ export function createPostgresRecords(
     },
 
     async searchJson(type: string, key: SearchKey, limit: number): Promise<SearchResult<string>> {
-      const rows = await candidates(type, 'r.data::text', key, limit);
-      return { records: rows.slice(0, limit), truncated: rows.length > limit };
+      const t = tables(type);
+      // Normalised keys hold no character below '!' but the space, so [q, q || '!')
+      // is exactly "q, or q followed by a space and more words" (forenamesMatch): one index range.
+      const rows = await read().query<{ data: string }>(
+        `SELECT r.data::text AS data FROM ${t.records} r
+          WHERE r.id IN (SELECT k.id FROM ${t.keys} k
+                          WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4)
+          ORDER BY r.id
+          LIMIT $5`,
+        [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1],
+        PREPARE,
+      );
+      return { records: rows.slice(0, limit).map((row) => row.data), truncated: rows.length > limit };
     },
 
     async verificationCandidates(type: string, key: SearchKey, limit: number): Promise<SearchResult<VerifiedValues>> {
-      const rows = await candidates(type, verifiedSelection(type), key, limit);
-      return { records: rows.slice(0, limit).map((row) => JSON.parse(row) as VerifiedValues), truncated: rows.length > limit };
+      // The records' text, parsed here: V8 parses one in a third of the time PostgreSQL takes to
+      // pick the fields out of json (which it parses again for each field), on the same cores.
+      const { records, truncated } = await json.searchJson(type, key, limit);
+      const paths = verifiedPathsOf.get(type) as readonly string[];
+      return { records: records.map((text) => verifiedValues(JSON.parse(text), paths)), truncated };
     },
 
     async ready() {
