@@ -184,7 +184,9 @@ function rateOption(text: string, modes: string[]): { perSecond: number } | { pe
 
 const rateText = (rate: Options['rate']) => ('percent' in rate ? `${rate.percent}% of the closed-loop throughput` : `${rate.perSecond}/s`);
 
-const SCENARIOS = ['lookup', ...GENERATED_TYPES.map((type) => `search-${type}`), ...GENERATED_TYPES.map((type) => `verify-${type}`)];
+// Each type's verification right after its search: the two are compared, and phases side by side
+// see the same machine when its speed drifts over a run.
+const SCENARIOS = ['lookup', ...GENERATED_TYPES.flatMap((type) => [`search-${type}`, `verify-${type}`])];
 type Options = ReturnType<typeof options>;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -508,6 +510,19 @@ function growth(): string[] {
   ];
 }
 
+/** Each type's closed-loop verification throughput over its search's, on each store: verification should not cost more. */
+function verificationAgainstSearch(): string[] {
+  const lines = [...new Set(rows.map((row) => row.store))].flatMap((store) => {
+    const rps = (scenario: string) => rows.find((row) => row.store === store && row.scenario === scenario && row.mode === 'max')?.rps;
+    const ratios = GENERATED_TYPES.flatMap((type) => {
+      const [search, verify] = [rps(`search-${type}`), rps(`verify-${type}`)];
+      return search && verify ? [`${type} ${(verify / search).toFixed(2)}`] : [];
+    });
+    return ratios.length ? [`- ${store}: ${ratios.join(', ')}`] : [];
+  });
+  return lines.length ? ['', 'Verification req/s over the same type\'s search req/s (closed loop):', ...lines] : [];
+}
+
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function phase(opts: Options, { store, server, databaseCpu }: Target, scenario: string, lists: Request[][], mode: Mode, seconds = opts.duration): Promise<Row> {
@@ -720,6 +735,7 @@ async function main(): Promise<number> {
     'Latencies are of the requests sent once every connection was set up. CPU is the server process (user + system), per',
     "request and as a share of one core; peak RSS is the server's during the phase. DB CPU is the PostgreSQL backends serving",
     'it (when on this machine).',
+    ...verificationAgainstSearch(),
     ...growth(),
     ...ceilingDriftNote(),
     ...busyMachineNote(),
