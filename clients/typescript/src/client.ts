@@ -1,0 +1,154 @@
+/**
+ * The client: every operation of the service, typed from its OpenAPI document (schema.ts), sent
+ * through openapi-fetch. Failures are thrown as LevApiError; GETs refused with 429 or 503 are
+ * retried (retry.ts); the identity comes from an Auth (auth.ts).
+ */
+import createClient, { type Middleware } from 'openapi-fetch';
+import { type Dispatcher, fetch as undiciFetch } from 'undici';
+import type { Auth } from './auth.ts';
+import { LevApiError, errorOf } from './errors.ts';
+import { type RetryOptions, withRetries } from './retry.ts';
+import type { components, operations, paths } from './schema.ts';
+
+type Schemas = components['schemas'];
+type Query<O extends keyof operations> = NonNullable<operations[O]['parameters']['query']>;
+
+export type RecordType = 'birth' | 'death' | 'marriage' | 'partnership';
+export const RECORD_TYPES: readonly RecordType[] = ['birth', 'death', 'marriage', 'partnership'];
+
+/** A record of each type as v1 gives it (fields the caller may not see are null). */
+export interface Records {
+  birth: Schemas['BirthV1'];
+  death: Schemas['DeathV1'];
+  marriage: Schemas['MarriageV1'];
+  partnership: Schemas['PartnershipV1'];
+}
+export type RecordOf<T extends RecordType> = Records[T];
+
+interface SearchParams {
+  birth: Query<'searchBirthV1'>;
+  death: Query<'searchDeathV1'>;
+  marriage: Query<'searchMarriageV1'>;
+  partnership: Query<'searchPartnershipV1'>;
+}
+export type SearchParamsOf<T extends RecordType> = SearchParams[T];
+
+interface VerificationParams {
+  birth: Query<'verifyBirth'>;
+  death: Query<'verifyDeath'>;
+  marriage: Query<'verifyMarriage'>;
+  partnership: Query<'verifyPartnership'>;
+}
+export type VerificationParamsOf<T extends RecordType> = VerificationParams[T];
+
+export type BirthV0 = Schemas['BirthV0'];
+export type BirthV0SearchParams = Query<'searchBirthV0'>;
+export type AuditReportParams = Query<'userActivity'>;
+export type AuditReport = operations['userActivity']['responses'][200]['content']['application/json'];
+
+export interface SearchResults<R> {
+  readonly records: R[];
+  /** More records matched than the service returns (its MAX_RESULTS): narrow the search. */
+  readonly truncated: boolean;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+}
+
+export interface LevClientOptions {
+  /** Where the service is, e.g. `https://lev.example.gov.uk` (no trailing path). */
+  readonly baseUrl: string;
+  readonly auth?: Auth;
+  /** An undici dispatcher (an Agent with client certificates: `mutualTls`); requests then go through undici's own fetch. */
+  readonly dispatcher?: Dispatcher;
+  readonly retry?: RetryOptions;
+  /** Another fetch (for tests, or an app's own); not with `dispatcher`. */
+  readonly fetch?: (request: Request) => Promise<Response>;
+  /** Sent with every request (a User-Agent naming your service is kind). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface LevClient {
+  /** The same client making its requests as another identity (the pages use each caseworker's own). */
+  withAuth(auth: Auth): LevClient;
+  /** One v1 record by its system number; LevApiError 404 when there is none. */
+  lookup<T extends RecordType>(type: T, systemNumber: number | string, options?: CallOptions): Promise<RecordOf<T>>;
+  /** v1 records by names and date, in ascending system number. */
+  search<T extends RecordType>(type: T, params: SearchParamsOf<T>, options?: CallOptions): Promise<SearchResults<RecordOf<T>>>;
+  /** Whether the details match exactly one current registration: true or false, and nothing of the record. */
+  verify<T extends RecordType>(type: T, params: VerificationParamsOf<T>, options?: CallOptions): Promise<boolean>;
+  /** Accesses per user per day, from the audit trail (the `audit` role). */
+  auditReport(params?: AuditReportParams, options?: CallOptions): Promise<AuditReport>;
+  /** The v0 birth views of the existing service. */
+  readonly v0: {
+    lookup(type: 'birth', systemNumber: number | string, options?: CallOptions): Promise<BirthV0>;
+    search(type: 'birth', params: BirthV0SearchParams, options?: CallOptions): Promise<SearchResults<BirthV0>>;
+  };
+  /** The OpenAPI document the service serves. */
+  openapi(options?: CallOptions): Promise<Record<string, unknown>>;
+}
+
+const TRUNCATED_HEADER = 'x-results-truncated';
+
+/** How a request leaves: the given fetch, undici's with a dispatcher, or the platform's. */
+function sender(options: LevClientOptions): (request: Request) => Promise<Response> {
+  const { dispatcher, fetch: given } = options;
+  if (dispatcher && given) throw new TypeError('createLevClient: give either dispatcher or fetch, not both');
+  if (given) return given;
+  if (!dispatcher) return (request) => fetch(request);
+  return async (request) =>
+    // undici's fetch takes its own Request class, not the platform's: pass the parts.
+    (await undiciFetch(request.url, { method: request.method, headers: [...request.headers], signal: request.signal, dispatcher })) as unknown as Response;
+}
+
+export function createLevClient(options: LevClientOptions): LevClient {
+  const send = withRetries(sender(options), options.retry);
+  const api = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/$/, ''), fetch: send, headers: { accept: 'application/json', ...options.headers } });
+  const identity = (auth: Auth | undefined): Middleware => ({
+    async onRequest({ request }) {
+      await auth?.(request.headers);
+      return request;
+    },
+  });
+
+  const bind = (auth: Auth | undefined): LevClient => {
+    const middleware = identity(auth);
+    // openapi-fetch types each literal path; the paths here are made from the record type, so the
+    // call is made untyped and its answer typed by the signatures above, which come from the same document.
+    const get = async (path: string, params: { path?: Record<string, unknown>; query?: Record<string, unknown> }, call: CallOptions = {}) => {
+      const { response, data, error } = await (api.GET as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>)(path, {
+        params,
+        signal: call.signal,
+        middleware: [middleware],
+      });
+      if (!response.ok) throw errorOf(response, error);
+      return { body: data, response };
+    };
+    const results = async <R>(path: string, query: object, call?: CallOptions): Promise<SearchResults<R>> => {
+      const { body, response } = await get(path, { query: { ...query } }, call);
+      return { records: body as R[], truncated: response.headers.get(TRUNCATED_HEADER) === 'true' };
+    };
+    const id = (systemNumber: number | string) => ({ id: String(systemNumber) });
+
+    return {
+      withAuth: (other) => bind(other),
+      lookup: async <T extends RecordType>(type: T, systemNumber: number | string, call?: CallOptions) =>
+        (await get(`/v1/registration/${type}/{id}`, { path: id(systemNumber) }, call)).body as RecordOf<T>,
+      search: (type, params, call) => results(`/v1/registration/${type}`, params, call),
+      verify: async (type, params, call) => {
+        const { body } = await get(`/v1/verification/${type}`, { query: { ...params } }, call);
+        return (body as { verified: boolean }).verified === true;
+      },
+      auditReport: async (params = {}, call) => (await get('/api/v0/audit/user-activity', { query: { ...params } }, call)).body as AuditReport,
+      v0: {
+        lookup: async (type, systemNumber, call) => (await get(`/api/v0/events/${type}/{systemNumber}`, { path: { systemNumber: String(systemNumber) } }, call)).body as BirthV0,
+        search: (type, params, call) => results(`/api/v0/events/${type}`, params, call),
+      },
+      openapi: async (call) => (await get('/openapi.json', {}, call)).body as Record<string, unknown>,
+    };
+  };
+  return bind(options.auth);
+}
+
+export { LevApiError };

@@ -1,0 +1,21 @@
+export { createLevClient, RECORD_TYPES } from './client.ts';
+export type {
+  AuditReport,
+  AuditReportParams,
+  BirthV0,
+  BirthV0SearchParams,
+  CallOptions,
+  LevClient,
+  LevClientOptions,
+  RecordOf,
+  RecordType,
+  Records,
+  SearchParamsOf,
+  SearchResults,
+  VerificationParamsOf,
+} from './client.ts';
+export { LevApiError } from './errors.ts';
+export { type Auth, type ClientCredentialsOptions, type MockIdentity, bearerAuth, clientCredentials, mockAuth } from './auth.ts';
+export { type RetryOptions, retryAfterMs } from './retry.ts';
+export { type MutualTlsOptions, mutualTls } from './tls.ts';
+export type { components, operations, paths } from './schema.ts';
