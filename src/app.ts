@@ -17,6 +17,10 @@ import { securityHeaders } from './http/headers.ts';
 import { healthRoutes } from './http/health.ts';
 import { metricsPlugin } from './http/metrics.ts';
 import { openApiDocument, openApiRoutes } from './http/openapi.ts';
+import { createLevClient } from '@lev-api/client';
+import { IN_PROCESS_URL, injectFetch } from './ui/in-process.ts';
+import { uiRoutes } from './ui/routes.ts';
+import { memorySessions } from './ui/sessions.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
@@ -145,6 +149,11 @@ export async function buildApp(
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
   await app.register(verificationRoutes, { records, candidates: (type, key, limit) => store.verificationCandidates(type, key, limit), audit, enforceRoles, falseShare: config.verification.falseShare });
   await app.register(auditRoutes, { report, enforceRoles });
+  if (config.auth?.mode === 'mock') {
+    // The caseworkers' pages, calling this very API as each signed-in caseworker.
+    const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });
+    await app.register(uiRoutes, { api, sessions: memorySessions(config.ui.idleMs), idleMs: config.ui.idleMs, secure: tls, records, mock: true });
+  }
   app.addHook('onClose', () => audit.flush());
   await app.after();
   guardMethods();

@@ -143,6 +143,12 @@ const Env = Type.Object({
       description: 'PEM file of the CA certificates whose client certificates are accepted: every connection must then present one (mutual TLS); needs TLS_CERT',
     }),
   ),
+  UI_IDLE_TIMEOUT_MIN: Type.Integer({
+    minimum: 1,
+    maximum: 480,
+    default: 30,
+    description: "Minutes without a request after which a caseworker's session of the pages at /ui ends (they are warned before)",
+  }),
   CORS_ORIGINS: Type.Optional(
     Type.String({
       pattern: '^https?://[^,/\\s]+(,https?://[^,/\\s]+)*$',
@@ -232,6 +238,8 @@ export interface Config {
   readonly maxResults: number;
   /** Origins whose pages may call the API from a browser (CORS); none when empty. */
   readonly corsOrigins: readonly string[];
+  /** The caseworkers' pages (served at /ui in mock mode). */
+  readonly ui: { readonly idleMs: number };
   /** What a connection may take of the server before it is refused or cut off. */
   readonly connections: ConnectionLimits;
   /** Bound of the rendered-record cache, in bytes (string lengths); 0 for none. */
@@ -491,6 +499,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     },
     maxResults: value.MAX_RESULTS,
     corsOrigins: value.CORS_ORIGINS?.split(',') ?? [],
+    ui: { idleMs: value.UI_IDLE_TIMEOUT_MIN * 60_000 },
     connections: {
       requestTimeoutMs: value.REQUEST_TIMEOUT_S * 1000,
       headersTimeoutMs: value.HEADERS_TIMEOUT_S * 1000,

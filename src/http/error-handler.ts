@@ -75,19 +75,24 @@ export function installErrorHandling(app: FastifyInstance, { cors = false } = {}
   });
 
   // A known path asked with another method is a 405 naming the methods it has.
-  const getPaths: string[] = [];
+  const known = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
-    const methods = [route.method].flat();
-    if (methods.includes('GET') && !route.url.startsWith('/docs')) getPaths.push(route.url);
+    if (route.url.startsWith('/docs')) return;
+    const methods = known.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    known.set(route.url, methods);
   });
   return () => {
-    for (const url of getPaths.splice(0)) {
+    const paths = [...known].filter(([, methods]) => methods.has('GET'));
+    known.clear();
+    for (const [url, methods] of paths) {
+      const allowed = ['GET', 'HEAD', ...[...methods].filter((method) => method !== 'GET' && method !== 'HEAD')].join(', ');
       app.route({
         // With CORS on, OPTIONS is the browser's preflight, answered by the CORS plugin.
-        method: app.supportedMethods.filter((method) => method !== 'GET' && method !== 'HEAD' && !(cors && method === 'OPTIONS')),
+        method: app.supportedMethods.filter((method) => !methods.has(method) && method !== 'HEAD' && !(cors && method === 'OPTIONS')),
         url,
         handler: async (request) => {
-          throw methodNotAllowed(request.method, 'GET, HEAD');
+          throw methodNotAllowed(request.method, allowed);
         },
       });
     }

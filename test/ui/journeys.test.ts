@@ -1,0 +1,158 @@
+/**
+ * The caseworkers' journeys in a real browser, against the mock served on a socket: sign in,
+ * find Eleanor Rose Ashworth, read her record with the chosen roles' fields, check her certificate,
+ * and find that search in the audit report. Every page passes axe's WCAG 2.2 AA rules and is
+ * photographed under test-output/screenshots/.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { type RunningApp, filledStore, startApp, suiteContext } from '../helper.ts';
+import { accessibilityViolations, browserMissing, launch, screenshot } from './browser.ts';
+
+const missing = browserMissing();
+
+describe('caseworker pages in Chromium', { skip: missing }, () => {
+  const context = suiteContext();
+  let running: RunningApp;
+  let browser: Browser;
+  const consoleErrors: string[] = [];
+
+  before(async () => {
+    running = await startApp(context, await filledStore(context, 'memory'));
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  const newPage = async () => {
+    const page = await browser.newPage();
+    page.on('console', (message) => {
+      // A CSP refusal reaches the console: none may happen.
+      if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) consoleErrors.push(message.text());
+    });
+    return page;
+  };
+
+  /** Screenshot and accessibility check of the page as it is now. */
+  const looked = async (page: Page, name: string) => {
+    await screenshot(page, name);
+    assert.deepEqual(await accessibilityViolations(page), [], `${name}: axe found violations`);
+    assert.doesNotMatch(await page.title(), /Ashworth|Eleanor/, `${name}: no personal data in the title`);
+  };
+
+  const signIn = async (page: Page, username: string, roles: string[]) => {
+    await page.goto(`${running.url}/ui`);
+    assert.match(page.url(), /\/ui\/sign-in$/);
+    // Keyboard only: the form must work without a pointer.
+    await page.focus('#username');
+    await page.keyboard.type(username);
+    for (const role of roles) {
+      await page.focus(`input[name="roles"][value="${role}"]`);
+      await page.keyboard.press('Space');
+    }
+    await page.focus('button[type="submit"]:has-text("Sign in")');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${running.url}/ui`);
+  };
+
+  test('sign in, find Eleanor Rose Ashworth, read her record, check her certificate, see the search audited', async () => {
+    const page = await newPage();
+    await page.goto(`${running.url}/ui/sign-in`);
+    await looked(page, 'sign-in');
+    await signIn(page, 'eleanor-finder@example.gov.uk', ['birth', 'full-details', 'audit']);
+    await looked(page, 'start');
+
+    await page.click('text=Find a birth registration');
+    await looked(page, 'search');
+    // Nothing filled: the error summary names each missing field and links to it.
+    await page.click('button:has-text("Search")');
+    const summary = page.locator('.govuk-error-summary');
+    assert.equal(await summary.locator('a').count(), 3);
+    assert.match(await summary.innerText(), /Enter the surname[\s\S]*Enter the forenames[\s\S]*Enter the child's date of birth/);
+    assert.match(await page.title(), /^Error: /);
+    await looked(page, 'search-errors');
+
+    await page.fill('#surname', 'Ashworth');
+    await page.fill('#forenames', 'Eleanor');
+    await page.fill('#dateOfBirth-day', '8');
+    await page.fill('#dateOfBirth-month', '8');
+    await page.fill('#dateOfBirth-year', '2008');
+    await page.click('button:has-text("Search")');
+    // One result: straight to the record.
+    await page.waitForURL(/\/ui\/birth\/123456789$/);
+    const text = await page.locator('main').innerText();
+    assert.match(text, /Eleanor Rose/);
+    assert.match(text, /Pharmacist/, "full-details: the mother's occupation is shown");
+    await looked(page, 'record');
+
+    await page.goto(`${running.url}/ui/birth/verify`);
+    await looked(page, 'verify');
+    await page.fill('#surname', 'Ashworth');
+    await page.fill('#forenames', 'Eleanor');
+    await page.fill('#dateOfBirth-day', '8');
+    await page.fill('#dateOfBirth-month', '8');
+    await page.fill('#dateOfBirth-year', '2008');
+    await page.fill('#motherMaidenSurname', 'Pennington');
+    await page.click('button:has-text("Check")');
+    assert.match(await page.locator('h1').innerText(), /^The details match$/);
+    await looked(page, 'verified');
+    await page.goto(`${running.url}/ui/birth/verify`);
+    await page.fill('#surname', 'Ashworth');
+    await page.fill('#forenames', 'Eleanor');
+    await page.fill('#dateOfBirth-day', '8');
+    await page.fill('#dateOfBirth-month', '8');
+    await page.fill('#dateOfBirth-year', '2008');
+    await page.fill('#motherMaidenSurname', 'Doyle');
+    await page.click('button:has-text("Check")');
+    assert.match(await page.locator('h1').innerText(), /^The details do not match$/);
+    await looked(page, 'not-verified');
+
+    await page.click('.govuk-service-navigation >> text=Audit report');
+    const today = new Date().toISOString().slice(0, 10);
+    const row = page.locator('tr', { hasText: 'eleanor-finder@example.gov.uk' });
+    assert.equal(await row.count(), 1, 'the caseworker is in the report');
+    // The record read, the search that found it (a lookup), two verifications: four accesses today.
+    assert.deepEqual((await row.locator('td').allInnerTexts()).map((cell) => cell.trim()), ['eleanor-finder@example.gov.uk', today, '4']);
+    await looked(page, 'audit');
+    const csv = await page.request.get(`${running.url}/ui/audit.csv`);
+    assert.equal(csv.status(), 200);
+    assert.match(csv.headers()['content-type'], /^text\/csv/);
+    assert.match(await csv.text(), new RegExp(`^user,day,accesses\\r\\n[\\s\\S]*eleanor-finder@example\\.gov\\.uk,${today},4\\r\\n`));
+    await page.close();
+  });
+
+  test('a search that finds several lists them; a caseworker without full-details sees fewer fields', async () => {
+    const page = await newPage();
+    await signIn(page, 'basic-reader@example.gov.uk', ['birth']);
+    await page.goto(`${running.url}/ui/birth/search?submitted=1&surname=Marsden&forenames=George&dateOfBirth-day=14&dateOfBirth-month=3&dateOfBirth-year=2010`);
+    assert.equal(await page.locator('tbody tr').count(), 3);
+    await looked(page, 'results');
+    await page.goto(`${running.url}/ui/birth/123456789`);
+    const text = await page.locator('main').innerText();
+    assert.match(text, /Eleanor Rose/);
+    assert.doesNotMatch(text, /Pharmacist/, "without full-details the mother's occupation is not shown");
+    await page.goto(`${running.url}/ui/birth/999999020`);
+    assert.match(await page.locator('main').innerText(), /This registration is blocked/);
+    await looked(page, 'record-blocked');
+    await page.goto(`${running.url}/ui/birth/999999041`);
+    assert.equal(await page.locator('a[href="/ui/birth/999999040"]').count(), 1, 'a re-registration links to the registration it replaced');
+    await looked(page, 'record-re-registered');
+    await page.close();
+  });
+
+  test('signing out ends the session; the pages then ask to sign in', async () => {
+    const page = await newPage();
+    await signIn(page, 'leaver@example.gov.uk', ['death']);
+    await page.click('button:has-text("Sign out")');
+    await page.waitForURL(/\/ui\/sign-in$/);
+    await page.goto(`${running.url}/ui/death/search`);
+    assert.match(page.url(), /\/ui\/sign-in$/);
+    await page.close();
+  });
+
+  test('no page broke its Content-Security-Policy or logged an error', () => {
+    assert.deepEqual(consoleErrors, []);
+  });
+});
