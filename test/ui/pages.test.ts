@@ -1,0 +1,79 @@
+/** The pages' security over HTTP: the CSP, no-store, the CSRF check of sign-in and sign-out, sessions that end. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { csvCell } from '../../src/ui/routes.ts';
+import { memorySessions } from '../../src/ui/sessions.ts';
+import { sharedApp } from '../helper.ts';
+
+const app = sharedApp();
+
+const cookieOf = (headers: Headers) => /lev_ui_session=([^;]+)/.exec(headers.get('set-cookie') ?? '')?.[1];
+
+async function signIn(url: string, roles: string[]): Promise<string> {
+  const form = await fetch(`${url}/ui/sign-in`);
+  const cookie = `lev_ui_session=${cookieOf(form.headers)}`;
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
+  const body = new URLSearchParams([['csrf', csrf], ['username', 'pages-test'], ...roles.map((role) => ['roles', role])]);
+  const signed = await fetch(`${url}/ui/sign-in`, { method: 'POST', body, headers: { cookie }, redirect: 'manual' });
+  assert.equal(signed.status, 303);
+  return `lev_ui_session=${cookieOf(signed.headers)}`;
+}
+
+describe('caseworker pages over HTTP', () => {
+  test('pages carry a CSP without unsafe-inline, no-store, and an HttpOnly SameSite=Lax session cookie', async () => {
+    const response = await fetch(`${app().url}/ui/sign-in`);
+    assert.equal(response.status, 200);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+    assert.match(response.headers.get('set-cookie') ?? '', /HttpOnly/i);
+    assert.match(response.headers.get('set-cookie') ?? '', /SameSite=Lax/i);
+    assert.match(await response.text(), /Sign in to the mock/);
+    const css = await fetch(`${app().url}/ui/govuk/govuk-frontend.min.css`);
+    assert.equal(css.status, 200);
+    assert.equal((await fetch(`${app().url}/ui/govuk/../../package.json`)).status, 404);
+  });
+
+  test('sign-in and sign-out refuse a form without the session token', async () => {
+    const url = app().url;
+    const refused = await fetch(`${url}/ui/sign-in`, { method: 'POST', body: new URLSearchParams({ username: 'x', roles: 'birth' }), redirect: 'manual' });
+    assert.equal(refused.status, 403);
+    const cookie = await signIn(url, ['birth']);
+    const start = await fetch(`${url}/ui`, { headers: { cookie } });
+    assert.equal(start.status, 200);
+    assert.match(await start.text(), /Find a birth registration/);
+    assert.equal((await fetch(`${url}/ui/sign-out`, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ csrf: 'forged' }) })).status, 403);
+    assert.equal((await fetch(`${url}/ui`, { headers: { cookie }, redirect: 'manual' })).status, 200, 'still signed in');
+    assert.equal((await fetch(`${url}/ui/sign-in`, { method: 'DELETE' })).status, 405);
+  });
+
+  test('a record page holds no name in its title and is not kept by caches', async () => {
+    const url = app().url;
+    const cookie = await signIn(url, ['birth']);
+    const page = await fetch(`${url}/ui/birth/123456789`, { headers: { cookie } });
+    const html = await page.text();
+    assert.match(html, /Eleanor Rose/);
+    assert.match(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '', /^Birth record – /);
+    assert.equal(page.headers.get('cache-control'), 'no-store');
+  });
+
+  test('a session ends after its idle time, and each request restarts it', async () => {
+    let now = 0;
+    const sessions = memorySessions(1000, () => now);
+    await sessions.set('a', { csrf: 't', user: { username: 'u', roles: [] } });
+    now = 900;
+    assert.ok(await sessions.get('a'));
+    await sessions.set('a', { csrf: 't' });
+    now = 1800;
+    assert.ok(await sessions.get('a'), 'restarted at 900');
+    now = 1901;
+    assert.equal(await sessions.get('a'), undefined);
+  });
+
+  test('CSV cells are quoted and never formulas', () => {
+    assert.equal(csvCell('plain@example.gov.uk'), 'plain@example.gov.uk');
+    assert.equal(csvCell('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
+    assert.equal(csvCell('a,b'), '"a,b"');
+  });
+});
