@@ -99,7 +99,7 @@ export interface VerificationRoutesOptions {
   readonly falseShare: VerificationConfig['falseShare'];
 }
 
-export async function verificationRoutes(app: FastifyInstance, { records, candidates: search, audit, enforceRoles, falseShare }: VerificationRoutesOptions) {
+export async function verificationRoutes(app: FastifyInstance, { records, candidates: findCandidates, audit, enforceRoles, falseShare }: VerificationRoutesOptions) {
   const registers = app.hasDecorator('metricsRegistry') ? [app.metricsRegistry] : [];
   const answers = new Counter({
     name: 'lev_verifications_total',
@@ -146,7 +146,7 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
           if (error instanceof VerificationInputError) throw badRequest(error.message);
           throw error;
         }
-        const candidates = await fromStore(() => search(dataset, query.key, CANDIDATE_LIMIT));
+        const candidates = await fromStore(() => findCandidates(dataset, query.key, CANDIDATE_LIMIT));
         const verified = compiled.decide(candidates, query);
         if (candidates.records.length) decoy = candidates.records[0];
         else if (decoy !== undefined) compiled.decide({ records: [decoy], truncated: false }, query);

@@ -73,8 +73,6 @@ export interface Candidates {
 export interface CompiledVerification {
   readonly description: RecordDescription;
   readonly parameters: readonly VerificationParameter[];
-  /** The fields compared, as `verifiedPaths` lists them. */
-  readonly paths: readonly string[];
   /** Reads a query whose values already have the parameters' forms; throws VerificationInputError. */
   read(query: Readonly<Record<string, string | undefined>>): VerificationQuery;
   /**
@@ -236,7 +234,6 @@ export function compileVerification(description: RecordDescription): CompiledVer
   return {
     description,
     parameters,
-    paths,
 
     read(query) {
       const names = v.names.map((n) => ({

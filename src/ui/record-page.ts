@@ -10,6 +10,7 @@ import {
   type RecordDescription,
   groupDescription,
   groupFields,
+  isBlocked,
   isLeaf,
   isLink,
   isList,
@@ -23,6 +24,8 @@ export interface Row {
 
 export interface Section {
   readonly heading: string;
+  /** The group's dot path in the record. */
+  readonly path: string;
   readonly rows: readonly Row[];
 }
 
@@ -69,12 +72,12 @@ function rowsOf(fields: Fields, record: unknown, prefix: string): { rows: Row[];
       if (!Array.isArray(items)) continue;
       items.forEach((item, i) => {
         const inner = rowsOf(field.item, item, '');
-        if (inner.rows.length) sections.push({ heading: `${field.description} ${i + 1}`, rows: inner.rows });
+        if (inner.rows.length) sections.push({ heading: `${field.description} ${i + 1}`, path: `${path}.${i}`, rows: inner.rows });
       });
     } else {
       const group = field as Fields;
       const inner = rowsOf(groupFields(group), record, path);
-      if (inner.rows.length) sections.push({ heading: groupDescription(group) ?? words(name), rows: inner.rows });
+      if (inner.rows.length) sections.push({ heading: groupDescription(group) ?? words(name), path, rows: inner.rows });
       sections.push(...inner.sections);
     }
   }
@@ -90,16 +93,15 @@ export function recordPage(description: RecordDescription, record: unknown): Rec
     if (typeof id === 'number') linked.push({ label: field.description, id });
   }
   // The blocked flag's group holds the registration's flags.
-  let flagGroup: Field | undefined = { kind: 'group', description: '', fields: description.fields } as Field;
-  for (const segment of description.blockedFlag.split('.').slice(0, -1)) flagGroup = flagGroup && groupFields(flagGroup as Fields)[segment];
-  const status = flagGroup && !isLeaf(flagGroup) ? sections.find((section) => section.heading === groupDescription(flagGroup as Fields)) : undefined;
+  const flagGroup = description.blockedFlag.split('.').slice(0, -1).join('.');
+  const status = sections.find((section) => section.path === flagGroup);
   const flags = (status?.rows ?? []).filter((row) => row.value !== 'No' && row.value !== 'None');
   return {
     id: Number(readPath(record, 'id')),
-    blocked: readPath(record, description.blockedFlag) !== false,
+    blocked: isBlocked(record, description.blockedFlag),
     flags,
     linked,
-    sections: [...(rows.length ? [{ heading: `${words(description.name)} registration`, rows }] : []), ...sections.filter((s) => s !== status)],
+    sections: [...(rows.length ? [{ heading: `${words(description.name)} registration`, path: '', rows }] : []), ...sections.filter((s) => s !== status)],
   };
 }
 
