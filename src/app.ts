@@ -5,8 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
-// Every logger of the app is a pino logger: Fastify's own, or the one a test gives.
-import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
 import { type Identifier, authoriseDataset, createIdentifier, enforcesRoles } from './auth/identify.ts';
@@ -14,13 +12,14 @@ import { auditRoutes } from './http/audit-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { forbidden } from './http/errors.ts';
 import { securityHeaders } from './http/headers.ts';
+import { logRequests } from './http/request-log.ts';
 import { healthRoutes } from './http/health.ts';
 import { metricsPlugin } from './http/metrics.ts';
 import { openApiDocument, openApiRoutes } from './http/openapi.ts';
 import { createLevClient } from '@lev-api/client';
 import { IN_PROCESS_URL, injectFetch } from './ui/in-process.ts';
 import { uiRoutes } from './ui/routes.ts';
-import { memorySessions } from './ui/sessions.ts';
+import { openSessions } from './ui/sessions.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
@@ -126,17 +125,7 @@ export async function buildApp(
     done(null, payload);
   });
 
-  app.addHook('onResponse', (request, reply, done) => {
-    // Route pattern, never the URL: the URL holds the searched names and dates. Not even built when
-    // the level leaves it out (LOG_LEVEL=warn under load).
-    if ((request.log as Logger).isLevelEnabled('info')) {
-      request.log.info(
-        { route: request.routeOptions.url ?? 'unrouted', method: request.method, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-        'request',
-      );
-    }
-    done();
-  });
+  logRequests(app);
 
   // A query parameter that could not be decoded is named in a 400 (after the 401 and 403 of onRequest).
   app.addHook('preValidation', refuseMalformedQuery);
@@ -152,7 +141,9 @@ export async function buildApp(
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });
-    await app.register(uiRoutes, { api, sessions: memorySessions(config.ui.idleMs), idleMs: config.ui.idleMs, secure: tls, records, mock: true });
+    const sessions = openSessions(config.ui, app.log);
+    app.addHook('onClose', () => sessions.close());
+    await app.register(uiRoutes, { api, sessions: sessions.store, idleMs: config.ui.idleMs, secure: tls, records, signIn: { mode: 'mock' } });
   }
   app.addHook('onClose', () => audit.flush());
   await app.after();

@@ -9,6 +9,7 @@ import type { Command } from './types/command.ts';
 
 const commands: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve.ts')).serveCommand,
+  ui: async () => (await import('./commands/ui.ts')).uiCommand,
   migrate: async () => (await import('./commands/migrate.ts')).migrateCommand,
   load: async () => (await import('./commands/load.ts')).loadCommand,
   generate: async () => (await import('./commands/generate.ts')).generateCommand,

@@ -4,7 +4,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
 const AUTH_MODES = ['mock', 'oidc', 'proxy'] as const;
@@ -23,9 +23,56 @@ const claimList = (value: string, description: string) =>
  */
 const EMBEDDED_RENDER_CACHE_MB = 256;
 
-const Env = Type.Object({
+/** Where and how a process listens: the API's and the pages' own (`lev-api ui`) alike. */
+const Listening = {
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on' }),
   HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Address to listen on' }),
+  TLS_CERT: Type.Optional(
+    Type.String({ minLength: 1, description: 'PEM file of the certificate the service presents (then its chain); with TLS_KEY, the service serves HTTPS only' }),
+  ),
+  TLS_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the private key of TLS_CERT (unencrypted)' })),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info', description: 'pino log level' },
+  ),
+};
+
+/** The caseworkers' sessions, wherever the pages are served. */
+const Sessions = {
+  UI_IDLE_TIMEOUT_MIN: Type.Integer({
+    minimum: 1,
+    maximum: 480,
+    default: 30,
+    description: "Minutes without a request after which a caseworker's session of the pages at /ui ends (they are warned before)",
+  }),
+  REDIS_URL: Type.Optional(
+    Type.String({
+      pattern: '^rediss?://\\S+$',
+      description: "Redis that every process shares the rate-limit buckets and the caseworkers' sessions through; without it, each process keeps its own",
+    }),
+  ),
+  REDIS_KEY_PREFIX: Type.String({ pattern: '^[\\x21-\\x7e]{1,64}$', default: 'lev-api:', description: 'Prefix of the keys the service keeps in Redis' }),
+};
+
+/** Which issuer's tokens, and what their claims mean: the API checks them, the pages sign caseworkers in with them. */
+const OidcClaims = {
+  OIDC_ISSUER: Type.Optional(
+    Type.String({ pattern: '^https?://[^\\s?#]+$', description: "oidc: the issuer URL, exactly as tokens' iss claim gives it; its discovery document names the keys" }),
+  ),
+  OIDC_AUDIENCE: Type.Optional(Type.String({ pattern: '^\\S+$', description: "oidc: the API's audience; tokens' aud claim must contain it" })),
+  OIDC_USERNAME_CLAIM: claimList('preferred_username,sub', 'oidc: claims giving the username, the first present wins'),
+  OIDC_CLIENT_CLAIM: claimList('azp,client_id', 'oidc: claims giving the client, the first present wins'),
+  OIDC_ROLES_CLAIM: claimList(
+    'realm_access.roles,resource_access.{audience}.roles',
+    'oidc: claims (dotted paths; {audience} is OIDC_AUDIENCE) whose roles are merged',
+  ),
+  OIDC_GROUPS_CLAIM: claimList('groups', 'oidc: claims (dotted paths) whose groups are merged'),
+};
+
+const Env = Type.Object({
+  ...Listening,
+  ...Sessions,
+  ...OidcClaims,
   DATABASE_URL: Type.Optional(
     Type.String({
       pattern: '^postgres(ql)?://',
@@ -97,10 +144,6 @@ const Env = Type.Object({
       },
     ),
   ),
-  OIDC_ISSUER: Type.Optional(
-    Type.String({ pattern: '^https?://[^\\s?#]+$', description: "oidc: the issuer URL, exactly as tokens' iss claim gives it; its discovery document names the keys" }),
-  ),
-  OIDC_AUDIENCE: Type.Optional(Type.String({ pattern: '^\\S+$', description: "oidc: this service's audience; tokens' aud claim must contain it" })),
   OIDC_CLOCK_TOLERANCE_S: Type.Integer({ minimum: 0, maximum: 300, default: 30, description: 'oidc: seconds of clock skew allowed on exp, nbf and iat' }),
   OIDC_JWKS_COOLDOWN_S: Type.Integer({
     minimum: 0,
@@ -108,13 +151,6 @@ const Env = Type.Object({
     default: 30,
     description: "oidc: least seconds between two fetches of the issuer's keys when a token names an unknown key id",
   }),
-  OIDC_USERNAME_CLAIM: claimList('preferred_username,sub', 'oidc: claims giving the username, the first present wins'),
-  OIDC_CLIENT_CLAIM: claimList('azp,client_id', 'oidc: claims giving the client, the first present wins'),
-  OIDC_ROLES_CLAIM: claimList(
-    'realm_access.roles,resource_access.{audience}.roles',
-    'oidc: claims (dotted paths; {audience} is OIDC_AUDIENCE) whose roles are merged',
-  ),
-  OIDC_GROUPS_CLAIM: claimList('groups', 'oidc: claims (dotted paths) whose groups are merged'),
   REQUIRE_BOUND_TOKENS: Type.Boolean({
     default: false,
     description: "oidc: refuse access tokens that are not bound to the caller's client certificate (RFC 8705 cnf x5t#S256); needs TLS_CLIENT_CA",
@@ -133,22 +169,12 @@ const Env = Type.Object({
   TRUSTED_PROXIES: Type.Optional(
     Type.String({ minLength: 1, description: 'proxy: comma list of the IP addresses or CIDR ranges whose identity headers are believed' }),
   ),
-  TLS_CERT: Type.Optional(
-    Type.String({ minLength: 1, description: 'PEM file of the certificate the service presents (then its chain); with TLS_KEY, the service serves HTTPS only' }),
-  ),
-  TLS_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the private key of TLS_CERT (unencrypted)' })),
   TLS_CLIENT_CA: Type.Optional(
     Type.String({
       minLength: 1,
       description: 'PEM file of the CA certificates whose client certificates are accepted: every connection must then present one (mutual TLS); needs TLS_CERT',
     }),
   ),
-  UI_IDLE_TIMEOUT_MIN: Type.Integer({
-    minimum: 1,
-    maximum: 480,
-    default: 30,
-    description: "Minutes without a request after which a caseworker's session of the pages at /ui ends (they are warned before)",
-  }),
   CORS_ORIGINS: Type.Optional(
     Type.String({
       pattern: '^https?://[^,/\\s]+(,https?://[^,/\\s]+)*$',
@@ -162,10 +188,6 @@ const Env = Type.Object({
   RATE_LIMIT_BURST: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Requests a client may make at once (the bucket size); RATE_LIMIT_PER_MINUTE when unset' }),
   ),
-  REDIS_URL: Type.Optional(
-    Type.String({ pattern: '^rediss?://\\S+$', description: 'Redis that every process shares the rate-limit buckets through; without it, each process counts alone' }),
-  ),
-  REDIS_KEY_PREFIX: Type.String({ pattern: '^[\\x21-\\x7e]{1,64}$', default: 'lev-api:', description: 'Prefix of the keys the service keeps in Redis' }),
   // Verification: the watch on clients whose answers are mostly "not verified" (an enumeration looks like that).
   VERIFY_FALSE_SHARE_THRESHOLD: Type.Number({
     minimum: 0,
@@ -185,10 +207,6 @@ const Env = Type.Object({
     default: 50,
     description: 'Fewest verifications in the window before a client\'s share of false answers is judged',
   }),
-  LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
-    { default: 'info', description: 'pino log level' },
-  ),
 });
 
 export interface OidcConfig {
@@ -239,7 +257,7 @@ export interface Config {
   /** Origins whose pages may call the API from a browser (CORS); none when empty. */
   readonly corsOrigins: readonly string[];
   /** The caseworkers' pages (served at /ui in mock mode). */
-  readonly ui: { readonly idleMs: number };
+  readonly ui: UiSessionConfig;
   /** What a connection may take of the server before it is refused or cut off. */
   readonly connections: ConnectionLimits;
   /** Bound of the rendered-record cache, in bytes (string lengths); 0 for none. */
@@ -252,6 +270,17 @@ export interface Config {
   /** The per-client token bucket; absent when RATE_LIMIT_PER_MINUTE is unset (no limit). */
   readonly rateLimit?: RateLimitConfig;
   readonly verification: VerificationConfig;
+}
+
+export interface UiSessionConfig {
+  readonly idleMs: number;
+  /** Sessions kept in Redis, shared by every process serving the pages; in the process when absent. */
+  readonly redis?: RedisConfig;
+}
+
+export interface RedisConfig {
+  readonly url: string;
+  readonly keyPrefix: string;
 }
 
 export interface EmbeddedAuditConfig {
@@ -292,7 +321,7 @@ export interface RateLimitConfig {
   /** The bucket's size: the most requests a client can make at once. */
   readonly burst: number;
   /** Buckets kept in Redis, shared by every process; in the process when absent. */
-  readonly redis?: { readonly url: string; readonly keyPrefix: string };
+  readonly redis?: RedisConfig;
 }
 
 export class ConfigError extends Error {
@@ -389,7 +418,7 @@ function certificatesIn(key: string, path: string, pem: Buffer, problems: string
   return certificates;
 }
 
-function tlsConfig(value: Static<typeof Env>, problems: string[]): TlsConfig | undefined {
+function tlsConfig(value: { TLS_CERT?: string; TLS_KEY?: string; TLS_CLIENT_CA?: string }, problems: string[]): TlsConfig | undefined {
   const { TLS_CERT, TLS_KEY, TLS_CLIENT_CA } = value;
   if (!TLS_CERT || !TLS_KEY) {
     if (TLS_CERT || TLS_KEY) problems.push(`${TLS_CERT ? 'TLS_KEY' : 'TLS_CERT'} is not set: TLS_CERT and TLS_KEY go together (the certificate and its private key)`);
@@ -414,17 +443,21 @@ function tlsConfig(value: Static<typeof Env>, problems: string[]): TlsConfig | u
 function rateLimitConfig(value: Static<typeof Env>, given: (key: string) => boolean, problems: string[]): RateLimitConfig | undefined {
   const perMinute = value.RATE_LIMIT_PER_MINUTE;
   if (!perMinute) {
-    const stray = ['RATE_LIMIT_BURST', 'REDIS_URL'].filter(given);
+    // The pages (served in mock mode) keep their sessions in Redis too; otherwise REDIS_URL would go unused.
+    const servesPages = (value.AUTH_MODE ?? (value.DATABASE_URL ? undefined : 'mock')) === 'mock';
+    const stray = ['RATE_LIMIT_BURST', ...(servesPages ? [] : ['REDIS_URL'])].filter(given);
     if (stray.length) problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set without RATE_LIMIT_PER_MINUTE: there is no rate limit to apply`);
     return undefined;
   }
-  if (given('REDIS_KEY_PREFIX') && !value.REDIS_URL) problems.push('REDIS_KEY_PREFIX is set without REDIS_URL');
   return {
     perMinute,
     burst: value.RATE_LIMIT_BURST ?? perMinute,
-    redis: value.REDIS_URL ? { url: value.REDIS_URL, keyPrefix: value.REDIS_KEY_PREFIX } : undefined,
+    redis: redisOf(value),
   };
 }
+
+const redisOf = (value: { REDIS_URL?: string; REDIS_KEY_PREFIX: string }): RedisConfig | undefined =>
+  value.REDIS_URL ? { url: value.REDIS_URL, keyPrefix: value.REDIS_KEY_PREFIX } : undefined;
 
 function authConfig(value: Static<typeof Env>): AuthConfig {
   const mode = value.AUTH_MODE ?? 'mock';
@@ -456,25 +489,30 @@ export interface LoadOptions {
   readonly serving?: boolean;
 }
 
+/** The settings a schema knows, converted, defaulted and checked: a problem for each bad one. */
+function readEnv<S extends TObject>(schema: S, env: Record<string, string | undefined>) {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
+  const value = Value.Default(schema, Value.Convert(schema, { ...raw })) as Static<S>;
+  const problems = [...Value.Errors(schema, value)].map((error) => {
+    const key = error.path.slice(1);
+    const property = (schema.properties as Record<string, { description?: string }>)[key];
+    return `${key}=${JSON.stringify(raw[key])}: ${error.message}${property?.description ? ` (${property.description})` : ''}`;
+  });
+  return { value, problems, given: (key: string) => raw[key] !== undefined };
+}
+
 /** Reads and checks the settings; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>, { serving = true }: LoadOptions = {}): Config {
-  const known = Object.keys(Env.properties);
-  const raw: Record<string, unknown> = {};
-  for (const key of known) if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
-  const value = Value.Default(Env, Value.Convert(Env, { ...raw })) as Static<typeof Env>;
-  const problems = [...Value.Errors(Env, value)].map((error) => {
-    const key = error.path.slice(1);
-    const schema = (Env.properties as Record<string, { description?: string }>)[key];
-    return `${key}=${JSON.stringify(raw[key])}: ${error.message}${schema?.description ? ` (${schema.description})` : ''}`;
-  });
+  const { value, problems, given } = readEnv(Env, env);
   if (value.DATABASE_READ_URLS && !value.DATABASE_URL) problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
   if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
   if (value.AUDIT_FILE && value.DATABASE_URL) problems.push('AUDIT_FILE is for the embedded store; with DATABASE_URL the audit trail is the audit_log table');
   if (value.HEADERS_TIMEOUT_S > value.REQUEST_TIMEOUT_S) {
     problems.push(`HEADERS_TIMEOUT_S=${value.HEADERS_TIMEOUT_S} is longer than REQUEST_TIMEOUT_S=${value.REQUEST_TIMEOUT_S}: the headers are part of the request`);
   }
-  const given = (key: string) => raw[key] !== undefined;
   if (serving) problems.push(...authProblems(value, given));
+  if (given('REDIS_KEY_PREFIX') && !value.REDIS_URL) problems.push('REDIS_KEY_PREFIX is set without REDIS_URL');
   const tls = serving ? tlsConfig(value, problems) : undefined;
   const rateLimit = serving ? rateLimitConfig(value, given, problems) : undefined;
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -499,7 +537,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     },
     maxResults: value.MAX_RESULTS,
     corsOrigins: value.CORS_ORIGINS?.split(',') ?? [],
-    ui: { idleMs: value.UI_IDLE_TIMEOUT_MIN * 60_000 },
+    ui: { idleMs: value.UI_IDLE_TIMEOUT_MIN * 60_000, redis: redisOf(value) },
     connections: {
       requestTimeoutMs: value.REQUEST_TIMEOUT_S * 1000,
       headersTimeoutMs: value.HEADERS_TIMEOUT_S * 1000,
@@ -520,10 +558,113 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
   };
 }
 
+/** The settings of the pages served as a process of their own, in front of the API (`lev-api ui`). */
+const UiEnv = Type.Object({
+  ...Listening,
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8081, description: 'TCP port to listen on' }),
+  UI_API_URL: Type.String({
+    pattern: '^https?://[^\\s?#]+$',
+    description: "The API the pages call, as each signed-in caseworker (e.g. https://lev-api.internal:8443); 'lev-api ui --api-url' gives it too",
+  }),
+  AUTH_MODE: Type.Union([Type.Literal('mock'), Type.Literal('oidc')], {
+    default: 'mock',
+    description: "How caseworkers sign in: mock (they choose who they are; for an API in mock mode) or oidc (OIDC_ISSUER's authorisation-code flow with PKCE, the API called with their access token)",
+  }),
+  UI_PUBLIC_URL: Type.Optional(
+    Type.String({ pattern: '^https?://[^\\s?#]+[^/\\s?#]$', description: 'oidc: the address caseworkers reach the pages at (scheme, host, port), to which the issuer sends them back' }),
+  ),
+  UI_OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, description: "oidc: the pages' client id at the issuer" })),
+  UI_OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, description: "oidc: the pages' client secret (client_secret_basic)" })),
+  UI_OIDC_SCOPE: Type.String({ pattern: '^\\S+( \\S+)*$', default: 'openid', description: 'oidc: the scopes asked for at sign-in' }),
+  UI_API_CA: Type.Optional(Type.String({ minLength: 1, description: "PEM file of the CA certificates the API's certificate is checked against, besides the system's" })),
+  UI_API_CLIENT_CERT: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the client certificate the pages present to the API (mutual TLS); with UI_API_CLIENT_KEY' })),
+  UI_API_CLIENT_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the private key of UI_API_CLIENT_CERT (unencrypted)' })),
+  ...Sessions,
+  ...OidcClaims,
+});
+
+export interface UiSignInConfig {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scope: string;
+  /** Where the issuer sends a caseworker back: UI_PUBLIC_URL + /ui/auth/callback. */
+  readonly redirectUri: string;
+  readonly claims: OidcConfig['claims'];
+}
+
+export interface UiConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly logLevel: Static<typeof Env>['LOG_LEVEL'];
+  readonly apiUrl: string;
+  /** How the API's TLS is checked, and the certificate the pages present to it. */
+  readonly apiTls?: { readonly ca?: Buffer; readonly cert?: Buffer; readonly key?: Buffer };
+  readonly tls?: TlsConfig;
+  readonly sessions: UiSessionConfig;
+  /** OpenID Connect sign-in; the mock's sign-in when absent. */
+  readonly oidc?: UiSignInConfig;
+}
+
+/** Reads and checks the pages' own settings (`lev-api ui`); throws a ConfigError naming every bad variable. */
+export function loadUiConfig(env: Record<string, string | undefined>): UiConfig {
+  const { value, problems, given } = readEnv(UiEnv, env);
+  const oidcKeys = ['OIDC_ISSUER', 'OIDC_AUDIENCE', 'UI_PUBLIC_URL', 'UI_OIDC_CLIENT_ID', 'UI_OIDC_CLIENT_SECRET', 'UI_OIDC_SCOPE'];
+  if (value.AUTH_MODE === 'oidc') {
+    for (const key of ['OIDC_ISSUER', 'UI_PUBLIC_URL', 'UI_OIDC_CLIENT_ID', 'UI_OIDC_CLIENT_SECRET']) {
+      if (!given(key)) problems.push(`${key} is not set: AUTH_MODE=oidc signs caseworkers in at OIDC_ISSUER as the client UI_OIDC_CLIENT_ID, and needs UI_PUBLIC_URL to be sent back to`);
+    }
+  } else {
+    const stray = oidcKeys.filter(given);
+    if (stray.length) problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set, but AUTH_MODE is mock, not oidc`);
+  }
+  if (given('REDIS_KEY_PREFIX') && !value.REDIS_URL) problems.push('REDIS_KEY_PREFIX is set without REDIS_URL');
+  if (Boolean(value.UI_API_CLIENT_CERT) !== Boolean(value.UI_API_CLIENT_KEY)) {
+    problems.push('UI_API_CLIENT_CERT and UI_API_CLIENT_KEY go together (the certificate the pages present to the API, and its private key)');
+  }
+  const tls = tlsConfig(value, problems);
+  const ca = value.UI_API_CA ? readSetting('UI_API_CA', value.UI_API_CA, problems) : undefined;
+  if (ca) certificatesIn('UI_API_CA', value.UI_API_CA as string, ca, problems);
+  const cert = value.UI_API_CLIENT_CERT ? readSetting('UI_API_CLIENT_CERT', value.UI_API_CLIENT_CERT, problems) : undefined;
+  const key = value.UI_API_CLIENT_KEY ? readSetting('UI_API_CLIENT_KEY', value.UI_API_CLIENT_KEY, problems) : undefined;
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  const audience = value.OIDC_AUDIENCE;
+  return {
+    port: value.PORT,
+    host: value.HOST,
+    logLevel: value.LOG_LEVEL,
+    apiUrl: value.UI_API_URL.replace(/\/+$/, ''),
+    apiTls: ca || cert ? { ca, cert, key } : undefined,
+    tls,
+    sessions: { idleMs: value.UI_IDLE_TIMEOUT_MIN * 60_000, redis: redisOf(value) },
+    oidc:
+      value.AUTH_MODE === 'oidc'
+        ? {
+            issuer: value.OIDC_ISSUER as string,
+            clientId: value.UI_OIDC_CLIENT_ID as string,
+            clientSecret: value.UI_OIDC_CLIENT_SECRET as string,
+            scope: value.UI_OIDC_SCOPE,
+            redirectUri: `${value.UI_PUBLIC_URL}/ui/auth/callback`,
+            claims: {
+              username: claimPaths(value.OIDC_USERNAME_CLAIM, audience ?? ''),
+              client: claimPaths(value.OIDC_CLIENT_CLAIM, audience ?? ''),
+              roles: claimPaths(value.OIDC_ROLES_CLAIM, audience ?? ''),
+              groups: claimPaths(value.OIDC_GROUPS_CLAIM, audience ?? ''),
+            },
+          }
+        : undefined,
+  };
+}
+
+/** The pages' own settings, for `lev-api ui --help`. */
+export const uiConfigReference = () => referenceOf(UiEnv);
+
 /** The settings, for the README and `--help`. */
-export const configReference = () =>
-  Object.entries(Env.properties).map(([name, schema]) => ({
+export const configReference = () => referenceOf(Env);
+
+const referenceOf = (schema: TObject) =>
+  Object.entries(schema.properties).map(([name, property]) => ({
     name,
-    default: (schema as { default?: unknown }).default,
-    description: (schema as { description?: string }).description ?? '',
+    default: (property as { default?: unknown }).default,
+    description: (property as { description?: string }).description ?? '',
   }));

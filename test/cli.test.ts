@@ -93,7 +93,7 @@ describe('CLI mistakes: one clear line and exit 2', () => {
   });
 
   test('an unknown command or top-level option', async (t) => {
-    await assertMistake(t, ['frobnicate'], /^lev-api: unknown command 'frobnicate'; the commands are serve, migrate, load, generate, audit/);
+    await assertMistake(t, ['frobnicate'], /^lev-api: unknown command 'frobnicate'; the commands are serve, ui, migrate, load, generate, audit/);
     await assertMistake(t, ['--verbose'], /^lev-api: unknown option '--verbose'/);
     await assertMistake(t, ['toString'], /unknown command 'toString'/);
   });

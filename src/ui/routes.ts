@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
-import { type LevClient, LevApiError, type RecordType, mockAuth } from '@lev-api/client';
+import { type Auth, type LevClient, LevApiError, type RecordType, bearerAuth, mockAuth } from '@lev-api/client';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RecordDescription } from '../records/define.ts';
 import { readPath } from '../records/define.ts';
 import { FULL_DETAILS_ROLE } from '../types/identity.ts';
 import { type FieldErrors, type FormField, type Values, errorList, parameterNamed, readForm, searchFields, verificationFields } from './forms.ts';
+import { type OidcSignIn, SignInError } from './oidc-sign-in.ts';
 import { recordPage } from './record-page.ts';
 import { type Session, type SessionStore, newSessionId, newToken } from './sessions.ts';
 import { createTemplates, govukFrontendDist, templatesFolder } from './templates.ts';
@@ -32,9 +33,18 @@ export interface UiOptions {
   /** Cookies marked Secure: the pages are served over TLS. */
   readonly secure: boolean;
   readonly records: readonly RecordDescription[];
-  /** The mock: sign-in lets anyone choose who they are. */
-  readonly mock: boolean;
+  readonly signIn: UiSignIn;
 }
+
+/**
+ * How caseworkers sign in: the mock lets anyone choose who they are (the API, in mock mode, believes
+ * the identity headers the pages send); OIDC signs them in at the issuer, and the pages call the
+ * API with their access token.
+ */
+export type UiSignIn = { readonly mode: 'mock' } | { readonly mode: 'oidc'; readonly oidc: OidcSignIn };
+
+/** An access token this close to expiry is renewed before it is used. */
+const RENEW_BEFORE_MS = 30_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -50,7 +60,8 @@ async function inlineScriptHash(): Promise<string> {
   return `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 }
 
-const cspOf = (scriptHash: string) =>
+/** `formTargets`: origins besides this one a form may lead to (the issuer's sign-in and sign-out pages: browsers check redirects too). */
+const cspOf = (scriptHash: string, formTargets: readonly string[]) =>
   [
     "default-src 'none'",
     `script-src 'self' ${scriptHash}`,
@@ -59,7 +70,7 @@ const cspOf = (scriptHash: string) =>
     "font-src 'self'",
     "connect-src 'self'",
     "manifest-src 'self'",
-    "form-action 'self'",
+    ["form-action 'self'", ...formTargets].join(' '),
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
@@ -71,10 +82,11 @@ const nounOf = (type: string) => nouns[type] ?? type;
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
-  const { api, sessions, idleMs, secure, records, mock } = options;
+  const { api, sessions, idleMs, secure, records, signIn } = options;
+  const mock = signIn.mode === 'mock';
   const templates = createTemplates();
   templates.addFilter('summaryRows', (rows: { label: string; value: string }[]) => rows.map((row) => ({ key: { text: row.label }, value: { text: row.value } })));
-  const csp = cspOf(await inlineScriptHash());
+  const csp = cspOf(await inlineScriptHash(), signIn.mode === 'oidc' ? [signIn.oidc.origin] : []);
   const types = new Map(records.map((d) => [d.name, d]));
   const roleNames = [...records.flatMap((d) => [d.name, `${d.name}-verify`]), FULL_DETAILS_ROLE, AUDIT_ROLE];
 
@@ -99,6 +111,17 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   });
 
   const cookieOptions = { path: '/ui', httpOnly: true, sameSite: 'lax' as const, secure };
+
+  // A page that fails (the API or the session store out of reach) says so as a page: never a bare 500.
+  app.setErrorHandler((error, request, reply) => {
+    request.log.error({ err: { type: (error as Error).name, code: (error as { code?: string }).code } }, 'page failed');
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) return reply.code(status).type('text/plain; charset=utf-8').send('The request could not be read');
+    return reply
+      .code(503)
+      .type('text/html; charset=utf-8')
+      .send(templates.render('error.njk', { mock, title: 'Sorry, there is a problem with the service', message: `Try again later. If you ask for help, quote reference ${request.id}.` }));
+  });
 
   /** The visitor's session, made (not yet signed in) when they have none or it ended. */
   const sessionOf = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -139,8 +162,29 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
       reply.redirect(ended ? '/ui/sign-in?timedOut=1' : '/ui/sign-in', 303);
       return undefined;
     }
-    const { username, roles } = session.user;
-    return { id, session, lev: api.withAuth(mockAuth({ username, client: UI_CLIENT, roles: [...roles] })) };
+    const auth = await authOf(id, session);
+    if (!auth) {
+      await sessions.delete(id);
+      reply.clearCookie(COOKIE, cookieOptions);
+      reply.redirect('/ui/sign-in?expired=1', 303);
+      return undefined;
+    }
+    return { id, session, lev: api.withAuth(auth) };
+  };
+
+  /** How the caseworker's calls to the API say who they are; undefined when their sign-in has run out. */
+  const authOf = async (id: string, session: Session): Promise<Auth | undefined> => {
+    const { username, roles } = session.user!;
+    if (signIn.mode === 'mock') return mockAuth({ username, client: UI_CLIENT, roles: [...roles] });
+    let tokens = session.tokens;
+    if (!tokens) return undefined;
+    if (tokens.expiresAt - Date.now() < RENEW_BEFORE_MS) {
+      tokens = await signIn.oidc.refresh(tokens);
+      if (!tokens) return undefined;
+      await sessions.set(id, { ...session, tokens });
+    }
+    const access = tokens.access;
+    return bearerAuth(() => access);
   };
 
   const typeOf = (name: string) => types.get(name);
@@ -161,25 +205,41 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
 
   // ---- sign-in and sign-out (the forms that change state: CSRF-checked)
 
-  app.get<{ Querystring: { timedOut?: string } }>('/ui/sign-in', async (request, reply) => {
+  const roleItems = (chosen: readonly string[] = []) => roleNames.map((role) => ({ value: role, text: role, checked: chosen.includes(role) }));
+  const noticeOf = (query: { timedOut?: string; expired?: string }) =>
+    query.timedOut
+      ? 'You were signed out because you had not done anything for a while.'
+      : query.expired
+        ? 'Your sign-in has expired. Sign in again to go on.'
+        : undefined;
+  const csrfHolds = (given: unknown, session: Session) => typeof given === 'string' && sameText(given, session.csrf);
+  const expired = (reply: FastifyReply, session: Session, what: string) =>
+    page(reply, 'error.njk', context(session, `${what} again`, { message: `The form had expired. Go back and ${what.toLowerCase()} again.` }), 403);
+
+  /** A new session id for the signed-in caseworker: one fixed before sign-in is worth nothing after. */
+  const startSession = async (reply: FastifyReply, previous: string, session: Session) => {
+    await sessions.delete(previous);
+    const next = newSessionId();
+    await sessions.set(next, session);
+    reply.setCookie(COOKIE, next, cookieOptions);
+    return reply.redirect('/ui', 303);
+  };
+
+  app.get<{ Querystring: { timedOut?: string; expired?: string } }>('/ui/sign-in', async (request, reply) => {
     const { session } = await sessionOf(request, reply);
-    if (!mock) return page(reply, 'error.njk', context(session, 'Sign-in is not set up', { message: 'These pages sign in through the mock only.' }), 501);
-    return page(reply, 'sign-in.njk', {
-      ...context(session, 'Sign in'),
-      user: undefined,
-      notice: request.query.timedOut ? 'You were signed out because you had not done anything for a while.' : undefined,
-      values: {},
-      fieldErrors: {},
-      roleItems: roleNames.map((role) => ({ value: role, text: role })),
-    });
+    const notice = noticeOf(request.query);
+    if (signIn.mode === 'oidc') return page(reply, 'sign-in-oidc.njk', { ...context(session, 'Sign in'), user: undefined, notice });
+    return page(reply, 'sign-in.njk', { ...context(session, 'Sign in'), user: undefined, notice, values: {}, fieldErrors: {}, roleItems: roleItems() });
   });
 
   app.post<{ Body: Record<string, string | string[] | undefined> }>('/ui/sign-in', async (request, reply) => {
     const { id, session } = await sessionOf(request, reply);
     const body = request.body ?? {};
-    if (!mock) return page(reply, 'error.njk', context(session, 'Sign-in is not set up', { message: 'These pages sign in through the mock only.' }), 501);
-    if (typeof body.csrf !== 'string' || !sameText(body.csrf, session.csrf)) {
-      return page(reply, 'error.njk', context(session, 'Sign in again', { message: 'The form had expired. Go back and sign in again.' }), 403);
+    if (!csrfHolds(body.csrf, session)) return expired(reply, session, 'Sign in');
+    if (signIn.mode === 'oidc') {
+      const { url, pending } = await signIn.oidc.start();
+      await sessions.set(id, { csrf: session.csrf, pending });
+      return reply.redirect(url, 303);
     }
     const username = typeof body.username === 'string' ? body.username.trim() : '';
     const chosen = ([] as string[]).concat(body.roles ?? []).filter((role) => roleNames.includes(role));
@@ -187,36 +247,38 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
     if (!/^[^\s,]{1,200}$/.test(username)) fieldErrors.username = 'Enter a username, without spaces or commas';
     if (!chosen.length) fieldErrors.roles = 'Select at least one role';
     if (Object.keys(fieldErrors).length) {
-      return page(
-        reply,
-        'sign-in.njk',
-        {
-          ...context(session, 'Sign in'),
-          user: undefined,
-          values: { username },
-          fieldErrors,
-          errors: Object.entries(fieldErrors).map(([field, text]) => ({ text, href: field === 'roles' ? '#roles' : `#${field}` })),
-          roleItems: roleNames.map((role) => ({ value: role, text: role, checked: chosen.includes(role) })),
-        },
-        400,
-      );
+      const errors = Object.entries(fieldErrors).map(([field, text]) => ({ text, href: `#${field}` }));
+      return page(reply, 'sign-in.njk', { ...context(session, 'Sign in'), user: undefined, values: { username }, fieldErrors, errors, roleItems: roleItems(chosen) }, 400);
     }
-    // A new session id at sign-in: one fixed before it is worth nothing after.
-    await sessions.delete(id);
-    const next = newSessionId();
-    await sessions.set(next, { user: { username, roles: chosen }, csrf: newToken() });
-    reply.setCookie(COOKIE, next, cookieOptions);
-    return reply.redirect('/ui', 303);
+    return startSession(reply, id, { user: { username, roles: chosen }, csrf: newToken() });
+  });
+
+  // Where the issuer sends the caseworker back, with the code (or its refusal) and the state.
+  app.get('/ui/auth/callback', async (request, reply) => {
+    if (signIn.mode !== 'oidc') return reply.callNotFound();
+    const { id, session } = await sessionOf(request, reply);
+    const failed = (message: string) => page(reply, 'error.njk', { ...context(session, 'You could not be signed in', { message }), user: undefined, retry: true }, 400);
+    if (!session.pending) return failed('The sign-in had expired, or was started in another browser. Sign in again.');
+    try {
+      const { user, tokens } = await signIn.oidc.finish(new URL(request.url, 'http://pages.invalid').searchParams, session.pending);
+      return await startSession(reply, id, { user, tokens, csrf: newToken() });
+    } catch (error) {
+      if (!(error instanceof SignInError)) throw error;
+      // The code, never the answer: it may hold personal data.
+      request.log.warn({ code: error.code }, 'sign-in did not complete');
+      await sessions.set(id, { csrf: session.csrf });
+      return failed(error.code === 'access_denied' ? 'The sign-in was cancelled. Sign in again to go on.' : 'The sign-in could not be completed. Sign in again.');
+    }
   });
 
   app.post<{ Body: Record<string, string | undefined> }>('/ui/sign-out', async (request, reply) => {
     const { id, session } = await sessionOf(request, reply);
-    if (typeof request.body?.csrf !== 'string' || !sameText(request.body.csrf, session.csrf)) {
-      return page(reply, 'error.njk', context(session, 'Sign out again', { message: 'The form had expired. Go back and sign out again.' }), 403);
-    }
+    if (!csrfHolds(request.body?.csrf, session)) return expired(reply, session, 'Sign out');
     await sessions.delete(id);
     reply.clearCookie(COOKIE, cookieOptions);
-    return reply.redirect('/ui/sign-in', 303);
+    // At the issuer too, or its session would sign the caseworker straight back in.
+    const issuerSignOut = signIn.mode === 'oidc' && session.tokens ? await signIn.oidc.signOutUrl(session.tokens) : undefined;
+    return reply.redirect(issuerSignOut ?? '/ui/sign-in', 303);
   });
 
   app.get('/ui/keep-alive', async (request, reply) => {

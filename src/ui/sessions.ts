@@ -4,15 +4,34 @@
  * out or after `idleMs` without a request.
  */
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import type { UiSessionConfig } from '../config.ts';
+
+export interface SessionUser {
+  readonly username: string;
+  readonly roles: readonly string[];
+}
+
+/** A caseworker's tokens from the issuer (OIDC sign-in): the access token is what the API is called with. */
+export interface SessionTokens {
+  readonly access: string;
+  /** When the access token expires (ms since the epoch). */
+  readonly expiresAt: number;
+  readonly refresh?: string;
+  /** Sent back to the issuer at sign-out, so it knows whose session to end. */
+  readonly idToken?: string;
+}
 
 export interface Session {
   /** Who signed in; undefined before sign-in. */
-  readonly user?: { readonly username: string; readonly roles: readonly string[] };
+  readonly user?: SessionUser;
   /** The token of the forms that change the session (sign-in, sign-out). */
   readonly csrf: string;
-  /** A message for the next page (e.g. why the caseworker was signed out). */
-  readonly notice?: string;
+  /** OIDC sign-in: the caseworker's tokens once signed in. */
+  readonly tokens?: SessionTokens;
+  /** OIDC sign-in: what the issuer's answer is checked against, between sending the caseworker there and their return. */
+  readonly pending?: { readonly state: string; readonly nonce: string; readonly verifier: string };
 }
 
 export interface SessionStore {
@@ -48,9 +67,9 @@ export function memorySessions(idleMs: number, now: () => number = Date.now): Se
   };
 }
 
-/** Sessions in Redis under `lev-ui:session:<id>`, expiring `idleMs` after they were last set. */
-export function redisSessions(redis: Redis, idleMs: number): SessionStore {
-  const key = (id: string) => `lev-ui:session:${id}`;
+/** Sessions in Redis under `<prefix>ui-session:<id>`, expiring `idleMs` after they were last set. */
+export function redisSessions(redis: Redis, idleMs: number, prefix: string): SessionStore {
+  const key = (id: string) => `${prefix}ui-session:${id}`;
   return {
     async get(id) {
       const text = await redis.get(key(id));
@@ -61,6 +80,32 @@ export function redisSessions(redis: Redis, idleMs: number): SessionStore {
     },
     async delete(id) {
       await redis.del(key(id));
+    },
+  };
+}
+
+/**
+ * The store the configuration asks for: Redis with REDIS_URL, else this process's memory. While
+ * Redis does not answer, pages fail as unavailable (503) rather than forget who is signed in.
+ */
+export function openSessions(config: UiSessionConfig, log: FastifyBaseLogger): { store: SessionStore; close(): Promise<void> } {
+  if (!config.redis) return { store: memorySessions(config.idleMs), close: async () => {} };
+  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000 });
+  let ready = false;
+  // Each reconnection attempt emits an error; the transitions below say what matters.
+  redis.on('error', () => {});
+  redis.on('ready', () => {
+    ready = true;
+    log.info("pages: caseworkers' sessions kept in Redis");
+  });
+  redis.on('close', () => {
+    if (ready) log.warn("pages: the Redis connection is lost; pages fail until it is back");
+    ready = false;
+  });
+  return {
+    store: redisSessions(redis, config.idleMs, config.redis.keyPrefix),
+    close: async () => {
+      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

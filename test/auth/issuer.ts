@@ -26,7 +26,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { parseArgs } from 'node:util';
 import { type CryptoKey, type JWK, type JWTPayload, SignJWT, exportJWK, generateKeyPair } from 'jose';
-import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
+import Provider, { type Adapter, type AdapterPayload, type ClientMetadata } from 'oidc-provider';
 
 export const AUDIENCE = 'lev-api';
 
@@ -49,6 +49,22 @@ export const CLIENTS: Record<string, TestClient> = {
   nobody: { secret: 'nobody-secret-0123456789' },
   bound: { secret: 'bound-secret-0123456789', realmRoles: ['birth', 'death'], certificateBound: true },
 };
+
+/** Caseworkers who sign in to the pages (the authorisation-code flow), by username, with their realm roles. */
+export const CASEWORKERS: Record<string, readonly string[]> = {
+  'eleanor.checker': ['birth', 'full-details', 'audit'],
+  'vera.verifier': ['birth-verify'],
+};
+
+/** The pages' client at the issuer. */
+export const PAGES_CLIENT = { id: 'lev-ui', secret: 'lev-ui-secret-0123456789' } as const;
+
+export interface PagesRegistration {
+  /** The pages' callback, registered as the client's one redirect URI. */
+  readonly redirectUri: string;
+  /** Seconds the caseworkers' access tokens live (300 by default). */
+  readonly accessTokenTtl?: number;
+}
 
 interface SigningKey {
   readonly kid: string;
@@ -80,7 +96,9 @@ class MemoryAdapter implements Adapter {
   async findByUserCode() {
     return undefined;
   }
-  async findByUid() {
+  async findByUid(uid: string) {
+    // Sessions, which an authorisation code is bound to, are looked up by their uid.
+    for (const item of this.items.values()) if (item.uid === uid) return item;
     return undefined;
   }
   async consume(id: string) {
@@ -93,25 +111,56 @@ class MemoryAdapter implements Adapter {
   async revokeByGrantId() {}
 }
 
-function provider(issuer: string, keys: readonly SigningKey[]) {
+function provider(issuer: string, keys: readonly SigningKey[], pages?: PagesRegistration) {
   return new Provider(issuer, {
     adapter: MemoryAdapter,
-    clients: Object.entries(CLIENTS).map(([id, client]) => ({
-      client_id: id,
-      client_secret: client.secret,
-      grant_types: ['client_credentials'],
-      redirect_uris: [],
-      response_types: [],
-      token_endpoint_auth_method: 'client_secret_basic',
-      tls_client_certificate_bound_access_tokens: client.certificateBound ?? false,
-    })),
+    clients: [
+      ...Object.entries(CLIENTS).map(([id, client]) => ({
+        client_id: id,
+        client_secret: client.secret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_basic' as const,
+        tls_client_certificate_bound_access_tokens: client.certificateBound ?? false,
+      })),
+      ...(pages
+        ? [
+            {
+              client_id: PAGES_CLIENT.id,
+              client_secret: PAGES_CLIENT.secret,
+              grant_types: ['authorization_code', 'refresh_token'],
+              response_types: ['code' as const],
+              redirect_uris: [pages.redirectUri],
+              post_logout_redirect_uris: [new URL('/ui/sign-in', pages.redirectUri).href],
+              token_endpoint_auth_method: 'client_secret_basic' as const,
+            },
+          ]
+        : []),
+    ],
+    // Caseworkers: any username of CASEWORKERS signs in with any password (oidc-provider's development login form).
+    findAccount: (_ctx, id) => (Object.hasOwn(CASEWORKERS, id) ? { accountId: id, claims: () => ({ sub: id, preferred_username: id }) } : undefined),
+    // The pages are the service's own: no consent screen, as a department's issuer would set it up.
+    loadExistingGrant: async (ctx) => {
+      const { client, session } = ctx.oidc;
+      if (!client || !session?.accountId) return undefined;
+      const existing = session.grantIdFor(client.clientId);
+      if (existing) return ctx.oidc.provider.Grant.find(existing);
+      const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope('openid');
+      grant.addResourceScope(`urn:${AUDIENCE}`, 'verify');
+      await grant.save();
+      return grant;
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // The first key signs; the rest are still published (a rotation's overlap).
     jwks: { keys: keys.map((key) => key.privateJwk) as never },
-    ttl: { ClientCredentials: 300 },
+    ttl: { ClientCredentials: 300, Session: 3600, Interaction: 600, Grant: 3600, AuthorizationCode: 60, RefreshToken: 3600, IdToken: 300 },
     // Signs its interaction cookies (none in the client_credentials grant); without keys it warns at every start.
     cookies: { keys: ['test-issuer-cookie-key'] },
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: Boolean(pages) },
+      rpInitiatedLogout: { enabled: true },
       clientCredentials: { enabled: true },
       mTLS: {
         enabled: true,
@@ -127,7 +176,7 @@ function provider(issuer: string, keys: readonly SigningKey[]) {
           scope: 'verify',
           audience: AUDIENCE,
           accessTokenFormat: 'jwt',
-          accessTokenTTL: 300,
+          accessTokenTTL: pages?.accessTokenTtl ?? 300,
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
@@ -135,6 +184,9 @@ function provider(issuer: string, keys: readonly SigningKey[]) {
     // What Keycloak puts in a service account's access token.
     extraTokenClaims: (_ctx, token) => {
       const clientId = (token as { clientId?: string }).clientId ?? '';
+      // A caseworker's token (the authorisation-code flow): their own username and roles.
+      const accountId = (token as { accountId?: string }).accountId;
+      if (accountId) return { azp: clientId, preferred_username: accountId, realm_access: { roles: [...(CASEWORKERS[accountId] ?? [])] } };
       const client = CLIENTS[clientId];
       return {
         azp: clientId,
@@ -175,6 +227,8 @@ export interface IssuerOptions {
   readonly port?: number;
   /** Also serve over HTTPS with this certificate, asking clients for theirs (any; the binding needs no CA). */
   readonly mtls?: { readonly cert: Buffer; readonly key: Buffer; readonly port?: number };
+  /** Register the pages' client (authorisation code with PKCE, refresh tokens) and let CASEWORKERS sign in. */
+  readonly pages?: PagesRegistration;
 }
 
 /** POSTs a client_credentials token request over HTTPS with a client certificate. */
@@ -195,7 +249,7 @@ function mtlsTokenRequest(url: string, authorization: string, tls: { cert: Buffe
   });
 }
 
-export async function startIssuer({ port = 0, mtls }: IssuerOptions = {}): Promise<TestIssuer> {
+export async function startIssuer({ port = 0, mtls, pages }: IssuerOptions = {}): Promise<TestIssuer> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -203,7 +257,7 @@ export async function startIssuer({ port = 0, mtls }: IssuerOptions = {}): Promi
   if (mtlsServer) await new Promise<void>((resolve) => mtlsServer.listen(mtls?.port ?? 0, '127.0.0.1', resolve));
   const mtlsUrl = mtlsServer ? `https://127.0.0.1:${(mtlsServer.address() as AddressInfo).port}` : undefined;
   let keys = [await newKey('key-1')];
-  let handler = provider(url, keys).callback();
+  let handler = provider(url, keys, pages).callback();
   const requests = new Map<string, number>();
   const issuer: TestIssuer = {
     url,
@@ -256,7 +310,7 @@ export async function startIssuer({ port = 0, mtls }: IssuerOptions = {}): Promi
     },
     async rotate() {
       keys = [await newKey(`key-${keys.length + 1}`), ...keys];
-      handler = provider(url, keys).callback();
+      handler = provider(url, keys, pages).callback();
       return keys[0];
     },
     close: async () => {

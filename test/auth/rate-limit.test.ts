@@ -150,7 +150,9 @@ test('the rate-limit settings', () => {
     redis: { url: 'redis://cache.internal:6379/2', keyPrefix: 'lev-api:' },
   });
   refused({ RATE_LIMIT_BURST: '10' }, /RATE_LIMIT_BURST is set without RATE_LIMIT_PER_MINUTE/);
-  refused({ REDIS_URL: 'redis://127.0.0.1:6379' }, /REDIS_URL is set without RATE_LIMIT_PER_MINUTE/);
+  // Where the pages are not served (they keep their sessions in Redis in mock mode), REDIS_URL alone would go unused.
+  refused({ AUTH_MODE: 'proxy', TRUSTED_PROXIES: '10.0.0.1', REDIS_URL: 'redis://127.0.0.1:6379' }, /REDIS_URL is set without RATE_LIMIT_PER_MINUTE/);
+  assert.deepEqual(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).ui.redis, { url: 'redis://127.0.0.1:6379', keyPrefix: 'lev-api:' });
   refused({ RATE_LIMIT_PER_MINUTE: '60', REDIS_KEY_PREFIX: 'x:' }, /REDIS_KEY_PREFIX is set without REDIS_URL/);
   refused({ RATE_LIMIT_PER_MINUTE: '0' }, /RATE_LIMIT_PER_MINUTE="0"/);
   refused({ RATE_LIMIT_PER_MINUTE: '60', REDIS_URL: 'http://127.0.0.1:6379' }, /REDIS_URL=/);

@@ -1,0 +1,81 @@
+/**
+ * The caseworkers' pages as a process of their own, in front of the API (`lev-api ui`): the same
+ * pages the mock serves at /ui, calling the API over HTTP(S) as each signed-in caseworker. In
+ * production, caseworkers sign in at the OIDC issuer and the API is called with their own access
+ * token (and, where the API asks for one, the pages' client certificate).
+ */
+import { randomUUID } from 'node:crypto';
+import { rootCertificates } from 'node:tls';
+import { createLevClient } from '@lev-api/client';
+import closeWithGrace from 'close-with-grace';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { Agent } from 'undici';
+import type { UiConfig } from '../config.ts';
+import { securityHeaders } from '../http/headers.ts';
+import { logRequests } from '../http/request-log.ts';
+import { records } from '../records/index.ts';
+import { version } from '../version.ts';
+import { createOidcSignIn } from './oidc-sign-in.ts';
+import { uiRoutes } from './routes.ts';
+import { openSessions } from './sessions.ts';
+
+export interface UiAppDependencies {
+  /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
+  readonly logger?: FastifyServerOptions['loggerInstance'];
+}
+
+export async function buildUiApp(config: UiConfig, { logger }: UiAppDependencies = {}) {
+  const tls = Boolean(config.tls);
+  const app = Fastify({
+    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
+    ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
+    // Request URLs carry searched names and dates: Fastify's own request lines would log them.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.headers(securityHeaders(request.url, tls));
+    done(null, payload);
+  });
+  logRequests(app);
+
+  const { apiTls } = config;
+  const dispatcher = apiTls
+    ? new Agent({ connect: { ca: apiTls.ca ? [...rootCertificates, apiTls.ca.toString('utf8')] : undefined, cert: apiTls.cert, key: apiTls.key } })
+    : undefined;
+  if (dispatcher) app.addHook('onClose', () => dispatcher.close());
+  const api = createLevClient({ baseUrl: config.apiUrl, dispatcher, headers: { 'user-agent': `lev-api-ui/${version}` } });
+  const sessions = openSessions(config.sessions, app.log);
+  app.addHook('onClose', () => sessions.close());
+  await app.register(uiRoutes, {
+    api,
+    sessions: sessions.store,
+    idleMs: config.sessions.idleMs,
+    secure: tls,
+    records,
+    signIn: config.oidc ? { mode: 'oidc', oidc: createOidcSignIn(config.oidc) } : { mode: 'mock' },
+  });
+  app.get('/', (_request, reply) => reply.redirect('/ui', 302));
+  // For a load balancer: the process answers (the API has its own health).
+  app.get('/healthz', (_request, reply) => reply.type('application/json').send('{"status":"ok"}'));
+  app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('Not found'));
+  return app;
+}
+
+/** Runs the pages until SIGTERM/SIGINT, then finishes the requests in progress. */
+export async function serveUi(config: UiConfig) {
+  const app = await buildUiApp(config);
+  app.log.info({ api: config.apiUrl, signIn: config.oidc ? 'oidc' : 'mock', sessions: config.sessions.redis ? 'redis' : 'memory', tls: Boolean(config.tls) }, 'pages');
+  if (!config.oidc) app.log.warn("AUTH_MODE=mock: caseworkers choose who they are; only for an API in mock mode");
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  closeWithGrace({ delay: 10_000 }, async () => {
+    await app.close();
+  });
+  return app;
+}
