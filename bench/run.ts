@@ -41,6 +41,8 @@ import {
 const USAGE = `npm run bench -- [options]
 
   --duration S           seconds of load per phase (default 10)
+  --rounds N             run the scenarios N times over, in turn (default 1): drift in the machine's speed
+                         then falls on every scenario alike, and comparisons take the median of the rounds
   --connections N        connections, closed loop and fixed rate alike (default 20)
   --rate R|P%            offered requests a second in the fixed-rate phases (default 2000), or a share
                          of the same scenario's closed-loop throughput (e.g. 50%)
@@ -80,6 +82,7 @@ function options() {
     allowPositionals: false,
     options: {
       duration: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '1' },
       connections: { type: 'string', default: '20' },
       rate: { type: 'string', default: '2000' },
       warmup: { type: 'string', default: '3' },
@@ -119,6 +122,7 @@ function options() {
     help: values.help,
     settings: serviceSettings(values.set),
     duration: whole('duration', 1, 600),
+    rounds: whole('rounds', 1, 100),
     connections: whole('connections', 1, 1000),
     rate: rateOption(values.rate, modes),
     warmup: whole('warmup', 0, 600),
@@ -510,17 +514,43 @@ function growth(): string[] {
   ];
 }
 
-/** Each type's closed-loop verification throughput over its search's, on each store: verification should not cost more. */
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * Each type's closed-loop verification throughput over its search's, and the server's CPU per
+ * request the other way up (search over verification), on each store: verification should not cost
+ * more. With several rounds, each round's ratio compares phases run one after the other, and the
+ * median of the rounds is given with their range.
+ */
 function verificationAgainstSearch(): string[] {
   const lines = [...new Set(rows.map((row) => row.store))].flatMap((store) => {
-    const rps = (scenario: string) => rows.find((row) => row.store === store && row.scenario === scenario && row.mode === 'max')?.rps;
+    const closed = (scenario: string) => rows.filter((row) => row.store === store && row.scenario === scenario && row.mode === 'max');
     const ratios = GENERATED_TYPES.flatMap((type) => {
-      const [search, verify] = [rps(`search-${type}`), rps(`verify-${type}`)];
-      return search && verify ? [`${type} ${(verify / search).toFixed(2)}`] : [];
+      const [searches, verifications] = [closed(`search-${type}`), closed(`verify-${type}`)];
+      const pairs = searches.flatMap((search) => {
+        const verify = verifications.find((row) => row.round === search.round);
+        return verify ? [{ rps: verify.rps / search.rps, cpu: (search.server.cpuMicrosPerRequest ?? NaN) / (verify.server.cpuMicrosPerRequest ?? NaN) }] : [];
+      });
+      if (!pairs.length) return [];
+      const told = (values: number[]) =>
+        values.length > 1 ? `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})` : values[0].toFixed(2);
+      const cpu = pairs.map((pair) => pair.cpu).filter(Number.isFinite);
+      return [`${type} ${told(pairs.map((pair) => pair.rps))}${cpu.length ? `, CPU ${told(cpu)}` : ''}`];
     });
-    return ratios.length ? [`- ${store}: ${ratios.join(', ')}`] : [];
+    return ratios.length ? [`- ${store}: ${ratios.join('; ')}`] : [];
   });
-  return lines.length ? ['', 'Verification req/s over the same type\'s search req/s (closed loop):', ...lines] : [];
+  const rounds = Math.max(1, ...rows.map((row) => row.round ?? 1));
+  return lines.length
+    ? [
+        '',
+        `Verification req/s over the same type's search req/s (closed loop), and CPU: the search's server CPU per request over the verification's${rounds > 1 ? `; the median of ${rounds} rounds (their range)` : ''}:`,
+        ...lines,
+      ]
+    : [];
 }
 
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -616,16 +646,16 @@ function listsFor(scenario: string, dataset: Dataset, connections: number): Requ
 }
 
 /** Runs a scenario in each mode; the closed loop first, as a relative rate is a share of its throughput. */
-async function scenarioPhases(opts: Options, target: Target, scenario: string, lists: Request[][], modes = opts.modes) {
+async function scenarioPhases(opts: Options, target: Target, scenario: string, lists: Request[][], modes = opts.modes, round?: number) {
   let max: Row | undefined;
   for (const kind of ['max', 'rate'] as const) {
     if (!modes.includes(kind)) continue;
     if (kind === 'max') {
-      max = await phase(opts, target, scenario, lists, { kind });
+      max = { ...(await phase(opts, target, scenario, lists, { kind })), round };
       rows.push(max);
     } else {
       const rate = 'percent' in opts.rate ? Math.max(1, Math.round((max!.rps * opts.rate.percent) / 100)) : opts.rate.perSecond;
-      rows.push(await phase(opts, target, scenario, lists, { kind, rate }));
+      rows.push({ ...(await phase(opts, target, scenario, lists, { kind, rate })), round });
     }
   }
 }
@@ -714,8 +744,10 @@ async function main(): Promise<number> {
       ceilingMeasured = { body, dataset };
     } else if (opts.modes.includes('max')) await measureCeiling(opts, work, ceilingMeasured.body, ceilingMeasured.dataset, { before: target.store });
     if (opts.warmup) await phase(opts, target, 'warm-up', warmupLists(dataset, opts.connections), { kind: 'max' }, opts.warmup);
-    for (const scenario of opts.scenarios) {
-      await scenarioPhases(opts, target, scenario, listsFor(scenario, dataset, opts.connections));
+    for (let round = 1; round <= opts.rounds; round++) {
+      for (const scenario of opts.scenarios) {
+        await scenarioPhases(opts, target, scenario, listsFor(scenario, dataset, opts.connections), opts.modes, opts.rounds > 1 ? round : undefined);
+      }
     }
     await server.stop();
   }

@@ -7,7 +7,7 @@ import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
-import { type Identifier, authoriseDataset, createIdentifier, enforcesRoles } from './auth/identify.ts';
+import { type Identifier, authoriseDataset, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { forbidden } from './http/errors.ts';
@@ -108,12 +108,13 @@ export async function buildApp(
       throw forbidden(`The client certificate is not accepted: ${certificate.problem.detail}`);
     }
     const route = request.routeOptions.config;
-    if (!route.dataset && !route.requiresIdentity) return;
+    if (!route.dataset && !route.verifies && !route.requiresIdentity) return;
     request.identity = await identify({ headers: request.headers, socket: request.socket, clientCertificate: certificate });
     // Counted per client, refused or not by the dataset's role below.
     await limiter?.take(request.identity.client);
     // Before the query is even validated: a caller without the dataset's role learns nothing of it.
     if (route.dataset) authoriseDataset(enforceRoles, request.identity, route.dataset);
+    else if (route.verifies) authoriseVerification(enforceRoles, request.identity, route.verifies);
   });
 
   // Hooks of every request take a callback rather than being async: no promise a request.
@@ -136,7 +137,7 @@ export async function buildApp(
   await app.register(openApiRoutes, { document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc' }) });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
-  await app.register(verificationRoutes, { records, candidates: (type, key, limit) => store.verificationCandidates(type, key, limit), audit, enforceRoles, falseShare: config.verification.falseShare });
+  await app.register(verificationRoutes, { records, candidates: (type, key, limit) => store.verificationCandidates(type, key, limit), audit, falseShare: config.verification.falseShare });
   await app.register(auditRoutes, { report, enforceRoles });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.

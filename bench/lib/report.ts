@@ -8,6 +8,8 @@ export interface Row {
   /** `ceiling`, `embedded` or `postgres` (`postgres 1,000,000` when several sizes are measured). */
   readonly store: string;
   readonly scenario: string;
+  /** Which pass over the scenarios, with --rounds above 1. */
+  readonly round?: number;
   readonly mode: 'max' | 'rate';
   /** Offered requests a second (rate mode). */
   readonly offered: number | null;
@@ -55,7 +57,7 @@ export function table(rows: readonly Row[]): string {
   const right = new Set([3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
   const lines = rows.map((row) => [
     row.store,
-    row.scenario,
+    row.round ? `${row.scenario} (${row.round})` : row.scenario,
     row.mode === 'max' ? `max, ${row.connections} conn` : `${thousands(row.offered!)}/s${row.saturated ? ' (sat.)' : ''}`,
     thousands(row.rps),
     fixed(row.ratioToCeiling, 2),

@@ -8,7 +8,10 @@
  *
  * Memory is bounded: a client's window is a fixed ring of slots, and at most
  * MAX_CLIENTS clients are tracked, the least recently seen dropped first (a
- * dropped client starts again from nothing).
+ * dropped client starts again from nothing). Recency is a stamp on the tally
+ * rather than the map's order: re-inserting the client on every answer cost
+ * more than the rest of the counting, and the stamps are sorted only when the
+ * map is full.
  */
 import type { VerificationConfig } from '../config.ts';
 
@@ -31,11 +34,14 @@ interface Tally {
   readonly falses: number[];
   /** No new alarm for this client before then. */
   quietUntil: number;
+  /** When the client last answered, in the monitor's own count of answers. */
+  seen: number;
 }
 
 export class FalseShareMonitor {
   private readonly clients = new Map<string, Tally>();
   private readonly periodMs: number;
+  private answered = 0;
 
   constructor(
     private readonly settings: VerificationConfig['falseShare'],
@@ -80,20 +86,17 @@ export class FalseShareMonitor {
 
   private tallyOf(client: string): Tally {
     let tally = this.clients.get(client);
-    if (tally) {
-      this.clients.delete(client); // set again below, so the map stays in order of last use
-    } else {
+    if (!tally) {
       if (this.clients.size >= MAX_CLIENTS) this.dropOldest(Math.ceil(MAX_CLIENTS / 10));
-      tally = { period: new Array(SLOTS).fill(-Infinity), answers: new Array(SLOTS).fill(0), falses: new Array(SLOTS).fill(0), quietUntil: -Infinity };
+      tally = { period: new Array(SLOTS).fill(-Infinity), answers: new Array(SLOTS).fill(0), falses: new Array(SLOTS).fill(0), quietUntil: -Infinity, seen: 0 };
+      this.clients.set(client, tally);
     }
-    this.clients.set(client, tally);
+    tally.seen = ++this.answered;
     return tally;
   }
 
   private dropOldest(count: number): void {
-    for (const client of this.clients.keys()) {
-      if (count-- <= 0) return;
-      this.clients.delete(client);
-    }
+    const oldest = [...this.clients].sort(([, a], [, b]) => a.seen - b.seen).slice(0, count);
+    for (const [client] of oldest) this.clients.delete(client);
   }
 }

@@ -8,7 +8,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import type { AuditTrail } from '../types/audit.ts';
-import { authoriseVerification } from '../auth/identify.ts';
 import type { VerificationConfig } from '../config.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { VerifiedValues } from '../types/records.ts';
@@ -94,12 +93,10 @@ export interface VerificationRoutesOptions {
   readonly records: readonly RecordDescription[];
   readonly candidates: CandidateSearch;
   readonly audit: AuditTrail;
-  /** Whether roles are checked (`enforcesRoles` in auth/identify.ts). */
-  readonly enforceRoles: boolean;
   readonly falseShare: VerificationConfig['falseShare'];
 }
 
-export async function verificationRoutes(app: FastifyInstance, { records, candidates: findCandidates, audit, enforceRoles, falseShare }: VerificationRoutesOptions) {
+export async function verificationRoutes(app: FastifyInstance, { records, candidates: findCandidates, audit, falseShare }: VerificationRoutesOptions) {
   const registers = app.hasDecorator('metricsRegistry') ? [app.metricsRegistry] : [];
   const answers = new Counter({
     name: 'lev_verifications_total',
@@ -134,9 +131,8 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
       verificationPath(dataset),
       {
         schema: { querystring: verificationParameters(compiled), tags: [dataset, 'verification'] },
-        config: { requiresIdentity: true, verifies: dataset, operation: 'verify' },
-        // After the identity (the app's onRequest), before the query is validated: a caller without the role learns nothing.
-        onRequest: async (request) => authoriseVerification(enforceRoles, request.identity as Identity, dataset),
+        // The app's onRequest identifies the caller and checks the role before the query is validated: a caller without it learns nothing.
+        config: { verifies: dataset, operation: 'verify' },
       },
       async (request, reply) => {
         let query;

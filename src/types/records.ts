@@ -12,7 +12,8 @@ export interface SearchKey {
 
 /**
  * A record as verification compares it: the values at the dot paths its type's verification reads
- * (`verifiedPaths` in records/verification.ts), in that order; null where the record has none.
+ * (`verifiedPaths` in records/verification.ts), in that order, names normalised; null where the
+ * record has none (`verifiedValuesOf`).
  */
 export type VerifiedValues = readonly unknown[];
 
