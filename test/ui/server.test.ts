@@ -5,36 +5,12 @@
  * sessions shared by two processes through Redis; and the API out of reach.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import { once } from 'node:events';
 import { describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import pino from 'pino';
 import { ConfigError, loadUiConfig } from '../../src/config.ts';
-import { buildUiApp } from '../../src/ui/server.ts';
-import { CASEWORKERS, PAGES_CLIENT, AUDIENCE, startIssuer } from '../auth/issuer.ts';
+import { CASEWORKERS, PAGES_CLIENT } from '../auth/issuer.ts';
 import { TEST_REDIS_URL, filledStore, redisAvailable, redisPrefix, startApp, testConfig, trailEntries } from '../helper.ts';
-
-type Context = Parameters<typeof startApp>[0];
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-/** The pages listening on loopback, closed when the test ends; their log lines go to `lines` when given. */
-async function startPages(t: Context, env: Record<string, string>, port = 0, lines?: string[]) {
-  const config = loadUiConfig({ LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(port), ...env });
-  const logger = lines ? pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) : undefined;
-  const app = await buildUiApp(config, { logger });
-  await app.listen({ port: config.port, host: '127.0.0.1' });
-  t.after(() => app.close());
-  return `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-}
+import { freePort, oidcPages, startPages } from './pages-process.ts';
 
 /** A browser's cookies, one jar a site: enough for the pages and the issuer's interaction cookies. */
 class Browser {
@@ -194,31 +170,6 @@ describe('the pages as a process of their own', () => {
   });
 
   describe('OpenID Connect sign-in', () => {
-    /** The issuer, an API in oidc mode and the pages signing in there; tokens living `ttl` seconds. */
-    async function oidcSetUp(t: Context, ttl?: number, lines?: string[]) {
-      const port = await freePort();
-      const pagesUrl = `http://127.0.0.1:${port}`;
-      const issuer = await startIssuer({ pages: { redirectUri: `${pagesUrl}/ui/auth/callback`, accessTokenTtl: ttl } });
-      t.after(() => issuer.close());
-      const store = await filledStore(t, 'memory');
-      const api = await startApp(t, store, testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: AUDIENCE }));
-      await startPages(
-        t,
-        {
-          UI_API_URL: api.url,
-          AUTH_MODE: 'oidc',
-          OIDC_ISSUER: issuer.url,
-          OIDC_AUDIENCE: AUDIENCE,
-          UI_PUBLIC_URL: pagesUrl,
-          UI_OIDC_CLIENT_ID: PAGES_CLIENT.id,
-          UI_OIDC_CLIENT_SECRET: PAGES_CLIENT.secret,
-        },
-        port,
-        lines,
-      );
-      return { issuer, store, pages: pagesUrl };
-    }
-
     /** Signs `username` in: the pages' button, the issuer's login form, and back. Returns the authorisation request. */
     async function signIn(browser: Browser, pages: string, username: string) {
       const form = await browser.get(`${pages}/ui/sign-in`);
@@ -236,7 +187,7 @@ describe('the pages as a process of their own', () => {
 
     test('signs a caseworker in with PKCE, and the API answers with their own roles and audits them', async (t) => {
       const lines: string[] = [];
-      const { store, pages } = await oidcSetUp(t, undefined, lines);
+      const { store, pages } = await oidcPages(t, undefined, lines);
       const browser = new Browser();
       const { authorisation, landed, url } = await signIn(browser, pages, 'eleanor.checker');
       assert.equal(authorisation.searchParams.get('code_challenge_method'), 'S256');
@@ -263,7 +214,7 @@ describe('the pages as a process of their own', () => {
     });
 
     test("a caseworker's roles are the API's to enforce: birth-verify alone verifies, and cannot read", async (t) => {
-      const { pages } = await oidcSetUp(t);
+      const { pages } = await oidcPages(t);
       const browser = new Browser();
       assert.deepEqual(CASEWORKERS['vera.verifier'], ['birth-verify']);
       await signIn(browser, pages, 'vera.verifier');
@@ -275,7 +226,7 @@ describe('the pages as a process of their own', () => {
     });
 
     test('a callback whose state is not the one sent, or that the issuer refused, signs no one in', async (t) => {
-      const { pages } = await oidcSetUp(t);
+      const { pages } = await oidcPages(t);
       const browser = new Browser();
       const form = await browser.get(`${pages}/ui/sign-in`);
       const started = await browser.post(`${pages}/ui/sign-in`, { csrf: csrfOf(await form.text()) });
@@ -293,7 +244,7 @@ describe('the pages as a process of their own', () => {
 
     test('an access token about to expire is renewed with the refresh token before the API is called', async (t) => {
       // Tokens living 20 s are always within the 30 s of renewal: each page renews.
-      const { issuer, pages } = await oidcSetUp(t, 20);
+      const { issuer, pages } = await oidcPages(t, 20);
       const browser = new Browser();
       await signIn(browser, pages, 'eleanor.checker');
       const before = issuer.requests.get('/token') ?? 0;
@@ -303,7 +254,7 @@ describe('the pages as a process of their own', () => {
     });
 
     test('signing out ends the session here and sends the caseworker to the issuer to end theirs', async (t) => {
-      const { issuer, pages } = await oidcSetUp(t);
+      const { issuer, pages } = await oidcPages(t);
       const browser = new Browser();
       const { landed } = await signIn(browser, pages, 'eleanor.checker');
       const out = await browser.post(`${pages}/ui/sign-out`, { csrf: csrfOf(await landed.text()) });

@@ -1,0 +1,138 @@
+/**
+ * The caseworkers' journeys by keyboard alone, in Chromium: every control is reached with Tab (in
+ * the page's own order, never by a script's focus), filled by typing and used with Enter or Space.
+ * A journey that needs a pointer anywhere fails here.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { type RunningApp, filledStore, startApp, suiteContext } from '../helper.ts';
+import { browserMissing, launch } from './browser.ts';
+
+const missing = browserMissing();
+
+/** Presses Tab until the focused element matches `selector`; fails when a whole round of the page never reaches it. */
+async function tabTo(page: Page, selector: string, most = 80): Promise<void> {
+  for (let presses = 0; presses < most; presses++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+  }
+  assert.fail(`${most} presses of Tab never reached ${selector} on ${page.url()}`);
+}
+
+/** Tabs to a field and types into it. */
+async function type(page: Page, selector: string, text: string): Promise<void> {
+  await tabTo(page, selector);
+  await page.keyboard.type(text);
+}
+
+describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
+  const context = suiteContext();
+  let running: RunningApp;
+  let browser: Browser;
+
+  before(async () => {
+    running = await startApp(context, await filledStore(context, 'memory'));
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  /** A new page, signed in through the mock's form by keyboard. */
+  async function signedIn(username: string, roles: string[]): Promise<Page> {
+    const page = await browser.newPage();
+    await page.goto(`${running.url}/ui/sign-in`);
+    await type(page, '#username', username);
+    for (const role of roles) {
+      await tabTo(page, `input[name="roles"][value="${role}"]`);
+      await page.keyboard.press('Space');
+    }
+    await tabTo(page, 'main button[type="submit"]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${running.url}/ui`);
+    return page;
+  }
+
+  test('search by names and date, choose among several results, and read the record', async () => {
+    const page = await signedIn('keys-only@example.gov.uk', ['birth']);
+    await tabTo(page, 'a[href="/ui/birth/search"]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/ui\/birth\/search$/);
+    await type(page, '#surname', 'Marsden');
+    await type(page, '#forenames', 'George');
+    await type(page, '#dateOfBirth-day', '14');
+    await type(page, '#dateOfBirth-month', '3');
+    await type(page, '#dateOfBirth-year', '2010');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/ui\/birth\/search\?/);
+    assert.equal(await page.locator('tbody tr').count(), 3);
+    await tabTo(page, 'a[href="/ui/birth/999999002"]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/ui\/birth\/999999002$/);
+    assert.match(await page.locator('main').innerText(), /George/);
+    await page.close();
+  });
+
+  test('a mistake is reached from the error summary, corrected, and the search by system number goes to the record', async () => {
+    const page = await signedIn('keys-only@example.gov.uk', ['birth']);
+    await page.goto(`${running.url}/ui/birth/search`);
+    await type(page, '#systemNumber', 'twelve');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.govuk-error-summary');
+    // GOV.UK's error summary takes the focus, and its link leads to the field.
+    await tabTo(page, '.govuk-error-summary a[href="#systemNumber"]', 5);
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'systemNumber');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('123456789');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/ui\/birth\/123456789$/);
+    assert.match(await page.locator('main').innerText(), /Eleanor Rose/);
+    await page.close();
+  });
+
+  test("check a certificate's details with the verify role alone", async () => {
+    const page = await signedIn('checker@example.gov.uk', ['birth-verify']);
+    await tabTo(page, 'a[href="/ui/birth/verify"]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/ui\/birth\/verify$/);
+    await type(page, '#surname', 'Ashworth');
+    await type(page, '#forenames', 'Eleanor');
+    await type(page, '#dateOfBirth-day', '8');
+    await type(page, '#dateOfBirth-month', '8');
+    await type(page, '#dateOfBirth-year', '2008');
+    await type(page, '#motherMaidenSurname', 'Pennington');
+    await tabTo(page, 'main button[type="submit"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('h1:has-text("The details match")');
+    await page.close();
+  });
+
+  test('read the audit report over chosen days, then sign out', async () => {
+    const page = await signedIn('auditor@example.gov.uk', ['birth', 'audit']);
+    await page.goto(`${running.url}/ui/birth/123456789`);
+    await tabTo(page, '.govuk-service-navigation a[href="/ui/audit"]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/ui\/audit$/);
+    const today = new Date();
+    for (const [field, value] of [
+      ['#from-day', '1'],
+      ['#from-month', '1'],
+      ['#from-year', '2000'],
+    ] as const) {
+      await tabTo(page, field);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(value);
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/ui\/audit\?/);
+    const row = page.locator('tr', { hasText: 'auditor@example.gov.uk' });
+    assert.equal(await row.count(), 1);
+    assert.match(await row.innerText(), new RegExp(today.toISOString().slice(0, 10)));
+    await tabTo(page, '.lev-sign-out button');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/ui\/sign-in$/);
+    await page.close();
+  });
+});
