@@ -132,7 +132,12 @@ export function createOidcSignIn(config: UiSignInConfig): OidcSignIn {
         throw new SignInError(typeof oauthError === 'string' && /^[a-z_]{1,64}$/.test(oauthError) ? oauthError : (code ?? 'token_request_failed'), { cause });
       }
       const tokens = tokensOf(answer);
-      return { user: userOf(tokens, answer.claims()), tokens };
+      try {
+        return { user: userOf(tokens, answer.claims()), tokens };
+      } catch (cause) {
+        // A token that names no one (no username claim): the issuer's set-up, which the log then names.
+        throw new SignInError('no_username_claim', { cause });
+      }
     },
 
     async refresh(tokens) {
