@@ -68,6 +68,16 @@ describe('CLI mistakes: one clear line and exit 2', () => {
     await assertMistake(t, ['migrate', '--force'], /^lev-api migrate: unknown option --force: this command takes none/);
     await assertMistake(t, ['serve', '--port', '80'], /^lev-api serve: unknown option --port: this command takes none/);
     await assertMistake(t, ['migrate', 'now'], /^lev-api migrate: unexpected argument 'now'/);
+    await assertMistake(t, ['ui', '--port', '80'], /^lev-api ui: unknown option --port; the options are --api-url/);
+    // The pages' process without an API to call, or with one it cannot call: the setting is named.
+    for (const [argv, named] of [
+      [['ui'], /^lev-api ui: Invalid configuration:\n {2}UI_API_URL=undefined/],
+      [['ui', '--api-url', 'ftp://x'], /UI_API_URL="ftp:\/\/x"/],
+    ] as const) {
+      const { code, stderr } = await run(t, [...argv]);
+      assert.equal(code, 2);
+      assert.match(stderr, named);
+    }
   });
 
   test('a negative count is a count that is not 0 or more, not an ambiguity', async (t) => {

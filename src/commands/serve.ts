@@ -2,17 +2,12 @@ import type { Command } from '../types/command.ts';
 import { configReference, loadConfig } from '../config.ts';
 import { serve } from '../server.ts';
 import { parseArguments } from './arguments.ts';
-
-/** The settings, from the schema that checks them: a setting added there is listed here. */
-const settings = () =>
-  configReference()
-    .map(({ name, default: fallback, description }) => `  ${name}${fallback === undefined ? '' : ` (default ${fallback})`}\n      ${description}`)
-    .join('\n');
+import { settingsHelp } from './settings-help.ts';
 
 export const serveCommand: Command = {
   summary: 'Serve the API, configured by the environment variables below',
   get usage() {
-    return `lev-api serve\n\nSettings (environment variables):\n${settings()}`;
+    return `lev-api serve\n\nSettings (environment variables):\n${settingsHelp(configReference())}`;
   },
   async run(args, env) {
     parseArguments(args, {});

@@ -2,16 +2,12 @@ import type { Command } from '../types/command.ts';
 import { loadUiConfig, uiConfigReference } from '../config.ts';
 import { serveUi } from '../ui/server.ts';
 import { parseArguments } from './arguments.ts';
-
-const settings = () =>
-  uiConfigReference()
-    .map(({ name, default: fallback, description }) => `  ${name}${fallback === undefined ? '' : ` (default ${fallback})`}\n      ${description}`)
-    .join('\n');
+import { settingsHelp } from './settings-help.ts';
 
 export const uiCommand: Command = {
   summary: "Serve the caseworkers' pages in front of an API, configured by the environment variables below",
   get usage() {
-    return `lev-api ui [--api-url URL]\n\n  --api-url URL   the API the pages call (UI_API_URL)\n\nSettings (environment variables):\n${settings()}`;
+    return `lev-api ui [--api-url URL]\n\n  --api-url URL   the API the pages call (UI_API_URL)\n\nSettings (environment variables):\n${settingsHelp(uiConfigReference())}`;
   },
   async run(args, env) {
     const apiUrl = parseArguments(args, { 'api-url': { type: 'string' } }).values['api-url'] as string | undefined;
