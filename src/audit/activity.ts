@@ -1,10 +1,23 @@
 /**
- * Accesses per user per day, the report the audit role reads: one rule,
- * written for each place the trail is kept (SQL for PostgreSQL, a filter
- * over the entries kept in memory for the embedded store).
+ * What the audit role reads from the trail: accesses per user per day, and
+ * one user's accesses themselves (the report's drill-down). Each filter rule
+ * is written once for each place the trail is kept (SQL for PostgreSQL, a
+ * predicate over the entries kept in memory for the embedded store), and both
+ * readings go through them, so a row of the report and its drill-down count
+ * the same entries.
  */
 import type { SqlExecutor } from '../store/driver.ts';
-import type { ActivityFilter, ActivityReport, ChainedEntry } from '../types/audit.ts';
+import {
+  type ActivityFilter,
+  type ActivityReport,
+  type ChainedEntry,
+  ENTRIES_LIMIT,
+  type EntriesFilter,
+  type EntriesPage,
+  type ListedEntry,
+  MAX_ENTRIES_LIMIT,
+} from '../types/audit.ts';
+import { AT_ISO } from './chain.ts';
 
 /**
  * The `user` filter's rule, for every backend: a username matches when it
@@ -18,9 +31,18 @@ export const userMatches = (username: string, user: string): boolean => username
 /** `userMatches` in SQL (`?` is the filter text): `strpos` compares characters, with no pattern syntax to escape. */
 export const USER_MATCHES_SQL = 'strpos(username, ?) > 0';
 
-/** The report from the audit table. Days in UTC, both bounds inclusive. */
-export async function userActivity(db: SqlExecutor, filter: ActivityFilter): Promise<ActivityReport> {
-  const conditions = [`at >= $1::date`, `at < $2::date + 1`];
+/** Both readings' filter: `user` is contained in the username (the report), `username` is the whole of it (the drill-down). */
+interface TrailFilter extends Omit<ActivityFilter, 'user'> {
+  readonly user?: string;
+  readonly username?: string;
+}
+
+/**
+ * The filter as a WHERE clause on audit_log and its parameters. The day bounds are instants of
+ * UTC midnight whatever the session's TimeZone, as the days the report groups by are UTC days.
+ */
+function whereOf(filter: TrailFilter): { where: string; params: unknown[] } {
+  const conditions = [`at >= ($1::date)::timestamp AT TIME ZONE 'UTC'`, `at < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'`];
   const params: unknown[] = [filter.from, filter.to];
   const add = (sql: string, value: string | undefined) => {
     if (value === undefined) return;
@@ -28,12 +50,31 @@ export async function userActivity(db: SqlExecutor, filter: ActivityFilter): Pro
     conditions.push(sql.replace('?', `$${params.length}`));
   };
   add(USER_MATCHES_SQL, filter.user);
+  add('username = ?', filter.username);
   add('groups @> ARRAY[?::text]', filter.group);
   add('operation = ?', filter.operation);
   add('dataset = ?', filter.dataset);
+  return { where: conditions.join(' AND '), params };
+}
+
+/** The same filter over an entry held in memory (its `at` is ISO 8601 in UTC, so its first ten characters are the day). */
+function matches(entry: ChainedEntry, filter: TrailFilter): boolean {
+  const day = entry.at.slice(0, 10);
+  if (day < filter.from || day > filter.to) return false;
+  if (filter.user !== undefined && !userMatches(entry.username, filter.user)) return false;
+  if (filter.username !== undefined && entry.username !== filter.username) return false;
+  if (filter.group !== undefined && !entry.groups.includes(filter.group)) return false;
+  if (filter.operation !== undefined && entry.operation !== filter.operation) return false;
+  if (filter.dataset !== undefined && entry.dataset !== filter.dataset) return false;
+  return true;
+}
+
+/** The report from the audit table. Days in UTC, both bounds inclusive. */
+export async function userActivity(db: SqlExecutor, filter: ActivityFilter): Promise<ActivityReport> {
+  const { where, params } = whereOf(filter);
   const rows = await db.query<{ username: string; day: string; count: number }>(
     `SELECT username, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count
-       FROM audit_log WHERE ${conditions.join(' AND ')}
+       FROM audit_log WHERE ${where}
       GROUP BY 1, 2 ORDER BY 1, 2`,
     params,
   );
@@ -42,16 +83,12 @@ export async function userActivity(db: SqlExecutor, filter: ActivityFilter): Pro
   return report;
 }
 
-/** The same report from entries held in memory (their `at` is ISO 8601 in UTC, so its first ten characters are the day). */
+/** The same report from entries held in memory. */
 export function userActivityOf(entries: Iterable<ChainedEntry>, filter: ActivityFilter): ActivityReport {
   const counts = new Map<string, Map<string, number>>();
   for (const entry of entries) {
+    if (!matches(entry, filter)) continue;
     const day = entry.at.slice(0, 10);
-    if (day < filter.from || day > filter.to) continue;
-    if (filter.user !== undefined && !userMatches(entry.username, filter.user)) continue;
-    if (filter.group !== undefined && !entry.groups.includes(filter.group)) continue;
-    if (filter.operation !== undefined && entry.operation !== filter.operation) continue;
-    if (filter.dataset !== undefined && entry.dataset !== filter.dataset) continue;
     const days = counts.get(entry.username) ?? new Map<string, number>();
     counts.set(entry.username, days);
     days.set(day, (days.get(day) ?? 0) + 1);
@@ -62,4 +99,46 @@ export function userActivityOf(entries: Iterable<ChainedEntry>, filter: Activity
     report[username] = Object.fromEntries([...days].sort(([a], [b]) => (a < b ? -1 : 1)));
   }
   return report;
+}
+
+/** The limit asked for, within its bounds: a caller other than the route (which checks its own) cannot ask for the whole trail. */
+const limitOf = (limit: number | undefined) => (Number.isInteger(limit) ? Math.min(Math.max(limit as number, 1), MAX_ENTRIES_LIMIT) : ENTRIES_LIMIT);
+
+/** The drill-down's filter in the shared form: its `user` is the whole username. */
+const drillDown = ({ user, limit: _, ...filter }: EntriesFilter): TrailFilter => ({ ...filter, username: user });
+
+/**
+ * One user's entries from the audit table, newest first. One more row than the limit is read, so
+ * that whether more existed is known without counting them all.
+ */
+export async function userEntries(db: SqlExecutor, filter: EntriesFilter): Promise<EntriesPage> {
+  const limit = limitOf(filter.limit);
+  const { where, params } = whereOf(drillDown(filter));
+  // `at` is named for the table's column in ORDER BY: the output column of that name is text.
+  const rows = await db.query<Omit<ListedEntry, 'requestId'> & { request_id: string }>(
+    `SELECT ${AT_ISO} AS at, username, client, groups, dataset, operation, path, query, results, request_id
+       FROM audit_log WHERE ${where}
+      ORDER BY audit_log.at DESC, audit_log.id DESC LIMIT $${params.length + 1}`,
+    [...params, limit + 1],
+  );
+  const entries = rows.slice(0, limit).map(({ request_id, ...row }) => ({ ...row, results: Number(row.results), requestId: request_id }));
+  return { entries, truncated: rows.length > limit };
+}
+
+/**
+ * The same from entries held in memory, oldest first as they are kept: walked from the newest,
+ * stopping once one past the limit is found. Entries of one batch share their `at`; the last
+ * written comes first, as the table's `id DESC` has it.
+ */
+export function userEntriesOf(kept: readonly ChainedEntry[], filter: EntriesFilter): EntriesPage {
+  const limit = limitOf(filter.limit);
+  const shared = drillDown(filter);
+  const entries: ListedEntry[] = [];
+  for (let i = kept.length - 1; i >= 0; i--) {
+    if (!matches(kept[i], shared)) continue;
+    if (entries.length === limit) return { entries, truncated: true };
+    const { hash: _, ...entry } = kept[i];
+    entries.push(entry);
+  }
+  return { entries, truncated: false };
 }

@@ -5,8 +5,8 @@
  * file when one is configured (audit-file.ts), which `lev-api audit verify
  * --file` checks.
  */
-import type { ActivityReport, AuditEntry, AuditReport, AuditTrail, ChainedEntry } from '../types/audit.ts';
-import { userActivityOf } from './activity.ts';
+import type { ActivityReport, AuditEntry, AuditReport, AuditTrail, ChainedEntry, EntriesPage } from '../types/audit.ts';
+import { userActivityOf, userEntriesOf } from './activity.ts';
 import { type AuditFileOptions, openAuditFile } from './audit-file.ts';
 import { GENESIS_HASH, chainHash } from './chain.ts';
 import { batchPerTurn } from './trail.ts';
@@ -54,6 +54,9 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
     kept: latest,
     async userActivity(filter): Promise<ActivityReport> {
       return userActivityOf(latest(), filter);
+    },
+    async entries(filter): Promise<EntriesPage> {
+      return userEntriesOf(latest(), filter);
     },
     async close() {
       await trail.flush();

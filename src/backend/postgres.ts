@@ -3,7 +3,7 @@
  * PostgreSQL server, with read replicas for lookups and searches.
  */
 import type { Config } from '../config.ts';
-import { userActivity } from '../audit/activity.ts';
+import { userActivity, userEntries } from '../audit/activity.ts';
 import { postgresAuditTrail } from '../audit/trail.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { SqlDriver } from '../store/driver.ts';
@@ -27,7 +27,7 @@ export function postgresBackend(driver: SqlDriver, descriptions: readonly Record
     records: reader,
     writer,
     audit,
-    report: { userActivity: (filter) => userActivity(driver, filter) },
+    report: { userActivity: (filter) => userActivity(driver, filter), entries: (filter) => userEntries(driver, filter) },
     async close() {
       await audit.flush();
       await Promise.all([driver, ...readers].map((db) => db.close()));

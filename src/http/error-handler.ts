@@ -35,7 +35,10 @@ function describeValidation(request: FastifyRequest, error: FastifyError): ApiEr
   if (first.keyword === 'additionalProperties') {
     return badRequest(`Unknown ${kind} '${name}': this path takes ${Object.keys(schema?.properties ?? {}).join(', ')}`);
   }
-  if (first.keyword === 'type' && first.params.type === 'string') return badRequest(`The ${kind} '${name}' was given more than once; give it once`);
+  // A repeated parameter arrives as a list: for a text parameter that is the only way to fail its type, for a number one way.
+  const given = (part === 'querystring' ? request.query : part === 'params' ? request.params : undefined) as Record<string, unknown> | undefined;
+  const repeated = first.keyword === 'type' && (first.params.type === 'string' || Array.isArray(given?.[name]));
+  if (repeated) return badRequest(`The ${kind} '${name}' was given more than once; give it once`);
   return badRequest(`Invalid ${kind} '${name}'${expectation}`);
 }
 

@@ -9,7 +9,7 @@ import type { CompiledView } from '../render/view.ts';
 import { schemaRef } from '../render/view.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 import { TRUNCATED_HEADER } from './record-routes.ts';
-import { AUDIT_ROLE, USER_ACTIVITY_PATH, userActivityQuery } from './audit-routes.ts';
+import { AUDIT_ENTRIES_PATH, AUDIT_ROLE, USER_ACTIVITY_PATH, auditEntriesQuery, auditEntrySchema, userActivityQuery } from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
 import { verifyRole } from '../auth/identify.ts';
 import { CANDIDATE_LIMIT, verificationParameters, verificationPath, verificationResponse } from './verification-routes.ts';
@@ -158,6 +158,30 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
               schema: { type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'integer', minimum: 1 } } },
             },
           },
+        },
+        '400': RECORD_ERRORS['400'],
+        '401': RECORD_ERRORS['401'],
+        '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
+        '503': errorResponse('The audit trail is unavailable; retry later'),
+      },
+    },
+  };
+
+  schemas.AuditEntry = { title: 'Audit entry', ...auditEntrySchema };
+  paths[AUDIT_ENTRIES_PATH] = {
+    get: {
+      tags: ['audit'],
+      operationId: 'auditEntries',
+      summary: "One user's accesses, from the audit trail",
+      description:
+        `The audit report's drill-down: the entries of one username (the whole of it, not a part) over the days asked, newest first, at most 'limit' of them; when more matched, the ${TRUNCATED_HEADER} header is true. ` +
+        `Needs the '${AUDIT_ROLE}' role, as the report does. A parameter not listed is refused (400).`,
+      parameters: [...parametersOf(auditEntriesQuery as unknown as { properties: Record<string, JsonSchema>; required: string[] }, 'query'), ...identity],
+      responses: {
+        '200': {
+          description: "The user's entries, newest first (an empty array when there are none)",
+          headers: { [TRUNCATED_HEADER]: { description: 'Present and true when more entries matched than were returned', schema: { type: 'string', enum: ['true'] } } },
+          content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('AuditEntry') } } } },
         },
         '400': RECORD_ERRORS['400'],
         '401': RECORD_ERRORS['401'],

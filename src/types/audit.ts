@@ -39,7 +39,34 @@ export interface ActivityFilter {
 /** `{ username: { 'YYYY-MM-DD': count } }`. */
 export type ActivityReport = Record<string, Record<string, number>>;
 
-/** The report the audit role reads: accesses per user per day. */
+/** The entries of one user, for the report's drill-down from a user's day to its accesses. */
+export interface EntriesFilter {
+  /** First and last day listed (UTC), both inclusive: YYYY-MM-DD. */
+  readonly from: string;
+  readonly to: string;
+  /** The whole username, compared exactly: a drill-down from one row must not list another user's accesses. */
+  readonly user: string;
+  readonly operation?: string;
+  readonly dataset?: string;
+  /** At most this many, newest first: ENTRIES_LIMIT when not given, never more than MAX_ENTRIES_LIMIT. */
+  readonly limit?: number;
+}
+
+export const ENTRIES_LIMIT = 100;
+export const MAX_ENTRIES_LIMIT = 1000;
+
+/** An entry as the audit role reads it: the hash is the chain's business (`lev-api audit verify`), not a reader's. */
+export type ListedEntry = Omit<ChainedEntry, 'hash'>;
+
+export interface EntriesPage {
+  /** Newest first; entries of the same instant (one batch) last written first. */
+  readonly entries: ListedEntry[];
+  /** More entries matched than `limit`. */
+  readonly truncated: boolean;
+}
+
+/** The report the audit role reads: accesses per user per day, and one user's accesses themselves. */
 export interface AuditReport {
   userActivity(filter: ActivityFilter): Promise<ActivityReport>;
+  entries(filter: EntriesFilter): Promise<EntriesPage>;
 }

@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RecordDescription } from '../records/define.ts';
 import { readPath } from '../records/define.ts';
 import { FULL_DETAILS_ROLE } from '../types/identity.ts';
+import { ENTRIES_SHOWN, entryRows, longDate } from './audit-entries.ts';
 import { type FieldErrors, type FormField, type Values, errorList, parameterNamed, readForm, searchFields, verificationFields } from './forms.ts';
 import { type OidcSignIn, SignInError } from './oidc-sign-in.ts';
 import { recordPage } from './record-page.ts';
@@ -426,17 +427,53 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
     return { errors, from, to, rows };
   };
 
+  /** The report form's fields for a range, as the form sends them. */
+  const rangeValues = (from: string, to: string) => {
+    const [fy, fm, fd] = from.split('-');
+    const [ty, tm, td] = to.split('-');
+    return { 'from-day': fd, 'from-month': fm, 'from-year': fy, 'to-day': td, 'to-month': tm, 'to-year': ty };
+  };
+
   app.get<{ Querystring: Values }>('/ui/audit', async (request, reply) => {
     const signed = await signedIn(request, reply);
     if (!signed) return reply;
     try {
       const { errors, from, to, rows } = await auditRows(signed.lev, request.query);
-      const [fy, fm, fd] = from.split('-');
-      const [ty, tm, td] = to.split('-');
-      const values = { 'from-day': fd, 'from-month': fm, 'from-year': fy, 'to-day': td, 'to-month': tm, 'to-year': ty, ...request.query };
+      const values = { ...rangeValues(from, to), ...request.query };
       const csvQuery = new URLSearchParams(Object.entries(values).filter(([, v]) => v !== undefined) as [string, string][]).toString();
       return page(reply, 'audit.njk', context(signed.session, 'Audit report', { formFields: auditFields, values, from, to, rows, csvQuery, ...formErrors(auditFields, errors) }), Object.keys(errors).length ? 400 : 200);
     } catch (error) {
+      return refused(reply, signed.session, error);
+    }
+  });
+
+  // A row of the report: one user's accesses on one day. `from` and `to` are the report's range, for the way back to it.
+  app.get<{ Querystring: Values }>('/ui/audit/entries', async (request, reply) => {
+    const signed = await signedIn(request, reply);
+    if (!signed) return reply;
+    const { user, day, from, to } = request.query;
+    const isDay = (text: string | undefined): text is string => /^\d{4}-\d\d-\d\d$/.test(text ?? '');
+    const badLink = () =>
+      page(reply, 'error.njk', context(signed.session, 'There is a problem with the link', { message: 'Go back to the audit report and choose a row.' }), 400);
+    if (!user || !isDay(day)) return badLink();
+    try {
+      const { entries, truncated } = await signed.lev.auditEntries({ user, from: day, to: day, limit: ENTRIES_SHOWN });
+      return page(
+        reply,
+        'audit-entries.njk',
+        // The title names the day only: a username is personal data, and titles end up in browser history.
+        context(signed.session, `Accesses on ${longDate(day)}`, {
+          // Not `user`: that is the signed-in caseworker, whom the layout names.
+          caller: user,
+          rows: entryRows(entries, nounOf),
+          truncated,
+          shown: ENTRIES_SHOWN,
+          back: isDay(from) && isDay(to) ? `/ui/audit?${new URLSearchParams(rangeValues(from, to))}` : '/ui/audit',
+        }),
+      );
+    } catch (error) {
+      // The API checks the day is a real one (2026-02-30 is not).
+      if (error instanceof LevApiError && error.status === 400) return badLink();
       return refused(reply, signed.session, error);
     }
   });

@@ -17,6 +17,7 @@ before(async () => {
 
 const DATASETS = ['birth', 'death', 'marriage', 'partnership'];
 const REPORT = '/api/v0/audit/user-activity';
+const ENTRIES = '/api/v0/audit/entries?user=test-user';
 const caller = (roles: string) => ({ 'x-auth-username': 'test-user', 'x-auth-aud': 'test-client', 'x-auth-roles': roles });
 
 async function mockApp(t: { after: (fn: () => unknown) => void }, env: Record<string, string> = {}) {
@@ -33,12 +34,17 @@ describe('mock mode without MOCK_ENFORCE_ROLES', () => {
     const report = await get(REPORT, '');
     assert.equal(report.statusCode, 200, report.body);
     assert.equal(report.json()['test-user'] !== undefined, true, "the caller's own reads are counted");
+    const entries = await get(ENTRIES, '');
+    assert.equal(entries.statusCode, 200, entries.body);
+    assert.ok(entries.json().length >= DATASETS.length, "and listed in the drill-down");
   });
 
   test('the audit report still needs an identified caller, and checks its query', async (t) => {
     const get = await mockApp(t);
     assert.equal((await get(REPORT)).statusCode, 401, 'no identity headers');
     assert.equal((await get(`${REPORT}?from=2020-13-01`, '')).statusCode, 400);
+    assert.equal((await get(ENTRIES)).statusCode, 401, 'no identity headers');
+    assert.equal((await get(`${ENTRIES}&from=2020-13-01`, '')).statusCode, 400);
   });
 });
 
@@ -54,11 +60,14 @@ describe('mock mode with MOCK_ENFORCE_ROLES=true', () => {
     assert.equal((await get('/v1/registration/birth?surname=', 'death')).statusCode, 403, 'the role before the query');
   });
 
-  test("the audit report needs the 'audit' role", async (t) => {
+  test("the audit report and its drill-down need the 'audit' role", async (t) => {
     const get = await mockApp(t, { MOCK_ENFORCE_ROLES: 'true' });
-    const refused = await get(REPORT, 'birth,death,marriage,partnership,full-details');
-    assert.equal(refused.statusCode, 403);
-    assert.deepEqual(refused.json(), { code: 'Forbidden', message: "The audit report needs the 'audit' role" });
-    assert.equal((await get(REPORT, 'audit')).statusCode, 200);
+    for (const path of [REPORT, ENTRIES]) {
+      const refused = await get(path, 'birth,death,marriage,partnership,full-details');
+      assert.equal(refused.statusCode, 403, path);
+      assert.deepEqual(refused.json(), { code: 'Forbidden', message: "The audit report needs the 'audit' role" });
+      assert.equal((await get(path, 'audit')).statusCode, 200, path);
+      assert.equal((await get(path)).statusCode, 401, path);
+    }
   });
 });

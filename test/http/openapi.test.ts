@@ -244,6 +244,27 @@ describe('real responses validate against the document', () => {
     }
   });
 
+  test("the audit report's drill-down: its entries and its errors, the parameters as the route names them", async () => {
+    const auditor = { ...CALLER, 'x-auth-username': 'openapi-auditor', 'x-auth-roles': 'audit' };
+    await app().get('/v1/registration/birth/123456789', auditor);
+    const birth = views.find((view) => view.path === '/v1/registration/birth')!;
+    await app().get(`${birth.path}?${searchQuery(birth, scenarios.find((s) => s.type === 'birth')!.search)}`, auditor);
+    const response = await app().get('/api/v0/audit/entries?user=openapi-auditor', auditor);
+    assert.equal(response.status, 200, response.text);
+    assert.ok(response.body.length >= 2);
+    const validate = responseSchema('/api/v0/audit/entries', '200');
+    assertValid(validate, response.body, 'audit entries');
+    assert.equal(validate([{ ...response.body[0], hash: 'x' }]), false, 'the hash is not part of an entry');
+    const refused = await app().get('/api/v0/audit/entries', auditor);
+    assert.equal(refused.status, 400);
+    assertValid(responseSchema('/api/v0/audit/entries', '400'), refused.body, 'audit entries 400');
+    const operation = document.paths['/api/v0/audit/entries'].get;
+    const query = operation.parameters.filter((p: Json) => p.in === 'query');
+    assert.deepEqual(query.map((p: Json) => [p.name, p.required]), [['user', true], ['from', false], ['to', false], ['operation', false], ['dataset', false], ['limit', false]]);
+    assert.deepEqual(query.find((p: Json) => p.name === 'limit').schema, { type: 'integer', minimum: 1, maximum: 1000, default: 100, 'x-expected': 'a whole number from 1 to 1000' });
+    assert.ok(operation.responses['200'].headers?.['x-results-truncated'], 'documents the truncation header');
+  });
+
   test('a link is documented as left out, never null, when there is none or the record is blocked', async () => {
     let linked = 0;
     // v0's previousRegistration is a group of two fields, not a link.

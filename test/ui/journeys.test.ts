@@ -1,7 +1,7 @@
 /**
  * The caseworkers' journeys in a real browser, against the mock served on a socket: sign in,
  * find Eleanor Rose Ashworth, read her record with the chosen roles' fields, check her certificate,
- * and find that search in the audit report. Every page passes axe's WCAG 2.2 AA rules and is
+ * and find that search in the audit report and, following its row, in the caseworker's accesses of the day. Every page passes axe's WCAG 2.2 AA rules and is
  * photographed under test-output/screenshots/.
  */
 import assert from 'node:assert/strict';
@@ -112,12 +112,30 @@ describe('caseworker pages in Chromium', { skip: missing }, () => {
     const row = page.locator('tr', { hasText: 'eleanor-finder@example.gov.uk' });
     assert.equal(await row.count(), 1, 'the caseworker is in the report');
     // The record read, the search that found it (a lookup), two verifications: four accesses today.
-    assert.deepEqual((await row.locator('td').allInnerTexts()).map((cell) => cell.trim()), ['eleanor-finder@example.gov.uk', today, '4']);
+    // The count is the row's link, named for screen readers by text only they are given.
+    assert.deepEqual((await row.locator('td').allInnerTexts()).map((cell) => cell.replace(/\s+/g, ' ').trim()), ['eleanor-finder@example.gov.uk', today, `4 accesses by eleanor-finder@example.gov.uk on ${today}`]);
     await looked(page, 'audit');
     const csv = await page.request.get(`${running.url}/ui/audit.csv`);
     assert.equal(csv.status(), 200);
     assert.match(csv.headers()['content-type'], /^text\/csv/);
     assert.match(await csv.text(), new RegExp(`^user,day,accesses\\r\\n[\\s\\S]*eleanor-finder@example\\.gov\\.uk,${today},4\\r\\n`));
+
+    // The drill-down: from the caseworker's row of today to what they asked.
+    await row.getByRole('link', { name: `4 accesses by eleanor-finder@example.gov.uk on ${today}` }).click();
+    await page.waitForURL(/\/ui\/audit\/entries\?/);
+    assert.match(await page.locator('h1').innerText(), /^Accesses on \d{1,2} [A-Z][a-z]+ \d{4}$/);
+    assert.doesNotMatch(await page.title(), /eleanor-finder/, 'no username in the title');
+    const accesses = page.locator('tbody tr');
+    assert.equal(await accesses.count(), 4);
+    const searched = page.locator('tbody tr', { hasText: 'Search' });
+    assert.equal(await searched.count(), 1, 'the search of Eleanor Rose Ashworth is listed');
+    const [time, ...cells] = (await searched.locator('td').allInnerTexts()).map((cell) => cell.trim());
+    assert.match(time, /^\d\d:\d\d:\d\d$/);
+    assert.deepEqual(cells, ['Search', 'birth', 'surname: Ashworth\nforenames: Eleanor\ndateOfBirth: 2008-08-08', '1']);
+    await looked(page, 'audit-entries');
+    await page.click('.govuk-back-link');
+    await page.waitForURL(/\/ui\/audit\?/);
+    assert.equal(await page.locator('tr', { hasText: 'eleanor-finder@example.gov.uk' }).count(), 1, 'back to the report');
     await page.close();
   });
 

@@ -45,6 +45,15 @@ export type BirthV0 = Schemas['BirthV0'];
 export type BirthV0SearchParams = Query<'searchBirthV0'>;
 export type AuditReportParams = Query<'userActivity'>;
 export type AuditReport = operations['userActivity']['responses'][200]['content']['application/json'];
+export type AuditEntriesParams = Query<'auditEntries'>;
+export type AuditEntry = Schemas['AuditEntry'];
+
+export interface AuditEntries {
+  /** Newest first. */
+  readonly entries: AuditEntry[];
+  /** More entries matched than `limit` (100 unless given): narrow the days or the filters, or ask for more. */
+  readonly truncated: boolean;
+}
 
 export interface SearchResults<R> {
   readonly records: R[];
@@ -80,6 +89,8 @@ export interface LevClient {
   verify<T extends RecordType>(type: T, params: VerificationParamsOf<T>, options?: CallOptions): Promise<boolean>;
   /** Accesses per user per day, from the audit trail (the `audit` role). */
   auditReport(params?: AuditReportParams, options?: CallOptions): Promise<AuditReport>;
+  /** One user's accesses (`user` is the whole username), newest first: the report's drill-down (the `audit` role). */
+  auditEntries(params: AuditEntriesParams, options?: CallOptions): Promise<AuditEntries>;
   /** The v0 birth views of the existing service. */
   readonly v0: {
     lookup(type: 'birth', systemNumber: number | string, options?: CallOptions): Promise<BirthV0>;
@@ -141,6 +152,10 @@ export function createLevClient(options: LevClientOptions): LevClient {
         return (body as { verified: boolean }).verified === true;
       },
       auditReport: async (params = {}, call) => (await get('/api/v0/audit/user-activity', { query: { ...params } }, call)).body as AuditReport,
+      auditEntries: async (params, call) => {
+        const { records, truncated } = await results<AuditEntry>('/api/v0/audit/entries', params, call);
+        return { entries: records, truncated };
+      },
       v0: {
         lookup: async (type, systemNumber, call) => (await get(`/api/v0/events/${type}/{systemNumber}`, { path: { systemNumber: String(systemNumber) } }, call)).body as BirthV0,
         search: (type, params, call) => results(`/api/v0/events/${type}`, params, call),

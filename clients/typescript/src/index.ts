@@ -1,5 +1,8 @@
 export { createLevClient, RECORD_TYPES } from './client.ts';
 export type {
+  AuditEntries,
+  AuditEntriesParams,
+  AuditEntry,
   AuditReport,
   AuditReportParams,
   BirthV0,
