@@ -147,27 +147,19 @@ function given(parameter: string, compare: Comparison, raw: string): string {
   return value;
 }
 
-/**
- * A record's value as its comparison needs it, the counterpart of `given`: names and places
- * normalised, ids as text, dates and the flags as they are; null where the record has none.
- */
-function compared(compare: Comparison | undefined, stored: unknown): unknown {
-  if (stored === undefined || stored === null) return null;
+/** Whether a stored value matches a given one, normalised as `given` left it. */
+function matches(compare: Comparison, stored: unknown, value: string): boolean {
   switch (compare) {
     case 'name':
-    case 'forenames':
     case 'place':
-      return typeof stored === 'string' ? normaliseName(stored) : null;
+      return typeof stored === 'string' && normaliseName(stored) === value;
+    case 'forenames':
+      return typeof stored === 'string' && forenamesMatch(normaliseName(stored), value);
+    case 'date':
+      return stored === value;
     case 'id':
-      return typeof stored === 'number' || typeof stored === 'string' ? String(stored) : null;
-    default:
-      return stored;
+      return (typeof stored === 'number' || typeof stored === 'string') && String(stored) === value;
   }
-}
-
-/** Whether a value as `compared` gave it matches a given one, normalised as `given` left it. */
-function matches(compare: Comparison, stored: unknown, value: string): boolean {
-  return compare === 'forenames' ? typeof stored === 'string' && forenamesMatch(stored, value) : stored === value;
 }
 
 /**
@@ -187,27 +179,8 @@ export function verifiedPaths(description: RecordDescription): readonly string[]
   return [...new Set(paths)];
 }
 
-/** How each verified path is compared (undefined for the flags and the link, which are read as they are). */
-function comparisonsOf(description: RecordDescription, paths: readonly string[]): (Comparison | undefined)[] {
-  const v = description.verification;
-  const kinds = new Map<string, Comparison>();
-  for (const party of description.search.parties) kinds.set(party.surname, 'name').set(party.forenames, 'forenames');
-  for (const detail of Object.values(v.details) as VerifiedDetail[]) for (const path of detail.paths) kinds.set(path, detail.compare);
-  kinds.set(v.date.path, 'date');
-  return paths.map((path) => kinds.get(path));
-}
-
-/**
- * What a store gives of each candidate: the record's values at its type's verified paths, in
- * order, each as its comparison needs it (names normalised once, when taken out, rather than at
- * every comparison). The memory store takes them out when it writes a record, PostgreSQL's when it
- * reads one.
- */
-export function verifiedValuesOf(description: RecordDescription): (record: unknown) => VerifiedValues {
-  const paths = verifiedPaths(description);
-  const comparisons = comparisonsOf(description, paths);
-  return (record) => paths.map((path, i) => compared(comparisons[i], readPath(record, path)));
-}
+/** A record's values at `paths` (from verifiedPaths), null where it has none, as the stores give candidates. */
+export const verifiedValues = (record: unknown, paths: readonly string[]): VerifiedValues => paths.map((path) => readPath(record, path) ?? null);
 
 export function compileVerification(description: RecordDescription): CompiledVerification {
   check(description);

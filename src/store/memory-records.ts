@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { RecordDescription } from '../records/define.ts';
 import { forenamesMatch } from '../records/search-keys.ts';
-import { verifiedValuesOf } from '../records/verification.ts';
+import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from '../types/records.ts';
 import type { RecordReader, RecordWriter, SearchResult } from '../types/store.ts';
 import { parsedReads } from './parsed-reads.ts';
@@ -26,8 +26,7 @@ interface Keyed {
 }
 
 interface TypeRecords {
-  /** A record's values as verification compares them. */
-  readonly verifiedValues: (record: unknown) => VerifiedValues;
+  readonly paths: readonly string[];
   readonly byId: Map<number, Kept>;
   /** Search keys by date and surname. */
   readonly byKey: Map<string, Keyed[]>;
@@ -53,7 +52,7 @@ export interface MemoryRecords {
 }
 
 export function createMemoryRecords(descriptions: readonly RecordDescription[]): MemoryRecords {
-  const types = new Map<string, TypeRecords>(descriptions.map((d) => [d.name, { verifiedValues: verifiedValuesOf(d), byId: new Map(), byKey: new Map() }]));
+  const types = new Map<string, TypeRecords>(descriptions.map((d) => [d.name, { paths: verifiedPaths(d), byId: new Map(), byKey: new Map() }]));
   const recordsOf = (type: string) => {
     const found = types.get(type);
     if (!found) throw new Error(`unknown record type ${type}`);
@@ -111,7 +110,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       const staged: (RecordToWrite & { readonly verified: VerifiedValues })[] = [];
       for await (const batch of batches) {
         for (const record of batch) {
-          staged.push({ ...record, verified: records.verifiedValues(JSON.parse(record.json)) });
+          staged.push({ ...record, verified: verifiedValues(JSON.parse(record.json), records.paths) });
         }
       }
       const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };

@@ -12,8 +12,7 @@ export interface SearchKey {
 
 /**
  * A record as verification compares it: the values at the dot paths its type's verification reads
- * (`verifiedPaths` in records/verification.ts), in that order, names normalised; null where the
- * record has none (`verifiedValuesOf`).
+ * (`verifiedPaths` in records/verification.ts), in that order; null where the record has none.
  */
 export type VerifiedValues = readonly unknown[];
 
