@@ -527,20 +527,34 @@ const median = (values: readonly number[]) => {
  * median of the rounds is given with their range.
  */
 function verificationAgainstSearch(): string[] {
+  const told = (values: number[]) =>
+    values.length > 1 ? `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})` : values[0].toFixed(2);
   const lines = [...new Set(rows.map((row) => row.store))].flatMap((store) => {
     const closed = (scenario: string) => rows.filter((row) => row.store === store && row.scenario === scenario && row.mode === 'max');
+    // Each type's search and verification of the same round.
+    const pairs = new Map(
+      GENERATED_TYPES.map((type) => [
+        type,
+        closed(`search-${type}`).flatMap((search) => {
+          const verify = closed(`verify-${type}`).find((row) => row.round === search.round);
+          return verify ? [{ round: search.round, search, verify }] : [];
+        }),
+      ]),
+    );
     const ratios = GENERATED_TYPES.flatMap((type) => {
-      const [searches, verifications] = [closed(`search-${type}`), closed(`verify-${type}`)];
-      const pairs = searches.flatMap((search) => {
-        const verify = verifications.find((row) => row.round === search.round);
-        return verify ? [{ rps: verify.rps / search.rps, cpu: (search.server.cpuMicrosPerRequest ?? NaN) / (verify.server.cpuMicrosPerRequest ?? NaN) }] : [];
-      });
-      if (!pairs.length) return [];
-      const told = (values: number[]) =>
-        values.length > 1 ? `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})` : values[0].toFixed(2);
-      const cpu = pairs.map((pair) => pair.cpu).filter(Number.isFinite);
-      return [`${type} ${told(pairs.map((pair) => pair.rps))}${cpu.length ? `, CPU ${told(cpu)}` : ''}`];
+      const measured = pairs.get(type) ?? [];
+      if (!measured.length) return [];
+      const cpu = measured.map(({ search, verify }) => (search.server.cpuMicrosPerRequest ?? NaN) / (verify.server.cpuMicrosPerRequest ?? NaN)).filter(Number.isFinite);
+      return [`${type} ${told(measured.map(({ search, verify }) => verify.rps / search.rps))}${cpu.length ? `, CPU ${told(cpu)}` : ''}`];
     });
+    // The store's verification throughput against its search throughput: each round's answers a
+    // second, summed over the types measured both ways.
+    const everyPair = [...pairs.values()].flat();
+    const summed = [...new Set(everyPair.map((pair) => pair.round))].map((round) => {
+      const ofRound = everyPair.filter((pair) => pair.round === round);
+      return ofRound.reduce((sum, pair) => sum + pair.verify.rps, 0) / ofRound.reduce((sum, pair) => sum + pair.search.rps, 0);
+    });
+    if (ratios.length > 1) ratios.push(`all types ${told(summed)}`);
     return ratios.length ? [`- ${store}: ${ratios.join('; ')}`] : [];
   });
   const rounds = Math.max(1, ...rows.map((row) => row.round ?? 1));
