@@ -124,6 +124,17 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
       .send(templates.render('error.njk', { mock, title: 'Sorry, there is a problem with the service', message: `Try again later. If you ask for help, quote reference ${request.id}.` }));
   });
 
+  // The pages' forms send each field once: a parameter given twice is a link made by hand, refused
+  // here rather than read as one value or the other.
+  app.addHook('preHandler', async (request, reply) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!query || !Object.values(query).some(Array.isArray)) return;
+    return reply
+      .code(400)
+      .type('text/html; charset=utf-8')
+      .send(templates.render('error.njk', { mock, title: 'There is a problem with the link', message: 'It gives a field more than once. Go back and try again.' }));
+  });
+
   /** The visitor's session, made (not yet signed in) when they have none or it ended. */
   const sessionOf = async (request: FastifyRequest, reply: FastifyReply) => {
     const id = request.cookies[COOKIE];

@@ -12,6 +12,7 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { Agent } from 'undici';
 import type { UiConfig } from '../config.ts';
 import { securityHeaders } from '../http/headers.ts';
+import { parseQuery } from '../http/query-string.ts';
 import { logRequests } from '../http/request-log.ts';
 import { records } from '../records/index.ts';
 import { version } from '../version.ts';
@@ -33,6 +34,8 @@ export async function buildUiApp(config: UiConfig, { logger }: UiAppDependencies
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // The API's strict reading of query strings, so that the pages read a link the same in both processes.
+    routerOptions: { querystringParser: parseQuery },
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.headers(securityHeaders(request.url, tls));

@@ -58,6 +58,21 @@ describe('caseworker pages over HTTP', () => {
     assert.equal(page.headers.get('cache-control'), 'no-store');
   });
 
+  test('a link giving a field twice is refused as such (400), on every page', async () => {
+    const url = app().url;
+    const cookie = await signIn(url, ['birth', 'audit']);
+    for (const path of [
+      '/ui/birth/search?submitted=1&surname=Ashworth&surname=Smith&forenames=Eleanor',
+      '/ui/birth/verify?submitted=1&forenames=a&forenames=b',
+      '/ui/audit?from-day=1&from-day=2',
+      '/ui/audit/entries?user=a&user=b&day=2026-01-01',
+    ]) {
+      const page = await fetch(`${url}${path}`, { headers: { cookie } });
+      assert.equal(page.status, 400, path);
+      assert.match(await page.text(), /There is a problem with the link/, path);
+    }
+  });
+
   test('a session ends after its idle time, and each request restarts it', async () => {
     let now = 0;
     const sessions = memorySessions(1000, () => now);
