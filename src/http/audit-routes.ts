@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authorise } from '../auth/identify.ts';
 import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
 import { type AuditReport, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
-import { serviceUnavailable } from './errors.ts';
+import { unavailableUnless } from './errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { TRUNCATED_HEADER } from './record-routes.ts';
 
@@ -101,13 +101,7 @@ type EntriesQuery = Days & { user: string; operation?: string; dataset?: string;
 const withDays = <Q extends Days>({ from = '1970-01-01', to = new Date().toISOString().slice(0, 10), ...rest }: Q) => ({ ...rest, from, to });
 
 /** A failing trail means the report cannot be read now; the caller may retry. */
-async function fromTrail<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw Object.assign(serviceUnavailable('The audit trail is unavailable; try again shortly'), { cause: error });
-  }
-}
+const fromTrail = unavailableUnless('The audit trail is unavailable; try again shortly');
 
 /**
  * `limit` as the number its schema declares: queries are not coerced (a name of digits stays a

@@ -27,3 +27,17 @@ export const routeNotFound = (path: string) => new ApiError(404, 'ResourceNotFou
 export const methodNotAllowed = (method: string, allow: string) =>
   new ApiError(405, 'MethodNotAllowed', `${method} is not allowed`, { allow });
 export const serviceUnavailable = (message: string) => new ApiError(503, 'ServiceUnavailable', message);
+
+/**
+ * Runs `work`, a read of something the service depends on; its failure means the service cannot
+ * answer now (503, the caller may retry), with the failure kept as the cause for the log.
+ */
+export const unavailableUnless =
+  (message: string) =>
+  async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw Object.assign(serviceUnavailable(message), { cause: error });
+    }
+  };

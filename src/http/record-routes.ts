@@ -9,7 +9,7 @@ import type { SearchKey } from '../types/records.ts';
 import type { RenderCache } from '../render/cache.ts';
 import type { CompiledView } from '../render/view.ts';
 import type { RecordReader } from '../types/store.ts';
-import { badRequest, notFound, serviceUnavailable } from './errors.ts';
+import { badRequest, notFound, serviceUnavailable, unavailableUnless } from './errors.ts';
 import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 
@@ -49,13 +49,7 @@ const audienceOf = (request: FastifyRequest) => ({
 });
 
 /** A failing store means the service cannot answer now; the caller may retry. */
-export async function fromStore<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw Object.assign(serviceUnavailable('The record store is unavailable; try again shortly'), { cause: error });
-  }
-}
+export const fromStore = unavailableUnless('The record store is unavailable; try again shortly');
 
 /** The forenames searched for: the `forenames` parameter or, in v0, its words given one by one. */
 function forenamesOf(view: CompiledView, query: Query): string {

@@ -26,6 +26,18 @@ async function type(page: Page, selector: string, text: string): Promise<void> {
   await page.keyboard.type(text);
 }
 
+/** Tabs to each field in turn, by the page's order, and types its text. */
+async function typeAll(page: Page, fields: Record<string, string>): Promise<void> {
+  for (const [selector, text] of Object.entries(fields)) await type(page, selector, text);
+}
+
+/** Tabs to the link to `href` and follows it with Enter. */
+async function follow(page: Page, href: string): Promise<void> {
+  await tabTo(page, `a[href="${href}"]`);
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.pathname === href);
+}
+
 describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
   const context = suiteContext();
   let running: RunningApp;
@@ -56,20 +68,12 @@ describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
 
   test('search by names and date, choose among several results, and read the record', async () => {
     const page = await signedIn('keys-only@example.gov.uk', ['birth']);
-    await tabTo(page, 'a[href="/ui/birth/search"]');
-    await page.keyboard.press('Enter');
-    await page.waitForURL(/\/ui\/birth\/search$/);
-    await type(page, '#surname', 'Marsden');
-    await type(page, '#forenames', 'George');
-    await type(page, '#dateOfBirth-day', '14');
-    await type(page, '#dateOfBirth-month', '3');
-    await type(page, '#dateOfBirth-year', '2010');
+    await follow(page, '/ui/birth/search');
+    await typeAll(page, { '#surname': 'Marsden', '#forenames': 'George', '#dateOfBirth-day': '14', '#dateOfBirth-month': '3', '#dateOfBirth-year': '2010' });
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/ui\/birth\/search\?/);
     assert.equal(await page.locator('tbody tr').count(), 3);
-    await tabTo(page, 'a[href="/ui/birth/999999002"]');
-    await page.keyboard.press('Enter');
-    await page.waitForURL(/\/ui\/birth\/999999002$/);
+    await follow(page, '/ui/birth/999999002');
     assert.match(await page.locator('main').innerText(), /George/);
     await page.close();
   });
@@ -94,15 +98,15 @@ describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
 
   test("check a certificate's details with the verify role alone", async () => {
     const page = await signedIn('checker@example.gov.uk', ['birth-verify']);
-    await tabTo(page, 'a[href="/ui/birth/verify"]');
-    await page.keyboard.press('Enter');
-    await page.waitForURL(/\/ui\/birth\/verify$/);
-    await type(page, '#surname', 'Ashworth');
-    await type(page, '#forenames', 'Eleanor');
-    await type(page, '#dateOfBirth-day', '8');
-    await type(page, '#dateOfBirth-month', '8');
-    await type(page, '#dateOfBirth-year', '2008');
-    await type(page, '#motherMaidenSurname', 'Pennington');
+    await follow(page, '/ui/birth/verify');
+    await typeAll(page, {
+      '#surname': 'Ashworth',
+      '#forenames': 'Eleanor',
+      '#dateOfBirth-day': '8',
+      '#dateOfBirth-month': '8',
+      '#dateOfBirth-year': '2008',
+      '#motherMaidenSurname': 'Pennington',
+    });
     await tabTo(page, 'main button[type="submit"]');
     await page.keyboard.press('Enter');
     await page.waitForSelector('h1:has-text("The details match")');
