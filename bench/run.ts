@@ -24,6 +24,7 @@ import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
 import { type PhaseWindow, cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';
 import { type Server, freePort, pipe, run, startServer, stopCommands } from './lib/processes.ts';
 import { type Row, table } from './lib/report.ts';
+import { geometricMean, median } from './lib/stats.ts';
 import {
   type Dataset,
   IDENTITY,
@@ -41,8 +42,9 @@ import {
 const USAGE = `npm run bench -- [options]
 
   --duration S           seconds of load per phase (default 10)
-  --rounds N             run the scenarios N times over, in turn (default 1): drift in the machine's speed
-                         then falls on every scenario alike, and comparisons take the median of the rounds
+  --rounds N             run the scenarios N times over, every other time in reverse order (default 1): drift
+                         in the machine's speed then falls on every scenario alike, and comparisons take the
+                         median of the rounds
   --connections N        connections, closed loop and fixed rate alike (default 20)
   --rate R|P%            offered requests a second in the fixed-rate phases (default 2000), or a share
                          of the same scenario's closed-loop throughput (e.g. 50%)
@@ -514,17 +516,11 @@ function growth(): string[] {
   ];
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 /**
  * Each type's closed-loop verification throughput over its search's, and the server's CPU per
  * request the other way up (search over verification), on each store: verification should not cost
  * more. With several rounds, each round's ratio compares phases run one after the other, and the
- * median of the rounds is given with their range.
+ * median of the rounds is given with their range; over all types, the geometric mean of every pair.
  */
 function verificationAgainstSearch(): string[] {
   const told = (values: number[]) =>
@@ -547,14 +543,12 @@ function verificationAgainstSearch(): string[] {
       const cpu = measured.map(({ search, verify }) => (search.server.cpuMicrosPerRequest ?? NaN) / (verify.server.cpuMicrosPerRequest ?? NaN)).filter(Number.isFinite);
       return [`${type} ${told(measured.map(({ search, verify }) => verify.rps / search.rps))}${cpu.length ? `, CPU ${told(cpu)}` : ''}`];
     });
-    // The store's verification throughput against its search throughput: each round's answers a
-    // second, summed over the types measured both ways.
-    const everyPair = [...pairs.values()].flat();
-    const summed = [...new Set(everyPair.map((pair) => pair.round))].map((round) => {
-      const ofRound = everyPair.filter((pair) => pair.round === round);
-      return ofRound.reduce((sum, pair) => sum + pair.verify.rps, 0) / ofRound.reduce((sum, pair) => sum + pair.search.rps, 0);
-    });
-    if (ratios.length > 1) ratios.push(`all types ${told(summed)}`);
+    // The store's verification throughput against its search throughput: every pair of every type and round.
+    const overall = geometricMean([...pairs.values()].flat().map(({ search, verify }) => verify.rps / search.rps));
+    if (ratios.length > 1 && overall) {
+      const interval = overall.interval ? ` (95% interval ${overall.interval.low.toFixed(2)}–${overall.interval.high.toFixed(2)})` : '';
+      ratios.push(`all types ${overall.mean.toFixed(2)}${interval} over ${overall.count} pairs`);
+    }
     return ratios.length ? [`- ${store}: ${ratios.join('; ')}`] : [];
   });
   const rounds = Math.max(1, ...rows.map((row) => row.round ?? 1));
@@ -759,7 +753,10 @@ async function main(): Promise<number> {
     } else if (opts.modes.includes('max')) await measureCeiling(opts, work, ceilingMeasured.body, ceilingMeasured.dataset, { before: target.store });
     if (opts.warmup) await phase(opts, target, 'warm-up', warmupLists(dataset, opts.connections), { kind: 'max' }, opts.warmup);
     for (let round = 1; round <= opts.rounds; round++) {
-      for (const scenario of opts.scenarios) {
+      // Every other round runs the list backwards, so that of each pair of scenarios compared (a type's
+      // search and verification) neither is always measured second, when the heap is fuller and the
+      // machine has drifted further the same way.
+      for (const scenario of round % 2 ? opts.scenarios : [...opts.scenarios].reverse()) {
         await scenarioPhases(opts, target, scenario, listsFor(scenario, dataset, opts.connections), opts.modes, opts.rounds > 1 ? round : undefined);
       }
     }
