@@ -3,7 +3,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuditTrail } from '../types/audit.ts';
+import type { AuditOperation, AuditTrail } from '../types/audit.ts';
 import { normaliseName } from '../records/normalise.ts';
 import type { SearchKey } from '../types/records.ts';
 import type { RenderCache } from '../render/cache.ts';
@@ -13,7 +13,7 @@ import { badRequest, notFound, serviceUnavailable, unavailableUnless } from './e
 import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 
-export type Operation = 'lookup' | 'search' | 'verify';
+export type Operation = AuditOperation;
 
 /** What a record route tells the hooks around it (identity, metrics, audit). */
 export interface RecordRouteConfig {

@@ -14,6 +14,7 @@ import { registrationTables } from './schema/v1-registration-tables.ts';
 import { auditTrail } from './schema/v2-audit-trail.ts';
 import { recordsAsJson } from './schema/v3-records-as-json.ts';
 import { auditVerifications } from './schema/v4-audit-verifications.ts';
+import { auditOperations } from './schema/v5-audit-operations.ts';
 
 export interface Migration {
   readonly version: number;
@@ -26,6 +27,7 @@ export const migrations: readonly Migration[] = [
   { version: 2, name: 'append-only audit trail', sql: auditTrail },
   { version: 3, name: 'records kept as json text', sql: recordsAsJson },
   { version: 4, name: 'audit trail records verifications', sql: auditVerifications },
+  { version: 5, name: 'audit trail records suggestions, feed reads and its own reads', sql: auditOperations },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1].version;

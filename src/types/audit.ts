@@ -1,16 +1,31 @@
 /** The audit trail as its writers and readers share it. */
 
+/**
+ * What an access did: read one record, searched, verified, asked for close matches, read the change
+ * feed, or read the audit trail itself.
+ */
+export const AUDIT_OPERATIONS = ['lookup', 'search', 'verify', 'suggest', 'events', 'audit-read'] as const;
+export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
+
+/** One registration an access disclosed or decided on. */
+export interface RecordRef {
+  readonly type: string;
+  readonly id: number;
+}
+
 export interface AuditEntry {
   readonly username: string;
   readonly client: string;
   readonly groups: readonly string[];
   readonly dataset: string;
   /** A verification's `results` is 1 when it answered verified, 0 when not. */
-  readonly operation: 'lookup' | 'search' | 'verify';
+  readonly operation: AuditOperation;
   readonly path: string;
   readonly query: string;
   readonly results: number;
   readonly requestId: string;
+  /** The registrations this access disclosed or decided on, where it named any. */
+  readonly records?: readonly RecordRef[];
 }
 
 /** An entry as stored: with its time (ISO 8601, milliseconds, UTC) and hash. */

@@ -91,6 +91,7 @@ test('the text of every released migration is pinned: editing one fails here bef
       [2, '7640d2f85c89ee7cc73c81ee13db3a0d598257360ecbb158f196d4640b63829a'],
       [3, '4b55904872ee76f34df8c8974f259d5b5a07265cd1456b27954c850cfd3e9b84'],
       [4, '14dd239cf45aea959fb1054a05669932d6b36606572ead8711c588e50d38059e'],
+      [5, '13b92753fe924d673ca9609bc91cb1c32a0c13cf317b192121a6ac76d912ac93'],
     ],
   );
 });
@@ -171,7 +172,7 @@ test('records stored as jsonb before version 3 read back the same after it', { s
   await migrateAsBefore(driver, 2);
   const data = { id: 7, child: { forenames: 'Zoë Ann', surname: "O'Brien" }, status: { blocked: false } };
   await driver.query(`INSERT INTO birth_registration (id, data, search_keys) VALUES (7, $1::jsonb, '[]')`, [JSON.stringify(data)]);
-  assert.deepEqual((await migrate(driver)).map((m) => m.version), [3, 4]);
+  assert.deepEqual((await migrate(driver)).map((m) => m.version), migrations.filter((m) => m.version > 2).map((m) => m.version));
   assert.deepEqual(await createPostgresRecords(driver, records).reader.lookup('birth', '7'), data);
   const [{ type }] = await driver.query<{ type: string }>(`SELECT pg_typeof(data)::text AS type FROM birth_registration`);
   assert.equal(type, 'json');
@@ -184,7 +185,7 @@ test('version 4 lets the audit trail record verifications, over entries already 
     driver.query(`INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, request_id, hash) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 1, 'r', 'h')`, [operation]);
   await insert('lookup');
   await assert.rejects(insert('verify'), /check constraint/, 'refused before version 4');
-  assert.deepEqual((await migrate(driver)).map((m) => m.version), [4]);
+  assert.deepEqual((await migrate(driver)).map((m) => m.version), migrations.filter((m) => m.version > 3).map((m) => m.version));
   await insert('verify');
   await assert.rejects(insert('update'), /check constraint/);
   const rows = await driver.query<{ operation: string }>('SELECT operation FROM audit_log ORDER BY id');
