@@ -16,7 +16,7 @@ export interface MemoryBackend extends Backend {
 }
 
 export async function openMemoryBackend(descriptions: readonly RecordDescription[], audit: EmbeddedAuditConfig): Promise<MemoryBackend> {
-  const { reader, writer } = createMemoryRecords(descriptions);
+  const { reader, writer, events } = createMemoryRecords(descriptions);
   const trail = await openMemoryTrail(audit);
   return {
     kind: 'memory',
@@ -24,6 +24,8 @@ export async function openMemoryBackend(descriptions: readonly RecordDescription
     writer,
     audit: trail,
     report: trail,
+    events: events.feed,
+    subscriptions: events.subscriptions,
     trail,
     close: () => trail.close(),
   };

@@ -8,6 +8,7 @@ import { postgresAuditTrail } from '../audit/trail.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { SqlDriver } from '../store/driver.ts';
 import { openPostgres } from '../store/pg-driver.ts';
+import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
 import type { Backend } from '../types/store.ts';
 
@@ -21,6 +22,7 @@ export interface PostgresBackend extends Backend {
 export function postgresBackend(driver: SqlDriver, descriptions: readonly RecordDescription[], readers: readonly SqlDriver[] = []): PostgresBackend {
   const { reader, writer } = createPostgresRecords(driver, descriptions, readers);
   const audit = postgresAuditTrail(driver);
+  const events = createPostgresEvents(driver, descriptions.map((d) => d.name));
   return {
     kind: 'postgres',
     driver,
@@ -28,6 +30,8 @@ export function postgresBackend(driver: SqlDriver, descriptions: readonly Record
     writer,
     audit,
     report: { userActivity: (filter) => userActivity(driver, filter), entries: (filter) => userEntries(driver, filter) },
+    events: events.feed,
+    subscriptions: events.subscriptions,
     async close() {
       await audit.flush();
       await Promise.all([driver, ...readers].map((db) => db.close()));
