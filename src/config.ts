@@ -107,6 +107,18 @@ const Env = Type.Object({
     default: 10_000,
     description: 'Embedded store only: the latest audit entries kept in memory for the audit report',
   }),
+  EVENTS_RETENTION_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 3650,
+    default: 35,
+    description: "Days the change feed keeps its events (GET /v1/events); a reader further behind is told to start again from a date (410 CursorExpired)",
+  }),
+  MOCK_EVENT_INTERVAL_S: Type.Integer({
+    minimum: 0,
+    maximum: 86_400,
+    default: 30,
+    description: 'Embedded store with the built-in records: seconds between the invented registrations added to the mock (each a birth.registered, death.registered... event); 0 adds none',
+  }),
   MAX_RESULTS: Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Most records a search returns' }),
   REQUEST_TIMEOUT_S: Type.Integer({
     minimum: 1,
@@ -270,6 +282,14 @@ export interface Config {
   /** The per-client token bucket; absent when RATE_LIMIT_PER_MINUTE is unset (no limit). */
   readonly rateLimit?: RateLimitConfig;
   readonly verification: VerificationConfig;
+  readonly events: EventsConfig;
+}
+
+export interface EventsConfig {
+  /** Days events are kept and served. */
+  readonly retentionDays: number;
+  /** Seconds between the mock's invented registrations; 0 for none. */
+  readonly mockIntervalS: number;
 }
 
 export interface UiSessionConfig {
@@ -555,6 +575,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
         minCount: value.VERIFY_FALSE_SHARE_MIN_COUNT,
       },
     },
+    events: { retentionDays: value.EVENTS_RETENTION_DAYS, mockIntervalS: value.MOCK_EVENT_INTERVAL_S },
   };
 }
 

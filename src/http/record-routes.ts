@@ -3,7 +3,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuditOperation, AuditTrail } from '../types/audit.ts';
+import type { AuditEntry, AuditOperation, AuditTrail } from '../types/audit.ts';
 import { normaliseName } from '../records/normalise.ts';
 import type { SearchKey } from '../types/records.ts';
 import type { RenderCache } from '../render/cache.ts';
@@ -68,12 +68,13 @@ function forenamesOf(view: CompiledView, query: Query): string {
     .join(' ');
 }
 
-/** Records the access; data is sent only once its entry is committed. */
+/** Records the access; data is sent only once its entry is committed. `details` names what it disclosed. */
 export async function audited(
   audit: AuditTrail,
   request: FastifyRequest,
   results: number,
   { dataset, operation } = request.routeOptions.config as RecordRouteConfig,
+  details: Pick<AuditEntry, 'records' | 'events' | 'fields'> = {},
 ) {
   const identity = request.identity as Identity;
   const mark = request.url.indexOf('?');
@@ -89,6 +90,7 @@ export async function audited(
       query,
       results,
       requestId: request.id,
+      ...details,
     });
   } catch (error) {
     throw Object.assign(serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'), {
