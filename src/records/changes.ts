@@ -107,3 +107,23 @@ export function reasonSql(description: RecordDescription, before: string, after:
   );
   return `CASE ${cases.join(' ')} ELSE 'other' END`;
 }
+
+/**
+ * What is wrong with a subscription's event types and fields, if anything: every type must be an
+ * event type of these descriptions, and every field a dot path naming a field (a leaf, a group or
+ * a list; not a link to another registration) of at least one subscribed type's record.
+ */
+export function subscriptionProblem(descriptions: readonly RecordDescription[], events: readonly string[], fields: readonly string[]): string | undefined {
+  const known = eventTypes(descriptions);
+  if (events.length === 0) return 'name at least one event type';
+  const unknown = events.filter((type) => !known.includes(type));
+  if (unknown.length) return `unknown event type(s) ${unknown.join(', ')}; the event types are ${known.join(', ')}`;
+  const subscribed = descriptions.filter((d) => events.some((type) => recordTypeOf(type) === d.name));
+  for (const path of fields) {
+    const named = subscribed.map((d) => fieldAt(d.fields, path)).filter((field) => field !== undefined && !isLink(field));
+    if (named.length === 0) {
+      return `the field '${path}' is no field of a ${subscribed.map((d) => d.name).join(' or ')} record (fields are dot paths of the record, e.g. deceased.dateOfDeath)`;
+    }
+  }
+  return undefined;
+}
