@@ -34,6 +34,22 @@ test('serve exits non-zero when its port is taken', async (t) => {
   assert.match(stderr, /EADDRINUSE/);
 });
 
+test('a setting the service cannot run with ends `lev-api serve` and `npm run dev` alike: the same words, exit 2', async () => {
+  const env = { PORT: 'eighty', LOG_LEVEL: 'silent' };
+  const bin = await runBin(['serve'], env);
+  const dev = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const server = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+    const child = execFile(process.execPath, ['--import', 'tsx', server], { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (_error, _stdout, stderr) =>
+      resolve({ code: child.exitCode, stderr }),
+    );
+  });
+  for (const { code, stderr } of [bin, dev]) {
+    assert.equal(code, 2);
+    assert.match(stderr, /^lev-api serve: Invalid configuration:\n {2}PORT="eighty": Expected integer/);
+  }
+  assert.equal(dev.stderr, bin.stderr);
+});
+
 /** `main` with what it printed: each stream's text. */
 async function run(t: TestContext, argv: string[], env: Record<string, string> = {}) {
   const out: string[] = [];

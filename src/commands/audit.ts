@@ -8,7 +8,7 @@ import { records } from '../records/index.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { dateOption, parseArguments } from './arguments.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../errors.ts';
 
 const USAGE = `lev-api audit verify [--file FILE]
        lev-api audit export [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out FILE]
