@@ -11,7 +11,7 @@ import { openPostgres } from '../store/pg-driver.ts';
 import { createPostgresEvents } from '../store/postgres-events.ts';
 import { SubscriptionExists, type ListedSubscription } from '../types/events.ts';
 import { parseArguments } from './arguments.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../errors.ts';
 
 const ACTIONS = ['add', 'list', 'pause', 'resume', 'remove'] as const;
 type Action = (typeof ACTIONS)[number];

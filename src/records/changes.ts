@@ -10,7 +10,10 @@
  * checked when the rules are made, at start-up: one that names no field fails then.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { type Field, type Fields, type RecordDescription, groupFields, isGroup, isLeaf, isLink, isList, readPath } from './define.ts';
+import { type FieldKind, fieldAt, requireField } from './check.ts';
+import { type RecordDescription, isLink, readPath } from './define.ts';
+
+export { fieldAt };
 
 export const UPDATE_REASONS = ['cancelled', 'replaced', 'blocked', 'unblocked', 'corrected', 'marginal-note', 'other'] as const;
 export type UpdateReason = (typeof UPDATE_REASONS)[number];
@@ -36,19 +39,18 @@ export interface ReasonRule {
   readonly test: ChangeTest;
 }
 
-/** The field a dot path names in a field tree (through groups), or undefined. */
-export function fieldAt(fields: Fields, path: string): Field | undefined {
-  let current: Field = fields;
-  for (const key of path.split('.')) {
-    if (isLeaf(current) || isList(current) || isLink(current)) return undefined;
-    const inside: Fields = groupFields(current as Fields);
-    if (!Object.hasOwn(inside, key)) return undefined;
-    current = inside[key];
-  }
-  return current === fields ? undefined : current;
-}
+/** What each test reads, and the description's key that declares its path (for the error naming a bad one). */
+const NEEDS: Record<ChangeTest, FieldKind> = { 'became-true': 'flag', appeared: 'link', 'became-blocked': 'flag', 'became-unblocked': 'flag', changed: 'text' };
+const KEY_OF: Record<ReasonRule['reason'], string> = {
+  cancelled: 'verification.cancelledFlag',
+  replaced: 'verification.replacedBy',
+  blocked: 'blockedFlag',
+  unblocked: 'blockedFlag',
+  corrected: 'changes.correction',
+  'marginal-note': 'changes.marginalNote',
+};
 
-/** A description's reason rules, in the order they are tried; throws naming a path that is no field. */
+/** A description's reason rules, in the order they are tried; a DescriptionError names a path that is no field of the kind its test reads. */
 export function reasonRules(description: RecordDescription): ReasonRule[] {
   const { verification, changes, blockedFlag } = description;
   const rules: ReasonRule[] = [];
@@ -58,12 +60,7 @@ export function reasonRules(description: RecordDescription): ReasonRule[] {
   rules.push({ reason: 'unblocked', path: blockedFlag, test: 'became-unblocked' });
   if (changes.correction) rules.push({ reason: 'corrected', path: changes.correction, test: 'changed' });
   if (changes.marginalNote) rules.push({ reason: 'marginal-note', path: changes.marginalNote, test: 'changed' });
-  for (const rule of rules) {
-    const field = fieldAt(description.fields, rule.path);
-    if (!field || isGroup(field) || isList(field)) {
-      throw new Error(`${description.name}: the change path '${rule.path}' (${rule.reason}) names no field or link of the record`);
-    }
-  }
+  for (const rule of rules) requireField(description, KEY_OF[rule.reason], rule.path, NEEDS[rule.test]);
   return rules;
 }
 
