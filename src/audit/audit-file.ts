@@ -7,7 +7,8 @@
  * against the end of the one before it when that one is still there.
  */
 import { createReadStream } from 'node:fs';
-import { type FileHandle, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, open, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ChainedEntry } from '../types/audit.ts';
 import { GENESIS_HASH, chainHash } from './chain.ts';
@@ -95,68 +96,157 @@ export async function openAuditFile(options: AuditFileOptions): Promise<AuditFil
   };
 }
 
+/** A run of consecutive files (no gap between them), checked as one chain anchored at its oldest file's first line. */
+export interface CheckedSegment {
+  /** The oldest file of the run, and the newest. */
+  readonly from: string;
+  readonly to: string;
+  readonly files: number;
+  /** Entries checked in the run (up to and including a broken one). */
+  readonly entries: number;
+  readonly ok: boolean;
+}
+
+export interface FileProblem {
+  /** The file at fault: the missing one, for a gap. */
+  readonly file: string;
+  /** The line at fault; 0 when the whole file is (a gap). */
+  readonly line: number;
+  readonly reason: string;
+  /** Entries checked before it, in all files, oldest first. */
+  readonly entries: number;
+}
+
 export type FileVerifyResult =
   | { ok: true; entries: number; files: number; fromGenesis: boolean }
-  | { ok: false; entries: number; file: string; line: number; reason: string };
+  | {
+      ok: false;
+      /** The first problem, oldest first: entries counted up to and including it. */
+      entries: number;
+      file: string;
+      line: number;
+      reason: string;
+      /** Every problem found, the first one among them. */
+      problems: readonly FileProblem[];
+      /** What was checked on each side of a gap. */
+      segments: readonly CheckedSegment[];
+    };
 
-/** The trail's files that exist, oldest first. */
-async function trailFiles(path: string): Promise<string[]> {
-  const files: string[] = [];
-  for (let n = 0; ; n++) {
-    const file = rotated(path, n);
-    const exists = await stat(file).then(() => true, () => false);
-    if (!exists) {
-      if (n === 0) throw new Error(`${path}: no such file`);
-      // Rotated files are numbered without gaps; a gap ends them.
-      break;
-    }
-    files.push(file);
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The trail's numbered files, oldest first, with the numbers missing among them (a gap is a deleted or renamed file). */
+async function trailFiles(path: string): Promise<{ files: string[]; missing: Set<string> }> {
+  const numbered = new RegExp(`^${escapeRegExp(basename(path))}\\.([1-9][0-9]*)$`);
+  const names: string[] = await readdir(dirname(path)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [] as string[];
+    throw error;
+  });
+  const numbers = new Set<number>();
+  for (const name of names) {
+    const match = numbered.exec(name);
+    if (match) numbers.add(Number(match[1]));
   }
-  return files.reverse();
+  if (names.includes(basename(path))) numbers.add(0);
+  if (numbers.size === 0) throw new Error(`${path}: no such file`);
+  const files: string[] = [];
+  const missing = new Set<string>();
+  for (let n = Math.max(...numbers); n >= 0; n--) {
+    files.push(rotated(path, n));
+    if (!numbers.has(n)) missing.add(rotated(path, n));
+  }
+  return { files, missing };
 }
 
 /**
  * Checks the chain across the trail's files, oldest first. The oldest file's head line anchors
  * it (the genesis hash when nothing was rotated away); each later file must start where the
- * one before it ended.
+ * one before it ended. A missing file in the numbering is a failure naming it; the files on
+ * each side of it are still checked, each run from its own oldest file's head line.
  */
 export async function verifyAuditFiles(path: string): Promise<FileVerifyResult> {
-  const files = await trailFiles(path);
-  let previous: string | undefined;
-  let fromGenesis = false;
+  const { files, missing } = await trailFiles(path);
+  const problems: FileProblem[] = [];
+  const segments: CheckedSegment[] = [];
   let entries = 0;
+  let fromGenesis = false;
+  let run: { from: string; to: string; files: number; entries: number; ok: boolean; previous: string | undefined } | undefined;
+  const endRun = () => {
+    if (run) segments.push({ from: run.from, to: run.to, files: run.files, entries: run.entries, ok: run.ok });
+    run = undefined;
+  };
   for (const file of files) {
-    let line = 0;
-    const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-    const broken = (reason: string): FileVerifyResult => {
-      lines.close();
-      return { ok: false, entries, file, line, reason };
-    };
-    for await (const text of lines) {
-      line++;
-      if (!text) continue;
-      let value: Partial<ChainedEntry & FileHead>;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        return broken('not valid JSON');
-      }
-      if (line === 1) {
-        if (typeof value.previous !== 'string') return broken('the first line does not name the hash the file continues from');
-        if (previous === undefined) {
-          previous = value.previous;
-          fromGenesis = previous === GENESIS_HASH;
-        } else if (value.previous !== previous) return broken('the file does not continue from the end of the file before it');
-        continue;
-      }
-      entries++;
-      const entry = value as ChainedEntry;
-      if (typeof entry.hash !== 'string' || chainHash(previous!, entry.at, entry) !== entry.hash) {
-        return broken('the entry does not follow from the one before it: it was altered, or one before it was removed or altered');
-      }
-      previous = entry.hash;
+    if (missing.has(file)) {
+      endRun();
+      problems.push({
+        file,
+        line: 0,
+        entries,
+        reason: 'missing: the rotated files are numbered without gaps, so it was deleted or renamed; the chain cannot be followed across it',
+      });
+      continue;
     }
-    if (line === 0) return broken('the file is empty: it has lost even its first line');
+    if (!run) run = { from: file, to: file, files: 0, entries: 0, ok: true, previous: undefined };
+    run.to = file;
+    run.files++;
+    // A run with a break is not followed further: what comes after it has nothing to be checked against.
+    if (!run.ok) continue;
+    const checked = await checkFile(file, run.previous, run.from === file && segments.length === 0 && problems.length === 0);
+    run.entries += checked.entries;
+    entries += checked.entries;
+    if (checked.fromGenesis) fromGenesis = true;
+    if (checked.problem) {
+      run.ok = false;
+      problems.push({ ...checked.problem, entries });
+    } else run.previous = checked.last;
   }
-  return { ok: true, entries, files: files.length, fromGenesis };
+  endRun();
+  if (problems.length === 0) return { ok: true, entries, files: files.length, fromGenesis };
+  const [first] = problems;
+  return { ok: false, entries: first.entries, file: first.file, line: first.line, reason: first.reason, problems, segments };
+}
+
+interface FileCheck {
+  readonly entries: number;
+  /** The hash the file ends with. */
+  readonly last: string | undefined;
+  readonly fromGenesis: boolean;
+  readonly problem?: Omit<FileProblem, 'entries'>;
+}
+
+/** Checks one file's chain, continuing from `previous` (the file before it), or anchored at its own first line. */
+async function checkFile(file: string, previous: string | undefined, oldest: boolean): Promise<FileCheck> {
+  let line = 0;
+  let entries = 0;
+  let fromGenesis = false;
+  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  const broken = (reason: string): FileCheck => {
+    lines.close();
+    return { entries, last: previous, fromGenesis, problem: { file, line, reason } };
+  };
+  for await (const text of lines) {
+    line++;
+    if (!text) continue;
+    let value: Partial<ChainedEntry & FileHead>;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return broken('not valid JSON');
+    }
+    if (line === 1) {
+      if (typeof value.previous !== 'string') return broken('the first line does not name the hash the file continues from');
+      if (previous === undefined) {
+        previous = value.previous;
+        fromGenesis = oldest && previous === GENESIS_HASH;
+      } else if (value.previous !== previous) return broken('the file does not continue from the end of the file before it');
+      continue;
+    }
+    entries++;
+    const entry = value as ChainedEntry;
+    if (typeof entry.hash !== 'string' || chainHash(previous!, entry.at, entry) !== entry.hash) {
+      return broken('the entry does not follow from the one before it: it was altered, or one before it was removed or altered');
+    }
+    previous = entry.hash;
+  }
+  if (line === 0) return broken('the file is empty: it has lost even its first line');
+  return { entries, last: previous, fromGenesis };
 }

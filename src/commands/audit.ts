@@ -30,7 +30,17 @@ async function verifyFile(path: string): Promise<number> {
     console.log(`audit trail intact: ${result.entries} entries in ${result.files} file(s), chain verified ${start}`);
     return 0;
   }
-  console.error(`audit trail BROKEN at ${result.file} line ${result.line}, after ${result.entries - 1} good entries: ${result.reason}`);
+  for (const problem of result.problems) {
+    if (problem.line === 0) console.error(`audit trail BROKEN: ${problem.file} is ${problem.reason}`);
+    else console.error(`audit trail BROKEN at ${problem.file} line ${problem.line}, after ${problem.entries - 1} good entries: ${problem.reason}`);
+  }
+  // Where a gap splits the files, what each side holds, each checked on its own.
+  if (result.segments.length > 1 || result.problems.some((problem) => problem.line === 0)) {
+    for (const segment of result.segments) {
+      const files = segment.from === segment.to ? segment.from : `${segment.from} to ${segment.to}`;
+      console.error(`  ${files}: ${segment.entries} entries, ${segment.ok ? 'chain intact within them' : 'chain broken (above)'}`);
+    }
+  }
   return 1;
 }
 
