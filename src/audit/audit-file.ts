@@ -7,8 +7,8 @@
  * against the end of the one before it when that one is still there.
  */
 import { createReadStream } from 'node:fs';
-import { type FileHandle, open, readFile, readdir, rename, rm } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { type FileHandle, open, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ChainedEntry } from '../types/audit.ts';
 import { GENESIS_HASH, chainHash } from './chain.ts';
@@ -31,30 +31,127 @@ const rotated = (path: string, n: number) => (n === 0 ? path : `${path}.${n}`);
 export interface AuditFile {
   /** The hash that ends the chain as the file holds it. */
   readonly head: string;
+  /** Where a torn last line found at start was moved to. */
+  readonly setAside: string | undefined;
   /** Appends entries (already chained to `head`), durably, rotating first if the file is full. */
   append(entries: readonly ChainedEntry[]): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The last entry's hash in the file, or the hash its head line names; undefined when there is no file. */
-async function lastHash(path: string): Promise<string | undefined> {
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (text === undefined) return undefined;
-  const lines = text.split('\n').filter(Boolean);
-  const last = lines.at(-1);
-  if (last === undefined) return undefined;
-  const parsed = JSON.parse(last) as Partial<ChainedEntry & FileHead>;
-  const hash = parsed.hash ?? parsed.previous;
-  if (typeof hash !== 'string') throw new Error(`${path}: its last line holds no hash; run 'lev-api audit verify --file ${path}'`);
-  return hash;
+/** An audit file the service cannot continue from: the message names the file, the line and what to run. */
+export class AuditFileError extends Error {
+  override name = 'AuditFileError';
 }
 
-/** Opens the trail's file, continuing the chain it holds, or starting one. */
+const NEWLINE = 0x0a;
+/** How much of a file's end is read at a time, looking for its last lines. */
+const TAIL_BLOCK = 64 * 1024;
+
+/** The offset of the last line break before `end` in the file, or -1. */
+async function lastBreakBefore(handle: FileHandle, end: number): Promise<number> {
+  const block = Buffer.alloc(Math.min(TAIL_BLOCK, Math.max(end, 1)));
+  while (end > 0) {
+    const start = Math.max(0, end - block.length);
+    const { bytesRead } = await handle.read(block, 0, end - start, start);
+    const at = block.subarray(0, bytesRead).lastIndexOf(NEWLINE);
+    if (at !== -1) return start + at;
+    end = start;
+  }
+  return -1;
+}
+
+/**
+ * Where the file's whole lines end: its size when it ends with a line break (or is empty), else
+ * the byte after its last one, where a torn last line starts (0 when it has no whole line).
+ */
+async function wholeLinesEnd(handle: FileHandle, size: number): Promise<number> {
+  if (size === 0) return 0;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] === NEWLINE) return size;
+  return (await lastBreakBefore(handle, size)) + 1;
+}
+
+/** The number of line breaks before `end`: the line number of the line ending there. */
+async function linesBefore(path: string, end: number): Promise<number> {
+  let count = 0;
+  for await (const chunk of createReadStream(path, { end: end - 1 }) as AsyncIterable<Buffer>) {
+    for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, at + 1)) count++;
+  }
+  return count;
+}
+
+/** Where a torn last line goes when the service starts: beside the trail, named for the time it was found. */
+const setAsidePath = (path: string) => `${path}.torn-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+
+interface FileEnd {
+  /** The hash the file's last whole line ends the chain with (its head line's, when it holds no entry); undefined when it has no whole line. */
+  readonly hash: string | undefined;
+  /** Where a torn last line was moved to. */
+  readonly setAside?: string;
+}
+
+/**
+ * Reads where the chain ends in the file (undefined when there is no file). A last line without
+ * its line break was never acknowledged (an answer waits for its entry's write): with `repair`
+ * it is moved to a file of its own, kept for investigation, and cut off the trail; without, it
+ * is passed over. A last whole line that does not hold a hash stops it, naming the line.
+ */
+async function fileEnd(path: string, repair: boolean): Promise<FileEnd | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, repair ? 'r+' : 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const size = (await handle.stat()).size;
+    const end = await wholeLinesEnd(handle, size);
+    let setAside: string | undefined;
+    if (end < size && repair) {
+      setAside = setAsidePath(path);
+      const torn = Buffer.alloc(size - end);
+      await handle.read(torn, 0, torn.length, end);
+      // Kept durably before it leaves the trail.
+      const aside = await open(setAside, 'wx');
+      try {
+        await aside.write(torn);
+        await aside.datasync();
+      } finally {
+        await aside.close();
+      }
+      await handle.truncate(end);
+      await handle.datasync();
+    }
+    if (end === 0) return { hash: undefined, setAside };
+    const start = (await lastBreakBefore(handle, end - 1)) + 1;
+    const bytes = Buffer.alloc(end - 1 - start);
+    await handle.read(bytes, 0, bytes.length, start);
+    const damaged = async (what: string) =>
+      new AuditFileError(
+        `${path} line ${await linesBefore(path, end)}: ${what}, so the chain cannot be continued from it; ` +
+          `run 'lev-api audit verify --file ${path}' to see the damage, and move the damaged files aside to start a new trail`,
+      );
+    let parsed: Partial<ChainedEntry & FileHead>;
+    try {
+      parsed = JSON.parse(bytes.toString('utf8'));
+    } catch (error) {
+      throw await damaged(`the last line is not valid JSON (${(error as Error).message})`);
+    }
+    const hash = parsed?.hash ?? parsed?.previous;
+    if (typeof hash !== 'string') throw await damaged('the last line holds no hash');
+    return { hash, setAside };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Opens the trail's file, continuing the chain it holds (or, when it holds no whole line, the chain of the file before it), or starting one. */
 export async function openAuditFile(options: AuditFileOptions): Promise<AuditFile> {
-  let head = (await lastHash(options.path)) ?? GENESIS_HASH;
+  const current = await fileEnd(options.path, true);
+  const setAside = current?.setAside;
+  let head = current?.hash ?? (await fileEnd(rotated(options.path, 1), false))?.hash ?? GENESIS_HASH;
   let handle: FileHandle;
   let size: number;
   const start = async () => {
@@ -81,6 +178,7 @@ export async function openAuditFile(options: AuditFileOptions): Promise<AuditFil
     get head() {
       return head;
     },
+    setAside,
     async append(entries) {
       if (entries.length === 0) return;
       const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
@@ -117,9 +215,17 @@ export interface FileProblem {
   readonly entries: number;
 }
 
+/** What is said of the trail's end whatever the chain's state. */
+interface TrailNotes {
+  /** The newest file's last line has no line break: a write in progress, or one a crash cut short (never acknowledged); it is not checked. */
+  tornTail?: true;
+  /** Torn last lines the service set aside when it started, kept for investigation. */
+  setAside?: readonly string[];
+}
+
 export type FileVerifyResult =
-  | { ok: true; entries: number; files: number; fromGenesis: boolean }
-  | {
+  | ({ ok: true; entries: number; files: number; fromGenesis: boolean } & TrailNotes)
+  | ({
       ok: false;
       /** The first problem, oldest first: entries counted up to and including it. */
       entries: number;
@@ -130,13 +236,14 @@ export type FileVerifyResult =
       problems: readonly FileProblem[];
       /** What was checked on each side of a gap. */
       segments: readonly CheckedSegment[];
-    };
+    } & TrailNotes);
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The trail's numbered files, oldest first, with the numbers missing among them (a gap is a deleted or renamed file). */
-async function trailFiles(path: string): Promise<{ files: string[]; missing: Set<string> }> {
+async function trailFiles(path: string): Promise<{ files: string[]; missing: Set<string>; setAside: string[] }> {
   const numbered = new RegExp(`^${escapeRegExp(basename(path))}\\.([1-9][0-9]*)$`);
+  const torn = new RegExp(`^${escapeRegExp(basename(path))}\\.torn-`);
   const names: string[] = await readdir(dirname(path)).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [] as string[];
     throw error;
@@ -147,6 +254,7 @@ async function trailFiles(path: string): Promise<{ files: string[]; missing: Set
     if (match) numbers.add(Number(match[1]));
   }
   if (names.includes(basename(path))) numbers.add(0);
+  const setAside = names.filter((name) => torn.test(name)).sort().map((name) => join(dirname(path), name));
   if (numbers.size === 0) throw new Error(`${path}: no such file`);
   const files: string[] = [];
   const missing = new Set<string>();
@@ -154,7 +262,7 @@ async function trailFiles(path: string): Promise<{ files: string[]; missing: Set
     files.push(rotated(path, n));
     if (!numbers.has(n)) missing.add(rotated(path, n));
   }
-  return { files, missing };
+  return { files, missing, setAside };
 }
 
 /**
@@ -164,7 +272,8 @@ async function trailFiles(path: string): Promise<{ files: string[]; missing: Set
  * each side of it are still checked, each run from its own oldest file's head line.
  */
 export async function verifyAuditFiles(path: string): Promise<FileVerifyResult> {
-  const { files, missing } = await trailFiles(path);
+  const { files, missing, setAside } = await trailFiles(path);
+  let tornTail = false;
   const problems: FileProblem[] = [];
   const segments: CheckedSegment[] = [];
   let entries = 0;
@@ -190,7 +299,8 @@ export async function verifyAuditFiles(path: string): Promise<FileVerifyResult> 
     run.files++;
     // A run with a break is not followed further: what comes after it has nothing to be checked against.
     if (!run.ok) continue;
-    const checked = await checkFile(file, run.previous, run.from === file && segments.length === 0 && problems.length === 0);
+    const checked = await checkFile(file, run.previous, run.from === file && segments.length === 0 && problems.length === 0, file === path);
+    if (checked.tornTail) tornTail = true;
     run.entries += checked.entries;
     entries += checked.entries;
     if (checked.fromGenesis) fromGenesis = true;
@@ -200,9 +310,10 @@ export async function verifyAuditFiles(path: string): Promise<FileVerifyResult> 
     } else run.previous = checked.last;
   }
   endRun();
-  if (problems.length === 0) return { ok: true, entries, files: files.length, fromGenesis };
+  const notes: TrailNotes = { ...(tornTail ? { tornTail: true } : {}), ...(setAside.length ? { setAside } : {}) };
+  if (problems.length === 0) return { ok: true, entries, files: files.length, fromGenesis, ...notes };
   const [first] = problems;
-  return { ok: false, entries: first.entries, file: first.file, line: first.line, reason: first.reason, problems, segments };
+  return { ok: false, entries: first.entries, file: first.file, line: first.line, reason: first.reason, problems, segments, ...notes };
 }
 
 interface FileCheck {
@@ -210,18 +321,33 @@ interface FileCheck {
   /** The hash the file ends with. */
   readonly last: string | undefined;
   readonly fromGenesis: boolean;
+  readonly tornTail?: boolean;
   readonly problem?: Omit<FileProblem, 'entries'>;
 }
 
 /** Checks one file's chain, continuing from `previous` (the file before it), or anchored at its own first line. */
-async function checkFile(file: string, previous: string | undefined, oldest: boolean): Promise<FileCheck> {
+async function checkFile(file: string, previous: string | undefined, oldest: boolean, newest: boolean): Promise<FileCheck> {
   let line = 0;
   let entries = 0;
   let fromGenesis = false;
-  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  // The newest file may end with a line being written, or one a crash cut short: only its whole lines are checked.
+  let end: number | undefined;
+  let tornTail = false;
+  if (newest) {
+    const handle = await open(file, 'r');
+    try {
+      const size = (await handle.stat()).size;
+      end = await wholeLinesEnd(handle, size);
+      tornTail = end < size;
+    } finally {
+      await handle.close();
+    }
+    if (end === 0) return { entries, last: previous, fromGenesis, tornTail };
+  }
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8', end: end === undefined ? undefined : end - 1 }), crlfDelay: Infinity });
   const broken = (reason: string): FileCheck => {
     lines.close();
-    return { entries, last: previous, fromGenesis, problem: { file, line, reason } };
+    return { entries, last: previous, fromGenesis, tornTail, problem: { file, line, reason } };
   };
   for await (const text of lines) {
     line++;
@@ -248,5 +374,5 @@ async function checkFile(file: string, previous: string | undefined, oldest: boo
     previous = entry.hash;
   }
   if (line === 0) return broken('the file is empty: it has lost even its first line');
-  return { entries, last: previous, fromGenesis };
+  return { entries, last: previous, fromGenesis, tornTail };
 }

@@ -22,6 +22,8 @@ export interface MemoryTrail extends AuditTrail, AuditReport {
   append(entries: readonly AuditEntry[], at?: string): Promise<void>;
   /** The entries kept in memory, oldest first. */
   kept(): readonly ChainedEntry[];
+  /** Where a torn last line of the audit file (a write cut short, never acknowledged) was moved at start, for the operator to be told. */
+  readonly tornTailSetAside: string | undefined;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
     ...trail,
     append,
     kept: latest,
+    tornTailSetAside: file?.setAside,
     async userActivity(filter): Promise<ActivityReport> {
       return userActivityOf(latest(), filter);
     },

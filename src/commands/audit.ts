@@ -25,11 +25,24 @@ async function verifyFile(path: string): Promise<number> {
     console.error(`lev-api audit verify: ${(error as Error).message}`);
     return 1;
   }
+  const notes = () => {
+    if (result.tornTail) {
+      console.log(
+        `note: the last line of ${path} has no end: a write in progress, or one a crash cut short (never acknowledged); ` +
+          'it is not part of the chain, and the service sets it aside when it next starts',
+      );
+    }
+    for (const file of result.setAside ?? []) {
+      console.log(`note: a torn last line (a write a crash cut short, never acknowledged) was set aside at start in ${file}; it is kept for investigation, outside the chain`);
+    }
+  };
   if (result.ok) {
     const start = result.fromGenesis ? 'from its first entry' : 'from the oldest file kept (older ones were rotated away)';
     console.log(`audit trail intact: ${result.entries} entries in ${result.files} file(s), chain verified ${start}`);
+    notes();
     return 0;
   }
+  notes();
   for (const problem of result.problems) {
     if (problem.line === 0) console.error(`audit trail BROKEN: ${problem.file} is ${problem.reason}`);
     else console.error(`audit trail BROKEN at ${problem.file} line ${problem.line}, after ${problem.entries - 1} good entries: ${problem.reason}`);
