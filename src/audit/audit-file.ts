@@ -7,7 +7,7 @@
  * against the end of the one before it when that one is still there.
  */
 import { createReadStream } from 'node:fs';
-import { type FileHandle, open, readdir, rename, rm } from 'node:fs/promises';
+import { type FileHandle, open, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ChainedEntry } from '../types/audit.ts';
@@ -19,7 +19,25 @@ export interface AuditFileOptions {
   readonly maxBytes: number;
   /** Rotated files kept besides the current one. */
   readonly keep: number;
+  /**
+   * Where the chain's latest head is kept, rewritten after each sync: a hash chain cannot show
+   * its own newest entries removed, but a trail that no longer holds the head recorded beside it
+   * is refused at start and reported by verify.
+   */
+  readonly headPath?: string;
 }
+
+/** The file beside the trail that holds its head, by default. */
+export const defaultHeadPath = (path: string) => `${path}.head`;
+
+/** What the head file holds: the hash that ended the chain at the last sync, and that entry's time (null for a file's first line). */
+interface RecordedHead {
+  readonly hash: string;
+  readonly at: string | null;
+}
+
+/** The head file's size: one line, rewritten in place, so a write never leaves it shorter or longer. */
+const HEAD_BYTES = 256;
 
 interface FileHead {
   /** The hash the file's first entry is chained to. */
@@ -87,6 +105,8 @@ const setAsidePath = (path: string) => `${path}.torn-${new Date().toISOString().
 interface FileEnd {
   /** The hash the file's last whole line ends the chain with (its head line's, when it holds no entry); undefined when it has no whole line. */
   readonly hash: string | undefined;
+  /** The last entry's time; null when the file holds only its first line. */
+  readonly at?: string | null;
   /** Where a torn last line was moved to. */
   readonly setAside?: string;
 }
@@ -141,17 +161,75 @@ async function fileEnd(path: string, repair: boolean): Promise<FileEnd | undefin
     }
     const hash = parsed?.hash ?? parsed?.previous;
     if (typeof hash !== 'string') throw await damaged('the last line holds no hash');
-    return { hash, setAside };
+    return { hash, at: typeof parsed.at === 'string' ? parsed.at : null, setAside };
   } finally {
     await handle.close();
   }
 }
 
+/** The head recorded beside the trail, or undefined when there is no head file. */
+async function readHead(headPath: string): Promise<RecordedHead | undefined> {
+  let text: string;
+  try {
+    text = await readFile(headPath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let value: Partial<RecordedHead> | undefined;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  if (typeof value?.hash !== 'string') {
+    throw new AuditFileError(`${headPath}: not the audit trail's head file (it holds no hash); run 'lev-api audit verify --file' on the trail beside it`);
+  }
+  return { hash: value.hash, at: typeof value.at === 'string' ? value.at : null };
+}
+
+/** Whether the file's chain passes through `hash`: an entry's hash, or the one its first line continues from. */
+async function holds(path: string, hash: string): Promise<boolean> {
+  try {
+    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+    for await (const text of lines) {
+      if (!text.includes(hash)) continue;
+      try {
+        const value = JSON.parse(text) as Partial<ChainedEntry & FileHead>;
+        if (value.hash === hash || value.previous === hash) return true;
+      } catch {
+        // Damage is verify's to report; here it only does not hold the head.
+      }
+    }
+    return false;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
 /** Opens the trail's file, continuing the chain it holds (or, when it holds no whole line, the chain of the file before it), or starting one. */
 export async function openAuditFile(options: AuditFileOptions): Promise<AuditFile> {
-  const current = await fileEnd(options.path, true);
+  const { path, headPath } = options;
+  const current = await fileEnd(path, true);
   const setAside = current?.setAside;
-  let head = current?.hash ?? (await fileEnd(rotated(options.path, 1), false))?.hash ?? GENESIS_HASH;
+  const end = current?.hash === undefined ? await fileEnd(rotated(path, 1), false) : current;
+  let head = end?.hash ?? GENESIS_HASH;
+  const recorded = headPath === undefined ? undefined : await readHead(headPath);
+  const held = async (hash: string) => (await holds(path, hash)) || (current?.hash === undefined && (await holds(rotated(path, 1), hash)));
+  if (recorded && recorded.hash !== head && !(await held(recorded.hash))) {
+    throw new AuditFileError(
+      `${path} ends before its last recorded head in ${headPath} (the entry of ${recorded.at ?? 'the start of a file'}): ` +
+        `entries were removed from its end, or the trail was replaced; run 'lev-api audit verify --file ${path}' to see what is left, ` +
+        'and to start a new trail, move the trail and its head file aside',
+    );
+  }
+  const headFile = headPath === undefined ? undefined : await open(headPath, recorded ? 'r+' : 'w');
+  const writeHead = async (written: RecordedHead) => {
+    if (!headFile) return;
+    await headFile.write(`${JSON.stringify(written).padEnd(HEAD_BYTES - 1)}\n`, 0, 'utf8');
+    await headFile.datasync();
+  };
   let handle: FileHandle;
   let size: number;
   const start = async () => {
@@ -174,6 +252,14 @@ export async function openAuditFile(options: AuditFileOptions): Promise<AuditFil
     await start();
   };
   await start();
+  try {
+    await headFile?.truncate(HEAD_BYTES);
+    await writeHead({ hash: head, at: end?.at ?? null });
+  } catch (error) {
+    await handle!.close();
+    await headFile?.close();
+    throw error;
+  }
   return {
     get head() {
       return head;
@@ -186,10 +272,14 @@ export async function openAuditFile(options: AuditFileOptions): Promise<AuditFil
       await write(text);
       // Each request waits for its entry: on disk before the answer goes.
       await handle.datasync();
-      head = entries[entries.length - 1].hash;
+      const last = entries[entries.length - 1];
+      head = last.hash;
+      // Only once the entries are on disk: a head the trail does not hold would read as a cut.
+      await writeHead({ hash: last.hash, at: last.at });
     },
     async close() {
       await handle.close();
+      await headFile?.close();
     },
   };
 }
@@ -206,6 +296,8 @@ export interface CheckedSegment {
 }
 
 export interface FileProblem {
+  /** A file missing from the numbering, a break in the chain, or a trail that ends before its recorded head. */
+  readonly kind: 'gap' | 'chain' | 'cut';
   /** The file at fault: the missing one, for a gap. */
   readonly file: string;
   /** The line at fault; 0 when the whole file is (a gap). */
@@ -221,6 +313,8 @@ interface TrailNotes {
   tornTail?: true;
   /** Torn last lines the service set aside when it started, kept for investigation. */
   setAside?: readonly string[];
+  /** The head file the trail was checked against, when there is one. */
+  head?: string;
 }
 
 export type FileVerifyResult =
@@ -271,10 +365,21 @@ async function trailFiles(path: string): Promise<{ files: string[]; missing: Set
  * one before it ended. A missing file in the numbering is a failure naming it; the files on
  * each side of it are still checked, each run from its own oldest file's head line.
  */
-export async function verifyAuditFiles(path: string): Promise<FileVerifyResult> {
-  const { files, missing, setAside } = await trailFiles(path);
-  let tornTail = false;
+export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(path)): Promise<FileVerifyResult> {
   const problems: FileProblem[] = [];
+  let recorded: RecordedHead | undefined;
+  try {
+    recorded = await readHead(headPath);
+  } catch (error) {
+    problems.push({ kind: 'cut', file: headPath, line: 1, entries: 0, reason: (error as Error).message.replace(`${headPath}: `, '') });
+  }
+  const { files, missing, setAside } = await trailFiles(path).catch((error: Error) => {
+    // A head with no trail at all: everything was removed.
+    if (recorded) return { files: [] as string[], missing: new Set<string>(), setAside: [] as string[] };
+    throw error;
+  });
+  let tornTail = false;
+  let headSeen = false;
   const segments: CheckedSegment[] = [];
   let entries = 0;
   let fromGenesis = false;
@@ -287,6 +392,7 @@ export async function verifyAuditFiles(path: string): Promise<FileVerifyResult> 
     if (missing.has(file)) {
       endRun();
       problems.push({
+        kind: 'gap',
         file,
         line: 0,
         entries,
@@ -299,18 +405,32 @@ export async function verifyAuditFiles(path: string): Promise<FileVerifyResult> 
     run.files++;
     // A run with a break is not followed further: what comes after it has nothing to be checked against.
     if (!run.ok) continue;
-    const checked = await checkFile(file, run.previous, run.from === file && segments.length === 0 && problems.length === 0, file === path);
+    const checked = await checkFile(file, run.previous, run.from === file && segments.length === 0 && problems.length === 0, file === path, recorded?.hash);
     if (checked.tornTail) tornTail = true;
+    if (checked.holdsHead) headSeen = true;
     run.entries += checked.entries;
     entries += checked.entries;
     if (checked.fromGenesis) fromGenesis = true;
     if (checked.problem) {
       run.ok = false;
-      problems.push({ ...checked.problem, entries });
+      problems.push({ ...checked.problem, kind: 'chain', entries });
     } else run.previous = checked.last;
   }
   endRun();
-  const notes: TrailNotes = { ...(tornTail ? { tornTail: true } : {}), ...(setAside.length ? { setAside } : {}) };
+  if (recorded && !headSeen) {
+    problems.push({
+      kind: 'cut',
+      file: path,
+      line: 0,
+      entries,
+      reason: `ends before its last recorded head in ${headPath} (the entry of ${recorded.at ?? 'the start of a file'}): its newest entries were removed, or the trail was replaced`,
+    });
+  }
+  const notes: TrailNotes = {
+    ...(tornTail ? { tornTail: true } : {}),
+    ...(setAside.length ? { setAside } : {}),
+    ...(recorded ? { head: headPath } : {}),
+  };
   if (problems.length === 0) return { ok: true, entries, files: files.length, fromGenesis, ...notes };
   const [first] = problems;
   return { ok: false, entries: first.entries, file: first.file, line: first.line, reason: first.reason, problems, segments, ...notes };
@@ -322,12 +442,15 @@ interface FileCheck {
   readonly last: string | undefined;
   readonly fromGenesis: boolean;
   readonly tornTail?: boolean;
-  readonly problem?: Omit<FileProblem, 'entries'>;
+  /** Whether the chain passes through the watched hash (the recorded head). */
+  readonly holdsHead?: boolean;
+  readonly problem?: Omit<FileProblem, 'entries' | 'kind'>;
 }
 
 /** Checks one file's chain, continuing from `previous` (the file before it), or anchored at its own first line. */
-async function checkFile(file: string, previous: string | undefined, oldest: boolean, newest: boolean): Promise<FileCheck> {
+async function checkFile(file: string, previous: string | undefined, oldest: boolean, newest: boolean, watch: string | undefined): Promise<FileCheck> {
   let line = 0;
+  let holdsHead = false;
   let entries = 0;
   let fromGenesis = false;
   // The newest file may end with a line being written, or one a crash cut short: only its whole lines are checked.
@@ -342,12 +465,12 @@ async function checkFile(file: string, previous: string | undefined, oldest: boo
     } finally {
       await handle.close();
     }
-    if (end === 0) return { entries, last: previous, fromGenesis, tornTail };
+    if (end === 0) return { entries, last: previous, fromGenesis, tornTail, holdsHead };
   }
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8', end: end === undefined ? undefined : end - 1 }), crlfDelay: Infinity });
   const broken = (reason: string): FileCheck => {
     lines.close();
-    return { entries, last: previous, fromGenesis, tornTail, problem: { file, line, reason } };
+    return { entries, last: previous, fromGenesis, tornTail, holdsHead, problem: { file, line, reason } };
   };
   for await (const text of lines) {
     line++;
@@ -364,6 +487,7 @@ async function checkFile(file: string, previous: string | undefined, oldest: boo
         previous = value.previous;
         fromGenesis = oldest && previous === GENESIS_HASH;
       } else if (value.previous !== previous) return broken('the file does not continue from the end of the file before it');
+      if (value.previous === watch) holdsHead = true;
       continue;
     }
     entries++;
@@ -372,7 +496,8 @@ async function checkFile(file: string, previous: string | undefined, oldest: boo
       return broken('the entry does not follow from the one before it: it was altered, or one before it was removed or altered');
     }
     previous = entry.hash;
+    if (entry.hash === watch) holdsHead = true;
   }
   if (line === 0) return broken('the file is empty: it has lost even its first line');
-  return { entries, last: previous, fromGenesis, tornTail };
+  return { entries, last: previous, fromGenesis, tornTail, holdsHead };
 }

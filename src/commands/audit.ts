@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { verifyAuditFiles } from '../audit/audit-file.ts';
+import { defaultHeadPath, verifyAuditFiles } from '../audit/audit-file.ts';
 import { auditEntries, verifyAuditChain } from '../audit/verify.ts';
 import type { Command } from '../types/command.ts';
 import { loadConfig } from '../config.ts';
@@ -26,6 +26,9 @@ async function verifyFile(path: string): Promise<number> {
     return 1;
   }
   const notes = () => {
+    if (result.head === undefined) {
+      console.log(`note: no head file (${defaultHeadPath(path)}) beside the trail, so entries removed from its end could not be detected`);
+    } else if (result.ok) console.log(`the trail holds its last recorded head (${result.head})`);
     if (result.tornTail) {
       console.log(
         `note: the last line of ${path} has no end: a write in progress, or one a crash cut short (never acknowledged); ` +
@@ -44,11 +47,12 @@ async function verifyFile(path: string): Promise<number> {
   }
   notes();
   for (const problem of result.problems) {
-    if (problem.line === 0) console.error(`audit trail BROKEN: ${problem.file} is ${problem.reason}`);
+    if (problem.kind === 'gap') console.error(`audit trail BROKEN: ${problem.file} is ${problem.reason}`);
+    else if (problem.kind === 'cut') console.error(`audit trail BROKEN: ${problem.file} ${problem.reason}`);
     else console.error(`audit trail BROKEN at ${problem.file} line ${problem.line}, after ${problem.entries - 1} good entries: ${problem.reason}`);
   }
   // Where a gap splits the files, what each side holds, each checked on its own.
-  if (result.segments.length > 1 || result.problems.some((problem) => problem.line === 0)) {
+  if (result.segments.length > 1 || result.problems.some((problem) => problem.kind !== 'chain')) {
     for (const segment of result.segments) {
       const files = segment.from === segment.to ? segment.from : `${segment.from} to ${segment.to}`;
       console.error(`  ${files}: ${segment.entries} entries, ${segment.ok ? 'chain intact within them' : 'chain broken (above)'}`);
