@@ -4,7 +4,8 @@
  * client team's CI container: nothing but the records, their search keys and
  * the latest audit entries.
  */
-import type { EmbeddedAuditConfig } from '../config.ts';
+import type { AuditCheckpointConfig, EmbeddedAuditConfig } from '../config.ts';
+import { checkpointSigner, newSigningKey, scheduleCheckpoints } from '../audit/checkpoint.ts';
 import { type MemoryTrail, openMemoryTrail } from '../audit/memory-trail.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { createMemoryRecords } from '../store/memory-records.ts';
@@ -15,9 +16,16 @@ export interface MemoryBackend extends Backend {
   readonly trail: MemoryTrail;
 }
 
-export async function openMemoryBackend(descriptions: readonly RecordDescription[], audit: EmbeddedAuditConfig): Promise<MemoryBackend> {
+export async function openMemoryBackend(
+  descriptions: readonly RecordDescription[],
+  audit: EmbeddedAuditConfig,
+  checkpoints: AuditCheckpointConfig = { intervalMs: 60_000 },
+): Promise<MemoryBackend> {
   const { reader, writer } = createMemoryRecords(descriptions);
   const trail = await openMemoryTrail(audit);
+  // The mock makes its own key at start unless one is configured.
+  const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
+  const schedule = scheduleCheckpoints(async () => trail.checkpoint(signer), checkpoints.intervalMs);
   return {
     kind: 'memory',
     records: reader,
@@ -25,6 +33,9 @@ export async function openMemoryBackend(descriptions: readonly RecordDescription
     audit: trail,
     report: trail,
     trail,
-    close: () => trail.close(),
+    async close() {
+      await schedule.stop();
+      await trail.close();
+    },
   };
 }

@@ -156,7 +156,8 @@ describe('audit routes when the trail fails', () => {
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     const store = await filledStore(t, 'memory');
-    const failing: AuditReport = { userActivity: () => Promise.reject(new Error('connection reset')), entries: () => Promise.reject(new Error('connection reset')) };
+    const fail = () => Promise.reject(new Error('connection reset'));
+    const failing: AuditReport = { userActivity: fail, entries: fail, recordAccesses: fail, checkpoints: fail };
     const app = await startApp(t, { ...store, report: failing }, undefined, logger);
     for (const path of [`${REPORT}?user=ann`, `${ENTRIES}?user=ann%40hmrc.gov.uk`]) {
       const response = await app.get(path, AUDITOR);
