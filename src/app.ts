@@ -139,7 +139,7 @@ export async function buildApp(
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
   await app.register(verificationRoutes, { records, candidates: (type, key, limit) => store.verificationCandidates(type, key, limit), audit, falseShare: config.verification.falseShare });
-  await app.register(auditRoutes, { report, enforceRoles });
+  await app.register(auditRoutes, { report, audit, enforceRoles, types: records.map((record) => record.name) });
   await app.register(eventRoutes, {
     feed: events,
     subscriptions,

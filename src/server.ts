@@ -24,6 +24,13 @@ export async function serve(config: Config) {
     },
     'authentication',
   );
+  if (backend.kind === 'memory' && backend.trail.tornTailSetAside) {
+    // The file's name only: the line holds who asked for what.
+    app.log.warn(
+      { setAside: backend.trail.tornTailSetAside },
+      'audit file: its last line was torn (a write a crash cut short, so never acknowledged); it was set aside for investigation and the chain continues from the last whole entry',
+    );
+  }
   if (auth?.mode === 'mock' && config.database) {
     app.log.warn('AUTH_MODE=mock with DATABASE_URL: identity headers are believed from any caller, and every dataset is open');
   }

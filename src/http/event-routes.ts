@@ -265,8 +265,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
         await Promise.all(
           [...byType].map(([type, ofType]) => {
             const included = subscription.fields.filter((path) => fieldAt(descriptionOf.get(type)!.fields, path));
-            return audited(audit, request, ofType.length, { dataset: type, operation: 'events' }, {
-              records: ofType.map((event): RecordRef => ({ type, id: event.recordId })),
+            const named = ofType.map((event): RecordRef => ({ type, id: event.recordId }));
+            return audited(audit, request, ofType.length, named, { dataset: type, operation: 'events' }, {
               events: ofType.map((event) => String(event.position)),
               ...(included.length ? { fields: included } : {}),
             });

@@ -16,7 +16,7 @@ import { type CompiledVerification, compileVerification } from '../records/verif
 import { FalseShareMonitor } from './false-share-monitor.ts';
 import type { Identity } from '../types/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
-import { type RecordRouteConfig, audited, fromStore } from './record-routes.ts';
+import { type RecordRouteConfig, audited, fromStore, refsOf } from './record-routes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -140,7 +140,8 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
         const verified = compiled.decide(candidates, query);
         if (candidates.records.length) decoy = candidates.records[0];
         else if (decoy !== undefined) compiled.decide({ records: [decoy], truncated: false }, query);
-        await audited(audit, request, verified ? 1 : 0, { dataset, operation: 'verify' } satisfies RecordRouteConfig);
+        // The candidates it was decided on, whichever the answer: each was compared with what the caller gave.
+        await audited(audit, request, verified ? 1 : 0, refsOf(dataset, candidates.ids), { dataset, operation: 'verify' } satisfies RecordRouteConfig);
         monitor.record((request.identity as Identity).client, dataset, verified);
         (verified ? counted.verified : counted.notVerified).inc();
         return reply.type('application/json').send(verified ? VERIFIED : NOT_VERIFIED);

@@ -228,6 +228,10 @@ export async function loadSources(writer: RecordWriter, typeName: string, source
           for (const entry of chunk.entries) {
             counts.read++;
             const here = position(index, entry.number);
+            if (entry.invalidUtf8) {
+              await reject(describe(here), 'not valid UTF-8: it holds bytes that are no UTF-8 character (each shown as \\ud800 in the rejects file)', JSON.stringify(entry.text));
+              continue;
+            }
             let value: unknown;
             try {
               value = JSON.parse(entry.text);

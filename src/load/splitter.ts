@@ -11,6 +11,8 @@ export interface RawEntry {
   /** Line number (NDJSON) or item number (JSON array), from 1. */
   readonly number: number;
   readonly text: string;
+  /** The entry held bytes that are not UTF-8 (src/load/utf8-decoder.ts): invalid whatever its text parses to. */
+  readonly invalidUtf8?: true;
 }
 
 export interface Splitter {
