@@ -15,8 +15,8 @@ const BASE_HEAP_MB = 192;
 const HEAP_MB_PER_MILLION = 48;
 /** Input bytes counted as one record when sizing the heap: fewer than any type's records take, so the heap errs large. */
 const BYTES_PER_RECORD = 1000;
-/** Without a known size (stdin from a pipe), the bound is only a guard. */
-const UNKNOWN_SIZE_HEAP_MB = 2048;
+/** Without a known size (stdin from a pipe), the bound is only a guard: room for some 17 million ids. */
+const UNKNOWN_SIZE_HEAP_MB = 1024;
 
 export interface WorkerLoad {
   readonly database: PostgresOptions;

@@ -8,5 +8,5 @@ test("a load's heap: a base, more for a bigger input, a guard when the size is u
   // A million births are about 1.6 GB: room for 1.6 million ids.
   assert.equal(loadHeapMb(1_600_000_000), 192 + Math.ceil(48 * 1.6));
   assert.ok(loadHeapMb(16_000_000_000) > loadHeapMb(1_600_000_000));
-  assert.equal(loadHeapMb(undefined), 2048);
+  assert.equal(loadHeapMb(undefined), 1024);
 });
