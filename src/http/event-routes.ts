@@ -6,6 +6,7 @@
  * request until an event is committed; every answer with events is audited before it is sent.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Gauge } from 'prom-client';
 import { fieldAt, recordTypeOf } from '../records/changes.ts';
 import { type RecordDescription, readPath } from '../records/define.ts';
 import type { CompiledView } from '../render/view.ts';
@@ -148,6 +149,13 @@ export const cursorExpired = (after: number, retentionDays: number) =>
     `Events after ${after} are no longer kept (the feed keeps ${retentionDays} days): start again with 'since', a date within the last ${retentionDays} days, and fetch the records you may have missed`,
   );
 
+export const feedRestarted = (after: number, head: number) =>
+  new ApiError(
+    410,
+    'CursorExpired',
+    `Event ${after} is not in this feed, which ends at ${head}: it was started again (a restarted mock, a restored database). Start again with 'since', and fetch the records you may have missed`,
+  );
+
 /** `limit` and `wait` as the numbers their schemas declare (queries are not coerced); anything but digits is left for the schema to refuse. */
 async function numericParameters(request: FastifyRequest) {
   const query = request.query as Record<string, unknown>;
@@ -180,6 +188,23 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     void prune();
     pruning = setInterval(prune, PRUNE_EVERY_MS).unref();
   });
+  // Each subscribed client's lag, read from the subscriptions when scraped: one series a subscription the operator made.
+  if (app.hasDecorator('metricsRegistry')) {
+    new Gauge({
+      name: 'lev_feed_lag_positions',
+      help: "Positions between the change feed's end and each subscribed client's acknowledged one (all of them before it has read)",
+      labelNames: ['client'] as const,
+      registers: [app.metricsRegistry],
+      async collect() {
+        this.reset();
+        try {
+          for (const subscription of await subscriptions.list()) this.set({ client: subscription.client }, subscription.lag);
+        } catch (error) {
+          app.log.warn({ err: { type: (error as Error).name } }, 'the subscriptions could not be read for the lag metric');
+        }
+      },
+    });
+  }
   // Waiting readers are answered at once when the server stops, rather than holding it up.
   const waiting = new Set<AbortController>();
   app.addHook('preClose', async () => {
@@ -231,7 +256,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       let after: number;
       if (afterText !== undefined) {
         after = Number(afterText);
-        if (after > bounds.head) throw badRequest(`Invalid query parameter 'after': ${afterText} is beyond the last event of the feed (${bounds.head})`);
+        // A position this feed never gave: it was started again (a mock restarted, a database restored). The client starts again too.
+        if (after > bounds.head) throw feedRestarted(after, bounds.head);
         if (after < bounds.expiredThrough) throw cursorExpired(after, retentionDays);
         await fromFeed(() => subscriptions.acknowledge(identity.client, after));
       } else if (startTime) after = Math.max(bounds.expiredThrough, await fromFeed(() => feed.positionBefore(startTime)));

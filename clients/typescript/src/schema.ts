@@ -2075,7 +2075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description CursorExpired: 'after' is older than the events kept; start again with 'since' */
+            /** @description CursorExpired: 'after' is older than the events kept, or not of this feed (started again since); start again with 'since' */
             410: {
                 headers: {
                     [name: string]: unknown;
