@@ -138,7 +138,7 @@ export async function buildApp(
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
   await app.register(verificationRoutes, { records, candidates: (type, key, limit, padTo) => store.verificationCandidates(type, key, limit, padTo), audit, falseShare: config.verification.falseShare });
-  await app.register(auditRoutes, { report, enforceRoles });
+  await app.register(auditRoutes, { report, audit, enforceRoles, types: records.map((record) => record.name) });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });

@@ -4,7 +4,8 @@
  */
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
-import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
+import { reportError } from './errors.ts';
 import { openBackend } from './backend/open.ts';
 
 export async function serve(config: Config) {
@@ -53,9 +54,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     await serve(loadConfig(process.env));
   } catch (error) {
-    // Mistakes an operator can fix are told plainly; anything else with its stack.
-    const plain = error instanceof ConfigError || ['DataError', 'AuditFileError', 'SchemaBehindError', 'MigrationChangedError', 'UnknownMigrationError', 'MissingTablesError'].includes((error as Error).name);
-    console.error(plain ? (error as Error).message : error);
-    process.exit(1);
+    // Told as `lev-api serve` tells it, with the same exit code.
+    const { line, exitCode } = reportError('serve', error);
+    console.error(line);
+    process.exit(exitCode);
   }
 }

@@ -38,6 +38,22 @@ test('serve exits non-zero when its port is taken', async (t) => {
   assert.match(stderr, /EADDRINUSE/);
 });
 
+test('a setting the service cannot run with ends `lev-api serve` and `npm run dev` alike: the same words, exit 2', async () => {
+  const env = { PORT: 'eighty', LOG_LEVEL: 'silent' };
+  const bin = await runBin(['serve'], env);
+  const dev = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const server = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+    const child = execFile(process.execPath, ['--import', 'tsx', server], { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (_error, _stdout, stderr) =>
+      resolve({ code: child.exitCode, stderr }),
+    );
+  });
+  for (const { code, stderr } of [bin, dev]) {
+    assert.equal(code, 2);
+    assert.match(stderr, /^lev-api serve: Invalid configuration:\n {2}PORT="eighty": Expected integer/);
+  }
+  assert.equal(dev.stderr, bin.stderr);
+});
+
 test('serve starts from an audit file whose last line is torn, warning where the torn line was set aside', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'lev-cli-audit-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
@@ -128,7 +144,7 @@ describe('CLI mistakes: one clear line and exit 2', () => {
     await assertMistake(t, ['audit', 'export', '--to', '2026-13-01'], /--to 2026-13-01 is written right but is no day/);
     await assertMistake(t, ['audit', 'export', '--from', '30/02/2026'], /--from must be a date written YYYY-MM-DD, not '30\/02\/2026'/);
     await assertMistake(t, ['audit', 'export', '--from', '2026-02-01', '--to', '2026-01-01'], /--from 2026-02-01 is after --to 2026-01-01/);
-    await assertMistake(t, ['audit', 'check'], /expected 'verify' or 'export', not 'check'/);
+    await assertMistake(t, ['audit', 'check'], /expected 'verify', 'export' or 'record', not 'check'/);
     await assertMistake(t, ['audit', 'verify', '--from', '2026-01-01'], /unknown option --from/);
   });
 

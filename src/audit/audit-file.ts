@@ -12,6 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ChainedEntry } from '../types/audit.ts';
 import { GENESIS_HASH, chainHash } from './chain.ts';
+import { LevError } from '../errors.ts';
 
 export interface AuditFileOptions {
   readonly path: string;
@@ -57,8 +58,10 @@ export interface AuditFile {
 }
 
 /** An audit file the service cannot continue from: the message names the file, the line and what to run. */
-export class AuditFileError extends Error {
-  override name = 'AuditFileError';
+export class AuditFileError extends LevError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { code: 'AuditFile', cause: options?.cause });
+  }
 }
 
 const NEWLINE = 0x0a;

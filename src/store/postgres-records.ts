@@ -51,8 +51,8 @@ export function createPostgresRecords(
       const t = tables(type);
       // Normalised keys hold no character below '!' but the space, so [q, q || '!')
       // is exactly "q, or q followed by a space and more words" (forenamesMatch): one index range.
-      const rows = await read().query<{ data: string }>(
-        `SELECT r.data::text AS data FROM ${t.records} r
+      const rows = await read().query<{ id: string; data: string }>(
+        `SELECT r.id::text AS id, r.data::text AS data FROM ${t.records} r
           WHERE r.id IN (SELECT k.id FROM ${t.keys} k
                           WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4)
           ORDER BY r.id
@@ -60,7 +60,8 @@ export function createPostgresRecords(
         [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1],
         PREPARE,
       );
-      return { records: rows.slice(0, limit).map((row) => row.data), truncated: rows.length > limit };
+      const found = rows.slice(0, limit);
+      return { records: found.map((row) => row.data), ids: found.map((row) => Number(row.id)), truncated: rows.length > limit };
     },
 
     async verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates> {
@@ -68,8 +69,8 @@ export function createPostgresRecords(
       // pick the fields out of json (which it parses again for each field), on the same cores.
       const paths = verifiedPathsOf.get(type) as readonly string[];
       if (padTo === undefined) {
-        const { records, truncated } = await json.searchJson(type, key, limit);
-        return { records: records.map((text) => verifiedValues(JSON.parse(text), paths)), truncated };
+        const { records, ids, truncated } = await json.searchJson(type, key, limit);
+        return { records: records.map((text) => verifiedValues(JSON.parse(text), paths)), ids, truncated };
       }
       // One statement: the candidates, then padding up to padTo rows in all, each fetched, turned to
       // text, sent and parsed alike, so none found costs what some found do. The padding is what
@@ -106,7 +107,7 @@ export function createPostgresRecords(
       if (foundIds.length) recentlyFound.set(type, [...foundIds, ...recent].slice(0, padTo));
       const truncated = records.length > limit;
       if (truncated) records.length = limit;
-      return { records, truncated, padding };
+      return { records, ids: foundIds.slice(0, limit).map(Number), truncated, padding };
     },
 
     async ready() {
