@@ -138,7 +138,7 @@ export async function buildApp(
   await app.register(openApiRoutes, { document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc' }) });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
-  await app.register(verificationRoutes, { records, candidates: (type, key, limit) => store.verificationCandidates(type, key, limit), audit, falseShare: config.verification.falseShare });
+  await app.register(verificationRoutes, { records, candidates: (type, key, limit, padTo) => store.verificationCandidates(type, key, limit, padTo), audit, falseShare: config.verification.falseShare });
   await app.register(auditRoutes, { report, audit, enforceRoles, types: records.map((record) => record.name) });
   await app.register(eventRoutes, {
     feed: events,

@@ -98,7 +98,8 @@ const Env = Type.Object({
   AUDIT_FILE: Type.Optional(
     Type.String({
       minLength: 1,
-      description: "Embedded store only: file the audit trail is appended to (NDJSON, hash-chained, checked by 'lev-api audit verify --file'); without it the trail is kept only in memory",
+      description:
+        "Embedded store only: file the audit trail is appended to (NDJSON, hash-chained, checked by 'lev-api audit verify --file'), its latest head kept beside it in FILE.head; without it the trail is kept only in memory",
     }),
   ),
   AUDIT_FILE_MAX_MB: Type.Integer({ minimum: 1, maximum: 100000, default: 64, description: 'Size at which AUDIT_FILE is rotated (FILE becomes FILE.1, and so on)' }),

@@ -12,7 +12,7 @@ import { forenamesMatch } from '../records/search-keys.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from '../types/records.ts';
 import type { RecordChange } from '../types/events.ts';
-import type { RecordReader, RecordWriter, SearchResult } from '../types/store.ts';
+import type { RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
 import { parsedReads } from './parsed-reads.ts';
 
@@ -62,6 +62,8 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
   const types = new Map<string, TypeRecords>(
     descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map() }]),
   );
+  /** By type, what the latest verifications found, newest first: their padding. */
+  const recentlyFound = new Map<string, readonly VerifiedValues[]>();
   const recordsOf = (type: string) => {
     const found = types.get(type);
     if (!found) throw new Error(`unknown record type ${type}`);
@@ -108,8 +110,18 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       return search(type, key, limit, (kept) => kept.json);
     },
 
-    async verificationCandidates(type: string, key: SearchKey, limit: number): Promise<SearchResult<VerifiedValues>> {
-      return search(type, key, limit, (kept) => kept.verified);
+    async verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates> {
+      const found = search(type, key, limit, (kept) => kept.verified);
+      if (padTo === undefined) return found;
+      // As the PostgreSQL store pads: what earlier verifications of the type found, then its first records.
+      const recent = recentlyFound.get(type) ?? [];
+      const padding: VerifiedValues[] = recent.slice(0, Math.max(0, padTo - found.records.length));
+      for (const kept of recordsOf(type).byId.values()) {
+        if (padding.length >= padTo - found.records.length) break;
+        padding.push(kept.verified);
+      }
+      if (found.records.length) recentlyFound.set(type, [...found.records, ...recent].slice(0, padTo));
+      return { ...found, padding };
     },
 
     async ready() {},

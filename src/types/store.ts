@@ -15,6 +15,16 @@ export interface SearchResult<R> {
   readonly truncated: boolean;
 }
 
+/** Verification's candidates, and what pads them out (`RecordReader.verificationCandidates`). */
+export interface VerificationCandidates extends SearchResult<VerifiedValues> {
+  /**
+   * Other registrations of the type, read and prepared as the candidates are, so that candidates
+   * and padding together number `padTo` (or all the type holds, when fewer): given when `padTo`
+   * was. Compared and ignored, they make finding none take the work of finding some.
+   */
+  readonly padding?: readonly VerifiedValues[];
+}
+
 /**
  * The reads. The `Json` forms give each record as the JSON text the store holds, unparsed: the
  * same text for the same stored record, which is what rendered answers are cached on.
@@ -29,8 +39,10 @@ export interface RecordReader {
   /**
    * What verification compares of the records `searchJson` would find: the values at the type's
    * verified paths, not the record, so that a verification reads and parses no more than it needs.
+   * With `padTo`, as many other registrations as it takes to make `padTo` in all, read the same way,
+   * in one statement with the search: the store does the same work whether it found none or some.
    */
-  verificationCandidates(type: string, key: SearchKey, limit: number): Promise<SearchResult<VerifiedValues>>;
+  verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates>;
   lookup(type: string, id: string): Promise<unknown | undefined>;
   search(type: string, key: SearchKey, limit: number): Promise<SearchResult<unknown>>;
   /** Throws unless the store can answer for every described record type. */
