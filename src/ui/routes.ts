@@ -80,6 +80,19 @@ const nouns: Record<string, string> = { birth: 'birth', death: 'death', marriage
 const labels: Record<string, string> = { birth: 'Births', death: 'Deaths', marriage: 'Marriages', partnership: 'Civil partnerships' };
 const nounOf = (type: string) => nouns[type] ?? type;
 
+/** Pages another site may link to: where a caseworker starts, signs in, and returns to from the issuer. */
+const OPEN_TO_OTHER_SITES = new Set(['/ui', '/ui/sign-in', '/ui/auth/callback']);
+
+/**
+ * Whether the browser says another site started the request (Fetch Metadata). `same-site` counts as
+ * another site: a sibling subdomain is not these pages. Without the header (a client that is not a
+ * browser, or one too old to send it) nothing can be told, and the request is read as before.
+ */
+const startedElsewhere = (request: FastifyRequest) => {
+  const site = request.headers['sec-fetch-site'];
+  return site === 'cross-site' || site === 'same-site';
+};
+
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
@@ -133,6 +146,22 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
       .code(400)
       .type('text/html; charset=utf-8')
       .send(templates.render('error.njk', { mock, title: 'There is a problem with the link', message: 'It gives a field more than once. Go back and try again.' }));
+  });
+
+  // A request another site started (a link, a form on its page, a redirect through it) carries the
+  // caseworker's cookie, SameSite=Lax, when it is a top-level GET. Such a request reads nothing and
+  // changes nothing until the caseworker confirms from the pages themselves; docs/ui.md says why
+  // this rather than SameSite=Strict. Only the pages a caseworker starts from, signs in at, or comes
+  // back to from the issuer may be opened from elsewhere.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!startedElsewhere(request)) return;
+    const route = request.routeOptions.url;
+    const safe = request.method === 'GET' || request.method === 'HEAD';
+    if (route === undefined || !safe || OPEN_TO_OTHER_SITES.has(route)) return;
+    const render = (template: string, context: Record<string, unknown>, status: number) =>
+      reply.code(status).type('text/html; charset=utf-8').send(templates.render(template, { mock, ...context }));
+    // The link again, now followed from this origin. Only the path and query: never another host.
+    return render('confirm.njk', { title: 'Open this page?', target: request.url }, 200);
   });
 
   /** The visitor's session, made (not yet signed in) when they have none or it ended. */
