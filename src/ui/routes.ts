@@ -157,12 +157,21 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
     if (!startedElsewhere(request)) return;
     const route = request.routeOptions.url;
     const safe = request.method === 'GET' || request.method === 'HEAD';
-    if (route === undefined || !safe || OPEN_TO_OTHER_SITES.has(route)) return;
+    if (route === undefined || (safe && OPEN_TO_OTHER_SITES.has(route))) return;
     const render = (template: string, context: Record<string, unknown>, status: number) =>
       reply.code(status).type('text/html; charset=utf-8').send(templates.render(template, { mock, ...context }));
     // The link again, now followed from this origin. Only the path and query: never another host.
-    return render('confirm.njk', { title: 'Open this page?', target: request.url }, 200);
+    if (safe) return render('confirm.njk', { title: 'Open this page?', target: request.url }, 200);
+    // No session is read, made or set: the caseworker's stays as it was.
+    return render('error.njk', { title: 'You cannot do that from another website', message: 'The form was sent from another website. Go to the start and try again from there.' }, 403);
   });
+
+  /** The visitor's session as it is, without making one or restarting its idle time. */
+  const heldSession = async (request: FastifyRequest) => {
+    const id = request.cookies[COOKIE];
+    const session = id ? await sessions.get(id) : undefined;
+    return id && session ? { id, session } : undefined;
+  };
 
   /** The visitor's session, made (not yet signed in) when they have none or it ended. */
   const sessionOf = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -254,8 +263,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
         ? 'Your sign-in has expired. Sign in again to go on.'
         : undefined;
   const csrfHolds = (given: unknown, session: Session) => typeof given === 'string' && sameText(given, session.csrf);
-  const expired = (reply: FastifyReply, session: Session, what: string) =>
-    page(reply, 'error.njk', context(session, `${what} again`, { message: `The form had expired. Go back and ${what.toLowerCase()} again.` }), 403);
+  const expired = (reply: FastifyReply, session: Session | undefined, what: string) =>
+    page(reply, 'error.njk', context(session ?? { csrf: '' }, `${what} again`, { message: `The form had expired. Go back and ${what.toLowerCase()} again.` }), 403);
 
   /** A new session id for the signed-in caseworker: one fixed before sign-in is worth nothing after. */
   const startSession = async (reply: FastifyReply, previous: string, session: Session) => {
@@ -273,10 +282,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
     return page(reply, 'sign-in.njk', { ...context(session, 'Sign in'), user: undefined, notice, values: {}, fieldErrors: {}, roleItems: roleItems() });
   });
 
+  // The forms that change the session read it as it is: a form refused (a forged one, one from a
+  // session that has ended) makes no session and sets no cookie over the caseworker's.
   app.post<{ Body: Record<string, string | string[] | undefined> }>('/ui/sign-in', async (request, reply) => {
-    const { id, session } = await sessionOf(request, reply);
+    const held = await heldSession(request);
     const body = request.body ?? {};
-    if (!csrfHolds(body.csrf, session)) return expired(reply, session, 'Sign in');
+    if (!held || !csrfHolds(body.csrf, held.session)) return expired(reply, held?.session, 'Sign in');
+    const { id, session } = held;
     if (signIn.mode === 'oidc') {
       const { url, pending } = await signIn.oidc.start();
       await sessions.set(id, { csrf: session.csrf, pending });
@@ -313,8 +325,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   });
 
   app.post<{ Body: Record<string, string | undefined> }>('/ui/sign-out', async (request, reply) => {
-    const { id, session } = await sessionOf(request, reply);
-    if (!csrfHolds(request.body?.csrf, session)) return expired(reply, session, 'Sign out');
+    const held = await heldSession(request);
+    if (!held || !csrfHolds(request.body?.csrf, held.session)) return expired(reply, held?.session, 'Sign out');
+    const { id, session } = held;
     await sessions.delete(id);
     reply.clearCookie(COOKIE, cookieOptions);
     // At the issuer too, or its session would sign the caseworker straight back in.

@@ -59,6 +59,9 @@ describe('pages opened from another site, in Chromium', { skip: missing }, () =>
     return { browserContext, page };
   };
 
+  const sessionCookie = async (browserContext: BrowserContext) =>
+    (await browserContext.cookies(`${running.url}/ui`)).find((cookie) => cookie.name === 'lev_ui_session')?.value;
+
   test("a link on another site to a record: a page asking to confirm, nothing looked up or audited; confirming shows the record", async () => {
     const { browserContext, page } = await signedIn('followed-a-link');
     await page.goto(`${foreignUrl}/link?to=${encodeURIComponent(running.url + RECORD)}`);
@@ -86,5 +89,28 @@ describe('pages opened from another site, in Chromium', { skip: missing }, () =>
     await Promise.all([page.waitForURL(running.url + RECORD), page.click('#own')]);
     assert.match(await page.innerText('main'), /Eleanor/);
     await browserContext.close();
+  });
+
+  test('a sign-out form posted from another site: refused, and the caseworker stays signed in with the same session', async () => {
+    const { browserContext, page } = await signedIn('posted-to');
+    const before = await sessionCookie(browserContext);
+    assert.ok(before);
+    await page.goto(`${foreignUrl}/form?to=${encodeURIComponent(`${running.url}/ui/sign-out`)}`);
+    const [response] = await Promise.all([page.waitForEvent('response', (r) => r.url() === `${running.url}/ui/sign-out`), page.click('#go')]);
+    assert.equal(response.status(), 403);
+    assert.equal(await response.headerValue('set-cookie'), null, 'the refusal sets no cookie');
+    assert.equal(await sessionCookie(browserContext), before, 'the session cookie is the one the caseworker had');
+    await page.goto(`${running.url}/ui`);
+    assert.equal(page.url(), `${running.url}/ui`, 'still signed in: no redirect to sign in');
+    assert.match(await page.innerText('body'), /posted-to/);
+    await browserContext.close();
+  });
+
+  test('a form posted without the session it belongs to (no browser to say where it came from): refused, and no session made', async () => {
+    for (const path of ['/ui/sign-out', '/ui/sign-in']) {
+      const response = await fetch(running.url + path, { method: 'POST', body: new URLSearchParams({ csrf: 'guess', username: 'x', roles: 'birth' }), redirect: 'manual' });
+      assert.equal(response.status, 403, path);
+      assert.equal(response.headers.get('set-cookie'), null, `${path}: no cookie set`);
+    }
   });
 });
