@@ -5,6 +5,7 @@
  * the latest audit entries.
  */
 import type { EmbeddedAuditConfig } from '../config.ts';
+import { defaultHeadPath } from '../audit/audit-file.ts';
 import { type MemoryTrail, openMemoryTrail } from '../audit/memory-trail.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { createMemoryRecords } from '../store/memory-records.ts';
@@ -17,7 +18,8 @@ export interface MemoryBackend extends Backend {
 
 export async function openMemoryBackend(descriptions: readonly RecordDescription[], audit: EmbeddedAuditConfig): Promise<MemoryBackend> {
   const { reader, writer } = createMemoryRecords(descriptions);
-  const trail = await openMemoryTrail(audit);
+  // The head beside the trail, so that a trail cut short is told at start and by verify.
+  const trail = await openMemoryTrail({ ...audit, file: audit.file && { ...audit.file, headPath: defaultHeadPath(audit.file.path) } });
   return {
     kind: 'memory',
     records: reader,
