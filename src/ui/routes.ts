@@ -548,8 +548,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   });
 }
 
-/** A CSV cell: quoted when it must be, and never read by a spreadsheet as a formula. */
+/**
+ * A CSV cell: quoted when it must be, and never read by a spreadsheet as a formula. The characters
+ * are OWASP's (CSV injection), with `;` and `|`, which some spreadsheets also start a formula or a
+ * DDE call with; `;` is quoted too, being the separator where the decimal mark is a comma.
+ * @see https://owasp.org/www-community/attacks/CSV_Injection
+ */
 export function csvCell(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const safe = /^[=+\-@\t\r;|]/.test(text) ? `'${text}` : text;
+  return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -91,4 +91,28 @@ describe('caseworker pages over HTTP', () => {
     assert.equal(csvCell('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
     assert.equal(csvCell('a,b'), '"a,b"');
   });
+
+  test('every cell a spreadsheet would read as a formula is prefixed with an apostrophe (OWASP: = + - @ tab CR ; |)', () => {
+    for (const first of ['=', '+', '-', '@', '\t', '\r', ';', '|']) {
+      const cell = csvCell(`${first}cmd|' /C calc'!A0`);
+      assert.match(cell, /^"?'/, JSON.stringify(cell));
+    }
+    assert.equal(csvCell('a=b'), 'a=b', 'only the first character makes a formula');
+  });
+
+  test("the audit report's CSV, end to end: callers named like formulas are neutralised", async () => {
+    const url = app().url;
+    const callers = ['=1+2', '+1', '-1', '@SUM(A1)', ';cmd', '|cmd'];
+    for (const username of callers) {
+      const response = await fetch(`${url}/v1/registration/birth/123456789`, { headers: { 'x-auth-username': username, 'x-auth-aud': 'csv-test' } });
+      assert.equal(response.status, 200, username);
+    }
+    const cookie = await signIn(url, ['audit']);
+    const csv = await (await fetch(`${url}/ui/audit.csv`, { headers: { cookie } })).text();
+    for (const username of callers) {
+      const line = csv.split('\r\n').find((row) => row.replace(/^"?'/, '').startsWith(username));
+      assert.ok(line, `${username} is in the report`);
+      assert.match(line, /^"?'/, `${username}: ${line}`);
+    }
+  });
 });
