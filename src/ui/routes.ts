@@ -128,9 +128,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
 
   // A page that fails (the API or the session store out of reach) says so as a page: never a bare 500.
   app.setErrorHandler((error, request, reply) => {
-    request.log.error({ err: { type: (error as Error).name, code: (error as { code?: string }).code } }, 'page failed');
+    const err = { type: (error as Error).name, code: (error as { code?: string }).code };
     const status = (error as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) return reply.code(status).type('text/plain; charset=utf-8').send('The request could not be read');
+    // A request the pages cannot read (too large, a broken escape, a body of another type) is the
+    // client's doing, like the API's 4xx: logged as such, so that error level means the service failed.
+    if (status && status >= 400 && status < 500) {
+      request.log.info({ err, status }, 'page request refused');
+      return reply.code(status).type('text/plain; charset=utf-8').send('The request could not be read');
+    }
+    request.log.error({ err }, 'page failed');
     return reply
       .code(503)
       .type('text/html; charset=utf-8')
