@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { parseSigningKey } from './audit/checkpoint.ts';
+import { ConfigError } from './errors.ts';
 
 const AUTH_MODES = ['mock', 'oidc', 'proxy'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
@@ -345,9 +346,7 @@ export interface RateLimitConfig {
   readonly redis?: RedisConfig;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 const OIDC_KEYS = [
   'OIDC_ISSUER',

@@ -25,6 +25,8 @@ export interface MemoryTrail extends AuditTrail, AuditReport {
   kept(): readonly ChainedEntry[];
   /** Signs and keeps a checkpoint of the chain: the entries this trail appended and its head. */
   checkpoint(signer: CheckpointSigner): Checkpoint;
+  /** Where a torn last line of the audit file (a write cut short, never acknowledged) was moved at start, for the operator to be told. */
+  readonly tornTailSetAside: string | undefined;
   close(): Promise<void>;
 }
 
@@ -45,9 +47,14 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
       return { at, ...entry, hash };
     });
     // Written to the file first: an entry the file refused is not in the chain.
-    await file?.append(chained);
-    head = previous;
-    appended += chained.length;
+    const before = head;
+    try {
+      await file?.append(chained);
+    } finally {
+      // The chain goes on from what the file holds, even when recording its head beside it failed after the entries were written.
+      head = file ? file.head : previous;
+      if (head !== before) appended += chained.length;
+    }
     kept.push(...chained);
     // Trimmed a tenth at a time rather than an entry at a time.
     if (kept.length > keep + Math.ceil(keep / 10)) kept = kept.slice(kept.length - keep);
@@ -60,6 +67,7 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
     ...trail,
     append,
     kept: latest,
+    tornTailSetAside: file?.setAside,
     async userActivity(filter): Promise<ActivityReport> {
       return userActivityOf(latest(), filter);
     },

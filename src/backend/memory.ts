@@ -5,6 +5,7 @@
  * the latest audit entries.
  */
 import type { AuditCheckpointConfig, EmbeddedAuditConfig } from '../config.ts';
+import { defaultHeadPath } from '../audit/audit-file.ts';
 import { checkpointSigner, newSigningKey, scheduleCheckpoints } from '../audit/checkpoint.ts';
 import { type MemoryTrail, openMemoryTrail } from '../audit/memory-trail.ts';
 import type { RecordDescription } from '../records/define.ts';
@@ -22,7 +23,8 @@ export async function openMemoryBackend(
   checkpoints: AuditCheckpointConfig = { intervalMs: 60_000 },
 ): Promise<MemoryBackend> {
   const { reader, writer } = createMemoryRecords(descriptions);
-  const trail = await openMemoryTrail(audit);
+  // The head beside the trail, so that a trail cut short is told at start and by verify.
+  const trail = await openMemoryTrail({ ...audit, file: audit.file && { ...audit.file, headPath: defaultHeadPath(audit.file.path) } });
   // The mock makes its own key at start unless one is configured.
   const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
   const schedule = scheduleCheckpoints(async () => trail.checkpoint(signer), checkpoints.intervalMs);

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { recordAccesses } from '../audit/activity.ts';
-import { verifyAuditFiles } from '../audit/audit-file.ts';
+import { defaultHeadPath, verifyAuditFiles } from '../audit/audit-file.ts';
 import { createChainWriter } from '../audit/chain-writer.ts';
 import { parseCheckpoints } from '../audit/checkpoint.ts';
 import { auditEntries, verifyAuditChain } from '../audit/verify.ts';
@@ -16,7 +16,7 @@ import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import type { SqlDriver } from '../store/driver.ts';
 import { dateOption, parseArguments } from './arguments.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../errors.ts';
 
 const USAGE = `lev-api audit verify [--file FILE | --checkpoint FILE]
        lev-api audit export [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out FILE]
@@ -41,12 +41,39 @@ async function verifyFile(path: string): Promise<number> {
     console.error(`lev-api audit verify: ${(error as Error).message}`);
     return 1;
   }
+  const notes = () => {
+    if (result.head === undefined) {
+      console.log(`note: no head file (${defaultHeadPath(path)}) beside the trail, so entries removed from its end could not be detected`);
+    } else if (result.ok) console.log(`the trail holds its last recorded head (${result.head})`);
+    if (result.tornTail) {
+      console.log(
+        `note: the last line of ${path} has no end: a write in progress, or one a crash cut short (never acknowledged); ` +
+          'it is not part of the chain, and the service sets it aside when it next starts',
+      );
+    }
+    for (const file of result.setAside ?? []) {
+      console.log(`note: a torn last line (a write a crash cut short, never acknowledged) was set aside at start in ${file}; it is kept for investigation, outside the chain`);
+    }
+  };
   if (result.ok) {
     const start = result.fromGenesis ? 'from its first entry' : 'from the oldest file kept (older ones were rotated away)';
     console.log(`audit trail intact: ${result.entries} entries in ${result.files} file(s), chain verified ${start}`);
+    notes();
     return 0;
   }
-  console.error(`audit trail BROKEN at ${result.file} line ${result.line}, after ${result.entries - 1} good entries: ${result.reason}`);
+  notes();
+  for (const problem of result.problems) {
+    if (problem.kind === 'gap') console.error(`audit trail BROKEN: ${problem.file} is ${problem.reason}`);
+    else if (problem.kind === 'cut') console.error(`audit trail BROKEN: ${problem.file} ${problem.reason}`);
+    else console.error(`audit trail BROKEN at ${problem.file} line ${problem.line}, after ${problem.entries - 1} good entries: ${problem.reason}`);
+  }
+  // Where a gap splits the files, what each side holds, each checked on its own.
+  if (result.segments.length > 1 || result.problems.some((problem) => problem.kind !== 'chain')) {
+    for (const segment of result.segments) {
+      const files = segment.from === segment.to ? segment.from : `${segment.from} to ${segment.to}`;
+      console.error(`  ${files}: ${segment.entries} entries, ${segment.ok ? 'chain intact within them' : 'chain broken (above)'}`);
+    }
+  }
   return 1;
 }
 

@@ -4,6 +4,7 @@
  * kind its use needs. A typo such as `status.blockd` would otherwise compile and render every
  * record as blocked; `deceased.surnam` would make every record unfindable.
  */
+import { DescriptionError } from '../errors.ts';
 import {
   type Field,
   type Fields,
@@ -17,17 +18,7 @@ import {
 /** What a path must name for its use. `text` holds a name or place; `flag` a boolean. */
 export type FieldKind = 'text' | 'date' | 'integer' | 'flag' | 'link';
 
-/** A description that declares something it cannot mean: names the description, the key and the path. */
-export class DescriptionError extends Error {
-  override name = 'DescriptionError';
-  constructor(
-    readonly record: string,
-    readonly key: string,
-    message: string,
-  ) {
-    super(`record type ${record}: ${key}: ${message}`);
-  }
-}
+export { DescriptionError };
 
 /** The field a dot path names, or undefined; lists and links end a path. */
 export function fieldAt(fields: Fields, path: string): Field | undefined {

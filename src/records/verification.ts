@@ -18,6 +18,7 @@ import {
   isLeaf,
   readPath,
 } from './define.ts';
+import { LevError } from '../errors.ts';
 import { type FieldKind, checkDescription, fieldAt, isKind } from './check.ts';
 import { normaliseName } from './normalise.ts';
 import type { SearchKey, VerifiedValues } from '../types/records.ts';
@@ -32,10 +33,9 @@ export interface VerificationParameter {
 }
 
 /** A parameter whose value normalises to nothing (no letter or digit): the caller's mistake. */
-export class VerificationInputError extends Error {
-  override name = 'VerificationInputError';
+export class VerificationInputError extends LevError {
   constructor(readonly parameter: string) {
-    super(`Invalid query parameter '${parameter}': it must contain at least one letter or digit`);
+    super(`Invalid query parameter '${parameter}': it must contain at least one letter or digit`, { code: 'BadRequest', status: 400 });
   }
 }
 
