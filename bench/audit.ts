@@ -102,6 +102,7 @@ function sampleLockWaits(admin: pg.Client, applicationName: string) {
   let waiting = 0;
   let advisory = 0;
   let most = 0;
+  const events = new Map<string, number>();
   let running = true;
   const done = (async () => {
     while (running) {
@@ -112,6 +113,12 @@ function sampleLockWaits(admin: pg.Client, applicationName: string) {
           WHERE a.application_name = $1`,
         [applicationName],
       );
+      const active = await admin.query<{ event: string; n: number }>(
+        `SELECT CASE WHEN state = 'active' THEN coalesce(wait_event_type || ':' || wait_event, 'on CPU') ELSE state END AS event, count(*)::int AS n
+           FROM pg_stat_activity WHERE application_name = $1 GROUP BY 1`,
+        [applicationName],
+      );
+      for (const { event, n } of active.rows) events.set(event, (events.get(event) ?? 0) + n);
       samples++;
       waiting += rows[0].waiting;
       advisory += rows[0].advisory;
@@ -122,7 +129,9 @@ function sampleLockWaits(admin: pg.Client, applicationName: string) {
   return async () => {
     running = false;
     await done;
-    return { samples, meanWaiting: waiting / Math.max(samples, 1), meanAdvisoryWaiting: advisory / Math.max(samples, 1), mostWaiting: most };
+    // What the service's backends were doing, on average over the samples: the five most seen.
+    const doing = [...events].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([event, n]) => `${event} ${(n / Math.max(samples, 1)).toFixed(2)}`);
+    return { samples, meanWaiting: waiting / Math.max(samples, 1), meanAdvisoryWaiting: advisory / Math.max(samples, 1), mostWaiting: most, doing };
   };
 }
 
@@ -172,7 +181,7 @@ async function processesPhase(opts: Options, admin: pg.Client, schema: string, d
     };
     log(
       `round ${round}, ${n} process(es): ${Math.round(row.rps)} audited lookups/s (${row.perProcess.join(' + ')}), p99 ${row.p99Ms.toFixed(1)} ms; ` +
-        `backends waiting on a lock: ${lockWaits.meanWaiting.toFixed(2)} on average (advisory ${lockWaits.meanAdvisoryWaiting.toFixed(2)}), at most ${lockWaits.mostWaiting}, over ${lockWaits.samples} samples`,
+        `backends waiting on a lock: ${lockWaits.meanWaiting.toFixed(2)} on average (advisory ${lockWaits.meanAdvisoryWaiting.toFixed(2)}), at most ${lockWaits.mostWaiting}, over ${lockWaits.samples} samples; backends: ${lockWaits.doing.join(', ')}`,
     );
     return row;
   } finally {
