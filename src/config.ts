@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { ConfigError } from './errors.ts';
 import { parseSigningKey } from './audit/checkpoint.ts';
+import { ConfigError } from './errors.ts';
 
 const AUTH_MODES = ['mock', 'oidc', 'proxy'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
