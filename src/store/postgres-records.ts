@@ -6,7 +6,7 @@
  */
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { SearchKey, VerifiedValues } from '../types/records.ts';
+import type { SearchKey, SuggestionCandidate, VerifiedValues } from '../types/records.ts';
 import type { RecordReader, RecordWriter, SearchResult } from '../types/store.ts';
 import type { SqlDriver } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
@@ -67,6 +67,35 @@ export function createPostgresRecords(
       const { records, truncated } = await json.searchJson(type, key, limit);
       const paths = verifiedPathsOf.get(type) as readonly string[];
       return { records: records.map((text) => verifiedValues(JSON.parse(text), paths)), truncated };
+    },
+
+    async suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
+      const t = tables(type);
+      // The records sharing most keys, read from the key index alone; then only their search keys, not their data.
+      const rows = await read().query<{ id: string; search_keys: string }>(
+        `SELECT c.id::text AS id, r.search_keys FROM (
+           SELECT k.id, count(*) AS shared FROM ${t.suggestionKeys} k WHERE k.key = ANY($1::text[])
+            GROUP BY k.id ORDER BY shared DESC, k.id LIMIT $2
+         ) c JOIN ${t.records} r ON r.id = c.id
+         ORDER BY c.shared DESC, c.id`,
+        [keys, limit + 1],
+        PREPARE,
+      );
+      return {
+        records: rows.slice(0, limit).map((row) => ({ id: Number(row.id), keys: JSON.parse(row.search_keys) as SearchKey[] })),
+        truncated: rows.length > limit,
+      };
+    },
+
+    async lookupManyJson(type: string, ids: readonly number[]): Promise<string[]> {
+      if (!ids.length) return [];
+      const rows = await read().query<{ id: string; data: string }>(
+        `SELECT id::text AS id, data::text AS data FROM ${tables(type).records} WHERE id = ANY($1::bigint[])`,
+        [ids.map(String)],
+        PREPARE,
+      );
+      const byId = new Map(rows.map((row) => [Number(row.id), row.data]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
     },
 
     async ready() {

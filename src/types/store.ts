@@ -4,7 +4,7 @@
  * and read back by the audit report. Each backend (src/backend/) gives all four.
  */
 import type { AuditReport, AuditTrail } from './audit.ts';
-import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from './records.ts';
+import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from './records.ts';
 
 export interface SearchResult<R> {
   readonly records: R[];
@@ -28,6 +28,14 @@ export interface RecordReader {
    * verified paths, not the record, so that a verification reads and parses no more than it needs.
    */
   verificationCandidates(type: string, key: SearchKey, limit: number): Promise<SearchResult<VerifiedValues>>;
+  /**
+   * Close-match candidates: the records sharing the most of `keys` (match/keys.ts) with the query,
+   * with their search keys to be scored by, most keys shared first, then by id; at most `limit`,
+   * `truncated` when more shared one.
+   */
+  suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>>;
+  /** The JSON text of each of these records that exists, in the order asked. */
+  lookupManyJson(type: string, ids: readonly number[]): Promise<string[]>;
   lookup(type: string, id: string): Promise<unknown | undefined>;
   search(type: string, key: SearchKey, limit: number): Promise<SearchResult<unknown>>;
   /** Throws unless the store can answer for every described record type. */

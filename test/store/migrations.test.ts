@@ -92,6 +92,7 @@ test('the text of every released migration is pinned: editing one fails here bef
       [3, '4b55904872ee76f34df8c8974f259d5b5a07265cd1456b27954c850cfd3e9b84'],
       [4, '14dd239cf45aea959fb1054a05669932d6b36606572ead8711c588e50d38059e'],
       [5, '13b92753fe924d673ca9609bc91cb1c32a0c13cf317b192121a6ac76d912ac93'],
+      [8, 'df78c823de7079b22e8a228724c093237ec6f05c1d1297a30c501823efc034f6'],
     ],
   );
 });
