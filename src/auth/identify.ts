@@ -71,3 +71,16 @@ export function authoriseVerification(enforceRoles: boolean, identity: Identity,
     throw forbidden(`Verifying ${dataset} registrations needs the '${verifyRole(dataset)}' role (or '${dataset}')`);
   }
 }
+
+/** The role that allows asking for close matches, as well as the dataset's own role. */
+export const SUGGEST_ROLE = 'suggest';
+
+/**
+ * Whether the caller may ask for close matches in the dataset: with the `suggest` role as well as
+ * the dataset's own (close matches disclose records, as a search does, and more of them). Open
+ * where roles are not enforced, as the datasets are.
+ */
+export function authoriseSuggestion(enforceRoles: boolean, identity: Identity, dataset: string): void {
+  authoriseDataset(enforceRoles, identity, dataset);
+  authorise(enforceRoles, identity, SUGGEST_ROLE, `Close matches in the ${dataset} records need`);
+}

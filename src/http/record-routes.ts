@@ -3,7 +3,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuditOperation, AuditTrail } from '../types/audit.ts';
+import type { AuditOperation, AuditTrail, RecordRef } from '../types/audit.ts';
 import { normaliseName } from '../records/normalise.ts';
 import type { SearchKey } from '../types/records.ts';
 import type { RenderCache } from '../render/cache.ts';
@@ -44,7 +44,7 @@ export interface RecordRoutesOptions {
 
 type Query = Record<string, string | undefined>;
 
-const audienceOf = (request: FastifyRequest) => ({
+export const audienceOf = (request: FastifyRequest) => ({
   fullDetails: request.identity?.roles.includes(FULL_DETAILS_ROLE) ?? false,
 });
 
@@ -68,12 +68,13 @@ function forenamesOf(view: CompiledView, query: Query): string {
     .join(' ');
 }
 
-/** Records the access; data is sent only once its entry is committed. */
+/** Records the access, with the registrations it discloses where given; data is sent only once its entry is committed. */
 export async function audited(
   audit: AuditTrail,
   request: FastifyRequest,
   results: number,
   { dataset, operation } = request.routeOptions.config as RecordRouteConfig,
+  records?: readonly RecordRef[],
 ) {
   const identity = request.identity as Identity;
   const mark = request.url.indexOf('?');
@@ -89,6 +90,7 @@ export async function audited(
       query,
       results,
       requestId: request.id,
+      ...(records ? { records } : {}),
     });
   } catch (error) {
     throw Object.assign(serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'), {
@@ -103,8 +105,14 @@ export async function audited(
  * starts from setImmediate), so the two overlap instead of adding up. Data is still sent only once
  * the entry is committed; a rendering that fails fails the request as before, its access recorded.
  */
-async function renderWhileAudited<T>(audit: AuditTrail, request: FastifyRequest, results: number, render: () => T): Promise<T> {
-  const committed = audited(audit, request, results);
+export async function renderWhileAudited<T>(
+  audit: AuditTrail,
+  request: FastifyRequest,
+  results: number,
+  render: () => T,
+  records?: readonly RecordRef[],
+): Promise<T> {
+  const committed = audited(audit, request, results, undefined, records);
   // Awaited below; until then its failure must not count as unhandled.
   committed.catch(() => {});
   await nextTurn();
@@ -113,7 +121,8 @@ async function renderWhileAudited<T>(audit: AuditTrail, request: FastifyRequest,
   return rendered;
 }
 
-function searchKeyOf(view: CompiledView, query: Query): SearchKey {
+/** The search key a search's parameters give, its names normalised; a 400 naming a name with nothing to search by. */
+export function searchKeyOf(view: CompiledView, query: Query): SearchKey {
   // v0 forenames may come word by word; the message then names the parameter the caller gave.
   const { forenames, forenameParts } = view.query;
   const names = { surname: view.query.surname, forenames: forenameParts && query[forenames] === undefined ? forenameParts[0] : forenames };

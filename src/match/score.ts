@@ -61,3 +61,16 @@ export function scoreRecord(query: MatchQuery, keys: readonly SearchKey[]): Scor
   }
   return best;
 }
+
+/**
+ * `exact` when the name given is written as one of the registered names is, `normalised` when it is
+ * equal to one only after normalisation (case, accents, punctuation); any other kind as it is.
+ * Without the registered names (a blocked record's may be absent), `exact` stands.
+ */
+export function namedExactly(kind: MatchKind, given: string | undefined, registered: readonly unknown[]): MatchKind {
+  if (kind !== 'exact' || given === undefined) return kind;
+  const names = registered.filter((name): name is string => typeof name === 'string');
+  if (!names.length) return kind;
+  const written = given.trim();
+  return names.some((name) => name.trim() === written) ? 'exact' : 'normalised';
+}

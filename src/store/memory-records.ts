@@ -133,9 +133,9 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       };
     },
 
-    async lookupManyJson(type: string, ids: readonly number[]): Promise<string[]> {
+    async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {
       const records = recordsOf(type);
-      return ids.flatMap((id) => records.byId.get(id)?.json ?? []);
+      return ids.map((id) => records.byId.get(id)?.json);
     },
 
     async ready() {},

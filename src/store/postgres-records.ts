@@ -87,7 +87,7 @@ export function createPostgresRecords(
       };
     },
 
-    async lookupManyJson(type: string, ids: readonly number[]): Promise<string[]> {
+    async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {
       if (!ids.length) return [];
       const rows = await read().query<{ id: string; data: string }>(
         `SELECT id::text AS id, data::text AS data FROM ${tables(type).records} WHERE id = ANY($1::bigint[])`,
@@ -95,7 +95,7 @@ export function createPostgresRecords(
         PREPARE,
       );
       const byId = new Map(rows.map((row) => [Number(row.id), row.data]));
-      return ids.flatMap((id) => byId.get(id) ?? []);
+      return ids.map((id) => byId.get(id));
     },
 
     async ready() {

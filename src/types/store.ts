@@ -34,8 +34,8 @@ export interface RecordReader {
    * `truncated` when more shared one.
    */
   suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>>;
-  /** The JSON text of each of these records that exists, in the order asked. */
-  lookupManyJson(type: string, ids: readonly number[]): Promise<string[]>;
+  /** The JSON text of each of these records, in the order asked; undefined for an id no record has. */
+  lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]>;
   lookup(type: string, id: string): Promise<unknown | undefined>;
   search(type: string, key: SearchKey, limit: number): Promise<SearchResult<unknown>>;
   /** Throws unless the store can answer for every described record type. */

@@ -15,6 +15,9 @@ export type {
   Records,
   SearchParamsOf,
   SearchResults,
+  SuggestionOf,
+  SuggestionParamsOf,
+  SuggestionsOf,
   VerificationParamsOf,
 } from './client.ts';
 export { LevApiError } from './errors.ts';
