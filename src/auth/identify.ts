@@ -9,7 +9,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type Config, ConfigError } from '../config.ts';
 import type { PresentedCertificate } from './client-certificate.ts';
 import { forbidden } from '../http/errors.ts';
-import type { Identity } from '../types/identity.ts';
+import { type Identity, SUGGEST_ROLE } from '../types/identity.ts';
 import { mockIdentifier } from './mock.ts';
 import { oidcIdentifier } from './oidc.ts';
 import { proxyIdentifier } from './proxy.ts';
@@ -72,8 +72,7 @@ export function authoriseVerification(enforceRoles: boolean, identity: Identity,
   }
 }
 
-/** The role that allows asking for close matches, as well as the dataset's own role. */
-export const SUGGEST_ROLE = 'suggest';
+export { SUGGEST_ROLE };
 
 /**
  * Whether the caller may ask for close matches in the dataset: with the `suggest` role as well as
