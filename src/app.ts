@@ -141,7 +141,7 @@ export async function buildApp(
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
   await app.register(verificationRoutes, { records, candidates: (type, key, limit) => store.verificationCandidates(type, key, limit), audit, falseShare: config.verification.falseShare });
   await app.register(suggestionRoutes, { views: compiled, store, audit, minScore: config.suggestMinScore, rendered });
-  await app.register(auditRoutes, { report, enforceRoles });
+  await app.register(auditRoutes, { report, audit, enforceRoles, types: records.map((record) => record.name) });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });

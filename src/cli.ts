@@ -2,7 +2,7 @@
  * `lev-api <command>`: each command lives in src/commands/ and exports
  * `run(args, env)`, returning the process exit code.
  */
-import { ConfigError } from './config.ts';
+import { reportError } from './errors.ts';
 import { version } from './version.ts';
 
 import type { Command } from './types/command.ts';
@@ -52,15 +52,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
   try {
     return await command.run(args, env);
   } catch (error) {
-    if ((error as { name?: string }).name === 'UsageError') {
-      console.error(`lev-api ${name}: ${(error as Error).message} (see 'lev-api ${name} --help')`);
-      return 2;
-    }
-    if (error instanceof ConfigError) {
-      console.error(`lev-api ${name}: ${(error as Error).message}`);
-      return 2;
-    }
-    console.error(`lev-api ${name}: ${(error as Error).message ?? error}`);
-    return 1;
+    const { line, exitCode } = reportError(name, error);
+    console.error(line);
+    return exitCode;
   }
 }

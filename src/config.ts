@@ -1,11 +1,13 @@
 /**
  * The only reader of the environment. Everything else is given a Config.
  */
-import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { type KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { ConfigError } from './errors.ts';
+import { parseSigningKey } from './audit/checkpoint.ts';
 
 const AUTH_MODES = ['mock', 'oidc', 'proxy'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
@@ -107,6 +109,18 @@ const Env = Type.Object({
     default: 10_000,
     description: 'Embedded store only: the latest audit entries kept in memory for the audit report',
   }),
+  AUDIT_CHECKPOINT_S: Type.Integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 60,
+    description: "Seconds between signed checkpoints of the audit trail (its size and every writer's head), listed at /api/v0/audit/checkpoints for witnesses to keep",
+  }),
+  AUDIT_SIGNING_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "Ed25519 private key that signs the audit trail's checkpoints: PKCS#8, PEM or its DER in base64. Without it each process makes one at start, which no witness can know beforehand",
+    }),
+  ),
   MAX_RESULTS: Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Most records a search returns' }),
   REQUEST_TIMEOUT_S: Type.Integer({
     minimum: 1,
@@ -260,6 +274,8 @@ export interface Config {
   readonly dataPath?: string;
   /** The embedded store's audit trail (a server's is its audit table). */
   readonly embeddedAudit: EmbeddedAuditConfig;
+  /** The audit trail's signed checkpoints, in either store. */
+  readonly auditCheckpoints: AuditCheckpointConfig;
   readonly maxResults: number;
   /** Origins whose pages may call the API from a browser (CORS); none when empty. */
   readonly corsOrigins: readonly string[];
@@ -298,6 +314,12 @@ export interface EmbeddedAuditConfig {
   readonly file?: { readonly path: string; readonly maxBytes: number; readonly keep: number };
 }
 
+export interface AuditCheckpointConfig {
+  readonly intervalMs: number;
+  /** The key that signs them; the backend makes one at start when none is configured. */
+  readonly signingKey?: KeyObject;
+}
+
 export interface VerificationConfig {
   /** The watch on each client's share of verifications answered false. */
   readonly falseShare: {
@@ -333,9 +355,7 @@ export interface RateLimitConfig {
   readonly redis?: RedisConfig;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 const OIDC_KEYS = [
   'OIDC_ISSUER',
@@ -523,6 +543,14 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
   if (serving) problems.push(...authProblems(value, given));
   if (given('REDIS_KEY_PREFIX') && !value.REDIS_URL) problems.push('REDIS_KEY_PREFIX is set without REDIS_URL');
   const tls = serving ? tlsConfig(value, problems) : undefined;
+  let signingKey: KeyObject | undefined;
+  if (value.AUDIT_SIGNING_KEY) {
+    try {
+      signingKey = parseSigningKey(value.AUDIT_SIGNING_KEY);
+    } catch (error) {
+      problems.push(`AUDIT_SIGNING_KEY: not an Ed25519 private key in PKCS#8 (PEM, or DER in base64): ${(error as Error).message}`);
+    }
+  }
   const rateLimit = serving ? rateLimitConfig(value, given, problems) : undefined;
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
@@ -544,6 +572,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
         ? { path: value.AUDIT_FILE, maxBytes: value.AUDIT_FILE_MAX_MB * 1024 * 1024, keep: value.AUDIT_FILE_KEEP }
         : undefined,
     },
+    auditCheckpoints: { intervalMs: value.AUDIT_CHECKPOINT_S * 1000, signingKey },
     maxResults: value.MAX_RESULTS,
     corsOrigins: value.CORS_ORIGINS?.split(',') ?? [],
     ui: { idleMs: value.UI_IDLE_TIMEOUT_MIN * 60_000, redis: redisOf(value) },

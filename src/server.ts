@@ -4,7 +4,8 @@
  */
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
-import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
+import { reportError } from './errors.ts';
 import { openBackend } from './backend/open.ts';
 
 export async function serve(config: Config) {
@@ -23,6 +24,13 @@ export async function serve(config: Config) {
     },
     'authentication',
   );
+  if (backend.kind === 'memory' && backend.trail.tornTailSetAside) {
+    // The file's name only: the line holds who asked for what.
+    app.log.warn(
+      { setAside: backend.trail.tornTailSetAside },
+      'audit file: its last line was torn (a write a crash cut short, so never acknowledged); it was set aside for investigation and the chain continues from the last whole entry',
+    );
+  }
   if (auth?.mode === 'mock' && config.database) {
     app.log.warn('AUTH_MODE=mock with DATABASE_URL: identity headers are believed from any caller, and every dataset is open');
   }
@@ -46,9 +54,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     await serve(loadConfig(process.env));
   } catch (error) {
-    // Mistakes an operator can fix are told plainly; anything else with its stack.
-    const plain = error instanceof ConfigError || ['DataError', 'SchemaBehindError', 'MigrationChangedError', 'UnknownMigrationError', 'MissingTablesError'].includes((error as Error).name);
-    console.error(plain ? (error as Error).message : error);
-    process.exit(1);
+    // Told as `lev-api serve` tells it, with the same exit code.
+    const { line, exitCode } = reportError('serve', error);
+    console.error(line);
+    process.exit(exitCode);
   }
 }

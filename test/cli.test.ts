@@ -3,11 +3,15 @@
  * exit code is the subject, `main(argv, env)` otherwise.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { appendFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type AddressInfo, createServer } from 'node:net';
 import { type TestContext, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { openMemoryTrail } from '../src/audit/memory-trail.ts';
 import { main } from '../src/cli.ts';
 import { configReference } from '../src/config.ts';
 import { version } from '../src/version.ts';
@@ -32,6 +36,54 @@ test('serve exits non-zero when its port is taken', async (t) => {
   const { code, stderr } = await runBin(['serve'], { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
   assert.equal(code, 1);
   assert.match(stderr, /EADDRINUSE/);
+});
+
+test('a setting the service cannot run with ends `lev-api serve` and `npm run dev` alike: the same words, exit 2', async () => {
+  const env = { PORT: 'eighty', LOG_LEVEL: 'silent' };
+  const bin = await runBin(['serve'], env);
+  const dev = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const server = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+    const child = execFile(process.execPath, ['--import', 'tsx', server], { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (_error, _stdout, stderr) =>
+      resolve({ code: child.exitCode, stderr }),
+    );
+  });
+  for (const { code, stderr } of [bin, dev]) {
+    assert.equal(code, 2);
+    assert.match(stderr, /^lev-api serve: Invalid configuration:\n {2}PORT="eighty": Expected integer/);
+  }
+  assert.equal(dev.stderr, bin.stderr);
+});
+
+test('serve starts from an audit file whose last line is torn, warning where the torn line was set aside', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'lev-cli-audit-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const path = join(dir, 'audit.ndjson');
+  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } });
+  await trail.record({ username: 'u', client: 'c', groups: [], dataset: 'birth', operation: 'lookup', path: '/v1/registration/birth/1', query: '', results: 1, requestId: 'r' });
+  await trail.close();
+  await appendFile(path, '{"at":"2026-11-24T06:00:00.000Z","username":"half a');
+
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', AUDIT_FILE: path, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.after(() => child.kill());
+  let output = '';
+  const started = new Promise<boolean>((resolve) => {
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      if (/listening/i.test(output)) resolve(true);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', () => resolve(false));
+  });
+  assert.equal(await started, true, `serve started: ${output}`);
+  const warning = output.split('\n').find((line) => /torn/.test(line));
+  assert.ok(warning, `a warning names the torn line: ${output}`);
+  assert.equal(JSON.parse(warning).level, 40, 'at warn level');
+  assert.match(warning, /audit\.ndjson\.torn-/);
+  assert.doesNotMatch(warning, /half a/, 'what the line held is not logged');
 });
 
 /** `main` with what it printed: each stream's text. */
@@ -92,7 +144,7 @@ describe('CLI mistakes: one clear line and exit 2', () => {
     await assertMistake(t, ['audit', 'export', '--to', '2026-13-01'], /--to 2026-13-01 is written right but is no day/);
     await assertMistake(t, ['audit', 'export', '--from', '30/02/2026'], /--from must be a date written YYYY-MM-DD, not '30\/02\/2026'/);
     await assertMistake(t, ['audit', 'export', '--from', '2026-02-01', '--to', '2026-01-01'], /--from 2026-02-01 is after --to 2026-01-01/);
-    await assertMistake(t, ['audit', 'check'], /expected 'verify' or 'export', not 'check'/);
+    await assertMistake(t, ['audit', 'check'], /expected 'verify', 'export' or 'record', not 'check'/);
     await assertMistake(t, ['audit', 'verify', '--from', '2026-01-01'], /unknown option --from/);
   });
 

@@ -33,7 +33,9 @@ export async function seedAuditHistory(backend: MemoryBackend, today: Date): Pro
 }
 
 export async function openBackend(config: Config): Promise<MemoryBackend | PostgresBackend> {
-  const backend = config.database ? openPostgresBackend(config.database, records) : await openMemoryBackend(records, config.embeddedAudit);
+  const backend = config.database
+    ? openPostgresBackend(config.database, records, config.auditCheckpoints)
+    : await openMemoryBackend(records, config.embeddedAudit, config.auditCheckpoints);
   try {
     // A server's schema is the operator's to migrate: until it is current the service does not start.
     if (backend.kind === 'postgres') await backend.records.ready();

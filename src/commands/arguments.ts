@@ -4,7 +4,7 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { isIsoDate } from '../records/dates.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../errors.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

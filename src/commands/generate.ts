@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import type { Command } from '../types/command.ts';
 import { DEFAULT_FIRST_ID, GENERATED_TYPES, generateRecords, isGeneratedType } from '../generate/records.ts';
 import { parseArguments } from './arguments.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../errors.ts';
 
 const USAGE = `lev-api generate --type ${GENERATED_TYPES.join('|')} --count N [--seed S] [--out FILE] [--first-id ID]`;
 const DEFAULT_SEED = 'lev';

@@ -7,7 +7,7 @@ import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
 import { parseArguments } from './arguments.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../errors.ts';
 
 const TYPES = records.map((d) => d.name);
 const MAX_BATCH = 100_000;

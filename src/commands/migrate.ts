@@ -3,7 +3,7 @@ import { loadConfig } from '../config.ts';
 import { LATEST_VERSION, migrate } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { parseArguments } from './arguments.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../errors.ts';
 
 export const migrateCommand: Command = {
   summary: 'Apply pending schema migrations to DATABASE_URL (idempotent)',

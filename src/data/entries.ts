@@ -4,6 +4,7 @@
  * `{id, data, ...search columns}`, whose columns hold the search names even
  * where a blocked record's data is all null.
  */
+import { checkDescription } from '../records/check.ts';
 import { isIsoDate } from '../records/dates.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { rowSearchKeys, searchKeys } from '../records/search-keys.ts';
@@ -37,6 +38,7 @@ function badSearchColumn(description: RecordDescription, row: Record<string, unk
 }
 
 export function recordType(description: RecordDescription): RecordType {
+  checkDescription(description);
   const validate = compileStoredValidator(description.fields, description.name);
   return {
     description,

@@ -6,6 +6,7 @@
  */
 import { METHODS } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { LevError } from '../errors.ts';
 import { ApiError, badRequest, methodNotAllowed, routeNotFound } from './errors.ts';
 import { EXPECTED } from './parameters.ts';
 
@@ -56,21 +57,22 @@ export function installErrorHandling(app: FastifyInstance, { cors = false } = {}
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
   }
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    let answer: ApiError;
-    if (error instanceof ApiError) answer = error;
+    let answer: LevError;
+    // A named error that says how to answer is the answer; one that does not (status 500) is a fault like any other.
+    if (error instanceof LevError && error.status !== 500) answer = error;
     else if (error.validation) answer = describeValidation(request, error);
-    else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+    else if (!(error instanceof LevError) && error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
       answer = new ApiError(error.statusCode, 'BadRequest', 'The request could not be read');
     else answer = new ApiError(500, 'Internal', `Unexpected error; quote request id ${request.id}`);
-    if (answer.statusCode >= 500) {
+    if (answer.status >= 500) {
       const cause = (answer.cause ?? error) as { code?: string; name?: string };
       request.log.error({ err: { type: cause.name, code: cause.code } }, answer.code);
-    } else if (answer.statusCode === 401 && answer.cause) {
+    } else if (answer.status === 401 && answer.cause) {
       // Which check a token failed, for the operator (the caller is not told): the check's name, never a value.
       const cause = answer.cause as { code?: string; name?: string; claim?: string };
       request.log.info({ err: { type: cause.name, code: cause.code, claim: cause.claim } }, answer.code);
     }
-    reply.code(answer.statusCode).headers(answer.headers).send({ code: answer.code, message: answer.message });
+    reply.code(answer.status).headers(answer.headers).send({ code: answer.code, message: answer.message });
   });
 
   app.setNotFoundHandler((request, reply) => {

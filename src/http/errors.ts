@@ -2,19 +2,21 @@
  * Every error the interface can answer with, each with a stable code. The
  * body is always `{"code", "message"}`, as the published interface has it.
  */
-export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
+import { LevError } from '../errors.ts';
+
+export class ApiError extends LevError {
+  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
     // An answer, not a fault: nothing reads its stack (a failure it reports is its `cause`, with its
     // own), and capturing one through Fastify's frames cost some 15 µs a 404 under load.
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
-    super(message);
+    super(message, { code, status, headers });
     Error.stackTraceLimit = stackTraceLimit;
+  }
+
+  /** Fastify's name for the status, which its own reply handling reads. */
+  get statusCode(): number {
+    return this.status;
   }
 }
 

@@ -9,7 +9,20 @@ import type { CompiledView } from '../render/view.ts';
 import { schemaRef } from '../render/view.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 import { TRUNCATED_HEADER } from './record-routes.ts';
-import { AUDIT_ENTRIES_PATH, AUDIT_ROLE, USER_ACTIVITY_PATH, auditEntriesQuery, auditEntrySchema, userActivityQuery } from './audit-routes.ts';
+import {
+  AUDIT_ENTRIES_PATH,
+  AUDIT_ROLE,
+  CHECKPOINTS_PATH,
+  RECORD_ACCESSES_PATH,
+  USER_ACTIVITY_PATH,
+  auditEntriesQuery,
+  auditEntrySchema,
+  checkpointSchema,
+  checkpointsQuery,
+  recordAccessesParams,
+  recordAccessesQuery,
+  userActivityQuery,
+} from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
 import { SUGGEST_ROLE, verifyRole } from '../auth/identify.ts';
 import { CANDIDATES_SCORED, MAX_SUGGESTIONS, suggestionParameters, suggestionPath, suggestionResponse } from './suggestion-routes.ts';
@@ -208,6 +221,55 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
           headers: { [TRUNCATED_HEADER]: { description: 'Present and true when more entries matched than were returned', schema: { type: 'string', enum: ['true'] } } },
           content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('AuditEntry') } } } },
         },
+        '400': RECORD_ERRORS['400'],
+        '401': RECORD_ERRORS['401'],
+        '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
+        '503': errorResponse('The audit trail is unavailable; retry later'),
+      },
+    },
+  };
+
+  paths[RECORD_ACCESSES_PATH] = {
+    get: {
+      tags: ['audit'],
+      operationId: 'recordAccesses',
+      summary: 'Who saw a registration, from the audit trail',
+      description:
+        'Every access that disclosed or decided on the registration (a lookup of it, a search that returned it, a verification that compared it) over the days asked, ' +
+        `newest first, with its time, user, client and operation; at most 'limit', and when more matched the ${TRUNCATED_HEADER} header is true. ` +
+        `Needs the '${AUDIT_ROLE}' role. Reading it is itself audited (operation audit-read).`,
+      parameters: [
+        ...parametersOf(recordAccessesParams([...new Set(views.map((view) => view.record.name))]) as unknown as { properties: Record<string, JsonSchema>; required: string[] }, 'path'),
+        ...parametersOf(recordAccessesQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'),
+        ...identity,
+      ],
+      responses: {
+        '200': {
+          description: 'The accesses, newest first (an empty array when there are none)',
+          headers: { [TRUNCATED_HEADER]: { description: 'Present and true when more entries matched than were returned', schema: { type: 'string', enum: ['true'] } } },
+          content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('AuditEntry') } } } },
+        },
+        '400': RECORD_ERRORS['400'],
+        '401': RECORD_ERRORS['401'],
+        '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
+        '503': errorResponse('The audit trail is unavailable; retry later'),
+      },
+    },
+  };
+
+  schemas.AuditCheckpoint = { title: 'Audit checkpoint', ...checkpointSchema };
+  paths[CHECKPOINTS_PATH] = {
+    get: {
+      tags: ['audit'],
+      operationId: 'auditCheckpoints',
+      summary: "The audit trail's signed checkpoints",
+      description:
+        "Checkpoints taken every AUDIT_CHECKPOINT_S: the trail's size and every writer's head, signed with Ed25519, newest first. " +
+        "A witness keeps them elsewhere; 'lev-api audit verify --checkpoint FILE' then proves that nothing the trail held at a checkpoint has changed. " +
+        `Needs the '${AUDIT_ROLE}' role. Reading them is itself audited (operation audit-read).`,
+      parameters: [...parametersOf(checkpointsQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
+      responses: {
+        '200': { description: 'The checkpoints, newest first', content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('AuditCheckpoint') } } } } },
         '400': RECORD_ERRORS['400'],
         '401': RECORD_ERRORS['401'],
         '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),

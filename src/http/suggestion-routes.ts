@@ -15,7 +15,7 @@ import type { CompiledView } from '../render/view.ts';
 import type { AuditTrail } from '../types/audit.ts';
 import type { RecordReader } from '../types/store.ts';
 import { EXPECTED, searchParameters } from './parameters.ts';
-import { type RecordRouteConfig, audienceOf, fromStore, renderWhileAudited, searchKeyOf } from './record-routes.ts';
+import { type RecordRouteConfig, audienceOf, fromStore, refsOf, renderWhileAudited, searchKeyOf } from './record-routes.ts';
 
 export const suggestionPath = (type: string) => `/v1/suggestions/${type}`;
 
@@ -125,7 +125,7 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, aud
         const items = await renderWhileAudited(
           audit,
           request,
-          kept.length,
+          refsOf(dataset, kept.map((candidate) => candidate.id)),
           () =>
             kept.map((candidate) => {
               const data = JSON.parse(candidate.text) as unknown;
@@ -138,7 +138,6 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, aud
               };
               return `{"score":${candidate.score},"matched":${matchedJson(matched)},"record":${rendered.json(view, audience, candidate.text)}}`;
             }),
-          kept.map((candidate) => ({ type: dataset, id: candidate.id })),
         );
         return reply.type('application/json').send(`{"candidates":[${items.join(',')}],"truncated":${truncated}}`);
       },

@@ -12,12 +12,11 @@ import type { VerificationConfig } from '../config.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { VerifiedValues } from '../types/records.ts';
 import type { RecordReader } from '../types/store.ts';
-import { type CompiledVerification, VerificationInputError, compileVerification } from '../records/verification.ts';
-import { badRequest } from './errors.ts';
+import { type CompiledVerification, compileVerification } from '../records/verification.ts';
 import { FalseShareMonitor } from './false-share-monitor.ts';
 import type { Identity } from '../types/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
-import { type RecordRouteConfig, audited, fromStore } from './record-routes.ts';
+import { type RecordRouteConfig, audited, fromStore, refsOf } from './record-routes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -135,18 +134,14 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
         config: { verifies: dataset, operation: 'verify' },
       },
       async (request, reply) => {
-        let query;
-        try {
-          query = compiled.read(request.query);
-        } catch (error) {
-          if (error instanceof VerificationInputError) throw badRequest(error.message);
-          throw error;
-        }
+        // A value with no letter or digit throws VerificationInputError, a 400 of its own.
+        const query = compiled.read(request.query);
         const candidates = await fromStore(() => findCandidates(dataset, query.key, CANDIDATE_LIMIT));
         const verified = compiled.decide(candidates, query);
         if (candidates.records.length) decoy = candidates.records[0];
         else if (decoy !== undefined) compiled.decide({ records: [decoy], truncated: false }, query);
-        await audited(audit, request, verified ? 1 : 0, { dataset, operation: 'verify' } satisfies RecordRouteConfig);
+        // The candidates it was decided on, whichever the answer: each was compared with what the caller gave.
+        await audited(audit, request, verified ? 1 : 0, refsOf(dataset, candidates.ids), { dataset, operation: 'verify' } satisfies RecordRouteConfig);
         monitor.record((request.identity as Identity).client, dataset, verified);
         (verified ? counted.verified : counted.notVerified).inc();
         return reply.type('application/json').send(verified ? VERIFIED : NOT_VERIFIED);

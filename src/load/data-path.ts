@@ -9,10 +9,13 @@ import { basename, join } from 'node:path';
 import type { RecordDescription } from '../records/define.ts';
 import type { RecordWriter } from '../types/store.ts';
 import { LoadError, type LoadResult, fileSources, loadSources } from './loader.ts';
+import { LevError } from '../errors.ts';
 
 /** A data path the service cannot start from: a message for the operator, without a stack. */
-export class DataError extends Error {
-  override name = 'DataError';
+export class DataError extends LevError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, { code: 'Data', cause: options?.cause });
+  }
 }
 
 const DATA_FILE = /\.(json|ndjson|jsonl)$/i;

@@ -27,6 +27,7 @@ import type { RecordToWrite, WriteCounts } from '../types/records.ts';
 import type { RecordWriter } from '../types/store.ts';
 import { readAhead } from './read-ahead.ts';
 import { streamEntries } from './stream-entries.ts';
+import { LevError } from '../errors.ts';
 
 export const DEFAULT_BATCH_SIZE = 5000;
 /** Batches read and checked ahead of the one being written: enough to keep this process busy while the database merges. */
@@ -75,8 +76,7 @@ export interface LoadResult extends LoadCounts {
 }
 
 /** A load that stopped. `committed` counts the sources loaded (and committed) before the one that failed. */
-export class LoadError extends Error {
-  override name = 'LoadError';
+export class LoadError extends LevError {
   constructor(
     message: string,
     /** The source rolled back, as named in messages. */
@@ -84,7 +84,7 @@ export class LoadError extends Error {
     readonly committed: LoadResult,
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super(message, { code: 'Load', cause: options?.cause });
   }
 }
 
@@ -228,6 +228,10 @@ export async function loadSources(writer: RecordWriter, typeName: string, source
           for (const entry of chunk.entries) {
             counts.read++;
             const here = position(index, entry.number);
+            if (entry.invalidUtf8) {
+              await reject(describe(here), 'not valid UTF-8: it holds bytes that are no UTF-8 character (each shown as \\ud800 in the rejects file)', JSON.stringify(entry.text));
+              continue;
+            }
             let value: unknown;
             try {
               value = JSON.parse(entry.text);

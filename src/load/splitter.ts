@@ -5,11 +5,14 @@
  * hold at most one unfinished entry, so memory stays constant however large
  * the file.
  */
+import { LevError } from '../errors.ts';
 
 export interface RawEntry {
   /** Line number (NDJSON) or item number (JSON array), from 1. */
   readonly number: number;
   readonly text: string;
+  /** The entry held bytes that are not UTF-8 (src/load/utf8-decoder.ts): invalid whatever its text parses to. */
+  readonly invalidUtf8?: true;
 }
 
 export interface Splitter {
@@ -24,6 +27,8 @@ export interface Splitter {
 export const MAX_ENTRY_CHARS = 64 * 1024 * 1024;
 
 /** A file that cannot be split into entries at all (unlike a single bad entry, which is rejected on its own). */
-export class FileSyntaxError extends Error {
-  override name = 'FileSyntaxError';
+export class FileSyntaxError extends LevError {
+  constructor(message: string) {
+    super(message, { code: 'FileSyntax' });
+  }
 }

@@ -3,10 +3,10 @@
  * non-blank character is `[`, else NDJSON. Yields the entries each chunk
  * completes, with the number of bytes that chunk held (for progress).
  */
-import { StringDecoder } from 'node:string_decoder';
 import { JsonArraySplitter } from './json-array-entries.ts';
 import { NdjsonSplitter } from './ndjson-entries.ts';
 import type { RawEntry, Splitter } from './splitter.ts';
+import { Utf8Decoder, holdsBadBytes } from './utf8-decoder.ts';
 
 export interface EntryChunk {
   readonly entries: RawEntry[];
@@ -15,7 +15,10 @@ export interface EntryChunk {
 }
 
 export async function* streamEntries(input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<EntryChunk> {
-  const decoder = new StringDecoder('utf8');
+  const decoder = new Utf8Decoder();
+  /** Marks the entries that held bytes that were not UTF-8 (looked for only once such bytes were seen). */
+  const marked = (entries: RawEntry[]) =>
+    decoder.sawBadBytes ? entries.map((entry) => (holdsBadBytes(entry.text) ? { ...entry, invalidUtf8: true as const } : entry)) : entries;
   let splitter: Splitter | undefined;
   /** Blank text before the first value, after its last line break; and the line breaks dropped before it. */
   let head = '';
@@ -44,7 +47,7 @@ export async function* streamEntries(input: AsyncIterable<Buffer | string> | Ite
     const entries: RawEntry[] = [];
     if (!splitter) text = start(text);
     if (splitter && text !== undefined) splitter.push(text, entries);
-    yield { entries, bytes, format: splitter?.format };
+    yield { entries: marked(entries), bytes, format: splitter?.format };
   }
   const entries: RawEntry[] = [];
   let rest: string | undefined = decoder.end();
@@ -53,5 +56,5 @@ export async function* streamEntries(input: AsyncIterable<Buffer | string> | Ite
     if (rest) splitter.push(rest, entries);
     splitter.end(entries);
   }
-  yield { entries, bytes: 0, format: splitter?.format };
+  yield { entries: marked(entries), bytes: 0, format: splitter?.format };
 }

@@ -12,16 +12,14 @@
  */
 import {
   type Comparison,
-  type Fields,
   type RecordDescription,
   type VerifiedDetail,
   blockedBy,
-  groupFields,
   isLeaf,
-  isLink,
-  isList,
   readPath,
 } from './define.ts';
+import { LevError } from '../errors.ts';
+import { type FieldKind, checkDescription, fieldAt, isKind } from './check.ts';
 import { normaliseName } from './normalise.ts';
 import type { SearchKey, VerifiedValues } from '../types/records.ts';
 import { forenamesMatch } from './search-keys.ts';
@@ -35,10 +33,9 @@ export interface VerificationParameter {
 }
 
 /** A parameter whose value normalises to nothing (no letter or digit): the caller's mistake. */
-export class VerificationInputError extends Error {
-  override name = 'VerificationInputError';
+export class VerificationInputError extends LevError {
   constructor(readonly parameter: string) {
-    super(`Invalid query parameter '${parameter}': it must contain at least one letter or digit`);
+    super(`Invalid query parameter '${parameter}': it must contain at least one letter or digit`, { code: 'BadRequest', status: 400 });
   }
 }
 
@@ -83,36 +80,17 @@ export interface CompiledVerification {
   decide(candidates: Candidates, query: VerificationQuery): boolean;
 }
 
-/** The field a dot path names, or undefined. */
-function fieldAt(fields: Fields, path: string) {
-  let current: Fields | undefined = fields;
-  const segments = path.split('.');
-  for (const [i, segment] of segments.entries()) {
-    const field: Fields[string] | undefined = current ? current[segment] : undefined;
-    if (field === undefined) return undefined;
-    if (i === segments.length - 1) return field;
-    if (isLeaf(field) || isLink(field) || isList(field)) return undefined;
-    current = groupFields(field as Fields);
-  }
-  return undefined;
-}
-
-const LEAF_TYPES: Record<Comparison, (schema: Record<string, unknown>) => boolean> = {
-  name: (s) => s.type === 'string' && s.format === undefined,
-  forenames: (s) => s.type === 'string' && s.format === undefined,
-  place: (s) => s.type === 'string' && s.format === undefined,
-  date: (s) => s.type === 'string' && s.format === 'date',
-  id: (s) => s.type === 'integer',
-};
+const COMPARED_AS: Record<Comparison, FieldKind> = { name: 'text', forenames: 'text', place: 'text', date: 'date', id: 'integer' };
 
 /** Throws unless the declaration names real fields of the right kinds. */
 function check(description: RecordDescription): void {
+  checkDescription(description);
   const { verification: v, name } = description;
   const problem = (what: string) => new Error(`record type ${name}: verification ${what}`);
   const leaf = (path: string, compare: Comparison, where: string) => {
     const field = fieldAt(description.fields, path);
     if (!field || !isLeaf(field)) throw problem(`${where}: '${path}' is not a field of the record`);
-    if (!LEAF_TYPES[compare](field as unknown as Record<string, unknown>)) throw problem(`${where}: '${path}' cannot be compared as ${compare}`);
+    if (!isKind(field, COMPARED_AS[compare])) throw problem(`${where}: '${path}' cannot be compared as ${compare}`);
   };
   // namesMatch marks the parties taken as bits of a number.
   if (description.search.parties.length > 30) throw problem('cannot compare more than 30 parties');
@@ -129,10 +107,10 @@ function check(description: RecordDescription): void {
   }
   if (v.cancelledFlag) {
     const field = fieldAt(description.fields, v.cancelledFlag);
-    if (!field || !isLeaf(field) || (field as unknown as { type?: string }).type !== 'boolean') throw problem(`cancelled flag '${v.cancelledFlag}' is not a flag of the record`);
+    if (!field || !isKind(field, 'flag')) throw problem(`cancelled flag '${v.cancelledFlag}' is not a flag of the record`);
   }
   const link = fieldAt(description.fields, v.replacedBy);
-  if (!link || !isLink(link)) throw problem(`replacedBy '${v.replacedBy}' is not a link of the record`);
+  if (!link || !isKind(link, 'link')) throw problem(`replacedBy '${v.replacedBy}' is not a link of the record`);
   const names = [v.date.param, ...v.names.flatMap((n) => [n.surname, n.forenames]), ...Object.keys(v.details)];
   const repeated = names.find((param, i) => names.indexOf(param) !== i);
   if (repeated) throw problem(`names the parameter ${repeated} twice`);

@@ -1,3 +1,4 @@
+import { checkDescription } from '../records/check.ts';
 import type { ViewDescription } from '../records/views.ts';
 import { type Audience, type CompiledTree, compileTree } from './compile.ts';
 
@@ -10,6 +11,7 @@ export interface CompiledView extends ViewDescription {
 export const schemaRef = (schemaName: string) => `#/components/schemas/${schemaName}`;
 
 export function compileView(view: ViewDescription): CompiledView {
+  checkDescription(view.record);
   const tree = compileTree(view.fields, view.blockedFlag, schemaRef(view.schemaName));
   const project = view.project;
   return {

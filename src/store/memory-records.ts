@@ -96,12 +96,13 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
 
   const search = <R>(type: string, key: SearchKey, limit: number, give: (kept: Kept) => R): SearchResult<R> => {
     const records = recordsOf(type);
-    const ids = new Set<number>();
+    const matched = new Set<number>();
     for (const keyed of records.byKey.get(keyOf(key.date, key.surname)) ?? []) {
-      if (forenamesMatch(keyed.forenames, key.forenames)) ids.add(keyed.id);
+      if (forenamesMatch(keyed.forenames, key.forenames)) matched.add(keyed.id);
     }
-    const found = [...ids].sort((a, b) => a - b);
-    return { records: found.slice(0, limit).map((id) => give(records.byId.get(id)!)), truncated: found.length > limit };
+    const found = [...matched].sort((a, b) => a - b);
+    const ids = found.slice(0, limit);
+    return { records: ids.map((id) => give(records.byId.get(id)!)), ids, truncated: found.length > limit };
   };
 
   const json = {
@@ -127,10 +128,8 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
         for (const id of Array.isArray(ids) ? ids : [ids]) shared.set(id, (shared.get(id) ?? 0) + 1);
       }
       const ranked = [...shared].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-      return {
-        records: ranked.slice(0, limit).map(([id]) => ({ id, keys: records.byId.get(id)!.keys })),
-        truncated: ranked.length > limit,
-      };
+      const chosen = ranked.slice(0, limit).map(([id]) => id);
+      return { records: chosen.map((id) => ({ id, keys: records.byId.get(id)!.keys })), ids: chosen, truncated: ranked.length > limit };
     },
 
     async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {

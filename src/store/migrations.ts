@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RecordDescription } from '../records/define.ts';
+import { LevError } from '../errors.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
 import { registrationTables } from './schema/v1-registration-tables.ts';
@@ -15,6 +16,7 @@ import { auditTrail } from './schema/v2-audit-trail.ts';
 import { recordsAsJson } from './schema/v3-records-as-json.ts';
 import { auditVerifications } from './schema/v4-audit-verifications.ts';
 import { auditOperations } from './schema/v5-audit-operations.ts';
+import { auditWriters } from './schema/v7-audit-writers.ts';
 import { suggestionKeys } from './schema/v8-suggestion-keys.ts';
 import { type BackfillOptions, backfillSuggestionKeys, pendingBackfills } from './suggestion-backfill.ts';
 
@@ -30,6 +32,7 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: 'records kept as json text', sql: recordsAsJson },
   { version: 4, name: 'audit trail records verifications', sql: auditVerifications },
   { version: 5, name: 'audit trail records suggestions, feed reads and its own reads', sql: auditOperations },
+  { version: 7, name: 'audit trail: a chain per writer, disclosed records, signed checkpoints', sql: auditWriters },
   { version: 8, name: 'close-match keys', sql: suggestionKeys },
 ];
 
@@ -49,43 +52,43 @@ const TRACKING_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
 // Databases migrated before checksums were recorded: their rows get the checksums of the same text.
 const CHECKSUM_COLUMN = 'ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text';
 
-export class MigrationChangedError extends Error {
-  override name = 'MigrationChangedError';
+export class MigrationChangedError extends LevError {
   constructor(readonly version: number) {
     super(
       `Migration ${version} as applied to this database differs from migration ${version} in this code: applied migrations ` +
         'must never be edited. Restore its text, and make the change a new migration.',
+      { code: 'MigrationChanged' },
     );
   }
 }
 
-export class UnknownMigrationError extends Error {
-  override name = 'UnknownMigrationError';
+export class UnknownMigrationError extends LevError {
   constructor(readonly versions: readonly number[]) {
     super(
       `This database has migration(s) ${versions.join(', ')} applied, which this code does not know: it was migrated by a ` +
         `newer release (this one knows up to ${LATEST_VERSION}). Run that release, or a newer one.`,
+      { code: 'UnknownMigration' },
     );
   }
 }
 
-export class SchemaBehindError extends Error {
-  override name = 'SchemaBehindError';
+export class SchemaBehindError extends LevError {
   constructor(readonly pending: readonly Migration[]) {
     super(
       `The database schema is behind: ${pending.length} migration(s) to apply (${pending
         .map((m) => `${m.version} ${m.name}`)
         .join('; ')}). Run 'lev-api migrate' (npm run migrate) with the same DATABASE_URL.`,
+      { code: 'SchemaBehind' },
     );
   }
 }
 
-export class MissingTablesError extends Error {
-  override name = 'MissingTablesError';
+export class MissingTablesError extends LevError {
   constructor(readonly types: readonly string[]) {
     super(
       `No tables for the record type(s) ${types.join(', ')} in this database, though every migration is applied: ` +
         'a record type added to the descriptions needs a new migration creating its tables.',
+      { code: 'MissingTables' },
     );
   }
 }

@@ -49,8 +49,8 @@ export function createPostgresRecords(
       const t = tables(type);
       // Normalised keys hold no character below '!' but the space, so [q, q || '!')
       // is exactly "q, or q followed by a space and more words" (forenamesMatch): one index range.
-      const rows = await read().query<{ data: string }>(
-        `SELECT r.data::text AS data FROM ${t.records} r
+      const rows = await read().query<{ id: string; data: string }>(
+        `SELECT r.id::text AS id, r.data::text AS data FROM ${t.records} r
           WHERE r.id IN (SELECT k.id FROM ${t.keys} k
                           WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4)
           ORDER BY r.id
@@ -58,15 +58,16 @@ export function createPostgresRecords(
         [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1],
         PREPARE,
       );
-      return { records: rows.slice(0, limit).map((row) => row.data), truncated: rows.length > limit };
+      const found = rows.slice(0, limit);
+      return { records: found.map((row) => row.data), ids: found.map((row) => Number(row.id)), truncated: rows.length > limit };
     },
 
     async verificationCandidates(type: string, key: SearchKey, limit: number): Promise<SearchResult<VerifiedValues>> {
       // The records' text, parsed here: V8 parses one in a third of the time PostgreSQL takes to
       // pick the fields out of json (which it parses again for each field), on the same cores.
-      const { records, truncated } = await json.searchJson(type, key, limit);
+      const { records, ids, truncated } = await json.searchJson(type, key, limit);
       const paths = verifiedPathsOf.get(type) as readonly string[];
-      return { records: records.map((text) => verifiedValues(JSON.parse(text), paths)), truncated };
+      return { records: records.map((text) => verifiedValues(JSON.parse(text), paths)), ids, truncated };
     },
 
     async suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
@@ -81,10 +82,8 @@ export function createPostgresRecords(
         [keys, limit + 1],
         PREPARE,
       );
-      return {
-        records: rows.slice(0, limit).map((row) => ({ id: Number(row.id), keys: JSON.parse(row.search_keys) as SearchKey[] })),
-        truncated: rows.length > limit,
-      };
+      const candidates = rows.slice(0, limit).map((row) => ({ id: Number(row.id), keys: JSON.parse(row.search_keys) as SearchKey[] }));
+      return { records: candidates, ids: candidates.map((candidate) => candidate.id), truncated: rows.length > limit };
     },
 
     async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {

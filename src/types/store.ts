@@ -8,6 +8,8 @@ import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, Wri
 
 export interface SearchResult<R> {
   readonly records: R[];
+  /** The ids of `records`, in the same order: what the audit trail names as disclosed. */
+  readonly ids: readonly number[];
   /** More records matched than were returned. */
   readonly truncated: boolean;
 }

@@ -4,14 +4,17 @@
  * rotated files, and continued where the file left off after a restart.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
-import { verifyAuditFiles } from '../../src/audit/audit-file.ts';
+import { defaultHeadPath, verifyAuditFiles } from '../../src/audit/audit-file.ts';
+import { openMemoryBackend } from '../../src/backend/memory.ts';
+import { records } from '../../src/records/index.ts';
 import { openMemoryTrail } from '../../src/audit/memory-trail.ts';
 import { verifyEntries } from '../../src/audit/verify.ts';
 import { auditCommand } from '../../src/commands/audit.ts';
+import { loadConfig } from '../../src/config.ts';
 import type { AuditEntry } from '../../src/types/audit.ts';
 
 const entry = (i: number): AuditEntry => ({
@@ -116,4 +119,175 @@ test('an altered, removed or reordered entry, or a broken link between files, is
   const unlinked = await verifyAuditFiles(path);
   assert.equal(unlinked.ok === false && unlinked.reason, 'the file does not continue from the end of the file before it');
   assert.equal((await verifyCommand(t, join(dir, 'missing.ndjson'))).code, 1);
+});
+
+test('a rotated file missing from the middle is reported by name, and the files beyond it are still checked', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'audit.ndjson');
+  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 2048, keep: 6 } });
+  for (let i = 0; i < 80; i++) await trail.record(entry(i));
+  await trail.close();
+  const before = await verifyAuditFiles(path);
+  assert.ok(before.ok && before.files === 7, 'seven files, intact');
+  const count = async (file: string) => (await readFile(file, 'utf8')).trimEnd().split('\n').length - 1;
+  const older = (await count(`${path}.6`)) + (await count(`${path}.5`)) + (await count(`${path}.4`));
+  const newer = (await count(`${path}.2`)) + (await count(`${path}.1`)) + (await count(path));
+  await rm(`${path}.3`);
+
+  const result = await verifyAuditFiles(path);
+  assert.equal(result.ok, false, 'a gap is a failure');
+  assert.ok(!result.ok);
+  assert.equal(result.file, `${path}.3`);
+  assert.match(result.reason, /missing/);
+  assert.deepEqual(
+    result.segments.map((s) => ({ from: s.from, to: s.to, entries: s.entries, ok: s.ok })),
+    [
+      { from: `${path}.6`, to: `${path}.4`, entries: older, ok: true },
+      { from: `${path}.2`, to: path, entries: newer, ok: true },
+    ],
+    'the files on both sides of the gap are checked',
+  );
+  const command = await verifyCommand(t, path);
+  assert.equal(command.code, 1);
+  assert.match(command.output, /audit trail BROKEN: .*audit\.ndjson\.3 is missing/);
+  assert.match(command.output, new RegExp(`audit\\.ndjson\\.6 to .*audit\\.ndjson\\.4: ${older} entries, chain intact`));
+  assert.match(command.output, new RegExp(`audit\\.ndjson\\.2 to .*audit\\.ndjson: ${newer} entries, chain intact`));
+
+  // The newest file gone, rotated ones left: named too, not "no such file".
+  await rm(path);
+  const headless = await verifyAuditFiles(path);
+  assert.ok(!headless.ok);
+  assert.deepEqual(headless.problems.map((problem) => problem.file), [`${path}.3`, path]);
+});
+
+test('a torn last line is set aside at start, named, and the chain continues from the last whole entry', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'audit.ndjson');
+  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } });
+  for (let i = 0; i < 5; i++) await trail.record(entry(i));
+  await trail.close();
+  const whole = await readFile(path, 'utf8');
+  // A crash in the middle of a write: the line has no end, and its request was never answered.
+  const torn = '{"at":"2026-11-24T06:00:00.000Z","username":"us';
+  await appendFile(path, torn);
+
+  const reopened = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } });
+  const aside = reopened.tornTailSetAside;
+  assert.ok(aside !== undefined, 'the torn line is said to be set aside');
+  assert.match(aside, /audit\.ndjson\.torn-/);
+  assert.equal(await readFile(aside, 'utf8'), torn, 'kept for investigation, byte for byte');
+  assert.equal(await readFile(path, 'utf8'), whole, 'the file ends with its last whole entry');
+  for (let i = 5; i < 7; i++) await reopened.record(entry(i));
+  await reopened.close();
+
+  const result = await verifyAuditFiles(path);
+  assert.deepEqual(result, { ok: true, entries: 7, files: 1, fromGenesis: true, setAside: [aside] });
+  const command = await verifyCommand(t, path);
+  assert.equal(command.code, 0, command.output);
+  assert.match(command.output, /audit trail intact: 7 entries/);
+  assert.match(command.output, /torn last line .* set aside .*audit\.ndjson\.torn-/);
+});
+
+test('a torn last line is reported by verify as a write that never completed, not as damage', async (t) => {
+  const path = join(await tempDir(t), 'audit.ndjson');
+  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } });
+  for (let i = 0; i < 3; i++) await trail.record(entry(i));
+  await trail.close();
+  await appendFile(path, '{"at":"2026');
+  const result = await verifyAuditFiles(path);
+  assert.deepEqual(result, { ok: true, entries: 3, files: 1, fromGenesis: true, tornTail: true });
+  const command = await verifyCommand(t, path);
+  assert.equal(command.code, 0, command.output);
+  assert.match(command.output, /last line of .*audit\.ndjson has no end/);
+});
+
+test('other damage at the end of the file stops the start, naming the file, the line and what to run', async (t) => {
+  const path = join(await tempDir(t), 'audit.ndjson');
+  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } });
+  for (let i = 0; i < 3; i++) await trail.record(entry(i));
+  await trail.close();
+  const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
+  await writeFile(path, `${[...lines.slice(0, -1), '{"at": not json'].join('\n')}\n`);
+  await assert.rejects(openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } }), (error: Error) => {
+    assert.equal(error.name, 'AuditFileError');
+    assert.match(error.message, new RegExp(`^${path.replace(/[.]/g, '\\.')} line 4: .*lev-api audit verify --file`));
+    return true;
+  });
+  await writeFile(path, `${[...lines.slice(0, -1), '{"at":"2026-01-01T00:00:00.000Z"}'].join('\n')}\n`);
+  await assert.rejects(openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } }), /line 4: .*holds no hash/);
+});
+
+/** The trail as the service opens it for AUDIT_FILE=path. */
+async function serviceTrail(path: string) {
+  const backend = await openMemoryBackend(records, loadConfig({ AUDIT_FILE: path }).embeddedAudit);
+  return { record: (e: AuditEntry) => backend.trail.record(e), close: () => backend.close() };
+}
+
+test('the newest entries cut off the end of the file are reported by verify, and the service does not start from the cut', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'audit.ndjson');
+  const trail = await serviceTrail(path);
+  for (let i = 0; i < 6; i++) await trail.record(entry(i));
+  await trail.close();
+  const whole = await readFile(path, 'utf8');
+  const verified = await verifyCommand(t, path);
+  assert.equal(verified.code, 0, verified.output);
+  assert.match(verified.output, /holds its last recorded head/);
+
+  // The two newest entries deleted: the chain that is left is whole, and only the head kept beside it tells.
+  const lines = whole.trimEnd().split('\n');
+  await writeFile(path, `${lines.slice(0, -2).join('\n')}\n`);
+  const cut = await verifyAuditFiles(path);
+  assert.equal(cut.ok, false);
+  assert.ok(!cut.ok);
+  assert.match(cut.reason, /ends before its last recorded head/);
+  const command = await verifyCommand(t, path);
+  assert.equal(command.code, 1);
+  assert.match(command.output, /audit trail BROKEN: .*audit\.ndjson ends before its last recorded head .*audit\.ndjson\.head/);
+  assert.match(command.output, /4 entries, chain intact/, 'what is left is still checked');
+  await assert.rejects(serviceTrail(path), (error: Error) => {
+    assert.equal(error.name, 'AuditFileError');
+    assert.match(error.message, /audit\.ndjson ends before its last recorded head .*audit\.ndjson\.head.*lev-api audit verify --file/);
+    return true;
+  });
+
+  // The whole file gone, or emptied to its first line: the same.
+  await writeFile(path, `${lines[0]}\n`);
+  await assert.rejects(serviceTrail(path), /ends before its last recorded head/);
+  await rm(path);
+  await assert.rejects(serviceTrail(path), /ends before its last recorded head/);
+  assert.equal((await verifyCommand(t, path)).code, 1);
+});
+
+test('a head behind the end of the file (a crash between the two syncs) is no cut: the trail verifies and continues', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'audit.ndjson');
+  const trail = await serviceTrail(path);
+  for (let i = 0; i < 3; i++) await trail.record(entry(i));
+  const older = await readFile(`${path}.head`, 'utf8');
+  for (let i = 3; i < 5; i++) await trail.record(entry(i));
+  await trail.close();
+  await writeFile(`${path}.head`, older);
+  assert.deepEqual(await verifyAuditFiles(path), { ok: true, entries: 5, files: 1, fromGenesis: true, head: `${path}.head` });
+  const reopened = await serviceTrail(path);
+  await reopened.record(entry(5));
+  await reopened.close();
+  const head = JSON.parse(await readFile(`${path}.head`, 'utf8'));
+  const last = JSON.parse((await readFile(path, 'utf8')).trimEnd().split('\n').at(-1)!);
+  assert.equal(head.hash, last.hash, 'the head follows each sync');
+  assert.deepEqual(await verifyAuditFiles(path), { ok: true, entries: 6, files: 1, fromGenesis: true, head: `${path}.head` });
+});
+
+test('the head follows the chain across rotations', async (t) => {
+  const dir = await tempDir(t);
+  const path = join(dir, 'audit.ndjson');
+  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 2048, keep: 2, headPath: defaultHeadPath(path) } });
+  for (let i = 0; i < 40; i++) await trail.record(entry(i));
+  await trail.close();
+  const result = await verifyAuditFiles(path);
+  assert.ok(result.ok && result.head === `${path}.head` && result.files === 3);
+  // The newest file removed whole: the rotated ones still chain, but the head is not in them.
+  await rm(path);
+  const cut = await verifyAuditFiles(path);
+  assert.ok(!cut.ok && cut.problems.some((problem) => /ends before its last recorded head/.test(problem.reason)));
 });

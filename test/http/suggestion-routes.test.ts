@@ -114,8 +114,7 @@ for (const kind of await storeKinds()) {
       assert.ok(entry, 'the answer is in the trail');
       assert.equal(entries.length > before, true);
       assert.deepEqual([entry.operation, entry.dataset, entry.results, entry.path], ['suggest', 'birth', 2, '/v1/suggestions/birth']);
-      // PostgreSQL stores the records an entry names once the audit table has them (issue 25); memory keeps them now.
-      if (kind === 'memory' || entry.records) assert.deepEqual(entry.records, [{ type: 'birth', id: 999999001 }, { type: 'birth', id: 999999002 }]);
+      assert.deepEqual(entry.records, [{ type: 'birth', id: 999999001 }, { type: 'birth', id: 999999002 }]);
       const bad = await app.get(path('birth', { surname: 'Ashworth' }));
       assert.equal(bad.status, 400);
       assert.ok(!(await trailEntries(store)).some((e) => e.requestId === bad.headers.get('x-request-id')), 'bad input is not audited');

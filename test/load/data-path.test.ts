@@ -224,6 +224,17 @@ test('a missing path or an empty folder is refused', async (t) => {
   assert.match(await loadError(join(dir, 'empty')), /no record files found/);
 });
 
+test('bytes that are not UTF-8 in LEV_DATA are refused, naming the file and line', async (t) => {
+  const dir = await tempDir(t);
+  const good = `${JSON.stringify(birthV1(1, 'Ann', 'Good', '2001-01-01'))}\n`;
+  const [before, after] = JSON.stringify(birthV1(2, 'Ann', 'Sm__th', '2001-01-01')).split('__');
+  const file = join(dir, 'births.ndjson');
+  // FF FE inside the surname of line 2.
+  await writeFile(file, Buffer.concat([Buffer.from(good), Buffer.from(before), Buffer.from([0xff, 0xfe]), Buffer.from(`${after}\n`)]));
+  const message = await loadError(file);
+  assert.ok(message.startsWith(`${file}:2: invalid birth record: not valid UTF-8`), message);
+});
+
 test('the service refuses a folder with one bad file, and serves nothing', async (t) => {
   const dir = await tempDir(t);
   await write(dir, 'births.json', [birthV1(41, 'Good', 'Record', '2001-01-01')]);

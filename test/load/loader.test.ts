@@ -141,6 +141,31 @@ describe('JSON array splitter', () => {
   test('refuses an element longer than its limit instead of buffering it', () => {
     assert.throws(() => split(new JsonArraySplitter(10), '[{"a":"0123456789"}]', 3), /item 1 is longer than 10/);
   });
+
+  test('a broken item in the middle of an array is named with the line it starts on, never as where the file ends', () => {
+    const items = Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: i + 1, child: { surname: 'Smith', forenames: 'Ann' } }));
+    const broken: [string, (item: string) => string, RegExp][] = [
+      ['a closing brace missing', (item) => item.slice(0, -1), /item 15 \(from line 15\): '\]' on line 30 closes a '\{'/],
+      ['an opening brace too many', (item) => item.replace('{"surname"', '{{"surname"'), /item 15 \(from line 15\): '\]' on line 30 closes a '\{'/],
+      ['a bracket where a brace belongs', (item) => item.replace('"Smith"', '["Smith"'), /item 15 \(from line 15\): '\}' on line 15 closes a '\['/],
+      ['a quote missing', (item) => item.replace('"Smith"', '"Smith'), /ends inside item 15 \(in a string\): the array is not closed \(it starts on line 15; a quote in it is not closed/],
+    ];
+    for (const [name, breakItem, message] of broken) {
+      const copy = [...items];
+      copy[14] = breakItem(copy[14]);
+      const text = `[${copy.join(',\n')}]\n`;
+      for (const size of [7, 1000, text.length]) {
+        assert.throws(() => split(new JsonArraySplitter(), text, size), (error: Error) => {
+          assert.doesNotMatch(error.message, /ends after item/, name);
+          assert.match(error.message, message, `${name}: ${error.message}`);
+          return true;
+        });
+      }
+    }
+    // Cut short after a whole item, the file does end after it.
+    assert.throws(() => split(new JsonArraySplitter(), `[${items.slice(0, 3).join(',\n')}`, 5), /the file ends after item 3: the array is not closed/);
+    assert.throws(() => split(new JsonArraySplitter(), `[${items[0]}\n${items[1]}`, 5), /the file ends inside item 1, which is not valid JSON \(from line 1\)/);
+  });
 });
 
 describe('streamEntries', () => {
@@ -175,6 +200,28 @@ describe('streamEntries', () => {
   test('an empty or blank input has no entries', async () => {
     assert.deepEqual((await collect([])).entries, []);
     assert.deepEqual((await collect(['  \n\n', '\t'])).entries, []);
+  });
+  test('marks the entries holding bytes that are not UTF-8, however the bytes are cut; a real U+FFFD is text like any other', async () => {
+    const good = Buffer.from('{"n":"Zoë 李 😀 \ufffd"}\n');
+    const cases: [string, Buffer][] = [
+      ['FF FE', Buffer.from([0xff, 0xfe])],
+      ['a lone continuation byte', Buffer.from([0x80])],
+      ['an overlong encoding', Buffer.from([0xc0, 0x80])],
+      ['an encoded surrogate', Buffer.from([0xed, 0xa0, 0x80])],
+      ['a sequence cut short', Buffer.from([0xe2, 0x82])],
+      ['beyond U+10FFFF', Buffer.from([0xf4, 0x90, 0x80, 0x80])],
+    ];
+    for (const [name, bytes] of cases) {
+      const input = Buffer.concat([good, Buffer.from('{"n":"Sm'), bytes, Buffer.from('th"}\n'), good]);
+      for (const chunks of [[input], [...input].map((b) => Buffer.from([b]))]) {
+        const { entries } = await collect(chunks);
+        assert.deepEqual(entries.map((e) => [e.number, e.invalidUtf8 ?? false]), [[1, false], [2, true], [3, false]], name);
+        assert.equal(JSON.parse(entries[0].text).n, 'Zoë 李 😀 \ufffd', name);
+      }
+    }
+    // Cut short at the very end of the input.
+    const { entries } = await collect([Buffer.concat([good, Buffer.from('{"n":"x"}'), Buffer.from([0xf0, 0x9f])])]);
+    assert.deepEqual(entries.map((e) => e.invalidUtf8 ?? false), [false, true]);
   });
 });
 
@@ -526,6 +573,38 @@ for (const kind of await storeKinds()) {
   });
 }
 
+for (const kind of await storeKinds()) {
+  test(`bytes that are not UTF-8 are invalid input naming their place (${kind})`, async (t) => {
+    const dir = await tempDir(t);
+    const records = births(30, 500);
+    const lines = records.map((record) => Buffer.from(`${JSON.stringify(record)}\n`));
+    // FF FE inside the surname on line 15.
+    const surname = Buffer.from(JSON.stringify(records[14].child.surname));
+    const at = lines[14].indexOf(surname) + 3;
+    lines[14] = Buffer.concat([lines[14].subarray(0, at), Buffer.from([0xff, 0xfe]), lines[14].subarray(at)]);
+    const file = join(dir, 'births.ndjson');
+    await writeFile(file, Buffer.concat(lines));
+
+    const store = await emptyStore(t, kind);
+    const error = await loadError(loadFiles(store.writer, 'birth', [file]));
+    assert.ok(error.message.startsWith(`${file}:15: invalid birth record: not valid UTF-8`), error.message);
+    assert.equal(await held(store, 'birth', 500, 530), 0, 'nothing of the file applied');
+
+    const skipped = await loadFiles(store.writer, 'birth', [file], { skipInvalid: true, rejectsPath: join(dir, 'rejects.ndjson') });
+    assert.deepEqual(counts(skipped), expected({ read: 30, inserted: 29, rejected: 1 }));
+    assert.equal(await store.lookupJson('birth', '514'), undefined, 'the entry is rejected, not stored with U+FFFD');
+    const [reject] = (await readFile(join(dir, 'rejects.ndjson'), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line));
+    assert.equal(reject.position, `${file}:15`);
+    assert.match(reject.reason, /not valid UTF-8/);
+
+    // In a JSON array the same names its item.
+    const array = join(dir, 'births.json');
+    await writeFile(array, Buffer.concat([Buffer.from('['), ...lines.map((line, i) => Buffer.concat([line.subarray(0, -1), Buffer.from(i < lines.length - 1 ? ',\n' : ']\n')]))]));
+    const arrayError = await loadError(loadFiles((await emptyStore(t, kind)).writer, 'birth', [array]));
+    assert.ok(arrayError.message.startsWith(`${array} item 15: invalid birth record: not valid UTF-8`), arrayError.message);
+  });
+}
+
 test('missing files are refused before anything is loaded', async (t) => {
   const [kind] = await storeKinds();
   const store = await emptyStore(t, kind);
@@ -616,5 +695,14 @@ test('lev-api load against a PostgreSQL server', { skip: !(await postgresAvailab
     assert.match(skipped.out, new RegExp(`rejected records are in .*bad\\.ndjson\\.rejects\\.ndjson`));
     const [reject] = (await readFile(`${bad}.rejects.ndjson`, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(reject, { position: `${bad}:3`, reason: reject.reason, entry: { id: 'three' } });
+  });
+
+  await t.test('stops at bytes that are not UTF-8, naming the file and line', async (t) => {
+    const bad = join(dir, 'not-utf8.ndjson');
+    await writeFile(bad, Buffer.concat([Buffer.from(ndjson(births(2, 200))), Buffer.from('{"id":202,"child":{"surname":"Sm'), Buffer.from([0xff, 0xfe]), Buffer.from('th"}}\n')]));
+    const stopped = await runLoad(t, ['--type', 'birth', bad], env);
+    assert.equal(stopped.code, 1);
+    assert.match(stopped.err, new RegExp(`${bad.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}:3: invalid birth record: not valid UTF-8`));
+    assert.equal((await admin.query(`SELECT count(*)::int AS n FROM ${schema}.birth_registration WHERE id >= 200 AND id < 300`)).rows[0].n, 0);
   });
 });

@@ -92,6 +92,7 @@ test('the text of every released migration is pinned: editing one fails here bef
       [3, '4b55904872ee76f34df8c8974f259d5b5a07265cd1456b27954c850cfd3e9b84'],
       [4, '14dd239cf45aea959fb1054a05669932d6b36606572ead8711c588e50d38059e'],
       [5, '13b92753fe924d673ca9609bc91cb1c32a0c13cf317b192121a6ac76d912ac93'],
+      [7, '1de03807649a1455f1088e62b26d10b3e41d16f41682aa44ce9af14b3c4bdf02'],
       [8, 'df78c823de7079b22e8a228724c093237ec6f05c1d1297a30c501823efc034f6'],
     ],
   );
@@ -151,8 +152,9 @@ test('an applied migration whose text changed is refused, by migrate and by the 
   const { driver } = await emptyDatabase(t);
   await migrate(driver);
   await driver.query(`UPDATE schema_migrations SET checksum = repeat('0', 64) WHERE version = 2`);
-  for (const attempt of [migrate(driver), assertSchemaCurrent(driver, records)]) {
-    await assert.rejects(attempt, (error: unknown) => {
+  // One after the other: started together, the one not yet awaited could reject unhandled.
+  for (const attempt of [() => migrate(driver), () => assertSchemaCurrent(driver, records)]) {
+    await assert.rejects(attempt(), (error: unknown) => {
       assert.ok(error instanceof MigrationChangedError, String(error));
       assert.match(error.message, /^Migration 2 as applied to this database differs .* must never be edited.*new migration/s);
       return true;
@@ -187,8 +189,16 @@ test('version 4 lets the audit trail record verifications, over entries already 
   await insert('lookup');
   await assert.rejects(insert('verify'), /check constraint/, 'refused before version 4');
   assert.deepEqual((await migrate(driver)).map((m) => m.version), migrations.filter((m) => m.version > 3).map((m) => m.version));
-  await insert('verify');
-  await assert.rejects(insert('update'), /check constraint/);
+  // From version 7 every new entry names its writer and its place in that writer's chain.
+  let seq = 0;
+  const insertNow = (operation: string) =>
+    driver.query(
+      `INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, request_id, hash, writer, seq) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 1, 'r', 'h', 'w', $2)`,
+      [operation, ++seq],
+    );
+  await insertNow('verify');
+  await assert.rejects(insertNow('update'), /check constraint/);
+  await assert.rejects(insert('lookup'), /audit_log_writer_chain/, 'an entry of no writer is refused from version 7');
   const rows = await driver.query<{ operation: string }>('SELECT operation FROM audit_log ORDER BY id');
   assert.deepEqual(rows.map((r) => r.operation), ['lookup', 'verify']);
 });
@@ -240,6 +250,8 @@ test('the service runs under a role with SELECT everywhere and INSERT on audit_l
   await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${role}`);
   await admin.query(`GRANT INSERT ON ${schema}.audit_log TO ${role}`);
   await admin.query(`GRANT USAGE ON SEQUENCE ${schema}.audit_log_id_seq TO ${role}`);
+  await admin.query(`GRANT INSERT ON ${schema}.audit_checkpoint TO ${role}`);
+  await admin.query(`GRANT USAGE ON SEQUENCE ${schema}.audit_checkpoint_id_seq TO ${role}`);
   const url = new URL(TEST_DATABASE_URL);
   url.username = role;
   const service = openPostgres({ url: url.toString(), schema, poolSize: 2, statementTimeoutMs: 10_000 });

@@ -65,6 +65,8 @@ export type AuditReportParams = Query<'userActivity'>;
 export type AuditReport = operations['userActivity']['responses'][200]['content']['application/json'];
 export type AuditEntriesParams = Query<'auditEntries'>;
 export type AuditEntry = Schemas['AuditEntry'];
+export type RecordAccessesParams = Query<'recordAccesses'>;
+export type AuditCheckpoint = Schemas['AuditCheckpoint'];
 
 export interface AuditEntries {
   /** Newest first. */
@@ -114,6 +116,10 @@ export interface LevClient {
   auditReport(params?: AuditReportParams, options?: CallOptions): Promise<AuditReport>;
   /** One user's accesses (`user` is the whole username), newest first: the report's drill-down (the `audit` role). */
   auditEntries(params: AuditEntriesParams, options?: CallOptions): Promise<AuditEntries>;
+  /** Who saw a registration: the accesses that disclosed or decided on it, newest first (the `audit` role). */
+  recordAccesses(type: RecordType, systemNumber: number | string, params?: RecordAccessesParams, options?: CallOptions): Promise<AuditEntries>;
+  /** The audit trail's signed checkpoints, newest first, for a witness to keep (the `audit` role). */
+  auditCheckpoints(params?: { limit?: number }, options?: CallOptions): Promise<AuditCheckpoint[]>;
   /** The v0 birth views of the existing service. */
   readonly v0: {
     lookup(type: 'birth', systemNumber: number | string, options?: CallOptions): Promise<BirthV0>;
@@ -181,6 +187,11 @@ export function createLevClient(options: LevClientOptions): LevClient {
         const { records, truncated } = await results<AuditEntry>('/api/v0/audit/entries', params, call);
         return { entries: records, truncated };
       },
+      recordAccesses: async (type, systemNumber, params = {}, call) => {
+        const { body, response } = await get('/api/v0/audit/records/{type}/{id}', { path: { type, id: String(systemNumber) }, query: { ...params } }, call);
+        return { entries: body as AuditEntry[], truncated: response.headers.get(TRUNCATED_HEADER) === 'true' };
+      },
+      auditCheckpoints: async (params = {}, call) => (await get('/api/v0/audit/checkpoints', { query: { ...params } }, call)).body as AuditCheckpoint[],
       v0: {
         lookup: async (type, systemNumber, call) => (await get(`/api/v0/events/${type}/{systemNumber}`, { path: { systemNumber: String(systemNumber) } }, call)).body as BirthV0,
         search: (type, params, call) => results(`/api/v0/events/${type}`, params, call),
