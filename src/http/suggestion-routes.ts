@@ -6,8 +6,8 @@
  * from reading a type's records; those under the floor (SUGGEST_MIN_SCORE) are never returned.
  */
 import type { FastifyInstance } from 'fastify';
-import { queryKeys } from '../match/keys.ts';
-import { type Matched, namedExactly, scoreRecord } from '../match/score.ts';
+import { type Matched, namedExactly } from '../match/score.ts';
+import { CANDIDATES_SCORED, closeMatches } from '../match/suggest.ts';
 import { MATCH_KINDS } from '../match/vocabulary.ts';
 import { readPath } from '../records/define.ts';
 import type { RenderCache } from '../render/cache.ts';
@@ -21,11 +21,7 @@ export const suggestionPath = (type: string) => `/v1/suggestions/${type}`;
 
 export const DEFAULT_SUGGESTIONS = 5;
 export const MAX_SUGGESTIONS = 10;
-/**
- * Candidates scored for one query: those sharing the most close-match keys with it. The true record
- * shares several (a key for each name alike and for the date); a cap keeps each answer's work bounded.
- */
-export const CANDIDATES_SCORED = 200;
+export { CANDIDATES_SCORED };
 
 /** The search's parameters and `limit`, from the same builders: the same checks and messages. */
 export function suggestionParameters(view: CompiledView) {
@@ -110,17 +106,9 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, aud
         const query = request.query;
         const key = searchKeyOf(view, query);
         const limit = query.limit === undefined ? DEFAULT_SUGGESTIONS : Number(query.limit);
-        const found = await fromStore(() => store.suggestionCandidates(dataset, queryKeys(key), CANDIDATES_SCORED));
-        const scored = [];
-        for (const candidate of found.records) {
-          const best = scoreRecord(key, candidate.keys);
-          if (best && best.score >= minScore) scored.push({ id: candidate.id, ...best });
-        }
-        scored.sort((a, b) => b.score - a.score || a.id - b.id);
-        const chosen = scored.slice(0, limit);
-        const texts = await fromStore(() => store.lookupManyJson(dataset, chosen.map((c) => c.id)));
-        const kept = chosen.flatMap((candidate, i) => (texts[i] === undefined ? [] : [{ ...candidate, text: texts[i] }]));
-        const truncated = scored.length > limit || found.truncated;
+        const { matches, truncated } = await fromStore(() => closeMatches(store, dataset, key, { limit, minScore }));
+        const texts = await fromStore(() => store.lookupManyJson(dataset, matches.map((c) => c.id)));
+        const kept = matches.flatMap((candidate, i) => (texts[i] === undefined ? [] : [{ ...candidate, text: texts[i] }]));
         const audience = audienceOf(request);
         const items = await renderWhileAudited(
           audit,
