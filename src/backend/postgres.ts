@@ -29,10 +29,10 @@ export function postgresBackend(
 ): PostgresBackend {
   const { reader, writer } = createPostgresRecords(driver, descriptions, readers);
   const audit = postgresAuditTrail(driver);
-  const events = createPostgresEvents(driver, descriptions.map((d) => d.name));
   const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
   // Every process tries at every interval; the one that finds no checkpoint taken within the last half interval takes it.
   const schedule = scheduleCheckpoints(() => takeCheckpoint(driver, signer, checkpoints.intervalMs / 2), checkpoints.intervalMs);
+  const events = createPostgresEvents(driver, descriptions.map((d) => d.name));
   return {
     kind: 'postgres',
     driver,

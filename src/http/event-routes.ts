@@ -10,13 +10,13 @@ import { Gauge } from 'prom-client';
 import { fieldAt, recordTypeOf } from '../records/changes.ts';
 import { type RecordDescription, readPath } from '../records/define.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { AuditTrail, RecordRef } from '../types/audit.ts';
+import type { AuditTrail } from '../types/audit.ts';
 import type { EventFeed, FeedEvent, Subscription, Subscriptions } from '../types/events.ts';
 import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
 import { isIsoDate } from '../records/dates.ts';
 import { ApiError, badRequest, forbidden, unavailableUnless } from './errors.ts';
 import { EXPECTED } from './parameters.ts';
-import { audited } from './record-routes.ts';
+import { audited, refsOf } from './record-routes.ts';
 
 export const EVENTS_PATH = '/v1/events';
 export const DEFAULT_EVENTS_LIMIT = 100;
@@ -291,8 +291,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
         await Promise.all(
           [...byType].map(([type, ofType]) => {
             const included = subscription.fields.filter((path) => fieldAt(descriptionOf.get(type)!.fields, path));
-            const named = ofType.map((event): RecordRef => ({ type, id: event.recordId }));
-            return audited(audit, request, ofType.length, named, { dataset: type, operation: 'events' }, {
+            return audited(audit, request, ofType.length, refsOf(type, ofType.map((event) => event.recordId)), { dataset: type, operation: 'events' }, {
               events: ofType.map((event) => String(event.position)),
               ...(included.length ? { fields: included } : {}),
             });

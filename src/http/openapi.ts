@@ -25,7 +25,8 @@ import {
 } from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
 import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsResponse } from './event-routes.ts';
-import { verifyRole } from '../auth/identify.ts';
+import { SUGGEST_ROLE, verifyRole } from '../auth/identify.ts';
+import { CANDIDATES_SCORED, MAX_SUGGESTIONS, suggestionParameters, suggestionPath, suggestionResponse } from './suggestion-routes.ts';
 import { CANDIDATE_LIMIT, verificationParameters, verificationPath, verificationResponse } from './verification-routes.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -157,6 +158,30 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
     };
   }
 
+  for (const view of views.filter((v) => v.version === 'v1')) {
+    const record = view.record;
+    const title = record.title.toLowerCase();
+    paths[suggestionPath(record.name)] = {
+      get: {
+        tags: [record.name, 'suggestions'],
+        operationId: `suggest${view.schemaName}`,
+        summary: `Close matches among ${title}s, for a person to judge`,
+        description:
+          `Finds the ${title}s that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, the day and month exchanged, a date a few days or a digit out. ` +
+          `The parameters, and those required, are the search's; 'limit' (1 to ${MAX_SUGGESTIONS}, default 5) caps the candidates. ` +
+          "Each candidate has a score (0 to 1; the same query always gives the same order, by score then system number), what each detail matched (a fixed vocabulary, docs/search.md), and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). " +
+          `Candidates scoring under SUGGEST_MIN_SCORE are never returned; at most ${CANDIDATES_SCORED} records sharing keys with the query are scored. ` +
+          `Needs the '${SUGGEST_ROLE}' role as well as '${record.name}'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.`,
+        parameters: [...parametersOf(suggestionParameters(view), 'query'), ...identity],
+        responses: {
+          '200': { description: 'The close matches, best first', content: { 'application/json': { schema: suggestionResponse(view, schemaRef(view.schemaName)) } } },
+          ...RECORD_ERRORS,
+          '403': errorResponse(`The caller lacks the '${SUGGEST_ROLE}' role or the '${record.name}' role, or its client certificate breaks the on-boarding rules`),
+        },
+      },
+    };
+  }
+
   paths[USER_ACTIVITY_PATH] = {
     get: {
       tags: ['audit'],
@@ -201,33 +226,6 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         '401': RECORD_ERRORS['401'],
         '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
         '503': errorResponse('The audit trail is unavailable; retry later'),
-      },
-    },
-  };
-
-  schemas.CloudEvent = { title: 'Change-feed event (CloudEvents 1.0)', ...cloudEventSchema };
-  paths[EVENTS_PATH] = {
-    get: {
-      tags: ['events'],
-      operationId: 'events',
-      summary: "The change feed: the calling client's events, oldest first",
-      description:
-        'Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. ' +
-        "Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. " +
-        "Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. " +
-        'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400).',
-      parameters: [...parametersOf(eventsQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
-      responses: {
-        '200': {
-          description: "The events (an empty array when there are none yet) and where to read on from",
-          content: { 'application/json': { schema: { ...eventsResponse, properties: { ...eventsResponse.properties, events: { ...eventsResponse.properties.events, items: { $ref: schemaRef('CloudEvent') } } } } } },
-        },
-        '400': RECORD_ERRORS['400'],
-        '401': RECORD_ERRORS['401'],
-        '403': errorResponse('The client has no subscription to the change feed, or its client certificate breaks the on-boarding rules'),
-        '410': errorResponse("CursorExpired: 'after' is older than the events kept, or not of this feed (started again since); start again with 'since'"),
-        '429': RECORD_ERRORS['429'],
-        '503': errorResponse('The change feed or the audit trail is unavailable; retry later'),
       },
     },
   };
@@ -277,6 +275,33 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         '401': RECORD_ERRORS['401'],
         '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
         '503': errorResponse('The audit trail is unavailable; retry later'),
+      },
+    },
+  };
+
+  schemas.CloudEvent = { title: 'Change-feed event (CloudEvents 1.0)', ...cloudEventSchema };
+  paths[EVENTS_PATH] = {
+    get: {
+      tags: ['events'],
+      operationId: 'events',
+      summary: "The change feed: the calling client's events, oldest first",
+      description:
+        'Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. ' +
+        "Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. " +
+        "Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. " +
+        'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400).',
+      parameters: [...parametersOf(eventsQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
+      responses: {
+        '200': {
+          description: "The events (an empty array when there are none yet) and where to read on from",
+          content: { 'application/json': { schema: { ...eventsResponse, properties: { ...eventsResponse.properties, events: { ...eventsResponse.properties.events, items: { $ref: schemaRef('CloudEvent') } } } } } },
+        },
+        '400': RECORD_ERRORS['400'],
+        '401': RECORD_ERRORS['401'],
+        '403': errorResponse('The client has no subscription to the change feed, or its client certificate breaks the on-boarding rules'),
+        '410': errorResponse("CursorExpired: 'after' is older than the events kept, or not of this feed (started again since); start again with 'since'"),
+        '429': RECORD_ERRORS['429'],
+        '503': errorResponse('The change feed or the audit trail is unavailable; retry later'),
       },
     },
   };

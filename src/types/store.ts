@@ -5,7 +5,7 @@
  */
 import type { AuditReport, AuditTrail } from './audit.ts';
 import type { EventFeed, Subscriptions } from './events.ts';
-import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from './records.ts';
+import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from './records.ts';
 
 export interface SearchResult<R> {
   readonly records: R[];
@@ -13,6 +13,16 @@ export interface SearchResult<R> {
   readonly ids: readonly number[];
   /** More records matched than were returned. */
   readonly truncated: boolean;
+}
+
+/** Verification's candidates, and what pads them out (`RecordReader.verificationCandidates`). */
+export interface VerificationCandidates extends SearchResult<VerifiedValues> {
+  /**
+   * Other registrations of the type, read and prepared as the candidates are, so that candidates
+   * and padding together number `padTo` (or all the type holds, when fewer): given when `padTo`
+   * was. Compared and ignored, they make finding none take the work of finding some.
+   */
+  readonly padding?: readonly VerifiedValues[];
 }
 
 /**
@@ -29,8 +39,18 @@ export interface RecordReader {
   /**
    * What verification compares of the records `searchJson` would find: the values at the type's
    * verified paths, not the record, so that a verification reads and parses no more than it needs.
+   * With `padTo`, as many other registrations as it takes to make `padTo` in all, read the same way,
+   * in one statement with the search: the store does the same work whether it found none or some.
    */
-  verificationCandidates(type: string, key: SearchKey, limit: number): Promise<SearchResult<VerifiedValues>>;
+  verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates>;
+  /**
+   * Close-match candidates: the records sharing the most of `keys` (match/keys.ts) with the query,
+   * with their search keys to be scored by, most keys shared first, then by id; at most `limit`,
+   * `truncated` when more shared one.
+   */
+  suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>>;
+  /** The JSON text of each of these records, in the order asked; undefined for an id no record has. */
+  lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]>;
   lookup(type: string, id: string): Promise<unknown | undefined>;
   search(type: string, key: SearchKey, limit: number): Promise<SearchResult<unknown>>;
   /** Throws unless the store can answer for every described record type. */
