@@ -273,9 +273,12 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
         const gone = () => controller.abort();
         reply.raw.once('close', gone);
         try {
+          let position = after;
           while (page.events.length === 0 && Date.now() < deadline && !controller.signal.aborted) {
-            await feed.changed(Math.min(RECHECK_MS, deadline - Date.now()), controller.signal);
-            page = await fromFeed(() => feed.read(page.next, types, limit));
+            // Waits only at the feed's end: a read that moved on through other clients' events reads on at once.
+            if (page.next === position) await feed.changed(Math.min(RECHECK_MS, deadline - Date.now()), controller.signal);
+            position = page.next;
+            page = await fromFeed(() => feed.read(position, types, limit));
           }
         } finally {
           waiting.delete(controller);
