@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge } from 'prom-client';
-import { fieldAt, recordTypeOf } from '../records/changes.ts';
+import { UPDATE_REASONS, eventTypes, fieldAt, recordTypeOf } from '../records/changes.ts';
 import { type RecordDescription, readPath } from '../records/define.ts';
 import type { CompiledView } from '../render/view.ts';
 import type { AuditTrail } from '../types/audit.ts';
@@ -85,7 +85,7 @@ export const cloudEventSchema = {
         recordId: { type: 'integer', description: 'The system number of the registration' },
         reason: {
           type: 'string',
-          enum: ['corrected', 'marginal-note', 'replaced', 'cancelled', 'blocked', 'unblocked', 'other'],
+          enum: UPDATE_REASONS,
           description: 'For an update, what changed: replaced means a re-registration now links to it',
         },
         fields: {
@@ -174,7 +174,7 @@ function sinceTime(since: string): Date {
 
 export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions) {
   const { feed, subscriptions, audit, descriptions, views, enforceRoles, subscribeEveryone, retentionDays } = options;
-  const known = new Set(descriptions.flatMap((d) => [`${d.name}.registered`, `${d.name}.updated`]));
+  const known = new Set(eventTypes(descriptions));
   const everything: Subscription = { client: '', events: [...known], fields: [], paused: false, createdAt: new Date(0).toISOString() };
   const viewOf = new Map(views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
   const descriptionOf = new Map(descriptions.map((d) => [d.name, d]));

@@ -1038,7 +1038,7 @@ export interface components {
                  * @description For an update, what changed: replaced means a re-registration now links to it
                  * @enum {string}
                  */
-                reason?: "corrected" | "marginal-note" | "replaced" | "cancelled" | "blocked" | "unblocked" | "other";
+                reason?: "cancelled" | "replaced" | "blocked" | "unblocked" | "corrected" | "marginal-note" | "other";
                 /** @description The system number of the registration */
                 recordId: number;
                 /** @description birth, death, marriage or partnership */
