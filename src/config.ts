@@ -122,6 +122,18 @@ const Env = Type.Object({
       description: "Ed25519 private key that signs the audit trail's checkpoints: PKCS#8, PEM or its DER in base64. Without it each process makes one at start, which no witness can know beforehand",
     }),
   ),
+  EVENTS_RETENTION_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 3650,
+    default: 35,
+    description: "Days the change feed keeps its events (GET /v1/events); a reader further behind is told to start again from a date (410 CursorExpired)",
+  }),
+  MOCK_EVENT_INTERVAL_S: Type.Integer({
+    minimum: 0,
+    maximum: 86_400,
+    default: 30,
+    description: 'Embedded store with the built-in records: seconds between the invented registrations added to the mock (each a birth.registered, death.registered... event); 0 adds none',
+  }),
   MAX_RESULTS: Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Most records a search returns' }),
   REQUEST_TIMEOUT_S: Type.Integer({
     minimum: 1,
@@ -287,6 +299,14 @@ export interface Config {
   /** The per-client token bucket; absent when RATE_LIMIT_PER_MINUTE is unset (no limit). */
   readonly rateLimit?: RateLimitConfig;
   readonly verification: VerificationConfig;
+  readonly events: EventsConfig;
+}
+
+export interface EventsConfig {
+  /** Days events are kept and served. */
+  readonly retentionDays: number;
+  /** Seconds between the mock's invented registrations; 0 for none. */
+  readonly mockIntervalS: number;
 }
 
 export interface UiSessionConfig {
@@ -585,6 +605,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
         minCount: value.VERIFY_FALSE_SHARE_MIN_COUNT,
       },
     },
+    events: { retentionDays: value.EVENTS_RETENTION_DAYS, mockIntervalS: value.MOCK_EVENT_INTERVAL_S },
   };
 }
 

@@ -4,6 +4,7 @@
  * a record: date + normalised surname + forenames), whose primary key is the
  * index every search uses.
  */
+import { reasonSql } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { SearchKey, VerifiedValues } from '../types/records.ts';
@@ -115,10 +116,12 @@ export function createPostgresRecords(
     },
   };
 
+  // Why a changed record changed, over the merge's stored (o) and staged (l) record: made once, at start.
+  const reasons = new Map(descriptions.map((d) => [d.name, reasonSql(d, 'o.data::jsonb', 'l.data::jsonb')]));
   const writer: RecordWriter = {
     async write(type, batches) {
       tables(type);
-      return writeRecords(driver, type, batches);
+      return writeRecords(driver, type, batches, reasons.get(type) as string);
     },
   };
 

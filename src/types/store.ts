@@ -4,6 +4,7 @@
  * and read back by the audit report. Each backend (src/backend/) gives all four.
  */
 import type { AuditReport, AuditTrail } from './audit.ts';
+import type { EventFeed, Subscriptions } from './events.ts';
 import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from './records.ts';
 
 export interface SearchResult<R> {
@@ -53,6 +54,8 @@ export interface RecordWriter {
    * Writes every batch of records of `type` in one transaction: all of them, or (when a batch
    * cannot be written, or the batches' source throws) none. Records are written by id: a record
    * whose data or keys are as stored is left unchanged. Ids are distinct across the batches.
+   * In the same transaction, one change-feed event for each record inserted or updated (none for
+   * one left unchanged), numbered in commit order.
    */
   write(type: string, batches: AsyncIterable<readonly RecordToWrite[]>): Promise<WriteCounts>;
 }
@@ -64,5 +67,8 @@ export interface Backend {
   readonly writer: RecordWriter;
   readonly audit: AuditTrail;
   readonly report: AuditReport;
+  /** The change feed the writer's events are read from. */
+  readonly events: EventFeed;
+  readonly subscriptions: Subscriptions;
   close(): Promise<void>;
 }
