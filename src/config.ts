@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { ConfigError } from './errors.ts';
 import { parseSigningKey } from './audit/checkpoint.ts';
+import { ConfigError } from './errors.ts';
 
 const AUTH_MODES = ['mock', 'oidc', 'proxy'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
@@ -147,11 +147,18 @@ const Env = Type.Object({
     default: 10,
     description: 'Seconds a client has to send the request line and headers; at most REQUEST_TIMEOUT_S',
   }),
+  KEEP_ALIVE_TIMEOUT_S: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 72,
+    description: 'Seconds a connection may stay open idle between requests',
+  }),
   MAX_CONNECTIONS: Type.Integer({
     minimum: 1,
     maximum: 1_000_000,
     default: 10_000,
-    description: 'Open connections the process accepts at once; further ones are closed at once',
+    description:
+      'Open connections the process serves at once; beyond it, a new connection that sends its request at once takes the place of the connection idle longest, and one that does not is closed',
   }),
   RENDER_CACHE_MB: Type.Optional(
     Type.Integer({
@@ -346,6 +353,7 @@ export interface VerificationConfig {
 export interface ConnectionLimits {
   readonly requestTimeoutMs: number;
   readonly headersTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
   readonly maxConnections: number;
 }
 
@@ -591,6 +599,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     connections: {
       requestTimeoutMs: value.REQUEST_TIMEOUT_S * 1000,
       headersTimeoutMs: value.HEADERS_TIMEOUT_S * 1000,
+      keepAliveTimeoutMs: value.KEEP_ALIVE_TIMEOUT_S * 1000,
       maxConnections: value.MAX_CONNECTIONS,
     },
     renderCacheBytes: (value.RENDER_CACHE_MB ?? (value.DATABASE_URL ? 0 : EMBEDDED_RENDER_CACHE_MB)) * 1024 * 1024,

@@ -73,7 +73,7 @@ export const refsOf = (type: string, ids: readonly number[]): RecordRef[] => ids
 
 /**
  * Records the access, naming the registrations it disclosed or decided on (`records`); data is
- * sent only once its entry is committed.
+ * sent only once its entry is committed. `details` names a change-feed answer's events and fields.
  */
 export async function audited(
   audit: AuditTrail,

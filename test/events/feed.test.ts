@@ -246,13 +246,14 @@ for (const kind of await storeKinds()) {
     for (const [client, events] of delivered) {
       const entries = audited.filter((entry) => entry.client === client);
       assert.equal(entries.reduce((sum, entry) => sum + entry.results, 0), events.length, client);
-      if (kind === 'memory' || entries[0]?.records !== undefined) {
+      assert.deepEqual(
+        entries.flatMap((entry) => (entry.records ?? []).map((r) => `${r.type} ${r.id}`)).sort(),
+        events.map((e) => `${e.data.recordType} ${e.data.recordId}`).sort(),
+        client,
+      );
+      // Event ids where the trail keeps them: the memory trail; PostgreSQL's audit table has no column for them yet.
+      if (kind === 'memory' || entries[0]?.events !== undefined) {
         assert.deepEqual(entries.flatMap((entry) => entry.events ?? []).sort(), events.map((e) => e.id).sort(), client);
-        assert.deepEqual(
-          entries.flatMap((entry) => (entry.records ?? []).map((r) => `${r.type} ${r.id}`)).sort(),
-          events.map((e) => `${e.data.recordType} ${e.data.recordId}`).sort(),
-          client,
-        );
       }
     }
   });

@@ -108,12 +108,14 @@ for (const kind of await storeKinds()) {
         ['death', 2],
         ['birth', 1],
       ]);
-      // What each answer disclosed: the memory trail keeps the whole entry; PostgreSQL's keeps it once its audit table stores records and event ids (issue 25).
-      if (kind === 'memory' || dwpEntries[0].records !== undefined) {
-        assert.deepEqual(dwpEntries[0].records, [
-          { type: 'death', id: 501 },
-          { type: 'death', id: 502 },
-        ]);
+      // What each answer disclosed: the registrations on both stores; the event ids and fields where the trail keeps them
+      // (the memory trail keeps the whole entry; PostgreSQL's audit table has no column for them yet).
+      assert.deepEqual(dwpEntries[0].records, [
+        { type: 'death', id: 501 },
+        { type: 'death', id: 502 },
+      ]);
+      assert.deepEqual(hmrcEntries.map((e) => e.records?.map((r) => r.id)), [[501, 502], [601]]);
+      if (kind === 'memory' || dwpEntries[0].events !== undefined) {
         assert.deepEqual(dwpEntries[0].events, ['1', '2']);
         assert.deepEqual(dwpEntries[0].fields, ['deceased.dateOfDeath', 'deceased.causeOfDeath']);
         assert.deepEqual(hmrcEntries.map((e) => e.events), [['1', '2'], ['3']]);
