@@ -73,7 +73,7 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
       try {
         const result = await loadInWorker(
           { database, type: values.type, files, options: { skipInvalid: values['skip-invalid'], rejectsPath, batchSize } },
-          loadHeapMb(totalBytes),
+          loadHeapMb(totalBytes, files.length),
           (p) => progress.update(p),
         );
         progress.done();

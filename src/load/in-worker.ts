@@ -10,9 +10,12 @@ import type { PostgresOptions } from '../store/pg-driver.ts';
 import { LoadError, type LoadOptions, type LoadProgress, type LoadResult } from './loader.ts';
 
 /** What the heap holds whatever the input: the batches read ahead and being written, and the code. */
-const BASE_HEAP_MB = 192;
-/** The ids seen, and room for them, per million records. */
-const HEAP_MB_PER_MILLION = 48;
+const BASE_HEAP_MB = 160;
+/**
+ * The ids seen, per million records: a map of small integers (30 MB measured), or, past the first
+ * file, of positions too large to be small integers, each a number of its own (75 MB measured).
+ */
+const HEAP_MB_PER_MILLION = { oneFile: 32, files: 80 };
 /** Input bytes counted as one record when sizing the heap: fewer than any type's records take, so the heap errs large. */
 const BYTES_PER_RECORD = 1000;
 /** Without a known size (stdin from a pipe), the bound is only a guard: room for some 17 million ids. */
@@ -30,9 +33,11 @@ export type WorkerMessage =
   | { readonly result: LoadResult }
   | { readonly failure: { readonly message: string; readonly file?: string; readonly committed?: LoadResult } };
 
-/** The old generation a load of `totalBytes` of input gets, in MB. */
-export const loadHeapMb = (totalBytes: number | undefined) =>
-  totalBytes === undefined ? UNKNOWN_SIZE_HEAP_MB : Math.ceil(BASE_HEAP_MB + (HEAP_MB_PER_MILLION * totalBytes) / BYTES_PER_RECORD / 1e6);
+/** The old generation a load of `totalBytes` of input in `files` files gets, in MB. */
+export const loadHeapMb = (totalBytes: number | undefined, files = 1) =>
+  totalBytes === undefined
+    ? UNKNOWN_SIZE_HEAP_MB
+    : Math.ceil(BASE_HEAP_MB + (HEAP_MB_PER_MILLION[files > 1 ? 'files' : 'oneFile'] * totalBytes) / BYTES_PER_RECORD / 1e6);
 
 /**
  * Loads `files` as loadFiles does, on a worker thread with a heap of `heapMb`; the process's stdin
