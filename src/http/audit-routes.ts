@@ -10,6 +10,7 @@ import { type AuditReport, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/aud
 import { unavailableUnless } from './errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { TRUNCATED_HEADER } from './record-routes.ts';
+import { ISO_DATE_PATTERN } from '../records/dates.ts';
 
 export const AUDIT_ROLE = 'audit';
 export const USER_ACTIVITY_PATH = '/api/v0/audit/user-activity';
@@ -18,6 +19,7 @@ export const AUDIT_ENTRIES_PATH = '/api/v0/audit/entries';
 const day = (description: string) => ({
   type: 'string',
   format: 'date',
+  pattern: ISO_DATE_PATTERN,
   description,
   [EXPECTED]: 'a real calendar date written YYYY-MM-DD, e.g. 2026-01-31',
 });
