@@ -1,11 +1,12 @@
 /**
  * The only reader of the environment. Everything else is given a Config.
  */
-import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { type KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { parseSigningKey } from './audit/checkpoint.ts';
 import { ConfigError } from './errors.ts';
 
 const AUTH_MODES = ['mock', 'oidc', 'proxy'] as const;
@@ -97,7 +98,8 @@ const Env = Type.Object({
   AUDIT_FILE: Type.Optional(
     Type.String({
       minLength: 1,
-      description: "Embedded store only: file the audit trail is appended to (NDJSON, hash-chained, checked by 'lev-api audit verify --file'); without it the trail is kept only in memory",
+      description:
+        "Embedded store only: file the audit trail is appended to (NDJSON, hash-chained, checked by 'lev-api audit verify --file'), its latest head kept beside it in FILE.head; without it the trail is kept only in memory",
     }),
   ),
   AUDIT_FILE_MAX_MB: Type.Integer({ minimum: 1, maximum: 100000, default: 64, description: 'Size at which AUDIT_FILE is rotated (FILE becomes FILE.1, and so on)' }),
@@ -107,6 +109,30 @@ const Env = Type.Object({
     maximum: 10_000_000,
     default: 10_000,
     description: 'Embedded store only: the latest audit entries kept in memory for the audit report',
+  }),
+  AUDIT_CHECKPOINT_S: Type.Integer({
+    minimum: 1,
+    maximum: 86400,
+    default: 60,
+    description: "Seconds between signed checkpoints of the audit trail (its size and every writer's head), listed at /api/v0/audit/checkpoints for witnesses to keep",
+  }),
+  AUDIT_SIGNING_KEY: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "Ed25519 private key that signs the audit trail's checkpoints: PKCS#8, PEM or its DER in base64. Without it each process makes one at start, which no witness can know beforehand",
+    }),
+  ),
+  EVENTS_RETENTION_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 3650,
+    default: 35,
+    description: "Days the change feed keeps its events (GET /v1/events); a reader further behind is told to start again from a date (410 CursorExpired)",
+  }),
+  MOCK_EVENT_INTERVAL_S: Type.Integer({
+    minimum: 0,
+    maximum: 86_400,
+    default: 30,
+    description: 'Embedded store with the built-in records: seconds between the invented registrations added to the mock (each a birth.registered, death.registered... event); 0 adds none',
   }),
   MAX_RESULTS: Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Most records a search returns' }),
   REQUEST_TIMEOUT_S: Type.Integer({
@@ -261,6 +287,8 @@ export interface Config {
   readonly dataPath?: string;
   /** The embedded store's audit trail (a server's is its audit table). */
   readonly embeddedAudit: EmbeddedAuditConfig;
+  /** The audit trail's signed checkpoints, in either store. */
+  readonly auditCheckpoints: AuditCheckpointConfig;
   readonly maxResults: number;
   /** Origins whose pages may call the API from a browser (CORS); none when empty. */
   readonly corsOrigins: readonly string[];
@@ -278,6 +306,14 @@ export interface Config {
   /** The per-client token bucket; absent when RATE_LIMIT_PER_MINUTE is unset (no limit). */
   readonly rateLimit?: RateLimitConfig;
   readonly verification: VerificationConfig;
+  readonly events: EventsConfig;
+}
+
+export interface EventsConfig {
+  /** Days events are kept and served. */
+  readonly retentionDays: number;
+  /** Seconds between the mock's invented registrations; 0 for none. */
+  readonly mockIntervalS: number;
 }
 
 export interface UiSessionConfig {
@@ -295,6 +331,12 @@ export interface EmbeddedAuditConfig {
   /** The latest entries kept in memory for the report. */
   readonly keep: number;
   readonly file?: { readonly path: string; readonly maxBytes: number; readonly keep: number };
+}
+
+export interface AuditCheckpointConfig {
+  readonly intervalMs: number;
+  /** The key that signs them; the backend makes one at start when none is configured. */
+  readonly signingKey?: KeyObject;
 }
 
 export interface VerificationConfig {
@@ -521,6 +563,14 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
   if (serving) problems.push(...authProblems(value, given));
   if (given('REDIS_KEY_PREFIX') && !value.REDIS_URL) problems.push('REDIS_KEY_PREFIX is set without REDIS_URL');
   const tls = serving ? tlsConfig(value, problems) : undefined;
+  let signingKey: KeyObject | undefined;
+  if (value.AUDIT_SIGNING_KEY) {
+    try {
+      signingKey = parseSigningKey(value.AUDIT_SIGNING_KEY);
+    } catch (error) {
+      problems.push(`AUDIT_SIGNING_KEY: not an Ed25519 private key in PKCS#8 (PEM, or DER in base64): ${(error as Error).message}`);
+    }
+  }
   const rateLimit = serving ? rateLimitConfig(value, given, problems) : undefined;
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
@@ -542,6 +592,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
         ? { path: value.AUDIT_FILE, maxBytes: value.AUDIT_FILE_MAX_MB * 1024 * 1024, keep: value.AUDIT_FILE_KEEP }
         : undefined,
     },
+    auditCheckpoints: { intervalMs: value.AUDIT_CHECKPOINT_S * 1000, signingKey },
     maxResults: value.MAX_RESULTS,
     corsOrigins: value.CORS_ORIGINS?.split(',') ?? [],
     ui: { idleMs: value.UI_IDLE_TIMEOUT_MIN * 60_000, redis: redisOf(value) },
@@ -563,6 +614,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
         minCount: value.VERIFY_FALSE_SHARE_MIN_COUNT,
       },
     },
+    events: { retentionDays: value.EVENTS_RETENTION_DAYS, mockIntervalS: value.MOCK_EVENT_INTERVAL_S },
   };
 }
 

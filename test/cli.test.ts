@@ -144,7 +144,7 @@ describe('CLI mistakes: one clear line and exit 2', () => {
     await assertMistake(t, ['audit', 'export', '--to', '2026-13-01'], /--to 2026-13-01 is written right but is no day/);
     await assertMistake(t, ['audit', 'export', '--from', '30/02/2026'], /--from must be a date written YYYY-MM-DD, not '30\/02\/2026'/);
     await assertMistake(t, ['audit', 'export', '--from', '2026-02-01', '--to', '2026-01-01'], /--from 2026-02-01 is after --to 2026-01-01/);
-    await assertMistake(t, ['audit', 'check'], /expected 'verify' or 'export', not 'check'/);
+    await assertMistake(t, ['audit', 'check'], /expected 'verify', 'export' or 'record', not 'check'/);
     await assertMistake(t, ['audit', 'verify', '--from', '2026-01-01'], /unknown option --from/);
   });
 

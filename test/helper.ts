@@ -22,7 +22,7 @@ import { records } from '../src/records/index.ts';
 import type { StoredRecord, WriteCounts } from '../src/types/records.ts';
 import type { RecordReader } from '../src/types/store.ts';
 import type { ChainedEntry } from '../src/types/audit.ts';
-import { type VerifyResult, auditEntries, verifyEntries } from '../src/audit/verify.ts';
+import { type VerifyResult, auditEntries, verifyAuditChain, verifyEntries } from '../src/audit/verify.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -273,8 +273,12 @@ export async function trailEntries(store: TestStore): Promise<ChainedEntry[]> {
 }
 
 /** The store's audit chain checked from its start: the table's, or the entries a memory trail keeps. */
+/** The trail checked as `lev-api audit verify` checks it: the memory store's one chain, or the audit table's writers and checkpoints. */
 export async function verifyTrail(store: TestStore): Promise<VerifyResult> {
-  return verifyEntries(await trailEntries(store));
+  if (store.kind === 'memory') return verifyEntries(await trailEntries(store));
+  await store.audit.flush();
+  const result = await verifyAuditChain(store.driver);
+  return result.ok ? { ok: true, entries: result.entries } : result;
 }
 
 /** Each described record type with its checks, as a load reads entries. */

@@ -10,14 +10,17 @@ import type { SqlExecutor } from '../store/driver.ts';
 import {
   type ActivityFilter,
   type ActivityReport,
+  type AuditOperation,
   type ChainedEntry,
   ENTRIES_LIMIT,
   type EntriesFilter,
   type EntriesPage,
   type ListedEntry,
   MAX_ENTRIES_LIMIT,
+  type RecordAccessFilter,
+  type RecordRef,
 } from '../types/audit.ts';
-import { AT_ISO } from './chain.ts';
+import { AT_ISO, recordKey, recordOfKey } from './chain.ts';
 
 /**
  * The `user` filter's rule, for every backend: a username matches when it
@@ -35,7 +38,11 @@ export const USER_MATCHES_SQL = 'strpos(username, ?) > 0';
 interface TrailFilter extends Omit<ActivityFilter, 'user'> {
   readonly user?: string;
   readonly username?: string;
+  /** Only entries that disclosed or decided on this record. */
+  readonly record?: RecordRef;
 }
+
+const TRAIL_READ: AuditOperation = 'audit-read';
 
 /**
  * The filter as a WHERE clause on audit_log and its parameters. The day bounds are instants of
@@ -53,7 +60,11 @@ function whereOf(filter: TrailFilter): { where: string; params: unknown[] } {
   add('username = ?', filter.username);
   add('groups @> ARRAY[?::text]', filter.group);
   add('operation = ?', filter.operation);
+  // Reads of the trail itself are shown only when asked for: the report counts accesses to registrations.
+  if (filter.operation === undefined) conditions.push(`operation <> '${TRAIL_READ}'`);
   add('dataset = ?', filter.dataset);
+  // The records' GIN index answers this: who saw a record is an index lookup, not a scan.
+  add('records @> ARRAY[?::text]', filter.record && recordKey(filter.record));
   return { where: conditions.join(' AND '), params };
 }
 
@@ -64,8 +75,12 @@ function matches(entry: ChainedEntry, filter: TrailFilter): boolean {
   if (filter.user !== undefined && !userMatches(entry.username, filter.user)) return false;
   if (filter.username !== undefined && entry.username !== filter.username) return false;
   if (filter.group !== undefined && !entry.groups.includes(filter.group)) return false;
-  if (filter.operation !== undefined && entry.operation !== filter.operation) return false;
+  if (filter.operation !== undefined ? entry.operation !== filter.operation : entry.operation === TRAIL_READ) return false;
   if (filter.dataset !== undefined && entry.dataset !== filter.dataset) return false;
+  if (filter.record !== undefined) {
+    const { type, id } = filter.record;
+    if (!entry.records?.some((ref) => ref.type === type && ref.id === id)) return false;
+  }
   return true;
 }
 
@@ -107,21 +122,22 @@ const limitOf = (limit: number | undefined) => (Number.isInteger(limit) ? Math.m
 /** The drill-down's filter in the shared form: its `user` is the whole username. */
 const drillDown = ({ user, limit: _, ...filter }: EntriesFilter): TrailFilter => ({ ...filter, username: user });
 
-/**
- * One user's entries from the audit table, newest first. One more row than the limit is read, so
- * that whether more existed is known without counting them all.
- */
-export async function userEntries(db: SqlExecutor, filter: EntriesFilter): Promise<EntriesPage> {
-  const limit = limitOf(filter.limit);
-  const { where, params } = whereOf(drillDown(filter));
+/** Entries from the audit table matching `filter`, newest first, at most `limit` (and whether there were more). */
+async function listEntries(db: SqlExecutor, filter: TrailFilter, limit: number): Promise<EntriesPage> {
+  const { where, params } = whereOf(filter);
   // `at` is named for the table's column in ORDER BY: the output column of that name is text.
-  const rows = await db.query<Omit<ListedEntry, 'requestId'> & { request_id: string }>(
-    `SELECT ${AT_ISO} AS at, username, client, groups, dataset, operation, path, query, results, request_id
+  const rows = await db.query<Omit<ListedEntry, 'requestId' | 'records'> & { request_id: string; records: string[] | null }>(
+    `SELECT ${AT_ISO} AS at, username, client, groups, dataset, operation, path, query, results, request_id, records
        FROM audit_log WHERE ${where}
       ORDER BY audit_log.at DESC, audit_log.id DESC LIMIT $${params.length + 1}`,
     [...params, limit + 1],
   );
-  const entries = rows.slice(0, limit).map(({ request_id, ...row }) => ({ ...row, results: Number(row.results), requestId: request_id }));
+  const entries = rows.slice(0, limit).map(({ request_id, records, ...row }) => ({
+    ...row,
+    results: Number(row.results),
+    requestId: request_id,
+    ...(records ? { records: records.map(recordOfKey) } : {}),
+  }));
   return { entries, truncated: rows.length > limit };
 }
 
@@ -130,15 +146,26 @@ export async function userEntries(db: SqlExecutor, filter: EntriesFilter): Promi
  * stopping once one past the limit is found. Entries of one batch share their `at`; the last
  * written comes first, as the table's `id DESC` has it.
  */
-export function userEntriesOf(kept: readonly ChainedEntry[], filter: EntriesFilter): EntriesPage {
-  const limit = limitOf(filter.limit);
-  const shared = drillDown(filter);
+function listEntriesOf(kept: readonly ChainedEntry[], filter: TrailFilter, limit: number): EntriesPage {
   const entries: ListedEntry[] = [];
   for (let i = kept.length - 1; i >= 0; i--) {
-    if (!matches(kept[i], shared)) continue;
+    if (!matches(kept[i], filter)) continue;
     if (entries.length === limit) return { entries, truncated: true };
     const { hash: _, ...entry } = kept[i];
     entries.push(entry);
   }
   return { entries, truncated: false };
 }
+
+/** One user's entries from the audit table, newest first; one more row than the limit is read, so that whether more existed is known without counting them all. */
+export const userEntries = (db: SqlExecutor, filter: EntriesFilter): Promise<EntriesPage> => listEntries(db, drillDown(filter), limitOf(filter.limit));
+
+export const userEntriesOf = (kept: readonly ChainedEntry[], filter: EntriesFilter): EntriesPage => listEntriesOf(kept, drillDown(filter), limitOf(filter.limit));
+
+/** Who saw a record: the accesses that disclosed or decided on it. */
+const recordFilter = ({ type, id, from, to }: RecordAccessFilter): TrailFilter => ({ from, to, record: { type, id } });
+
+export const recordAccesses = (db: SqlExecutor, filter: RecordAccessFilter): Promise<EntriesPage> => listEntries(db, recordFilter(filter), limitOf(filter.limit));
+
+export const recordAccessesOf = (kept: readonly ChainedEntry[], filter: RecordAccessFilter): EntriesPage =>
+  listEntriesOf(kept, recordFilter(filter), limitOf(filter.limit));

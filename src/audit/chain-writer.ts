@@ -1,83 +1,40 @@
 /**
- * Appends batches of audit entries to the hash chain in the audit table: each
- * batch in one transaction, under a lock that every writer of the database,
- * in any process, takes, chained to the entry before it.
+ * Appends batches of audit entries to a writer's own hash chain in the audit
+ * table: one INSERT a batch, which needs no lock and no other writer, so
+ * processes writing to the same database never wait for each other. Each
+ * writer's chain starts from the origin (the end of the chain written before
+ * writers had chains of their own), and signed checkpoints bind every
+ * writer's head together (checkpoint-writer.ts).
  */
-import { CommitOutcomeUnknown, type SqlDriver, type SqlExecutor } from '../store/driver.ts';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { SqlExecutor } from '../store/driver.ts';
 import type { AuditEntry } from '../types/audit.ts';
-import { GENESIS_HASH, chainHash } from './chain.ts';
+import { chainHash, recordKey, writerStart } from './chain.ts';
 
-// Serialises chain extension across every process writing to the same database.
-const CHAIN_LOCK = 7_240_002;
+/** The end of the chain written before writers: where every writer's chain starts. */
+export const ORIGIN = 'SELECT head, entries::text AS entries, last_id::text AS last_id FROM audit_chain_origin';
 
-/** The hash that ends the chain: the last entry's. */
-const HEAD = 'SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1';
-
-/**
- * Appends a batch chained to `$3`, the hash the writer believes ends the chain, but only if it
- * does ($2, the genesis hash, stands for the end of an empty trail): all the entries go in, or
- * none. Ids come from the sequence in the batch's order, so id order is chain order. The entries
- * travel as one JSON array, read as jsonb: for a batch of 10, 250-265 µs of a PostgreSQL backend's
- * CPU against 265-285 µs with json_to_recordset. The answer is how many
- * went in: one row rather than one per entry.
- */
-const APPEND_IF_HEAD = `
-WITH added AS (
-  INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, request_id, hash)
-  SELECT $1::timestamptz, e.username, e.client, e.groups, e.dataset, e.operation, e.path, e.query, e.results, e.request_id, e.hash
-    FROM ROWS FROM (jsonb_to_recordset($4::jsonb) AS (username text, client text, groups text[], dataset text, operation text,
-                                                      path text, query text, results integer, request_id text, hash text))
-         WITH ORDINALITY AS e(username, client, groups, dataset, operation, path, query, results, request_id, hash, n)
-   WHERE coalesce((${HEAD}), $2) = $3
-   ORDER BY e.n
-  RETURNING 1
-)
-SELECT count(*)::int AS added FROM added`;
-
-/** Whether a batch is in: its last entry's hash, among the entries of its time (which the index on `at` finds). */
-const LANDED = 'SELECT 1 FROM audit_log WHERE at = $1::timestamptz AND hash = $2';
-
-/** What a writer knows of the chain: the last hash it wrote, and whether it was still the head when it last looked. */
-interface Chain {
-  readonly head: string | undefined;
-  readonly alone: boolean;
-}
-
-/** Appends the entries chained to `head` if it ends the chain; the hash that then ends it, or undefined if it did not. */
-async function appendIfHead(db: SqlExecutor, entries: readonly AuditEntry[], at: string, head: string): Promise<string | undefined> {
-  let previous = head;
-  const rows = entries.map((entry) => ({
-    username: entry.username,
-    client: entry.client,
-    groups: entry.groups,
-    dataset: entry.dataset,
-    operation: entry.operation,
-    path: entry.path,
-    query: entry.query,
-    results: entry.results,
-    request_id: entry.requestId,
-    hash: (previous = chainHash(previous, at, entry)),
-  }));
-  const [{ added }] = await db.query<{ added: number }>(APPEND_IF_HEAD, [at, GENESIS_HASH, head, JSON.stringify(rows)], { prepare: true });
-  return added === entries.length ? previous : undefined;
-}
+/** A writer's last entry: an index lookup on (writer, seq). */
+const WRITER_HEAD = 'SELECT seq::text AS seq, hash FROM audit_log WHERE writer = $1 ORDER BY audit_log.seq DESC LIMIT 1';
 
 /**
- * Appends the entries; run under the chain lock. A writer that was alone when it last wrote
- * guesses that the head is still its own last hash: one statement, which inserts nothing if the
- * guess is wrong. Otherwise, or then, the head is read and the batch chained to it: under the
- * lock nothing else can extend the chain in between. Reading also tells whether the writer is
- * still alone (the head is its own), and so whether to guess next time: a process writing on its
- * own needs one statement a batch, and processes writing together two, not three.
+ * The batch in one statement, so in one transaction of its own (and one round trip). The entries
+ * travel as one JSON array read as jsonb, each with its place in the writer's chain; the unique
+ * (writer, seq) refuses a batch chained to a head that is no longer the writer's last.
  */
-async function append(tx: SqlExecutor, entries: readonly AuditEntry[], at: string, chain: Chain): Promise<Chain> {
-  const guessed = chain.alone && chain.head !== undefined ? await appendIfHead(tx, entries, at, chain.head) : undefined;
-  if (guessed !== undefined) return { head: guessed, alone: true };
-  const [last] = await tx.query<{ hash: string }>(HEAD, [], { prepare: true });
-  const actual = last?.hash ?? GENESIS_HASH;
-  const head = await appendIfHead(tx, entries, at, actual);
-  if (head === undefined) throw new Error('the audit chain moved while its lock was held');
-  return { head, alone: actual === chain.head };
+const APPEND = `
+INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, request_id, records, events, fields, writer, seq, hash)
+SELECT $1::timestamptz, e.username, e.client, e.groups, e.dataset, e.operation, e.path, e.query, e.results, e.request_id, e.records, e.events, e.fields, $2, e.seq, e.hash
+  FROM jsonb_to_recordset($3::jsonb) AS e(username text, client text, groups text[], dataset text, operation text, path text, query text,
+                                          results integer, request_id text, records text[], events text[], fields text[], seq bigint, hash text)`;
+
+/** Whether a batch is in: its last entry, by its place in the writer's chain. */
+const LANDED = 'SELECT 1 FROM audit_log WHERE writer = $1 AND seq = $2 AND hash = $3';
+
+interface Head {
+  readonly seq: number;
+  readonly hash: string;
 }
 
 /**
@@ -86,21 +43,55 @@ async function append(tx: SqlExecutor, entries: readonly AuditEntry[], at: strin
  */
 export type ChainWriter = (entries: readonly AuditEntry[], at?: string) => Promise<void>;
 
-export function createChainWriter(driver: SqlDriver): ChainWriter {
-  // Only a guess at the chain's head, which append checks.
-  let chain: Chain = { head: undefined, alone: false };
+/** A name no other writer has had: where it runs, for operators, and enough randomness to be unique. */
+export const newWriterName = (): string => `${hostname()}/${process.pid}/${randomBytes(6).toString('hex')}`;
+
+export function createChainWriter(driver: SqlExecutor, writer: string = newWriterName()): ChainWriter {
+  // The writer's last entry as this process knows it; undefined until read, and again after any
+  // failure, when the batch may be in or not: it is then read from the table before the next.
+  let head: Head | undefined;
+  let origin: string | undefined;
+  const readHead = async (): Promise<Head> => {
+    const [last] = await driver.query<{ seq: string; hash: string }>(WRITER_HEAD, [writer], { prepare: true });
+    if (last) return { seq: Number(last.seq), hash: last.hash };
+    origin ??= (await driver.query<{ head: string }>(ORIGIN))[0]?.head;
+    if (origin === undefined) throw new Error('the audit table has no origin row: is the schema migrated?');
+    return { seq: 0, hash: writerStart(writer, origin) };
+  };
+
   return async (entries, at = new Date().toISOString()) => {
-    let written: Chain | undefined;
+    const from = (head ??= await readHead());
+    let previous = from.hash;
+    const rows = entries.map((entry, n) => ({
+      username: entry.username,
+      client: entry.client,
+      groups: entry.groups,
+      dataset: entry.dataset,
+      operation: entry.operation,
+      path: entry.path,
+      query: entry.query,
+      results: entry.results,
+      request_id: entry.requestId,
+      records: entry.records?.length ? entry.records.map(recordKey) : null,
+      events: entry.events?.length ? entry.events : null,
+      fields: entry.fields?.length ? entry.fields : null,
+      seq: from.seq + n + 1,
+      hash: (previous = chainHash(previous, at, entry)),
+    }));
+    const written: Head = { seq: from.seq + entries.length, hash: previous };
+    head = undefined;
     try {
-      chain = await driver.transaction(async (tx) => (written = await append(tx, entries, at, chain)), { lock: CHAIN_LOCK });
+      await driver.query(APPEND, [at, writer, JSON.stringify(rows)], { prepare: true });
     } catch (error) {
-      // The connection failed during the COMMIT: the batch is in or not, and its callers are answered
-      // (data or 503) by which, so it is looked for. If even that fails, the batch counts as not written:
-      // the one case where an entry may stand for a request that got no data, never the other way round.
-      if (!(error instanceof CommitOutcomeUnknown) || written === undefined) throw error;
-      const landed = await driver.query(LANDED, [at, written.head]).catch(() => []);
+      // The server refusing the statement (an ERROR) rolled it back. Anything else (the connection lost,
+      // the server's FATAL as it was killed) may have come before the statement committed or after: the
+      // batch is looked for, and its callers answered (data or 503) by whether it is in. If even that
+      // fails, it counts as not written: the one case where an entry may stand for a request that got no
+      // data, never the other way round.
+      if ((error as { severity?: string }).severity === 'ERROR') throw error;
+      const landed = await driver.query(LANDED, [writer, written.seq, written.hash]).catch(() => []);
       if (landed.length === 0) throw error;
-      chain = written;
     }
+    head = written;
   };
 }

@@ -1,10 +1,17 @@
 /**
  * The hash chain over audit entries: each entry's hash covers its content and
  * the previous entry's hash, so removing or altering any entry breaks every
- * hash after it. Writer and verifier share this one definition.
+ * hash after it. Writers and verifiers of both stores share this one
+ * definition.
+ *
+ * In PostgreSQL each writer (a process's trail) extends a chain of its own,
+ * so writers never wait for each other; every writer's chain starts from the
+ * hash that ended the single chain written before writers had chains of their
+ * own (the origin), so that chain continues into theirs, and signed
+ * checkpoints (checkpoint.ts) bind every writer's head together.
  */
 import * as crypto from 'node:crypto';
-import type { AuditEntry } from '../types/audit.ts';
+import type { AuditEntry, RecordRef } from '../types/audit.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -12,12 +19,12 @@ export const GENESIS_HASH = '0'.repeat(64);
 export const AT_ISO = `to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 // One-shot where Node has it (20.12): the digest of the same text, in a third of the time.
-const sha256: (text: string) => string = crypto.hash
+export const sha256: (text: string) => string = crypto.hash
   ? (text) => crypto.hash('sha256', text, 'hex')
   : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 export function chainHash(previousHash: string, at: string, entry: AuditEntry): string {
-  const content = JSON.stringify([
+  const content: unknown[] = [
     at,
     entry.username,
     entry.client,
@@ -28,6 +35,21 @@ export function chainHash(previousHash: string, at: string, entry: AuditEntry): 
     entry.query,
     entry.results,
     entry.requestId,
-  ]);
-  return sha256(`${previousHash}\n${content}`);
+  ];
+  // Only when there are any: entries written before records were named keep the hashes they had.
+  if (entry.records?.length) content.push(entry.records.map((ref) => [ref.type, ref.id]));
+  // A change-feed answer's events and fields: an object, so it cannot be read as the records' array.
+  if (entry.events?.length || entry.fields?.length) content.push({ events: entry.events ?? [], fields: entry.fields ?? [] });
+  return sha256(`${previousHash}\n${JSON.stringify(content)}`);
+}
+
+/** The hash a writer's first entry is chained to: the writer's name bound to the origin, the end of the chain before writers. */
+export const writerStart = (writer: string, origin: string): string => sha256(`${origin}\nwriter ${JSON.stringify(writer)}`);
+
+/** A record as the audit table's `records` column and its index hold it: `type:id`. */
+export const recordKey = (ref: RecordRef): string => `${ref.type}:${ref.id}`;
+
+export function recordOfKey(key: string): RecordRef {
+  const at = key.lastIndexOf(':');
+  return { type: key.slice(0, at), id: Number(key.slice(at + 1)) };
 }

@@ -5,10 +5,11 @@
  * file when one is configured (audit-file.ts), which `lev-api audit verify
  * --file` checks.
  */
-import type { ActivityReport, AuditEntry, AuditReport, AuditTrail, ChainedEntry, EntriesPage } from '../types/audit.ts';
-import { userActivityOf, userEntriesOf } from './activity.ts';
+import type { ActivityReport, AuditEntry, AuditReport, AuditTrail, ChainedEntry, Checkpoint, EntriesPage } from '../types/audit.ts';
+import { recordAccessesOf, userActivityOf, userEntriesOf } from './activity.ts';
 import { type AuditFileOptions, openAuditFile } from './audit-file.ts';
 import { GENESIS_HASH, chainHash } from './chain.ts';
+import { type CheckpointSigner, checkpointBody } from './checkpoint.ts';
 import { batchPerTurn } from './trail.ts';
 
 export interface MemoryTrailOptions {
@@ -22,6 +23,8 @@ export interface MemoryTrail extends AuditTrail, AuditReport {
   append(entries: readonly AuditEntry[], at?: string): Promise<void>;
   /** The entries kept in memory, oldest first. */
   kept(): readonly ChainedEntry[];
+  /** Signs and keeps a checkpoint of the chain: the entries this trail appended and its head. */
+  checkpoint(signer: CheckpointSigner): Checkpoint;
   /** Where a torn last line of the audit file (a write cut short, never acknowledged) was moved at start, for the operator to be told. */
   readonly tornTailSetAside: string | undefined;
   close(): Promise<void>;
@@ -29,8 +32,12 @@ export interface MemoryTrail extends AuditTrail, AuditReport {
 
 export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOptions): Promise<MemoryTrail> {
   const file = fileOptions ? await openAuditFile(fileOptions) : undefined;
-  let head = file?.head ?? GENESIS_HASH;
+  // Where this trail's chain starts: a restarted service continues its file's.
+  const origin = file?.head ?? GENESIS_HASH;
+  let head = origin;
+  let appended = 0;
   let kept: ChainedEntry[] = [];
+  let checkpoints: Checkpoint[] = [];
 
   const append = async (entries: readonly AuditEntry[], at = new Date().toISOString()) => {
     let previous = head;
@@ -40,11 +47,13 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
       return { at, ...entry, hash };
     });
     // Written to the file first: an entry the file refused is not in the chain.
+    const before = head;
     try {
       await file?.append(chained);
     } finally {
       // The chain goes on from what the file holds, even when recording its head beside it failed after the entries were written.
       head = file ? file.head : previous;
+      if (head !== before) appended += chained.length;
     }
     kept.push(...chained);
     // Trimmed a tenth at a time rather than an entry at a time.
@@ -64,6 +73,21 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
     },
     async entries(filter): Promise<EntriesPage> {
       return userEntriesOf(latest(), filter);
+    },
+    async recordAccesses(filter): Promise<EntriesPage> {
+      return recordAccessesOf(latest(), filter);
+    },
+    checkpoint(signer) {
+      // One writer, the process: its chain runs from the origin (the file's end when it opened).
+      const heads = appended ? [{ writer: 'embedded', seq: appended, hash: head }] : [];
+      const checkpoint = signer.sign(checkpointBody(new Date().toISOString(), { head: origin, entries: 0 }, heads, checkpoints.at(-1)?.hash));
+      checkpoints.push(checkpoint);
+      // As bounded as the entries kept: the latest, a tenth over at most.
+      if (checkpoints.length > keep + Math.ceil(keep / 10)) checkpoints = checkpoints.slice(checkpoints.length - keep);
+      return checkpoint;
+    },
+    async checkpoints(limit) {
+      return checkpoints.slice(-limit).reverse();
     },
     async close() {
       await trail.flush();

@@ -13,6 +13,8 @@ import { createChainWriter } from './chain-writer.ts';
 export interface AuditTrailOptions {
   /** The most entries one transaction appends. */
   readonly maxBatch?: number;
+  /** The writer's name, whose chain its entries extend: by default a new one (chain-writer.ts). */
+  readonly writer?: string;
 }
 
 interface Pending {
@@ -66,4 +68,4 @@ export function batchPerTurn(
 
 /** The trail in the audit table of a PostgreSQL database. */
 export const postgresAuditTrail = (driver: SqlDriver, options: AuditTrailOptions = {}): AuditTrail =>
-  batchPerTurn(createChainWriter(driver), options);
+  batchPerTurn(createChainWriter(driver, options.writer), options);

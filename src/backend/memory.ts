@@ -4,8 +4,9 @@
  * client team's CI container: nothing but the records, their search keys and
  * the latest audit entries.
  */
-import type { EmbeddedAuditConfig } from '../config.ts';
+import type { AuditCheckpointConfig, EmbeddedAuditConfig } from '../config.ts';
 import { defaultHeadPath } from '../audit/audit-file.ts';
+import { checkpointSigner, newSigningKey, scheduleCheckpoints } from '../audit/checkpoint.ts';
 import { type MemoryTrail, openMemoryTrail } from '../audit/memory-trail.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { createMemoryRecords } from '../store/memory-records.ts';
@@ -16,17 +17,29 @@ export interface MemoryBackend extends Backend {
   readonly trail: MemoryTrail;
 }
 
-export async function openMemoryBackend(descriptions: readonly RecordDescription[], audit: EmbeddedAuditConfig): Promise<MemoryBackend> {
-  const { reader, writer } = createMemoryRecords(descriptions);
+export async function openMemoryBackend(
+  descriptions: readonly RecordDescription[],
+  audit: EmbeddedAuditConfig,
+  checkpoints: AuditCheckpointConfig = { intervalMs: 60_000 },
+): Promise<MemoryBackend> {
+  const { reader, writer, events } = createMemoryRecords(descriptions);
   // The head beside the trail, so that a trail cut short is told at start and by verify.
   const trail = await openMemoryTrail({ ...audit, file: audit.file && { ...audit.file, headPath: defaultHeadPath(audit.file.path) } });
+  // The mock makes its own key at start unless one is configured.
+  const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
+  const schedule = scheduleCheckpoints(async () => trail.checkpoint(signer), checkpoints.intervalMs);
   return {
     kind: 'memory',
     records: reader,
     writer,
     audit: trail,
     report: trail,
+    events: events.feed,
+    subscriptions: events.subscriptions,
     trail,
-    close: () => trail.close(),
+    async close() {
+      await schedule.stop();
+      await trail.close();
+    },
   };
 }

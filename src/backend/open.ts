@@ -8,6 +8,7 @@ import { loadDataPath } from '../load/data-path.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import { auditHistory } from '../mock/audit-history.ts';
 import { mockRecords } from '../mock/dataset.ts';
+import { startLiveMock } from '../mock/live.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { records } from '../records/index.ts';
 import type { RecordWriter } from '../types/store.ts';
@@ -33,15 +34,22 @@ export async function seedAuditHistory(backend: MemoryBackend, today: Date): Pro
 }
 
 export async function openBackend(config: Config): Promise<MemoryBackend | PostgresBackend> {
-  const backend = config.database ? openPostgresBackend(config.database, records) : await openMemoryBackend(records, config.embeddedAudit);
+  const backend = config.database
+    ? openPostgresBackend(config.database, records, config.auditCheckpoints)
+    : await openMemoryBackend(records, config.embeddedAudit, config.auditCheckpoints);
   try {
     // A server's schema is the operator's to migrate: until it is current the service does not start.
     if (backend.kind === 'postgres') await backend.records.ready();
     else if (config.dataPath) await loadDataPath(backend.writer, config.dataPath, records);
     else {
+      // Every built-in record is announced on the change feed as registered, as any load's are.
       await loadMock(backend.writer);
       // Only into a trail of the process's own: never into an audit file that outlives it.
       if (!config.embeddedAudit.file) await seedAuditHistory(backend, new Date());
+      const live = startLiveMock(backend.writer, config.events.mockIntervalS, (error) =>
+        console.error(`the live mock could not add a registration: ${error.message}`),
+      );
+      return { ...backend, close: () => (live.stop(), backend.close()) };
     }
     return backend;
   } catch (error) {

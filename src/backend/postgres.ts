@@ -2,12 +2,15 @@
  * The production backend: records, the audit trail and its report in a
  * PostgreSQL server, with read replicas for lookups and searches.
  */
-import type { Config } from '../config.ts';
-import { userActivity, userEntries } from '../audit/activity.ts';
+import type { AuditCheckpointConfig, Config } from '../config.ts';
+import { recordAccesses, userActivity, userEntries } from '../audit/activity.ts';
+import { checkpointSigner, newSigningKey, scheduleCheckpoints } from '../audit/checkpoint.ts';
+import { latestCheckpoints, takeCheckpoint } from '../audit/checkpoint-writer.ts';
 import { postgresAuditTrail } from '../audit/trail.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { SqlDriver } from '../store/driver.ts';
 import { openPostgres } from '../store/pg-driver.ts';
+import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
 import type { Backend } from '../types/store.ts';
 
@@ -18,25 +21,46 @@ export interface PostgresBackend extends Backend {
 }
 
 /** The backend over `driver` (the primary) and `readers` (replicas); closing it closes them. */
-export function postgresBackend(driver: SqlDriver, descriptions: readonly RecordDescription[], readers: readonly SqlDriver[] = []): PostgresBackend {
+export function postgresBackend(
+  driver: SqlDriver,
+  descriptions: readonly RecordDescription[],
+  readers: readonly SqlDriver[] = [],
+  checkpoints: AuditCheckpointConfig = { intervalMs: 60_000 },
+): PostgresBackend {
   const { reader, writer } = createPostgresRecords(driver, descriptions, readers);
   const audit = postgresAuditTrail(driver);
+  const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
+  // Every process tries at every interval; the one that finds no checkpoint taken within the last half interval takes it.
+  const schedule = scheduleCheckpoints(() => takeCheckpoint(driver, signer, checkpoints.intervalMs / 2), checkpoints.intervalMs);
+  const events = createPostgresEvents(driver, descriptions.map((d) => d.name));
   return {
     kind: 'postgres',
     driver,
     records: reader,
     writer,
     audit,
-    report: { userActivity: (filter) => userActivity(driver, filter), entries: (filter) => userEntries(driver, filter) },
+    report: {
+      userActivity: (filter) => userActivity(driver, filter),
+      entries: (filter) => userEntries(driver, filter),
+      recordAccesses: (filter) => recordAccesses(driver, filter),
+      checkpoints: (limit) => latestCheckpoints(driver, limit),
+    },
+    events: events.feed,
+    subscriptions: events.subscriptions,
     async close() {
+      await schedule.stop();
       await audit.flush();
       await Promise.all([driver, ...readers].map((db) => db.close()));
     },
   };
 }
 
-export function openPostgresBackend(database: NonNullable<Config['database']>, descriptions: readonly RecordDescription[]): PostgresBackend {
+export function openPostgresBackend(
+  database: NonNullable<Config['database']>,
+  descriptions: readonly RecordDescription[],
+  checkpoints?: AuditCheckpointConfig,
+): PostgresBackend {
   const driver = openPostgres(database);
   const readers = database.readUrls.map((url) => openPostgres({ ...database, url, applicationName: 'lev-api-read' }));
-  return postgresBackend(driver, descriptions, readers);
+  return postgresBackend(driver, descriptions, readers, checkpoints);
 }

@@ -1,21 +1,37 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { recordAccesses } from '../audit/activity.ts';
 import { defaultHeadPath, verifyAuditFiles } from '../audit/audit-file.ts';
+import { createChainWriter } from '../audit/chain-writer.ts';
+import { parseCheckpoints } from '../audit/checkpoint.ts';
 import { auditEntries, verifyAuditChain } from '../audit/verify.ts';
 import type { Command } from '../types/command.ts';
+import type { Checkpoint } from '../types/audit.ts';
+import { MAX_ENTRIES_LIMIT } from '../types/audit.ts';
 import { loadConfig } from '../config.ts';
 import { records } from '../records/index.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
+import type { SqlDriver } from '../store/driver.ts';
 import { dateOption, parseArguments } from './arguments.ts';
 import { UsageError } from '../errors.ts';
 
-const USAGE = `lev-api audit verify [--file FILE]
+const USAGE = `lev-api audit verify [--file FILE | --checkpoint FILE]
        lev-api audit export [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out FILE]
+       lev-api audit record TYPE ID [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--limit N]
 
-  verify          check the hash chain of the audit table in DATABASE_URL or, with --file, of the
-                  embedded store's audit file (AUDIT_FILE) and the rotated files beside it
-  export          write the audit table's entries as NDJSON to stdout or --out`;
+  verify          check the hash chains of the audit table in DATABASE_URL (every writer's, the one
+                  before writers, and the signed checkpoints) or, with --file, of the embedded
+                  store's audit file (AUDIT_FILE) and the rotated files beside it; with --checkpoint,
+                  also against checkpoints kept elsewhere (one, or a list as /api/v0/audit/checkpoints
+                  gives them): nothing they bound may have changed
+  export          write the audit table's entries as NDJSON to stdout or --out
+  record          who saw a registration: the accesses that disclosed or decided on it, newest first
+                  (at most --limit, default 100), as NDJSON; recorded in the trail as an audit-read`;
+
+const ACTIONS = ['verify', 'export', 'record'] as const;
 
 async function verifyFile(path: string): Promise<number> {
   let result;
@@ -61,22 +77,71 @@ async function verifyFile(path: string): Promise<number> {
   return 1;
 }
 
+async function readCheckpoints(path: string): Promise<Checkpoint[]> {
+  let text;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--checkpoint ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  try {
+    return parseCheckpoints(text);
+  } catch (error) {
+    throw new UsageError(`--checkpoint ${path}: ${(error as Error).message}`);
+  }
+}
+
+async function verify(driver: SqlDriver, witnessed: readonly Checkpoint[]): Promise<number> {
+  const result = await verifyAuditChain(driver, { witnessed });
+  if (result.ok) {
+    const against = witnessed.length ? `, and against the ${witnessed.length} checkpoint(s) given` : '';
+    console.log(
+      `audit trail intact: ${result.entries} entries, chains verified (${result.writers} writer(s), ${result.checkpoints} signed checkpoint(s) stored)${against}`,
+    );
+    return 0;
+  }
+  console.error(`audit trail BROKEN after ${Math.max(result.entries - 1, 0)} good entries: ${result.reason}`);
+  return 1;
+}
+
+function recordArguments(positionals: readonly string[]): { type: string; id: number } {
+  const [type, id, ...more] = positionals;
+  const types: readonly string[] = records.map((record) => record.name);
+  if (type === undefined || id === undefined) throw new UsageError(`name the registration: lev-api audit record TYPE ID, TYPE one of ${types.join(', ')}`);
+  if (more.length) throw new UsageError(`unexpected argument '${more[0]}'`);
+  if (!types.includes(type)) throw new UsageError(`no record type '${type}': the types are ${types.join(', ')}`);
+  if (!/^[0-9]{1,15}$/.test(id)) throw new UsageError(`the id must be a number of 1 to 15 digits, not '${id}'`);
+  return { type, id: Number(id) };
+}
+
 export const auditCommand: Command = {
-  summary: "Check the audit trail's hash chain (verify) or write its entries as NDJSON (export)",
+  summary: "Check the audit trail (verify), write its entries as NDJSON (export), or say who saw a registration (record)",
   usage: USAGE,
   async run(args, env) {
     const [action, ...rest] = args;
-    if (action !== 'verify' && action !== 'export') {
-      throw new UsageError(action === undefined ? "name what to do: 'verify' or 'export'" : `expected 'verify' or 'export', not '${action}'`);
+    if (!ACTIONS.includes(action as (typeof ACTIONS)[number])) {
+      throw new UsageError(action === undefined ? "name what to do: 'verify', 'export' or 'record'" : `expected 'verify', 'export' or 'record', not '${action}'`);
     }
-    const { values } = parseArguments(
+    const { values, positionals } = parseArguments(
       rest,
-      action === 'verify' ? { file: { type: 'string' } } : { from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } },
+      action === 'verify'
+        ? { file: { type: 'string' }, checkpoint: { type: 'string' } }
+        : action === 'export'
+          ? { from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } }
+          : { from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } },
+      { positionals: action === 'record' },
     );
+    if (values.file !== undefined && values.checkpoint !== undefined) throw new UsageError('give --file or --checkpoint, not both: checkpoints are of the audit table');
     if (values.file !== undefined) return verifyFile(values.file as string);
+    const witnessed = values.checkpoint === undefined ? [] : await readCheckpoints(values.checkpoint as string);
+    const record = action === 'record' ? recordArguments(positionals) : undefined;
     const from = dateOption('from', values.from as string | undefined);
     const to = dateOption('to', values.to as string | undefined);
     if (from && to && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
+    const limit = values.limit === undefined ? 100 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ENTRIES_LIMIT || !/^[0-9]+$/.test(String(values.limit ?? '1'))) {
+      throw new UsageError(`--limit must be a whole number from 1 to ${MAX_ENTRIES_LIMIT}, not '${values.limit}'`);
+    }
     const config = loadConfig(env, { serving: false });
     if (!config.database) {
       throw new UsageError("DATABASE_URL is not set: a server's audit trail is in its database (the embedded store's audit file is checked with --file)");
@@ -84,14 +149,26 @@ export const auditCommand: Command = {
     const driver = openPostgres(config.database);
     try {
       await assertSchemaCurrent(driver, records);
-      if (action === 'verify') {
-        const result = await verifyAuditChain(driver);
-        if (result.ok) {
-          console.log(`audit trail intact: ${result.entries} entries, chain verified`);
-          return 0;
-        }
-        console.error(`audit trail BROKEN after ${result.entries - 1} good entries: ${result.reason}`);
-        return 1;
+      if (action === 'verify') return await verify(driver, witnessed);
+      if (record) {
+        const page = await recordAccesses(driver, { ...record, from: from ?? '1970-01-01', to: to ?? new Date().toISOString().slice(0, 10), limit });
+        // Reading the trail is an access like any other: recorded before anything is shown.
+        await createChainWriter(driver)([
+          {
+            username: userInfo().username,
+            client: 'lev-api audit record',
+            groups: [],
+            dataset: 'audit',
+            operation: 'audit-read',
+            path: `/api/v0/audit/records/${record.type}/${record.id}`,
+            query: new URLSearchParams(Object.entries({ from, to, limit: values.limit as string | undefined }).filter(([, v]) => v !== undefined) as [string, string][]).toString(),
+            results: page.entries.length,
+            requestId: `cli-${process.pid}-${Date.now()}`,
+          },
+        ]);
+        for (const entry of page.entries) console.log(JSON.stringify(entry));
+        console.error(`${page.entries.length} access(es) to ${record.type} ${record.id}${page.truncated ? ` (more matched: raise --limit or narrow the days)` : ''}`);
+        return 0;
       }
       const out = values.out ? createWriteStream(values.out as string) : process.stdout;
       let count = 0;

@@ -1,20 +1,29 @@
 /**
  * The audit role's reading of the trail, for callers with the `audit` role where roles are
- * enforced (see `enforcesRoles`): GET /api/v0/audit/user-activity, accesses per user per day, and
- * GET /api/v0/audit/entries, one user's accesses themselves (the report's drill-down).
+ * enforced (see `enforcesRoles`): GET /api/v0/audit/user-activity, accesses per user per day;
+ * GET /api/v0/audit/entries, one user's accesses themselves (the report's drill-down);
+ * GET /api/v0/audit/records/{type}/{id}, who saw a registration; GET /api/v0/audit/checkpoints,
+ * the signed checkpoints for witnesses to keep. Every reading is itself audited (`audit-read`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authorise } from '../auth/identify.ts';
 import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
-import { type AuditReport, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
+import { AUDIT_OPERATIONS, type AuditReport, type AuditTrail, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
 import { unavailableUnless } from './errors.ts';
 import { EXPECTED } from './parameters.ts';
-import { TRUNCATED_HEADER } from './record-routes.ts';
+import { type RecordRouteConfig, TRUNCATED_HEADER, audited } from './record-routes.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';
 
 export const AUDIT_ROLE = 'audit';
 export const USER_ACTIVITY_PATH = '/api/v0/audit/user-activity';
 export const AUDIT_ENTRIES_PATH = '/api/v0/audit/entries';
+export const RECORD_ACCESSES_PATH = '/api/v0/audit/records/{type}/{id}';
+export const CHECKPOINTS_PATH = '/api/v0/audit/checkpoints';
+/** The path of who saw one registration. */
+export const recordAccessesPath = (type: string, id: number | string) => `/api/v0/audit/records/${type}/${id}`;
+
+/** How a reading of the trail is itself recorded. */
+const AUDIT_READ = { dataset: 'audit', operation: 'audit-read' } as const satisfies RecordRouteConfig;
 
 const day = (description: string) => ({
   type: 'string',
@@ -34,9 +43,9 @@ const word = (description: string) => ({
 });
 const operation = {
   type: 'string',
-  enum: ['lookup', 'search', 'verify'],
-  description: 'Only lookups, only searches or only verifications',
-  [EXPECTED]: 'lookup, search or verify',
+  enum: AUDIT_OPERATIONS,
+  description: `Only accesses of this kind: ${AUDIT_OPERATIONS.join(', ')}`,
+  [EXPECTED]: `one of ${AUDIT_OPERATIONS.join(', ')}`,
 } as const;
 const dataset = word('Only this dataset: birth, death, marriage or partnership');
 
@@ -52,6 +61,15 @@ export const userActivityQuery = {
   },
 } as const;
 
+const limit = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_ENTRIES_LIMIT,
+  default: ENTRIES_LIMIT,
+  description: `At most this many entries, the newest; default ${ENTRIES_LIMIT}. When more matched, the ${TRUNCATED_HEADER} header is true`,
+  [EXPECTED]: `a whole number from 1 to ${MAX_ENTRIES_LIMIT}`,
+} as const;
+
 export const auditEntriesQuery = {
   type: 'object',
   // Unlike the report's, a mistyped filter here (`operations=search`) would answer a different
@@ -64,14 +82,7 @@ export const auditEntriesQuery = {
     to: day('Last day (UTC) listed; default today'),
     operation,
     dataset,
-    limit: {
-      type: 'integer',
-      minimum: 1,
-      maximum: MAX_ENTRIES_LIMIT,
-      default: ENTRIES_LIMIT,
-      description: `At most this many entries, the newest; default ${ENTRIES_LIMIT}. When more matched, the ${TRUNCATED_HEADER} header is true`,
-      [EXPECTED]: `a whole number from 1 to ${MAX_ENTRIES_LIMIT}`,
-    },
+    limit,
   },
 } as const;
 
@@ -85,11 +96,76 @@ export const auditEntrySchema = {
     client: { type: 'string', description: 'The client (department service) it called through' },
     groups: { type: 'array', items: { type: 'string' }, description: "The caller's groups" },
     dataset: { type: 'string', description: 'birth, death, marriage or partnership' },
-    operation: { type: 'string', enum: operation.enum, description: 'lookup, search or verify' },
+    operation: { type: 'string', enum: operation.enum, description: AUDIT_OPERATIONS.join(', ') },
     path: { type: 'string', description: 'The path asked, e.g. /v1/registration/birth/123456789 for a lookup' },
     query: { type: 'string', description: 'The query string as sent, percent-encoded, without the ?; empty for a lookup' },
     results: { type: 'integer', minimum: 0, description: 'Records returned (a lookup 1); for a verification, 1 when it answered verified, 0 when not' },
     requestId: { type: 'string', description: "The request's id (its x-request-id)" },
+    records: {
+      type: 'array',
+      description: 'The registrations the access disclosed or decided on: a lookup its record, a search the records returned, a verification its candidates',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'id'],
+        properties: { type: { type: 'string' }, id: { type: 'integer' } },
+      },
+    },
+  },
+} as const;
+
+
+export const recordAccessesQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    from: day('First day (UTC) listed; default 1970-01-01'),
+    to: day('Last day (UTC) listed; default today'),
+    limit,
+  },
+} as const;
+
+export const recordAccessesParams = (types: readonly string[]) =>
+  ({
+    type: 'object',
+    required: ['type', 'id'],
+    properties: {
+      type: { type: 'string', enum: types, description: 'The record type', [EXPECTED]: types.join(', ') },
+      id: { type: 'string', pattern: '^[0-9]{1,15}$', description: "The registration's id", [EXPECTED]: 'a number of 1 to 15 digits' },
+    },
+  }) as const;
+
+export const CHECKPOINTS_LIMIT = 100;
+export const checkpointsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { ...limit, default: CHECKPOINTS_LIMIT, description: `At most this many checkpoints, the newest; default ${CHECKPOINTS_LIMIT}` },
+  },
+} as const;
+
+export const checkpointSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['at', 'entries', 'origin', 'heads', 'previous', 'hash', 'publicKey', 'signature'],
+  properties: {
+    at: { type: 'string', format: 'date-time', description: 'When it was taken' },
+    entries: { type: 'integer', minimum: 0, description: 'Entries in the trail then' },
+    origin: { type: 'string', description: 'The hash that ended the chain written before writers had chains of their own' },
+    heads: {
+      type: 'array',
+      description: "Every writer's last entry then: its place in the writer's chain and its hash",
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['writer', 'seq', 'hash'],
+        properties: { writer: { type: 'string' }, seq: { type: 'integer', minimum: 1 }, hash: { type: 'string' } },
+      },
+    },
+    previous: { type: 'string', description: 'The hash of the checkpoint before it (64 zeros for the first)' },
+    hash: { type: 'string', description: 'SHA-256 over what it states' },
+    publicKey: { type: 'string', description: 'The Ed25519 public key that signed it: SPKI DER, base64' },
+    signature: { type: 'string', description: 'Ed25519 over the hash, base64' },
   },
 } as const;
 
@@ -114,14 +190,33 @@ async function numericLimit(request: FastifyRequest) {
   if (typeof query.limit === 'string' && /^[0-9]{1,9}$/.test(query.limit)) query.limit = Number(query.limit);
 }
 
-export async function auditRoutes(app: FastifyInstance, { report, enforceRoles }: { report: AuditReport; enforceRoles: boolean }) {
+export interface AuditRoutesOptions {
+  readonly report: AuditReport;
+  /** Where the readings of the trail are themselves recorded. */
+  readonly audit: AuditTrail;
+  readonly enforceRoles: boolean;
+  /** The record types whose registrations can be asked about. */
+  readonly types: readonly string[];
+}
+
+export async function auditRoutes(app: FastifyInstance, { report, audit, enforceRoles, types }: AuditRoutesOptions) {
+  /** Reads the trail for an auditor, and records that it was read before answering: an auditor's reading is an access too. */
+  const read = async <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> => {
+    authorise(enforceRoles, request.identity, AUDIT_ROLE, 'The audit report needs');
+    const value = await fromTrail(reading);
+    await audited(audit, request, count(value), [], AUDIT_READ);
+    return value;
+  };
+
   app.get<{ Querystring: Record<string, string | undefined> }>(
     USER_ACTIVITY_PATH,
     { schema: { querystring: userActivityQuery }, config: { requiresIdentity: true } },
-    async (request) => {
-      authorise(enforceRoles, request.identity, AUDIT_ROLE, 'The audit report needs');
-      return fromTrail(() => report.userActivity(withDays(request.query)));
-    },
+    (request) =>
+      read(
+        request,
+        () => report.userActivity(withDays(request.query)),
+        (users) => Object.keys(users).length,
+      ),
   );
 
   app.get<{ Querystring: EntriesQuery }>(
@@ -132,10 +227,40 @@ export async function auditRoutes(app: FastifyInstance, { report, enforceRoles }
       preValidation: numericLimit,
     },
     async (request, reply) => {
-      authorise(enforceRoles, request.identity, AUDIT_ROLE, 'The audit report needs');
-      const page = await fromTrail(() => report.entries(withDays(request.query)));
+      const page = await read(request, () => report.entries(withDays(request.query)), (found) => found.entries.length);
       if (page.truncated) reply.header(TRUNCATED_HEADER, 'true');
       return page.entries;
     },
+  );
+
+  app.get<{ Params: { type: string; id: string }; Querystring: Days & { limit?: number } }>(
+    RECORD_ACCESSES_PATH.replace('{type}', ':type').replace('{id}', ':id'),
+    {
+      schema: { params: recordAccessesParams(types), querystring: recordAccessesQuery, response: { 200: auditEntriesResponse } },
+      config: { requiresIdentity: true },
+      preValidation: numericLimit,
+    },
+    async (request, reply) => {
+      const { type, id } = request.params;
+      const filter = { ...withDays(request.query), type, id: Number(id) };
+      const page = await read(request, () => report.recordAccesses(filter), (found) => found.entries.length);
+      if (page.truncated) reply.header(TRUNCATED_HEADER, 'true');
+      return page.entries;
+    },
+  );
+
+  app.get<{ Querystring: { limit?: number } }>(
+    CHECKPOINTS_PATH,
+    {
+      schema: { querystring: checkpointsQuery, response: { 200: { type: 'array', items: checkpointSchema } } },
+      config: { requiresIdentity: true },
+      preValidation: numericLimit,
+    },
+    (request) =>
+      read(
+        request,
+        () => report.checkpoints(request.query.limit ?? CHECKPOINTS_LIMIT),
+        (list) => list.length,
+      ),
   );
 }

@@ -9,8 +9,22 @@ import type { CompiledView } from '../render/view.ts';
 import { schemaRef } from '../render/view.ts';
 import { idParameters, searchParameters, searchQueryRule } from './parameters.ts';
 import { TRUNCATED_HEADER } from './record-routes.ts';
-import { AUDIT_ENTRIES_PATH, AUDIT_ROLE, USER_ACTIVITY_PATH, auditEntriesQuery, auditEntrySchema, userActivityQuery } from './audit-routes.ts';
+import {
+  AUDIT_ENTRIES_PATH,
+  AUDIT_ROLE,
+  CHECKPOINTS_PATH,
+  RECORD_ACCESSES_PATH,
+  USER_ACTIVITY_PATH,
+  auditEntriesQuery,
+  auditEntrySchema,
+  checkpointSchema,
+  checkpointsQuery,
+  recordAccessesParams,
+  recordAccessesQuery,
+  userActivityQuery,
+} from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
+import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsResponse } from './event-routes.ts';
 import { verifyRole } from '../auth/identify.ts';
 import { CANDIDATE_LIMIT, verificationParameters, verificationPath, verificationResponse } from './verification-routes.ts';
 
@@ -196,6 +210,82 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         '401': RECORD_ERRORS['401'],
         '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
         '503': errorResponse('The audit trail is unavailable; retry later'),
+      },
+    },
+  };
+
+  paths[RECORD_ACCESSES_PATH] = {
+    get: {
+      tags: ['audit'],
+      operationId: 'recordAccesses',
+      summary: 'Who saw a registration, from the audit trail',
+      description:
+        'Every access that disclosed or decided on the registration (a lookup of it, a search that returned it, a verification that compared it) over the days asked, ' +
+        `newest first, with its time, user, client and operation; at most 'limit', and when more matched the ${TRUNCATED_HEADER} header is true. ` +
+        `Needs the '${AUDIT_ROLE}' role. Reading it is itself audited (operation audit-read).`,
+      parameters: [
+        ...parametersOf(recordAccessesParams([...new Set(views.map((view) => view.record.name))]) as unknown as { properties: Record<string, JsonSchema>; required: string[] }, 'path'),
+        ...parametersOf(recordAccessesQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'),
+        ...identity,
+      ],
+      responses: {
+        '200': {
+          description: 'The accesses, newest first (an empty array when there are none)',
+          headers: { [TRUNCATED_HEADER]: { description: 'Present and true when more entries matched than were returned', schema: { type: 'string', enum: ['true'] } } },
+          content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('AuditEntry') } } } },
+        },
+        '400': RECORD_ERRORS['400'],
+        '401': RECORD_ERRORS['401'],
+        '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
+        '503': errorResponse('The audit trail is unavailable; retry later'),
+      },
+    },
+  };
+
+  schemas.AuditCheckpoint = { title: 'Audit checkpoint', ...checkpointSchema };
+  paths[CHECKPOINTS_PATH] = {
+    get: {
+      tags: ['audit'],
+      operationId: 'auditCheckpoints',
+      summary: "The audit trail's signed checkpoints",
+      description:
+        "Checkpoints taken every AUDIT_CHECKPOINT_S: the trail's size and every writer's head, signed with Ed25519, newest first. " +
+        "A witness keeps them elsewhere; 'lev-api audit verify --checkpoint FILE' then proves that nothing the trail held at a checkpoint has changed. " +
+        `Needs the '${AUDIT_ROLE}' role. Reading them is itself audited (operation audit-read).`,
+      parameters: [...parametersOf(checkpointsQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
+      responses: {
+        '200': { description: 'The checkpoints, newest first', content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('AuditCheckpoint') } } } } },
+        '400': RECORD_ERRORS['400'],
+        '401': RECORD_ERRORS['401'],
+        '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
+        '503': errorResponse('The audit trail is unavailable; retry later'),
+      },
+    },
+  };
+
+  schemas.CloudEvent = { title: 'Change-feed event (CloudEvents 1.0)', ...cloudEventSchema };
+  paths[EVENTS_PATH] = {
+    get: {
+      tags: ['events'],
+      operationId: 'events',
+      summary: "The change feed: the calling client's events, oldest first",
+      description:
+        'Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. ' +
+        "Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. " +
+        "Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. " +
+        'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400).',
+      parameters: [...parametersOf(eventsQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
+      responses: {
+        '200': {
+          description: "The events (an empty array when there are none yet) and where to read on from",
+          content: { 'application/json': { schema: { ...eventsResponse, properties: { ...eventsResponse.properties, events: { ...eventsResponse.properties.events, items: { $ref: schemaRef('CloudEvent') } } } } } },
+        },
+        '400': RECORD_ERRORS['400'],
+        '401': RECORD_ERRORS['401'],
+        '403': errorResponse('The client has no subscription to the change feed, or its client certificate breaks the on-boarding rules'),
+        '410': errorResponse("CursorExpired: 'after' is older than the events kept; start again with 'since'"),
+        '429': RECORD_ERRORS['429'],
+        '503': errorResponse('The change feed or the audit trail is unavailable; retry later'),
       },
     },
   };

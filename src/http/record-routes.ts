@@ -3,7 +3,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuditOperation, AuditTrail } from '../types/audit.ts';
+import type { AuditEntry, AuditOperation, AuditTrail, RecordRef } from '../types/audit.ts';
 import { normaliseName } from '../records/normalise.ts';
 import type { SearchKey } from '../types/records.ts';
 import type { RenderCache } from '../render/cache.ts';
@@ -68,12 +68,20 @@ function forenamesOf(view: CompiledView, query: Query): string {
     .join(' ');
 }
 
-/** Records the access; data is sent only once its entry is committed. */
+/** The registrations of one type named by their ids, as an audit entry names what an access disclosed. */
+export const refsOf = (type: string, ids: readonly number[]): RecordRef[] => ids.map((id) => ({ type, id }));
+
+/**
+ * Records the access, naming the registrations it disclosed or decided on (`records`); data is
+ * sent only once its entry is committed. `details` names a change-feed answer's events and fields.
+ */
 export async function audited(
   audit: AuditTrail,
   request: FastifyRequest,
   results: number,
+  records: readonly RecordRef[],
   { dataset, operation } = request.routeOptions.config as RecordRouteConfig,
+  details: Pick<AuditEntry, 'events' | 'fields'> = {},
 ) {
   const identity = request.identity as Identity;
   const mark = request.url.indexOf('?');
@@ -89,6 +97,8 @@ export async function audited(
       query,
       results,
       requestId: request.id,
+      records,
+      ...details,
     });
   } catch (error) {
     throw Object.assign(serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'), {
@@ -103,8 +113,8 @@ export async function audited(
  * starts from setImmediate), so the two overlap instead of adding up. Data is still sent only once
  * the entry is committed; a rendering that fails fails the request as before, its access recorded.
  */
-async function renderWhileAudited<T>(audit: AuditTrail, request: FastifyRequest, results: number, render: () => T): Promise<T> {
-  const committed = audited(audit, request, results);
+async function renderWhileAudited<T>(audit: AuditTrail, request: FastifyRequest, records: readonly RecordRef[], render: () => T): Promise<T> {
+  const committed = audited(audit, request, records.length, records);
   // Awaited below; until then its failure must not count as unhandled.
   committed.catch(() => {});
   await nextTurn();
@@ -143,7 +153,7 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
         const id = request.params[view.idParam].replace(/^0+(?=\d)/, '');
         const stored = await fromStore(() => store.lookupJson(dataset, id));
         if (stored === undefined) throw notFound();
-        const json = await renderWhileAudited(audit, request, 1, () => rendered.json(view, audienceOf(request), stored));
+        const json = await renderWhileAudited(audit, request, refsOf(dataset, [Number(id)]), () => rendered.json(view, audienceOf(request), stored));
         // Already JSON: sent as it is, not serialised again.
         return reply.type('application/json').send(json);
       },
@@ -160,7 +170,7 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
         const result = await fromStore(() => store.searchJson(dataset, key, maxResults));
         if (result.truncated) reply.header(TRUNCATED_HEADER, 'true');
         const audience = audienceOf(request);
-        const records = await renderWhileAudited(audit, request, result.records.length, () =>
+        const records = await renderWhileAudited(audit, request, refsOf(dataset, result.ids), () =>
           result.records.map((stored) => rendered.json(view, audience, stored)),
         );
         return reply.type('application/json').send(`[${records.join(',')}]`);

@@ -7,7 +7,7 @@ export const parsedReads = (reader: Pick<RecordReader, 'lookupJson' | 'searchJso
     return json === undefined ? undefined : JSON.parse(json);
   },
   async search(type, key, limit) {
-    const { records, truncated } = await reader.searchJson(type, key, limit);
-    return { records: records.map((json) => JSON.parse(json)), truncated };
+    const { records, ids, truncated } = await reader.searchJson(type, key, limit);
+    return { records: records.map((json) => JSON.parse(json)), ids, truncated };
   },
 });

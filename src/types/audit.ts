@@ -26,6 +26,10 @@ export interface AuditEntry {
   readonly requestId: string;
   /** The registrations this access disclosed or decided on, where it named any. */
   readonly records?: readonly RecordRef[];
+  /** A change-feed answer's event ids (feed positions), in the order sent. */
+  readonly events?: readonly string[];
+  /** The record fields (dot paths) a change-feed answer included, where its subscription names any. */
+  readonly fields?: readonly string[];
 }
 
 /** An entry as stored: with its time (ISO 8601, milliseconds, UTC) and hash. */
@@ -80,8 +84,50 @@ export interface EntriesPage {
   readonly truncated: boolean;
 }
 
-/** The report the audit role reads: accesses per user per day, and one user's accesses themselves. */
+/** The accesses that disclosed or decided on one registration: who saw it. */
+export interface RecordAccessFilter {
+  readonly type: string;
+  readonly id: number;
+  /** First and last day listed (UTC), both inclusive: YYYY-MM-DD. */
+  readonly from: string;
+  readonly to: string;
+  /** At most this many, newest first: ENTRIES_LIMIT when not given, never more than MAX_ENTRIES_LIMIT. */
+  readonly limit?: number;
+}
+
+/** Where one writer's chain had got to. */
+export interface WriterHead {
+  readonly writer: string;
+  readonly seq: number;
+  readonly hash: string;
+}
+
+/** What a checkpoint states: the trail's size and every writer's head at `at`, after the checkpoint before it. */
+export interface CheckpointBody {
+  readonly at: string;
+  /** Entries in the trail: those of the chain before writers (the origin's) and every writer's. */
+  readonly entries: number;
+  /** The hash that ended the chain before writers, where every writer's chain starts from. */
+  readonly origin: string;
+  readonly heads: readonly WriterHead[];
+  /** The hash of the checkpoint before this one; the genesis hash for the first. */
+  readonly previous: string;
+}
+
+/** A checkpoint as kept and handed to witnesses: signed with Ed25519 over its hash. */
+export interface Checkpoint extends CheckpointBody {
+  readonly hash: string;
+  /** The signing key's public half: SPKI DER, base64. */
+  readonly publicKey: string;
+  /** Ed25519 over the hash's text, base64. */
+  readonly signature: string;
+}
+
+/** The report the audit role reads: accesses per user per day, one user's accesses, who saw a record, and the checkpoints. */
 export interface AuditReport {
   userActivity(filter: ActivityFilter): Promise<ActivityReport>;
   entries(filter: EntriesFilter): Promise<EntriesPage>;
+  recordAccesses(filter: RecordAccessFilter): Promise<EntriesPage>;
+  /** The latest checkpoints, newest first, at most `limit`. */
+  checkpoints(limit: number): Promise<Checkpoint[]>;
 }

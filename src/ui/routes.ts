@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RecordDescription } from '../records/define.ts';
 import { readPath } from '../records/define.ts';
 import { FULL_DETAILS_ROLE } from '../types/identity.ts';
-import { ENTRIES_SHOWN, entryRows, longDate } from './audit-entries.ts';
+import { ENTRIES_SHOWN, accessRows, entryRows, longDate } from './audit-entries.ts';
 import { type FieldErrors, type FormField, type Values, errorList, parameterNamed, readForm, searchFields, verificationFields } from './forms.ts';
 import { type OidcSignIn, SignInError } from './oidc-sign-in.ts';
 import { recordPage } from './record-page.ts';
@@ -426,11 +426,32 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
     const type = description.name as RecordType;
     try {
       const record = await signed.lev.lookup(type, request.params.id);
-      return page(reply, 'record.njk', context(signed.session, `${nounOf(type)[0].toUpperCase()}${nounOf(type).slice(1)} record`, { type, noun: nounOf(type), page: recordPage(description, record) }));
+      const canAudit = signed.session.user!.roles.includes(AUDIT_ROLE);
+      return page(reply, 'record.njk', context(signed.session, `${nounOf(type)[0].toUpperCase()}${nounOf(type).slice(1)} record`, { type, noun: nounOf(type), page: recordPage(description, record), canAudit }));
     } catch (error) {
       if (error instanceof LevApiError && error.status === 404) {
         return page(reply, 'error.njk', context(signed.session, 'No such registration', { message: `No ${nounOf(type)} registration has that system number.` }), 404);
       }
+      return refused(reply, signed.session, error);
+    }
+  });
+
+  // Who has seen a registration, for the audit role: every access that disclosed or decided on it.
+  app.get<{ Params: { type: string; id: string } }>('/ui/:type/:id/seen', async (request, reply) => {
+    const description = typeOf(request.params.type);
+    if (!description || !/^\d{1,15}$/.test(request.params.id)) return reply.callNotFound();
+    const signed = await signedIn(request, reply);
+    if (!signed) return reply;
+    const type = description.name as RecordType;
+    const id = String(Number(request.params.id));
+    try {
+      const { entries, truncated } = await signed.lev.recordAccesses(type, id, { limit: ENTRIES_SHOWN });
+      return page(
+        reply,
+        'record-accesses.njk',
+        context(signed.session, `Who has seen ${nounOf(type)} registration ${id}`, { type, id, noun: nounOf(type), rows: accessRows(entries), truncated, shown: ENTRIES_SHOWN }),
+      );
+    } catch (error) {
       return refused(reply, signed.session, error);
     }
   });

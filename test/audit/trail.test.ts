@@ -32,7 +32,12 @@ for (const kind of await storeKinds()) {
       assert.equal(ok, 43);
       const entries = await trailEntries(store);
       assert.equal(entries.length, ok);
-      const { at, hash, requestId, id, ...entry } = entries.find((e) => e.path === '/api/v0/events/birth/123456789') as (typeof entries)[number] & { id?: string };
+      const { at, hash, requestId, id, writer, seq, records, ...entry } = entries.find((e) => e.path === '/api/v0/events/birth/123456789') as (typeof entries)[number] & {
+        id?: string;
+        writer?: string;
+        seq?: number;
+      };
+      assert.deepEqual(records, [{ type: 'birth', id: 123456789 }]);
       assert.deepEqual(
         { ...entry, results: Number(entry.results) },
         { username: 'test-user', client: 'test-client', groups: ['/team a', '/team b'], dataset: 'birth', operation: 'lookup', path: '/api/v0/events/birth/123456789', query: '', results: 1 },

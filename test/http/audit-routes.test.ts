@@ -82,8 +82,18 @@ for (const kind of await storeKinds()) {
       assert.deepEqual(
         listed.body.map(({ at, requestId, ...entry }: Record<string, unknown>) => (assert.match(String(at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), assert.equal(typeof requestId, 'string'), entry)),
         [
-          { username: 'ann@hmrc.gov.uk', client: 'test-client', groups: [], dataset: 'birth', operation: 'search', path: '/v1/registration/birth', query: 'surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08', results: 1 },
-          { username: 'ann@hmrc.gov.uk', client: 'test-client', groups: ['/team a'], dataset: 'birth', operation: 'lookup', path: lookup, query: '', results: 1 },
+          {
+            username: 'ann@hmrc.gov.uk',
+            client: 'test-client',
+            groups: [],
+            dataset: 'birth',
+            operation: 'search',
+            path: '/v1/registration/birth',
+            query: 'surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08',
+            results: 1,
+            records: [{ type: 'birth', id: 123456789 }],
+          },
+          { username: 'ann@hmrc.gov.uk', client: 'test-client', groups: ['/team a'], dataset: 'birth', operation: 'lookup', path: lookup, query: '', results: 1, records: [{ type: 'birth', id: 123456789 }] },
         ],
       );
       // Every user of the report, by their whole name: their own entry alone. Parts of names and other cases: nobody.
@@ -125,7 +135,7 @@ for (const kind of await storeKinds()) {
         ['user=a&user=b', 'user', /given more than once/],
         ['user=a&from=2026-02-30', 'from', /real calendar date/],
         ['user=a&to=24-11-2026', 'to', /real calendar date/],
-        ['user=a&operation=delete', 'operation', /lookup, search or verify/],
+        ['user=a&operation=delete', 'operation', /lookup, search, verify, suggest, events, audit-read/],
         ['user=a&dataset=a%00b', 'dataset', /NUL/],
         ['user=a&limit=0', 'limit', /a whole number from 1 to 1000/],
         ['user=a&limit=1001', 'limit', /a whole number from 1 to 1000/],
@@ -156,7 +166,8 @@ describe('audit routes when the trail fails', () => {
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     const store = await filledStore(t, 'memory');
-    const failing: AuditReport = { userActivity: () => Promise.reject(new Error('connection reset')), entries: () => Promise.reject(new Error('connection reset')) };
+    const fail = () => Promise.reject(new Error('connection reset'));
+    const failing: AuditReport = { userActivity: fail, entries: fail, recordAccesses: fail, checkpoints: fail };
     const app = await startApp(t, { ...store, report: failing }, undefined, logger);
     for (const path of [`${REPORT}?user=ann`, `${ENTRIES}?user=ann%40hmrc.gov.uk`]) {
       const response = await app.get(path, AUDITOR);

@@ -92,6 +92,8 @@ test('the text of every released migration is pinned: editing one fails here bef
       [3, '4b55904872ee76f34df8c8974f259d5b5a07265cd1456b27954c850cfd3e9b84'],
       [4, '14dd239cf45aea959fb1054a05669932d6b36606572ead8711c588e50d38059e'],
       [5, '13b92753fe924d673ca9609bc91cb1c32a0c13cf317b192121a6ac76d912ac93'],
+      [6, '4dcccac480e7e858f65b5c20656068a5a785ffda4514b4ed42a0726e1a35ac67'],
+      [7, 'd925ceb52a2a7a1bf1392ee951c18a8b21c5671b1ad5dd3f09d2cbceff6332bc'],
     ],
   );
 });
@@ -186,8 +188,16 @@ test('version 4 lets the audit trail record verifications, over entries already 
   await insert('lookup');
   await assert.rejects(insert('verify'), /check constraint/, 'refused before version 4');
   assert.deepEqual((await migrate(driver)).map((m) => m.version), migrations.filter((m) => m.version > 3).map((m) => m.version));
-  await insert('verify');
-  await assert.rejects(insert('update'), /check constraint/);
+  // From version 7 every new entry names its writer and its place in that writer's chain.
+  let seq = 0;
+  const insertNow = (operation: string) =>
+    driver.query(
+      `INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, request_id, hash, writer, seq) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 1, 'r', 'h', 'w', $2)`,
+      [operation, ++seq],
+    );
+  await insertNow('verify');
+  await assert.rejects(insertNow('update'), /check constraint/);
+  await assert.rejects(insert('lookup'), /audit_log_writer_chain/, 'an entry of no writer is refused from version 7');
   const rows = await driver.query<{ operation: string }>('SELECT operation FROM audit_log ORDER BY id');
   assert.deepEqual(rows.map((r) => r.operation), ['lookup', 'verify']);
 });
@@ -239,6 +249,8 @@ test('the service runs under a role with SELECT everywhere and INSERT on audit_l
   await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${role}`);
   await admin.query(`GRANT INSERT ON ${schema}.audit_log TO ${role}`);
   await admin.query(`GRANT USAGE ON SEQUENCE ${schema}.audit_log_id_seq TO ${role}`);
+  await admin.query(`GRANT INSERT ON ${schema}.audit_checkpoint TO ${role}`);
+  await admin.query(`GRANT USAGE ON SEQUENCE ${schema}.audit_checkpoint_id_seq TO ${role}`);
   const url = new URL(TEST_DATABASE_URL);
   url.username = role;
   const service = openPostgres({ url: url.toString(), schema, poolSize: 2, statementTimeoutMs: 10_000 });

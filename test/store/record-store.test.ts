@@ -164,14 +164,18 @@ for (const kind of await storeKinds()) {
     await t.test('search returns at most limit records and says when there were more', async () => {
       await store.upsert('birth', [9005, 9001, 9004, 9002, 9003].map((id) => birth(id, 'Lim', 'Limit', '2009-09-09')));
       const search = (limit: number) => store.search('birth', { date: '2009-09-09', surname: 'limit', forenames: 'lim' }, limit);
-      assert.deepEqual(await search(3), { records: [9001, 9002, 9003].map((id) => ({ id, child: { forenames: 'Lim', surname: 'Limit', dateOfBirth: '2009-09-09' }, status: { blocked: false } })), truncated: true });
+      assert.deepEqual(await search(3), {
+        records: [9001, 9002, 9003].map((id) => ({ id, child: { forenames: 'Lim', surname: 'Limit', dateOfBirth: '2009-09-09' }, status: { blocked: false } })),
+        ids: [9001, 9002, 9003],
+        truncated: true,
+      });
       assert.deepEqual(idsOf(await search(1)), [9001]);
       assert.equal((await search(1)).truncated, true);
       assert.equal((await search(4)).truncated, true);
       assert.deepEqual({ ids: idsOf(await search(5)), truncated: (await search(5)).truncated }, { ids: [9001, 9002, 9003, 9004, 9005], truncated: false });
       assert.equal((await search(6)).truncated, false);
       const none = await store.search('birth', { date: '2009-09-09', surname: 'nobody', forenames: 'lim' }, 5);
-      assert.deepEqual(none, { records: [], truncated: false });
+      assert.deepEqual(none, { records: [], ids: [], truncated: false });
     });
 
     await t.test('verification candidates are the records search finds, as the values at the verified paths', async () => {
@@ -185,10 +189,29 @@ for (const kind of await storeKinds()) {
       const paths = verifiedPaths(records.find((d) => d.name === 'birth')!);
       const expected = (record: StoredRecord) => paths.map((path) => readPath(record.data, path) ?? null);
       const key = { date: '2009-10-10', surname: 'values', forenames: 'vera' };
-      assert.deepEqual(await store.verificationCandidates('birth', key, 10), { records: [expected(full), expected(sparse)], truncated: false });
+      assert.deepEqual(await store.verificationCandidates('birth', key, 10), { records: [expected(full), expected(sparse)], ids: [9101, 9102], truncated: false });
       assert.ok(expected(full).includes('Leeds') && expected(full).includes(true) && expected(sparse).includes(null), 'the values hold what the record has, null for what it lacks');
-      assert.deepEqual(await store.verificationCandidates('birth', key, 1), { records: [expected(full)], truncated: true });
-      assert.deepEqual(await store.verificationCandidates('birth', { ...key, surname: 'nobody' }, 10), { records: [], truncated: false });
+      assert.deepEqual(await store.verificationCandidates('birth', key, 1), { records: [expected(full)], ids: [9101], truncated: true });
+      assert.deepEqual(await store.verificationCandidates('birth', { ...key, surname: 'nobody' }, 10), { records: [], ids: [], truncated: false });
+    });
+
+    await t.test('verification candidates padded out: the same number of registrations read whether some or none were found', async () => {
+      await store.upsert('birth', [birth(9201, 'Pat', 'Padded', '2009-11-11'), birth(9202, 'Pam', 'Other', '2009-11-12'), birth(9203, 'Pia', 'Third', '2009-11-13')]);
+      const paths = verifiedPaths(records.find((d) => d.name === 'birth')!);
+      const isValues = (values: unknown) => Array.isArray(values) && values.length === paths.length;
+      const none = await store.verificationCandidates('birth', { date: '2009-11-11', surname: 'nobody', forenames: 'pat' }, 10, 3);
+      assert.deepEqual(none.records, []);
+      assert.equal(none.padding?.length, 3, 'three others read when none is found');
+      assert.ok(none.padding.every(isValues), 'padding is prepared as candidates are');
+      const one = await store.verificationCandidates('birth', { date: '2009-11-11', surname: 'padded', forenames: 'pat' }, 10, 3);
+      assert.equal(one.records.length, 1);
+      assert.equal(one.padding?.length, 2, 'one found, two others');
+      // What was found pads the next answers, so padding is the size of what verifications find.
+      const after = await store.verificationCandidates('birth', { date: '2009-11-11', surname: 'nobody', forenames: 'pat' }, 10, 3);
+      assert.deepEqual(after.padding?.[0], one.records[0]);
+      const many = await store.verificationCandidates('birth', { date: '2009-10-10', surname: 'values', forenames: 'vera' }, 10, 2);
+      assert.equal(many.records.length, 2);
+      assert.deepEqual(many.padding, [], 'no padding once enough are found');
     });
 
     await t.test('a changed record replaces its search keys', async () => {

@@ -47,12 +47,32 @@ export type AuditReportParams = Query<'userActivity'>;
 export type AuditReport = operations['userActivity']['responses'][200]['content']['application/json'];
 export type AuditEntriesParams = Query<'auditEntries'>;
 export type AuditEntry = Schemas['AuditEntry'];
+export type RecordAccessesParams = Query<'recordAccesses'>;
+export type AuditCheckpoint = Schemas['AuditCheckpoint'];
 
 export interface AuditEntries {
   /** Newest first. */
   readonly entries: AuditEntry[];
   /** More entries matched than `limit` (100 unless given): narrow the days or the filters, or ask for more. */
   readonly truncated: boolean;
+}
+
+/** A change-feed event: a CloudEvents 1.0 object; `id` is its position, to resume after. */
+export type FeedEvent = Schemas['CloudEvent'];
+
+export interface EventsOptions {
+  /** Start after this position (an event's `id`, or one you kept); absent, at the oldest event kept. */
+  readonly after?: string;
+  /** Instead of `after`: start at the first event at or after this ISO date or time (after a 410 CursorExpired, say). */
+  readonly since?: string;
+  /** Stops the iteration: it ends (without error) as soon as the signal aborts, a waiting request included. */
+  readonly signal?: AbortSignal;
+  /** Events a request (default 100, at most 1000). */
+  readonly limit?: number;
+  /** Seconds each request waits for an event when there is none (default 20, at most 30). */
+  readonly wait?: number;
+  /** After a failed request (the network, a 5xx, 429): the first wait's ceiling, doubled each time (default 500 ms), and the longest (default 30 s). */
+  readonly backoff?: { readonly baseDelayMs?: number; readonly maxDelayMs?: number };
 }
 
 export interface SearchResults<R> {
@@ -91,14 +111,38 @@ export interface LevClient {
   auditReport(params?: AuditReportParams, options?: CallOptions): Promise<AuditReport>;
   /** One user's accesses (`user` is the whole username), newest first: the report's drill-down (the `audit` role). */
   auditEntries(params: AuditEntriesParams, options?: CallOptions): Promise<AuditEntries>;
+  /** Who saw a registration: the accesses that disclosed or decided on it, newest first (the `audit` role). */
+  recordAccesses(type: RecordType, systemNumber: number | string, params?: RecordAccessesParams, options?: CallOptions): Promise<AuditEntries>;
+  /** The audit trail's signed checkpoints, newest first, for a witness to keep (the `audit` role). */
+  auditCheckpoints(params?: { limit?: number }, options?: CallOptions): Promise<AuditCheckpoint[]>;
   /** The v0 birth views of the existing service. */
   readonly v0: {
     lookup(type: 'birth', systemNumber: number | string, options?: CallOptions): Promise<BirthV0>;
     search(type: 'birth', params: BirthV0SearchParams, options?: CallOptions): Promise<SearchResults<BirthV0>>;
   };
+  /**
+   * The calling client's change feed, oldest first, for as long as it runs: follows each answer's
+   * `next`, waits with `wait` when there is nothing new, and after a failure (the network, a 5xx or
+   * 429) tries again with back-off. Ends when `signal` aborts; throws a LevApiError the caller must
+   * act on (400, 401, 403, 410 CursorExpired: start again with `since`). Keep the last event's `id`
+   * to resume with `after`.
+   */
+  events(options?: EventsOptions): AsyncIterable<FeedEvent>;
   /** The OpenAPI document the service serves. */
   openapi(options?: CallOptions): Promise<Record<string, unknown>>;
 }
+
+/** Failures worth trying again: no answer at all, the service unable to answer now, or the caller over its rate. */
+const transient = (error: unknown) => !(error instanceof LevApiError) || error.status >= 500 || error.status === 429;
+
+/** Waits `ms`, or less if `signal` aborts. */
+const pause = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => (clearTimeout(timer), signal?.removeEventListener('abort', done), resolve());
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 const TRUNCATED_HEADER = 'x-results-truncated';
 
@@ -156,12 +200,43 @@ export function createLevClient(options: LevClientOptions): LevClient {
         const { records, truncated } = await results<AuditEntry>('/api/v0/audit/entries', params, call);
         return { entries: records, truncated };
       },
+      recordAccesses: async (type, systemNumber, params = {}, call) => {
+        const { body, response } = await get('/api/v0/audit/records/{type}/{id}', { path: { type, id: String(systemNumber) }, query: { ...params } }, call);
+        return { entries: body as AuditEntry[], truncated: response.headers.get(TRUNCATED_HEADER) === 'true' };
+      },
+      auditCheckpoints: async (params = {}, call) => (await get('/api/v0/audit/checkpoints', { query: { ...params } }, call)).body as AuditCheckpoint[],
       v0: {
         lookup: async (type, systemNumber, call) => (await get(`/api/v0/events/${type}/{systemNumber}`, { path: { systemNumber: String(systemNumber) } }, call)).body as BirthV0,
         search: (type, params, call) => results(`/api/v0/events/${type}`, params, call),
       },
       openapi: async (call) => (await get('/openapi.json', {}, call)).body as Record<string, unknown>,
+      events: (eventsOptions = {}) => follow(eventsOptions),
     };
+
+    async function* follow({ after, since, signal, limit, wait = 20, backoff = {} }: EventsOptions): AsyncGenerator<FeedEvent> {
+      const { baseDelayMs = 500, maxDelayMs = 30_000 } = backoff;
+      let position = after;
+      let failures = 0;
+      while (!signal?.aborted) {
+        let page: { events: FeedEvent[]; next: string };
+        try {
+          const query = { ...(position !== undefined ? { after: position } : since !== undefined ? { since } : {}), ...(limit ? { limit } : {}), wait };
+          page = (await get('/v1/events', { query }, { signal })).body as { events: FeedEvent[]; next: string };
+        } catch (error) {
+          if (signal?.aborted) return;
+          if (!transient(error)) throw error;
+          failures++;
+          await pause(Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (failures - 1)), signal);
+          continue;
+        }
+        failures = 0;
+        for (const event of page.events) {
+          if (signal?.aborted) return;
+          yield event;
+        }
+        position = page.next;
+      }
+    }
   };
   return bind(options.auth);
 }
