@@ -16,11 +16,15 @@ const NAME_FORM = `1 to ${MAX_NAME_LENGTH} characters, at least one a letter or 
 /** Any run of characters but C0 controls, DEL and C1 controls (U+0080 to U+009F). */
 const NO_CONTROLS = '[^\\u0000-\\u001f\\u007f-\\u009f]*';
 /**
- * A letter or digit, as names are normalised (records/normalise.ts): the modifier-letter apostrophe
- * (U+02BC) is a letter to Unicode, but is dropped like any apostrophe. A name without one normalises
- * to nothing and matches nothing; the document says so with this pattern, and validation refuses it.
+ * A letter or digit that normalisation keeps (records/normalise.ts). A few are letters to Unicode
+ * but leave nothing: the modifier-letter apostrophe (U+02BC) is dropped like any apostrophe, and
+ * the Greek ypogegrammeni (U+037A), some Arabic presentation forms (U+FC5E-FC63 and the isolated
+ * vowel signs U+FE70-FE7E) and the half-width katakana sound marks (U+FF9E, U+FF9F) decompose into
+ * a space and combining marks. A name without a letter or digit normalises to nothing and matches
+ * nothing; the document says so with this pattern, and validation refuses it. A test holds the
+ * list to what normalisation does with every character.
  */
-const LETTER_OR_DIGIT = '(?!\\u02bc)[\\p{L}\\p{N}]';
+const LETTER_OR_DIGIT = '(?![\\u02bc\\u037a\\ufc5e-\\ufc63\\ufe70\\ufe72\\ufe74\\ufe76\\ufe78\\ufe7a\\ufe7c\\ufe7e\\uff9e\\uff9f])[\\p{L}\\p{N}]';
 /** No control characters, at least one letter or digit. */
 export const NAME_PATTERN = `^${NO_CONTROLS}${LETTER_OR_DIGIT}${NO_CONTROLS}$`;
 const NO_CONTROLS_PATTERN = `^${NO_CONTROLS}$`;
