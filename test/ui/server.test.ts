@@ -106,9 +106,10 @@ describe("the pages' connections", () => {
       await sleep(100);
       const answer = await fetch(new URL('/healthz', pages));
       assert.equal(answer.status, 200, 'answered while silent connections hold every place');
-      const times = await Promise.race([Promise.all(closed), sleep(5000, [] as number[])]);
-      assert.equal(times.length, silent.length, 'every silent connection closed within 5 s');
-      for (const ms of times) assert.ok(ms < 2500, `closed after ${ms} ms`);
+      // Generous bounds (the deadline is 1 s): this runs beside browsers on a busy machine.
+      const times = await Promise.race([Promise.all(closed), sleep(10_000, [] as number[])]);
+      assert.equal(times.length, silent.length, `every silent connection closed within 10 s (${silent.map((socket) => socket.readyState).join(', ')})`);
+      for (const ms of times) assert.ok(ms < 6000, `closed after ${ms} ms`);
     } finally {
       for (const socket of silent) socket.destroy();
     }
