@@ -64,6 +64,9 @@ export const eventsQuery = {
   },
 } as const;
 
+/** What no parameter's own schema can say, as a JSON Schema of the whole query (see searchQueryRule): 'after' or 'since', not both. */
+export const eventsQueryRule = { not: { required: ['after', 'since'] } } as const;
+
 export const cloudEventSchema = {
   type: 'object',
   additionalProperties: false,

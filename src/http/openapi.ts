@@ -24,7 +24,7 @@ import {
   userActivityQuery,
 } from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
-import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsResponse } from './event-routes.ts';
+import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsQueryRule, eventsResponse } from './event-routes.ts';
 import { SUGGEST_ROLE, verifyRole } from '../auth/identify.ts';
 import { CANDIDATES_SCORED, MAX_SUGGESTIONS, suggestionParameters, suggestionPath, suggestionResponse } from './suggestion-routes.ts';
 import { CANDIDATE_LIMIT, verificationParameters, verificationPath, verificationResponse } from './verification-routes.ts';
@@ -298,7 +298,8 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         'Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. ' +
         "Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. " +
         "Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. " +
-        'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400).',
+        'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400), and so are after and since together (x-querystring-schema).',
+      'x-querystring-schema': eventsQueryRule,
       parameters: [...parametersOf(eventsQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
       responses: {
         '200': {
