@@ -78,7 +78,7 @@ export const SINGLE: Readonly<Record<string, Corruption>> = {
     return variants.length ? { ...d, forenames: capitalised(r.pick(variants)) } : undefined;
   },
   'sound-alike': (d, r) => {
-    const surname = soundVariant(d.surname, r);
+    const surname = words(d.surname).length === 1 ? soundVariant(d.surname, r) : undefined;
     return surname ? { ...d, surname } : undefined;
   },
   'spelling-surname': (d, r) => {
