@@ -23,10 +23,10 @@ export interface MemoryTrail extends AuditTrail, AuditReport {
   append(entries: readonly AuditEntry[], at?: string): Promise<void>;
   /** The entries kept in memory, oldest first. */
   kept(): readonly ChainedEntry[];
-  /** Where a torn last line of the audit file (a write cut short, never acknowledged) was moved at start, for the operator to be told. */
-  readonly tornTailSetAside: string | undefined;
   /** Signs and keeps a checkpoint of the chain: the entries this trail appended and its head. */
   checkpoint(signer: CheckpointSigner): Checkpoint;
+  /** Where a torn last line of the audit file (a write cut short, never acknowledged) was moved at start, for the operator to be told. */
+  readonly tornTailSetAside: string | undefined;
   close(): Promise<void>;
 }
 
@@ -47,13 +47,14 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
       return { at, ...entry, hash };
     });
     // Written to the file first: an entry the file refused is not in the chain.
+    const before = head;
     try {
       await file?.append(chained);
     } finally {
       // The chain goes on from what the file holds, even when recording its head beside it failed after the entries were written.
       head = file ? file.head : previous;
+      if (head !== before) appended += chained.length;
     }
-    appended += chained.length;
     kept.push(...chained);
     // Trimmed a tenth at a time rather than an entry at a time.
     if (kept.length > keep + Math.ceil(keep / 10)) kept = kept.slice(kept.length - keep);

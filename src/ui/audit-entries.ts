@@ -16,7 +16,17 @@ export interface EntryRow {
   readonly results: string;
 }
 
-const OPERATIONS: Record<string, string> = { lookup: 'Lookup', search: 'Search', verify: 'Certificate check' };
+const OPERATIONS: Record<string, string> = {
+  lookup: 'Lookup',
+  search: 'Search',
+  verify: 'Certificate check',
+  suggest: 'Close matches',
+  events: 'Change feed',
+  'audit-read': 'Audit trail read',
+};
+
+/** An operation as the pages name it. */
+export const operationName = (operation: string) => OPERATIONS[operation] ?? operation;
 
 /** A day as GOV.UK writes dates: 24 November 2026. */
 export const longDate = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -29,7 +39,7 @@ export const longDate = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDa
 export function entryRows(entries: readonly AuditEntry[], nounOf: (dataset: string) => string): EntryRow[] {
   return entries.map((entry) => ({
     time: entry.at.slice(11, 19),
-    operation: OPERATIONS[entry.operation] ?? entry.operation,
+    operation: operationName(entry.operation),
     dataset: nounOf(entry.dataset),
     asked:
       entry.operation === 'lookup'
@@ -38,3 +48,23 @@ export function entryRows(entries: readonly AuditEntry[], nounOf: (dataset: stri
     results: entry.operation === 'verify' ? (entry.results ? 'matched' : 'did not match') : String(entry.results),
   }));
 }
+
+/** One access to a registration, as the "who has seen this record" page shows it. */
+export interface AccessRow {
+  /** YYYY-MM-DD, UTC. */
+  readonly day: string;
+  /** HH:MM:SS, UTC. */
+  readonly time: string;
+  readonly user: string;
+  readonly client: string;
+  readonly operation: string;
+}
+
+export const accessRows = (entries: readonly AuditEntry[]): AccessRow[] =>
+  entries.map((entry) => ({
+    day: longDate(entry.at.slice(0, 10)),
+    time: entry.at.slice(11, 19),
+    user: entry.username,
+    client: entry.client,
+    operation: operationName(entry.operation),
+  }));

@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { Agent, get } from 'node:http';
 import pg from 'pg';
+import { verifyAuditChain } from '../../src/audit/verify.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { loadMock } from '../../src/backend/open.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
@@ -152,4 +153,53 @@ test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 5
 
   service.child.kill('SIGTERM');
   await exited;
+});
+
+test('four processes writing the audit trail at once, connections killed at random: every 200 audited once, every chain and checkpoint intact', { skip, timeout: 120_000 }, async (t) => {
+  const services: Awaited<ReturnType<typeof serve>>[] = [];
+  const { schema, admin } = await emptySchema(t, () => services.forEach((service) => service.child.kill('SIGKILL')));
+  const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}application_name=${schema}`;
+  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 10_000 });
+  t.after(() => driver.close());
+  await migrate(driver);
+  await loadMock(createPostgresRecords(driver, records).writer);
+
+  // Checkpoints every second, so that some are taken while connections die.
+  const env = { DATABASE_URL: url, DATABASE_SCHEMA: schema, AUTH_MODE: 'mock', DATABASE_POOL_SIZE: '4', AUDIT_CHECKPOINT_S: '1' };
+  for (let i = 0; i < 4; i++) services.push(await serve(env));
+  const exits = services.map((service) => once(service.child, 'exit'));
+
+  // Any of the services' connections, each with an even chance, every 100 to 700 ms.
+  let killing = true;
+  let kills = 0;
+  const killer = (async () => {
+    while (killing) {
+      const { rowCount } = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid() AND random() < 0.5`,
+        [schema],
+      );
+      kills += rowCount ?? 0;
+      await sleep(100 + Math.random() * 600);
+    }
+  })();
+  const answers = await Promise.all(services.map((service) => drive(service.url, 12, 10_000)));
+  killing = false;
+  await killer;
+  t.diagnostic(`answers ${JSON.stringify(answers)}; connections killed ${kills}`);
+  assert.ok(kills > 0, 'the server killed some of the services connections');
+  for (const [i, statuses] of answers.entries()) {
+    assert.equal(services[i].child.exitCode, null, `service ${i} is still running:\n${services[i].output().slice(-2000)}`);
+    assert.deepEqual(Object.keys(statuses).filter((code) => code !== '200' && code !== '503'), [], `service ${i}: only 200 and 503: ${JSON.stringify(statuses)}`);
+    assert.ok(statuses['200'] > 0, `service ${i} answered some reads`);
+  }
+
+  for (const service of services) service.child.kill('SIGTERM');
+  await Promise.all(exits);
+  const ok = answers.reduce((sum, statuses) => sum + statuses['200'], 0);
+  const { rows } = await admin.query<{ n: string; writers: string }>(`SELECT count(*) AS n, count(DISTINCT writer) AS writers FROM ${schema}.audit_log`);
+  assert.equal(Number(rows[0].n), ok, 'the audit rows equal the 200s exactly');
+  assert.equal(Number(rows[0].writers), 4, 'one writer a process');
+  const verified = await verifyAuditChain(driver);
+  assert.deepEqual({ ...verified, checkpoints: undefined }, { ok: true, entries: ok, writers: 4, checkpoints: undefined });
+  assert.ok(verified.ok && (verified.checkpoints ?? 0) > 0, 'checkpoints were taken, and verified');
 });

@@ -112,3 +112,37 @@ describe('the audit drill-down page', () => {
     assert.equal((await get(app, path, await signIn(app.url, 'auditor', ['audit']))).status, 200);
   });
 });
+
+describe('the "who has seen this record" page', () => {
+  const get = (app: RunningApp, path: string, cookie: string) => fetch(`${app.url}${path}`, { headers: { cookie }, redirect: 'manual' });
+
+  test('linked from the record page for the audit role only; lists who saw it, newest first; refused without the role', async (t) => {
+    const app = await startApp(t, await filledStore(t, 'memory'), testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
+    const dwp = { ...CALLER, 'x-auth-username': 'o.brien@dwp.example.gov.uk', 'x-auth-aud': 'tell-us-once', 'x-auth-roles': 'birth' };
+    assert.equal((await app.get('/v1/registration/birth/123456789', dwp)).status, 200);
+    assert.equal((await app.get('/v1/verification/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08', dwp)).status, 200);
+    assert.equal((await app.get('/v1/registration/birth/1', dwp)).status, 404);
+
+    const reader = await signIn(app.url, 'reader', ['birth']);
+    assert.doesNotMatch(await (await get(app, '/ui/birth/123456789', reader)).text(), /Who has seen this record/);
+    assert.equal((await get(app, '/ui/birth/123456789/seen', reader)).status, 403);
+
+    const auditor = await signIn(app.url, 'auditor', ['birth', 'audit']);
+    assert.match(await (await get(app, '/ui/birth/123456789', auditor)).text(), /<a class="govuk-link" href="\/ui\/birth\/123456789\/seen">Who has seen this record<\/a>/);
+    const response = await get(app, '/ui/birth/0123456789/seen', auditor);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.equal(titleOf(html), 'Who has seen birth registration 123456789 – Life events verification – GOV.UK');
+    assert.deepEqual(
+      cells(html).map(([day, time, ...rest]) => (assert.equal(day, longDate(today())), assert.match(time, /^\d\d:\d\d:\d\d$/), rest)),
+      [
+        ['auditor', 'lev-ui', 'Lookup'],
+        ['reader', 'lev-ui', 'Lookup'],
+        ['o.brien@dwp.example.gov.uk', 'tell-us-once', 'Certificate check'],
+        ['o.brien@dwp.example.gov.uk', 'tell-us-once', 'Lookup'],
+      ],
+    );
+    assert.match(await (await get(app, '/ui/death/999999999/seen', auditor)).text(), /No one has seen this registration/);
+    assert.equal((await get(app, '/ui/birth/12x/seen', auditor)).status, 404);
+  });
+});
