@@ -623,8 +623,8 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
         minCount: value.VERIFY_FALSE_SHARE_MIN_COUNT,
       },
     },
-    suggestMinScore: value.SUGGEST_MIN_SCORE,
     events: { retentionDays: value.EVENTS_RETENTION_DAYS, mockIntervalS: value.MOCK_EVENT_INTERVAL_S },
+    suggestMinScore: value.SUGGEST_MIN_SCORE,
   };
 }
 

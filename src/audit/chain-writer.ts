@@ -72,7 +72,7 @@ export function createChainWriter(driver: SqlExecutor, writer: string = newWrite
       query: entry.query,
       results: entry.results,
       request_id: entry.requestId,
-      records: entry.records?.length ? entry.records.map(recordKey) : null,
+      records: entry.records ? entry.records.map(recordKey) : null,
       events: entry.events?.length ? entry.events : null,
       fields: entry.fields?.length ? entry.fields : null,
       seq: from.seq + n + 1,

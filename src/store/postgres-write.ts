@@ -13,8 +13,8 @@
  * keys here, by the code the memory store uses, and written beside them. The ids of one write must be distinct: the merge is one
  * INSERT ... ON CONFLICT, which cannot touch a row twice.
  */
-import { suggestionKeys } from '../match/keys.ts';
 import { registeredType, updatedType } from '../records/changes.ts';
+import { suggestionKeys } from '../match/keys.ts';
 import type { RecordToWrite, WriteCounts } from '../types/records.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
