@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
 import { type Identifier, authoriseDataset, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
+import { eventRoutes } from './http/event-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { forbidden } from './http/errors.ts';
 import { securityHeaders } from './http/headers.ts';
@@ -36,7 +37,7 @@ import { version } from './version.ts';
 
 export interface AppDependencies {
   /** Records, the audit trail and its report. */
-  readonly backend: Pick<Backend, 'records' | 'audit' | 'report'>;
+  readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'>;
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** Who is calling; by default the strategy of the configured AUTH_MODE (`createIdentifier`). */
@@ -45,7 +46,7 @@ export interface AppDependencies {
 
 export async function buildApp(
   config: Config,
-  { backend: { records: store, audit, report }, logger, identify = createIdentifier(config) }: AppDependencies,
+  { backend: { records: store, audit, report, events, subscriptions }, logger, identify = createIdentifier(config) }: AppDependencies,
 ) {
   const enforceRoles = enforcesRoles(config.auth);
   const tls = Boolean(config.tls);
@@ -137,8 +138,19 @@ export async function buildApp(
   await app.register(openApiRoutes, { document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc' }) });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
-  await app.register(verificationRoutes, { records, candidates: (type, key, limit) => store.verificationCandidates(type, key, limit), audit, falseShare: config.verification.falseShare });
+  await app.register(verificationRoutes, { records, candidates: (type, key, limit, padTo) => store.verificationCandidates(type, key, limit, padTo), audit, falseShare: config.verification.falseShare });
   await app.register(auditRoutes, { report, audit, enforceRoles, types: records.map((record) => record.name) });
+  await app.register(eventRoutes, {
+    feed: events,
+    subscriptions,
+    audit,
+    descriptions: records,
+    views: compiled,
+    enforceRoles,
+    // The mock's callers read every event without on-boarding, as they read every dataset.
+    subscribeEveryone: config.auth?.mode === 'mock',
+    retentionDays: config.events.retentionDays,
+  });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });

@@ -14,6 +14,7 @@ const commands: Record<string, () => Promise<Command>> = {
   load: async () => (await import('./commands/load.ts')).loadCommand,
   generate: async () => (await import('./commands/generate.ts')).generateCommand,
   audit: async () => (await import('./commands/audit.ts')).auditCommand,
+  subscriptions: async () => (await import('./commands/subscriptions.ts')).subscriptionsCommand,
 };
 
 async function help(): Promise<string> {

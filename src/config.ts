@@ -98,7 +98,8 @@ const Env = Type.Object({
   AUDIT_FILE: Type.Optional(
     Type.String({
       minLength: 1,
-      description: "Embedded store only: file the audit trail is appended to (NDJSON, hash-chained, checked by 'lev-api audit verify --file'); without it the trail is kept only in memory",
+      description:
+        "Embedded store only: file the audit trail is appended to (NDJSON, hash-chained, checked by 'lev-api audit verify --file'), its latest head kept beside it in FILE.head; without it the trail is kept only in memory",
     }),
   ),
   AUDIT_FILE_MAX_MB: Type.Integer({ minimum: 1, maximum: 100000, default: 64, description: 'Size at which AUDIT_FILE is rotated (FILE becomes FILE.1, and so on)' }),
@@ -121,6 +122,18 @@ const Env = Type.Object({
       description: "Ed25519 private key that signs the audit trail's checkpoints: PKCS#8, PEM or its DER in base64. Without it each process makes one at start, which no witness can know beforehand",
     }),
   ),
+  EVENTS_RETENTION_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 3650,
+    default: 35,
+    description: "Days the change feed keeps its events (GET /v1/events); a reader further behind is told to start again from a date (410 CursorExpired)",
+  }),
+  MOCK_EVENT_INTERVAL_S: Type.Integer({
+    minimum: 0,
+    maximum: 86_400,
+    default: 30,
+    description: 'Embedded store with the built-in records: seconds between the invented registrations added to the mock (each a birth.registered, death.registered... event); 0 adds none',
+  }),
   MAX_RESULTS: Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Most records a search returns' }),
   REQUEST_TIMEOUT_S: Type.Integer({
     minimum: 1,
@@ -134,11 +147,18 @@ const Env = Type.Object({
     default: 10,
     description: 'Seconds a client has to send the request line and headers; at most REQUEST_TIMEOUT_S',
   }),
+  KEEP_ALIVE_TIMEOUT_S: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 72,
+    description: 'Seconds a connection may stay open idle between requests',
+  }),
   MAX_CONNECTIONS: Type.Integer({
     minimum: 1,
     maximum: 1_000_000,
     default: 10_000,
-    description: 'Open connections the process accepts at once; further ones are closed at once',
+    description:
+      'Open connections the process serves at once; beyond it, a new connection that sends its request at once takes the place of the connection idle longest, and one that does not is closed',
   }),
   RENDER_CACHE_MB: Type.Optional(
     Type.Integer({
@@ -286,6 +306,14 @@ export interface Config {
   /** The per-client token bucket; absent when RATE_LIMIT_PER_MINUTE is unset (no limit). */
   readonly rateLimit?: RateLimitConfig;
   readonly verification: VerificationConfig;
+  readonly events: EventsConfig;
+}
+
+export interface EventsConfig {
+  /** Days events are kept and served. */
+  readonly retentionDays: number;
+  /** Seconds between the mock's invented registrations; 0 for none. */
+  readonly mockIntervalS: number;
 }
 
 export interface UiSessionConfig {
@@ -325,6 +353,7 @@ export interface VerificationConfig {
 export interface ConnectionLimits {
   readonly requestTimeoutMs: number;
   readonly headersTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
   readonly maxConnections: number;
 }
 
@@ -570,6 +599,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     connections: {
       requestTimeoutMs: value.REQUEST_TIMEOUT_S * 1000,
       headersTimeoutMs: value.HEADERS_TIMEOUT_S * 1000,
+      keepAliveTimeoutMs: value.KEEP_ALIVE_TIMEOUT_S * 1000,
       maxConnections: value.MAX_CONNECTIONS,
     },
     renderCacheBytes: (value.RENDER_CACHE_MB ?? (value.DATABASE_URL ? 0 : EMBEDDED_RENDER_CACHE_MB)) * 1024 * 1024,
@@ -584,6 +614,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
         minCount: value.VERIFY_FALSE_SHARE_MIN_COUNT,
       },
     },
+    events: { retentionDays: value.EVENTS_RETENTION_DAYS, mockIntervalS: value.MOCK_EVENT_INTERVAL_S },
   };
 }
 

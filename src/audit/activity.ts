@@ -10,6 +10,7 @@ import type { SqlExecutor } from '../store/driver.ts';
 import {
   type ActivityFilter,
   type ActivityReport,
+  type AuditOperation,
   type ChainedEntry,
   ENTRIES_LIMIT,
   type EntriesFilter,
@@ -41,6 +42,8 @@ interface TrailFilter extends Omit<ActivityFilter, 'user'> {
   readonly record?: RecordRef;
 }
 
+const TRAIL_READ: AuditOperation = 'audit-read';
+
 /**
  * The filter as a WHERE clause on audit_log and its parameters. The day bounds are instants of
  * UTC midnight whatever the session's TimeZone, as the days the report groups by are UTC days.
@@ -57,6 +60,8 @@ function whereOf(filter: TrailFilter): { where: string; params: unknown[] } {
   add('username = ?', filter.username);
   add('groups @> ARRAY[?::text]', filter.group);
   add('operation = ?', filter.operation);
+  // Reads of the trail itself are shown only when asked for: the report counts accesses to registrations.
+  if (filter.operation === undefined) conditions.push(`operation <> '${TRAIL_READ}'`);
   add('dataset = ?', filter.dataset);
   // The records' GIN index answers this: who saw a record is an index lookup, not a scan.
   add('records @> ARRAY[?::text]', filter.record && recordKey(filter.record));
@@ -70,7 +75,7 @@ function matches(entry: ChainedEntry, filter: TrailFilter): boolean {
   if (filter.user !== undefined && !userMatches(entry.username, filter.user)) return false;
   if (filter.username !== undefined && entry.username !== filter.username) return false;
   if (filter.group !== undefined && !entry.groups.includes(filter.group)) return false;
-  if (filter.operation !== undefined && entry.operation !== filter.operation) return false;
+  if (filter.operation !== undefined ? entry.operation !== filter.operation : entry.operation === TRAIL_READ) return false;
   if (filter.dataset !== undefined && entry.dataset !== filter.dataset) return false;
   if (filter.record !== undefined) {
     const { type, id } = filter.record;

@@ -24,10 +24,10 @@ const WRITER_HEAD = 'SELECT seq::text AS seq, hash FROM audit_log WHERE writer =
  * (writer, seq) refuses a batch chained to a head that is no longer the writer's last.
  */
 const APPEND = `
-INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, request_id, records, writer, seq, hash)
-SELECT $1::timestamptz, e.username, e.client, e.groups, e.dataset, e.operation, e.path, e.query, e.results, e.request_id, e.records, $2, e.seq, e.hash
+INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, request_id, records, events, fields, writer, seq, hash)
+SELECT $1::timestamptz, e.username, e.client, e.groups, e.dataset, e.operation, e.path, e.query, e.results, e.request_id, e.records, e.events, e.fields, $2, e.seq, e.hash
   FROM jsonb_to_recordset($3::jsonb) AS e(username text, client text, groups text[], dataset text, operation text, path text, query text,
-                                          results integer, request_id text, records text[], seq bigint, hash text)`;
+                                          results integer, request_id text, records text[], events text[], fields text[], seq bigint, hash text)`;
 
 /** Whether a batch is in: its last entry, by its place in the writer's chain. */
 const LANDED = 'SELECT 1 FROM audit_log WHERE writer = $1 AND seq = $2 AND hash = $3';
@@ -73,6 +73,8 @@ export function createChainWriter(driver: SqlExecutor, writer: string = newWrite
       results: entry.results,
       request_id: entry.requestId,
       records: entry.records?.length ? entry.records.map(recordKey) : null,
+      events: entry.events?.length ? entry.events : null,
+      fields: entry.fields?.length ? entry.fields : null,
       seq: from.seq + n + 1,
       hash: (previous = chainHash(previous, at, entry)),
     }));

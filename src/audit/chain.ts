@@ -38,6 +38,8 @@ export function chainHash(previousHash: string, at: string, entry: AuditEntry): 
   ];
   // Only when there are any: entries written before records were named keep the hashes they had.
   if (entry.records?.length) content.push(entry.records.map((ref) => [ref.type, ref.id]));
+  // A change-feed answer's events and fields: an object, so it cannot be read as the records' array.
+  if (entry.events?.length || entry.fields?.length) content.push({ events: entry.events ?? [], fields: entry.fields ?? [] });
   return sha256(`${previousHash}\n${JSON.stringify(content)}`);
 }
 

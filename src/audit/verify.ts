@@ -32,19 +32,23 @@ interface Row {
   results: number;
   request_id: string;
   records: string[] | null;
+  events: string[] | null;
+  fields: string[] | null;
   writer: string | null;
   seq: string | null;
   hash: string;
 }
 
-const COLUMNS = `id::text, ${AT_ISO} AS at, username, client, groups, dataset, operation, path, query, results, request_id, records, writer, seq::text AS seq, hash`;
+const COLUMNS = `id::text, ${AT_ISO} AS at, username, client, groups, dataset, operation, path, query, results, request_id, records, events, fields, writer, seq::text AS seq, hash`;
 
-function storedEntry({ request_id, records, writer, seq, ...row }: Row): StoredEntry {
+function storedEntry({ request_id, records, events, fields, writer, seq, ...row }: Row): StoredEntry {
   return {
     ...row,
     results: Number(row.results),
     requestId: request_id,
     ...(records ? { records: records.map(recordOfKey) } : {}),
+    ...(events ? { events } : {}),
+    ...(fields ? { fields } : {}),
     ...(writer === null ? {} : { writer, seq: Number(seq) }),
   };
 }

@@ -22,7 +22,7 @@ export async function openMemoryBackend(
   audit: EmbeddedAuditConfig,
   checkpoints: AuditCheckpointConfig = { intervalMs: 60_000 },
 ): Promise<MemoryBackend> {
-  const { reader, writer } = createMemoryRecords(descriptions);
+  const { reader, writer, events } = createMemoryRecords(descriptions);
   // The head beside the trail, so that a trail cut short is told at start and by verify.
   const trail = await openMemoryTrail({ ...audit, file: audit.file && { ...audit.file, headPath: defaultHeadPath(audit.file.path) } });
   // The mock makes its own key at start unless one is configured.
@@ -34,6 +34,8 @@ export async function openMemoryBackend(
     writer,
     audit: trail,
     report: trail,
+    events: events.feed,
+    subscriptions: events.subscriptions,
     trail,
     async close() {
       await schedule.stop();

@@ -8,6 +8,7 @@ import { loadDataPath } from '../load/data-path.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import { auditHistory } from '../mock/audit-history.ts';
 import { mockRecords } from '../mock/dataset.ts';
+import { startLiveMock } from '../mock/live.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { records } from '../records/index.ts';
 import type { RecordWriter } from '../types/store.ts';
@@ -41,9 +42,14 @@ export async function openBackend(config: Config): Promise<MemoryBackend | Postg
     if (backend.kind === 'postgres') await backend.records.ready();
     else if (config.dataPath) await loadDataPath(backend.writer, config.dataPath, records);
     else {
+      // Every built-in record is announced on the change feed as registered, as any load's are.
       await loadMock(backend.writer);
       // Only into a trail of the process's own: never into an audit file that outlives it.
       if (!config.embeddedAudit.file) await seedAuditHistory(backend, new Date());
+      const live = startLiveMock(backend.writer, config.events.mockIntervalS, (error) =>
+        console.error(`the live mock could not add a registration: ${error.message}`),
+      );
+      return { ...backend, close: () => (live.stop(), backend.close()) };
     }
     return backend;
   } catch (error) {

@@ -10,6 +10,7 @@ import { postgresAuditTrail } from '../audit/trail.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { SqlDriver } from '../store/driver.ts';
 import { openPostgres } from '../store/pg-driver.ts';
+import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
 import type { Backend } from '../types/store.ts';
 
@@ -31,6 +32,7 @@ export function postgresBackend(
   const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
   // Every process tries at every interval; the one that finds no checkpoint taken within the last half interval takes it.
   const schedule = scheduleCheckpoints(() => takeCheckpoint(driver, signer, checkpoints.intervalMs / 2), checkpoints.intervalMs);
+  const events = createPostgresEvents(driver, descriptions.map((d) => d.name));
   return {
     kind: 'postgres',
     driver,
@@ -43,6 +45,8 @@ export function postgresBackend(
       recordAccesses: (filter) => recordAccesses(driver, filter),
       checkpoints: (limit) => latestCheckpoints(driver, limit),
     },
+    events: events.feed,
+    subscriptions: events.subscriptions,
     async close() {
       await schedule.stop();
       await audit.flush();

@@ -24,6 +24,7 @@ import {
   userActivityQuery,
 } from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
+import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsResponse } from './event-routes.ts';
 import { verifyRole } from '../auth/identify.ts';
 import { CANDIDATE_LIMIT, verificationParameters, verificationPath, verificationResponse } from './verification-routes.ts';
 
@@ -249,6 +250,33 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         '401': RECORD_ERRORS['401'],
         '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
         '503': errorResponse('The audit trail is unavailable; retry later'),
+      },
+    },
+  };
+
+  schemas.CloudEvent = { title: 'Change-feed event (CloudEvents 1.0)', ...cloudEventSchema };
+  paths[EVENTS_PATH] = {
+    get: {
+      tags: ['events'],
+      operationId: 'events',
+      summary: "The change feed: the calling client's events, oldest first",
+      description:
+        'Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. ' +
+        "Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. " +
+        "Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. " +
+        'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400).',
+      parameters: [...parametersOf(eventsQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
+      responses: {
+        '200': {
+          description: "The events (an empty array when there are none yet) and where to read on from",
+          content: { 'application/json': { schema: { ...eventsResponse, properties: { ...eventsResponse.properties, events: { ...eventsResponse.properties.events, items: { $ref: schemaRef('CloudEvent') } } } } } },
+        },
+        '400': RECORD_ERRORS['400'],
+        '401': RECORD_ERRORS['401'],
+        '403': errorResponse('The client has no subscription to the change feed, or its client certificate breaks the on-boarding rules'),
+        '410': errorResponse("CursorExpired: 'after' is older than the events kept; start again with 'since'"),
+        '429': RECORD_ERRORS['429'],
+        '503': errorResponse('The change feed or the audit trail is unavailable; retry later'),
       },
     },
   };

@@ -3,7 +3,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuditOperation, AuditTrail, RecordRef } from '../types/audit.ts';
+import type { AuditEntry, AuditOperation, AuditTrail, RecordRef } from '../types/audit.ts';
 import { normaliseName } from '../records/normalise.ts';
 import type { SearchKey } from '../types/records.ts';
 import type { RenderCache } from '../render/cache.ts';
@@ -73,7 +73,7 @@ export const refsOf = (type: string, ids: readonly number[]): RecordRef[] => ids
 
 /**
  * Records the access, naming the registrations it disclosed or decided on (`records`); data is
- * sent only once its entry is committed.
+ * sent only once its entry is committed. `details` names a change-feed answer's events and fields.
  */
 export async function audited(
   audit: AuditTrail,
@@ -81,6 +81,7 @@ export async function audited(
   results: number,
   records: readonly RecordRef[],
   { dataset, operation } = request.routeOptions.config as RecordRouteConfig,
+  details: Pick<AuditEntry, 'events' | 'fields'> = {},
 ) {
   const identity = request.identity as Identity;
   const mark = request.url.indexOf('?');
@@ -97,6 +98,7 @@ export async function audited(
       results,
       requestId: request.id,
       records,
+      ...details,
     });
   } catch (error) {
     throw Object.assign(serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'), {

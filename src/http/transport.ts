@@ -12,6 +12,9 @@
  *   near it: a v0 search with every name at its 100-character limit, each
  *   character percent-encoded, is under 6,000.
  *
+ * How long a connection may stay open without sending anything, and who gets a place once
+ * MAX_CONNECTIONS are open, is connection-slots.ts's.
+ *
  * The TLS refusals are logged: a failed handshake with its reason (no
  * certificate, unknown CA, expired...), and a certificate that passes the
  * handshake but breaks an on-boarding rule (see auth/client-certificate.ts),
@@ -25,6 +28,7 @@ import type { TLSSocket, Server as TlsServer } from 'node:tls';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { presentedCertificate } from '../auth/client-certificate.ts';
 import type { ConnectionLimits, TlsConfig } from '../config.ts';
+import { guardConnections } from './connection-slots.ts';
 import { securityHeaders } from './headers.ts';
 
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -61,7 +65,7 @@ function hostProblem(request: IncomingMessage): string | undefined {
 }
 
 /** Node's defaults for what the configuration does not say (tests building an app of their own). */
-const UNLIMITED: ConnectionLimits = { requestTimeoutMs: 300_000, headersTimeoutMs: 60_000, maxConnections: Infinity };
+const UNLIMITED: ConnectionLimits = { requestTimeoutMs: 300_000, headersTimeoutMs: 60_000, keepAliveTimeoutMs: 72_000, maxConnections: Infinity };
 
 export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLimits = UNLIMITED): Transport {
   let log: FastifyBaseLogger | undefined;
@@ -84,12 +88,19 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
     requestTimeout: limits.requestTimeoutMs,
     headersTimeout: limits.headersTimeoutMs,
     connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    // A TLS client that connects and never finishes its handshake is held no longer than one that
+    // connects and sends no request (Node's default is 120 s).
+    handshakeTimeout: limits.headersTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
   };
 
   return {
-    serverFactory(handler, options) {
+    serverFactory(handler) {
+      let slots: ReturnType<typeof guardConnections> | undefined;
       const guarded: Handler = (request, response) => {
-        if ((request.url?.length ?? 0) > MAX_URL_LENGTH) refuseLongUrl(request, response);
+        if (slots && !slots.admit(request, response)) {
+          refuse(request, response, 503, 'ServiceUnavailable', 'Every connection the service accepts is busy: try again shortly');
+        } else if ((request.url?.length ?? 0) > MAX_URL_LENGTH) refuseLongUrl(request, response);
         else if (hostProblem(request)) refuse(request, response, 400, 'BadRequest', hostProblem(request)!);
         else handler(request, response);
       };
@@ -105,8 +116,8 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
             guarded,
           ) as unknown as Server)
         : createHttpServer(serverOptions, guarded);
-      server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
-      server.maxConnections = limits.maxConnections;
+      server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+      slots = guardConnections(server, limits, secure);
       return server;
     },
 

@@ -2,15 +2,14 @@
  * GET /v1/verification/{type}: whether the details a caller holds match one
  * current registration, answered `{"verified":true}` or `{"verified":false}`
  * and nothing else, whatever the reason for a false. Every answer takes the
- * same steps (search, compare every candidate, audit), so neither the body nor
- * the work done tells one reason from another.
+ * same steps (search, read and compare at least CANDIDATE_FLOOR registrations,
+ * audit), so neither the body nor the work done tells one reason from another.
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import type { AuditTrail } from '../types/audit.ts';
 import type { VerificationConfig } from '../config.ts';
 import type { RecordDescription } from '../records/define.ts';
-import type { VerifiedValues } from '../types/records.ts';
 import type { RecordReader } from '../types/store.ts';
 import { type CompiledVerification, compileVerification } from '../records/verification.ts';
 import { FalseShareMonitor } from './false-share-monitor.ts';
@@ -34,6 +33,15 @@ export type CandidateSearch = RecordReader['verificationCandidates'];
  * (the answer is then false, as for any ambiguity); a cap keeps every answer's work bounded.
  */
 export const CANDIDATE_LIMIT = 100;
+
+/**
+ * The registrations every verification reads and compares at least: the candidates found, padded
+ * out with others of the type. Up to this many found, the work (rows fetched, sent, parsed and
+ * compared) is the same whatever the answer, so its time does not tell "no such registration"
+ * from "a detail differs", nor one registration from a re-registered pair or three of a name.
+ * Each one more costs every verification that finds fewer another row read and parsed.
+ */
+export const CANDIDATE_FLOOR = 3;
 
 export const verificationPath = (type: string) => `/v1/verification/${type}`;
 
@@ -121,9 +129,6 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
   for (const description of records) {
     const compiled = compileVerification(description);
     const dataset = description.name;
-    // A registration an earlier verification found: compared (and the answer dropped) when the search
-    // finds none, so that finding nothing takes the comparing that finding one does.
-    let decoy: VerifiedValues | undefined;
     // Bound once: labelling each answer anew costs more than the rest of the counting.
     const counted = { verified: answers.labels(dataset, 'true'), notVerified: answers.labels(dataset, 'false') };
     app.get<{ Querystring: Record<string, string | undefined> }>(
@@ -136,10 +141,10 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
       async (request, reply) => {
         // A value with no letter or digit throws VerificationInputError, a 400 of its own.
         const query = compiled.read(request.query);
-        const candidates = await fromStore(() => findCandidates(dataset, query.key, CANDIDATE_LIMIT));
+        const candidates = await fromStore(() => findCandidates(dataset, query.key, CANDIDATE_LIMIT, CANDIDATE_FLOOR));
         const verified = compiled.decide(candidates, query);
-        if (candidates.records.length) decoy = candidates.records[0];
-        else if (decoy !== undefined) compiled.decide({ records: [decoy], truncated: false }, query);
+        // Compared as the candidates are, and the answer dropped: finding fewer takes the same comparing.
+        compiled.decide({ records: candidates.padding ?? [], truncated: false }, query);
         // The candidates it was decided on, whichever the answer: each was compared with what the caller gave.
         await audited(audit, request, verified ? 1 : 0, refsOf(dataset, candidates.ids), { dataset, operation: 'verify' } satisfies RecordRouteConfig);
         monitor.record((request.identity as Identity).client, dataset, verified);

@@ -60,6 +60,7 @@ export const birth = defineRecord({
     cancelledFlag: 'status.cancelled',
     replacedBy: 'nextRegistration',
   },
+  changes: { correction: 'status.correction', marginalNote: 'status.marginalNote' },
   fields: {
     id: always(integer('System number of the registration')),
     date: basic(isoDate('Date the birth was registered')),

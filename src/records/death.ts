@@ -43,6 +43,7 @@ export const death = defineRecord({
     },
     replacedBy: 'nextRegistration',
   },
+  changes: { correction: 'status.correction', marginalNote: 'status.marginalNote' },
   fields: {
     id: always(integer('System number of the registration')),
     date: basic(isoDate('Date the death was registered')),

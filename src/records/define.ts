@@ -158,6 +158,17 @@ export interface RecordDescription {
   };
   /** Verification without disclosure: whether given details match one current registration. */
   readonly verification: Verification;
+  /**
+   * Dot paths whose change names why a registration was updated, for the change feed's `reason`
+   * (records/changes.ts). Cancelled, replaced, blocked and unblocked come from the paths declared
+   * above (`verification.cancelledFlag`, `verification.replacedBy`, `blockedFlag`).
+   */
+  readonly changes: {
+    /** The text recording a correction, where the type has one. */
+    readonly correction?: string;
+    /** The marginal note. */
+    readonly marginalNote?: string;
+  };
 }
 
 export const defineRecord = <const D extends RecordDescription>(description: D): D => description;

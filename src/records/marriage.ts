@@ -86,6 +86,7 @@ export const marriage = defineRecord({
     },
     replacedBy: 'nextRegistration',
   },
+  changes: { marginalNote: 'status.marginalNote' },
   fields: {
     id: always(integer('System number of the registration')),
     entryNumber: integer('Entry number in the register'),

@@ -80,6 +80,7 @@ export const partnership = defineRecord({
     },
     replacedBy: 'nextRegistration',
   },
+  changes: { marginalNote: 'status.marginalNote' },
   fields: {
     id: always(integer('System number of the registration')),
     dateOfPartnership: basic(isoDate('Date the civil partnership was formed')),

@@ -48,5 +48,10 @@ export interface SqlDriver extends SqlExecutor {
    * when the connection failed during the COMMIT (which of all or none is then not known).
    */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Calls `heard` on each NOTIFY on `channel`, through a connection of its own (reopened when it
+   * fails) until the returned function or `close` stops it.
+   */
+  listen?(channel: string, heard: () => void): () => Promise<void>;
   close(): Promise<void>;
 }

@@ -6,11 +6,14 @@
  * `forenamesMatch`, the same rule the SQL store expresses as a key range.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { compileReason } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { forenamesMatch } from '../records/search-keys.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from '../types/records.ts';
-import type { RecordReader, RecordWriter, SearchResult } from '../types/store.ts';
+import type { RecordChange } from '../types/events.ts';
+import type { RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
+import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
 import { parsedReads } from './parsed-reads.ts';
 
 interface Kept {
@@ -27,6 +30,8 @@ interface Keyed {
 
 interface TypeRecords {
   readonly paths: readonly string[];
+  /** Why a stored record was changed into another, for its event. */
+  readonly reason: ReturnType<typeof compileReason>;
   readonly byId: Map<number, Kept>;
   /** Search keys by date and surname. */
   readonly byKey: Map<string, Keyed[]>;
@@ -48,11 +53,17 @@ const unchanged = (kept: Kept, record: RecordToWrite) =>
 
 export interface MemoryRecords {
   readonly reader: RecordReader;
+  /** Writes records and their events together. */
   readonly writer: RecordWriter;
+  readonly events: MemoryEvents;
 }
 
 export function createMemoryRecords(descriptions: readonly RecordDescription[]): MemoryRecords {
-  const types = new Map<string, TypeRecords>(descriptions.map((d) => [d.name, { paths: verifiedPaths(d), byId: new Map(), byKey: new Map() }]));
+  const types = new Map<string, TypeRecords>(
+    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map() }]),
+  );
+  /** By type, what the latest verifications found, newest first: their padding. */
+  const recentlyFound = new Map<string, readonly VerifiedValues[]>();
   const recordsOf = (type: string) => {
     const found = types.get(type);
     if (!found) throw new Error(`unknown record type ${type}`);
@@ -76,6 +87,8 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     }
   };
 
+  const events = createMemoryEvents((type, id) => recordsOf(type).byId.get(id)?.json);
+
   const search = <R>(type: string, key: SearchKey, limit: number, give: (kept: Kept) => R): SearchResult<R> => {
     const records = recordsOf(type);
     const matched = new Set<number>();
@@ -97,8 +110,18 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       return search(type, key, limit, (kept) => kept.json);
     },
 
-    async verificationCandidates(type: string, key: SearchKey, limit: number): Promise<SearchResult<VerifiedValues>> {
-      return search(type, key, limit, (kept) => kept.verified);
+    async verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates> {
+      const found = search(type, key, limit, (kept) => kept.verified);
+      if (padTo === undefined) return found;
+      // As the PostgreSQL store pads: what earlier verifications of the type found, then its first records.
+      const recent = recentlyFound.get(type) ?? [];
+      const padding: VerifiedValues[] = recent.slice(0, Math.max(0, padTo - found.records.length));
+      for (const kept of recordsOf(type).byId.values()) {
+        if (padding.length >= padTo - found.records.length) break;
+        padding.push(kept.verified);
+      }
+      if (found.records.length) recentlyFound.set(type, [...found.records, ...recent].slice(0, padTo));
+      return { ...found, padding };
     },
 
     async ready() {},
@@ -115,6 +138,8 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
         }
       }
       const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
+      // The records and their events are applied in one synchronous step: no reader sees one without the other.
+      const changes: RecordChange[] = [];
       for (const record of staged) {
         const kept = records.byId.get(record.id);
         if (kept && unchanged(kept, record)) {
@@ -124,13 +149,19 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
         if (kept) {
           unindex(records, record.id, kept.keys);
           counts.updated++;
-        } else counts.inserted++;
+          changes.push({ id: record.id, reason: records.reason(JSON.parse(kept.json), JSON.parse(record.json)) });
+        } else {
+          counts.inserted++;
+          changes.push({ id: record.id });
+        }
         records.byId.set(record.id, { json: record.json, keys: record.keys, verified: record.verified });
         index(records, record.id, record.keys);
       }
+      // In id order, as PostgreSQL numbers them.
+      events.append(type, changes.sort((a, b) => a.id - b.id));
       return counts;
     },
   };
 
-  return { reader: { ...json, ...parsedReads(json) }, writer };
+  return { reader: { ...json, ...parsedReads(json) }, writer, events };
 }

@@ -16,6 +16,7 @@ import { auditTrail } from './schema/v2-audit-trail.ts';
 import { recordsAsJson } from './schema/v3-records-as-json.ts';
 import { auditVerifications } from './schema/v4-audit-verifications.ts';
 import { auditOperations } from './schema/v5-audit-operations.ts';
+import { changeFeed } from './schema/v6-change-feed.ts';
 import { auditWriters } from './schema/v7-audit-writers.ts';
 
 export interface Migration {
@@ -30,6 +31,7 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: 'records kept as json text', sql: recordsAsJson },
   { version: 4, name: 'audit trail records verifications', sql: auditVerifications },
   { version: 5, name: 'audit trail records suggestions, feed reads and its own reads', sql: auditOperations },
+  { version: 6, name: 'change feed: events outbox and subscriptions', sql: changeFeed },
   { version: 7, name: 'audit trail: a chain per writer, disclosed records, signed checkpoints', sql: auditWriters },
 ];
 

@@ -58,8 +58,37 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
       await finished(stream);
     },
   });
+  const listeners = new Set<() => Promise<void>>();
   return {
     ...executor(pool),
+    listen(channel, heard) {
+      let stopped = false;
+      let client: pg.Client | undefined;
+      let retry: NodeJS.Timeout | undefined;
+      const open = () => {
+        if (stopped) return;
+        const current = new pg.Client({ connectionString: options.url, options: settings.join(' '), application_name: options.applicationName ?? 'lev-api', connectionTimeoutMillis: 5000 });
+        client = current;
+        // A lost connection is opened again a second later; meanwhile waiting readers fall back on their own timers.
+        const again = () => {
+          current.removeAllListeners('notification');
+          current.end().catch(() => {});
+          if (!stopped && client === current) retry = setTimeout(open, 1000).unref();
+        };
+        current.on('error', again);
+        current.on('notification', () => heard());
+        current.connect().then(() => current.query(`LISTEN ${pg.escapeIdentifier(channel)}`)).catch(again);
+      };
+      open();
+      const stop = async () => {
+        stopped = true;
+        listeners.delete(stop);
+        clearTimeout(retry);
+        await client?.end().catch(() => {});
+      };
+      listeners.add(stop);
+      return stop;
+    },
     async exec(sql) {
       await pool.query(sql);
     },
@@ -93,6 +122,7 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
       return result;
     },
     close: async () => {
+      await Promise.all([...listeners].map((stop) => stop()));
       if (!pool.ended) await pool.end();
     },
   };

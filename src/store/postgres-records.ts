@@ -4,10 +4,11 @@
  * a record: date + normalised surname + forenames), whose primary key is the
  * index every search uses.
  */
+import { reasonSql } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { SearchKey, VerifiedValues } from '../types/records.ts';
-import type { RecordReader, RecordWriter, SearchResult } from '../types/store.ts';
+import type { RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import type { SqlDriver } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
 import { parsedReads } from './parsed-reads.ts';
@@ -38,6 +39,8 @@ export function createPostgresRecords(
   // Run on every request with fixed text: prepared once per connection.
   const PREPARE = { prepare: true } as const;
   const verifiedPathsOf = new Map(descriptions.map((d) => [d.name, verifiedPaths(d)]));
+  /** By type, the ids of the registrations the latest verifications found, newest first: their padding. */
+  const recentlyFound = new Map<string, readonly string[]>();
 
   const json = {
     async lookupJson(type: string, id: string) {
@@ -62,12 +65,50 @@ export function createPostgresRecords(
       return { records: found.map((row) => row.data), ids: found.map((row) => Number(row.id)), truncated: rows.length > limit };
     },
 
-    async verificationCandidates(type: string, key: SearchKey, limit: number): Promise<SearchResult<VerifiedValues>> {
+    async verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates> {
       // The records' text, parsed here: V8 parses one in a third of the time PostgreSQL takes to
       // pick the fields out of json (which it parses again for each field), on the same cores.
-      const { records, ids, truncated } = await json.searchJson(type, key, limit);
       const paths = verifiedPathsOf.get(type) as readonly string[];
-      return { records: records.map((text) => verifiedValues(JSON.parse(text), paths)), ids, truncated };
+      if (padTo === undefined) {
+        const { records, ids, truncated } = await json.searchJson(type, key, limit);
+        return { records: records.map((text) => verifiedValues(JSON.parse(text), paths)), ids, truncated };
+      }
+      // One statement: the candidates, then padding up to padTo rows in all, each fetched, turned to
+      // text, sent and parsed alike, so none found costs what some found do. The padding is what
+      // earlier verifications of the type found (the type's first records until there is enough),
+      // so that it is the size of what is found, not of one record every answer of none reads.
+      const t = tables(type);
+      const recent = recentlyFound.get(type) ?? [];
+      const rows = await read().query<{ found: boolean; id: string; data: string }>(
+        `WITH found AS MATERIALIZED (
+           SELECT DISTINCT k.id FROM ${t.keys} k
+            WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4
+            ORDER BY k.id
+            LIMIT $5),
+         padding AS (
+           SELECT recent.id, recent.n FROM unnest($7::bigint[]) WITH ORDINALITY AS recent(id, n)
+           UNION ALL
+           SELECT first_rows.id, $6 + row_number() OVER (ORDER BY first_rows.id)
+             FROM (SELECT f.id FROM ${t.records} f ORDER BY f.id LIMIT $6) AS first_rows),
+         ids AS (
+           SELECT id, true AS found FROM found
+           UNION ALL
+           (SELECT id, false FROM padding ORDER BY n LIMIT greatest(0, $6 - (SELECT count(*) FROM found))))
+         SELECT ids.found, r.id::text AS id, r.data::text AS data FROM ids JOIN ${t.records} r ON r.id = ids.id`,
+        [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1, padTo, recent],
+        PREPARE,
+      );
+      const records: VerifiedValues[] = [];
+      const padding: VerifiedValues[] = [];
+      const foundIds: string[] = [];
+      for (const row of rows) {
+        (row.found ? records : padding).push(verifiedValues(JSON.parse(row.data), paths));
+        if (row.found) foundIds.push(row.id);
+      }
+      if (foundIds.length) recentlyFound.set(type, [...foundIds, ...recent].slice(0, padTo));
+      const truncated = records.length > limit;
+      if (truncated) records.length = limit;
+      return { records, ids: foundIds.slice(0, limit).map(Number), truncated, padding };
     },
 
     async ready() {
@@ -75,10 +116,12 @@ export function createPostgresRecords(
     },
   };
 
+  // Why a changed record changed, over the merge's stored (o) and staged (l) record: made once, at start.
+  const reasons = new Map(descriptions.map((d) => [d.name, reasonSql(d, 'o.data::jsonb', 'l.data::jsonb')]));
   const writer: RecordWriter = {
     async write(type, batches) {
       tables(type);
-      return writeRecords(driver, type, batches);
+      return writeRecords(driver, type, batches, reasons.get(type) as string);
     },
   };
 

@@ -12,6 +12,7 @@
  * the merge did. The ids of one write must be distinct: the merge is one
  * INSERT ... ON CONFLICT, which cannot touch a row twice.
  */
+import { registeredType, updatedType } from '../records/changes.ts';
 import type { RecordToWrite, WriteCounts } from '../types/records.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
@@ -28,7 +29,8 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
 const STAGE = `
 CREATE TEMP TABLE load_records (id bigint NOT NULL, data text NOT NULL, search_keys text NOT NULL) ON COMMIT DROP;
 CREATE TEMP TABLE load_keys (id bigint NOT NULL, date date NOT NULL, surname text COLLATE "C" NOT NULL, forenames text COLLATE "C" NOT NULL) ON COMMIT DROP;
-CREATE TEMP TABLE load_changed (id bigint NOT NULL, inserted boolean NOT NULL) ON COMMIT DROP`;
+CREATE TEMP TABLE load_changed (id bigint NOT NULL, inserted boolean NOT NULL, reason text) ON COMMIT DROP;
+CREATE TEMP TABLE load_events (id bigint NOT NULL, reason text) ON COMMIT DROP`;
 
 interface Targets {
   readonly records: string;
@@ -52,8 +54,12 @@ async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readon
   if (keys) await tx.copyFrom(`COPY ${into.keys} (id, date, surname, forenames) FROM STDIN`, keys);
 }
 
-/** Merges the staged records of `type` into its tables; what it did. */
-async function merge(tx: SqlExecutor, type: string, total: number): Promise<WriteCounts> {
+/**
+ * Merges the staged records of `type` into its tables; what it did. `reason` is the SQL naming why
+ * a record changed, over `o.data` (as stored) and `l.data` (as staged): the statement's joins read
+ * the table as it was before the statement, as every part of one statement does.
+ */
+async function merge(tx: SqlExecutor, type: string, total: number, reason: string): Promise<WriteCounts> {
   const t = tableNames(type);
   await tx.query(
     `WITH changed AS (
@@ -64,8 +70,13 @@ async function merge(tx: SqlExecutor, type: string, total: number): Promise<Writ
             OR (r.data::text <> EXCLUDED.data::text AND r.data::jsonb <> EXCLUDED.data::jsonb)
        RETURNING id, (xmax = 0) AS inserted
      )
-     INSERT INTO load_changed SELECT id, inserted FROM changed`,
+     INSERT INTO load_changed (id, inserted, reason)
+     SELECT c.id, c.inserted, CASE WHEN c.inserted THEN NULL ELSE ${reason} END
+       FROM changed c
+       LEFT JOIN ${t.records} o ON o.id = c.id AND NOT c.inserted
+       LEFT JOIN load_records l ON l.id = c.id AND NOT c.inserted`,
   );
+  await tx.query('INSERT INTO load_events (id, reason) SELECT id, reason FROM load_changed');
   // A record just inserted has no keys yet (keys cascade away with their record).
   await tx.query(`DELETE FROM ${t.keys} k USING load_changed c WHERE k.id = c.id AND NOT c.inserted`);
   // In index order, so each page of the primary key is filled in one go; a record may give a key twice.
@@ -80,14 +91,44 @@ async function merge(tx: SqlExecutor, type: string, total: number): Promise<Writ
   return { inserted, updated, unchanged: total - inserted - updated };
 }
 
+/** The channel a committed load notifies, waking the feed's waiting readers (docs/events.md). */
+export const FEED_CHANNEL = 'lev_feed';
+
+/**
+ * Numbers the events of the rows `source` gives (`id`, and `reason`, null for a new registration)
+ * and adds them to the feed. Called last before COMMIT: the row lock on feed_head, held until the
+ * commit, makes a concurrent load wait here until this one is committed and visible, so positions
+ * are given in commit order and a reader never sees a later position before an earlier one.
+ */
+async function appendEvents(tx: SqlExecutor, type: string, source: string): Promise<void> {
+  const [{ head, at }] = await tx.query<{ head: string; at: Date }>('SELECT position::text AS head, clock_timestamp() AS at FROM feed_head FOR UPDATE');
+  const [{ added }] = await tx.query<{ added: number }>(
+    `WITH added AS (
+       INSERT INTO feed_event (position, type, record_type, record_id, reason, committed_at)
+       SELECT $1::bigint + row_number() OVER (ORDER BY id), CASE WHEN reason IS NULL THEN $2 ELSE $3 END, $4, id, reason, $5
+         FROM (${source}) s
+       RETURNING 1
+     )
+     SELECT count(*)::int AS added FROM added`,
+    [head, registeredType(type), updatedType(type), type, at],
+  );
+  if (added === 0) return;
+  const [{ position }] = await tx.query<{ position: string }>('UPDATE feed_head SET position = position + $1 RETURNING position::text', [added]);
+  // Delivered at commit, and only if it commits.
+  await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, position]);
+}
+
 /**
  * Records staged before they are merged: merging as the load goes lets the batches that follow be
  * read and checked while the database merges, and keeps the staging tables small.
  */
 const MERGE_EVERY = 50_000;
 
-/** Writes every batch of records of `type` in one transaction: all of them, or none. Ids are distinct across the batches. */
-export async function writeRecords(driver: SqlDriver, type: string, batches: AsyncIterable<readonly RecordToWrite[]>): Promise<WriteCounts> {
+/**
+ * Writes every batch of records of `type` in one transaction, with their events: all of them, or
+ * none. Ids are distinct across the batches. `reason` is as `merge` takes it.
+ */
+export async function writeRecords(driver: SqlDriver, type: string, batches: AsyncIterable<readonly RecordToWrite[]>, reason: string): Promise<WriteCounts> {
   return driver.transaction(async (tx) => {
     if (!tx.copyFrom) throw new Error('this connection cannot COPY');
     const copier = tx as Required<SqlExecutor>;
@@ -102,6 +143,7 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
         await copyBatch(copier, t, batch);
         total += batch.length;
       }
+      if (total > 0) await appendEvents(tx, type, `SELECT id, NULL::text AS reason FROM ${t.records}`);
       return { inserted: total, updated: 0, unchanged: 0 };
     }
     await tx.query("SET LOCAL work_mem = '256MB'");
@@ -109,7 +151,7 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
     const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
     let staged = 0;
     const mergeStaged = async () => {
-      const merged = await merge(tx, type, staged);
+      const merged = await merge(tx, type, staged, reason);
       counts.inserted += merged.inserted;
       counts.updated += merged.updated;
       counts.unchanged += merged.unchanged;
@@ -123,6 +165,7 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
       if (staged >= MERGE_EVERY) await mergeStaged();
     }
     if (staged > 0) await mergeStaged();
+    if (counts.inserted + counts.updated > 0) await appendEvents(tx, type, 'SELECT id, reason FROM load_events');
     return counts;
   });
 }

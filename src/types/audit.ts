@@ -26,6 +26,10 @@ export interface AuditEntry {
   readonly requestId: string;
   /** The registrations this access disclosed or decided on, where it named any. */
   readonly records?: readonly RecordRef[];
+  /** A change-feed answer's event ids (feed positions), in the order sent. */
+  readonly events?: readonly string[];
+  /** The record fields (dot paths) a change-feed answer included, where its subscription names any. */
+  readonly fields?: readonly string[];
 }
 
 /** An entry as stored: with its time (ISO 8601, milliseconds, UTC) and hash. */

@@ -4,6 +4,7 @@
  * and read back by the audit report. Each backend (src/backend/) gives all four.
  */
 import type { AuditReport, AuditTrail } from './audit.ts';
+import type { EventFeed, Subscriptions } from './events.ts';
 import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from './records.ts';
 
 export interface SearchResult<R> {
@@ -12,6 +13,16 @@ export interface SearchResult<R> {
   readonly ids: readonly number[];
   /** More records matched than were returned. */
   readonly truncated: boolean;
+}
+
+/** Verification's candidates, and what pads them out (`RecordReader.verificationCandidates`). */
+export interface VerificationCandidates extends SearchResult<VerifiedValues> {
+  /**
+   * Other registrations of the type, read and prepared as the candidates are, so that candidates
+   * and padding together number `padTo` (or all the type holds, when fewer): given when `padTo`
+   * was. Compared and ignored, they make finding none take the work of finding some.
+   */
+  readonly padding?: readonly VerifiedValues[];
 }
 
 /**
@@ -28,8 +39,10 @@ export interface RecordReader {
   /**
    * What verification compares of the records `searchJson` would find: the values at the type's
    * verified paths, not the record, so that a verification reads and parses no more than it needs.
+   * With `padTo`, as many other registrations as it takes to make `padTo` in all, read the same way,
+   * in one statement with the search: the store does the same work whether it found none or some.
    */
-  verificationCandidates(type: string, key: SearchKey, limit: number): Promise<SearchResult<VerifiedValues>>;
+  verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates>;
   lookup(type: string, id: string): Promise<unknown | undefined>;
   search(type: string, key: SearchKey, limit: number): Promise<SearchResult<unknown>>;
   /** Throws unless the store can answer for every described record type. */
@@ -41,6 +54,8 @@ export interface RecordWriter {
    * Writes every batch of records of `type` in one transaction: all of them, or (when a batch
    * cannot be written, or the batches' source throws) none. Records are written by id: a record
    * whose data or keys are as stored is left unchanged. Ids are distinct across the batches.
+   * In the same transaction, one change-feed event for each record inserted or updated (none for
+   * one left unchanged), numbered in commit order.
    */
   write(type: string, batches: AsyncIterable<readonly RecordToWrite[]>): Promise<WriteCounts>;
 }
@@ -52,5 +67,8 @@ export interface Backend {
   readonly writer: RecordWriter;
   readonly audit: AuditTrail;
   readonly report: AuditReport;
+  /** The change feed the writer's events are read from. */
+  readonly events: EventFeed;
+  readonly subscriptions: Subscriptions;
   close(): Promise<void>;
 }

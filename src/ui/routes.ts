@@ -80,6 +80,19 @@ const nouns: Record<string, string> = { birth: 'birth', death: 'death', marriage
 const labels: Record<string, string> = { birth: 'Births', death: 'Deaths', marriage: 'Marriages', partnership: 'Civil partnerships' };
 const nounOf = (type: string) => nouns[type] ?? type;
 
+/** Pages another site may link to: where a caseworker starts, signs in, and returns to from the issuer. */
+const OPEN_TO_OTHER_SITES = new Set(['/ui', '/ui/sign-in', '/ui/auth/callback']);
+
+/**
+ * Whether the browser says another site started the request (Fetch Metadata). `same-site` counts as
+ * another site: a sibling subdomain is not these pages. Without the header (a client that is not a
+ * browser, or one too old to send it) nothing can be told, and the request is read as before.
+ */
+const startedElsewhere = (request: FastifyRequest) => {
+  const site = request.headers['sec-fetch-site'];
+  return site === 'cross-site' || site === 'same-site';
+};
+
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
@@ -115,9 +128,15 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
 
   // A page that fails (the API or the session store out of reach) says so as a page: never a bare 500.
   app.setErrorHandler((error, request, reply) => {
-    request.log.error({ err: { type: (error as Error).name, code: (error as { code?: string }).code } }, 'page failed');
+    const err = { type: (error as Error).name, code: (error as { code?: string }).code };
     const status = (error as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) return reply.code(status).type('text/plain; charset=utf-8').send('The request could not be read');
+    // A request the pages cannot read (too large, a broken escape, a body of another type) is the
+    // client's doing, like the API's 4xx: logged as such, so that error level means the service failed.
+    if (status && status >= 400 && status < 500) {
+      request.log.info({ err, status }, 'page request refused');
+      return reply.code(status).type('text/plain; charset=utf-8').send('The request could not be read');
+    }
+    request.log.error({ err }, 'page failed');
     return reply
       .code(503)
       .type('text/html; charset=utf-8')
@@ -134,6 +153,31 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
       .type('text/html; charset=utf-8')
       .send(templates.render('error.njk', { mock, title: 'There is a problem with the link', message: 'It gives a field more than once. Go back and try again.' }));
   });
+
+  // A request another site started (a link, a form on its page, a redirect through it) carries the
+  // caseworker's cookie, SameSite=Lax, when it is a top-level GET. Such a request reads nothing and
+  // changes nothing until the caseworker confirms from the pages themselves; docs/ui.md says why
+  // this rather than SameSite=Strict. Only the pages a caseworker starts from, signs in at, or comes
+  // back to from the issuer may be opened from elsewhere.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!startedElsewhere(request)) return;
+    const route = request.routeOptions.url;
+    const safe = request.method === 'GET' || request.method === 'HEAD';
+    if (route === undefined || (safe && OPEN_TO_OTHER_SITES.has(route))) return;
+    const render = (template: string, context: Record<string, unknown>, status: number) =>
+      reply.code(status).type('text/html; charset=utf-8').send(templates.render(template, { mock, ...context }));
+    // The link again, now followed from this origin. Only the path and query: never another host.
+    if (safe) return render('confirm.njk', { title: 'Open this page?', target: request.url }, 200);
+    // No session is read, made or set: the caseworker's stays as it was.
+    return render('error.njk', { title: 'You cannot do that from another website', message: 'The form was sent from another website. Go to the start and try again from there.' }, 403);
+  });
+
+  /** The visitor's session as it is, without making one or restarting its idle time. */
+  const heldSession = async (request: FastifyRequest) => {
+    const id = request.cookies[COOKIE];
+    const session = id ? await sessions.get(id) : undefined;
+    return id && session ? { id, session } : undefined;
+  };
 
   /** The visitor's session, made (not yet signed in) when they have none or it ended. */
   const sessionOf = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -225,8 +269,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
         ? 'Your sign-in has expired. Sign in again to go on.'
         : undefined;
   const csrfHolds = (given: unknown, session: Session) => typeof given === 'string' && sameText(given, session.csrf);
-  const expired = (reply: FastifyReply, session: Session, what: string) =>
-    page(reply, 'error.njk', context(session, `${what} again`, { message: `The form had expired. Go back and ${what.toLowerCase()} again.` }), 403);
+  const expired = (reply: FastifyReply, session: Session | undefined, what: string) =>
+    page(reply, 'error.njk', context(session ?? { csrf: '' }, `${what} again`, { message: `The form had expired. Go back and ${what.toLowerCase()} again.` }), 403);
 
   /** A new session id for the signed-in caseworker: one fixed before sign-in is worth nothing after. */
   const startSession = async (reply: FastifyReply, previous: string, session: Session) => {
@@ -244,10 +288,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
     return page(reply, 'sign-in.njk', { ...context(session, 'Sign in'), user: undefined, notice, values: {}, fieldErrors: {}, roleItems: roleItems() });
   });
 
+  // The forms that change the session read it as it is: a form refused (a forged one, one from a
+  // session that has ended) makes no session and sets no cookie over the caseworker's.
   app.post<{ Body: Record<string, string | string[] | undefined> }>('/ui/sign-in', async (request, reply) => {
-    const { id, session } = await sessionOf(request, reply);
+    const held = await heldSession(request);
     const body = request.body ?? {};
-    if (!csrfHolds(body.csrf, session)) return expired(reply, session, 'Sign in');
+    if (!held || !csrfHolds(body.csrf, held.session)) return expired(reply, held?.session, 'Sign in');
+    const { id, session } = held;
     if (signIn.mode === 'oidc') {
       const { url, pending } = await signIn.oidc.start();
       await sessions.set(id, { csrf: session.csrf, pending });
@@ -284,8 +331,9 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   });
 
   app.post<{ Body: Record<string, string | undefined> }>('/ui/sign-out', async (request, reply) => {
-    const { id, session } = await sessionOf(request, reply);
-    if (!csrfHolds(request.body?.csrf, session)) return expired(reply, session, 'Sign out');
+    const held = await heldSession(request);
+    if (!held || !csrfHolds(request.body?.csrf, held.session)) return expired(reply, held?.session, 'Sign out');
+    const { id, session } = held;
     await sessions.delete(id);
     reply.clearCookie(COOKIE, cookieOptions);
     // At the issuer too, or its session would sign the caseworker straight back in.
@@ -527,8 +575,13 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   });
 }
 
-/** A CSV cell: quoted when it must be, and never read by a spreadsheet as a formula. */
+/**
+ * A CSV cell: quoted when it must be, and never read by a spreadsheet as a formula. The characters
+ * are OWASP's (CSV injection), with `;` and `|`, which some spreadsheets also start a formula or a
+ * DDE call with; `;` is quoted too, being the separator where the decimal mark is a comma.
+ * @see https://owasp.org/www-community/attacks/CSV_Injection
+ */
 export function csvCell(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const safe = /^[=+\-@\t\r;|]/.test(text) ? `'${text}` : text;
+  return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -85,6 +85,9 @@ for (const kind of await storeKinds()) {
         entries.body.map((e: { path: string; query: string; dataset: string }) => `${e.dataset} ${e.path}${e.query ? `?${e.query}` : ''}`),
         ['audit /api/v0/audit/user-activity?operation=audit-read', ...reads.map((path) => `audit ${path}`).reverse()],
       );
+      // The report counts accesses to registrations: the trail's own readings only when asked for.
+      assert.deepEqual((await app.get('/api/v0/audit/user-activity', AUDITOR)).body, {}, 'no reading counted without operation=audit-read');
+      assert.deepEqual((await app.get('/api/v0/audit/entries?user=auditor', AUDITOR)).body, []);
       assert.equal((await app.get('/api/v0/audit/user-activity', as('nosy'))).status, 403);
       assert.equal((await app.get('/api/v0/audit/entries?user=nosy', AUDITOR)).body.length, 0, 'a refused reading disclosed nothing and is not recorded');
     });

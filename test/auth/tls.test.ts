@@ -10,7 +10,10 @@
  */
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
+import { type Socket, connect as netConnect } from 'node:net';
 import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connect as tlsConnect } from 'node:tls';
 import { before, describe, test } from 'node:test';
 import pino from 'pino';
 import { MAX_VALIDITY_DAYS, certificateProblem, certificateThumbprint } from '../../src/auth/client-certificate.ts';
@@ -129,6 +132,31 @@ describe('TLS_CLIENT_CA: the handshake', () => {
 
   test('the server presents its own certificate, which the client checks (another CA: refused by the client)', async () => {
     await assert.rejects(httpsGet(`${app.url}/healthz`, { ca: otherCa.cert, client: clients.good }), /self.signed|unable to verify|issuer/i);
+  });
+});
+
+describe('TLS: connections that send nothing', () => {
+  /** Milliseconds from `opened` until the socket closes, or -1 if it is still open after 6 s. */
+  const closedAfter = (socket: Socket, opened: number) =>
+    Promise.race([new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - opened))), sleep(6000, -1)]);
+
+  test('one that never starts its handshake, and one that finishes it and sends no request, are closed within HEADERS_TIMEOUT_S', async (t) => {
+    const { app } = await mtlsApp(t, { HEADERS_TIMEOUT_S: '1', REQUEST_TIMEOUT_S: '2' });
+    const { hostname, port } = new URL(app.url);
+    const silent = netConnect(Number(port), hostname).on('error', () => {});
+    const opened = Date.now();
+    const handshaken = tlsConnect({ host: hostname, port: Number(port), servername: 'localhost', ca: ca.cert, cert: clients.good.cert, key: clients.good.key });
+    handshaken.on('error', () => {});
+    try {
+      await new Promise((resolve) => handshaken.once('secureConnect', resolve));
+      const secured = Date.now();
+      const [beforeHandshake, afterHandshake] = await Promise.all([closedAfter(silent, opened), closedAfter(handshaken, secured)]);
+      assert.ok(beforeHandshake >= 900 && beforeHandshake < 2500, `no handshake: closed after ${beforeHandshake} ms (Node's own limit is 120 s)`);
+      assert.ok(afterHandshake >= 900 && afterHandshake < 2500, `no request after the handshake: closed after ${afterHandshake} ms`);
+    } finally {
+      silent.destroy();
+      handshaken.destroy();
+    }
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * What a connection may take of the server: a whole request within REQUEST_TIMEOUT_S, its headers
- * within HEADERS_TIMEOUT_S (a slow client gets 408 and is disconnected), and no more than
- * MAX_CONNECTIONS open at once. Over real sockets: the transport is the subject.
+ * within HEADERS_TIMEOUT_S (a slow client gets 408 and is disconnected), its first byte within
+ * HEADERS_TIMEOUT_S too, no more than KEEP_ALIVE_TIMEOUT_S idle between requests, and no more than
+ * MAX_CONNECTIONS open at once, which idle connections alone cannot fill. Over real sockets: the
+ * transport is the subject.
  */
 import assert from 'node:assert/strict';
 import { type Socket, connect } from 'node:net';
@@ -12,7 +14,7 @@ import { type RunningApp, filledStore, startApp, suiteContext, testConfig } from
 const context = suiteContext();
 let app: RunningApp;
 before(async () => {
-  app = await startApp(context, await filledStore(context, 'memory'), testConfig({ REQUEST_TIMEOUT_S: '2', HEADERS_TIMEOUT_S: '1', MAX_CONNECTIONS: '3' }));
+  app = await startApp(context, await filledStore(context, 'memory'), testConfig({ REQUEST_TIMEOUT_S: '2', HEADERS_TIMEOUT_S: '1', KEEP_ALIVE_TIMEOUT_S: '1', MAX_CONNECTIONS: '3' }));
 });
 
 /** A connection that records what it is sent and when it closes. */
@@ -78,4 +80,53 @@ test('a connection beyond MAX_CONNECTIONS is closed at once; one is accepted aga
   await again.closed;
   assert.match(again.received(), /^HTTP\/1\.1 200 /);
   for (const { socket } of held) socket.destroy();
+});
+
+/** One request on a connection, read up to the end of its answer (Content-Length), the connection kept. */
+async function ask(connection: Awaited<ReturnType<typeof open>>, path: string): Promise<string> {
+  const before = connection.received().length;
+  connection.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  for (let waited = 0; waited < 5000; waited += 10) {
+    const text = connection.received().slice(before);
+    const end = text.indexOf('\r\n\r\n');
+    const length = /\r\ncontent-length: (\d+)\r\n/i.exec(text)?.[1];
+    if (end >= 0 && length !== undefined && text.length >= end + 4 + Number(length)) return text;
+    await sleep(10);
+  }
+  throw new Error(`no whole answer to ${path} within 5 s`);
+}
+
+test('a connection that sends nothing is closed once HEADERS_TIMEOUT_S has passed, unanswered', async () => {
+  const { received, closed } = await open();
+  const ms = await Promise.race([closed, sleep(5000, -1)]);
+  assert.ok(ms >= 900 && ms < 2500, `closed after ${ms} ms: the 1 s header deadline runs from the connection's start`);
+  assert.equal(received(), '');
+});
+
+test('a connection idle between requests is closed after KEEP_ALIVE_TIMEOUT_S', async () => {
+  const connection = await open();
+  assert.match(await ask(connection, '/healthz'), /^HTTP\/1\.1 200 [^]*\r\nkeep-alive: timeout=1\r\n/i);
+  const answered = Date.now();
+  assert.match(await ask(connection, '/healthz'), /^HTTP\/1\.1 200 /, 'kept alive for a second request');
+  await Promise.race([connection.closed, sleep(6000)]);
+  const idle = Date.now() - answered;
+  assert.ok(connection.socket.destroyed, 'closed');
+  assert.ok(idle >= 900 && idle < 4000, `closed ${idle} ms after its last answer (1 s, and Node's 1 s grace)`);
+});
+
+test('silent connections beyond MAX_CONNECTIONS: a client that sends its request is still answered, and the silent ones are closed within the deadline', async () => {
+  // Twice the limit, every one silent: before, the first three filled every place for ever.
+  const silent = [];
+  for (let i = 0; i < 6; i++) silent.push(await open());
+  await sleep(100);
+  for (let probe = 0; probe < 3; probe++) {
+    const client = await open();
+    assert.match(await ask(client, '/healthz'), /^HTTP\/1\.1 200 /, `probe ${probe} answered while silent connections are held`);
+    client.socket.destroy();
+    await client.closed;
+  }
+  const times = await Promise.race([Promise.all(silent.map((connection) => connection.closed)), sleep(5000, [] as number[])]);
+  assert.equal(times.length, silent.length, 'every silent connection was closed within 5 s');
+  for (const ms of times) assert.ok(ms < 2500, `a silent connection closed after ${ms} ms, within the 1 s header deadline`);
+  for (const { received } of silent) assert.equal(received(), '', 'unanswered');
 });

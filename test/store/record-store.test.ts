@@ -195,6 +195,25 @@ for (const kind of await storeKinds()) {
       assert.deepEqual(await store.verificationCandidates('birth', { ...key, surname: 'nobody' }, 10), { records: [], ids: [], truncated: false });
     });
 
+    await t.test('verification candidates padded out: the same number of registrations read whether some or none were found', async () => {
+      await store.upsert('birth', [birth(9201, 'Pat', 'Padded', '2009-11-11'), birth(9202, 'Pam', 'Other', '2009-11-12'), birth(9203, 'Pia', 'Third', '2009-11-13')]);
+      const paths = verifiedPaths(records.find((d) => d.name === 'birth')!);
+      const isValues = (values: unknown) => Array.isArray(values) && values.length === paths.length;
+      const none = await store.verificationCandidates('birth', { date: '2009-11-11', surname: 'nobody', forenames: 'pat' }, 10, 3);
+      assert.deepEqual(none.records, []);
+      assert.equal(none.padding?.length, 3, 'three others read when none is found');
+      assert.ok(none.padding.every(isValues), 'padding is prepared as candidates are');
+      const one = await store.verificationCandidates('birth', { date: '2009-11-11', surname: 'padded', forenames: 'pat' }, 10, 3);
+      assert.equal(one.records.length, 1);
+      assert.equal(one.padding?.length, 2, 'one found, two others');
+      // What was found pads the next answers, so padding is the size of what verifications find.
+      const after = await store.verificationCandidates('birth', { date: '2009-11-11', surname: 'nobody', forenames: 'pat' }, 10, 3);
+      assert.deepEqual(after.padding?.[0], one.records[0]);
+      const many = await store.verificationCandidates('birth', { date: '2009-10-10', surname: 'values', forenames: 'vera' }, 10, 2);
+      assert.equal(many.records.length, 2);
+      assert.deepEqual(many.padding, [], 'no padding once enough are found');
+    });
+
     await t.test('a changed record replaces its search keys', async () => {
       await store.upsert('birth', [birth(10001, 'Olive', 'Oldname', '2010-10-10')]);
       const find = (surname: string, forenames: string, date = '2010-10-10') => store.search('birth', { date, surname, forenames }, 10).then(idsOf);

@@ -1,9 +1,11 @@
 /** The pages' security over HTTP: the CSP, no-store, the CSRF check of sign-in and sign-out, sessions that end. */
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
+import pino from 'pino';
 import { csvCell } from '../../src/ui/routes.ts';
 import { memorySessions } from '../../src/ui/sessions.ts';
-import { sharedApp } from '../helper.ts';
+import { filledStore, sharedApp, startApp, testConfig } from '../helper.ts';
 
 const app = sharedApp();
 
@@ -90,5 +92,59 @@ describe('caseworker pages over HTTP', () => {
     assert.equal(csvCell('plain@example.gov.uk'), 'plain@example.gov.uk');
     assert.equal(csvCell('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
     assert.equal(csvCell('a,b'), '"a,b"');
+  });
+
+  test('every cell a spreadsheet would read as a formula is prefixed with an apostrophe (OWASP: = + - @ tab CR ; |)', () => {
+    for (const first of ['=', '+', '-', '@', '\t', '\r', ';', '|']) {
+      const cell = csvCell(`${first}cmd|' /C calc'!A0`);
+      assert.match(cell, /^"?'/, JSON.stringify(cell));
+    }
+    assert.equal(csvCell('a=b'), 'a=b', 'only the first character makes a formula');
+  });
+
+  test("the audit report's CSV, end to end: callers named like formulas are neutralised", async () => {
+    const url = app().url;
+    const callers = ['=1+2', '+1', '-1', '@SUM(A1)', ';cmd', '|cmd'];
+    for (const username of callers) {
+      const response = await fetch(`${url}/v1/registration/birth/123456789`, { headers: { 'x-auth-username': username, 'x-auth-aud': 'csv-test' } });
+      assert.equal(response.status, 200, username);
+    }
+    const cookie = await signIn(url, ['audit']);
+    const csv = await (await fetch(`${url}/ui/audit.csv`, { headers: { cookie } })).text();
+    for (const username of callers) {
+      const line = csv.split('\r\n').find((row) => row.replace(/^"?'/, '').startsWith(username));
+      assert.ok(line, `${username} is in the report`);
+      assert.match(line, /^"?'/, `${username}: ${line}`);
+    }
+  });
+});
+
+describe("the pages' log", () => {
+  test('a request the pages cannot read (too large, a broken escape, a body of another type) is logged as refused at info, not as a failure', async (t) => {
+    const lines: Array<Record<string, any>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const { url } = await startApp(t, await filledStore(t, 'memory'), testConfig(), pino({ level: 'info' }, stream));
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const requests: Array<[string, number, RequestInit]> = [
+      ['/ui/sign-in', 413, { method: 'POST', headers: form, body: `a=${'x'.repeat(2_000_000)}` }],
+      ['/ui/birth/search?submitted=1&surname=%E0%A4%A', 400, {}],
+      ['/ui/sign-in', 415, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<a/>' }],
+      ['/ui/sign-in', 400, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }],
+    ];
+    for (const [path, status, init] of requests) {
+      lines.length = 0;
+      assert.equal((await fetch(url + path, init)).status, status, path);
+      const logged = lines.filter((line) => line.msg !== 'request');
+      assert.deepEqual(logged.filter((line) => line.level >= 50), [], `${status}: nothing at error level`);
+      const refused = logged.find((line) => line.msg === 'page request refused');
+      assert.equal(refused?.level, 30, `${status}: logged at info`);
+      assert.equal(refused.status, status);
+      assert.ok(refused.err.code, 'with the reason');
+    }
   });
 });

@@ -57,6 +57,24 @@ export interface AuditEntries {
   readonly truncated: boolean;
 }
 
+/** A change-feed event: a CloudEvents 1.0 object; `id` is its position, to resume after. */
+export type FeedEvent = Schemas['CloudEvent'];
+
+export interface EventsOptions {
+  /** Start after this position (an event's `id`, or one you kept); absent, at the oldest event kept. */
+  readonly after?: string;
+  /** Instead of `after`: start at the first event at or after this ISO date or time (after a 410 CursorExpired, say). */
+  readonly since?: string;
+  /** Stops the iteration: it ends (without error) as soon as the signal aborts, a waiting request included. */
+  readonly signal?: AbortSignal;
+  /** Events a request (default 100, at most 1000). */
+  readonly limit?: number;
+  /** Seconds each request waits for an event when there is none (default 20, at most 30). */
+  readonly wait?: number;
+  /** After a failed request (the network, a 5xx, 429): the first wait's ceiling, doubled each time (default 500 ms), and the longest (default 30 s). */
+  readonly backoff?: { readonly baseDelayMs?: number; readonly maxDelayMs?: number };
+}
+
 export interface SearchResults<R> {
   readonly records: R[];
   /** More records matched than the service returns (its MAX_RESULTS): narrow the search. */
@@ -102,9 +120,29 @@ export interface LevClient {
     lookup(type: 'birth', systemNumber: number | string, options?: CallOptions): Promise<BirthV0>;
     search(type: 'birth', params: BirthV0SearchParams, options?: CallOptions): Promise<SearchResults<BirthV0>>;
   };
+  /**
+   * The calling client's change feed, oldest first, for as long as it runs: follows each answer's
+   * `next`, waits with `wait` when there is nothing new, and after a failure (the network, a 5xx or
+   * 429) tries again with back-off. Ends when `signal` aborts; throws a LevApiError the caller must
+   * act on (400, 401, 403, 410 CursorExpired: start again with `since`). Keep the last event's `id`
+   * to resume with `after`.
+   */
+  events(options?: EventsOptions): AsyncIterable<FeedEvent>;
   /** The OpenAPI document the service serves. */
   openapi(options?: CallOptions): Promise<Record<string, unknown>>;
 }
+
+/** Failures worth trying again: no answer at all, the service unable to answer now, or the caller over its rate. */
+const transient = (error: unknown) => !(error instanceof LevApiError) || error.status >= 500 || error.status === 429;
+
+/** Waits `ms`, or less if `signal` aborts. */
+const pause = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => (clearTimeout(timer), signal?.removeEventListener('abort', done), resolve());
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 const TRUNCATED_HEADER = 'x-results-truncated';
 
@@ -172,7 +210,33 @@ export function createLevClient(options: LevClientOptions): LevClient {
         search: (type, params, call) => results(`/api/v0/events/${type}`, params, call),
       },
       openapi: async (call) => (await get('/openapi.json', {}, call)).body as Record<string, unknown>,
+      events: (eventsOptions = {}) => follow(eventsOptions),
     };
+
+    async function* follow({ after, since, signal, limit, wait = 20, backoff = {} }: EventsOptions): AsyncGenerator<FeedEvent> {
+      const { baseDelayMs = 500, maxDelayMs = 30_000 } = backoff;
+      let position = after;
+      let failures = 0;
+      while (!signal?.aborted) {
+        let page: { events: FeedEvent[]; next: string };
+        try {
+          const query = { ...(position !== undefined ? { after: position } : since !== undefined ? { since } : {}), ...(limit ? { limit } : {}), wait };
+          page = (await get('/v1/events', { query }, { signal })).body as { events: FeedEvent[]; next: string };
+        } catch (error) {
+          if (signal?.aborted) return;
+          if (!transient(error)) throw error;
+          failures++;
+          await pause(Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (failures - 1)), signal);
+          continue;
+        }
+        failures = 0;
+        for (const event of page.events) {
+          if (signal?.aborted) return;
+          yield event;
+        }
+        position = page.next;
+      }
+    }
   };
   return bind(options.auth);
 }

@@ -8,6 +8,8 @@ export type {
   BirthV0,
   BirthV0SearchParams,
   CallOptions,
+  EventsOptions,
+  FeedEvent,
   LevClient,
   LevClientOptions,
   RecordOf,

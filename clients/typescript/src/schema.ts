@@ -297,6 +297,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change feed: the calling client's events, oldest first
+         * @description Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400).
+         */
+        get: operations["events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/registration/birth": {
         parameters: {
             query?: never;
@@ -926,6 +946,44 @@ export interface components {
             };
             /** @description Statutory declaration of parentage. Needs the 'full-details' role. Null when the caller may not see it; absent when nothing was recorded. */
             statutoryDeclarationOfParentage?: string | null;
+        };
+        /** Change-feed event (CloudEvents 1.0) */
+        CloudEvent: {
+            data: {
+                /** @description Only when the client's subscription names fields: each field's dot path and its value in the registration as it is now, rendered as a lookup renders it for the client's roles (null where it may not see it) */
+                fields?: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description For an update, what changed: replaced means a re-registration now links to it
+                 * @enum {string}
+                 */
+                reason?: "corrected" | "marginal-note" | "replaced" | "cancelled" | "blocked" | "unblocked" | "other";
+                /** @description The system number of the registration */
+                recordId: number;
+                /** @description birth, death, marriage or partnership */
+                recordType: string;
+            };
+            /** @enum {string} */
+            datacontenttype: "application/json";
+            /** @description The event's position in the feed: opaque, give it (or an answer's 'next') as 'after' */
+            id: string;
+            /** @description The record type's v1 path, e.g. /v1/registration/death: the record is at source/subject */
+            source: string;
+            /**
+             * @description CloudEvents version
+             * @enum {string}
+             */
+            specversion: "1.0";
+            /** @description The system number of the registration */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC)
+             */
+            time: string;
+            /** @description <record type>.registered or <record type>.updated, e.g. death.registered */
+            type: string;
         };
         /** Death registration (v1) */
         DeathV1: {
@@ -1948,6 +2006,96 @@ export interface operations {
                 };
             };
             /** @description The record store is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    events: {
+        parameters: {
+            query?: {
+                /** @description The 'next' of the previous answer (or an event's id): events after it are returned. Absent, the feed starts at the oldest event kept */
+                after?: string;
+                /** @description At most this many events; default 100 */
+                limit?: number;
+                /** @description Instead of 'after': start at the first event committed at or after this date or time (ISO 8601, e.g. 2026-11-01 or 2026-11-01T09:00:00Z), or at the oldest kept */
+                since?: string;
+                /** @description Seconds to hold the request open until there is at least one event (0 to 30); default 0, answer at once */
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events (an empty array when there are none yet) and where to read on from */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first */
+                        events: components["schemas"]["CloudEvent"][];
+                        /** @description Give it as 'after' to read on */
+                        next: string;
+                    };
+                };
+            };
+            /** @description A parameter is missing or malformed; the message names it and the expected form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not identified */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The client has no subscription to the change feed, or its client certificate breaks the on-boarding rules */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CursorExpired: 'after' is older than the events kept; start again with 'since' */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's client has made too many requests (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The change feed or the audit trail is unavailable; retry later */
             503: {
                 headers: {
                     [name: string]: unknown;

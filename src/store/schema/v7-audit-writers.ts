@@ -8,10 +8,11 @@
  *   starts from: the old chain continues into the new ones.
  * - `records`, the registrations an access disclosed (`type:id`), with an index so that who saw
  *   a record is an index lookup; an index on (username, at) for the report's drill-down.
+ * - `events` and `fields`: a change-feed answer's event ids and the record fields it included.
  * - `audit_checkpoint`: signed checkpoints binding every writer's head; append-only like the trail.
  */
 export const auditWriters = `
-ALTER TABLE audit_log ADD COLUMN writer text, ADD COLUMN seq bigint, ADD COLUMN records text[];
+ALTER TABLE audit_log ADD COLUMN writer text, ADD COLUMN seq bigint, ADD COLUMN records text[], ADD COLUMN events text[], ADD COLUMN fields text[];
 ALTER TABLE audit_log ADD CONSTRAINT audit_log_writer_chain CHECK (writer IS NOT NULL AND seq >= 1) NOT VALID;
 CREATE UNIQUE INDEX audit_log_writer_seq ON audit_log (writer, seq);
 CREATE INDEX audit_log_records ON audit_log USING gin (records) WHERE records IS NOT NULL;

@@ -1,0 +1,295 @@
+/**
+ * GET /v1/events: the change feed a client reads, as CloudEvents 1.0 objects. Which events a
+ * client receives is its subscription (in the mock, every type with no fields) narrowed by its
+ * roles: no event of a type without the dataset's role, and a subscription's fields rendered as a
+ * lookup renders them, so they are never more than the client could read. `wait` holds the
+ * request until an event is committed; every answer with events is audited before it is sent.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { fieldAt, recordTypeOf } from '../records/changes.ts';
+import { type RecordDescription, readPath } from '../records/define.ts';
+import type { CompiledView } from '../render/view.ts';
+import type { AuditTrail } from '../types/audit.ts';
+import type { EventFeed, FeedEvent, Subscription, Subscriptions } from '../types/events.ts';
+import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
+import { isIsoDate } from '../records/dates.ts';
+import { ApiError, badRequest, forbidden, unavailableUnless } from './errors.ts';
+import { EXPECTED } from './parameters.ts';
+import { audited, refsOf } from './record-routes.ts';
+
+export const EVENTS_PATH = '/v1/events';
+export const DEFAULT_EVENTS_LIMIT = 100;
+export const MAX_EVENTS_LIMIT = 1000;
+export const MAX_WAIT_S = 30;
+/** A waiting reader reads the feed again at least this often, should a notification be lost. */
+const RECHECK_MS = 1000;
+const PRUNE_EVERY_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+const ISO_TIME = '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2}))?$';
+
+export const eventsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    after: {
+      type: 'string',
+      pattern: '^[0-9]{1,15}$',
+      description: "The 'next' of the previous answer (or an event's id): events after it are returned. Absent, the feed starts at the oldest event kept",
+      [EXPECTED]: "an event id or the 'next' of an answer: digits",
+    },
+    since: {
+      type: 'string',
+      pattern: ISO_TIME,
+      description: "Instead of 'after': start at the first event committed at or after this date or time (ISO 8601, e.g. 2026-11-01 or 2026-11-01T09:00:00Z), or at the oldest kept",
+      [EXPECTED]: 'an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T09:00:00Z',
+    },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_EVENTS_LIMIT,
+      default: DEFAULT_EVENTS_LIMIT,
+      description: `At most this many events; default ${DEFAULT_EVENTS_LIMIT}`,
+      [EXPECTED]: `a whole number from 1 to ${MAX_EVENTS_LIMIT}`,
+    },
+    wait: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_WAIT_S,
+      default: 0,
+      description: `Seconds to hold the request open until there is at least one event (0 to ${MAX_WAIT_S}); default 0, answer at once`,
+      [EXPECTED]: `a whole number of seconds from 0 to ${MAX_WAIT_S}`,
+    },
+  },
+} as const;
+
+export const cloudEventSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['specversion', 'id', 'type', 'source', 'subject', 'time', 'datacontenttype', 'data'],
+  properties: {
+    specversion: { type: 'string', enum: ['1.0'], description: 'CloudEvents version' },
+    id: { type: 'string', description: "The event's position in the feed: opaque, give it (or an answer's 'next') as 'after'" },
+    type: { type: 'string', description: '<record type>.registered or <record type>.updated, e.g. death.registered' },
+    source: { type: 'string', description: "The record type's v1 path, e.g. /v1/registration/death: the record is at source/subject" },
+    subject: { type: 'string', description: 'The system number of the registration' },
+    time: { type: 'string', format: 'date-time', description: 'When the change was committed (UTC)' },
+    datacontenttype: { type: 'string', enum: ['application/json'] },
+    data: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['recordType', 'recordId'],
+      properties: {
+        recordType: { type: 'string', description: 'birth, death, marriage or partnership' },
+        recordId: { type: 'integer', description: 'The system number of the registration' },
+        reason: {
+          type: 'string',
+          enum: ['corrected', 'marginal-note', 'replaced', 'cancelled', 'blocked', 'unblocked', 'other'],
+          description: 'For an update, what changed: replaced means a re-registration now links to it',
+        },
+        fields: {
+          type: 'object',
+          additionalProperties: true,
+          description:
+            "Only when the client's subscription names fields: each field's dot path and its value in the registration as it is now, rendered as a lookup renders it for the client's roles (null where it may not see it)",
+        },
+      },
+    },
+  },
+} as const;
+
+export const eventsResponse = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['events', 'next'],
+  properties: {
+    events: { type: 'array', items: cloudEventSchema, description: 'Oldest first' },
+    next: { type: 'string', description: "Give it as 'after' to read on" },
+  },
+} as const;
+
+interface EventsQuery {
+  after?: string;
+  since?: string;
+  limit: number;
+  wait: number;
+}
+
+export interface EventRoutesOptions {
+  readonly feed: EventFeed;
+  readonly subscriptions: Subscriptions;
+  readonly audit: AuditTrail;
+  readonly descriptions: readonly RecordDescription[];
+  /** The v1 view of each record type, to render a subscription's fields as a lookup would. */
+  readonly views: readonly CompiledView[];
+  readonly enforceRoles: boolean;
+  /** Every identified caller without a subscription reads every event type, with no fields (the mock). */
+  readonly subscribeEveryone: boolean;
+  readonly retentionDays: number;
+}
+
+/** Node 20 has no Map.groupBy. */
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
+const fromFeed = unavailableUnless('The change feed is unavailable; try again shortly');
+
+export const cursorExpired = (after: number, retentionDays: number) =>
+  new ApiError(
+    410,
+    'CursorExpired',
+    `Events after ${after} are no longer kept (the feed keeps ${retentionDays} days): start again with 'since', a date within the last ${retentionDays} days, and fetch the records you may have missed`,
+  );
+
+/** `limit` and `wait` as the numbers their schemas declare (queries are not coerced); anything but digits is left for the schema to refuse. */
+async function numericParameters(request: FastifyRequest) {
+  const query = request.query as Record<string, unknown>;
+  for (const name of ['limit', 'wait']) {
+    if (typeof query[name] === 'string' && /^[0-9]{1,9}$/.test(query[name] as string)) query[name] = Number(query[name]);
+  }
+}
+
+function sinceTime(since: string): Date {
+  const time = new Date(since.length === 10 ? `${since}T00:00:00Z` : since);
+  if (!isIsoDate(since.slice(0, 10)) || Number.isNaN(time.getTime())) {
+    throw badRequest(`Invalid query parameter 'since': ${since} is written right but is no real date or time`);
+  }
+  return time;
+}
+
+export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions) {
+  const { feed, subscriptions, audit, descriptions, views, enforceRoles, subscribeEveryone, retentionDays } = options;
+  const known = new Set(descriptions.flatMap((d) => [`${d.name}.registered`, `${d.name}.updated`]));
+  const everything: Subscription = { client: '', events: [...known], fields: [], paused: false, createdAt: new Date(0).toISOString() };
+  const viewOf = new Map(views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
+  const descriptionOf = new Map(descriptions.map((d) => [d.name, d]));
+  const cutoff = () => new Date(Date.now() - retentionDays * DAY_MS);
+
+  // Expired events are deleted now and then; until then they are not served either (bounds' cutoff).
+  const prune = () =>
+    feed.prune(cutoff()).catch((error: Error) => app.log.warn({ err: { type: error.name, message: error.message } }, 'the change feed could not be pruned'));
+  let pruning: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    void prune();
+    pruning = setInterval(prune, PRUNE_EVERY_MS).unref();
+  });
+  // Waiting readers are answered at once when the server stops, rather than holding it up.
+  const waiting = new Set<AbortController>();
+  app.addHook('preClose', async () => {
+    clearInterval(pruning);
+    for (const controller of waiting) controller.abort();
+  });
+
+  /** The fields a subscription names that the event's record type has, with their values as the client may see them. */
+  async function withFields(events: FeedEvent[], fields: readonly string[], identity: Identity) {
+    const values = new Map<FeedEvent, Record<string, unknown>>();
+    if (fields.length === 0) return values;
+    const audience = { fullDetails: identity.roles.includes(FULL_DETAILS_ROLE) };
+    const byType = groupBy(events, (event) => event.recordType);
+    for (const [type, ofType] of byType) {
+      const paths = fields.filter((path) => fieldAt(descriptionOf.get(type)!.fields, path));
+      if (paths.length === 0) continue;
+      const stored = await fromFeed(() => feed.recordsJson(type, [...new Set(ofType.map((e) => e.recordId))]));
+      const rendered = new Map<number, Record<string, unknown>>();
+      for (const event of ofType) {
+        const json = stored.get(event.recordId);
+        if (json === undefined) continue;
+        let record = rendered.get(event.recordId);
+        if (!record) rendered.set(event.recordId, (record = viewOf.get(type)!.render(JSON.parse(json), audience)));
+        values.set(event, Object.fromEntries(paths.map((path) => [path, readPath(record, path) ?? null])));
+      }
+    }
+    return values;
+  }
+
+  app.get<{ Querystring: EventsQuery }>(
+    EVENTS_PATH,
+    {
+      schema: { querystring: eventsQuery, response: { 200: eventsResponse }, tags: ['events'] },
+      config: { requiresIdentity: true },
+      preValidation: numericParameters,
+    },
+    async (request, reply) => {
+      const identity = request.identity as Identity;
+      const { after: afterText, since, limit, wait } = request.query;
+      if (afterText !== undefined && since !== undefined) throw badRequest("Give either 'after' or 'since', not both");
+      const startTime = since === undefined ? undefined : sinceTime(since);
+
+      const subscription = (await fromFeed(() => subscriptions.get(identity.client))) ?? (subscribeEveryone ? everything : undefined);
+      if (!subscription) throw forbidden(`The client ${identity.client} has no subscription to the change feed: an operator adds one ('lev-api subscriptions add')`);
+      // A type of a dataset the client may not read is never delivered, whatever the subscription says.
+      const types = subscription.events.filter((type) => known.has(type) && (!enforceRoles || identity.roles.includes(recordTypeOf(type))));
+
+      const bounds = await fromFeed(() => feed.bounds(cutoff()));
+      let after: number;
+      if (afterText !== undefined) {
+        after = Number(afterText);
+        if (after > bounds.head) throw badRequest(`Invalid query parameter 'after': ${afterText} is beyond the last event of the feed (${bounds.head})`);
+        if (after < bounds.expiredThrough) throw cursorExpired(after, retentionDays);
+        await fromFeed(() => subscriptions.acknowledge(identity.client, after));
+      } else if (startTime) after = Math.max(bounds.expiredThrough, await fromFeed(() => feed.positionBefore(startTime)));
+      else after = bounds.expiredThrough;
+
+      if (subscription.paused) return { events: [], next: String(after) };
+
+      let page = await fromFeed(() => feed.read(after, types, limit));
+      if (page.events.length === 0 && wait > 0) {
+        const deadline = Date.now() + wait * 1000;
+        const controller = new AbortController();
+        waiting.add(controller);
+        const gone = () => controller.abort();
+        reply.raw.once('close', gone);
+        try {
+          while (page.events.length === 0 && Date.now() < deadline && !controller.signal.aborted) {
+            await feed.changed(Math.min(RECHECK_MS, deadline - Date.now()), controller.signal);
+            page = await fromFeed(() => feed.read(page.next, types, limit));
+          }
+        } finally {
+          waiting.delete(controller);
+          reply.raw.off('close', gone);
+        }
+      }
+
+      const { events } = page;
+      const fields = await withFields(events, subscription.fields, identity);
+      if (events.length > 0) {
+        // One entry a dataset, each naming its records and events, all kept before anything is sent.
+        const byType = groupBy(events, (event) => event.recordType);
+        await Promise.all(
+          [...byType].map(([type, ofType]) => {
+            const included = subscription.fields.filter((path) => fieldAt(descriptionOf.get(type)!.fields, path));
+            return audited(audit, request, ofType.length, refsOf(type, ofType.map((event) => event.recordId)), { dataset: type, operation: 'events' }, {
+              events: ofType.map((event) => String(event.position)),
+              ...(included.length ? { fields: included } : {}),
+            });
+          }),
+        );
+      }
+      return {
+        events: events.map((event) => ({
+          specversion: '1.0',
+          id: String(event.position),
+          type: event.type,
+          source: viewOf.get(event.recordType)!.path,
+          subject: String(event.recordId),
+          time: event.time,
+          datacontenttype: 'application/json',
+          data: {
+            recordType: event.recordType,
+            recordId: event.recordId,
+            ...(event.reason ? { reason: event.reason } : {}),
+            ...(fields.has(event) ? { fields: fields.get(event) } : {}),
+          },
+        })),
+        next: String(page.next),
+      };
+    },
+  );
+}

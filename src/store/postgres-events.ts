@@ -1,0 +1,172 @@
+/**
+ * The change feed and its subscriptions in PostgreSQL (schema/v6-change-feed.ts). Events are
+ * written by the loads (postgres-write.ts); here they are read, from the primary: a replica's
+ * feed lags behind the NOTIFY that wakes a waiting reader.
+ */
+import type { UpdateReason } from '../records/changes.ts';
+import type { EventFeed, FeedEvent, ListedSubscription, Subscription, Subscriptions } from '../types/events.ts';
+import { SubscriptionExists } from '../types/events.ts';
+import type { SqlDriver } from './driver.ts';
+import { tableNames } from './record-tables.ts';
+import { FEED_CHANNEL } from './postgres-write.ts';
+
+interface EventRow {
+  position: string | null;
+  type: string;
+  record_type: string;
+  record_id: string;
+  reason: UpdateReason | null;
+  committed_at: Date;
+  head: string;
+}
+
+const eventOf = (row: EventRow): FeedEvent => ({
+  position: Number(row.position),
+  type: row.type,
+  recordType: row.record_type,
+  recordId: Number(row.record_id),
+  ...(row.reason ? { reason: row.reason } : {}),
+  time: row.committed_at.toISOString(),
+});
+
+const PREPARE = { prepare: true } as const;
+
+export interface PostgresEvents {
+  readonly feed: EventFeed;
+  readonly subscriptions: Subscriptions;
+}
+
+export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly string[]): PostgresEvents {
+  const known = new Set(recordTypes);
+  // Readers waiting for a commit; the listening connection opens with the first of them.
+  let waiters = new Set<() => void>();
+  let listening = false;
+  const wakeAll = () => {
+    const heard = waiters;
+    waiters = new Set();
+    for (const wake of heard) wake();
+  };
+
+  const feed: EventFeed = {
+    async read(after, types, limit) {
+      // The head is read in the same snapshot as the events: every position up to it is visible.
+      const rows = await driver.query<EventRow>(
+        `SELECT e.position::text, e.type, e.record_type, e.record_id::text, e.reason, e.committed_at, h.position::text AS head
+           FROM feed_head h
+           LEFT JOIN LATERAL (
+             SELECT * FROM feed_event WHERE position > $1 AND type = ANY($2::text[]) ORDER BY position LIMIT $3
+           ) e ON true`,
+        [after, types, limit],
+        PREPARE,
+      );
+      const events = rows.filter((row) => row.position !== null).map(eventOf);
+      const head = Number(rows[0].head);
+      return { events, next: events.length === limit ? events[events.length - 1].position : Math.max(head, after) };
+    },
+    async bounds(cutoff) {
+      const [row] = await driver.query<{ head: string; first: string | null }>(
+        `SELECT (SELECT position::text FROM feed_head) AS head,
+                (SELECT min(position)::text FROM feed_event WHERE committed_at >= $1) AS first`,
+        [cutoff],
+        PREPARE,
+      );
+      const head = Number(row.head);
+      return { head, expiredThrough: row.first === null ? head : Number(row.first) - 1 };
+    },
+    async positionBefore(time) {
+      const [row] = await driver.query<{ head: string; first: string | null }>(
+        `SELECT (SELECT position::text FROM feed_head) AS head,
+                (SELECT min(position)::text FROM feed_event WHERE committed_at >= $1) AS first`,
+        [time],
+        PREPARE,
+      );
+      return row.first === null ? Number(row.head) : Number(row.first) - 1;
+    },
+    changed(ms, signal) {
+      if (!listening && driver.listen) {
+        listening = true;
+        driver.listen(FEED_CHANNEL, wakeAll);
+      }
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(done);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        waiters.add(done);
+        signal?.addEventListener('abort', done);
+        if (signal?.aborted) done();
+      });
+    },
+    async prune(cutoff) {
+      const rows = await driver.query<{ count: number }>(
+        'WITH gone AS (DELETE FROM feed_event WHERE committed_at < $1 RETURNING 1) SELECT count(*)::int AS count FROM gone',
+        [cutoff],
+      );
+      return rows[0].count;
+    },
+    async recordsJson(type, ids) {
+      if (!known.has(type)) throw new Error(`unknown record type ${type}`);
+      const rows = await driver.query<{ id: string; data: string }>(
+        `SELECT id::text, data::text AS data FROM ${tableNames(type).records} WHERE id = ANY($1::bigint[])`,
+        [ids],
+      );
+      return new Map(rows.map((row) => [Number(row.id), row.data]));
+    },
+  };
+
+  interface SubscriptionRow {
+    client: string;
+    events: string[];
+    fields: string[];
+    paused: boolean;
+    acknowledged: string | null;
+    acknowledged_at: Date | null;
+    created_at: Date;
+    head?: string;
+  }
+  const subscriptionOf = (row: SubscriptionRow): Subscription => ({
+    client: row.client,
+    events: row.events,
+    fields: row.fields,
+    paused: row.paused,
+    ...(row.acknowledged !== null ? { acknowledged: Number(row.acknowledged) } : {}),
+    ...(row.acknowledged_at ? { acknowledgedAt: row.acknowledged_at.toISOString() } : {}),
+    createdAt: row.created_at.toISOString(),
+  });
+  const COLUMNS = 'client, events, fields, paused, acknowledged::text, acknowledged_at, created_at';
+
+  const subscriptions: Subscriptions = {
+    async add({ client, events, fields }) {
+      const rows = await driver.query('INSERT INTO feed_subscription (client, events, fields) VALUES ($1, $2, $3) ON CONFLICT (client) DO NOTHING RETURNING 1', [
+        client,
+        events,
+        fields,
+      ]);
+      if (rows.length === 0) throw new SubscriptionExists(client);
+    },
+    async get(client) {
+      const rows = await driver.query<SubscriptionRow>(`SELECT ${COLUMNS} FROM feed_subscription WHERE client = $1`, [client], PREPARE);
+      return rows[0] && subscriptionOf(rows[0]);
+    },
+    async list() {
+      const rows = await driver.query<SubscriptionRow>(
+        `SELECT ${COLUMNS}, (SELECT position::text FROM feed_head) AS head FROM feed_subscription ORDER BY client`,
+      );
+      return rows.map((row): ListedSubscription => ({ ...subscriptionOf(row), lag: Number(row.head) - Number(row.acknowledged ?? 0) }));
+    },
+    async setPaused(client, paused) {
+      return (await driver.query('UPDATE feed_subscription SET paused = $2 WHERE client = $1 RETURNING 1', [client, paused])).length > 0;
+    },
+    async remove(client) {
+      return (await driver.query('DELETE FROM feed_subscription WHERE client = $1 RETURNING 1', [client])).length > 0;
+    },
+    async acknowledge(client, position) {
+      await driver.query('UPDATE feed_subscription SET acknowledged = $2, acknowledged_at = now() WHERE client = $1', [client, position], PREPARE);
+    },
+  };
+
+  return { feed, subscriptions };
+}

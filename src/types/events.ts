@@ -1,0 +1,100 @@
+/**
+ * The change feed as stores keep it: an outbox of events the ingest pipeline writes in the same
+ * transaction as the records they are about, read in one order by every reader, and the
+ * subscriptions that say which client receives what.
+ */
+import type { UpdateReason } from '../records/changes.ts';
+
+/** What a write of records made happen to one registration: new, or changed and why. */
+export interface RecordChange {
+  readonly id: number;
+  /** Absent for a new registration. */
+  readonly reason?: UpdateReason;
+}
+
+/** One event as stored. */
+export interface FeedEvent {
+  /**
+   * Its place in the feed: positions are given in commit order, one after another with no gap,
+   * so the events a reader can see are always every event up to some position.
+   */
+  readonly position: number;
+  /** `<record type>.registered` or `<record type>.updated`. */
+  readonly type: string;
+  readonly recordType: string;
+  readonly recordId: number;
+  readonly reason?: UpdateReason;
+  /** When it was committed: ISO 8601, UTC. */
+  readonly time: string;
+}
+
+export interface FeedPage {
+  /** Oldest first. */
+  readonly events: FeedEvent[];
+  /** The position to read after next: the last event's when the page is full, else the feed's end as read. */
+  readonly next: number;
+}
+
+export interface FeedBounds {
+  /** The last position given (0 before any event). */
+  readonly head: number;
+  /** Events up to this position are older than the retention cutoff asked about (or deleted): a reader after an earlier position has missed some. */
+  readonly expiredThrough: number;
+}
+
+export interface EventFeed {
+  /** Events after `after` of the given types, oldest first, at most `limit`. */
+  read(after: number, types: readonly string[], limit: number): Promise<FeedPage>;
+  bounds(cutoff: Date): Promise<FeedBounds>;
+  /** The position of the last event committed before `time` (0 when none). */
+  positionBefore(time: Date): Promise<number>;
+  /**
+   * Resolves when events may have been committed since it was called (a signal, not a promise of
+   * one), after `ms` at the latest, or when `signal` aborts.
+   */
+  changed(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Deletes events committed before `cutoff`; how many. */
+  prune(cutoff: Date): Promise<number>;
+  /** The stored text of records of a type by id (for the fields a subscription includes). */
+  recordsJson(type: string, ids: readonly number[]): Promise<Map<number, string>>;
+}
+
+export interface SubscriptionSpec {
+  readonly client: string;
+  /** Event types, e.g. `death.registered`. */
+  readonly events: readonly string[];
+  /** Dot paths of the record description included in each event's data (restricted by the client's roles). */
+  readonly fields: readonly string[];
+}
+
+export interface Subscription extends SubscriptionSpec {
+  readonly paused: boolean;
+  /** The last position the client read after (`after=`), when it has. */
+  readonly acknowledged?: number;
+  readonly acknowledgedAt?: string;
+  readonly createdAt: string;
+}
+
+export interface ListedSubscription extends Subscription {
+  /** Positions between the feed's end and the acknowledged one (all of them when none is). */
+  readonly lag: number;
+}
+
+export class SubscriptionExists extends Error {
+  override name = 'SubscriptionExists';
+  constructor(readonly client: string) {
+    super(`client ${client} has a subscription already: remove it first to change it`);
+  }
+}
+
+export interface Subscriptions {
+  /** Throws SubscriptionExists when the client has one. */
+  add(spec: SubscriptionSpec): Promise<void>;
+  get(client: string): Promise<Subscription | undefined>;
+  list(): Promise<ListedSubscription[]>;
+  /** Whether the client had a subscription to pause or resume. */
+  setPaused(client: string, paused: boolean): Promise<boolean>;
+  remove(client: string): Promise<boolean>;
+  /** Records `position` as the client's acknowledged one (nothing when it has no subscription). */
+  acknowledge(client: string, position: number): Promise<void>;
+}
