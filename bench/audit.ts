@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createChainWriter } from '../src/audit/chain-writer.ts';
@@ -45,6 +46,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function options() {
   const { values } = parseArgs({
+    args: process.argv.slice(2),
     options: {
       births: { type: 'string', default: '100000' },
       duration: { type: 'string', default: '10' },
@@ -87,7 +89,21 @@ function options() {
     keep: values.keep,
   };
 }
-type Options = ReturnType<typeof options>;
+/** What the audit phase measures, from `npm run bench:audit`'s options or `npm run bench -- --audit`. */
+export interface AuditBenchOptions {
+  readonly databaseUrl: string;
+  readonly births: number;
+  readonly duration: number;
+  readonly warmup: number;
+  readonly rounds: number;
+  readonly processes: readonly number[];
+  readonly connections: number;
+  readonly capacitySeconds: number;
+  readonly batch: number;
+  readonly levApi: string;
+  readonly keep: boolean;
+}
+type Options = AuditBenchOptions;
 
 /** The service's environment: ours without any of the service's settings, then the benchmark's. */
 function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -237,14 +253,8 @@ async function capacityPhase(opts: Options, schema: string, writers: number, kin
   }
 }
 
-async function main(): Promise<number> {
-  let opts: Options;
-  try {
-    opts = options();
-  } catch (error) {
-    console.error(`bench:audit: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+/** Runs the audit phase in a schema of its own (dropped after, unless `keep`); the figures as Markdown tables. */
+export async function runAuditBench(opts: AuditBenchOptions): Promise<string> {
   const schema = `bench_audit_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: opts.databaseUrl });
   await admin.connect();
@@ -295,11 +305,20 @@ async function main(): Promise<number> {
         lines.push(`| ${writers} | ${Math.round(c)} | ${Math.round(p)} | ${(c / p).toFixed(2)} |`);
       }
     }
-    console.log(lines.join('\n'));
-    return 0;
+    return lines.join('\n');
   } finally {
     await cleanUp();
   }
 }
 
-process.exitCode = await main();
+// Run as `npm run bench:audit`, not when imported by bench/run.ts.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  let opts: Options | undefined;
+  try {
+    opts = options();
+  } catch (error) {
+    console.error(`bench:audit: ${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+  }
+  if (opts) console.log(await runAuditBench(opts));
+}
