@@ -103,7 +103,7 @@ for (const kind of await storeKinds()) {
       const signer = checkpointSigner(newSigningKey());
       const take = async () => {
         await store.audit.flush();
-        if (store.kind === 'memory') return store.trail.checkpoint(signer);
+        if (store.kind === 'memory') return store.trail.checkpoint(signer) as Checkpoint;
         return (await takeCheckpoint(store.driver, signer)) as Checkpoint;
       };
       const first = await take();

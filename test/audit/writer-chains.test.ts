@@ -140,6 +140,7 @@ test("a checkpoint binds every writer's head: the last entries of a writer, or a
   assert.equal(checkpoint.entries, 20);
   assert.deepEqual(checkpoint.heads.map((h) => [h.writer, h.seq]), [['a', 10], ['b', 10]]);
   assert.equal(await takeCheckpoint(driver, signer, 60_000), undefined, 'one taken lately: none taken again');
+  assert.equal(await takeCheckpoint(driver, signer), undefined, 'the trail has not grown: none taken');
   await createChainWriter(driver, 'c')([entry('c', 0)]);
   const second = await takeCheckpoint(driver, signer);
   assert.equal(second?.previous, checkpoint.hash);
