@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { checkpointFault, checkpointSigner, newSigningKey } from '../../src/audit/checkpoint.ts';
 import { takeCheckpoint } from '../../src/audit/checkpoint-writer.ts';
 import type { Checkpoint } from '../../src/types/audit.ts';
-import { CALLER, filledStore, startApp, storeKinds, testConfig } from '../helper.ts';
+import { CALLER, filledStore, startApp, storeKinds, testConfig, trailEntries, verifyTrail } from '../helper.ts';
 
 const RECORD = '/api/v0/audit/records';
 const ASHWORTH = 'surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08';
@@ -119,3 +119,24 @@ for (const kind of await storeKinds()) {
     });
   });
 }
+
+test('an access that found nothing keeps an empty list of records, as the store writes one, and readings of the trail none', async (t) => {
+  for (const kind of await storeKinds()) {
+    const store = await filledStore(t, kind);
+    const app = await startApp(t, store);
+    assert.equal((await app.get('/v1/verification/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status, 200);
+    assert.equal((await app.get('/v1/registration/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status, 200);
+    assert.equal((await app.get('/api/v0/audit/user-activity')).status, 200);
+    const entries = await trailEntries(store);
+    assert.deepEqual(
+      entries.map((e) => [e.operation, e.records]),
+      [
+        ['verify', []],
+        ['search', []],
+        ['audit-read', undefined],
+      ],
+      kind,
+    );
+    assert.deepEqual(await verifyTrail(store), { ok: true, entries: 3 }, kind);
+  }
+});
