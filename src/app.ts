@@ -7,7 +7,7 @@ import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
-import { type Identifier, authoriseDataset, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
+import { type Identifier, authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -25,6 +25,7 @@ import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { TRUNCATED_HEADER, recordRoutes } from './http/record-routes.ts';
+import { suggestionRoutes } from './http/suggestion-routes.ts';
 import { verificationRoutes } from './http/verification-routes.ts';
 import { records } from './records/index.ts';
 import { MAX_URL_LENGTH, createTransport } from './http/transport.ts';
@@ -114,7 +115,8 @@ export async function buildApp(
     // Counted per client, refused or not by the dataset's role below.
     await limiter?.take(request.identity.client);
     // Before the query is even validated: a caller without the dataset's role learns nothing of it.
-    if (route.dataset) authoriseDataset(enforceRoles, request.identity, route.dataset);
+    if (route.dataset && route.operation === 'suggest') authoriseSuggestion(enforceRoles, request.identity, route.dataset);
+    else if (route.dataset) authoriseDataset(enforceRoles, request.identity, route.dataset);
     else if (route.verifies) authoriseVerification(enforceRoles, request.identity, route.verifies);
   });
 
@@ -139,6 +141,7 @@ export async function buildApp(
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
   await app.register(verificationRoutes, { records, candidates: (type, key, limit, padTo) => store.verificationCandidates(type, key, limit, padTo), audit, falseShare: config.verification.falseShare });
+  await app.register(suggestionRoutes, { views: compiled, store, audit, minScore: config.suggestMinScore, rendered });
   await app.register(auditRoutes, { report, audit, enforceRoles, types: records.map((record) => record.name) });
   await app.register(eventRoutes, {
     feed: events,

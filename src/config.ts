@@ -241,6 +241,13 @@ const Env = Type.Object({
     default: 50,
     description: 'Fewest verifications in the window before a client\'s share of false answers is judged',
   }),
+  SUGGEST_MIN_SCORE: Type.Number({
+    minimum: 0.5,
+    maximum: 1,
+    default: 0.65,
+    description:
+      'Lowest score (0 to 1) of a close match GET /v1/suggestions returns: at 0.65 two of the surname, forenames and date must match well (docs/search.md); never under 0.5, so a vague query cannot page through the register',
+  }),
 });
 
 export interface OidcConfig {
@@ -306,6 +313,8 @@ export interface Config {
   /** The per-client token bucket; absent when RATE_LIMIT_PER_MINUTE is unset (no limit). */
   readonly rateLimit?: RateLimitConfig;
   readonly verification: VerificationConfig;
+  /** Close matches scoring under this (0 to 1) are never returned. */
+  readonly suggestMinScore: number;
   readonly events: EventsConfig;
 }
 
@@ -615,6 +624,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
       },
     },
     events: { retentionDays: value.EVENTS_RETENTION_DAYS, mockIntervalS: value.MOCK_EVENT_INTERVAL_S },
+    suggestMinScore: value.SUGGEST_MIN_SCORE,
   };
 }
 

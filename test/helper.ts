@@ -259,6 +259,8 @@ export function countingReads(store: TestStore): { store: TestStore; reads: () =
     verificationCandidates: (...args) => (reads++, real.verificationCandidates(...args)),
     lookup: (...args) => (reads++, real.lookup(...args)),
     search: (...args) => (reads++, real.search(...args)),
+    suggestionCandidates: (...args) => (reads++, real.suggestionCandidates(...args)),
+    lookupManyJson: (...args) => (reads++, real.lookupManyJson(...args)),
   };
   return { store: { ...store, ...records, records }, reads: () => reads };
 }

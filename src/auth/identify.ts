@@ -9,7 +9,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type Config, ConfigError } from '../config.ts';
 import type { PresentedCertificate } from './client-certificate.ts';
 import { forbidden } from '../http/errors.ts';
-import type { Identity } from '../types/identity.ts';
+import { type Identity, SUGGEST_ROLE } from '../types/identity.ts';
 import { mockIdentifier } from './mock.ts';
 import { oidcIdentifier } from './oidc.ts';
 import { proxyIdentifier } from './proxy.ts';
@@ -70,4 +70,16 @@ export function authoriseVerification(enforceRoles: boolean, identity: Identity,
   if (enforceRoles && !identity.roles.includes(dataset) && !identity.roles.includes(verifyRole(dataset))) {
     throw forbidden(`Verifying ${dataset} registrations needs the '${verifyRole(dataset)}' role (or '${dataset}')`);
   }
+}
+
+export { SUGGEST_ROLE };
+
+/**
+ * Whether the caller may ask for close matches in the dataset: with the `suggest` role as well as
+ * the dataset's own (close matches disclose records, as a search does, and more of them). Open
+ * where roles are not enforced, as the datasets are.
+ */
+export function authoriseSuggestion(enforceRoles: boolean, identity: Identity, dataset: string): void {
+  authoriseDataset(enforceRoles, identity, dataset);
+  authorise(enforceRoles, identity, SUGGEST_ROLE, `Close matches in the ${dataset} records need`);
 }

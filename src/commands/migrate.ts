@@ -14,7 +14,11 @@ export const migrateCommand: Command = {
     if (!config.database) throw new UsageError('DATABASE_URL is not set: the embedded store migrates itself at start');
     const driver = openPostgres(config.database);
     try {
-      const applied = await migrate(driver);
+      const applied = await migrate(driver, {
+        onProgress: ({ type, records, done }) => {
+          if (done ? records > 0 : records % 100_000 === 0) console.log(`close-match keys: ${records} ${type} records${done ? ', done' : ''}`);
+        },
+      });
       for (const migration of applied) console.log(`applied ${migration.version}: ${migration.name}`);
       console.log(applied.length ? `schema is at version ${LATEST_VERSION}` : `schema already at version ${LATEST_VERSION}; nothing to do`);
       return 0;

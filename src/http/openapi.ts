@@ -25,7 +25,8 @@ import {
 } from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
 import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsResponse } from './event-routes.ts';
-import { verifyRole } from '../auth/identify.ts';
+import { SUGGEST_ROLE, verifyRole } from '../auth/identify.ts';
+import { CANDIDATES_SCORED, MAX_SUGGESTIONS, suggestionParameters, suggestionPath, suggestionResponse } from './suggestion-routes.ts';
 import { CANDIDATE_LIMIT, verificationParameters, verificationPath, verificationResponse } from './verification-routes.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -152,6 +153,30 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
           '200': { description: 'The answer, and nothing more', content: { 'application/json': { schema: verificationResponse } } },
           ...RECORD_ERRORS,
           '403': errorResponse(`The caller lacks the '${verifyRole(record.name)}' role (or '${record.name}'), or its client certificate breaks the on-boarding rules`),
+        },
+      },
+    };
+  }
+
+  for (const view of views.filter((v) => v.version === 'v1')) {
+    const record = view.record;
+    const title = record.title.toLowerCase();
+    paths[suggestionPath(record.name)] = {
+      get: {
+        tags: [record.name, 'suggestions'],
+        operationId: `suggest${view.schemaName}`,
+        summary: `Close matches among ${title}s, for a person to judge`,
+        description:
+          `Finds the ${title}s that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, the day and month exchanged, a date a few days or a digit out. ` +
+          `The parameters, and those required, are the search's; 'limit' (1 to ${MAX_SUGGESTIONS}, default 5) caps the candidates. ` +
+          "Each candidate has a score (0 to 1; the same query always gives the same order, by score then system number), what each detail matched (a fixed vocabulary, docs/search.md), and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). " +
+          `Candidates scoring under SUGGEST_MIN_SCORE are never returned; at most ${CANDIDATES_SCORED} records sharing keys with the query are scored. ` +
+          `Needs the '${SUGGEST_ROLE}' role as well as '${record.name}'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.`,
+        parameters: [...parametersOf(suggestionParameters(view), 'query'), ...identity],
+        responses: {
+          '200': { description: 'The close matches, best first', content: { 'application/json': { schema: suggestionResponse(view, schemaRef(view.schemaName)) } } },
+          ...RECORD_ERRORS,
+          '403': errorResponse(`The caller lacks the '${SUGGEST_ROLE}' role or the '${record.name}' role, or its client certificate breaks the on-boarding rules`),
         },
       },
     };

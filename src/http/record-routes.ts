@@ -44,7 +44,7 @@ export interface RecordRoutesOptions {
 
 type Query = Record<string, string | undefined>;
 
-const audienceOf = (request: FastifyRequest) => ({
+export const audienceOf = (request: FastifyRequest) => ({
   fullDetails: request.identity?.roles.includes(FULL_DETAILS_ROLE) ?? false,
 });
 
@@ -115,7 +115,7 @@ export async function audited(
  * starts from setImmediate), so the two overlap instead of adding up. Data is still sent only once
  * the entry is committed; a rendering that fails fails the request as before, its access recorded.
  */
-async function renderWhileAudited<T>(audit: AuditTrail, request: FastifyRequest, records: readonly RecordRef[], render: () => T): Promise<T> {
+export async function renderWhileAudited<T>(audit: AuditTrail, request: FastifyRequest, records: readonly RecordRef[], render: () => T): Promise<T> {
   const committed = audited(audit, request, records.length, records);
   // Awaited below; until then its failure must not count as unhandled.
   committed.catch(() => {});
@@ -125,7 +125,8 @@ async function renderWhileAudited<T>(audit: AuditTrail, request: FastifyRequest,
   return rendered;
 }
 
-function searchKeyOf(view: CompiledView, query: Query): SearchKey {
+/** The search key a search's parameters give, its names normalised; a 400 naming a name with nothing to search by. */
+export function searchKeyOf(view: CompiledView, query: Query): SearchKey {
   // v0 forenames may come word by word; the message then names the parameter the caller gave.
   const { forenames, forenameParts } = view.query;
   const names = { surname: view.query.surname, forenames: forenameParts && query[forenames] === undefined ? forenameParts[0] : forenames };

@@ -8,6 +8,7 @@
  * the data below is an error rather than an extra key.
  */
 import { type Fields, groupFields, isLeaf, isLink, isList } from '../records/define.ts';
+import type { MatchKind } from '../match/vocabulary.ts';
 import { birth, death, marriage, partnership } from '../records/index.ts';
 
 type RecordType = 'birth' | 'death' | 'marriage' | 'partnership';
@@ -20,7 +21,23 @@ export interface Scenario {
   readonly shows: string;
   /** A v1 search query that finds the record. */
   readonly search: Readonly<Record<string, string>>;
+  /**
+   * A query for `/v1/suggestions/<type>` with details slightly wrong, whose first candidate is the
+   * record, and what each of its parameters matched (docs/search.md).
+   */
+  readonly suggestion?: CloseMatch;
 }
+
+export interface CloseMatch {
+  readonly query: Readonly<Record<string, string>>;
+  readonly matched: Readonly<Record<string, MatchKind>>;
+}
+
+/** A close-match scenario's query and what it matched, by parameter: surname, forenames, then the date. */
+const close = (date: string, query: [string, string, string], matched: [MatchKind, MatchKind, MatchKind]): CloseMatch => ({
+  query: { surname: query[0], forenames: query[1], [date]: query[2] },
+  matched: { surname: matched[0], forenames: matched[1], [date]: matched[2] },
+});
 
 // ---------------------------------------------------------------------------
 // Scenarios (what each record is for, and how to find it)
@@ -38,7 +55,13 @@ const QUAYLE = { surname: 'Quayle', forenames: 'Gillian', dateOfPartnership: '20
 
 export const scenarios: readonly Scenario[] = [
   // Births
-  { id: 123456789, type: 'birth', shows: 'Every field filled, including a changed forename', search: { surname: 'Ashworth', forenames: 'Eleanor', dateOfBirth: '2008-08-08' } },
+  {
+    id: 123456789,
+    type: 'birth',
+    shows: 'Every field filled, including a changed forename; a close match by a nickname and a digit out',
+    search: { surname: 'Ashworth', forenames: 'Eleanor', dateOfBirth: '2008-08-08' },
+    suggestion: close('dateOfBirth', ['Ashworth', 'Ellie', '2008-08-09'], ['exact', 'nickname', 'near-date']),
+  },
   { id: 999999001, type: 'birth', shows: 'Several matches: one of three births found by the same search', search: MARSDEN },
   { id: 999999002, type: 'birth', shows: 'Several matches: the second of the three', search: MARSDEN },
   { id: 999999003, type: 'birth', shows: 'Several matches: the third of the three', search: MARSDEN },
@@ -52,9 +75,66 @@ export const scenarios: readonly Scenario[] = [
   { id: 999999050, type: 'birth', shows: 'Chain of three: the first registration; the blocked second one is embedded but hidden', search: RIDLEY },
   { id: 999999051, type: 'birth', shows: 'Chain of three: the blocked middle registration', search: RIDLEY },
   { id: 999999052, type: 'birth', shows: 'Chain of three: the last registration; its predecessor is blocked, the first shown', search: RIDLEY },
-  { id: 999999060, type: 'birth', shows: 'Accented forenames and surname', search: { surname: 'Dufrêne', forenames: 'Zoë', dateOfBirth: '2014-12-03' } },
+  {
+    id: 999999060,
+    type: 'birth',
+    shows: 'Accented forenames and surname; a close match with the accents left out is normalised',
+    search: { surname: 'Dufrêne', forenames: 'Zoë', dateOfBirth: '2014-12-03' },
+    suggestion: close('dateOfBirth', ['Dufrene', 'Zoe', '2014-12-03'], ['normalised', 'word-prefix', 'exact']),
+  },
   { id: 999999061, type: 'birth', shows: 'Hyphenated forename and surname', search: { surname: 'Fairfax-Lowe', forenames: 'Lily-Rose', dateOfBirth: '2009-06-30' } },
   { id: 999999062, type: 'birth', shows: 'Surname with an apostrophe', search: { surname: "O'Donoghue", forenames: 'Niamh', dateOfBirth: '2016-01-17' } },
+  // Close matches: one record for each kind of match, found first by details slightly wrong.
+  {
+    id: 999999070,
+    type: 'birth',
+    shows: 'Close match by a nickname: Bill for William',
+    search: { surname: 'Pryce', forenames: 'William', dateOfBirth: '2011-05-09' },
+    suggestion: close('dateOfBirth', ['Pryce', 'Bill', '2011-05-09'], ['exact', 'nickname', 'exact']),
+  },
+  {
+    id: 999999071,
+    type: 'birth',
+    shows: 'Close match by sound: Kathryn for Catherine, Smith for Smyth',
+    search: { surname: 'Smyth', forenames: 'Catherine', dateOfBirth: '2012-10-22' },
+    suggestion: close('dateOfBirth', ['Smith', 'Kathryn', '2012-10-22'], ['sound-alike', 'sound-alike', 'exact']),
+  },
+  {
+    id: 999999072,
+    type: 'birth',
+    shows: 'Close match by spelling: Thomson for Thompson (one letter out)',
+    search: { surname: 'Thompson', forenames: 'Alfie', dateOfBirth: '2010-02-17' },
+    suggestion: close('dateOfBirth', ['Thomson', 'Alfie', '2010-02-17'], ['spelling', 'exact', 'exact']),
+  },
+  {
+    id: 999999073,
+    type: 'birth',
+    shows: 'Close match by part of a name: Cartwright for Ashby-Cartwright, the middle name Mae given as the first',
+    search: { surname: 'Ashby-Cartwright', forenames: 'Esme Mae', dateOfBirth: '2014-08-25' },
+    suggestion: close('dateOfBirth', ['Cartwright', 'Mae', '2014-08-25'], ['part-of-name', 'part-of-name', 'exact']),
+  },
+  {
+    id: 999999074,
+    type: 'birth',
+    shows: 'Close match with the names swapped: surname Morgan, forenames Elliot, for Morgan Elliot',
+    search: { surname: 'Elliot', forenames: 'Morgan', dateOfBirth: '2009-09-12' },
+    suggestion: close('dateOfBirth', ['Morgan', 'Elliot', '2009-09-12'], ['swapped', 'swapped', 'exact']),
+  },
+  {
+    id: 999999075,
+    type: 'birth',
+    shows: 'Close match with the day and month exchanged: 2013-07-04 for 2013-04-07',
+    search: { surname: 'Linthwaite', forenames: 'Harriet', dateOfBirth: '2013-04-07' },
+    suggestion: close('dateOfBirth', ['Linthwaite', 'Harriet', '2013-07-04'], ['exact', 'exact', 'day-month-swapped']),
+  },
+  {
+    id: 999999076,
+    type: 'birth',
+    shows: 'Close match by a near date: 2016-01-01 for 2015-12-30, across the year',
+    search: { surname: 'Oakden', forenames: 'Jasper', dateOfBirth: '2015-12-30' },
+    suggestion: close('dateOfBirth', ['Oakden', 'Jasper', '2016-01-01'], ['exact', 'exact', 'near-date']),
+  },
+
 
   // Deaths
   { id: 123456789, type: 'death', shows: 'Every field filled, including two other names', search: { surname: 'Thorne', forenames: 'Margery', date: '2009-11-21' } },
@@ -99,6 +179,16 @@ export const scenarios: readonly Scenario[] = [
   { id: 999999050, type: 'partnership', shows: 'Accented forenames and surname (partner 2)', search: { surname: 'Núñez', forenames: 'José', dateOfPartnership: '2016-08-06' } },
   { id: 999999051, type: 'partnership', shows: 'Hyphenated forename and surname (partner 1)', search: { surname: 'Weston-Hyde', forenames: 'Mary-Claire', dateOfPartnership: '2015-02-14' } },
   { id: 999999052, type: 'partnership', shows: "Surname with an apostrophe (partner 2)", search: { surname: "D'Arcy", forenames: 'Fiona', dateOfPartnership: '2018-11-10' } },
+];
+
+/** Records no exact search can find (one needs forenames), shown by a close match alone. */
+export const closeMatchOnlyScenarios: readonly (Omit<Scenario, 'search' | 'suggestion'> & { readonly suggestion: CloseMatch })[] = [
+  {
+    id: 999999077,
+    type: 'birth',
+    shows: 'No forenames registered: no exact search finds it; a close match says the forenames are missing',
+    suggestion: close('dateOfBirth', ['Penhaligon', 'Rowan', '2017-03-12'], ['exact', 'missing', 'exact']),
+  },
 ];
 
 // ---------------------------------------------------------------------------
@@ -459,6 +549,76 @@ function births(): Data[] {
       child: { ...nm('Lily-Rose', 'Fairfax-Lowe'), dateOfBirth: '2009-06-30', sex: 'Female' },
       mother: { ...nm('Anne-Marie', 'Fairfax-Lowe'), birthplace: 'Kestlewick', occupation: 'Estate agent', maidenSurname: 'Fairfax' },
       father: { ...nm('Dominic', 'Fairfax-Lowe'), birthplace: 'Halsworth', occupation: 'Accountant' },
+    }),
+    birthRecord({
+      id: 999999070,
+      entry: 118,
+      registered: '2011-05-20',
+      place: HALSWORTH,
+      child: { ...nm('William Arthur', 'Pryce'), dateOfBirth: '2011-05-09', sex: 'Male' },
+      mother: { ...nm('Gwen', 'Pryce'), birthplace: 'Llanfedw', occupation: 'Teacher', maidenSurname: 'Rees' },
+      father: { ...nm('Owen', 'Pryce'), birthplace: 'Halsworth', occupation: 'Electrician' },
+    }),
+    birthRecord({
+      id: 999999071,
+      entry: 402,
+      registered: '2012-11-02',
+      place: KESTLEWICK,
+      child: { ...nm('Catherine Grace', 'Smyth'), dateOfBirth: '2012-10-22', sex: 'Female' },
+      mother: { ...nm('Joanne', 'Smyth'), birthplace: 'Kestlewick', occupation: 'Nurse', maidenSurname: 'Hollis' },
+      father: { ...nm('Martin', 'Smyth'), birthplace: 'Kestlewick', occupation: 'Plasterer' },
+    }),
+    birthRecord({
+      id: 999999072,
+      entry: 64,
+      registered: '2010-03-01',
+      place: HALSWORTH,
+      child: { ...nm('Alfie', 'Thompson'), dateOfBirth: '2010-02-17', sex: 'Male' },
+      mother: { ...nm('Leanne', 'Thompson'), birthplace: 'Halsworth', occupation: 'Hairdresser' },
+    }),
+    birthRecord({
+      id: 999999073,
+      entry: 277,
+      registered: '2014-09-08',
+      place: KESTLEWICK,
+      child: { ...nm('Esme Mae', 'Ashby-Cartwright'), dateOfBirth: '2014-08-25', sex: 'Female' },
+      mother: { ...nm('Philippa', 'Ashby-Cartwright'), birthplace: 'Kestlewick', occupation: 'Architect', maidenSurname: 'Ashby' },
+      father: { ...nm('Neil', 'Ashby-Cartwright'), birthplace: 'Halsworth', occupation: 'Surveyor' },
+    }),
+    birthRecord({
+      id: 999999074,
+      entry: 301,
+      registered: '2009-09-25',
+      place: HALSWORTH,
+      child: { ...nm('Morgan', 'Elliot'), dateOfBirth: '2009-09-12', sex: 'Male' },
+      mother: { ...nm('Kerry', 'Elliot'), birthplace: 'Halsworth', occupation: 'Care worker' },
+      father: { ...nm('Shane', 'Elliot'), birthplace: 'Halsworth', occupation: 'Driver' },
+    }),
+    birthRecord({
+      id: 999999075,
+      entry: 99,
+      registered: '2013-04-19',
+      place: KESTLEWICK,
+      child: { ...nm('Harriet', 'Linthwaite'), dateOfBirth: '2013-04-07', sex: 'Female' },
+      mother: { ...nm('Sophie', 'Linthwaite'), birthplace: 'Kestlewick', occupation: 'Pharmacist', maidenSurname: 'Dunn' },
+      father: { ...nm('Ross', 'Linthwaite'), birthplace: 'Kestlewick', occupation: 'Chef' },
+    }),
+    birthRecord({
+      id: 999999076,
+      entry: 2,
+      registered: '2016-01-08',
+      place: HALSWORTH,
+      child: { ...nm('Jasper', 'Oakden'), dateOfBirth: '2015-12-30', sex: 'Male' },
+      mother: { ...nm('Rachel', 'Oakden'), birthplace: 'Halsworth', occupation: 'Solicitor', maidenSurname: 'Firth' },
+    }),
+    birthRecord({
+      id: 999999077,
+      entry: 88,
+      registered: '2017-03-20',
+      place: CWM_ARAN,
+      child: { ...nm('', 'Penhaligon'), dateOfBirth: '2017-03-12', sex: 'Male' },
+      mother: { ...nm('Tamsin', 'Penhaligon'), birthplace: 'Truro', occupation: 'Potter' },
+      more: { child: { forenames: null } },
     }),
     birthRecord({
       id: 999999062,

@@ -3,14 +3,17 @@
  * for LEV_DATA and for tests. Each record is kept as the JSON text it was
  * written with, and found through a map from date and surname to the
  * forenames and ids of its search keys; the forenames are then matched by
- * `forenamesMatch`, the same rule the SQL store expresses as a key range.
+ * `forenamesMatch`, the same rule the SQL store expresses as a key range. Close-match keys
+ * (match/keys.ts) are worked out from the search keys when a record is written, by the code the SQL
+ * store uses, and kept in a map of their own.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { compileReason } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
+import { suggestionKeys } from '../match/keys.ts';
 import { forenamesMatch } from '../records/search-keys.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from '../types/records.ts';
+import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from '../types/records.ts';
 import type { RecordChange } from '../types/events.ts';
 import type { RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
@@ -35,6 +38,8 @@ interface TypeRecords {
   readonly byId: Map<number, Kept>;
   /** Search keys by date and surname. */
   readonly byKey: Map<string, Keyed[]>;
+  /** The ids of the records giving each close-match key: one id alone, as most keys have, is kept without an array. */
+  readonly bySuggestionKey: Map<string, number | number[]>;
 }
 
 const keyOf = (date: string, surname: string) => `${date}\u0000${surname}`;
@@ -60,7 +65,7 @@ export interface MemoryRecords {
 
 export function createMemoryRecords(descriptions: readonly RecordDescription[]): MemoryRecords {
   const types = new Map<string, TypeRecords>(
-    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map() }]),
+    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map(), bySuggestionKey: new Map() }]),
   );
   /** By type, what the latest verifications found, newest first: their padding. */
   const recentlyFound = new Map<string, readonly VerifiedValues[]>();
@@ -77,6 +82,13 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       if (rest.length) records.byKey.set(bucket, rest);
       else records.byKey.delete(bucket);
     }
+    for (const key of suggestionKeys(keys)) {
+      const ids = records.bySuggestionKey.get(key);
+      const rest = Array.isArray(ids) ? ids.filter((other) => other !== id) : [];
+      if (rest.length > 1) records.bySuggestionKey.set(key, rest);
+      else if (rest.length === 1) records.bySuggestionKey.set(key, rest[0]);
+      else records.bySuggestionKey.delete(key);
+    }
   };
   const index = (records: TypeRecords, id: number, keys: readonly SearchKey[]) => {
     for (const key of keys) {
@@ -84,6 +96,12 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       const list = records.byKey.get(bucket);
       if (list) list.push({ forenames: key.forenames, id });
       else records.byKey.set(bucket, [{ forenames: key.forenames, id }]);
+    }
+    for (const key of suggestionKeys(keys)) {
+      const ids = records.bySuggestionKey.get(key);
+      if (ids === undefined) records.bySuggestionKey.set(key, id);
+      else if (Array.isArray(ids)) ids.push(id);
+      else records.bySuggestionKey.set(key, [ids, id]);
     }
   };
 
@@ -122,6 +140,24 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       }
       if (found.records.length) recentlyFound.set(type, [...found.records, ...recent].slice(0, padTo));
       return { ...found, padding };
+    },
+
+    async suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
+      const records = recordsOf(type);
+      const shared = new Map<number, number>();
+      for (const key of new Set(keys)) {
+        const ids = records.bySuggestionKey.get(key);
+        if (ids === undefined) continue;
+        for (const id of Array.isArray(ids) ? ids : [ids]) shared.set(id, (shared.get(id) ?? 0) + 1);
+      }
+      const ranked = [...shared].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      const chosen = ranked.slice(0, limit).map(([id]) => id);
+      return { records: chosen.map((id) => ({ id, keys: records.byId.get(id)!.keys })), ids: chosen, truncated: ranked.length > limit };
+    },
+
+    async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {
+      const records = recordsOf(type);
+      return ids.map((id) => records.byId.get(id)?.json);
     },
 
     async ready() {},

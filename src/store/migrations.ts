@@ -18,6 +18,8 @@ import { auditVerifications } from './schema/v4-audit-verifications.ts';
 import { auditOperations } from './schema/v5-audit-operations.ts';
 import { changeFeed } from './schema/v6-change-feed.ts';
 import { auditWriters } from './schema/v7-audit-writers.ts';
+import { suggestionKeys } from './schema/v8-suggestion-keys.ts';
+import { type BackfillOptions, backfillSuggestionKeys, pendingBackfills } from './suggestion-backfill.ts';
 
 export interface Migration {
   readonly version: number;
@@ -33,6 +35,7 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'audit trail records suggestions, feed reads and its own reads', sql: auditOperations },
   { version: 6, name: 'change feed: events outbox and subscriptions', sql: changeFeed },
   { version: 7, name: 'audit trail: a chain per writer, disclosed records, signed checkpoints', sql: auditWriters },
+  { version: 8, name: 'close-match keys', sql: suggestionKeys },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1].version;
@@ -128,8 +131,27 @@ export async function pendingMigrations(db: SqlExecutor): Promise<Migration[]> {
   return migrations.filter((migration) => !done.has(migration.version));
 }
 
-/** Applies every pending migration; returns those it applied. */
-export async function migrate(driver: SqlDriver): Promise<Migration[]> {
+export class BackfillPendingError extends Error {
+  override name = 'BackfillPendingError';
+  constructor(readonly types: readonly string[]) {
+    super(
+      `The close-match keys of the ${types.join(', ')} records stored before migration 8 are not all filled in yet: ` +
+        "run 'lev-api migrate' (npm run migrate) with the same DATABASE_URL; it resumes where it stopped.",
+    );
+  }
+}
+
+/**
+ * Applies every pending migration, then fills in what a migration left to fill (the close-match
+ * keys of records stored before migration 8, resuming an interrupted run); returns the migrations it applied.
+ */
+export async function migrate(driver: SqlDriver, backfill: BackfillOptions = {}): Promise<Migration[]> {
+  const applied = await applyMigrations(driver);
+  await backfillSuggestionKeys(driver, backfill);
+  return applied;
+}
+
+async function applyMigrations(driver: SqlDriver): Promise<Migration[]> {
   return driver.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.query(TRACKING_TABLE);
@@ -177,11 +199,13 @@ export async function missingRecordTables(db: SqlExecutor, descriptions: readonl
 
 /**
  * Throws unless the schema can serve every described record type: every migration applied, none
- * changed, and each type's tables present.
+ * changed, each type's tables present, and their close-match keys filled in.
  */
 export async function assertSchemaCurrent(db: SqlExecutor, descriptions: readonly RecordDescription[]): Promise<void> {
   const pending = await pendingMigrations(db);
   if (pending.length) throw new SchemaBehindError(pending);
   const missing = await missingRecordTables(db, descriptions);
   if (missing.length) throw new MissingTablesError(missing);
+  const unfilled = await pendingBackfills(db);
+  if (unfilled.length) throw new BackfillPendingError(unfilled);
 }

@@ -7,7 +7,7 @@
 import { reasonSql } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { SearchKey, VerifiedValues } from '../types/records.ts';
+import type { SearchKey, SuggestionCandidate, VerifiedValues } from '../types/records.ts';
 import type { RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import type { SqlDriver } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
@@ -109,6 +109,33 @@ export function createPostgresRecords(
       const truncated = records.length > limit;
       if (truncated) records.length = limit;
       return { records, ids: foundIds.slice(0, limit).map(Number), truncated, padding };
+    },
+
+    async suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
+      const t = tables(type);
+      // The records sharing most keys, read from the key index alone; then only their search keys, not their data.
+      const rows = await read().query<{ id: string; search_keys: string }>(
+        `SELECT c.id::text AS id, r.search_keys FROM (
+           SELECT k.id, count(*) AS shared FROM ${t.suggestionKeys} k WHERE k.key = ANY($1::text[])
+            GROUP BY k.id ORDER BY shared DESC, k.id LIMIT $2
+         ) c JOIN ${t.records} r ON r.id = c.id
+         ORDER BY c.shared DESC, c.id`,
+        [keys, limit + 1],
+        PREPARE,
+      );
+      const candidates = rows.slice(0, limit).map((row) => ({ id: Number(row.id), keys: JSON.parse(row.search_keys) as SearchKey[] }));
+      return { records: candidates, ids: candidates.map((candidate) => candidate.id), truncated: rows.length > limit };
+    },
+
+    async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {
+      if (!ids.length) return [];
+      const rows = await read().query<{ id: string; data: string }>(
+        `SELECT id::text AS id, data::text AS data FROM ${tables(type).records} WHERE id = ANY($1::bigint[])`,
+        [ids.map(String)],
+        PREPARE,
+      );
+      const byId = new Map(rows.map((row) => [Number(row.id), row.data]));
+      return ids.map((id) => byId.get(id));
     },
 
     async ready() {

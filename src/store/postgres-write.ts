@@ -9,10 +9,12 @@
  * keys differ, or its text differs and its content, compared as jsonb,
  * differs too, so a file written with other spacing or key order reloads as
  * unchanged. A changed record's key rows are replaced; the counts are what
- * the merge did. The ids of one write must be distinct: the merge is one
+ * the merge did. Each record's close-match keys (match/keys.ts) are worked out from its search
+ * keys here, by the code the memory store uses, and written beside them. The ids of one write must be distinct: the merge is one
  * INSERT ... ON CONFLICT, which cannot touch a row twice.
  */
 import { registeredType, updatedType } from '../records/changes.ts';
+import { suggestionKeys } from '../match/keys.ts';
 import type { RecordToWrite, WriteCounts } from '../types/records.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
@@ -29,29 +31,35 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
 const STAGE = `
 CREATE TEMP TABLE load_records (id bigint NOT NULL, data text NOT NULL, search_keys text NOT NULL) ON COMMIT DROP;
 CREATE TEMP TABLE load_keys (id bigint NOT NULL, date date NOT NULL, surname text COLLATE "C" NOT NULL, forenames text COLLATE "C" NOT NULL) ON COMMIT DROP;
+CREATE TEMP TABLE load_suggestion_keys (key text COLLATE "C" NOT NULL, id bigint NOT NULL) ON COMMIT DROP;
 CREATE TEMP TABLE load_changed (id bigint NOT NULL, inserted boolean NOT NULL, reason text) ON COMMIT DROP;
 CREATE TEMP TABLE load_events (id bigint NOT NULL, reason text) ON COMMIT DROP`;
 
 interface Targets {
   readonly records: string;
   readonly keys: string;
+  readonly suggestionKeys: string;
 }
 
-const STAGING: Targets = { records: 'load_records', keys: 'load_keys' };
+const STAGING: Targets = { records: 'load_records', keys: 'load_keys', suggestionKeys: 'load_suggestion_keys' };
 
-/** Copies one batch into `into`: its records, then their search keys. */
+/** Copies one batch into `into`: its records, their search keys, then their close-match keys. */
 async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readonly RecordToWrite[]): Promise<void> {
   let records = '';
   let keys = '';
+  let suggestions = '';
   for (const record of batch) {
     // Normalised names hold only letters, digits and spaces, and dates digits and hyphens: nothing to escape.
     records += `${record.id}\t${copyText(record.json)}\t${JSON.stringify(record.keys)}\n`;
     // A record's keys are distinct as a load makes them; a record given directly may repeat one.
     const rows = new Set(record.keys.map((key) => `${record.id}\t${key.date}\t${key.surname}\t${key.forenames}\n`));
     for (const row of rows) keys += row;
+    // Sound codes, normalised names and dates hold no tab, line break or backslash: nothing to escape.
+    for (const key of suggestionKeys(record.keys)) suggestions += `${key}\t${record.id}\n`;
   }
   await tx.copyFrom(`COPY ${into.records} (id, data, search_keys) FROM STDIN`, records);
   if (keys) await tx.copyFrom(`COPY ${into.keys} (id, date, surname, forenames) FROM STDIN`, keys);
+  if (suggestions) await tx.copyFrom(`COPY ${into.suggestionKeys} (key, id) FROM STDIN`, suggestions);
 }
 
 /**
@@ -84,6 +92,13 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
     `INSERT INTO ${t.keys} (date, surname, forenames, id)
      SELECT DISTINCT s.date, s.surname, s.forenames, s.id FROM load_keys s JOIN load_changed c ON c.id = s.id
       ORDER BY 1, 2, 3, 4`,
+  );
+  // Inserted records too: keys left behind by records removed outside the service (a TRUNCATE) go.
+  await tx.query(`DELETE FROM ${t.suggestionKeys} k USING load_changed c WHERE k.id = c.id`);
+  await tx.query(
+    `INSERT INTO ${t.suggestionKeys} (key, id)
+     SELECT DISTINCT s.key, s.id FROM load_suggestion_keys s JOIN load_changed c ON c.id = s.id
+      ORDER BY 1, 2`,
   );
   const [{ inserted, updated }] = await tx.query<{ inserted: number; updated: number }>(
     'SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM load_changed',
@@ -134,9 +149,11 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
     const copier = tx as Required<SqlExecutor>;
     const t = tableNames(type);
     // Other writers of the type wait until this one commits (readers do not): an empty table stays empty until then.
-    await tx.query(`LOCK TABLE ${t.records}, ${t.keys} IN SHARE ROW EXCLUSIVE MODE`);
+    await tx.query(`LOCK TABLE ${t.records}, ${t.keys}, ${t.suggestionKeys} IN SHARE ROW EXCLUSIVE MODE`);
     const [{ empty }] = await tx.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT FROM ${t.records}) AS empty`);
     if (empty) {
+      // Close-match keys have no foreign key: any left by records removed outside the service go first.
+      await tx.query(`TRUNCATE ${t.suggestionKeys}`);
       // Every record is new, and the ids are distinct: copied straight into the tables, with nothing to compare.
       let total = 0;
       for await (const batch of batches) {
@@ -155,7 +172,7 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
       counts.inserted += merged.inserted;
       counts.updated += merged.updated;
       counts.unchanged += merged.unchanged;
-      await tx.query('TRUNCATE load_records, load_keys, load_changed');
+      await tx.query('TRUNCATE load_records, load_keys, load_suggestion_keys, load_changed');
       staged = 0;
     };
     for await (const batch of batches) {

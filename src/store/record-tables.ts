@@ -1,2 +1,9 @@
-/** A record type's two tables (see schema/v1-registration-tables.ts): its records and its search keys. */
-export const tableNames = (type: string) => ({ records: `${type}_registration`, keys: `${type}_search_key` });
+/**
+ * A record type's tables: its records and its search keys (schema/v1-registration-tables.ts), and its
+ * close-match keys (schema/v8-suggestion-keys.ts).
+ */
+export const tableNames = (type: string) => ({
+  records: `${type}_registration`,
+  keys: `${type}_search_key`,
+  suggestionKeys: `${type}_suggestion_key`,
+});

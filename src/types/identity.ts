@@ -8,3 +8,5 @@ export interface Identity {
 
 /** The role that sees every field of a record, not only what the default view shows. */
 export const FULL_DETAILS_ROLE = 'full-details';
+/** The role that allows asking for close matches (GET /v1/suggestions), as well as the dataset's own role. */
+export const SUGGEST_ROLE = 'suggest';

@@ -16,6 +16,12 @@ export interface SearchKey {
  */
 export type VerifiedValues = readonly unknown[];
 
+/** A record that may be a close match, with what it is scored by: its search keys. */
+export interface SuggestionCandidate {
+  readonly id: number;
+  readonly keys: readonly SearchKey[];
+}
+
 /** A checked record with its search keys. */
 export interface StoredRecord {
   readonly id: number;

@@ -5,7 +5,7 @@
  */
 import type { AuditReport, AuditTrail } from './audit.ts';
 import type { EventFeed, Subscriptions } from './events.ts';
-import type { RecordToWrite, SearchKey, VerifiedValues, WriteCounts } from './records.ts';
+import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from './records.ts';
 
 export interface SearchResult<R> {
   readonly records: R[];
@@ -43,6 +43,14 @@ export interface RecordReader {
    * in one statement with the search: the store does the same work whether it found none or some.
    */
   verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates>;
+  /**
+   * Close-match candidates: the records sharing the most of `keys` (match/keys.ts) with the query,
+   * with their search keys to be scored by, most keys shared first, then by id; at most `limit`,
+   * `truncated` when more shared one.
+   */
+  suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>>;
+  /** The JSON text of each of these records, in the order asked; undefined for an id no record has. */
+  lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]>;
   lookup(type: string, id: string): Promise<unknown | undefined>;
   search(type: string, key: SearchKey, limit: number): Promise<SearchResult<unknown>>;
   /** Throws unless the store can answer for every described record type. */

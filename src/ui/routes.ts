@@ -13,7 +13,8 @@ import { type Auth, type LevClient, LevApiError, type RecordType, bearerAuth, mo
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RecordDescription } from '../records/define.ts';
 import { readPath } from '../records/define.ts';
-import { FULL_DETAILS_ROLE } from '../types/identity.ts';
+import { FULL_DETAILS_ROLE, SUGGEST_ROLE } from '../types/identity.ts';
+import { candidateViews, longDate as longIsoDate } from './close-matches.ts';
 import { ENTRIES_SHOWN, accessRows, entryRows, longDate } from './audit-entries.ts';
 import { type FieldErrors, type FormField, type Values, errorList, parameterNamed, readForm, searchFields, verificationFields } from './forms.ts';
 import { type OidcSignIn, SignInError } from './oidc-sign-in.ts';
@@ -102,7 +103,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   templates.addFilter('summaryRows', (rows: { label: string; value: string }[]) => rows.map((row) => ({ key: { text: row.label }, value: { text: row.value } })));
   const csp = cspOf(await inlineScriptHash(), signIn.mode === 'oidc' ? [signIn.oidc.origin] : []);
   const types = new Map(records.map((d) => [d.name, d]));
-  const roleNames = [...records.flatMap((d) => [d.name, `${d.name}-verify`]), FULL_DETAILS_ROLE, AUDIT_ROLE];
+  const roleNames = [...records.flatMap((d) => [d.name, `${d.name}-verify`]), FULL_DETAILS_ROLE, SUGGEST_ROLE, AUDIT_ROLE];
 
   await app.register(cookie);
   await app.register(formbody);
@@ -391,6 +392,12 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
       const found = await signed.lev.search(type, names.params as never);
       if (found.records.length === 1 && !found.truncated) return reply.redirect(`/ui/${type}/${(found.records[0] as { id: number }).id}`, 303);
       const parties = description.search.parties;
+      // Nothing found by names and date: the same details, searched for close matches, where the roles allow.
+      const { roles } = signed.session.user!;
+      const closeMatches =
+        found.records.length === 0 && roles.includes(SUGGEST_ROLE)
+          ? `/ui/${type}/close-matches?${new URLSearchParams(Object.entries(values).filter((entry): entry is [string, string] => entry[0] !== 'systemNumber' && entry[1] !== undefined))}`
+          : undefined;
       return page(
         reply,
         'results.njk',
@@ -398,6 +405,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
           type,
           noun: nounOf(type),
           truncated: found.truncated,
+          closeMatches,
           headings: ['System number', ...parties.map((_, i) => (parties.length > 1 ? `Party ${i + 1}` : 'Name')), 'Date'],
           rows: found.records.map((record) => ({
             id: (record as { id: number }).id,
@@ -414,6 +422,37 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
         const field = [...byNumber, ...byNames].find((f) => f.name === named) ?? byNames[0];
         return form({ [field.name]: error.message.replace(/^[^:]*: ?/, 'Check this: ') }, 400);
       }
+      return refused(reply, signed.session, error);
+    }
+  });
+
+  app.get<{ Params: { type: string }; Querystring: Values }>('/ui/:type/close-matches', async (request, reply) => {
+    const description = typeOf(request.params.type);
+    if (!description) return reply.callNotFound();
+    const signed = await signedIn(request, reply);
+    if (!signed) return reply;
+    const type = description.name as RecordType;
+    const { byNames } = searchFields(description);
+    const names = readForm(byNames, request.query);
+    // The details come from the search form; a link altered by hand goes back to it.
+    if (Object.keys(names.errors).length) return reply.redirect(`/ui/${type}/search`, 303);
+    try {
+      const answer = await signed.lev.suggest(type, names.params as never);
+      const parties = description.search.parties;
+      return page(
+        reply,
+        'close-matches.njk',
+        context(signed.session, `Close matches: ${nounOf(type)} registrations`, {
+          type,
+          noun: nounOf(type),
+          given: byNames.map((field) => ({ key: { text: field.label }, value: { text: field.kind === 'date' ? longIsoDate(names.params[field.name]) : names.params[field.name] } })),
+          headings: ['System number', ...parties.map((_, i) => (parties.length > 1 ? `Party ${i + 1}` : 'Name')), 'Date', 'How close', 'Why it matched'],
+          candidates: candidateViews(description, names.params, answer.candidates),
+          truncated: answer.truncated,
+          searchAgain: `/ui/${type}/search?${new URLSearchParams(Object.entries(request.query).filter((entry): entry is [string, string] => entry[0] !== 'submitted' && entry[1] !== undefined))}`,
+        }),
+      );
+    } catch (error) {
       return refused(reply, signed.session, error);
     }
   });

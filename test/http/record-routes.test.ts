@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Config } from '../../src/config.ts';
-import { mockRecords, scenarios, type Scenario } from '../../src/mock/dataset.ts';
+import { closeMatchOnlyScenarios, mockRecords, scenarios, type Scenario } from '../../src/mock/dataset.ts';
 import {
   type Fields,
   type Visibility,
@@ -506,8 +506,10 @@ for (const kind of await storeKinds()) {
       });
 
       test('every party of every stored record finds it, by its names as stored and by each of its dates', async () => {
+        // Those with no forenames registered, which only a close match finds, aside.
+        const unsearchable = (view: ViewDescription, v1: Json) => closeMatchOnlyScenarios.some((s) => s.type === view.record.name && s.id === v1.id);
         for (const view of views) {
-          for (const v1 of recordsOf(view)) {
+          for (const v1 of recordsOf(view).filter((record) => !unsearchable(view, record))) {
             const searches = partySearches(view, v1);
             assert.ok(searches.length >= view.record.search.parties.length, `${view.record.name} ${v1.id} is findable`);
             for (const { surname, forenames, date } of searches) {

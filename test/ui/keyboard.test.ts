@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type RunningApp, filledStore, startApp, suiteContext } from '../helper.ts';
-import { browserMissing, launch } from './browser.ts';
+import { accessibilityViolations, browserMissing, launch, screenshot } from './browser.ts';
 
 const missing = browserMissing();
 
@@ -75,6 +75,39 @@ describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
     assert.equal(await page.locator('tbody tr').count(), 3);
     await follow(page, '/ui/birth/999999002');
     assert.match(await page.locator('main').innerText(), /George/);
+    await page.close();
+  });
+
+  test('a search that finds nothing offers close matches, each explained; one is followed to its record', async () => {
+    const page = await signedIn('close-matches@example.gov.uk', ['birth', 'suggest']);
+    await follow(page, '/ui/birth/search');
+    // Kathryn Smith for Catherine Grace Smyth: no exact match.
+    await typeAll(page, { '#surname': 'Smith', '#forenames': 'Kathryn', '#dateOfBirth-day': '22', '#dateOfBirth-month': '10', '#dateOfBirth-year': '2012' });
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/ui\/birth\/search\?/);
+    assert.match(await page.locator('main').innerText(), /No birth registration matches those details/);
+    await screenshot(page, 'close-matches-offered');
+    assert.deepEqual(await accessibilityViolations(page), [], 'the offer: axe found violations');
+    await tabTo(page, 'a[href^="/ui/birth/close-matches?"]');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Search for close matches');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/ui\/birth\/close-matches\?/);
+    const main = await page.locator('main').innerText();
+    assert.match(main, /Surname: Smith sounds like Smyth/);
+    assert.match(main, /Forenames: Kathryn sounds like Catherine/);
+    assert.match(main, /date of birth: 22 October 2012 is as registered/);
+    await screenshot(page, 'close-matches');
+    assert.deepEqual(await accessibilityViolations(page), [], 'the close matches: axe found violations');
+    await follow(page, '/ui/birth/999999071');
+    assert.match(await page.locator('main').innerText(), /Catherine Grace/);
+    await page.close();
+  });
+
+  test('without the suggest role no close matches are offered', async () => {
+    const page = await signedIn('keys-only@example.gov.uk', ['birth']);
+    await page.goto(`${running.url}/ui/birth/search?submitted=1&surname=Smith&forenames=Kathryn&dateOfBirth-day=22&dateOfBirth-month=10&dateOfBirth-year=2012`);
+    assert.match(await page.locator('main').innerText(), /No birth registration matches those details/);
+    assert.equal(await page.locator('a[href^="/ui/birth/close-matches"]').count(), 0);
     await page.close();
   });
 

@@ -41,6 +41,24 @@ interface VerificationParams {
 }
 export type VerificationParamsOf<T extends RecordType> = VerificationParams[T];
 
+interface SuggestionParams {
+  birth: Query<'suggestBirthV1'>;
+  death: Query<'suggestDeathV1'>;
+  marriage: Query<'suggestMarriageV1'>;
+  partnership: Query<'suggestPartnershipV1'>;
+}
+export type SuggestionParamsOf<T extends RecordType> = SuggestionParams[T];
+
+interface SuggestionAnswers {
+  birth: operations['suggestBirthV1']['responses'][200]['content']['application/json'];
+  death: operations['suggestDeathV1']['responses'][200]['content']['application/json'];
+  marriage: operations['suggestMarriageV1']['responses'][200]['content']['application/json'];
+  partnership: operations['suggestPartnershipV1']['responses'][200]['content']['application/json'];
+}
+/** Close matches: `candidates` best first, each with its `score`, what each detail `matched`, and the `record`. */
+export type SuggestionsOf<T extends RecordType> = SuggestionAnswers[T];
+export type SuggestionOf<T extends RecordType> = SuggestionsOf<T>['candidates'][number];
+
 export type BirthV0 = Schemas['BirthV0'];
 export type BirthV0SearchParams = Query<'searchBirthV0'>;
 export type AuditReportParams = Query<'userActivity'>;
@@ -107,6 +125,11 @@ export interface LevClient {
   search<T extends RecordType>(type: T, params: SearchParamsOf<T>, options?: CallOptions): Promise<SearchResults<RecordOf<T>>>;
   /** Whether the details match exactly one current registration: true or false, and nothing of the record. */
   verify<T extends RecordType>(type: T, params: VerificationParamsOf<T>, options?: CallOptions): Promise<boolean>;
+  /**
+   * Close matches for details that may be slightly wrong (the `suggest` role with the dataset's): the
+   * search's parameters and an optional `limit`; candidates best first, each saying how it matched.
+   */
+  suggest<T extends RecordType>(type: T, params: SuggestionParamsOf<T>, options?: CallOptions): Promise<SuggestionsOf<T>>;
   /** Accesses per user per day, from the audit trail (the `audit` role). */
   auditReport(params?: AuditReportParams, options?: CallOptions): Promise<AuditReport>;
   /** One user's accesses (`user` is the whole username), newest first: the report's drill-down (the `audit` role). */
@@ -195,6 +218,8 @@ export function createLevClient(options: LevClientOptions): LevClient {
         const { body } = await get(`/v1/verification/${type}`, { query: { ...params } }, call);
         return (body as { verified: boolean }).verified === true;
       },
+      suggest: async <T extends RecordType>(type: T, params: SuggestionParamsOf<T>, call?: CallOptions) =>
+        (await get(`/v1/suggestions/${type}`, { query: { ...params } }, call)).body as SuggestionsOf<T>,
       auditReport: async (params = {}, call) => (await get('/api/v0/audit/user-activity', { query: { ...params } }, call)).body as AuditReport,
       auditEntries: async (params, call) => {
         const { records, truncated } = await results<AuditEntry>('/api/v0/audit/entries', params, call);

@@ -17,6 +17,9 @@ export type {
   Records,
   SearchParamsOf,
   SearchResults,
+  SuggestionOf,
+  SuggestionParamsOf,
+  SuggestionsOf,
   VerificationParamsOf,
 } from './client.ts';
 export { LevApiError } from './errors.ts';

@@ -465,6 +465,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/suggestions/birth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Close matches among birth registrations, for a person to judge
+         * @description Finds the birth registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, the day and month exchanged, a date a few days or a digit out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (0 to 1; the same query always gives the same order, by score then system number), what each detail matched (a fixed vocabulary, docs/search.md), and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates scoring under SUGGEST_MIN_SCORE are never returned; at most 200 records sharing keys with the query are scored. Needs the 'suggest' role as well as 'birth'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
+         */
+        get: operations["suggestBirthV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suggestions/death": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Close matches among death registrations, for a person to judge
+         * @description Finds the death registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, the day and month exchanged, a date a few days or a digit out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (0 to 1; the same query always gives the same order, by score then system number), what each detail matched (a fixed vocabulary, docs/search.md), and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates scoring under SUGGEST_MIN_SCORE are never returned; at most 200 records sharing keys with the query are scored. Needs the 'suggest' role as well as 'death'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
+         */
+        get: operations["suggestDeathV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suggestions/marriage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Close matches among marriage registrations, for a person to judge
+         * @description Finds the marriage registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, the day and month exchanged, a date a few days or a digit out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (0 to 1; the same query always gives the same order, by score then system number), what each detail matched (a fixed vocabulary, docs/search.md), and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates scoring under SUGGEST_MIN_SCORE are never returned; at most 200 records sharing keys with the query are scored. Needs the 'suggest' role as well as 'marriage'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
+         */
+        get: operations["suggestMarriageV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suggestions/partnership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Close matches among civil partnership registrations, for a person to judge
+         * @description Finds the civil partnership registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, the day and month exchanged, a date a few days or a digit out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (0 to 1; the same query always gives the same order, by score then system number), what each detail matched (a fixed vocabulary, docs/search.md), and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates scoring under SUGGEST_MIN_SCORE are never returned; at most 200 records sharing keys with the query are scored. Needs the 'suggest' role as well as 'partnership'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
+         */
+        get: operations["suggestPartnershipV1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/verification/birth": {
         parameters: {
             query?: never;
@@ -2697,6 +2777,382 @@ export interface operations {
             };
             /** @description No record has that system number */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's client has made too many requests (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record store is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    suggestBirthV1: {
+        parameters: {
+            query: {
+                /** @description The child's date of birth, YYYY-MM-DD */
+                dateOfBirth: string;
+                /** @description Forenames, matched as whole leading words: Anne finds Anne Marie, not Annette. Case, accents and apostrophes are ignored, and hyphens count as spaces. */
+                forenames: string;
+                /** @description The most candidates to return, 1 to 10; 5 when not given */
+                limit?: string;
+                /** @description Surname, matched in full. Case, accents and apostrophes are ignored, and hyphens count as spaces. */
+                surname: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The close matches, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The close matches, best first (by score, then system number); empty when none reaches the floor */
+                        candidates: {
+                            /** @description For each detail given, how the record matched it (docs/search.md) */
+                            matched: {
+                                /** @enum {string} */
+                                dateOfBirth: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                /** @enum {string} */
+                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                /** @enum {string} */
+                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                            };
+                            record: components["schemas"]["BirthV1"];
+                            /** @description How closely the record matches, 0 to 1 (three decimal places); the same query always gives the same score */
+                            score: number;
+                        }[];
+                        /** @description More close matches reached the floor than were returned, or more records shared keys with the query than the 200 scored: a fuller query narrows them */
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description A parameter is missing or malformed; the message names it and the expected form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not identified */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'suggest' role or the 'birth' role, or its client certificate breaks the on-boarding rules */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's client has made too many requests (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record store is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    suggestDeathV1: {
+        parameters: {
+            query: {
+                /** @description The deceased's date of birth or date of death, YYYY-MM-DD */
+                date: string;
+                /** @description Forenames, matched as whole leading words: Anne finds Anne Marie, not Annette. Case, accents and apostrophes are ignored, and hyphens count as spaces. */
+                forenames: string;
+                /** @description The most candidates to return, 1 to 10; 5 when not given */
+                limit?: string;
+                /** @description Surname, matched in full. Case, accents and apostrophes are ignored, and hyphens count as spaces. */
+                surname: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The close matches, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The close matches, best first (by score, then system number); empty when none reaches the floor */
+                        candidates: {
+                            /** @description For each detail given, how the record matched it (docs/search.md) */
+                            matched: {
+                                /** @enum {string} */
+                                date: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                /** @enum {string} */
+                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                /** @enum {string} */
+                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                            };
+                            record: components["schemas"]["DeathV1"];
+                            /** @description How closely the record matches, 0 to 1 (three decimal places); the same query always gives the same score */
+                            score: number;
+                        }[];
+                        /** @description More close matches reached the floor than were returned, or more records shared keys with the query than the 200 scored: a fuller query narrows them */
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description A parameter is missing or malformed; the message names it and the expected form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not identified */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'suggest' role or the 'death' role, or its client certificate breaks the on-boarding rules */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's client has made too many requests (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record store is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    suggestMarriageV1: {
+        parameters: {
+            query: {
+                /** @description The date of the marriage, YYYY-MM-DD */
+                dateOfMarriage: string;
+                /** @description Forenames, matched as whole leading words: Anne finds Anne Marie, not Annette. Case, accents and apostrophes are ignored, and hyphens count as spaces. */
+                forenames: string;
+                /** @description The most candidates to return, 1 to 10; 5 when not given */
+                limit?: string;
+                /** @description Surname, matched in full. Case, accents and apostrophes are ignored, and hyphens count as spaces. */
+                surname: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The close matches, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The close matches, best first (by score, then system number); empty when none reaches the floor */
+                        candidates: {
+                            /** @description For each detail given, how the record matched it (docs/search.md) */
+                            matched: {
+                                /** @enum {string} */
+                                dateOfMarriage: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                /** @enum {string} */
+                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                /** @enum {string} */
+                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                            };
+                            record: components["schemas"]["MarriageV1"];
+                            /** @description How closely the record matches, 0 to 1 (three decimal places); the same query always gives the same score */
+                            score: number;
+                        }[];
+                        /** @description More close matches reached the floor than were returned, or more records shared keys with the query than the 200 scored: a fuller query narrows them */
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description A parameter is missing or malformed; the message names it and the expected form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not identified */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'suggest' role or the 'marriage' role, or its client certificate breaks the on-boarding rules */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's client has made too many requests (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record store is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    suggestPartnershipV1: {
+        parameters: {
+            query: {
+                /** @description The date the civil partnership was formed, YYYY-MM-DD */
+                dateOfPartnership: string;
+                /** @description Forenames, matched as whole leading words: Anne finds Anne Marie, not Annette. Case, accents and apostrophes are ignored, and hyphens count as spaces. */
+                forenames: string;
+                /** @description The most candidates to return, 1 to 10; 5 when not given */
+                limit?: string;
+                /** @description Surname, matched in full. Case, accents and apostrophes are ignored, and hyphens count as spaces. */
+                surname: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The close matches, best first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The close matches, best first (by score, then system number); empty when none reaches the floor */
+                        candidates: {
+                            /** @description For each detail given, how the record matched it (docs/search.md) */
+                            matched: {
+                                /** @enum {string} */
+                                dateOfPartnership: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                /** @enum {string} */
+                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                /** @enum {string} */
+                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                            };
+                            record: components["schemas"]["PartnershipV1"];
+                            /** @description How closely the record matches, 0 to 1 (three decimal places); the same query always gives the same score */
+                            score: number;
+                        }[];
+                        /** @description More close matches reached the floor than were returned, or more records shared keys with the query than the 200 scored: a fuller query narrows them */
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description A parameter is missing or malformed; the message names it and the expected form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not identified */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'suggest' role or the 'partnership' role, or its client certificate breaks the on-boarding rules */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -50,6 +50,18 @@ for (const kind of await storeKinds()) {
       assert.equal(full.mother?.occupation, 'Pharmacist', 'full-details shows the restricted fields');
     });
 
+    test('close matches: typed candidates with what matched; the suggest role as well as the dataset\'s', async () => {
+      const lev = as(['birth', 'suggest']);
+      const { candidates, truncated } = await lev.suggest('birth', { surname: 'Ashworth', forenames: 'Ellie', dateOfBirth: '2008-08-08', limit: '3' });
+      assert.equal(truncated, false);
+      assert.deepEqual(
+        candidates.map((c) => [c.record.id, c.matched.forenames, c.matched.dateOfBirth]),
+        [[123456789, 'nickname', 'exact']],
+      );
+      assert.ok(candidates[0].score > 0.9 && candidates[0].score < 1);
+      assert.equal(await as(['birth']).suggest('birth', ELEANOR).catch((e: LevApiError) => e.status), 403);
+    });
+
     test('truncated comes from the results header', async () => {
       const lev = as(['birth']);
       const cut = await lev.search('birth', MARSDEN);

@@ -1,0 +1,134 @@
+/**
+ * GET /v1/suggestions/{type}: close matches for caseworkers, who look at what they get. The same
+ * parameters as the type's v1 search (and the same required ones), plus `limit`; the answer lists
+ * candidates by score, each with what every detail matched (src/match/) and the record rendered as
+ * a lookup renders it for this caller. Candidates come from the store's close-match key index, never
+ * from reading a type's records; those under the floor (SUGGEST_MIN_SCORE) are never returned.
+ */
+import type { FastifyInstance } from 'fastify';
+import { type Matched, namedExactly } from '../match/score.ts';
+import { CANDIDATES_SCORED, closeMatches } from '../match/suggest.ts';
+import { MATCH_KINDS } from '../match/vocabulary.ts';
+import { readPath } from '../records/define.ts';
+import type { RenderCache } from '../render/cache.ts';
+import type { CompiledView } from '../render/view.ts';
+import type { AuditTrail } from '../types/audit.ts';
+import type { RecordReader } from '../types/store.ts';
+import { EXPECTED, searchParameters } from './parameters.ts';
+import { type RecordRouteConfig, audienceOf, fromStore, refsOf, renderWhileAudited, searchKeyOf } from './record-routes.ts';
+
+export const suggestionPath = (type: string) => `/v1/suggestions/${type}`;
+
+export const DEFAULT_SUGGESTIONS = 5;
+export const MAX_SUGGESTIONS = 10;
+export { CANDIDATES_SCORED };
+
+/** The search's parameters and `limit`, from the same builders: the same checks and messages. */
+export function suggestionParameters(view: CompiledView) {
+  const search = searchParameters(view);
+  return {
+    ...search,
+    properties: {
+      ...search.properties,
+      limit: {
+        type: 'string',
+        pattern: `^(10|[1-9])$`,
+        description: `The most candidates to return, ${1} to ${MAX_SUGGESTIONS}; ${DEFAULT_SUGGESTIONS} when not given`,
+        [EXPECTED]: `a whole number from 1 to ${MAX_SUGGESTIONS}`,
+        examples: ['5'],
+      },
+    },
+  };
+}
+
+/** What each parameter matched, by the parameter's name. */
+const matchedSchema = (view: CompiledView) => ({
+  type: 'object',
+  description: 'For each detail given, how the record matched it (docs/search.md)',
+  required: [view.query.surname, view.query.forenames, view.query.date],
+  additionalProperties: false,
+  properties: Object.fromEntries([view.query.surname, view.query.forenames, view.query.date].map((name) => [name, { type: 'string', enum: [...MATCH_KINDS] }])),
+});
+
+export const suggestionResponse = (view: CompiledView, recordRef: string) => ({
+  type: 'object',
+  required: ['candidates', 'truncated'],
+  additionalProperties: false,
+  properties: {
+    candidates: {
+      type: 'array',
+      maxItems: MAX_SUGGESTIONS,
+      description: 'The close matches, best first (by score, then system number); empty when none reaches the floor',
+      items: {
+        type: 'object',
+        required: ['score', 'matched', 'record'],
+        additionalProperties: false,
+        properties: {
+          score: { type: 'number', minimum: 0, maximum: 1, description: 'How closely the record matches, 0 to 1 (three decimal places); the same query always gives the same score' },
+          matched: matchedSchema(view),
+          record: { $ref: recordRef },
+        },
+      },
+    },
+    truncated: {
+      type: 'boolean',
+      description: `More close matches reached the floor than were returned, or more records shared keys with the query than the ${CANDIDATES_SCORED} scored: a fuller query narrows them`,
+    },
+  },
+});
+
+export interface SuggestionRoutesOptions {
+  readonly views: readonly CompiledView[];
+  readonly store: RecordReader;
+  readonly audit: AuditTrail;
+  /** SUGGEST_MIN_SCORE. */
+  readonly minScore: number;
+  readonly rendered: RenderCache;
+}
+
+type Query = Record<string, string | undefined>;
+
+export async function suggestionRoutes(app: FastifyInstance, { views, store, audit, minScore, rendered }: SuggestionRoutesOptions) {
+  for (const view of views.filter((v) => v.version === 'v1')) {
+    const dataset = view.record.name;
+    const { parties } = view.record.search;
+    const names = { surname: view.query.surname, forenames: view.query.forenames, date: view.query.date };
+    const matchedJson = (matched: Matched) =>
+      JSON.stringify({ [names.surname]: matched.surname, [names.forenames]: matched.forenames, [names.date]: matched.date });
+
+    app.get<{ Querystring: Query }>(
+      suggestionPath(dataset),
+      {
+        schema: { querystring: suggestionParameters(view), tags: [dataset, 'suggestions'] },
+        config: { dataset, operation: 'suggest' } satisfies RecordRouteConfig,
+      },
+      async (request, reply) => {
+        const query = request.query;
+        const key = searchKeyOf(view, query);
+        const limit = query.limit === undefined ? DEFAULT_SUGGESTIONS : Number(query.limit);
+        const { matches, truncated } = await fromStore(() => closeMatches(store, dataset, key, { limit, minScore }));
+        const texts = await fromStore(() => store.lookupManyJson(dataset, matches.map((c) => c.id)));
+        const kept = matches.flatMap((candidate, i) => (texts[i] === undefined ? [] : [{ ...candidate, text: texts[i] }]));
+        const audience = audienceOf(request);
+        const items = await renderWhileAudited(
+          audit,
+          request,
+          refsOf(dataset, kept.map((candidate) => candidate.id)),
+          () =>
+            kept.map((candidate) => {
+              const data = JSON.parse(candidate.text) as unknown;
+              // Equal after normalisation, and written as the register has it (not only alike after it)?
+              const registered = (path: 'surname' | 'forenames') => parties.map((party) => readPath(data, party[path]));
+              const matched: Matched = {
+                ...candidate.matched,
+                surname: namedExactly(candidate.matched.surname, query[names.surname], registered('surname')),
+                forenames: namedExactly(candidate.matched.forenames, query[names.forenames], registered('forenames')),
+              };
+              return `{"score":${candidate.score},"matched":${matchedJson(matched)},"record":${rendered.json(view, audience, candidate.text)}}`;
+            }),
+        );
+        return reply.type('application/json').send(`{"candidates":[${items.join(',')}],"truncated":${truncated}}`);
+      },
+    );
+  }
+}

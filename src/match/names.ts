@@ -1,0 +1,144 @@
+/**
+ * How a name given in a query compares with a registered one, both normalised (normaliseName):
+ * the rules of close matching for names, each giving the kind of match it found. The kinds, their
+ * order and their scores are in `vocabulary.ts`; docs/search.md describes them with examples.
+ */
+import { doubleMetaphone } from 'double-metaphone';
+import { areNicknames } from './nicknames.ts';
+import { type MatchKind, KIND_ORDER, kindScore } from './vocabulary.ts';
+
+/**
+ * Edits a spelling may differ by, by the longer name's length in letters (the rule OpenCRVS gives
+ * Elasticsearch): none up to 3, one from 4 to 6, two from 7.
+ */
+export const allowedEdits = (length: number): number => (length < 4 ? 0 : length < 7 ? 1 : 2);
+
+/**
+ * Insertions, deletions, substitutions and swaps of two neighbouring letters (the optimal string
+ * alignment distance) turning `a` into `b`, or `max + 1` once it is sure to exceed `max`.
+ */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before = new Array<number>(b.length + 1);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let current = new Array<number>(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2] + 1);
+      current[j] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > max) return max + 1;
+    [before, previous, current] = [previous, current, before];
+  }
+  return previous[b.length];
+}
+
+const codeCache = new Map<string, readonly string[]>();
+const CODE_CACHE_SIZE = 50_000;
+
+/**
+ * The Double Metaphone codes of one word (its primary and, when different, its alternative): words
+ * that sound alike share one. A word with no code (digits, a script the algorithm does not read)
+ * is its own code, marked so that it cannot equal a real one.
+ */
+export function soundCodes(word: string): readonly string[] {
+  let codes = codeCache.get(word);
+  if (codes) return codes;
+  const [primary, alternative] = doubleMetaphone(word);
+  codes = !primary ? [`=${word}`] : alternative && alternative !== primary ? [primary, alternative] : [primary];
+  // Names repeat: most are looked up again. Cleared whole when full, which keeps it simple and bounded.
+  if (codeCache.size >= CODE_CACHE_SIZE) codeCache.clear();
+  codeCache.set(word, codes);
+  return codes;
+}
+
+/**
+ * Whether two different words sound alike: they share a code, and that code is of two sounds or
+ * more or the words begin with the same letter (Zoe and Sue share the one-sound code S; they are
+ * not taken as alike).
+ */
+export function soundAlike(a: string, b: string): boolean {
+  const codesA = soundCodes(a);
+  const codesB = soundCodes(b);
+  return codesA.some((code) => codesB.includes(code) && !code.startsWith('=') && (code.length > 1 || a[0] === b[0]));
+}
+
+export interface NameMatch {
+  readonly kind: MatchKind;
+  readonly score: number;
+}
+
+const found = (kind: MatchKind, edits = 0): NameMatch => ({ kind, score: kindScore(kind, edits) });
+const DIFFERENT = found('different');
+
+/** One word against another: the same, a pet form (forenames only), alike in sound, or spelt within the allowed edits. */
+function compareWord(query: string, stored: string, nicknames: boolean): NameMatch {
+  if (query === stored) return found('exact');
+  if (nicknames && areNicknames(query, stored)) return found('nickname');
+  if (soundAlike(query, stored)) return found('sound-alike');
+  const allowed = allowedEdits(Math.max(query.length, stored.length));
+  const edits = allowed ? editDistance(query, stored, allowed) : 1;
+  return edits <= allowed ? found('spelling', edits) : DIFFERENT;
+}
+
+/** The lowest-scoring of the matches, the earliest kind on a tie: a name matches only as well as its worst word. */
+function weakest(matches: readonly NameMatch[]): NameMatch {
+  return matches.reduce((worst, match) =>
+    match.score < worst.score || (match.score === worst.score && KIND_ORDER[match.kind] > KIND_ORDER[worst.kind]) ? match : worst,
+  );
+}
+
+/** Each word of the shorter name is a word of the longer (a hyphenated or double surname given in part, a middle name given as the first). */
+function partOfName(queryWords: readonly string[], storedWords: readonly string[]): boolean {
+  const [shorter, longer] = queryWords.length <= storedWords.length ? [queryWords, storedWords] : [storedWords, queryWords];
+  return shorter.length < longer.length && shorter.every((word) => longer.includes(word));
+}
+
+/** The whole names as one string against each other, within the allowed edits (spaces count as letters). */
+function wholeSpelling(query: string, stored: string): NameMatch {
+  const allowed = allowedEdits(Math.max(query.replaceAll(' ', '').length, stored.replaceAll(' ', '').length));
+  const edits = allowed ? editDistance(query, stored, allowed) : allowed + 1;
+  return edits <= allowed ? found('spelling', edits) : DIFFERENT;
+}
+
+/**
+ * A surname given against one registered. Word by word when both have as many words (Smyth-Jones
+ * for Smith-Jones is alike in sound), else as part of the name, else as a whole spelling.
+ */
+export function compareSurname(query: string, stored: string): NameMatch {
+  if (query === stored) return found('exact');
+  const queryWords = query.split(' ');
+  const storedWords = stored.split(' ');
+  if (queryWords.length === storedWords.length) {
+    const byWord = weakest(queryWords.map((word, i) => compareWord(word, storedWords[i], false)));
+    if (byWord.kind !== 'different') return byWord;
+  }
+  if (partOfName(queryWords, storedWords)) return found('part-of-name');
+  return wholeSpelling(query, stored);
+}
+
+/**
+ * Forenames given against those registered. The exact search's rule first (the registered
+ * forenames' leading whole words equal to those given is a word prefix), then word by word against
+ * as many leading registered words as were given (Bill for William Henry is a nickname), then as
+ * part of the name (Rose for Eleanor Rose), then as a whole spelling. Registered forenames that are
+ * empty (none recorded) are missing, neither a match nor a difference.
+ */
+export function compareForenames(query: string, stored: string): NameMatch {
+  if (stored === '') return found('missing');
+  if (query === stored) return found('exact');
+  if (stored.startsWith(query) && stored.charCodeAt(query.length) === 0x20) return found('word-prefix');
+  const queryWords = query.split(' ');
+  const storedWords = stored.split(' ');
+  if (queryWords.length <= storedWords.length) {
+    const byWord = weakest(queryWords.map((word, i) => compareWord(word, storedWords[i], true)));
+    if (byWord.kind !== 'different') return byWord;
+  }
+  if (partOfName(queryWords, storedWords)) return found('part-of-name');
+  return wholeSpelling(query, stored);
+}

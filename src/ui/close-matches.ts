@@ -1,0 +1,116 @@
+/**
+ * Close matches as the pages show them: each candidate with its names and date, and a sentence a
+ * caseworker reads for each detail ("Forenames: Kathryn sounds like Catherine"). Which party and
+ * which date of the record the sentence names is the one whose comparison (src/match, the rules the
+ * API scored by) gives the kind the API reported.
+ */
+import type { RecordDescription } from '../records/define.ts';
+import { readPath } from '../records/define.ts';
+import { normaliseName } from '../records/normalise.ts';
+import { compareDate } from '../match/dates.ts';
+import { compareForenames, compareSurname } from '../match/names.ts';
+import type { MatchKind } from '../match/vocabulary.ts';
+
+export interface CandidateView {
+  readonly id: number;
+  readonly blocked: boolean;
+  /** Names of each party, then the date, as the results table shows them. */
+  readonly cells: readonly string[];
+  /** Out of 100. */
+  readonly percent: number;
+  readonly explanations: readonly string[];
+}
+
+interface Candidate {
+  readonly score: number;
+  readonly matched: Readonly<Record<string, string>>;
+  readonly record: unknown;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** One detail in plain words: what was given, how it stands to what is registered. */
+export function explain(label: string, kind: MatchKind, given: string, registered: string, otherLabel: string): string {
+  switch (kind) {
+    case 'exact':
+      return `${label}: ${given} is as registered`;
+    case 'normalised':
+      return `${label}: ${given} is registered as ${registered}, with different capitals, accents or punctuation`;
+    case 'word-prefix':
+      return `${label}: ${given} is how ${registered} begins`;
+    case 'nickname':
+      return `${label}: ${given} is another form of ${registered}`;
+    case 'sound-alike':
+      return `${label}: ${given} sounds like ${registered}`;
+    case 'spelling':
+      return `${label}: ${given} is a different spelling of ${registered}`;
+    case 'part-of-name':
+      return `${label}: ${given} is part of ${registered}, or ${registered} part of ${given}`;
+    case 'swapped':
+      return `${label}: ${given} is registered as the ${otherLabel.toLowerCase()}`;
+    case 'day-month-swapped':
+      return `${label}: ${given} has the day and month the other way round from ${registered}`;
+    case 'near-date':
+      return `${label}: ${given} is close to ${registered}`;
+    case 'missing':
+      return `${label}: none is registered`;
+    case 'different':
+      return `${label}: ${given} does not match ${registered || 'what is registered'}`;
+  }
+}
+
+/** A YYYY-MM-DD date as the pages write dates: 22 October 2012. */
+export const longDate = (iso: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return iso;
+  return new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+};
+
+/** The candidates of an answer, ready for the page; `given` is the query as sent (the API's parameter names). */
+export function candidateViews(description: RecordDescription, given: Readonly<Record<string, string>>, candidates: readonly Candidate[]): CandidateView[] {
+  const { parties, dateParam } = description.search;
+  return candidates.map(({ score, matched, record }) => {
+    const id = readPath(record, 'id') as number;
+    const blocked = readPath(record, description.blockedFlag) !== false;
+    const cells = [
+      ...parties.map((party) => [text(readPath(record, party.forenames)), text(readPath(record, party.surname))].filter(Boolean).join(' ')),
+      longDate(text(readPath(record, description.verification.date.path))),
+    ];
+    const percent = Math.round(score * 100);
+    if (blocked) return { id, blocked, cells, percent, explanations: ['This registration is blocked: only its system number can be shown'] };
+    const surnameKind = matched.surname as MatchKind;
+    const forenamesKind = matched.forenames as MatchKind;
+    const dateKind = matched[dateParam] as MatchKind;
+    const surname = normaliseName(given.surname);
+    const forenames = normaliseName(given.forenames);
+    // The party the API matched: the first whose names compare as it reported.
+    const party =
+      parties.find((p) => {
+        const s = normaliseName(text(readPath(record, p.surname)));
+        const f = normaliseName(text(readPath(record, p.forenames)));
+        if (surnameKind === 'swapped') return s.length > 0 && (forenames === s || forenames.startsWith(`${s} `));
+        const sk = compareSurname(surname, s).kind;
+        const fk = compareForenames(forenames, f).kind;
+        return (sk === surnameKind || (sk === 'exact' && surnameKind === 'normalised')) && (fk === forenamesKind || (fk === 'exact' && forenamesKind === 'normalised'));
+      }) ?? parties[0];
+    const registeredSurname = text(readPath(record, party.surname));
+    // Compared word by word: the registered forenames' leading words, as many as were given.
+    const wordByWord = forenamesKind === 'nickname' || forenamesKind === 'sound-alike' || forenamesKind === 'spelling';
+    const givenWords = given.forenames.trim().split(/\s+/).length;
+    const allForenames = text(readPath(record, party.forenames));
+    const registeredForenames = wordByWord ? allForenames.split(/\s+/).slice(0, givenWords).join(' ') : allForenames;
+    const dates = party.dates.map((path) => text(readPath(record, path))).filter(Boolean);
+    const date = dates.find((d) => compareDate(given[dateParam], d) === dateKind) ?? dates[0] ?? '';
+    const dateLabel = description.search.dateDescription.replace(/,? ?YYYY-MM-DD\.?$/, '').replace(/^The /, '');
+    return {
+      id,
+      blocked,
+      cells,
+      percent,
+      explanations: [
+        explain('Surname', surnameKind, given.surname, registeredSurname, 'Forenames'),
+        explain('Forenames', forenamesKind, given.forenames, registeredForenames, 'Surname'),
+        explain(dateLabel[0].toUpperCase() + dateLabel.slice(1), dateKind, longDate(given[dateParam]), longDate(date), ''),
+      ],
+    };
+  });
+}

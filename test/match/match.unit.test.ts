@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { compareDate } from '../../src/match/dates.ts';
+import { queryKeys, suggestionKeys } from '../../src/match/keys.ts';
+import { allowedEdits, compareForenames, compareSurname, editDistance, soundAlike } from '../../src/match/names.ts';
+import { areNicknames, nicknamesOf } from '../../src/match/nicknames.ts';
+import { scoreKey, scoreRecord } from '../../src/match/score.ts';
+import { KIND_SCORES, MATCH_KINDS, WEIGHTS } from '../../src/match/vocabulary.ts';
+import { normaliseName } from '../../src/records/normalise.ts';
+import type { SearchKey } from '../../src/types/records.ts';
+
+const n = normaliseName;
+const key = (surname: string, forenames: string, date: string): SearchKey => ({ surname: n(surname), forenames: n(forenames), date });
+
+describe('names', () => {
+  test('nicknames work both ways, and only within a group', () => {
+    for (const [a, b] of [['william', 'bill'], ['william', 'liam'], ['margaret', 'peggy'], ['catherine', 'kate'], ['john', 'jack'], ['robert', 'bert'], ['albert', 'bert']]) {
+      assert.ok(areNicknames(a, b), `${a} ${b}`);
+      assert.ok(areNicknames(b, a), `${b} ${a}`);
+      assert.ok(nicknamesOf(a).includes(b));
+    }
+    assert.ok(!areNicknames('robert', 'albert'), 'sharing a pet form does not make two names one');
+    assert.ok(!areNicknames('william', 'william'));
+    assert.ok(!areNicknames('george', 'william'));
+    assert.deepEqual(nicknamesOf('zebedee'), []);
+  });
+
+  test('edits are counted with neighbouring letters exchanged as one, and capped', () => {
+    assert.equal(editDistance('smith', 'smith', 2), 0);
+    assert.equal(editDistance('smith', 'smiht', 2), 1);
+    assert.equal(editDistance('thomson', 'thompson', 2), 1);
+    assert.equal(editDistance('abc', 'xyz', 1), 2);
+    assert.equal(editDistance('ab', 'abcdef', 2), 3);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), (a, b) => editDistance(a, b, 20) === editDistance(b, a, 20)),
+      { numRuns: 500 },
+    );
+  });
+
+  test('the length rule allows no edit up to 3 letters, one to 6, two from 7', () => {
+    assert.deepEqual([1, 3, 4, 6, 7, 12].map(allowedEdits), [0, 0, 1, 1, 2, 2]);
+    assert.equal(compareSurname('cox', 'cix').kind, 'different');
+    assert.equal(compareSurname('marsden', 'marsdeb').kind, 'spelling');
+    assert.equal(compareSurname('marsden', 'markdeb').kind, 'spelling');
+    assert.equal(compareSurname('marsden', 'markdeb').score, KIND_SCORES.spelling - 0.1);
+    assert.equal(compareSurname('pike', 'pyle').kind, 'different');
+  });
+
+  test('sound-alike needs a code of two sounds or the same first letter', () => {
+    assert.ok(soundAlike('smith', 'smyth'));
+    assert.ok(soundAlike('catherine', 'kathryn'));
+    assert.ok(!soundAlike('zoe', 'sue'));
+  });
+
+  test('each kind of name match', () => {
+    const cases: [string, string, string, string][] = [
+      ['forenames', 'Eleanor', 'Eleanor', 'exact'],
+      ['forenames', 'Eleanor', 'Eleanor Rose', 'word-prefix'],
+      ['forenames', 'Bill', 'William', 'nickname'],
+      ['forenames', 'William', 'Bill', 'nickname'],
+      ['forenames', 'Peggy Ann', 'Margaret Ann', 'nickname'],
+      ['forenames', 'Kathryn', 'Catherine', 'sound-alike'],
+      ['surname', 'Smyth', 'Smith', 'sound-alike'],
+      ['surname', 'Thomson', 'Thompson', 'spelling'],
+      ['surname', 'Lowe', 'Fairfax-Lowe', 'part-of-name'],
+      ['surname', 'Fairfax Lowe', 'Lowe', 'part-of-name'],
+      ['forenames', 'Rose', 'Eleanor Rose', 'part-of-name'],
+      ['forenames', 'Poppy', '', 'missing'],
+      ['forenames', 'Eleanor', 'Margaret', 'different'],
+      ['surname', 'Ashworth', 'Merridew', 'different'],
+    ];
+    for (const [part, query, stored, kind] of cases) {
+      const match = part === 'surname' ? compareSurname(n(query), n(stored)) : compareForenames(n(query), n(stored));
+      assert.equal(match.kind, kind, `${part} ${query} against ${stored}`);
+    }
+  });
+});
+
+describe('dates', () => {
+  test('each kind of date match', () => {
+    assert.equal(compareDate('2008-08-08', '2008-08-08'), 'exact');
+    assert.equal(compareDate('2010-04-03', '2010-03-04'), 'day-month-swapped');
+    assert.equal(compareDate('2010-03-12', '2010-03-14'), 'near-date');
+    assert.equal(compareDate('2009-12-30', '2010-01-02'), 'near-date', 'across a year');
+    assert.equal(compareDate('2010-03-24', '2010-03-14'), 'near-date', 'one digit');
+    assert.equal(compareDate('2001-03-14', '2010-03-14'), 'near-date', 'two neighbouring digits exchanged');
+    assert.equal(compareDate('2010-09-24', '2010-03-14'), 'different');
+    assert.equal(compareDate('1990-03-14', '2010-03-14'), 'different', 'two digits apart, not neighbours');
+  });
+});
+
+describe('scores', () => {
+  test('the vocabulary is fixed and every kind has a score between 0 and 1', () => {
+    for (const kind of MATCH_KINDS) assert.ok(KIND_SCORES[kind] >= 0 && KIND_SCORES[kind] <= 1, kind);
+    assert.equal(WEIGHTS.surname + WEIGHTS.forenames + WEIGHTS.date, 1);
+  });
+
+  test('an exact match scores 1; corruptions score less, in a fixed order', () => {
+    const stored = key('Ashworth', 'Eleanor Rose', '2008-08-08');
+    assert.deepEqual(scoreKey(key('Ashworth', 'Eleanor Rose', '2008-08-08'), stored), {
+      score: 1,
+      matched: { surname: 'exact', forenames: 'exact', date: 'exact' },
+    });
+    const nickname = scoreKey(key('Ashworth', 'Ellie', '2008-08-08'), stored);
+    assert.deepEqual(nickname.matched, { surname: 'exact', forenames: 'nickname', date: 'exact' });
+    const swappedNames = scoreKey(key('Eleanor', 'Ashworth', '2008-08-08'), stored);
+    assert.deepEqual(swappedNames.matched, { surname: 'swapped', forenames: 'swapped', date: 'exact' });
+    const swappedDate = scoreKey(key('Ashworth', 'Eleanor', '2008-08-08'), key('Ashworth', 'Eleanor', '2008-08-08'));
+    assert.equal(swappedDate.score, 1);
+    const far = scoreKey(key('Ashworth', 'Eleanor', '1990-01-01'), stored);
+    assert.equal(far.matched.date, 'different');
+    assert.ok(far.score < nickname.score && nickname.score < 1);
+  });
+
+  test('a record is scored by its best key; the same input always gives the same score', () => {
+    const keys = [key('Priddy', 'Walter', '1930-06-14'), key('Priddy', 'Walter', '2011-03-02')];
+    const scored = scoreRecord(key('Priddy', 'Walt', '2011-03-02'), keys);
+    assert.deepEqual(scored, scoreRecord(key('Priddy', 'Walt', '2011-03-02'), keys));
+    assert.deepEqual(scored?.matched, { surname: 'exact', forenames: 'nickname', date: 'exact' });
+    assert.equal(scoreRecord(key('Priddy', 'Walt', '2011-03-02'), []), undefined);
+  });
+});
+
+describe('candidate keys', () => {
+  const stored = key('Fairfax-Lowe', 'Lily Rose', '2009-06-30');
+  const shares = (query: SearchKey) => {
+    const mine = new Set(suggestionKeys([stored]));
+    return queryKeys(query).some((k) => mine.has(k));
+  };
+  test('a query with any one detail wrong shares a key with the record', () => {
+    const queries: [string, SearchKey][] = [
+      ['exact', key('Fairfax-Lowe', 'Lily Rose', '2009-06-30')],
+      ['surname misspelt', key('Fairfacks-Lowe', 'Lily', '2009-06-30')],
+      ['part of the surname', key('Lowe', 'Lily', '2009-06-30')],
+      ['nickname', key('Fairfax-Lowe', 'Lil', '2009-06-30')],
+      ['forename misspelt', key('Fairfax-Lowe', 'Lilly', '2009-06-30')],
+      ['middle name as the first', key('Fairfax-Lowe', 'Rose', '2009-06-30')],
+      ['names swapped', key('Lily', 'Fairfax', '2009-06-30')],
+      ['day and month swapped', key('Fairfax-Lowe', 'Lily', '2009-06-30')],
+      ['near date across a year', key('Fairfax-Lowe', 'Lily', '2010-01-01')],
+      ['year mistyped', key('Fairfax-Lowe', 'Lily', '2019-06-30')],
+    ];
+    for (const [what, query] of queries) assert.ok(shares(query), what);
+    assert.ok(!shares(key('Merridew', 'Daniel', '2009-06-30')), 'nothing alike');
+  });
+
+  test('the day and month exchanged share a key', () => {
+    const mine = new Set(suggestionKeys([key('Marsden', 'George', '2010-03-04')]));
+    assert.ok(queryKeys(key('Marsden', 'George', '2010-04-03')).some((k) => mine.has(k)));
+  });
+});

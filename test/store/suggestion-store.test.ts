@@ -1,0 +1,133 @@
+/**
+ * Close-match candidates, on every backend: found through the close-match keys each store keeps
+ * (worked out when a record is written), ranked by the keys shared; and on PostgreSQL, the keys of
+ * records stored before migration 8 filled in by `migrate`, resuming where an interrupted run stopped.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { queryKeys, suggestionKeys } from '../../src/match/keys.ts';
+import { normaliseName } from '../../src/records/normalise.ts';
+import { records } from '../../src/records/index.ts';
+import { BackfillPendingError, assertSchemaCurrent, migrate } from '../../src/store/migrations.ts';
+import { tableNames } from '../../src/store/record-tables.ts';
+import { backfillSuggestionKeys } from '../../src/store/suggestion-backfill.ts';
+import type { SearchKey, StoredRecord } from '../../src/types/records.ts';
+import { emptyStore, recordTypes, storeKinds } from '../helper.ts';
+
+const birthType = recordTypes().find((type) => type.description.name === 'birth')!;
+
+function birth(id: number, forenames: string, surname: string, dateOfBirth: string): StoredRecord {
+  const result = birthType.toStored({ id, child: { forenames, surname, dateOfBirth }, status: { blocked: false } });
+  if ('reason' in result) throw new Error(result.reason);
+  return result;
+}
+
+const query = (surname: string, forenames: string, date: string): SearchKey => ({ surname: normaliseName(surname), forenames: normaliseName(forenames), date });
+
+const BIRTHS = [
+  birth(2001, 'William Henry', 'Smith', '2010-03-04'),
+  birth(2002, 'Margaret', 'Thompson', '1990-11-20'),
+  birth(2003, 'Catherine', 'Fairfax-Lowe', '2001-06-30'),
+  birth(2004, 'George', 'Marsden', '2010-03-14'),
+  birth(2005, 'Walter', 'Priddy', '2010-03-14'),
+  birth(2006, 'Harry', 'Marsden', '2010-03-14'),
+];
+
+for (const kind of await storeKinds()) {
+  test(`close-match candidates (${kind})`, async (t) => {
+    const store = await emptyStore(t, kind);
+    await store.upsert('birth', BIRTHS);
+    const ids = async (q: SearchKey, limit = 10) => (await store.suggestionCandidates('birth', queryKeys(q), limit)).records.map((c) => c.id);
+
+    await t.test('each single corruption finds the record, with the search keys it is scored by', async () => {
+      assert.deepEqual((await ids(query('Smyth', 'Bill', '2010-03-04')))[0], 2001, 'sound-alike surname, nickname');
+      assert.deepEqual((await ids(query('Smith', 'William', '2010-04-03')))[0], 2001, 'day and month exchanged');
+      assert.deepEqual((await ids(query('Thomson', 'Margaret', '1990-11-20')))[0], 2002, 'misspelt surname');
+      assert.deepEqual((await ids(query('Thompson', 'Peggy', '1990-11-21')))[0], 2002, 'nickname and a day out');
+      assert.deepEqual((await ids(query('Lowe', 'Kathryn', '2001-06-30')))[0], 2003, 'part of the surname, a forename alike in sound');
+      assert.deepEqual((await ids(query('Catherine', 'Fairfax-Lowe', '2001-06-30')))[0], 2003, 'names swapped');
+      const [candidate] = (await store.suggestionCandidates('birth', queryKeys(query('Marsden', 'George', '2011-03-14')), 5)).records;
+      assert.equal(candidate.id, 2004, 'the year mistyped');
+      assert.deepEqual(candidate.keys, BIRTHS[3].keys);
+    });
+
+    await t.test('ranked by the keys shared, then by id; truncated past the limit', async () => {
+      // Born that day: George Marsden shares more keys with the query than his brother Harry; Walter
+      // Priddy, sharing only the date, is no candidate.
+      assert.deepEqual(await ids(query('Marsden', 'George', '2010-03-14')), [2004, 2006]);
+      const one = await store.suggestionCandidates('birth', queryKeys(query('Marsden', 'George', '2010-03-14')), 1);
+      assert.deepEqual([one.records.map((c) => c.id), one.truncated], [[2004], true]);
+      assert.deepEqual(await ids(query('Merridew', 'Daniel', '1950-01-01')), []);
+    });
+
+    await t.test('a changed record is found by its new keys only', async () => {
+      await store.upsert('birth', [birth(2006, 'Harry', 'Marsden', '1931-01-01')]);
+      assert.deepEqual(await ids(query('Marsden', 'George', '2010-03-14')), [2004]);
+      assert.deepEqual(await ids(query('Marsden', 'Harry', '1931-01-01')), [2006]);
+    });
+
+    await t.test('records are read by id, in the order asked, undefined for an id no record has', async () => {
+      const texts = await store.lookupManyJson('birth', [2003, 9999, 2001]);
+      assert.deepEqual(texts.map((text) => text && (JSON.parse(text) as { id: number }).id), [2003, undefined, 2001]);
+      assert.deepEqual(await store.lookupManyJson('birth', []), []);
+    });
+  });
+}
+
+if ((await storeKinds()).includes('postgres')) {
+  test('postgres: migrate fills in the keys of records stored before them, resuming an interrupted run', async (t) => {
+    const store = await emptyStore(t, 'postgres');
+    if (store.kind !== 'postgres') throw new Error('a postgres store');
+    const { driver } = store;
+    const many = Array.from({ length: 23 }, (_, i) => birth(3000 + i, i % 2 ? 'Ann' : 'Bill', `Surname${String.fromCharCode(97 + i)}`, '2005-05-05'));
+    await store.upsert('birth', [...BIRTHS, ...many]);
+    const t8 = tableNames('birth');
+    const written = await driver.query<{ key: string; id: string }>(`SELECT key, id::text AS id FROM ${t8.suggestionKeys} ORDER BY key, id`);
+    assert.equal(new Set(written.map((row) => row.id)).size, 29);
+    assert.deepEqual(
+      written.filter((row) => row.id === '2001').map((row) => row.key),
+      suggestionKeys(BIRTHS[0].keys).sort(),
+      'a load writes the keys the one function gives',
+    );
+
+    // As a database migrated before version 8 would be: records without keys, the backfill to do.
+    await driver.exec(`TRUNCATE ${t8.suggestionKeys}; UPDATE suggestion_key_backfill SET after_id = -1, done = false`);
+    await assert.rejects(assertSchemaCurrent(driver, records), BackfillPendingError, 'not ready until filled in');
+
+    let batches = 0;
+    await assert.rejects(
+      backfillSuggestionKeys(driver, {
+        batch: 5,
+        onProgress: () => {
+          if (++batches === 2) throw new Error('interrupted');
+        },
+      }),
+      /interrupted/,
+    );
+    const [{ after }] = await driver.query<{ after: string }>("SELECT after_id::text AS after FROM suggestion_key_backfill WHERE type = 'birth'");
+    assert.equal(after, '3003', 'two batches of five committed, in id order');
+
+    assert.deepEqual(await migrate(driver, { batch: 5 }), [], 'no migration left; the backfill resumes');
+    const filled = await driver.query<{ key: string; id: string }>(`SELECT key, id::text AS id FROM ${t8.suggestionKeys} ORDER BY key, id`);
+    assert.deepEqual(filled, written);
+    await assertSchemaCurrent(driver, records);
+    const [{ done }] = await driver.query<{ done: boolean }>("SELECT bool_and(done) AS done FROM suggestion_key_backfill");
+    assert.equal(done, true);
+  });
+
+  test('postgres: candidates are found through the key index, not by reading the records', async (t) => {
+    const store = await emptyStore(t, 'postgres');
+    if (store.kind !== 'postgres') throw new Error('a postgres store');
+    const { driver } = store;
+    const t8 = tableNames('birth');
+    const batch = Array.from({ length: 3000 }, (_, i) => birth(10_000 + i, ['Ann', 'Bill', 'Cara', 'Dan'][i % 4], `Name${i % 300}`, `20${String(10 + (i % 10))}-0${1 + (i % 9)}-1${i % 10}`));
+    await store.upsert('birth', batch);
+    await driver.exec(`ANALYZE ${t8.records}; ANALYZE ${t8.suggestionKeys}`);
+    const rows = await driver.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN SELECT k.id, count(*) FROM ${t8.suggestionKeys} k WHERE k.key = ANY($1::text[]) GROUP BY k.id`,
+      [queryKeys(query('Name7', 'Ann', '2017-08-17'))],
+    );
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    assert.match(plan, new RegExp(`Index (Only )?Scan using ${t8.suggestionKeys}_pkey|Bitmap Index Scan on ${t8.suggestionKeys}_pkey`), plan);
+  });
+}
