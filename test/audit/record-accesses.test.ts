@@ -1,6 +1,6 @@
 /**
  * Who saw a registration, on both stores: every access that disclosed or decided on it (lookups,
- * searches that returned it, verifications that compared it, feed reads that named it) and none
+ * searches and suggestions that returned it, verifications that compared it, feed reads that named it) and none
  * other, newest first; reading
  * the trail is itself an access (audit-read); the checkpoints are listed signed.
  */
@@ -25,6 +25,8 @@ for (const kind of await storeKinds()) {
       await ok('/v1/registration/birth/123456789', as('looked'));
       await ok(`/v1/registration/birth?${ASHWORTH}`, as('searched'));
       await ok(`/v1/verification/birth?${ASHWORTH}`, as('verified'));
+      // A close match: Eleanor's surname misspelt.
+      await ok('/v1/suggestions/birth?surname=Ashwort&forenames=Eleanor&dateOfBirth=2008-08-08', as('suggested', 'birth,suggest'));
       // The mock subscribes every caller to every event: the feed names every record it holds.
       await ok('/v1/events?limit=1000', as('fed'));
       // Accesses that did not disclose it: another record, a search that did not return it, another type.
@@ -39,6 +41,7 @@ for (const kind of await storeKinds()) {
         [
           ['v0', 'lookup', 'test-client'],
           ['fed', 'events', 'test-client'],
+          ['suggested', 'suggest', 'test-client'],
           ['verified', 'verify', 'test-client'],
           ['searched', 'search', 'test-client'],
           ['looked', 'lookup', 'test-client'],
@@ -51,7 +54,7 @@ for (const kind of await storeKinds()) {
       const ats = response.body.map((e: { at: string }) => e.at);
       assert.deepEqual([...ats].sort().reverse(), ats, 'newest first');
       // Leading zeros name the same registration; days and limits narrow the list.
-      assert.equal((await app.get(`${RECORD}/birth/0123456789`, AUDITOR)).body.length, 5);
+      assert.equal((await app.get(`${RECORD}/birth/0123456789`, AUDITOR)).body.length, 6);
       assert.deepEqual((await app.get(`${RECORD}/birth/123456789?to=2000-01-01`, AUDITOR)).body, []);
       const limited = await app.get(`${RECORD}/birth/123456789?limit=1`, AUDITOR);
       assert.deepEqual([limited.body.length, limited.headers.get('x-results-truncated')], [1, 'true']);
