@@ -34,6 +34,7 @@ import {
   searchLists,
   searchPath,
   searchQueries,
+  suggestionLists,
   verificationLists,
   verificationPath,
   verificationQueries,
@@ -59,7 +60,8 @@ const USAGE = `npm run bench -- [options]
                          value for every size, or one per size
   --seed S               seed of the generated records and of the request mix (default bench)
   --stores LIST          embedded,postgres (default: embedded, and postgres when DATABASE_URL is set)
-  --only LIST            scenarios to run, by name or prefix: lookup, search, search-birth, verify, verify-birth, ... (default all)
+  --only LIST            scenarios to run, by name or prefix: lookup, search, search-birth, verify, verify-birth, suggest,
+                         suggest-birth, ... (default all)
   --modes LIST           max,rate (default both)
   --json FILE            also write the figures as JSON
   --audit                after the stores, the audit phase on PostgreSQL (bench/audit.ts, also
@@ -197,9 +199,9 @@ function rateOption(text: string, modes: string[]): { perSecond: number } | { pe
 
 const rateText = (rate: Options['rate']) => ('percent' in rate ? `${rate.percent}% of the closed-loop throughput` : `${rate.perSecond}/s`);
 
-// Each type's verification right after its search: the two are compared, and phases side by side
-// see the same machine when its speed drifts over a run.
-const SCENARIOS = ['lookup', ...GENERATED_TYPES.flatMap((type) => [`search-${type}`, `verify-${type}`])];
+// Each type's verification and close matches right after its search: they are compared with it, and
+// phases side by side see the same machine when its speed drifts over a run.
+const SCENARIOS = ['lookup', ...GENERATED_TYPES.flatMap((type) => [`search-${type}`, `verify-${type}`, `suggest-${type}`])];
 type Options = ReturnType<typeof options>;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -568,6 +570,29 @@ function verificationAgainstSearch(): string[] {
     : [];
 }
 
+/**
+ * Each type's closed-loop close-match throughput over its search's (issue 24 asks for a fifth at
+ * least), and the close matches' p99 at the fixed rate, on each store; the median of the rounds.
+ */
+function suggestionsAgainstSearch(): string[] {
+  const lines = [...new Set(rows.map((row) => row.store))].flatMap((store) => {
+    const of = (scenario: string, mode: 'max' | 'rate') => rows.filter((row) => row.store === store && row.scenario === scenario && row.mode === mode);
+    const told = GENERATED_TYPES.flatMap((type) => {
+      const searches = of(`search-${type}`, 'max');
+      const ratios = of(`suggest-${type}`, 'max').flatMap((suggest) => {
+        const search = searches.find((row) => row.round === suggest.round);
+        return search ? [suggest.rps / search.rps] : [];
+      });
+      const fixed = of(`suggest-${type}`, 'rate');
+      if (!ratios.length && !fixed.length) return [];
+      const p99 = fixed.length ? `, p99 ${median(fixed.map((row) => row.latencyMs.p99)).toFixed(1)} ms at ${fixed[0].offered}/s` : '';
+      return [`${type} ${ratios.length ? median(ratios).toFixed(2) : '-'}${p99}`];
+    });
+    return told.length ? [`- ${store}: ${told.join('; ')}`] : [];
+  });
+  return lines.length ? ['', "Close matches' req/s over the same type's search req/s (closed loop), and their p99 at the fixed rate:", ...lines] : [];
+}
+
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function phase(opts: Options, { store, server, databaseCpu }: Target, scenario: string, lists: Request[][], mode: Mode, seconds = opts.duration): Promise<Row> {
@@ -657,6 +682,7 @@ async function phase(opts: Options, { store, server, databaseCpu }: Target, scen
 function listsFor(scenario: string, dataset: Dataset, connections: number): Request[][] {
   if (scenario === 'lookup') return lookupLists(dataset, connections);
   if (scenario.startsWith('verify-')) return verificationLists(dataset, scenario.slice('verify-'.length) as GeneratedType, connections);
+  if (scenario.startsWith('suggest-')) return suggestionLists(dataset, scenario.slice('suggest-'.length) as GeneratedType, connections);
   return searchLists(dataset, scenario.slice('search-'.length) as GeneratedType, connections);
 }
 
@@ -786,6 +812,7 @@ async function main(): Promise<number> {
     "request and as a share of one core; peak RSS is the server's during the phase. DB CPU is the PostgreSQL backends serving",
     'it (when on this machine).',
     ...verificationAgainstSearch(),
+    ...suggestionsAgainstSearch(),
     ...growth(),
     ...ceilingDriftNote(),
     ...busyMachineNote(),

@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { CompiledView } from '../render/view.ts';
 import { schemaRef } from '../render/view.ts';
-import { idParameters, searchParameters } from './parameters.ts';
+import { idParameters, searchParameters, searchQueryRule } from './parameters.ts';
 import { TRUNCATED_HEADER } from './record-routes.ts';
 import {
   AUDIT_ENTRIES_PATH,
@@ -98,12 +98,21 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
     const title = view.record.title.toLowerCase();
     const tags = [view.record.name, view.version];
     schemas[view.schemaName] = { title: `${view.record.title} (${view.version})`, ...view.responseSchema };
+    const rule = searchQueryRule(view);
+    const parts = view.query.forenameParts ?? [];
     paths[view.path] = {
       get: {
         tags,
         operationId: `search${view.schemaName}`,
         summary: `Search ${title}s`,
-        description: `${view.record.search.description} Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the ${TRUNCATED_HEADER} header is true.`,
+        description:
+          `${view.record.search.description} Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the ${TRUNCATED_HEADER} header is true.` +
+          (rule
+            ? ` Give the forenames whole, as '${view.query.forenames}', or word by word, as '${parts[0]}' (not empty) and optionally ${parts.slice(1).map((p) => `'${p}'`).join(', ')}, ` +
+              `with a letter or digit among the words; never both ways. A search that gives neither or both is refused (400). ` +
+              'No parameter of OpenAPI 3.1 can require one of two others, so this rule is also given as a JSON Schema of the whole query, in x-querystring-schema.'
+            : ''),
+        ...(rule ? { 'x-querystring-schema': rule } : {}),
         parameters: [...parametersOf(searchParameters(view), 'query'), ...identity],
         responses: {
           '200': {
@@ -307,9 +316,16 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
   };
 
   // The operations' own endpoints need no identity: `security: []` overrides the document's.
-  const plain = (description: string) => ({ get: { tags: ['operations'], summary: description, security: [], responses: { '200': { description: 'OK' } } } });
+  // They take no parameter; a URL the service cannot read at all (a malformed percent-escape, in the
+  // path or the query) is refused before any route is chosen, on these paths as on every other.
+  const unreadable = errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8');
+  const plain = (description: string) => ({
+    get: { tags: ['operations'], summary: description, security: [], responses: { '200': { description: 'OK' }, '400': unreadable } },
+  });
   paths['/healthz'] = plain('Liveness: the process is running');
-  paths['/readiness'] = { get: { ...plain('Readiness: the record store answers').get, responses: { '200': { description: 'Ready' }, '503': errorResponse('Not ready') } } };
+  paths['/readiness'] = {
+    get: { ...plain('Readiness: the record store answers').get, responses: { '200': { description: 'Ready' }, '400': unreadable, '503': errorResponse('Not ready') } },
+  };
   paths['/metrics'] = plain('Prometheus metrics, text format');
   paths['/openapi.json'] = plain('This document');
   paths['/docs'] = plain('This document in Swagger UI');

@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Search birth registrations
-         * @description Finds births by the child's surname, forenames (a word prefix) and date of birth. Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the x-results-truncated header is true.
+         * @description Finds births by the child's surname, forenames (a word prefix) and date of birth. Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the x-results-truncated header is true. Give the forenames whole, as 'forenames', or word by word, as 'forename1' (not empty) and optionally 'forename2', 'forename3', 'forename4', with a letter or digit among the words; never both ways. A search that gives neither or both is refused (400). No parameter of OpenAPI 3.1 can require one of two others, so this rule is also given as a JSON Schema of the whole query, in x-querystring-schema.
          */
         get: operations["searchBirthV0"];
         put?: never;
@@ -142,6 +142,15 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -175,6 +184,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
                 };
             };
         };
@@ -210,6 +228,15 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -244,6 +271,15 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -277,6 +313,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
                 };
                 /** @description Not ready */
                 503: {
