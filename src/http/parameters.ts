@@ -5,6 +5,7 @@
  */
 import type { ViewDescription } from '../records/views.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';
+import { SYSTEM_NUMBER_PATTERN } from '../records/system-number.ts';
 
 export const MAX_NAME_LENGTH = 100;
 
@@ -50,7 +51,7 @@ const date = (description: string) => ({
 const systemNumber = (description: string) => ({
   type: 'string',
   // Leading zeros are ignored, so they do not count towards the 18 digits.
-  pattern: '^0*[0-9]{1,18}$',
+  pattern: SYSTEM_NUMBER_PATTERN,
   description: `${description}; leading zeros are ignored`,
   [EXPECTED]: 'a whole number of at most 18 digits, leading zeros aside',
   examples: ['123456789'],

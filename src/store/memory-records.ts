@@ -18,6 +18,7 @@ import type { RecordChange } from '../types/events.ts';
 import type { RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
 import { parsedReads } from './parsed-reads.ts';
+import { isSystemNumber } from '../records/system-number.ts';
 
 interface Kept {
   readonly json: string;
@@ -61,8 +62,6 @@ function slotOf(key: string): number {
 }
 
 const keyOf = (date: string, surname: string) => `${date}\u0000${surname}`;
-// An id as a route passes it: digits, leading zeros allowed; anything else names no record.
-const ID = /^[0-9]{1,18}$/;
 
 const sameKeys = (a: readonly SearchKey[], b: readonly SearchKey[]) =>
   a.length === b.length && a.every((key, i) => key.date === b[i].date && key.surname === b[i].surname && key.forenames === b[i].forenames);
@@ -140,7 +139,8 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
   const json = {
     async lookupJson(type: string, id: string) {
       const records = recordsOf(type);
-      return ID.test(id) ? records.byId.get(Number(id))?.json : undefined;
+      // An id as a route passes it; anything else names no record.
+      return isSystemNumber(id) ? records.byId.get(Number(id))?.json : undefined;
     },
 
     async searchJson(type: string, key: SearchKey, limit: number): Promise<SearchResult<string>> {

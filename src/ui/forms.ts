@@ -5,6 +5,8 @@
  */
 import type { RecordDescription } from '../records/define.ts';
 import { compileVerification } from '../records/verification.ts';
+import { isSystemNumber } from '../records/system-number.ts';
+import { isIsoDate } from '../records/dates.ts';
 
 export type FieldKind = 'text' | 'date' | 'id';
 
@@ -73,8 +75,7 @@ export function readForm(fields: readonly FormField[], values: Values): { params
         continue;
       }
       const date = `${year}-${pad(month, 2)}-${pad(day, 2)}`;
-      const parsed = new Date(`${date}T00:00:00Z`);
-      if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date) {
+      if (!isIsoDate(date)) {
         errors[field.name] = `The ${label} must be a real date, for example 8 8 2008`;
         continue;
       }
@@ -86,7 +87,7 @@ export function readForm(fields: readonly FormField[], values: Values): { params
       if (field.required) errors[field.name] = `Enter the ${label}`;
       continue;
     }
-    if (field.kind === 'id' && !/^\d{1,18}$/.test(value)) {
+    if (field.kind === 'id' && !isSystemNumber(value)) {
       errors[field.name] = `The ${label} must be a number, like 123456789`;
       continue;
     }

@@ -21,6 +21,7 @@ import { type OidcSignIn, SignInError } from './oidc-sign-in.ts';
 import { recordPage } from './record-page.ts';
 import { type Session, type SessionStore, newSessionId, newToken } from './sessions.ts';
 import { createTemplates, govukFrontendDist, templatesFolder } from './templates.ts';
+import { isSystemNumber } from '../records/system-number.ts';
 
 export const AUDIT_ROLE = 'audit';
 const COOKIE = 'lev_ui_session';
@@ -459,7 +460,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
 
   app.get<{ Params: { type: string; id: string } }>('/ui/:type/:id', async (request, reply) => {
     const description = typeOf(request.params.type);
-    if (!description || !/^\d{1,18}$/.test(request.params.id)) return reply.callNotFound();
+    if (!description || !isSystemNumber(request.params.id)) return reply.callNotFound();
     const signed = await signedIn(request, reply);
     if (!signed) return reply;
     const type = description.name as RecordType;

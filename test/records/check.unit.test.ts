@@ -52,3 +52,12 @@ describe('checkDescription', () => {
     assert.throws(() => recordType(withParty(death, 0, { surname: 'deceased.surnam' })), /search.parties\[0\].surname/);
   });
 });
+
+describe('the system number', () => {
+  test('is digits, at most 18 of them, leading zeros aside, wherever it is read', async () => {
+    const { isSystemNumber, SYSTEM_NUMBER_PATTERN } = await import('../../src/records/system-number.ts');
+    for (const text of ['1', '123456789', '9'.repeat(18), `000${'9'.repeat(18)}`]) assert.ok(isSystemNumber(text), text);
+    for (const text of ['', '9'.repeat(19), '-1', '1e3', '12 3', '١٢٣', '0x10']) assert.ok(!isSystemNumber(text), text);
+    assert.equal(SYSTEM_NUMBER_PATTERN, '^0*[0-9]{1,18}$', 'as the OpenAPI document states it');
+  });
+});

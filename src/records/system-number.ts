@@ -1,0 +1,13 @@
+/**
+ * The system number: the id every registration has, printed bottom-left on its certificate. Up to
+ * 18 digits (PostgreSQL's bigint holds them all, and JavaScript's numbers exactly up to 2^53);
+ * leading zeros are ignored where a caller types one.
+ */
+export const SYSTEM_NUMBER_DIGITS = 18;
+
+/** Digits only, at most 18 of them, leading zeros aside: what a route or a form accepts. */
+export const SYSTEM_NUMBER_PATTERN = `^0*[0-9]{1,${SYSTEM_NUMBER_DIGITS}}$`;
+
+const SYSTEM_NUMBER = new RegExp(SYSTEM_NUMBER_PATTERN);
+
+export const isSystemNumber = (text: string): boolean => SYSTEM_NUMBER.test(text);
