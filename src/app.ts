@@ -10,6 +10,7 @@ import { presentedCertificate } from './auth/client-certificate.ts';
 import { type Identifier, authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
+import { deadLetterRoutes } from './http/dead-letter-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { forbidden } from './http/errors.ts';
 import { securityHeaders } from './http/headers.ts';
@@ -38,7 +39,7 @@ import { version } from './version.ts';
 
 export interface AppDependencies {
   /** Records, the audit trail and its report. */
-  readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'>;
+  readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'> & Partial<Pick<Backend, 'webhooks'>>;
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** Who is calling; by default the strategy of the configured AUTH_MODE (`createIdentifier`). */
@@ -47,7 +48,7 @@ export interface AppDependencies {
 
 export async function buildApp(
   config: Config,
-  { backend: { records: store, audit, report, events, subscriptions }, logger, identify = createIdentifier(config) }: AppDependencies,
+  { backend: { records: store, audit, report, events, subscriptions, webhooks }, logger, identify = createIdentifier(config) }: AppDependencies,
 ) {
   const enforceRoles = enforcesRoles(config.auth);
   const tls = Boolean(config.tls);
@@ -154,6 +155,7 @@ export async function buildApp(
     subscribeEveryone: config.auth?.mode === 'mock',
     retentionDays: config.events.retentionDays,
   });
+  if (webhooks) await app.register(deadLetterRoutes, { webhooks });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });

@@ -10,7 +10,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type State = Mutable<Omit<WebhookEndpoint, 'paused' | 'events'>> & { leaseOwner?: string; leaseUntil?: number };
 
 export interface MemoryWebhookSources {
-  head(): number;
+  head(): Promise<number>;
   subscription(client: string): Promise<Subscription | undefined>;
   /** The first event after a position of these types (for the oldest undelivered's age). */
   firstAfter(position: number, types: readonly string[]): Promise<FeedEvent | undefined>;
@@ -47,7 +47,7 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
   return {
     async setEndpoint(client, spec, keys) {
       if (endpoints.has(client) || !(await sources.subscription(client))) return false;
-      endpoints.set(client, { client, ...spec, ...keys, deliveredThrough: sources.head(), attempts: 0 });
+      endpoints.set(client, { client, ...spec, ...keys, deliveredThrough: (await sources.head()), attempts: 0 });
       return true;
     },
     async updateEndpoint(client, spec) {
@@ -72,23 +72,25 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
         const endpoint = await view(state);
         if (!endpoint) continue;
         const oldest = await sources.firstAfter(endpoint.deliveredThrough, endpoint.events);
-        listed.push({ ...endpoint, lag: sources.head() - endpoint.deliveredThrough, deadLetters: dead.get(state.client)?.size ?? 0, ...(oldest ? { oldestUndeliveredAt: oldest.time } : {}) });
+        listed.push({ ...endpoint, lag: (await sources.head()) - endpoint.deliveredThrough, deadLetters: dead.get(state.client)?.size ?? 0, ...(oldest ? { oldestUndeliveredAt: oldest.time } : {}) });
       }
       return listed;
     },
     async claim(owner, leaseMs, limit) {
       const leases: Lease[] = [];
+      const head = await sources.head();
       for (const state of endpoints.values()) {
         if (leases.length >= limit) break;
-        const endpoint = await view(state);
-        if (!endpoint || endpoint.paused || endpoint.disabledAt) continue;
-        if (state.leaseUntil !== undefined && state.leaseUntil >= now()) continue;
-        const due = state.deliveredThrough < sources.head() && (!state.nextAttemptAt || Date.parse(state.nextAttemptAt) <= now());
+        if (state.disabledAt || (state.leaseUntil !== undefined && state.leaseUntil >= now())) continue;
+        const due = state.deliveredThrough < head && (!state.nextAttemptAt || Date.parse(state.nextAttemptAt) <= now());
         const queued = sorted(state.client).some((letter) => letter.redeliver);
         if (!due && !queued) continue;
+        // Taken before the next await, so no other worker of the process takes it meanwhile.
         state.leaseOwner = owner;
         extend(state, leaseMs);
-        leases.push({ endpoint, owner });
+        const endpoint = await view(state);
+        if (endpoint && !endpoint.paused) leases.push({ endpoint, owner });
+        else Object.assign(state, { leaseOwner: undefined, leaseUntil: undefined });
       }
       return leases;
     },
