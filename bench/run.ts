@@ -22,9 +22,10 @@ import { configReference } from '../src/config.ts';
 import { DEFAULT_FIRST_ID, GENERATED_TYPES, type GeneratedType } from '../src/generate/records.ts';
 import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
 import { type PhaseWindow, cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';
-import { type Server, freePort, pipe, run, startServer, stopCommands } from './lib/processes.ts';
+import { type Server, freePort, run, runMeasured, startServer, stopCommands } from './lib/processes.ts';
 import { type Row, table } from './lib/report.ts';
 import { geometricMean, median } from './lib/stats.ts';
+import { type ReadResult, type WaitResult, feedHead, percentile, readEvery, waitingReaders } from './lib/events.ts';
 import {
   type Dataset,
   IDENTITY,
@@ -33,6 +34,7 @@ import {
   searchLists,
   searchPath,
   searchQueries,
+  suggestionLists,
   verificationLists,
   verificationPath,
   verificationQueries,
@@ -58,7 +60,11 @@ const USAGE = `npm run bench -- [options]
                          value for every size, or one per size
   --seed S               seed of the generated records and of the request mix (default bench)
   --stores LIST          embedded,postgres (default: embedded, and postgres when DATABASE_URL is set)
-  --only LIST            scenarios to run, by name or prefix: lookup, search, search-birth, verify, verify-birth, ... (default all)
+  --only LIST            scenarios to run, by name or prefix: lookup, search, search-birth, verify, verify-birth, suggest,
+                         suggest-birth, ..., events (default all)
+  --events-records N     births the events phase loads into PostgreSQL, in ten files (ten commits) while readers
+                         wait (default 100000)
+  --events-readers N     readers waiting with wait=30 in the events phase (default 20)
   --modes LIST           max,rate (default both)
   --json FILE            also write the figures as JSON
   --keep                 keep the PostgreSQL schemas and the generated files; a kept schema is named by
@@ -98,6 +104,8 @@ function options() {
       modes: { type: 'string', default: 'max,rate' },
       json: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      'events-records': { type: 'string', default: '100000' },
+      'events-readers': { type: 'string', default: '20' },
       'cpu-prof': { type: 'string' },
       set: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', short: 'h', default: false },
@@ -118,7 +126,7 @@ function options() {
   for (const mode of modes) if (mode !== 'max' && mode !== 'rate') throw new UsageError(`--modes takes max and rate, not '${mode}'`);
   const only = list(values.only);
   for (const name of only ?? []) {
-    if (!SCENARIOS.some((s) => s.startsWith(name))) throw new UsageError(`--only: no scenario is named '${name}' (${SCENARIOS.join(', ')})`);
+    if (name !== 'events' && !SCENARIOS.some((s) => s.startsWith(name))) throw new UsageError(`--only: no scenario is named '${name}' (${SCENARIOS.join(', ')})`);
   }
   return {
     help: values.help,
@@ -132,7 +140,8 @@ function options() {
     postgres: postgresSizes(values.births, values.others),
     seed: values.seed,
     stores: stores as ('embedded' | 'postgres')[],
-    scenarios: SCENARIOS.filter((s) => !only || only.some((name) => s.startsWith(name))),
+    scenarios: SCENARIOS.filter((s) => !only || only.some((name) => name !== 'events' && s.startsWith(name))),
+    events: !only || only.includes('events') ? { records: whole('events-records', 10, 10_000_000), readers: whole('events-readers', 1, 1000) } : undefined,
     modes: modes as ('max' | 'rate')[],
     json: values.json,
     keep: values.keep,
@@ -190,9 +199,9 @@ function rateOption(text: string, modes: string[]): { perSecond: number } | { pe
 
 const rateText = (rate: Options['rate']) => ('percent' in rate ? `${rate.percent}% of the closed-loop throughput` : `${rate.perSecond}/s`);
 
-// Each type's verification right after its search: the two are compared, and phases side by side
-// see the same machine when its speed drifts over a run.
-const SCENARIOS = ['lookup', ...GENERATED_TYPES.flatMap((type) => [`search-${type}`, `verify-${type}`])];
+// Each type's verification and close matches right after its search: they are compared with it, and
+// phases side by side see the same machine when its speed drifts over a run.
+const SCENARIOS = ['lookup', ...GENERATED_TYPES.flatMap((type) => [`search-${type}`, `verify-${type}`, `suggest-${type}`])];
 type Options = ReturnType<typeof options>;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -307,7 +316,7 @@ const keptSchemaName = (seed: string, sizes: { births: number; others: number })
 const postgresLabel = (opts: Options, sizes: { births: number }) =>
   opts.postgres.length > 1 ? `postgres ${sizes.births.toLocaleString('en-GB')}` : 'postgres';
 
-async function startPostgres(opts: Options, sizes: { births: number; others: number }): Promise<Started> {
+async function startPostgres(opts: Options, sizes: { births: number; others: number }, work: string): Promise<Started> {
   const label = postgresLabel(opts, sizes);
   const dataset = datasetOf(opts.seed, sizes);
   const url = opts.databaseUrl!;
@@ -330,18 +339,19 @@ async function startPostgres(opts: Options, sizes: { births: number; others: num
   // A kept schema is migrated too: it may be older than the code.
   await run([LEV_API, 'migrate'], env, 3600);
   const loadSeconds: Record<string, number> = {};
+  const loaderPeakMiB: Record<string, number | null> = {};
   if (reused) log(`${label}: measuring kept schema ${schema} again (its records are already loaded)`);
   else log(`${label}: schema ${schema}; migrating and loading ${Object.values(dataset.counts).reduce((a, b) => a + b, 0).toLocaleString('en-GB')} records`);
   for (const type of reused ? [] : GENERATED_TYPES) {
     const count = dataset.counts[type];
-    const started = performance.now();
-    await pipe(
-      [LEV_API, 'generate', '--type', type, '--count', String(count), '--seed', dataset.seed],
-      [LEV_API, 'load', '--type', type, '-'],
-      env,
-      300 + count / 1000,
-    );
-    loadSeconds[type] = (performance.now() - started) / 1000;
+    // Generated to a file first, so that the load is measured alone (its speed and its peak memory) and sizes its heap by the file.
+    const file = join(work, `${label.replace(/\W+/g, '-')}-${type}.ndjson`);
+    await run([LEV_API, 'generate', '--type', type, '--count', String(count), '--seed', dataset.seed, '--out', file], process.env, 60 + count / 500);
+    const measured = await runMeasured([LEV_API, 'load', '--type', type, file], env, 300 + count / 1000);
+    await rm(file, { force: true });
+    loadSeconds[type] = measured.seconds;
+    loaderPeakMiB[type] = measured.peakMiB;
+    log(`${label}: loaded ${count.toLocaleString('en-GB')} ${type} records at ${Math.round(count / measured.seconds).toLocaleString('en-GB')}/s, the loader's RSS peaking at ${measured.peakMiB?.toFixed(0) ?? '?'} MiB`);
   }
   if (!reused) {
     // Fresh statistics, as autovacuum would soon give them, so plans do not depend on its timing.
@@ -376,7 +386,10 @@ async function startPostgres(opts: Options, sizes: { births: number; others: num
     return cpu.size ? cpu : undefined;
   };
   const loaded = Object.values(loadSeconds).reduce((a, b) => a + b, 0);
-  const how = reused ? 'loaded by an earlier run' : `generated and loaded in ${loaded.toFixed(1)} s`;
+  const rates = GENERATED_TYPES.filter((type) => loadSeconds[type]).map(
+    (type) => `${type}s ${Math.round(dataset.counts[type] / loadSeconds[type]).toLocaleString('en-GB')}/s (loader peak ${loaderPeakMiB[type]?.toFixed(0) ?? '?'} MiB)`,
+  );
+  const how = reused ? 'loaded by an earlier run' : `loaded in ${loaded.toFixed(1)} s: ${rates.join(', ')}`;
   const summary = `${describeCounts(dataset)} in schema ${schema} (${databaseGiB.toFixed(1)} GiB), ${how}; the service was ready in ${server.startSeconds.toFixed(1)} s`;
   return {
     store: label,
@@ -384,8 +397,70 @@ async function startPostgres(opts: Options, sizes: { births: number; others: num
     databaseCpu,
     dataset,
     summary,
-    notes: { schema, reused, counts: dataset.counts, loadSeconds, databaseGiB, startSeconds: server.startSeconds },
+    notes: { schema, reused, counts: dataset.counts, loadSeconds, loaderPeakMiB, databaseGiB, startSeconds: server.startSeconds },
   };
+}
+
+// ---------------------------------------------------------------------------
+// The change feed
+// ---------------------------------------------------------------------------
+
+const EVENT_FILES = 10;
+
+/**
+ * The events phase: on PostgreSQL, `records` births loaded in ten files (ten commits) while
+ * `readers` wait with wait=30, then one reader reads every event of that load at limit=1000; on
+ * the embedded store (whose records are loaded at start) one reader reads every event of that
+ * start, and the waiting readers follow a mock service adding a registration every second.
+ */
+async function eventsPhase(opts: Options, settings: { records: number; readers: number }, target: Started, work: string): Promise<string[]> {
+  const { server, store } = target;
+  const notes: Record<string, unknown> = {};
+  let read: ReadResult;
+  let waited: WaitResult;
+  if (store === 'embedded') {
+    read = await readEvery(server.url);
+    const port = await freePort();
+    const mock = await startServer('embedded mock (events)', [], [LEV_API, 'serve'], serviceEnv(opts, { PORT: String(port), MOCK_EVENT_INTERVAL_S: '1' }), port, 60);
+    cleanups.push(() => mock.stop());
+    try {
+      waited = await waitingReaders(mock.url, settings.readers, await feedHead(mock.url), () => new Promise((resolve) => setTimeout(resolve, 10_000)));
+    } finally {
+      await mock.stop();
+    }
+  } else {
+    const head = await feedHead(server.url);
+    const files: string[] = [];
+    const per = Math.ceil(settings.records / EVENT_FILES);
+    for (let i = 0; i < EVENT_FILES; i++) {
+      const file = join(work, `events-${i}.ndjson`);
+      // Ids beyond every generated dataset's.
+      const firstId = DEFAULT_FIRST_ID + 500_000_000 + i * per;
+      await run([LEV_API, 'generate', '--type', 'birth', '--count', String(per), '--seed', `${opts.seed}-events`, '--first-id', String(firstId), '--out', file], process.env, 60 + per / 500);
+      files.push(file);
+    }
+    const env = serviceEnv(opts, { DATABASE_URL: opts.databaseUrl!, DATABASE_SCHEMA: String((target.notes as { schema: string }).schema) });
+    let load: { seconds: number; peakMiB: number | null } | undefined;
+    waited = await waitingReaders(server.url, settings.readers, head, async () => {
+      load = await runMeasured([LEV_API, 'load', '--type', 'birth', ...files], env, 300 + settings.records / 1000);
+    });
+    for (const file of files) await rm(file, { force: true });
+    read = await readEvery(server.url, head);
+    notes.load = { records: per * EVENT_FILES, seconds: load!.seconds, perSecond: (per * EVENT_FILES) / load!.seconds, peakMiB: load!.peakMiB };
+  }
+  const { latenciesMs } = waited;
+  const p50 = percentile(latenciesMs, 50);
+  const p99 = percentile(latenciesMs, 99);
+  Object.assign(notes, { read, waiting: { readers: settings.readers, answers: latenciesMs.length, p50Ms: p50, p99Ms: p99, maxMs: Math.max(...latenciesMs) } });
+  (target.notes as Record<string, unknown>).events = notes;
+  const load = notes.load as { records: number; perSecond: number; peakMiB: number | null } | undefined;
+  return [
+    `events (${store}): one reader read ${read.events.toLocaleString('en-GB')} events at limit=1000 in ${read.seconds.toFixed(2)} s, ` +
+      `${Math.round(read.perSecond).toLocaleString('en-GB')} events/s (target 50,000)`,
+    `events (${store}): ${settings.readers} readers waiting with wait=30${store === 'embedded' ? ' on the mock adding one a second' : ` while ${load!.records.toLocaleString('en-GB')} births loaded in ${EVENT_FILES} commits`}: ` +
+      `${latenciesMs.length} answers, from commit to answer p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (target under 500 ms)` +
+      (load ? `; the load ran at ${Math.round(load.perSecond).toLocaleString('en-GB')} records/s, its RSS peaking at ${load.peakMiB?.toFixed(0) ?? '?'} MiB` : ''),
+  ];
 }
 
 // ---------------------------------------------------------------------------
@@ -561,6 +636,29 @@ function verificationAgainstSearch(): string[] {
     : [];
 }
 
+/**
+ * Each type's closed-loop close-match throughput over its search's (issue 24 asks for a fifth at
+ * least), and the close matches' p99 at the fixed rate, on each store; the median of the rounds.
+ */
+function suggestionsAgainstSearch(): string[] {
+  const lines = [...new Set(rows.map((row) => row.store))].flatMap((store) => {
+    const of = (scenario: string, mode: 'max' | 'rate') => rows.filter((row) => row.store === store && row.scenario === scenario && row.mode === mode);
+    const told = GENERATED_TYPES.flatMap((type) => {
+      const searches = of(`search-${type}`, 'max');
+      const ratios = of(`suggest-${type}`, 'max').flatMap((suggest) => {
+        const search = searches.find((row) => row.round === suggest.round);
+        return search ? [suggest.rps / search.rps] : [];
+      });
+      const fixed = of(`suggest-${type}`, 'rate');
+      if (!ratios.length && !fixed.length) return [];
+      const p99 = fixed.length ? `, p99 ${median(fixed.map((row) => row.latencyMs.p99)).toFixed(1)} ms at ${fixed[0].offered}/s` : '';
+      return [`${type} ${ratios.length ? median(ratios).toFixed(2) : '-'}${p99}`];
+    });
+    return told.length ? [`- ${store}: ${told.join('; ')}`] : [];
+  });
+  return lines.length ? ['', "Close matches' req/s over the same type's search req/s (closed loop), and their p99 at the fixed rate:", ...lines] : [];
+}
+
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function phase(opts: Options, { store, server, databaseCpu }: Target, scenario: string, lists: Request[][], mode: Mode, seconds = opts.duration): Promise<Row> {
@@ -650,6 +748,7 @@ async function phase(opts: Options, { store, server, databaseCpu }: Target, scen
 function listsFor(scenario: string, dataset: Dataset, connections: number): Request[][] {
   if (scenario === 'lookup') return lookupLists(dataset, connections);
   if (scenario.startsWith('verify-')) return verificationLists(dataset, scenario.slice('verify-'.length) as GeneratedType, connections);
+  if (scenario.startsWith('suggest-')) return suggestionLists(dataset, scenario.slice('suggest-'.length) as GeneratedType, connections);
   return searchLists(dataset, scenario.slice('search-'.length) as GeneratedType, connections);
 }
 
@@ -737,9 +836,10 @@ async function main(): Promise<number> {
   };
 
   const summaries: string[] = [];
+  const eventLines: string[] = [];
   let ceilingMeasured: { body: Buffer; dataset: Dataset } | undefined;
   const starts = opts.stores.flatMap((store) =>
-    store === 'embedded' ? [() => startEmbedded(opts, work)] : opts.postgres.map((sizes) => () => startPostgres(opts, sizes)),
+    store === 'embedded' ? [() => startEmbedded(opts, work)] : opts.postgres.map((sizes) => () => startPostgres(opts, sizes, work)),
   );
   for (const start of starts) {
     const target = await start();
@@ -752,6 +852,7 @@ async function main(): Promise<number> {
       ceilingMeasured = { body, dataset };
     } else if (opts.modes.includes('max')) await measureCeiling(opts, work, ceilingMeasured.body, ceilingMeasured.dataset, { before: target.store });
     if (opts.warmup) await phase(opts, target, 'warm-up', warmupLists(dataset, opts.connections), { kind: 'max' }, opts.warmup);
+    if (opts.events) eventLines.push(...(await eventsPhase(opts, opts.events, target, work)));
     for (let round = 1; round <= opts.rounds; round++) {
       // Every other round runs the list backwards, so that of each pair of scenarios compared (a type's
       // search and verification) neither is always measured second, when the heap is fuller and the
@@ -778,7 +879,9 @@ async function main(): Promise<number> {
     'Latencies are of the requests sent once every connection was set up. CPU is the server process (user + system), per',
     "request and as a share of one core; peak RSS is the server's during the phase. DB CPU is the PostgreSQL backends serving",
     'it (when on this machine).',
+    ...eventLines,
     ...verificationAgainstSearch(),
+    ...suggestionsAgainstSearch(),
     ...growth(),
     ...ceilingDriftNote(),
     ...busyMachineNote(),

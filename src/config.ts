@@ -40,6 +40,35 @@ const Listening = {
   ),
 };
 
+/** What a connection may take of the server, for the API and the pages' own process alike (http/transport.ts). */
+const ConnectionSettings = {
+  REQUEST_TIMEOUT_S: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 30,
+    description: 'Seconds a client has to send a whole request (line, headers and body); a slower one gets 408 and is disconnected',
+  }),
+  HEADERS_TIMEOUT_S: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 10,
+    description: 'Seconds a client has to send the request line and headers; at most REQUEST_TIMEOUT_S',
+  }),
+  KEEP_ALIVE_TIMEOUT_S: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 72,
+    description: 'Seconds a connection may stay open idle between requests',
+  }),
+  MAX_CONNECTIONS: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 10_000,
+    description:
+      'Open connections the process serves at once; beyond it, a new connection that sends its request at once takes the place of the connection idle longest, and one that does not is closed',
+  }),
+};
+
 /** The caseworkers' sessions, wherever the pages are served. */
 const Sessions = {
   UI_IDLE_TIMEOUT_MIN: Type.Integer({
@@ -171,31 +200,7 @@ const Env = Type.Object({
     }),
   ),
   MAX_RESULTS: Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Most records a search returns' }),
-  REQUEST_TIMEOUT_S: Type.Integer({
-    minimum: 1,
-    maximum: 3600,
-    default: 30,
-    description: 'Seconds a client has to send a whole request (line, headers and body); a slower one gets 408 and is disconnected',
-  }),
-  HEADERS_TIMEOUT_S: Type.Integer({
-    minimum: 1,
-    maximum: 3600,
-    default: 10,
-    description: 'Seconds a client has to send the request line and headers; at most REQUEST_TIMEOUT_S',
-  }),
-  KEEP_ALIVE_TIMEOUT_S: Type.Integer({
-    minimum: 1,
-    maximum: 3600,
-    default: 72,
-    description: 'Seconds a connection may stay open idle between requests',
-  }),
-  MAX_CONNECTIONS: Type.Integer({
-    minimum: 1,
-    maximum: 1_000_000,
-    default: 10_000,
-    description:
-      'Open connections the process serves at once; beyond it, a new connection that sends its request at once takes the place of the connection idle longest, and one that does not is closed',
-  }),
+  ...ConnectionSettings,
   RENDER_CACHE_MB: Type.Optional(
     Type.Integer({
       minimum: 0,
@@ -647,15 +652,28 @@ function webhooksConfig(value: Static<typeof Env>, problems: string[]): Webhooks
   };
 }
 
+type ConnectionValues = { [K in keyof typeof ConnectionSettings]: number };
+
+/** The connection settings, checked together. */
+function connectionsOf(value: ConnectionValues, problems: string[]): ConnectionLimits {
+  if (value.HEADERS_TIMEOUT_S > value.REQUEST_TIMEOUT_S) {
+    problems.push(`HEADERS_TIMEOUT_S=${value.HEADERS_TIMEOUT_S} is longer than REQUEST_TIMEOUT_S=${value.REQUEST_TIMEOUT_S}: the headers are part of the request`);
+  }
+  return {
+    requestTimeoutMs: value.REQUEST_TIMEOUT_S * 1000,
+    headersTimeoutMs: value.HEADERS_TIMEOUT_S * 1000,
+    keepAliveTimeoutMs: value.KEEP_ALIVE_TIMEOUT_S * 1000,
+    maxConnections: value.MAX_CONNECTIONS,
+  };
+}
+
 /** Reads and checks the settings; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>, { serving = true }: LoadOptions = {}): Config {
   const { value, problems, given } = readEnv(Env, env);
   if (value.DATABASE_READ_URLS && !value.DATABASE_URL) problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
   if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
   if (value.AUDIT_FILE && value.DATABASE_URL) problems.push('AUDIT_FILE is for the embedded store; with DATABASE_URL the audit trail is the audit_log table');
-  if (value.HEADERS_TIMEOUT_S > value.REQUEST_TIMEOUT_S) {
-    problems.push(`HEADERS_TIMEOUT_S=${value.HEADERS_TIMEOUT_S} is longer than REQUEST_TIMEOUT_S=${value.REQUEST_TIMEOUT_S}: the headers are part of the request`);
-  }
+  const connections = connectionsOf(value, problems);
   if (serving) problems.push(...authProblems(value, given));
   if (given('REDIS_KEY_PREFIX') && !value.REDIS_URL) problems.push('REDIS_KEY_PREFIX is set without REDIS_URL');
   const tls = serving ? tlsConfig(value, problems) : undefined;
@@ -693,12 +711,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     maxResults: value.MAX_RESULTS,
     corsOrigins: value.CORS_ORIGINS?.split(',') ?? [],
     ui: { idleMs: value.UI_IDLE_TIMEOUT_MIN * 60_000, redis: redisOf(value) },
-    connections: {
-      requestTimeoutMs: value.REQUEST_TIMEOUT_S * 1000,
-      headersTimeoutMs: value.HEADERS_TIMEOUT_S * 1000,
-      keepAliveTimeoutMs: value.KEEP_ALIVE_TIMEOUT_S * 1000,
-      maxConnections: value.MAX_CONNECTIONS,
-    },
+    connections,
     renderCacheBytes: (value.RENDER_CACHE_MB ?? (value.DATABASE_URL ? 0 : EMBEDDED_RENDER_CACHE_MB)) * 1024 * 1024,
     logLevel: value.LOG_LEVEL,
     auth: serving ? authConfig(value) : undefined,
@@ -737,6 +750,7 @@ const UiEnv = Type.Object({
   UI_API_CA: Type.Optional(Type.String({ minLength: 1, description: "PEM file of the CA certificates the API's certificate is checked against, besides the system's" })),
   UI_API_CLIENT_CERT: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the client certificate the pages present to the API (mutual TLS); with UI_API_CLIENT_KEY' })),
   UI_API_CLIENT_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the private key of UI_API_CLIENT_CERT (unencrypted)' })),
+  ...ConnectionSettings,
   ...Sessions,
   ...OidcClaims,
 });
@@ -759,6 +773,7 @@ export interface UiConfig {
   /** How the API's TLS is checked, and the certificate the pages present to it. */
   readonly apiTls?: { readonly ca?: Buffer; readonly cert?: Buffer; readonly key?: Buffer };
   readonly tls?: TlsConfig;
+  readonly connections: ConnectionLimits;
   readonly sessions: UiSessionConfig;
   /** OpenID Connect sign-in; the mock's sign-in when absent. */
   readonly oidc?: UiSignInConfig;
@@ -781,6 +796,7 @@ export function loadUiConfig(env: Record<string, string | undefined>): UiConfig 
     problems.push('UI_API_CLIENT_CERT and UI_API_CLIENT_KEY go together (the certificate the pages present to the API, and its private key)');
   }
   const tls = tlsConfig(value, problems);
+  const connections = connectionsOf(value, problems);
   const ca = value.UI_API_CA ? readSetting('UI_API_CA', value.UI_API_CA, problems) : undefined;
   if (ca) certificatesIn('UI_API_CA', value.UI_API_CA as string, ca, problems);
   const cert = value.UI_API_CLIENT_CERT ? readSetting('UI_API_CLIENT_CERT', value.UI_API_CLIENT_CERT, problems) : undefined;
@@ -794,6 +810,7 @@ export function loadUiConfig(env: Record<string, string | undefined>): UiConfig 
     apiUrl: value.UI_API_URL.replace(/\/+$/, ''),
     apiTls: ca || cert ? { ca, cert, key } : undefined,
     tls,
+    connections,
     sessions: { idleMs: value.UI_IDLE_TIMEOUT_MIN * 60_000, redis: redisOf(value) },
     oidc:
       value.AUTH_MODE === 'oidc'

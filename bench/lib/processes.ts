@@ -4,6 +4,7 @@
  * generator's. Every wait here is bounded.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { memory } from './proc.ts';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
@@ -98,6 +99,28 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, timeoutS: numb
   const child = tracked(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' }));
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   if (code !== 0) throw new Error(`'${args.join(' ')}' failed (code ${code}, signal ${signal})`);
+}
+
+/**
+ * `run`, and how long the command took and its peak RSS (VmHWM, read every 200 ms while it runs:
+ * a peak in its last moments may be missed), or null where /proc is not available.
+ */
+export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<{ seconds: number; peakMiB: number | null }> {
+  const started = performance.now();
+  const child = tracked(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' }));
+  let peak: number | null = null;
+  const sample = () => {
+    const reading = memory(child.pid!);
+    if (reading) peak = Math.max(peak ?? 0, reading.peakMiB);
+  };
+  const sampler = setInterval(sample, 200);
+  try {
+    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+    if (code !== 0) throw new Error(`'${args.join(' ')}' failed (code ${code}, signal ${signal})`);
+  } finally {
+    clearInterval(sampler);
+  }
+  return { seconds: (performance.now() - started) / 1000, peakMiB: peak };
 }
 
 /** `node bin/lev-api.js generate ... | node bin/lev-api.js load ... -`, bounded by `timeoutS`. */

@@ -8,6 +8,7 @@ import { GENERATED_TYPES, type GeneratedType, recordAt, searchSample } from '../
 import { readPath } from '../../src/records/define.ts';
 import { records } from '../../src/records/index.ts';
 import { Random } from '../../src/generate/random.ts';
+import { PAIRS, SINGLE } from './corrupt.ts';
 
 /** The mock identity every request carries (see "Calling it" in the README). */
 export const IDENTITY = { 'x-auth-username': 'bench-user', 'x-auth-aud': 'bench-client' } as const;
@@ -140,5 +141,37 @@ export function warmupLists(dataset: Dataset, connections: number): Request[][] 
   return lookups.map((list, c) => {
     const r = Random.fromString(`bench-warmup\u0000${c}`);
     return shuffled([...list.slice(0, 200), ...searches.flatMap((lists) => lists[c].slice(0, 200))], r);
+  });
+}
+
+export const suggestionPath = (type: GeneratedType, query: Readonly<Record<string, string>>) =>
+  `/v1/suggestions/${type}?${Object.entries(query)
+    .map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
+    .join('&')}`;
+
+/**
+ * Close-match queries made from searchSample's hits, each corrupted by one of the evaluation's
+ * corruptions (bench/lib/corrupt.ts) in turn, single and paired, a few left as they are; the
+ * same records as the searches.
+ */
+export function suggestionQueries(dataset: Dataset, type: GeneratedType): Record<string, string>[] {
+  const dateParam = records.find((record) => record.name === type)!.search.dateParam;
+  const corruptions = [...Object.values(SINGLE), ...Object.values(PAIRS)];
+  const r = Random.fromString(`bench-suggest\u0000${type}\u0000${dataset.seed}`);
+  return searchQueries(dataset, type)
+    .filter((sample) => sample.expectId !== null)
+    .flatMap((sample, i) => {
+      const details = { surname: sample.query.surname, forenames: sample.query.forenames, date: sample.query[dateParam] };
+      const corrupted = corruptions[i % corruptions.length](details, r) ?? details;
+      return [{ surname: corrupted.surname, forenames: corrupted.forenames, [dateParam]: corrupted.date }];
+    });
+}
+
+/** Close matches of one record type: suggestionQueries, shuffled per connection. */
+export function suggestionLists(dataset: Dataset, type: GeneratedType, connections: number): Request[][] {
+  const paths = suggestionQueries(dataset, type).map((query) => suggestionPath(type, query));
+  return Array.from({ length: connections }, (_, c) => {
+    const r = Random.fromString(`bench-suggest-list\u0000${type}\u0000${dataset.seed}\u0000${c}`);
+    return shuffled(paths, r).slice(0, LIST_LENGTH).map(request);
   });
 }

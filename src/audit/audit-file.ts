@@ -306,8 +306,10 @@ export interface FileProblem {
   /** The line at fault; 0 when the whole file is (a gap). */
   readonly line: number;
   readonly reason: string;
-  /** Entries checked before it, in all files, oldest first. */
+  /** Entries checked up to it, in all files, oldest first (the one at fault among them). */
   readonly entries: number;
+  /** For a break in the chain: the entries before it that were verified, in all files. */
+  readonly good?: number;
 }
 
 /** What is said of the trail's end whatever the chain's state. */
@@ -411,12 +413,14 @@ export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(
     const checked = await checkFile(file, run.previous, run.from === file && segments.length === 0 && problems.length === 0, file === path, recorded?.hash);
     if (checked.tornTail) tornTail = true;
     if (checked.holdsHead) headSeen = true;
+    const before = entries;
     run.entries += checked.entries;
     entries += checked.entries;
     if (checked.fromGenesis) fromGenesis = true;
     if (checked.problem) {
       run.ok = false;
-      problems.push({ ...checked.problem, kind: 'chain', entries });
+      const { good, ...problem } = checked.problem;
+      problems.push({ ...problem, kind: 'chain', entries, good: before + good });
     } else run.previous = checked.last;
   }
   endRun();
@@ -447,13 +451,15 @@ interface FileCheck {
   readonly tornTail?: boolean;
   /** Whether the chain passes through the watched hash (the recorded head). */
   readonly holdsHead?: boolean;
-  readonly problem?: Omit<FileProblem, 'entries' | 'kind'>;
+  readonly problem?: Omit<FileProblem, 'entries' | 'kind' | 'good'> & { readonly good: number };
 }
 
 /** Checks one file's chain, continuing from `previous` (the file before it), or anchored at its own first line. */
 async function checkFile(file: string, previous: string | undefined, oldest: boolean, newest: boolean, watch: string | undefined): Promise<FileCheck> {
   let line = 0;
   let holdsHead = false;
+  /** Entries verified so far. */
+  let good = 0;
   let entries = 0;
   let fromGenesis = false;
   // The newest file may end with a line being written, or one a crash cut short: only its whole lines are checked.
@@ -473,7 +479,7 @@ async function checkFile(file: string, previous: string | undefined, oldest: boo
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8', end: end === undefined ? undefined : end - 1 }), crlfDelay: Infinity });
   const broken = (reason: string): FileCheck => {
     lines.close();
-    return { entries, last: previous, fromGenesis, tornTail, holdsHead, problem: { file, line, reason } };
+    return { entries, last: previous, fromGenesis, tornTail, holdsHead, problem: { file, line, reason, good } };
   };
   for await (const text of lines) {
     line++;
@@ -499,6 +505,7 @@ async function checkFile(file: string, previous: string | undefined, oldest: boo
       return broken('the entry does not follow from the one before it: it was altered, or one before it was removed or altered');
     }
     previous = entry.hash;
+    good++;
     if (entry.hash === watch) holdsHead = true;
   }
   if (line === 0) return broken('the file is empty: it has lost even its first line');

@@ -65,7 +65,7 @@ async function verifyFile(path: string): Promise<number> {
   for (const problem of result.problems) {
     if (problem.kind === 'gap') console.error(`audit trail BROKEN: ${problem.file} is ${problem.reason}`);
     else if (problem.kind === 'cut') console.error(`audit trail BROKEN: ${problem.file} ${problem.reason}`);
-    else console.error(`audit trail BROKEN at ${problem.file} line ${problem.line}, after ${problem.entries - 1} good entries: ${problem.reason}`);
+    else console.error(`audit trail BROKEN at ${problem.file} line ${problem.line}, after ${problem.good ?? 0} good entries: ${problem.reason}`);
   }
   // Where a gap splits the files, what each side holds, each checked on its own.
   if (result.segments.length > 1 || result.problems.some((problem) => problem.kind !== 'chain')) {

@@ -1,11 +1,12 @@
+import { resolve } from 'node:path';
 import type { Command } from '../types/command.ts';
 import { loadConfig } from '../config.ts';
-import { DEFAULT_BATCH_SIZE, LoadError, defaultRejectsPath, loadFiles, summary } from '../load/loader.ts';
+import { loadHeapMb, loadInWorker } from '../load/in-worker.ts';
+import { DEFAULT_BATCH_SIZE, LoadError, defaultRejectsPath, fileSources, summary } from '../load/loader.ts';
 import { progressReporter } from '../load/progress.ts';
 import { records } from '../records/index.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
-import { createPostgresRecords } from '../store/postgres-records.ts';
 import { parseArguments } from './arguments.ts';
 import { UsageError } from '../errors.ts';
 
@@ -53,23 +54,28 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
     if (!config.database) {
       throw new UsageError('DATABASE_URL is not set: load writes to a PostgreSQL server (the embedded store is filled from LEV_DATA at start)');
     }
-    const driver = openPostgres({
+    const database = {
       ...config.database,
       poolSize: 1,
       statementTimeoutMs: Math.max(config.database.statementTimeoutMs, MIN_STATEMENT_TIMEOUT_MS),
-    });
+    };
+    const driver = openPostgres(database);
     const progress = progressReporter(process.stderr);
     try {
       await assertSchemaCurrent(driver, records);
-      const { writer } = createPostgresRecords(driver, records);
       const rejectsPath = values['skip-invalid'] ? (values.rejects ?? defaultRejectsPath(files)) : undefined;
+      if (rejectsPath && files.some((file) => file !== '-' && resolve(file) === resolve(rejectsPath))) {
+        throw new UsageError(`${rejectsPath}: the rejects file cannot be one of the files to load`);
+      }
+      // Every file must be there before anything is loaded; their size bounds the load's memory.
+      const sizes = (await fileSources(files)).map((source) => source.size);
+      const totalBytes = sizes.every((size) => size !== undefined) ? sizes.reduce((a, b) => a! + b!, 0) : undefined;
       try {
-        const result = await loadFiles(writer, values.type, files, {
-          skipInvalid: values['skip-invalid'],
-          rejectsPath,
-          batchSize,
-          onProgress: (p) => progress.update(p),
-        });
+        const result = await loadInWorker(
+          { database, type: values.type, files, options: { skipInvalid: values['skip-invalid'], rejectsPath, batchSize } },
+          loadHeapMb(totalBytes, files.length),
+          (p) => progress.update(p),
+        );
         progress.done();
         console.log(summary(result));
         if (result.rejected) console.log(`rejected records are in ${result.rejectsPath}`);

@@ -12,6 +12,7 @@ import { AUDIT_OPERATIONS, type AuditReport, type AuditTrail, ENTRIES_LIMIT, MAX
 import { unavailableUnless } from './errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { type RecordRouteConfig, TRUNCATED_HEADER, audited } from './record-routes.ts';
+import { ISO_DATE_PATTERN } from '../records/dates.ts';
 
 export const AUDIT_ROLE = 'audit';
 export const USER_ACTIVITY_PATH = '/api/v0/audit/user-activity';
@@ -27,6 +28,7 @@ const AUDIT_READ = { dataset: 'audit', operation: 'audit-read' } as const satisf
 const day = (description: string) => ({
   type: 'string',
   format: 'date',
+  pattern: ISO_DATE_PATTERN,
   description,
   [EXPECTED]: 'a real calendar date written YYYY-MM-DD, e.g. 2026-01-31',
 });

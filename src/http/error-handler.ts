@@ -52,14 +52,18 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0];
 export function installErrorHandling(app: FastifyInstance, { cors = false } = {}): () => void {
   // Every method Node's parser reads (WebDAV's, TRACE...) is routed, so that on a known path it is
   // a 405 like POST, not a 404. Bodyless: no body is read for a request that is refused anyway.
-  // CONNECT never reaches a request handler.
+  // CONNECT never reaches a request handler: the transport answers it (405).
   for (const method of METHODS) {
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method);
   }
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let answer: LevError;
+    const allowed = (request.routeOptions.config as { allowed?: string } | undefined)?.allowed;
+    // A method the path lacks is a 405 even when its body could not be read first (a POST of an
+    // unknown type, a QUERY without a Content-Type): the method is what is wrong.
+    if (allowed && !(error instanceof LevError)) answer = methodNotAllowed(request.method, allowed);
     // A named error that says how to answer is the answer; one that does not (status 500) is a fault like any other.
-    if (error instanceof LevError && error.status !== 500) answer = error;
+    else if (error instanceof LevError && error.status !== 500) answer = error;
     else if (error.validation) answer = describeValidation(request, error);
     else if (!(error instanceof LevError) && error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
       answer = new ApiError(error.statusCode, 'BadRequest', 'The request could not be read');
@@ -82,7 +86,8 @@ export function installErrorHandling(app: FastifyInstance, { cors = false } = {}
   // A known path asked with another method is a 405 naming the methods it has.
   const known = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) return;
+    // Swagger UI's own files under /docs/ are not operations; /docs itself is.
+    if (route.url.startsWith('/docs/')) return;
     const methods = known.get(route.url) ?? new Set<string>();
     for (const method of [route.method].flat()) methods.add(method);
     known.set(route.url, methods);
@@ -96,6 +101,7 @@ export function installErrorHandling(app: FastifyInstance, { cors = false } = {}
         // With CORS on, OPTIONS is the browser's preflight, answered by the CORS plugin.
         method: app.supportedMethods.filter((method) => !methods.has(method) && method !== 'HEAD' && !(cors && method === 'OPTIONS')),
         url,
+        config: { allowed },
         handler: async (request) => {
           throw methodNotAllowed(request.method, allowed);
         },

@@ -6,7 +6,8 @@
  * request until an event is committed; every answer with events is audited before it is sent.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { fieldAt, recordTypeOf } from '../records/changes.ts';
+import { Gauge } from 'prom-client';
+import { UPDATE_REASONS, eventTypes, fieldAt, recordTypeOf } from '../records/changes.ts';
 import { type RecordDescription, readPath } from '../records/define.ts';
 import type { CompiledView } from '../render/view.ts';
 import type { AuditTrail } from '../types/audit.ts';
@@ -64,6 +65,9 @@ export const eventsQuery = {
   },
 } as const;
 
+/** What no parameter's own schema can say, as a JSON Schema of the whole query (see searchQueryRule): 'after' or 'since', not both. */
+export const eventsQueryRule = { not: { required: ['after', 'since'] } } as const;
+
 export const cloudEventSchema = {
   type: 'object',
   additionalProperties: false,
@@ -85,7 +89,7 @@ export const cloudEventSchema = {
         recordId: { type: 'integer', description: 'The system number of the registration' },
         reason: {
           type: 'string',
-          enum: ['corrected', 'marginal-note', 'replaced', 'cancelled', 'blocked', 'unblocked', 'other'],
+          enum: UPDATE_REASONS,
           description: 'For an update, what changed: replaced means a re-registration now links to it',
         },
         fields: {
@@ -149,6 +153,13 @@ export const cursorExpired = (after: number, retentionDays: number) =>
     `Events after ${after} are no longer kept (the feed keeps ${retentionDays} days): start again with 'since', a date within the last ${retentionDays} days, and fetch the records you may have missed`,
   );
 
+export const feedRestarted = (after: number, head: number) =>
+  new ApiError(
+    410,
+    'CursorExpired',
+    `Event ${after} is not in this feed, which ends at ${head}: it was started again (a restarted mock, a restored database). Start again with 'since', and fetch the records you may have missed`,
+  );
+
 /** `limit` and `wait` as the numbers their schemas declare (queries are not coerced); anything but digits is left for the schema to refuse. */
 async function numericParameters(request: FastifyRequest) {
   const query = request.query as Record<string, unknown>;
@@ -167,7 +178,7 @@ function sinceTime(since: string): Date {
 
 export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions) {
   const { feed, subscriptions, audit, descriptions, views, enforceRoles, subscribeEveryone, retentionDays } = options;
-  const known = new Set(descriptions.flatMap((d) => [`${d.name}.registered`, `${d.name}.updated`]));
+  const known = new Set(eventTypes(descriptions));
   const everything: Subscription = { client: '', events: [...known], fields: [], paused: false, createdAt: new Date(0).toISOString() };
   const viewOf = new Map(views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
   const descriptionOf = new Map(descriptions.map((d) => [d.name, d]));
@@ -181,6 +192,23 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     void prune();
     pruning = setInterval(prune, PRUNE_EVERY_MS).unref();
   });
+  // Each subscribed client's lag, read from the subscriptions when scraped: one series a subscription the operator made.
+  if (app.hasDecorator('metricsRegistry')) {
+    new Gauge({
+      name: 'lev_feed_lag_positions',
+      help: "Positions between the change feed's end and each subscribed client's acknowledged one (all of them before it has read)",
+      labelNames: ['client'] as const,
+      registers: [app.metricsRegistry],
+      async collect() {
+        this.reset();
+        try {
+          for (const subscription of await subscriptions.list()) this.set({ client: subscription.client }, subscription.lag);
+        } catch (error) {
+          app.log.warn({ err: { type: (error as Error).name } }, 'the subscriptions could not be read for the lag metric');
+        }
+      },
+    });
+  }
   // Waiting readers are answered at once when the server stops, rather than holding it up.
   const waiting = new Set<AbortController>();
   app.addHook('preClose', async () => {
@@ -232,7 +260,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       let after: number;
       if (afterText !== undefined) {
         after = Number(afterText);
-        if (after > bounds.head) throw badRequest(`Invalid query parameter 'after': ${afterText} is beyond the last event of the feed (${bounds.head})`);
+        // A position this feed never gave: it was started again (a mock restarted, a database restored). The client starts again too.
+        if (after > bounds.head) throw feedRestarted(after, bounds.head);
         if (after < bounds.expiredThrough) throw cursorExpired(after, retentionDays);
         await fromFeed(() => subscriptions.acknowledge(identity.client, after));
       } else if (startTime) after = Math.max(bounds.expiredThrough, await fromFeed(() => feed.positionBefore(startTime)));
@@ -248,9 +277,12 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
         const gone = () => controller.abort();
         reply.raw.once('close', gone);
         try {
+          let position = after;
           while (page.events.length === 0 && Date.now() < deadline && !controller.signal.aborted) {
-            await feed.changed(Math.min(RECHECK_MS, deadline - Date.now()), controller.signal);
-            page = await fromFeed(() => feed.read(page.next, types, limit));
+            // Waits only at the feed's end: a read that moved on through other clients' events reads on at once.
+            if (page.next === position) await feed.changed(Math.min(RECHECK_MS, deadline - Date.now()), controller.signal);
+            position = page.next;
+            page = await fromFeed(() => feed.read(position, types, limit));
           }
         } finally {
           waiting.delete(controller);

@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { CompiledView } from '../render/view.ts';
 import { schemaRef } from '../render/view.ts';
-import { idParameters, searchParameters } from './parameters.ts';
+import { idParameters, searchParameters, searchQueryRule } from './parameters.ts';
 import { TRUNCATED_HEADER } from './record-routes.ts';
 import {
   AUDIT_ENTRIES_PATH,
@@ -24,7 +24,7 @@ import {
   userActivityQuery,
 } from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
-import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsResponse } from './event-routes.ts';
+import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsQueryRule, eventsResponse } from './event-routes.ts';
 import { DEAD_LETTERS_PATH, deadLettersResponse } from './dead-letter-routes.ts';
 import { SUGGEST_ROLE, verifyRole } from '../auth/identify.ts';
 import { CANDIDATES_SCORED, MAX_SUGGESTIONS, suggestionParameters, suggestionPath, suggestionResponse } from './suggestion-routes.ts';
@@ -99,12 +99,21 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
     const title = view.record.title.toLowerCase();
     const tags = [view.record.name, view.version];
     schemas[view.schemaName] = { title: `${view.record.title} (${view.version})`, ...view.responseSchema };
+    const rule = searchQueryRule(view);
+    const parts = view.query.forenameParts ?? [];
     paths[view.path] = {
       get: {
         tags,
         operationId: `search${view.schemaName}`,
         summary: `Search ${title}s`,
-        description: `${view.record.search.description} Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the ${TRUNCATED_HEADER} header is true.`,
+        description:
+          `${view.record.search.description} Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the ${TRUNCATED_HEADER} header is true.` +
+          (rule
+            ? ` Give the forenames whole, as '${view.query.forenames}', or word by word, as '${parts[0]}' (not empty) and optionally ${parts.slice(1).map((p) => `'${p}'`).join(', ')}, ` +
+              `with a letter or digit among the words; never both ways. A search that gives neither or both is refused (400). ` +
+              'No parameter of OpenAPI 3.1 can require one of two others, so this rule is also given as a JSON Schema of the whole query, in x-querystring-schema.'
+            : ''),
+        ...(rule ? { 'x-querystring-schema': rule } : {}),
         parameters: [...parametersOf(searchParameters(view), 'query'), ...identity],
         responses: {
           '200': {
@@ -290,7 +299,8 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         'Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. ' +
         "Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. " +
         "Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. " +
-        'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400).',
+        'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400), and so are after and since together (x-querystring-schema).',
+      'x-querystring-schema': eventsQueryRule,
       parameters: [...parametersOf(eventsQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
       responses: {
         '200': {
@@ -300,7 +310,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         '400': RECORD_ERRORS['400'],
         '401': RECORD_ERRORS['401'],
         '403': errorResponse('The client has no subscription to the change feed, or its client certificate breaks the on-boarding rules'),
-        '410': errorResponse("CursorExpired: 'after' is older than the events kept; start again with 'since'"),
+        '410': errorResponse("CursorExpired: 'after' is older than the events kept, or not of this feed (started again since); start again with 'since'"),
         '429': RECORD_ERRORS['429'],
         '503': errorResponse('The change feed or the audit trail is unavailable; retry later'),
       },
@@ -326,9 +336,16 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
   };
 
   // The operations' own endpoints need no identity: `security: []` overrides the document's.
-  const plain = (description: string) => ({ get: { tags: ['operations'], summary: description, security: [], responses: { '200': { description: 'OK' } } } });
+  // They take no parameter; a URL the service cannot read at all (a malformed percent-escape, in the
+  // path or the query) is refused before any route is chosen, on these paths as on every other.
+  const unreadable = errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8');
+  const plain = (description: string) => ({
+    get: { tags: ['operations'], summary: description, security: [], responses: { '200': { description: 'OK' }, '400': unreadable } },
+  });
   paths['/healthz'] = plain('Liveness: the process is running');
-  paths['/readiness'] = { get: { ...plain('Readiness: the record store answers').get, responses: { '200': { description: 'Ready' }, '503': errorResponse('Not ready') } } };
+  paths['/readiness'] = {
+    get: { ...plain('Readiness: the record store answers').get, responses: { '200': { description: 'Ready' }, '400': unreadable, '503': errorResponse('Not ready') } },
+  };
   paths['/metrics'] = plain('Prometheus metrics, text format');
   paths['/openapi.json'] = plain('This document');
   paths['/docs'] = plain('This document in Swagger UI');

@@ -32,8 +32,8 @@ export function suggestionParameters(view: CompiledView) {
       ...search.properties,
       limit: {
         type: 'string',
-        pattern: `^(10|[1-9])$`,
-        description: `The most candidates to return, ${1} to ${MAX_SUGGESTIONS}; ${DEFAULT_SUGGESTIONS} when not given`,
+        pattern: "^(10|[1-9])$",
+        description: `The most candidates to return, 1 to ${MAX_SUGGESTIONS}; ${DEFAULT_SUGGESTIONS} when not given`,
         [EXPECTED]: `a whole number from 1 to ${MAX_SUGGESTIONS}`,
         examples: ['5'],
       },

@@ -10,7 +10,8 @@
  * - a URL (path and query string) longer than MAX_URL_LENGTH: 414, before
  *   Fastify routes it or parses its query string. No valid request comes
  *   near it: a v0 search with every name at its 100-character limit, each
- *   character percent-encoded, is under 6,000.
+ *   character percent-encoded, is under 6,000;
+ * - CONNECT, which Node never passes to a request handler: 405, the service being no proxy.
  *
  * How long a connection may stay open without sending anything, and who gets a place once
  * MAX_CONNECTIONS are open, is connection-slots.ts's.
@@ -45,10 +46,23 @@ export interface Transport {
   attach(server: Server, log: FastifyBaseLogger): void;
 }
 
-const answer = (status: number, code: string, message: string, tls: boolean) => {
+const answer = (status: number, code: string, message: string, tls: boolean, extra: Record<string, string> = {}) => {
   const body = JSON.stringify({ code, message });
-  const headers = { ...securityHeaders('', tls), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+  const headers = {
+    ...securityHeaders('', tls),
+    ...extra,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
   return { body, headers };
+};
+
+/** The same answer written on a socket no request object stands for (the parser's refusals, CONNECT). */
+const rawAnswer = (status: number, code: string, message: string, tls: boolean, extra: Record<string, string> = {}) => {
+  const { body, headers } = answer(status, code, message, tls, extra);
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n${body}`;
 };
 
 /**
@@ -117,6 +131,14 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
           ) as unknown as Server)
         : createHttpServer(serverOptions, guarded);
       server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+      // Node hands a CONNECT to a 'connect' listener, never to the request handler, and with none it
+      // closes the connection unanswered. No path of this service is a proxy: 405, as for any method
+      // a path does not have.
+      server.on('connect', (request: IncomingMessage, socket: Socket) => {
+        log?.info({ route: 'unrouted', method: request.method, status: 405 }, 'request');
+        socket.on('error', () => {});
+        socket.end(rawAnswer(405, 'MethodNotAllowed', 'CONNECT is not allowed', secure, { allow: 'GET, HEAD' }), () => socket.destroy());
+      });
       slots = guardConnections(server, limits, secure);
       return server;
     },
@@ -130,11 +152,7 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
             ? [408, 'RequestTimeout', 'The request did not arrive in time']
             : [400, 'BadRequest', 'The request could not be read'];
       log?.info({ route: 'unrouted', status, err: { code: error.code } }, 'request');
-      if (socket.writable) {
-        const { body, headers } = answer(status, code, message, secure);
-        const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-        socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n${body}`);
-      }
+      if (socket.writable) socket.write(rawAnswer(status, code, message, secure));
       socket.destroy();
     },
 

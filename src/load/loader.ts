@@ -30,8 +30,12 @@ import { streamEntries } from './stream-entries.ts';
 import { LevError } from '../errors.ts';
 
 export const DEFAULT_BATCH_SIZE = 5000;
-/** Batches read and checked ahead of the one being written: enough to keep this process busy while the database merges. */
-const READ_AHEAD_BATCHES = 8;
+/**
+ * Records read and checked ahead of the batch being written: enough to keep this process busy
+ * while the database writes, and bounded in records rather than batches, so that the memory they
+ * hold (about 4 KB a birth, text and keys) does not grow with --batch.
+ */
+const READ_AHEAD_RECORDS = 10_000;
 /** How much of a file is read at a time. */
 const READ_CHUNK_BYTES = 1 << 20;
 
@@ -262,7 +266,7 @@ export async function loadSources(writer: RecordWriter, typeName: string, source
         if (batch.length) yield batch;
       }
       try {
-        add(counts, await writer.write(type.description.name, readAhead(batches(), READ_AHEAD_BATCHES)));
+        add(counts, await writer.write(type.description.name, readAhead(batches(), Math.max(1, Math.round(READ_AHEAD_RECORDS / batchSize)))));
       } catch (error) {
         // An invalid record names its own position; anything else (a broken file, the database) names the source.
         const message = error instanceof StopLoad ? error.message : `${source.name}: ${(error as Error).message}`;

@@ -3,6 +3,7 @@
  * day and month exchanged (03/04 written for 04/03), or near (a few days apart, or one digit
  * mistyped: one digit different, or two neighbouring digits exchanged).
  */
+import { isIsoDate } from '../records/dates.ts';
 import type { MatchKind } from './vocabulary.ts';
 
 /** Days apart that still count as near. */
@@ -35,4 +36,26 @@ export function compareDate(query: string, stored: string): MatchKind {
   if (year === stored.slice(0, 4) && month === stored.slice(8, 10) && day === stored.slice(5, 7)) return 'day-month-swapped';
   if (Math.abs(daysBetween(query, stored)) <= NEAR_DAYS || oneDigitOff(query, stored)) return 'near-date';
   return 'different';
+}
+
+// Digits a mistyped date may differ in: the decade and year, the month, the day.
+const TYPED_DIGITS = [2, 3, 5, 6, 8, 9];
+
+/**
+ * The real dates a query's date may stand for, itself first: the days near it, the day and month
+ * exchanged, and each date one digit away (a digit different, or two neighbouring ones exchanged).
+ * What `compareDate` calls anything but different, as far as a key can ask for it.
+ */
+export function dateVariants(date: string): string[] {
+  const found = new Set<string>([date]);
+  for (let days = 1; days <= NEAR_DAYS; days++) {
+    found.add(addDays(date, -days));
+    found.add(addDays(date, days));
+  }
+  found.add(`${date.slice(0, 4)}-${date.slice(8, 10)}-${date.slice(5, 7)}`);
+  for (const at of TYPED_DIGITS) {
+    for (let digit = 0; digit <= 9; digit++) found.add(date.slice(0, at) + digit + date.slice(at + 1));
+    if (TYPED_DIGITS.includes(at + 1)) found.add(date.slice(0, at) + date[at + 1] + date[at] + date.slice(at + 2));
+  }
+  return [...found].filter(isIsoDate);
 }

@@ -13,11 +13,12 @@
  * - `d|<surname code>|<forename code>|<MM-DD>`: the same with the day and month, for a wrong year.
  *
  * A query asks for the keys its record would have, with the first forename's pet forms
- * (nicknames.ts) beside it, the names swapped for `y` and `d`, and the years of the days near its
- * date; candidates are the records sharing the most keys with it (see the stores).
+ * (nicknames.ts) beside it: its `w` keys with every date its date may stand for (near, day and month
+ * exchanged, a digit out: dates.ts), its `y` and `d` keys with the names swapped too and the years of
+ * the days near its date. Candidates are the records sharing the most keys with it (see the stores).
  */
 import type { SearchKey } from '../types/records.ts';
-import { NEAR_DAYS, addDays } from './dates.ts';
+import { NEAR_DAYS, addDays, dateVariants } from './dates.ts';
 import { nicknamesOf } from './nicknames.ts';
 import { soundCodes } from './names.ts';
 
@@ -54,7 +55,10 @@ export function queryKeys(query: SearchKey): string[] {
   const surnameCodes = codesOfWords(surnameWords);
   const first = forenameWords[0];
   const firstCodes = first ? codesOfWords([first, ...nicknamesOf(first)]) : [];
-  for (const code of [...surnameCodes, ...codesOfWords(forenameWords), ...firstCodes]) found.add(`w|${code}|${query.date}`);
+  // Each name's codes with every date the query's may stand for: one name right and the date near
+  // or mistyped still finds the record, whatever the other name.
+  const dates = dateVariants(query.date);
+  for (const code of new Set([...surnameCodes, ...codesOfWords(forenameWords), ...firstCodes])) for (const date of dates) found.add(`w|${code}|${date}`);
   const years = new Set([addDays(query.date, -NEAR_DAYS), query.date, addDays(query.date, NEAR_DAYS)].map((date) => date.slice(0, 4)));
   const monthDay = query.date.slice(5);
   const pairs: [string, string][] = [];

@@ -5,7 +5,7 @@
  */
 import { registeredType, updatedType } from '../records/changes.ts';
 import type { EventFeed, FeedEvent, ListedSubscription, RecordChange, Subscription, Subscriptions } from '../types/events.ts';
-import { SubscriptionExists } from '../types/events.ts';
+import { READ_WINDOW, SubscriptionExists } from '../types/events.ts';
 
 export interface MemoryEvents {
   readonly feed: EventFeed;
@@ -43,13 +43,14 @@ export function createMemoryEvents(lookupJson: (type: string, id: number) => str
   };
 
   const feed: EventFeed = {
-    async read(after, types, limit) {
+    async read(after, types, limit, window = READ_WINDOW) {
       const wanted = new Set(types);
       const page: FeedEvent[] = [];
-      for (let i = indexAfter(after); i < events.length && page.length < limit; i++) {
+      const last = after + window;
+      for (let i = indexAfter(after); i < events.length && events[i].position <= last && page.length < limit; i++) {
         if (wanted.has(events[i].type)) page.push(events[i]);
       }
-      return { events: page, next: page.length === limit ? page[page.length - 1].position : Math.max(head, after) };
+      return { events: page, next: page.length === limit ? page[page.length - 1].position : Math.max(Math.min(head, last), after) };
     },
     async bounds(cutoff) {
       const first = firstAtOrAfter(cutoff.toISOString());

@@ -5,7 +5,7 @@
  */
 import type { UpdateReason } from '../records/changes.ts';
 import type { EventFeed, FeedEvent, ListedSubscription, Subscription, Subscriptions } from '../types/events.ts';
-import { SubscriptionExists } from '../types/events.ts';
+import { READ_WINDOW, SubscriptionExists } from '../types/events.ts';
 import type { SqlDriver } from './driver.ts';
 import { tableNames } from './record-tables.ts';
 import { FEED_CHANNEL } from './postgres-write.ts';
@@ -48,20 +48,22 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
   };
 
   const feed: EventFeed = {
-    async read(after, types, limit) {
+    async read(after, types, limit, window = READ_WINDOW) {
       // The head is read in the same snapshot as the events: every position up to it is visible.
       const rows = await driver.query<EventRow>(
         `SELECT e.position::text, e.type, e.record_type, e.record_id::text, e.reason, e.committed_at, h.position::text AS head
            FROM feed_head h
            LEFT JOIN LATERAL (
-             SELECT * FROM feed_event WHERE position > $1 AND type = ANY($2::text[]) ORDER BY position LIMIT $3
+             SELECT * FROM feed_event
+              WHERE position > $1 AND position <= $1 + $4 AND type = ANY($2::text[])
+              ORDER BY position LIMIT $3
            ) e ON true`,
-        [after, types, limit],
+        [after, types, limit, window],
         PREPARE,
       );
       const events = rows.filter((row) => row.position !== null).map(eventOf);
       const head = Number(rows[0].head);
-      return { events, next: events.length === limit ? events[events.length - 1].position : Math.max(head, after) };
+      return { events, next: events.length === limit ? events[events.length - 1].position : Math.max(Math.min(head, after + window), after) };
     },
     async bounds(cutoff) {
       const [row] = await driver.query<{ head: string; first: string | null }>(

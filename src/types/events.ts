@@ -42,9 +42,15 @@ export interface FeedBounds {
   readonly expiredThrough: number;
 }
 
+/**
+ * Positions one read looks through at most: a client subscribed to a rare type does not make each
+ * read scan the whole feed; its `next` moves on by this much instead.
+ */
+export const READ_WINDOW = 100_000;
+
 export interface EventFeed {
-  /** Events after `after` of the given types, oldest first, at most `limit`. */
-  read(after: number, types: readonly string[], limit: number): Promise<FeedPage>;
+  /** Events after `after` of the given types, oldest first, at most `limit`, among the `window` positions after `after`. */
+  read(after: number, types: readonly string[], limit: number, window?: number): Promise<FeedPage>;
   bounds(cutoff: Date): Promise<FeedBounds>;
   /** The position of the last event committed before `time` (0 when none). */
   positionBefore(time: Date): Promise<number>;

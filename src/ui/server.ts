@@ -12,6 +12,7 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { Agent } from 'undici';
 import type { UiConfig } from '../config.ts';
 import { securityHeaders } from '../http/headers.ts';
+import { createTransport } from '../http/transport.ts';
 import { parseQuery } from '../http/query-string.ts';
 import { logRequests } from '../http/request-log.ts';
 import { records } from '../records/index.ts';
@@ -27,8 +28,14 @@ export interface UiAppDependencies {
 
 export async function buildUiApp(config: UiConfig, { logger }: UiAppDependencies = {}) {
   const tls = Boolean(config.tls);
+  // The API's transport: the same deadlines and places for connections (docs/production.md), and
+  // the same refusals of what the parser cannot read.
+  const transport = createTransport(config.tls, config.connections);
   const app = Fastify({
-    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
+    serverFactory: transport.serverFactory,
+    clientErrorHandler: transport.clientErrorHandler,
+    // The server is the factory's; this only makes Fastify name its addresses https://.
+    ...(tls ? { https: true } : {}),
     ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
     // Request URLs carry searched names and dates: Fastify's own request lines would log them.
     logController: new LogController({ disableRequestLogging: true }),
@@ -37,6 +44,7 @@ export async function buildUiApp(config: UiConfig, { logger }: UiAppDependencies
     // The API's strict reading of query strings, so that the pages read a link the same in both processes.
     routerOptions: { querystringParser: parseQuery },
   });
+  transport.attach(app.server, app.log);
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.headers(securityHeaders(request.url, tls));
     done(null, payload);

@@ -251,10 +251,10 @@ for (const kind of await storeKinds()) {
         events.map((e) => `${e.data.recordType} ${e.data.recordId}`).sort(),
         client,
       );
-      // Event ids where the trail keeps them: the memory trail; PostgreSQL's audit table has no column for them yet.
-      if (kind === 'memory' || entries[0]?.events !== undefined) {
-        assert.deepEqual(entries.flatMap((entry) => entry.events ?? []).sort(), events.map((e) => e.id).sort(), client);
-      }
+      assert.deepEqual(entries.flatMap((entry) => entry.events ?? []).sort(), events.map((e) => e.id).sort(), client);
+      // Fields named where the subscription included some of that type's.
+      const withFields: readonly string[] = ({ dwp: ['death'], hmrc: [], gro: ['birth', 'death'] } as Record<string, string[]>)[client];
+      for (const entry of entries) assert.equal(entry.fields !== undefined, withFields.includes(entry.dataset), `${client} ${entry.dataset}`);
     }
   });
 }

@@ -130,3 +130,23 @@ test('silent connections beyond MAX_CONNECTIONS: a client that sends its request
   for (const ms of times) assert.ok(ms < 2500, `a silent connection closed after ${ms} ms, within the 1 s header deadline`);
   for (const { received } of silent) assert.equal(received(), '', 'unanswered');
 });
+
+test('when every place has a request in progress, a new request is answered 503 rather than taking one', async () => {
+  const busy = [];
+  for (let i = 0; i < 3; i++) {
+    const connection = await open();
+    // Headers whole, body not: the request is in progress until its body comes or its deadline passes.
+    connection.socket.write('POST /v1/registration/birth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nX-Auth-Username: a\r\nX-Auth-Aud: b\r\n\r\n{');
+    busy.push(connection);
+  }
+  await sleep(100);
+  const late = await open();
+  const answer = await ask(late, '/healthz');
+  assert.match(answer, /^HTTP\/1\.1 503 /);
+  assert.deepEqual(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), {
+    code: 'ServiceUnavailable',
+    message: 'Every connection the service accepts is busy: try again shortly',
+  });
+  for (const { socket } of busy) assert.ok(!socket.destroyed, 'no request in progress was cut off');
+  for (const { socket } of [...busy, late]) socket.destroy();
+});

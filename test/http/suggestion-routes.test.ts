@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { closeMatchOnlyScenarios, scenarios } from '../../src/mock/dataset.ts';
 import { MATCH_KINDS } from '../../src/match/vocabulary.ts';
+import { AUDIENCE, startIssuer } from '../auth/issuer.ts';
 import { CALLER, FULL_DETAILS, type TestStore, countingReads, filledStore, startApp, storeKinds, suiteContext, testConfig, trailEntries } from '../helper.ts';
 
 interface Candidate {
@@ -159,6 +160,21 @@ describe('who may ask for close matches', () => {
       }
     });
   }
+
+  test('oidc: the token must carry the suggest role and the dataset\'s', async () => {
+    const issuer = await startIssuer();
+    context.after(() => issuer.close());
+    const app = await startApp(context, await filledStore(context, 'memory'), testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: AUDIENCE }));
+    for (const [roles, status] of [
+      [['birth'], 403],
+      [['suggest'], 403],
+      [['birth', 'suggest'], 200],
+    ] as const) {
+      const token = await issuer.sign({ realm_access: { roles } });
+      const response = await app.get(path('birth', ELLIE), { authorization: `Bearer ${token}` } as unknown as typeof CALLER);
+      assert.equal(response.status, status, `${roles.join(',')}: ${response.text}`);
+    }
+  });
 
   test('close matches count against the rate limit', async () => {
     const app = await startApp(context, await filledStore(context, 'memory'), testConfig({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' }));

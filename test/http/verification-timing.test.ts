@@ -10,15 +10,21 @@
  * statistic is the median over blocks of (fastest "no record" − fastest "a
  * detail differs"), with a bootstrap interval over the blocks. The test takes
  * blocks until that interval is narrow enough to see 10 µs, and fails when it
- * lies wholly beyond ±10 µs (or never gets that narrow).
+ * lies wholly beyond the store's bound: ±10 µs,
+ * and on PostgreSQL ±25 µs, since there an answer that decided on a
+ * registration names it in its audit entry, which the audit table indexes
+ * (10 to 15 µs more; docs/verification.md#timing). An interval that never gets
+ * narrow enough (a machine too busy) skips the test, and fails it under CI=true.
  */
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { test } from 'node:test';
 import { CALLER, filledStore, startApp, storeKinds } from '../helper.ts';
 
-/** The difference that must not be visible, in microseconds. */
-const BOUND_US = 10;
+/** The difference that must not be visible, in microseconds, by store. */
+const BOUND_US = { memory: 10, postgres: 25 } as const;
+/** The difference the test must be able to see. */
+const RESOLUTION_US = 10;
 /** Pairs a block: short enough that the machine is about as busy throughout, long enough that each answer has a fast one. */
 const BLOCK_PAIRS = 10;
 /** Blocks a round; rounds are added until the interval's half width is at most HALF_WIDTH_US. */
@@ -115,7 +121,14 @@ for (const kind of await storeKinds()) {
       `median over ${differences.length} blocks (${pairs} pairs) of the fastest "no record" less the fastest "a detail differs": ` +
       `${interval.median.toFixed(1)} µs, 95% interval ${interval.low.toFixed(1)} to ${interval.high.toFixed(1)} µs`;
     t.diagnostic(said);
-    assert.ok((interval.high - interval.low) / 2 <= BOUND_US, `too noisy to see ${BOUND_US} µs: ${said}`);
-    assert.ok(interval.low <= BOUND_US && interval.high >= -BOUND_US, `the answers' times differ by more than ${BOUND_US} µs: ${said}`);
+    const bound = BOUND_US[kind];
+    // A difference beyond the bound fails however noisy the machine: the interval is sure of it.
+    assert.ok(interval.low <= bound && interval.high >= -bound, `the answers' times differ by more than ${bound} µs: ${said}`);
+    if ((interval.high - interval.low) / 2 > RESOLUTION_US) {
+      // Too busy a machine to tell 10 µs: as a missing server is (test/helper.ts), a skip here and a failure in CI.
+      const message = `too noisy to see ${RESOLUTION_US} µs: ${said}`;
+      assert.notEqual(process.env.CI, 'true', message);
+      t.skip(message);
+    }
   });
 }

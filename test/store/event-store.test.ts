@@ -129,6 +129,12 @@ for (const kind of await storeKinds()) {
       assert.equal(two.next, 2);
       assert.deepEqual(await feed.read(11, ALL, 5), { events: [], next: 11 });
       assert.deepEqual(await feed.read(0, [], 5), { events: [], next: 11 });
+      // A read looks through a window of positions: a rare type's reader moves on by it.
+      assert.deepEqual(await feed.read(0, ['marriage.registered'], 5, 4), { events: [], next: 4 });
+      assert.deepEqual(summary((await feed.read(0, ['death.updated'], 5, 4)).events), []);
+      const windowed = await feed.read(4, ['death.updated'], 5, 7);
+      assert.deepEqual(summary(windowed.events), [['death.updated', 21, 'marginal-note']]);
+      assert.equal(windowed.next, 11);
     });
 
     await t.test('retention: bounds, the position before a time, pruning', async () => {

@@ -120,7 +120,10 @@ if ((await storeKinds()).includes('postgres')) {
     if (store.kind !== 'postgres') throw new Error('a postgres store');
     const { driver } = store;
     const t8 = tableNames('birth');
-    const batch = Array.from({ length: 3000 }, (_, i) => birth(10_000 + i, ['Ann', 'Bill', 'Cara', 'Dan'][i % 4], `Name${i % 300}`, `20${String(10 + (i % 10))}-0${1 + (i % 9)}-1${i % 10}`));
+    // Enough records, over enough days, that an index is the planner's choice, as in a register.
+    const batch = Array.from({ length: 40_000 }, (_, i) =>
+      birth(10_000 + i, ['Ann', 'Bill', 'Cara', 'Dan', 'Eve', 'Finn', 'Gus'][i % 7], `Name${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + ((i >> 5) % 26))}`, `19${String(50 + (i % 50))}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`),
+    );
     await store.upsert('birth', batch);
     await driver.exec(`ANALYZE ${t8.records}; ANALYZE ${t8.suggestionKeys}`);
     const rows = await driver.query<{ 'QUERY PLAN': string }>(

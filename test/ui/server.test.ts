@@ -5,7 +5,9 @@
  * sessions shared by two processes through Redis; and the API out of reach.
  */
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { ConfigError, loadUiConfig } from '../../src/config.ts';
 import { CASEWORKERS, PAGES_CLIENT } from '../auth/issuer.ts';
@@ -90,6 +92,33 @@ describe("the pages' settings", () => {
     assert.equal(oidc.oidc?.redirectUri, 'https://caseworkers.internal/ui/auth/callback');
     assert.deepEqual(oidc.oidc?.claims.roles.map((path) => path.segments.join('.')), ['realm_access.roles', 'resource_access.lev-api.roles']);
     assert.deepEqual(oidc.sessions.redis, { url: 'redis://cache.internal:6379', keyPrefix: 'lev-api:' });
+  });
+});
+
+describe("the pages' connections", () => {
+  test('the same deadlines and places as the API: silent connections are closed within HEADERS_TIMEOUT_S, and beyond MAX_CONNECTIONS a request still gets in', async (t) => {
+    const api = await startApp(t, await filledStore(t, 'memory'));
+    const pages = new URL(await startPages(t, { UI_API_URL: api.url, HEADERS_TIMEOUT_S: '1', REQUEST_TIMEOUT_S: '2', MAX_CONNECTIONS: '2' }));
+    const opened = Date.now();
+    const silent = [0, 1, 2, 3].map(() => connect(Number(pages.port), pages.hostname).on('error', () => {}));
+    const closed = silent.map((socket) => new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - opened))));
+    try {
+      await sleep(100);
+      const answer = await fetch(new URL('/healthz', pages));
+      assert.equal(answer.status, 200, 'answered while silent connections hold every place');
+      // Generous bounds (the deadline is 1 s): this runs beside browsers on a busy machine.
+      const times = await Promise.race([Promise.all(closed), sleep(10_000, [] as number[])]);
+      assert.equal(times.length, silent.length, `every silent connection closed within 10 s (${silent.map((socket) => socket.readyState).join(', ')})`);
+      for (const ms of times) assert.ok(ms < 6000, `closed after ${ms} ms`);
+    } finally {
+      for (const socket of silent) socket.destroy();
+    }
+  });
+
+  test('KEEP_ALIVE_TIMEOUT_S and MAX_CONNECTIONS are settings of the pages too', () => {
+    const config = loadUiConfig({ UI_API_URL: 'http://a', KEEP_ALIVE_TIMEOUT_S: '5', MAX_CONNECTIONS: '50', HEADERS_TIMEOUT_S: '3' });
+    assert.deepEqual(config.connections, { requestTimeoutMs: 30_000, headersTimeoutMs: 3000, keepAliveTimeoutMs: 5000, maxConnections: 50 });
+    assert.throws(() => loadUiConfig({ UI_API_URL: 'http://a', HEADERS_TIMEOUT_S: '60' }), /HEADERS_TIMEOUT_S=60 is longer than REQUEST_TIMEOUT_S=30/);
   });
 });
 

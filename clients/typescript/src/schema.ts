@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Search birth registrations
-         * @description Finds births by the child's surname, forenames (a word prefix) and date of birth. Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the x-results-truncated header is true.
+         * @description Finds births by the child's surname, forenames (a word prefix) and date of birth. Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the x-results-truncated header is true. Give the forenames whole, as 'forenames', or word by word, as 'forename1' (not empty) and optionally 'forename2', 'forename3', 'forename4', with a letter or digit among the words; never both ways. A search that gives neither or both is refused (400). No parameter of OpenAPI 3.1 can require one of two others, so this rule is also given as a JSON Schema of the whole query, in x-querystring-schema.
          */
         get: operations["searchBirthV0"];
         put?: never;
@@ -142,6 +142,15 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -175,6 +184,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
                 };
             };
         };
@@ -210,6 +228,15 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -243,6 +270,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
                 };
             };
         };
@@ -278,6 +314,15 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Not ready */
                 503: {
                     headers: {
@@ -306,7 +351,7 @@ export interface paths {
         };
         /**
          * The change feed: the calling client's events, oldest first
-         * @description Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400).
+         * @description Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400), and so are after and since together (x-querystring-schema).
          */
         get: operations["events"];
         put?: never;
@@ -1058,7 +1103,7 @@ export interface components {
                  * @description For an update, what changed: replaced means a re-registration now links to it
                  * @enum {string}
                  */
-                reason?: "corrected" | "marginal-note" | "replaced" | "cancelled" | "blocked" | "unblocked" | "other";
+                reason?: "cancelled" | "replaced" | "blocked" | "unblocked" | "corrected" | "marginal-note" | "other";
                 /** @description The system number of the registration */
                 recordId: number;
                 /** @description birth, death, marriage or partnership */
@@ -2175,7 +2220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description CursorExpired: 'after' is older than the events kept; start again with 'since' */
+            /** @description CursorExpired: 'after' is older than the events kept, or not of this feed (started again since); start again with 'since' */
             410: {
                 headers: {
                     [name: string]: unknown;

@@ -291,3 +291,15 @@ test('the head follows the chain across rotations', async (t) => {
   const cut = await verifyAuditFiles(path);
   assert.ok(!cut.ok && cut.problems.some((problem) => /ends before its last recorded head/.test(problem.reason)));
 });
+
+test('a line that is not JSON is reported after the entries verified before it', async (t) => {
+  const path = join(await tempDir(t), 'audit.ndjson');
+  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } });
+  for (let i = 0; i < 4; i++) await trail.record(entry(i));
+  await trail.close();
+  const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
+  await writeFile(path, `${[...lines.slice(0, 3), '{"at": broken', ...lines.slice(4)].join('\n')}\n`);
+  const command = await verifyCommand(t, path);
+  assert.equal(command.code, 1);
+  assert.match(command.output, /audit trail BROKEN at .*audit\.ndjson line 4, after 2 good entries: not valid JSON/);
+});

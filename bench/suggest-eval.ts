@@ -1,0 +1,209 @@
+/**
+ * `npm run bench:suggest`: the labelled evaluation of close matches. Generates records (the
+ * generator of `lev-api generate`), writes them to each store through its writer (so each store
+ * works out its own close-match keys, as a load does), then asks for close matches with queries
+ * made from registrations with one corruption of each kind, or two, with a fixed seed, and reports
+ * per corruption and type:
+ *
+ * - recall at 1 and at 5: the true registration (or one of its re-registration chain, the same
+ *   event) first, or among the first five;
+ * - wrong > 0.9: the share of queries whose first candidate is another registration scored above 0.9.
+ *
+ * Targets (issue 24): recall at 5 of 99% for single corruptions, 95% for pairs, recall at 1 of 100%
+ * uncorrupted, wrong > 0.9 under 0.5%. The answers are those of `closeMatches` (src/match/suggest.ts),
+ * which the route answers with, at the default SUGGEST_MIN_SCORE.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { configReference } from '../src/config.ts';
+import { recordType } from '../src/data/entries.ts';
+import { GENERATED_TYPES, type GeneratedType, generateRecords, recordAt } from '../src/generate/records.ts';
+import { Random } from '../src/generate/random.ts';
+import { closeMatches } from '../src/match/suggest.ts';
+import { type Party, readPath } from '../src/records/define.ts';
+import { records } from '../src/records/index.ts';
+import { normaliseName } from '../src/records/normalise.ts';
+import { createMemoryRecords } from '../src/store/memory-records.ts';
+import { migrate } from '../src/store/migrations.ts';
+import { openPostgres } from '../src/store/pg-driver.ts';
+import { createPostgresRecords } from '../src/store/postgres-records.ts';
+import type { RecordToWrite } from '../src/types/records.ts';
+import type { RecordReader, RecordWriter } from '../src/types/store.ts';
+import { type Corruption, type Details, PAIRS, SINGLE } from './lib/corrupt.ts';
+
+const USAGE = `npm run bench:suggest -- [options]
+
+  --births N      births generated (default 100000)
+  --others N      deaths, marriages and partnerships each (default 20000)
+  --queries N     queries per corruption kind and type (default 300)
+  --seed S        seed of the records and of the corruptions (default suggest)
+  --stores LIST   embedded,postgres (default: embedded, and postgres when DATABASE_URL is set)
+  --json FILE     also write the figures as JSON
+`;
+
+const { values: options } = parseArgs({
+  options: {
+    births: { type: 'string', default: '100000' },
+    others: { type: 'string', default: '20000' },
+    queries: { type: 'string', default: '300' },
+    seed: { type: 'string', default: 'suggest' },
+    stores: { type: 'string' },
+    json: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (options.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const count = (name: 'births' | 'others' | 'queries') => {
+  const n = Number(options[name]);
+  if (!Number.isSafeInteger(n) || n < 1) {
+    console.error(`--${name}: a whole number of 1 or more, not ${options[name]}`);
+    process.exit(2);
+  }
+  return n;
+};
+const births = count('births');
+const others = count('others');
+const queries = count('queries');
+const seed = options.seed as string;
+const databaseUrl = process.env.DATABASE_URL;
+const stores = (options.stores ?? (databaseUrl ? 'embedded,postgres' : 'embedded')).split(',');
+if (stores.includes('postgres') && !databaseUrl) {
+  console.error('--stores postgres needs DATABASE_URL');
+  process.exit(2);
+}
+const minScore = Number(configReference().find((s) => s.name === 'SUGGEST_MIN_SCORE')?.default);
+const sizes: Record<GeneratedType, number> = { birth: births, death: others, marriage: others, partnership: others };
+
+async function fill(writer: RecordWriter) {
+  for (const type of GENERATED_TYPES) {
+    const checked = recordType(records.find((d) => d.name === type)!);
+    const started = Date.now();
+    async function* batches(): AsyncGenerator<RecordToWrite[]> {
+      let batch: RecordToWrite[] = [];
+      for (const entry of generateRecords(type, { count: sizes[type], seed })) {
+        const stored = checked.toStored(entry);
+        if ('reason' in stored) throw new Error(`generated ${type} ${String(entry.id)}: ${stored.reason}`);
+        batch.push({ id: stored.id, json: JSON.stringify(stored.data), keys: stored.keys });
+        if (batch.length === 5000) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length) yield batch;
+    }
+    await writer.write(type, batches());
+    console.error(`  ${type}: ${sizes[type]} records written in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+
+interface Tally {
+  n: number;
+  at1: number;
+  at5: number;
+  wrongAbove90: number;
+  micros: number;
+}
+
+/** The ids of the registration's chain: a re-registration records the same event. */
+function sameEvent(record: unknown): Set<number> {
+  const ids = new Set<number>([readPath(record, 'id') as number]);
+  for (const link of ['previousRegistration', 'nextRegistration']) {
+    let linked = readPath(record, link);
+    while (linked && typeof linked === 'object') {
+      ids.add(readPath(linked, 'id') as number);
+      linked = readPath(linked, link);
+    }
+  }
+  return ids;
+}
+
+async function evaluate(reader: RecordReader): Promise<Map<string, Tally>> {
+  const tallies = new Map<string, Tally>();
+  const kinds: [string, Corruption][] = [...Object.entries(SINGLE), ...Object.entries(PAIRS)];
+  for (const type of GENERATED_TYPES) {
+    const parties: readonly Party[] = records.find((d) => d.name === type)!.search.parties;
+    for (const [kind, corrupt] of kinds) {
+      const r = Random.fromString(`suggest-eval\u0000${seed}\u0000${type}\u0000${kind}`);
+      const tally: Tally = { n: 0, at1: 0, at5: 0, wrongAbove90: 0, micros: 0 };
+      for (let tries = 0; tally.n < queries && tries < queries * 20; tries++) {
+        const record = recordAt(type, { count: sizes[type], seed }, r.int(0, sizes[type] - 1));
+        const party = r.pick(parties);
+        const surname = readPath(record, party.surname);
+        const forenames = readPath(record, party.forenames);
+        const dates = party.dates.map((path) => readPath(record, path)).filter((d): d is string => typeof d === 'string');
+        if (typeof surname !== 'string' || typeof forenames !== 'string' || !dates.length) continue;
+        const details: Details = { surname, forenames, date: r.pick(dates) };
+        const query = corrupt(details, r);
+        if (!query || !normaliseName(query.surname) || !normaliseName(query.forenames)) continue;
+        const started = process.hrtime.bigint();
+        const { matches } = await closeMatches(reader, type, { surname: normaliseName(query.surname), forenames: normaliseName(query.forenames), date: query.date }, { limit: 5, minScore });
+        tally.micros += Number(process.hrtime.bigint() - started) / 1000;
+        const truth = sameEvent(record);
+        tally.n++;
+        if (matches[0] && truth.has(matches[0].id)) tally.at1++;
+        else if (matches[0] && matches[0].score > 0.9) tally.wrongAbove90++;
+        if (matches.some((m) => truth.has(m.id))) tally.at5++;
+      }
+      tallies.set(`${type}\u0000${kind}`, tally);
+    }
+  }
+  return tallies;
+}
+
+const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)}%` : '-');
+
+function report(store: string, tallies: Map<string, Tally>) {
+  console.log(`\n### ${store}: ${births} births, ${others} of each other type, ${queries} queries per kind and type, seed ${seed}, floor ${minScore}\n`);
+  console.log('| corruption | type | queries | recall@1 | recall@5 | wrong > 0.9 | mean µs |');
+  console.log('|---|---|---|---|---|---|---|');
+  const byKind = new Map<string, Tally>();
+  for (const [key, t] of tallies) {
+    const [type, kind] = key.split('\u0000');
+    console.log(`| ${kind} | ${type} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} | ${percent(t.wrongAbove90, t.n)} | ${t.n ? Math.round(t.micros / t.n) : '-'} |`);
+    const all = byKind.get(kind) ?? { n: 0, at1: 0, at5: 0, wrongAbove90: 0, micros: 0 };
+    for (const field of ['n', 'at1', 'at5', 'wrongAbove90', 'micros'] as const) all[field] += t[field];
+    byKind.set(kind, all);
+  }
+  console.log('\n| corruption, every type | queries | recall@1 | recall@5 | wrong > 0.9 |');
+  console.log('|---|---|---|---|---|');
+  for (const [kind, t] of byKind) console.log(`| ${kind} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} | ${percent(t.wrongAbove90, t.n)} |`);
+  const total = [...byKind.values()].reduce((sum, t) => ({ n: sum.n + t.n, wrong: sum.wrong + t.wrongAbove90 }), { n: 0, wrong: 0 });
+  console.log(`\nwrong registration first with a score above 0.9: ${percent(total.wrong, total.n)} of ${total.n} queries`);
+  return Object.fromEntries([...tallies].map(([key, t]) => [key.replace('\u0000', ' '), t]));
+}
+
+const results: Record<string, unknown> = {};
+for (const store of stores) {
+  console.error(`${store}: writing records`);
+  if (store === 'embedded') {
+    const memory = createMemoryRecords(records);
+    await fill(memory.writer);
+    results[store] = report(store, await evaluate(memory.reader));
+  } else if (store === 'postgres') {
+    const schema = `suggest_eval_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    const driver = openPostgres({ url: databaseUrl!, schema, poolSize: 4, statementTimeoutMs: 600_000 });
+    try {
+      await migrate(driver);
+      const store = createPostgresRecords(driver, records);
+      await fill(store.writer);
+      for (const type of GENERATED_TYPES) await driver.exec(`ANALYZE ${type}_suggestion_key; ANALYZE ${type}_registration`);
+      results.postgres = report('postgres', await evaluate(store.reader));
+    } finally {
+      await driver.close();
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    }
+  } else {
+    console.error(`--stores: embedded or postgres, not ${store}`);
+    process.exit(2);
+  }
+}
+if (options.json) await writeFile(options.json, JSON.stringify({ births, others, queries, seed, minScore, results }, null, 2));

@@ -1,0 +1,84 @@
+/**
+ * `lev-api load` runs its load on a worker thread whose heap is bounded: a load streams gigabytes
+ * of text through the heap, and V8 lets an unbounded old generation grow to several times what is
+ * live before collecting it (a million births peaked near 1 GB while about 150 MB was live). The
+ * bound follows the input: the ids seen grow with the records (about 30 MB a million), the rest
+ * does not. A kill of the process kills the thread with it, so a load cut off still commits nothing.
+ */
+import { Worker } from 'node:worker_threads';
+import type { PostgresOptions } from '../store/pg-driver.ts';
+import { LoadError, type LoadOptions, type LoadProgress, type LoadResult } from './loader.ts';
+
+/** What the heap holds whatever the input: the batches read ahead and being written, and the code. */
+const BASE_HEAP_MB = 160;
+/**
+ * The ids seen, per million records: a map of small integers (30 MB measured), or, past the first
+ * file, of positions too large to be small integers, each a number of its own (75 MB measured).
+ */
+const HEAP_MB_PER_MILLION = { oneFile: 32, files: 80 };
+/** Input bytes counted as one record when sizing the heap: fewer than any type's records take, so the heap errs large. */
+const BYTES_PER_RECORD = 1000;
+/** Without a known size (stdin from a pipe), the bound is only a guard: room for some 17 million ids. */
+const UNKNOWN_SIZE_HEAP_MB = 1024;
+
+export interface WorkerLoad {
+  readonly database: PostgresOptions;
+  readonly type: string;
+  readonly files: readonly string[];
+  readonly options: Omit<LoadOptions, 'onProgress' | 'stdin'>;
+}
+
+export type WorkerMessage =
+  | { readonly progress: LoadProgress }
+  | { readonly result: LoadResult }
+  | { readonly failure: { readonly message: string; readonly file?: string; readonly committed?: LoadResult } };
+
+/** The old generation a load of `totalBytes` of input in `files` files gets, in MB. */
+export const loadHeapMb = (totalBytes: number | undefined, files = 1) =>
+  totalBytes === undefined
+    ? UNKNOWN_SIZE_HEAP_MB
+    : Math.ceil(BASE_HEAP_MB + (HEAP_MB_PER_MILLION[files > 1 ? 'files' : 'oneFile'] * totalBytes) / BYTES_PER_RECORD / 1e6);
+
+/**
+ * Loads `files` as loadFiles does, on a worker thread with a heap of `heapMb`; the process's stdin
+ * is passed on when a file is `-`.
+ */
+export function loadInWorker(load: WorkerLoad, heapMb: number, onProgress?: (progress: LoadProgress) => void): Promise<LoadResult> {
+  // Compiled, the worker is JavaScript beside this file; run from the sources (tests, a stale dist/), tsx's loader is registered in it first.
+  const fromSources = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./load-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
+  const script = fromSources
+    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`
+    : entry;
+  const worker = new Worker(script, {
+    eval: fromSources,
+    workerData: load,
+    stdin: load.files.includes('-'),
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+  });
+  if (load.files.includes('-')) process.stdin.pipe(worker.stdin!);
+  return new Promise<LoadResult>((resolve, reject) => {
+    let settled = false;
+    worker.on('message', (message: WorkerMessage) => {
+      if ('progress' in message) onProgress?.(message.progress);
+      else if ('result' in message) (settled = true), resolve(message.result);
+      else {
+        settled = true;
+        const { message: text, file, committed } = message.failure;
+        reject(file !== undefined && committed ? new LoadError(text, file, committed) : new Error(text));
+      }
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      settled = true;
+      reject(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new Error(`the load ran out of its ${heapMb} MB of memory: nothing of the file being loaded was applied`)
+          : error,
+      );
+    });
+    worker.on('exit', (code) => {
+      if (load.files.includes('-')) process.stdin.unpipe(worker.stdin!);
+      if (!settled) reject(new Error(`the load stopped (its thread exited with ${code})`));
+    });
+  });
+}

@@ -1,0 +1,367 @@
+/**
+ * The served /openapi.json as the oracle, the way Schemathesis uses a document (which cannot be
+ * installed here: PyPI is out of reach), over a real socket: requests are generated from each
+ * operation's parameters (fast-check), and whether each request is valid is decided by the
+ * document alone: every required parameter given, each given one valid by its schema, and the
+ * whole query valid by the operation's `x-querystring-schema` where it has one. Then:
+ *
+ * - a valid request is not refused as invalid (400): what the document allows, the service takes;
+ * - an invalid one is refused (400): what the document forbids, the service refuses;
+ * - every answer's status is one the operation documents, and its body valid by that answer's schema;
+ * - a method a path does not document is answered 405 with an Allow header and the error body,
+ *   whatever body it carries (QUERY and POST with bodies of any type, and CONNECT);
+ * - a broken percent-escape anywhere in the URL of any operation is a documented 400.
+ *
+ * Plus the cases an outside probe found the document and the service disagreeing on: names with no
+ * letter or digit, v0's forenames-or-forename1 rule, QUERY, CONNECT, and a broken escape on /healthz.
+ * CONFORMANCE_RUNS sets the requests per operation (60 by default).
+ */
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { describe, test } from 'node:test';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import fc from 'fast-check';
+import { NAME_PATTERN } from '../../src/http/parameters.ts';
+import { mockRecords, scenarios } from '../../src/mock/dataset.ts';
+import { normaliseName } from '../../src/records/normalise.ts';
+import { CALLER, sharedApp } from '../helper.ts';
+
+const addFormats = formatsModule as unknown as typeof formatsModule.default;
+const RUNS = Number(process.env.CONFORMANCE_RUNS ?? 60);
+
+type Json = Record<string, any>;
+
+interface Parameter {
+  readonly name: string;
+  readonly in: 'query' | 'path' | 'header';
+  readonly required: boolean;
+  readonly schema: Json;
+}
+
+interface Operation {
+  readonly path: string;
+  readonly parameters: readonly Parameter[];
+  readonly responses: Json;
+  readonly rule?: Json;
+}
+
+let document: Json;
+const app = sharedApp(async (running) => {
+  const response = await running.get('/openapi.json', {});
+  assert.equal(response.status, 200);
+  document = response.body;
+});
+
+// ---------------------------------------------------------------------------
+// The oracle: the document's own schemas
+// ---------------------------------------------------------------------------
+
+const DOCUMENT_ID = 'lev:served-openapi';
+let compiled: Ajv2020 | undefined;
+/** JSON Schema 2020-12 (OpenAPI 3.1's dialect) holding the whole document, so its references resolve. */
+function ajv(): Ajv2020 {
+  if (compiled) return compiled;
+  compiled = new Ajv2020({ strict: false, allErrors: false });
+  addFormats(compiled);
+  compiled.addSchema({ ...document, $id: DOCUMENT_ID });
+  return compiled;
+}
+const validators = new Map<Json, ValidateFunction>();
+const validatorOf = (schema: Json) => {
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = ajv().compile(schema)));
+  return validate;
+};
+
+const pointer = (...parts: string[]) => parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+function operations(): Operation[] {
+  return Object.entries(document.paths as Json).map(([path, item]) => ({
+    path,
+    parameters: (item.get.parameters ?? []) as Parameter[],
+    responses: item.get.responses,
+    rule: item.get['x-querystring-schema'],
+  }));
+}
+
+/** A query string's value as the schema sees it: query parameters arrive as text, so an integer is its decimal digits (leading zeros as any parser reads them). */
+function typed(schema: Json, value: string): unknown {
+  if (schema.type === 'integer') return /^-?[0-9]+$/.test(value) ? Number(value) : value;
+  return value;
+}
+
+/** Why the document forbids the request, or undefined when it allows it. */
+function invalidity(operation: Operation, values: Readonly<Record<string, string | undefined>>): string | undefined {
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'header') continue;
+    const value = values[parameter.name];
+    if (value === undefined) {
+      if (parameter.required) return `${parameter.name} is required`;
+      continue;
+    }
+    if (!validatorOf(parameter.schema)(typed(parameter.schema, value))) return `${parameter.name}=${JSON.stringify(value)} breaks its schema`;
+  }
+  if (operation.rule) {
+    const query = Object.fromEntries(Object.entries(values).filter(([name, value]) => value !== undefined && operation.parameters.some((p) => p.name === name && p.in === 'query')));
+    if (!validatorOf(operation.rule)(query)) return `the query breaks x-querystring-schema: ${JSON.stringify(query)}`;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Requests, and what the document says of their answers
+// ---------------------------------------------------------------------------
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly text: string;
+}
+
+function urlOf(operation: Operation, values: Readonly<Record<string, string | undefined>>): string {
+  let path = operation.path;
+  const query: string[] = [];
+  for (const parameter of operation.parameters) {
+    const value = values[parameter.name];
+    if (value === undefined) continue;
+    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(value));
+    else if (parameter.in === 'query') query.push(`${parameter.name}=${encodeURIComponent(value)}`);
+  }
+  return query.length ? `${path}?${query.join('&')}` : path;
+}
+
+async function get(url: string): Promise<Answer> {
+  const response = await fetch(app().url + url, { headers: CALLER });
+  return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
+}
+
+/** The answer is one the operation documents, with a body its schema allows. */
+function assertDocumented(operation: Operation, answer: Answer, where: string) {
+  const status = String(answer.status);
+  const documented = operation.responses[status] ?? operation.responses.default;
+  assert.ok(documented, `${where}: ${status} is not among ${operation.path}'s documented answers (${Object.keys(operation.responses).join(', ')}): ${answer.text.slice(0, 300)}`);
+  const content = documented.content as Json | undefined;
+  if (!content) return;
+  const type = (answer.headers['content-type'] ?? '').split(';')[0].trim();
+  assert.ok(content[type], `${where}: ${status} answered ${type}, documented as ${Object.keys(content).join(', ')}`);
+  if (!content[type].schema) return;
+  const key = operation.responses[status] ? status : 'default';
+  const validate = ajv().getSchema(`${DOCUMENT_ID}#/${pointer('paths', operation.path, 'get', 'responses', key, 'content', type, 'schema')}`);
+  assert.ok(validate, `${where}: the schema of ${status} compiles`);
+  const body = JSON.parse(answer.text);
+  assert.ok(validate(body), `${where}: the ${status} body breaks its documented schema: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${answer.text.slice(0, 300)}`);
+}
+
+/** What was sent to each operation: that both sides of the document were exercised is checked too. */
+const seen = new Map<string, { valid: number; invalid: number; statuses: Set<number> }>();
+
+/**
+ * Known mismatches, each a 400 to a request the document allows, named by its path and message and
+ * left to the work that owns the route; any other 400 to a valid request fails here. The change
+ * feed refuses a 'since' its pattern allows that is no real date (2026-02-30), as the date
+ * parameters' format does, which a pattern of a date or a time cannot.
+ */
+const KNOWN_MISMATCHES: ReadonlyArray<readonly [string, RegExp]> = [
+  ['/v1/events', /^Invalid query parameter 'since': .* is written right but is no real date or time$/],
+];
+const knownMismatch = (operation: Operation, answer: Answer) =>
+  answer.status === 400 && KNOWN_MISMATCHES.some(([path, message]) => path === operation.path && message.test(JSON.parse(answer.text).message));
+
+/** One generated request: sent, then held to the document. */
+async function check(operation: Operation, values: Readonly<Record<string, string | undefined>>) {
+  const url = urlOf(operation, values);
+  const answer = await get(url);
+  const why = invalidity(operation, values);
+  const tally = seen.get(operation.path) ?? { valid: 0, invalid: 0, statuses: new Set<number>() };
+  seen.set(operation.path, tally);
+  tally[why ? 'invalid' : 'valid']++;
+  tally.statuses.add(answer.status);
+  if (why) assert.equal(answer.status, 400, `${url}: the document forbids it (${why}), yet it was answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+  else if (!knownMismatch(operation, answer)) assert.notEqual(answer.status, 400, `${url}: the document allows it, yet it was refused: ${answer.text.slice(0, 300)}`);
+  assertDocumented(operation, answer, url);
+}
+
+// ---------------------------------------------------------------------------
+// Generated values: plausible for each schema, and anything at all
+// ---------------------------------------------------------------------------
+
+const KNOWN = [...new Set(scenarios.flatMap((s) => Object.values(s.search)))];
+const IDS = Object.values(mockRecords()).flatMap((records) => (records as Array<{ id: number }>).map((record) => String(record.id)));
+
+/** The edges: names with no letter or digit (U+02BC is a letter to Unicode, dropped as an apostrophe), letters only compatibility maps give, controls, lengths, dates and numbers at their limits. */
+const EDGES = [
+  '', ' ', '-', '---', "'", '’', 'ʼ', '\ufe74', '\uff9e', '.,;', '- -', "'-'", '℃', '™', 'Ⅻ', '①', 'ª', '²', 'é', 'E\u0301', '\u0301', '\u200d', 'A\u200dB', '\u00ad',
+  '李', 'Δ', '\u00a0', '\u2028a', 'a\u0085', '\u0000', '\t', 'a\tb', 'x'.repeat(100), 'x'.repeat(101), 'x'.repeat(200), 'x'.repeat(201),
+  'x'.repeat(1000), 'x'.repeat(1001), '2008-08-08', '2008-02-29', '2009-02-29', '0000-01-01', '0001-01-01', '9999-12-31', '2008-8-8',
+  '2008-08-08T00:00:00Z', '20080808', '123456789', '0123456789', '1', '0', '00', '1'.repeat(18), '1'.repeat(19), `0${'1'.repeat(18)}`,
+  '-1', '+1', '1e3', '1.0', '01', '100', '999', '1000', '1001', 'lookup', 'search', 'verify', 'LOOKUP', 'birth', 'true', '%', '%zz', '+', '&', '=',
+];
+
+const anything = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...EDGES) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }).filter((text) => !/\p{Cs}/u.test(text)) },
+);
+
+const isoDate = fc.date({ min: new Date('1800-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+
+/** Values the schema is likely to allow, so that valid requests are generated as often as invalid ones. */
+function plausible(schema: Json): fc.Arbitrary<string> {
+  if (schema.enum) return fc.constantFrom(...(schema.enum as string[]));
+  if (schema.format === 'date') return fc.oneof(isoDate, fc.constantFrom('2008-08-08', ...KNOWN.filter((v) => /^\d{4}-/.test(v))));
+  if (schema.type === 'integer') return fc.integer({ min: (schema.minimum ?? 0) - 2, max: (schema.maximum ?? 1000) + 2 }).map(String);
+  const digits = /\[0-9\]\{1,(\d+)\}/.exec(schema.pattern ?? '')?.[1];
+  if (digits) return fc.oneof(fc.constantFrom(...IDS), fc.bigInt(0n, 10n ** BigInt(digits) - 1n).map(String));
+  return fc.oneof(fc.constantFrom(...KNOWN.filter((v) => !/^\d{4}-/.test(v)), 'Anne', 'Eleanor Rose'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }));
+}
+
+/** Each parameter given or not (a required one mostly given), plausible or anything. */
+function requests(operation: Operation): fc.Arbitrary<Record<string, string | undefined>> {
+  const parameters = operation.parameters.filter((parameter) => parameter.in !== 'header');
+  return fc.record(
+    Object.fromEntries(
+      parameters.map((parameter) => {
+        const value = fc.oneof({ weight: 4, arbitrary: plausible(parameter.schema) }, { weight: 1, arbitrary: anything });
+        // A path parameter is always there (an empty one is another path), so anything comes more often.
+        if (parameter.in === 'path') return [parameter.name, fc.oneof({ weight: 3, arbitrary: plausible(parameter.schema) }, { weight: 2, arbitrary: anything }).filter((v) => v !== '')];
+        return [parameter.name, fc.option(value, { nil: undefined, freq: parameter.required ? 12 : 2 })];
+      }),
+    ),
+  );
+}
+
+/** A request the document allows, for the tests that change one thing of it. */
+function validValues(operation: Operation): Record<string, string> {
+  const sample = fc.sample(requests(operation).filter((values) => !invalidity(operation, values)), { numRuns: 1, seed: 42 })[0];
+  return Object.fromEntries(Object.entries(sample).filter(([, value]) => value !== undefined)) as Record<string, string>;
+}
+
+/** A raw request over its own connection, for methods fetch will not send; the whole answer, read to the connection's end. */
+async function raw(request: string): Promise<Answer> {
+  const { hostname, port } = new URL(app().url);
+  const socket = connect(Number(port), hostname);
+  let text = '';
+  socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('close', () => resolve());
+    socket.once('error', reject);
+    socket.write(request);
+  });
+  assert.ok(text, `an answer to ${request.split('\r\n')[0]}`);
+  const [head, ...body] = text.split('\r\n\r\n');
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine.split(' ')[1]), headers, text: body.join('\r\n\r\n') };
+}
+
+const errorBody = (answer: Answer, where: string) => {
+  const body = JSON.parse(answer.text);
+  assert.deepEqual(Object.keys(body).sort(), ['code', 'message'], where);
+  return body as { code: string; message: string };
+};
+
+// ---------------------------------------------------------------------------
+
+describe('the served OpenAPI document, held to the service', () => {
+  test('generated requests on every operation: valid ones accepted, invalid ones refused, every answer documented', async () => {
+    const all = operations();
+    assert.ok(all.length > 15, 'the document was read');
+    for (const operation of all) {
+      await fc.assert(
+        fc.asyncProperty(requests(operation), (values) => check(operation, values)),
+        { numRuns: operation.parameters.some((p) => p.in !== 'header') ? RUNS : 3 },
+      );
+    }
+    // The generator reached both sides of every operation that takes parameters, and found records.
+    for (const operation of all.filter((o) => o.parameters.some((p) => p.in === 'query' || p.in === 'path'))) {
+      const tally = seen.get(operation.path);
+      assert.ok(tally && tally.valid > 0 && tally.invalid > 0, `${operation.path}: ${tally?.valid} valid and ${tally?.invalid} invalid requests`);
+      assert.ok(tally.statuses.has(200), `${operation.path}: some requests answered 200 (${[...tally.statuses]})`);
+    }
+  });
+
+  test("every character the names' pattern counts as a letter or digit is one normalisation keeps", () => {
+    // Per character, over all of Unicode: a name the pattern allows then never normalises to nothing.
+    // (The converse is not asked: a name of symbols only, ℃ or Ⓐ, is refused though NFKD finds letters in it.)
+    const pattern = new RegExp(NAME_PATTERN, 'u');
+    const emptied: string[] = [];
+    for (let code = 0; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const character = String.fromCodePoint(code);
+      if (pattern.test(character) && normaliseName(character) === '') emptied.push(`U+${code.toString(16).toUpperCase().padStart(4, '0')}`);
+    }
+    assert.deepEqual(emptied, [], 'allowed by the pattern, yet normalised to nothing');
+  });
+
+  test('names with no letter or digit: the document forbids them (a pattern), and the service refuses them', async () => {
+    const named = operations().filter((operation) => operation.parameters.some((p) => p.in === 'query' && /surname|forenames$|lastname|^place/i.test(p.name)));
+    assert.ok(named.length >= 8);
+    for (const operation of named) {
+      const base = validValues(operation);
+      for (const parameter of operation.parameters.filter((p) => p.in === 'query' && /surname|forenames$|lastname|^place/i.test(p.name))) {
+        for (const value of ['---', "'", 'ʼ', '.,;', ' ', '- -']) {
+          const values = { ...base, [parameter.name]: value };
+          assert.ok(invalidity(operation, values), `${operation.path}: the document forbids ${parameter.name}=${JSON.stringify(value)}`);
+          await check(operation, values);
+        }
+        for (const value of ['O’Brien', 'Ⅻ', 'é', '李']) await check(operation, { ...base, [parameter.name]: value });
+      }
+    }
+  });
+
+  test("v0's forenames or forename1: the document's x-querystring-schema and the service agree", async () => {
+    const v0 = operations().find((operation) => operation.rule);
+    assert.ok(v0, 'the v0 search carries its rule');
+    const base = { lastname: 'Ashworth', dateofbirth: '2008-08-08' };
+    const cases: Array<[Record<string, string>, boolean]> = [
+      [{ forenames: 'Eleanor' }, true],
+      [{ forename1: 'Eleanor' }, true],
+      [{ forename1: 'Eleanor', forename2: 'Rose' }, true],
+      [{ forename1: 'Eleanor', forename4: '' }, true],
+      [{ forename1: '-', forename2: 'Rose' }, true],
+      [{}, false],
+      [{ forename2: 'Rose' }, false],
+      [{ forename1: '' }, false],
+      [{ forename1: '', forename2: 'Rose' }, false],
+      [{ forename1: '---' }, false],
+      [{ forenames: 'Eleanor', forename1: 'Eleanor' }, false],
+      [{ forenames: 'Eleanor', forename3: '' }, false],
+    ];
+    for (const [forenames, allowed] of cases) {
+      const values = { ...base, ...forenames };
+      assert.equal(!invalidity(v0, values), allowed, `the document ${allowed ? 'allows' : 'forbids'} ${JSON.stringify(forenames)}`);
+      await check(v0, values);
+    }
+  });
+
+  test('a method a path does not document: 405 with Allow and the error body, whatever body it carries (QUERY, POST, CONNECT...)', async () => {
+    const bodies = ['', 'Content-Type: application/xml\r\nContent-Length: 4\r\n\r\n<a/>', 'Content-Type: application/json\r\nContent-Length: 1\r\n\r\n{'];
+    for (const operation of operations()) {
+      const target = urlOf(operation, validValues(operation));
+      for (const method of ['QUERY', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'CONNECT']) {
+        for (const body of method === 'CONNECT' || method === 'TRACE' ? [''] : bodies) {
+          const where = `${method} ${target} ${body.split('\r\n')[0]}`;
+          const answer = await raw(`${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Auth-Username: a\r\nX-Auth-Aud: b\r\n${body || '\r\n'}`);
+          assert.equal(answer.status, 405, `${where}: ${answer.text}`);
+          assert.match(answer.headers.allow ?? '', /\bGET\b/, where);
+          assert.equal(errorBody(answer, where).code, 'MethodNotAllowed', where);
+        }
+      }
+    }
+  });
+
+  test('a broken percent-escape anywhere in the URL of any operation, /healthz too: a documented 400', async () => {
+    for (const operation of operations()) {
+      const values = validValues(operation);
+      const target = urlOf(operation, values);
+      const broken = [`${target}${target.includes('?') ? '&' : '?'}%`, `${target}${target.includes('?') ? '&' : '?'}a=%zz`, `${operation.path.replace(/\{[^}]+\}/g, '1')}?%E0%A4%A=1`];
+      for (const parameter of operation.parameters.filter((p) => p.in === 'path')) broken.push(operation.path.replace(`{${parameter.name}}`, '%E0%A4%A'));
+      for (const url of broken) {
+        const answer = await get(url);
+        assert.equal(answer.status, 400, `${url}: ${answer.text}`);
+        assertDocumented(operation, answer, url);
+      }
+    }
+  });
+});
