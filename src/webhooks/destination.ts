@@ -61,6 +61,18 @@ export function networkList(cidrs: readonly string[]): BlockList {
   return list;
 }
 
+/** The IPv4 address an IPv4-mapped IPv6 address stands for (`::ffff:10.0.0.1`, or as URLs write it, `::ffff:a00:1`). */
+function mappedIpv4(address: string): string | undefined {
+  const match = /^(?:0{0,4}:){0,4}:?:ffff:(.+)$/i.exec(address);
+  if (!match) return undefined;
+  if (isIP(match[1]) === 4) return match[1];
+  const groups = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(match[1]);
+  if (!groups) return undefined;
+  const high = parseInt(groups[1], 16);
+  const low = parseInt(groups[2], 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export interface Destination {
@@ -104,7 +116,7 @@ export function destinationPolicy(policy: DestinationPolicy) {
     const plainLoopback = url.protocol === 'http:';
     const addressProblem = (address: string) => {
       const kind = family(address);
-      const mapped = kind === 'ipv6' && /^::ffff:[0-9.]+$/i.test(address) ? address.slice(7) : undefined;
+      const mapped = kind === 'ipv6' ? mappedIpv4(address) : undefined;
       if (mapped) return addressProblem(mapped);
       if (allowed.check(address, kind)) return undefined;
       const special = SPECIAL.find(([network, bits, netFamily]) => {

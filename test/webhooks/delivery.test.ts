@@ -15,7 +15,7 @@ import { newSecret, newSigningKey, publicKeyOf } from '../../src/webhooks/signin
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import type { DeliveryOptions } from '../../src/webhooks/worker.ts';
 import { type TestStore, CALLER, emptyStore, startApp, storeKinds, trailEntries } from '../helper.ts';
-import { startReceiver, until } from './receiver.ts';
+import { SETTINGS, startReceiver, until } from './receiver.ts';
 
 type Json = Record<string, any>;
 const death = (id: number): Json => ({
@@ -30,15 +30,6 @@ const source = (entries: readonly Json[]): Source => ({
 });
 const loadDeaths = (store: TestStore, ids: readonly number[]) => loadSources(store.writer, 'death', [source(ids.map(death))]);
 
-export const SETTINGS: WebhooksConfig = {
-  delivery: true,
-  timeoutMs: 2000,
-  retryMs: 60_000,
-  leaseMs: 5000,
-  allowHttpLoopback: true,
-  allowedNetworks: [],
-  mockUrls: [],
-};
 
 const quiet = { info() {}, warn() {} };
 

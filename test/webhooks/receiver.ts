@@ -7,6 +7,7 @@ import { createServer as createHttpsServer, type ServerOptions } from 'node:http
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { TestContext } from 'node:test';
+import type { WebhooksConfig } from '../../src/config.ts';
 
 export interface Received {
   readonly headers: Record<string, string>;
@@ -80,3 +81,14 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** Delivery settings for tests: plain http to loopback, short timeout and lease. */
+export const SETTINGS: WebhooksConfig = {
+  delivery: true,
+  timeoutMs: 2000,
+  retryMs: 60_000,
+  leaseMs: 5000,
+  allowHttpLoopback: true,
+  allowedNetworks: [],
+  mockUrls: [],
+};
