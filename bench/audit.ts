@@ -7,7 +7,7 @@
  *    backends waiting on a lock are sampled from pg_stat_activity and pg_locks every 50 ms.
  * 2. The trail's own capacity: entries a second that 1, 2 and 4 writers (each with its own pool,
  *    batches of --batch) append to their chains, against plain INSERTs of the same rows, in the
- *    same batches, into a table with the same columns and no chain.
+ *    same batches, into a table with the same columns and reading indexes and no chain.
  *
  * `--lev-api PATH` serves, migrates and loads with another checkout's bin/lev-api.js (in its own
  * schema), so an earlier design of the trail can be measured the same way. All traffic goes to
@@ -15,6 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createChainWriter } from '../src/audit/chain-writer.ts';
@@ -45,6 +46,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function options() {
   const { values } = parseArgs({
+    args: process.argv.slice(2),
     options: {
       births: { type: 'string', default: '100000' },
       duration: { type: 'string', default: '10' },
@@ -87,7 +89,21 @@ function options() {
     keep: values.keep,
   };
 }
-type Options = ReturnType<typeof options>;
+/** What the audit phase measures, from `npm run bench:audit`'s options or `npm run bench -- --audit`. */
+export interface AuditBenchOptions {
+  readonly databaseUrl: string;
+  readonly births: number;
+  readonly duration: number;
+  readonly warmup: number;
+  readonly rounds: number;
+  readonly processes: readonly number[];
+  readonly connections: number;
+  readonly capacitySeconds: number;
+  readonly batch: number;
+  readonly levApi: string;
+  readonly keep: boolean;
+}
+type Options = AuditBenchOptions;
 
 /** The service's environment: ours without any of the service's settings, then the benchmark's. */
 function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -237,14 +253,8 @@ async function capacityPhase(opts: Options, schema: string, writers: number, kin
   }
 }
 
-async function main(): Promise<number> {
-  let opts: Options;
-  try {
-    opts = options();
-  } catch (error) {
-    console.error(`bench:audit: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+/** Runs the audit phase in a schema of its own (dropped after, unless `keep`); the figures as Markdown tables. */
+export async function runAuditBench(opts: AuditBenchOptions): Promise<string> {
   const schema = `bench_audit_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: opts.databaseUrl });
   await admin.connect();
@@ -271,7 +281,9 @@ async function main(): Promise<number> {
     const capacity: Awaited<ReturnType<typeof capacityPhase>>[] = [];
     const chained = await admin.query(`SELECT to_regclass('${schema}.audit_chain_origin') IS NOT NULL AS present`);
     if (opts.capacitySeconds && chained.rows[0].present) {
-      await admin.query(`CREATE TABLE ${schema}.audit_plain (LIKE ${schema}.audit_log INCLUDING DEFAULTS)`);
+      // The same columns and the same indexes for reading (time, user and time, records); without the
+      // chain's columns, and so without its (writer, seq) index: what the chain itself costs.
+      await admin.query(`CREATE TABLE ${schema}.audit_plain (LIKE ${schema}.audit_log INCLUDING DEFAULTS INCLUDING INDEXES)`);
       await admin.query(`ALTER TABLE ${schema}.audit_plain DROP COLUMN hash, DROP COLUMN writer, DROP COLUMN seq`);
       for (const writers of [1, 2, 4]) for (const kind of ['chained', 'plain'] as const) capacity.push(await capacityPhase(opts, schema, writers, kind));
     }
@@ -295,11 +307,20 @@ async function main(): Promise<number> {
         lines.push(`| ${writers} | ${Math.round(c)} | ${Math.round(p)} | ${(c / p).toFixed(2)} |`);
       }
     }
-    console.log(lines.join('\n'));
-    return 0;
+    return lines.join('\n');
   } finally {
     await cleanUp();
   }
 }
 
-process.exitCode = await main();
+// Run as `npm run bench:audit`, not when imported by bench/run.ts.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  let opts: Options | undefined;
+  try {
+    opts = options();
+  } catch (error) {
+    console.error(`bench:audit: ${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+  }
+  if (opts) console.log(await runAuditBench(opts));
+}

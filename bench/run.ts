@@ -23,6 +23,7 @@ import { DEFAULT_FIRST_ID, GENERATED_TYPES, type GeneratedType } from '../src/ge
 import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
 import { type PhaseWindow, cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';
 import { type Server, freePort, run, runMeasured, startServer, stopCommands } from './lib/processes.ts';
+import { runAuditBench } from './audit.ts';
 import { type Row, table } from './lib/report.ts';
 import { geometricMean, median } from './lib/stats.ts';
 import { type ReadResult, type WaitResult, feedHead, percentile, readEvery, waitingReaders } from './lib/events.ts';
@@ -67,6 +68,9 @@ const USAGE = `npm run bench -- [options]
   --events-readers N     readers waiting with wait=30 in the events phase (default 20)
   --modes LIST           max,rate (default both)
   --json FILE            also write the figures as JSON
+  --audit                after the stores, the audit phase on PostgreSQL (bench/audit.ts, also
+                         npm run bench:audit): 1, 2 and 4 processes sharing --connections, at least 3
+                         alternating rounds, lock waits sampled, and the trail's capacity
   --keep                 keep the PostgreSQL schemas and the generated files; a kept schema is named by
                          its sizes and seed (bench_keep_<births>_<others>_<seed>), and a later run with
                          --keep and the same sizes and seed measures it again instead of loading it
@@ -106,6 +110,7 @@ function options() {
       keep: { type: 'boolean', default: false },
       'events-records': { type: 'string', default: '100000' },
       'events-readers': { type: 'string', default: '20' },
+      audit: { type: 'boolean', default: false },
       'cpu-prof': { type: 'string' },
       set: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', short: 'h', default: false },
@@ -122,6 +127,7 @@ function options() {
   const stores = list(values.stores) ?? (databaseUrl ? ['embedded', 'postgres'] : ['embedded']);
   for (const store of stores) if (store !== 'embedded' && store !== 'postgres') throw new UsageError(`--stores takes embedded and postgres, not '${store}'`);
   if (stores.includes('postgres') && !databaseUrl) throw new UsageError('--stores postgres needs DATABASE_URL');
+  if (values.audit && !databaseUrl) throw new UsageError('--audit measures the audit trail on PostgreSQL: it needs DATABASE_URL');
   const modes = list(values.modes) ?? [];
   for (const mode of modes) if (mode !== 'max' && mode !== 'rate') throw new UsageError(`--modes takes max and rate, not '${mode}'`);
   const only = list(values.only);
@@ -145,6 +151,7 @@ function options() {
     modes: modes as ('max' | 'rate')[],
     json: values.json,
     keep: values.keep,
+    audit: values.audit,
     cpuProf: values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']),
     databaseUrl,
   };
@@ -886,6 +893,26 @@ async function main(): Promise<number> {
     ...ceilingDriftNote(),
     ...busyMachineNote(),
   ];
+  if (opts.audit) {
+    log('audit phase: 1, 2 and 4 processes, then the trail\'s capacity');
+    lines.push(
+      '',
+      `The audit trail (${opts.postgres[0].births.toLocaleString('en-GB')} births, ${opts.connections} connections shared, ${Math.max(3, opts.rounds)} rounds):`,
+      await runAuditBench({
+        databaseUrl: opts.databaseUrl!,
+        births: opts.postgres[0].births,
+        duration: opts.duration,
+        warmup: opts.warmup,
+        rounds: Math.max(3, opts.rounds),
+        processes: [1, 2, 4],
+        connections: opts.connections - (opts.connections % 4),
+        capacitySeconds: Math.max(1, Math.round(opts.duration / 2)),
+        batch: 10,
+        levApi: resolve(LEV_API),
+        keep: false,
+      }),
+    );
+  }
   console.log(lines.join('\n'));
   if (opts.json) {
     await writeFile(opts.json, `${JSON.stringify({ meta, rows }, null, 2)}\n`);

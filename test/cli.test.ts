@@ -11,10 +11,14 @@ import { join } from 'node:path';
 import { type AddressInfo, createServer } from 'node:net';
 import { type TestContext, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { chainHash } from '../src/audit/chain.ts';
+import { checkpointSigner, newSigningKey } from '../src/audit/checkpoint.ts';
+import { takeCheckpoint } from '../src/audit/checkpoint-writer.ts';
 import { openMemoryTrail } from '../src/audit/memory-trail.ts';
 import { main } from '../src/cli.ts';
 import { configReference } from '../src/config.ts';
 import { version } from '../src/version.ts';
+import { TEST_DATABASE_URL, filledStore, postgresAvailable, startApp } from './helper.ts';
 
 const BIN = fileURLToPath(new URL('../bin/lev-api.js', import.meta.url));
 
@@ -148,6 +152,24 @@ describe('CLI mistakes: one clear line and exit 2', () => {
     await assertMistake(t, ['audit', 'verify', '--from', '2026-01-01'], /unknown option --from/);
   });
 
+  test('audit record names the registration; audit verify reads the checkpoints it is given', async (t) => {
+    await assertMistake(t, ['audit', 'record'], /^lev-api audit: name the registration: lev-api audit record TYPE ID, TYPE one of birth, death, marriage, partnership \(see 'lev-api audit --help'\)$/);
+    await assertMistake(t, ['audit', 'record', 'birth'], /name the registration/);
+    await assertMistake(t, ['audit', 'record', 'dog', '1'], /no record type 'dog': the types are birth, death, marriage, partnership/);
+    await assertMistake(t, ['audit', 'record', 'birth', '12x'], /the id must be a number of 1 to 15 digits, not '12x'/);
+    await assertMistake(t, ['audit', 'record', 'birth', '1', '2'], /unexpected argument '2'/);
+    await assertMistake(t, ['audit', 'record', 'birth', '1', '--limit', '0'], /--limit must be a whole number from 1 to 1000, not '0'/);
+    await assertMistake(t, ['audit', 'record', 'birth', '1', '--limit', '1.5'], /--limit must be a whole number/);
+    await assertMistake(t, ['audit', 'record', 'birth', '1', '--out', 'x'], /unknown option --out/);
+    await assertMistake(t, ['audit', 'verify', '--checkpoint', '/nonexistent/checkpoints.json'], /^lev-api audit: --checkpoint \/nonexistent\/checkpoints.json: no such file/);
+    await assertMistake(t, ['audit', 'verify', '--file', 'a', '--checkpoint', 'b'], /give --file or --checkpoint, not both/);
+    const dir = await mkdtemp(join(tmpdir(), 'lev-cli-checkpoint-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const notOne = join(dir, 'not-one.json');
+    await appendFile(notOne, '[{"at": "2026-01-01"}]');
+    await assertMistake(t, ['audit', 'verify', '--checkpoint', notOne], /item 1 is not a checkpoint \(at, entries, origin, heads, previous, hash, publicKey, signature\)/);
+  });
+
   test('an option given twice is refused, not decided by the last', async (t) => {
     await assertMistake(t, ['load', '--type', 'birth', '--type', 'death', 'x'], /^lev-api load: --type is given twice/);
     await assertMistake(t, ['generate', '--type', 'birth', '--count', '1', '--count=2'], /^lev-api generate: --count is given twice/);
@@ -187,4 +209,51 @@ test('serve --help lists every setting of src/config.ts, with its default and de
     assert.match(stdout, new RegExp(`^  ${name}${fallback === undefined ? '' : ` \\(default ${String(fallback).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`}$`, 'm'), name);
     assert.ok(stdout.includes(description), `${name}'s description`);
   }
+});
+
+test('audit record lists who saw a registration and is itself recorded; audit verify --checkpoint fails once the trail before the checkpoint is rewritten', { skip: !(await postgresAvailable()) && 'no PostgreSQL server' }, async (t) => {
+  const store = await filledStore(t, 'postgres');
+  if (store.kind !== 'postgres') throw new Error('a PostgreSQL store');
+  const app = await startApp(t, store);
+  for (const user of ['ann', 'bob']) assert.equal((await app.get('/v1/registration/birth/123456789', { 'x-auth-username': user, 'x-auth-aud': 'svc' })).status, 200);
+  assert.equal((await app.get('/v1/registration/death/123456789', { 'x-auth-username': 'cy', 'x-auth-aud': 'svc' })).status, 200);
+  await store.audit.flush();
+  const [{ schema }] = await store.driver.query<{ schema: string }>('SELECT current_schema() AS schema');
+  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
+
+  const listed = await run(t, ['audit', 'record', 'birth', '0123456789'], env);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.deepEqual(listed.stdout.split('\n').map((line) => JSON.parse(line).username), ['bob', 'ann']);
+  assert.match(listed.stderr, /^2 access\(es\) to birth 123456789$/);
+  const [read] = await store.driver.query<{ operation: string; path: string; results: number }>("SELECT operation, path, results FROM audit_log WHERE client = 'lev-api audit record'");
+  assert.deepEqual(read, { operation: 'audit-read', path: '/api/v0/audit/records/birth/123456789', results: 2 });
+
+  const checkpoint = await takeCheckpoint(store.driver, checkpointSigner(newSigningKey()));
+  const dir = await mkdtemp(join(tmpdir(), 'lev-cli-checkpoint-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'witnessed.json');
+  await appendFile(file, JSON.stringify(checkpoint));
+  const intact = await run(t, ['audit', 'verify', '--checkpoint', file], env);
+  assert.equal(intact.code, 0, intact.stderr);
+  assert.match(intact.stdout, /^audit trail intact: 4 entries, chains verified \(2 writer\(s\), 1 signed checkpoint\(s\) stored\), and against the 1 checkpoint\(s\) given$/);
+
+  // The last entry before the checkpoint rewritten, its hash made to follow, and the stored checkpoint removed: only the witness's copy tells.
+  const [last] = await store.driver.query<{ writer: string; seq: string; at: string; previous: string }>(
+    `SELECT a.writer, a.seq::text AS seq, to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
+            (SELECT hash FROM audit_log b WHERE b.writer = a.writer AND b.seq = a.seq - 1) AS previous
+       FROM audit_log a WHERE a.username = 'cy'`,
+  );
+  const forged = chainHash(last.previous, last.at, {
+    username: 'someone-else', client: 'svc', groups: [], dataset: 'death', operation: 'lookup', path: '/v1/registration/death/123456789', query: '', results: 1,
+    requestId: (await store.driver.query<{ request_id: string }>("SELECT request_id FROM audit_log WHERE username = 'cy'"))[0].request_id,
+    records: [{ type: 'death', id: 123456789 }],
+  });
+  await store.driver.query('ALTER TABLE audit_log DISABLE TRIGGER USER');
+  await store.driver.query('ALTER TABLE audit_checkpoint DISABLE TRIGGER USER');
+  await store.driver.query("UPDATE audit_log SET username = 'someone-else', hash = $1 WHERE username = 'cy'", [forged]);
+  await store.driver.query('DELETE FROM audit_checkpoint');
+  assert.equal((await run(t, ['audit', 'verify'], env)).code, 0, 'the rewrite is consistent: without a checkpoint it cannot be told');
+  const broken = await run(t, ['audit', 'verify', '--checkpoint', file], env);
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, /^audit trail BROKEN after \d+ good entries: entry \d+ \(writer .*, #\d+\) is not the entry the given checkpoint of .* names there: the writer's chain was rewritten$/);
 });

@@ -72,6 +72,8 @@ export function createChainWriter(driver: SqlExecutor, writer: string = newWrite
       query: entry.query,
       results: entry.results,
       request_id: entry.requestId,
+      // An empty list stays one (not NULL), so that its index entry costs what one record's does: a
+      // verification that found no registration must not commit faster than one that found one.
       records: entry.records ? entry.records.map(recordKey) : null,
       events: entry.events?.length ? entry.events : null,
       fields: entry.fields?.length ? entry.fields : null,

@@ -23,8 +23,8 @@ export interface MemoryTrail extends AuditTrail, AuditReport {
   append(entries: readonly AuditEntry[], at?: string): Promise<void>;
   /** The entries kept in memory, oldest first. */
   kept(): readonly ChainedEntry[];
-  /** Signs and keeps a checkpoint of the chain: the entries this trail appended and its head. */
-  checkpoint(signer: CheckpointSigner): Checkpoint;
+  /** Signs and keeps a checkpoint of the chain (the entries this trail appended and its head), unless it has not grown since the last. */
+  checkpoint(signer: CheckpointSigner): Checkpoint | undefined;
   /** Where a torn last line of the audit file (a write cut short, never acknowledged) was moved at start, for the operator to be told. */
   readonly tornTailSetAside: string | undefined;
   close(): Promise<void>;
@@ -80,6 +80,7 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
     checkpoint(signer) {
       // One writer, the process: its chain runs from the origin (the file's end when it opened).
       const heads = appended ? [{ writer: 'embedded', seq: appended, hash: head }] : [];
+      if (checkpoints.length && checkpoints[checkpoints.length - 1].entries === appended) return undefined;
       const checkpoint = signer.sign(checkpointBody(new Date().toISOString(), { head: origin, entries: 0 }, heads, checkpoints.at(-1)?.hash));
       checkpoints.push(checkpoint);
       // As bounded as the entries kept: the latest, a tenth over at most.

@@ -204,7 +204,7 @@ export async function auditRoutes(app: FastifyInstance, { report, audit, enforce
   const read = async <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> => {
     authorise(enforceRoles, request.identity, AUDIT_ROLE, 'The audit report needs');
     const value = await fromTrail(reading);
-    await audited(audit, request, count(value), [], AUDIT_READ);
+    await audited(audit, request, count(value), undefined, AUDIT_READ);
     return value;
   };
 

@@ -72,14 +72,16 @@ function forenamesOf(view: CompiledView, query: Query): string {
 export const refsOf = (type: string, ids: readonly number[]): RecordRef[] => ids.map((id) => ({ type, id }));
 
 /**
- * Records the access, naming the registrations it disclosed or decided on (`records`); data is
- * sent only once its entry is committed. `details` names a change-feed answer's events and fields.
+ * Records the access, naming the registrations it disclosed or decided on (`records`: none is
+ * still a list, written as one, so that finding nothing costs the trail what finding one does;
+ * undefined for an access that discloses no registration); data is sent only once its entry is
+ * committed. `details` names a change-feed answer's events and fields.
  */
 export async function audited(
   audit: AuditTrail,
   request: FastifyRequest,
   results: number,
-  records: readonly RecordRef[],
+  records: readonly RecordRef[] | undefined,
   { dataset, operation } = request.routeOptions.config as RecordRouteConfig,
   details: Pick<AuditEntry, 'events' | 'fields'> = {},
 ) {
@@ -97,7 +99,7 @@ export async function audited(
       query,
       results,
       requestId: request.id,
-      records,
+      ...(records ? { records } : {}),
       ...details,
     });
   } catch (error) {

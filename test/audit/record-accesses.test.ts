@@ -1,6 +1,7 @@
 /**
  * Who saw a registration, on both stores: every access that disclosed or decided on it (lookups,
- * searches that returned it, verifications that compared it) and none other, newest first; reading
+ * searches and suggestions that returned it, verifications that compared it, feed reads that named it) and none
+ * other, newest first; reading
  * the trail is itself an access (audit-read); the checkpoints are listed signed.
  */
 import assert from 'node:assert/strict';
@@ -8,7 +9,7 @@ import { describe, test } from 'node:test';
 import { checkpointFault, checkpointSigner, newSigningKey } from '../../src/audit/checkpoint.ts';
 import { takeCheckpoint } from '../../src/audit/checkpoint-writer.ts';
 import type { Checkpoint } from '../../src/types/audit.ts';
-import { CALLER, filledStore, startApp, storeKinds, testConfig } from '../helper.ts';
+import { CALLER, filledStore, startApp, storeKinds, testConfig, trailEntries, verifyTrail } from '../helper.ts';
 
 const RECORD = '/api/v0/audit/records';
 const ASHWORTH = 'surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08';
@@ -24,6 +25,10 @@ for (const kind of await storeKinds()) {
       await ok('/v1/registration/birth/123456789', as('looked'));
       await ok(`/v1/registration/birth?${ASHWORTH}`, as('searched'));
       await ok(`/v1/verification/birth?${ASHWORTH}`, as('verified'));
+      // A close match: Eleanor's surname misspelt.
+      await ok('/v1/suggestions/birth?surname=Ashwort&forenames=Eleanor&dateOfBirth=2008-08-08', as('suggested', 'birth,suggest'));
+      // The mock subscribes every caller to every event: the feed names every record it holds.
+      await ok('/v1/events?limit=1000', as('fed'));
       // Accesses that did not disclose it: another record, a search that did not return it, another type.
       await ok('/v1/registration/death/123456789', as('other-type'));
       await ok('/v1/registration/birth?surname=Carrow&forenames=Felix&dateOfBirth=2005-11-02', as('other-search'));
@@ -35,6 +40,8 @@ for (const kind of await storeKinds()) {
         response.body.map((e: { username: string; operation: string; client: string; records: unknown[] }) => [e.username, e.operation, e.client]),
         [
           ['v0', 'lookup', 'test-client'],
+          ['fed', 'events', 'test-client'],
+          ['suggested', 'suggest', 'test-client'],
           ['verified', 'verify', 'test-client'],
           ['searched', 'search', 'test-client'],
           ['looked', 'lookup', 'test-client'],
@@ -47,11 +54,11 @@ for (const kind of await storeKinds()) {
       const ats = response.body.map((e: { at: string }) => e.at);
       assert.deepEqual([...ats].sort().reverse(), ats, 'newest first');
       // Leading zeros name the same registration; days and limits narrow the list.
-      assert.equal((await app.get(`${RECORD}/birth/0123456789`, AUDITOR)).body.length, 4);
+      assert.equal((await app.get(`${RECORD}/birth/0123456789`, AUDITOR)).body.length, 6);
       assert.deepEqual((await app.get(`${RECORD}/birth/123456789?to=2000-01-01`, AUDITOR)).body, []);
       const limited = await app.get(`${RECORD}/birth/123456789?limit=1`, AUDITOR);
       assert.deepEqual([limited.body.length, limited.headers.get('x-results-truncated')], [1, 'true']);
-      assert.deepEqual((await app.get(`${RECORD}/death/123456789`, AUDITOR)).body.map((e: { username: string }) => e.username), ['other-type']);
+      assert.deepEqual((await app.get(`${RECORD}/death/123456789`, AUDITOR)).body.map((e: { username: string }) => e.username), ['other-type', 'fed']);
       assert.deepEqual((await app.get(`${RECORD}/birth/1`, AUDITOR)).body, []);
     });
 
@@ -99,7 +106,7 @@ for (const kind of await storeKinds()) {
       const signer = checkpointSigner(newSigningKey());
       const take = async () => {
         await store.audit.flush();
-        if (store.kind === 'memory') return store.trail.checkpoint(signer);
+        if (store.kind === 'memory') return store.trail.checkpoint(signer) as Checkpoint;
         return (await takeCheckpoint(store.driver, signer)) as Checkpoint;
       };
       const first = await take();
@@ -115,3 +122,24 @@ for (const kind of await storeKinds()) {
     });
   });
 }
+
+test('an access that found nothing keeps an empty list of records, as the store writes one, and readings of the trail none', async (t) => {
+  for (const kind of await storeKinds()) {
+    const store = await filledStore(t, kind);
+    const app = await startApp(t, store);
+    assert.equal((await app.get('/v1/verification/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status, 200);
+    assert.equal((await app.get('/v1/registration/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status, 200);
+    assert.equal((await app.get('/api/v0/audit/user-activity')).status, 200);
+    const entries = await trailEntries(store);
+    assert.deepEqual(
+      entries.map((e) => [e.operation, e.records]),
+      [
+        ['verify', []],
+        ['search', []],
+        ['audit-read', undefined],
+      ],
+      kind,
+    );
+    assert.deepEqual(await verifyTrail(store), { ok: true, entries: 3 }, kind);
+  }
+});

@@ -140,6 +140,7 @@ test("a checkpoint binds every writer's head: the last entries of a writer, or a
   assert.equal(checkpoint.entries, 20);
   assert.deepEqual(checkpoint.heads.map((h) => [h.writer, h.seq]), [['a', 10], ['b', 10]]);
   assert.equal(await takeCheckpoint(driver, signer, 60_000), undefined, 'one taken lately: none taken again');
+  assert.equal(await takeCheckpoint(driver, signer), undefined, 'the trail has not grown: none taken');
   await createChainWriter(driver, 'c')([entry('c', 0)]);
   const second = await takeCheckpoint(driver, signer);
   assert.equal(second?.previous, checkpoint.hash);
@@ -183,4 +184,24 @@ test('a checkpoint kept elsewhere proves a rewrite before it, even with the stor
   await brokenBecause(driver, /cannot be trusted: its hash does not match/, [forged]);
   const resigned = { ...kept[0], signature: signer.sign({ ...kept[0], at: '2020-01-01T00:00:00.000Z' }).signature };
   await brokenBecause(driver, /cannot be trusted: its signature is not valid/, [resigned]);
+});
+
+test('AUDIT_SIGNING_KEY: an Ed25519 key in PKCS#8, PEM or base64 DER, signs; anything else is refused naming the setting', async () => {
+  const { generateKeyPairSync } = await import('node:crypto');
+  const { ConfigError } = await import('../../src/errors.ts');
+  const { testConfig } = await import('../helper.ts');
+  const key = generateKeyPairSync('ed25519').privateKey;
+  const pem = key.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const der = key.export({ type: 'pkcs8', format: 'der' }).toString('base64');
+  for (const text of [pem, der]) {
+    const config = testConfig({ AUDIT_SIGNING_KEY: text, AUDIT_CHECKPOINT_S: '5' });
+    assert.equal(config.auditCheckpoints.intervalMs, 5000);
+    const signed = checkpointSigner(config.auditCheckpoints.signingKey!).sign({ at: '2026-01-01T00:00:00.000Z', entries: 0, origin: GENESIS_HASH, heads: [], previous: GENESIS_HASH });
+    assert.equal(checkpointFault(signed), undefined);
+    assert.equal(signed.publicKey, checkpointSigner(key).publicKey, 'the key given, not another');
+  }
+  assert.equal(testConfig().auditCheckpoints.signingKey, undefined, 'none configured: the backend makes one');
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  for (const bad of ['not a key', rsa]) assert.throws(() => testConfig({ AUDIT_SIGNING_KEY: bad }), (error: Error) => error instanceof ConfigError && /AUDIT_SIGNING_KEY: not an Ed25519 private key/.test(error.message));
+  assert.throws(() => testConfig({ AUDIT_CHECKPOINT_S: '0' }), /AUDIT_CHECKPOINT_S/);
 });

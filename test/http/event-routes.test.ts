@@ -154,6 +154,8 @@ for (const kind of await storeKinds()) {
       const app = await startApp(t, store);
       assert.equal((await app.get('/v1/events?since=2000-01-01')).body.events.length, 2);
       assert.equal((await app.get(`/v1/events?since=${new Date(Date.now() + 60_000).toISOString()}`)).body.events.length, 0);
+      // A leap second is a real time: it reads as the start of the next second.
+      assert.equal((await app.get('/v1/events?since=2016-12-31T23:59:60Z')).body.events.length, 2);
       await store.events.prune(new Date(Date.now() + 1000));
       await store.upsert('death', [death(803)]);
       const expired = await app.get('/v1/events?after=1');
@@ -184,6 +186,8 @@ for (const kind of await storeKinds()) {
         ['wait=-1', /'wait'/],
         ['since=yesterday', /'since'/],
         ['since=2026-02-30', /'since'/],
+        ['since=2026-11-01T25:00:00Z', /'since'/],
+        ['since=2026-11-01T09:00:00', /'since'/],
         ['after=1&since=2026-01-01', /'after' or 'since'/],
         ['cursor=1', /cursor/],
         ['limit=1&limit=2', /'limit'/],

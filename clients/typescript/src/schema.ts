@@ -2169,7 +2169,7 @@ export interface operations {
                 /** @description At most this many events; default 100 */
                 limit?: number;
                 /** @description Instead of 'after': start at the first event committed at or after this date or time (ISO 8601, e.g. 2026-11-01 or 2026-11-01T09:00:00Z), or at the oldest kept */
-                since?: string;
+                since?: string | unknown | unknown;
                 /** @description Seconds to hold the request open until there is at least one event (0 to 30); default 0, answer at once */
                 wait?: number;
             };
