@@ -639,6 +639,9 @@ function webhooksConfig(value: Static<typeof Env>, problems: string[]): Webhooks
     const problem = checker.urlProblem(url);
     if (problem) problems.push(`MOCK_WEBHOOKS: ${url}: ${problem}`);
   }
+  if (value.WEBHOOK_TIMEOUT_S >= value.WEBHOOK_LEASE_S) {
+    problems.push(`WEBHOOK_TIMEOUT_S=${value.WEBHOOK_TIMEOUT_S} is not shorter than WEBHOOK_LEASE_S=${value.WEBHOOK_LEASE_S}: a lease could run out while its worker still waits for an answer, and another worker send the same event at once`);
+  }
   if (mockUrls.length && value.EVENTS_DELIVERY === 'off') problems.push('MOCK_WEBHOOKS is set with EVENTS_DELIVERY=off: nothing would deliver to them');
   return {
     delivery: value.EVENTS_DELIVERY ? value.EVENTS_DELIVERY === 'on' : !value.DATABASE_URL,

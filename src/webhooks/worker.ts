@@ -154,11 +154,12 @@ export function startDelivery(options: DeliveryOptions) {
     if (page.events.length < batch && page.next > endpoint.deliveredThrough) await store.skipTo(lease, page.next);
   }
 
-  async function slot() {
+  // Each slot holds leases under a name of its own: a slot whose lease ran out can never record under another slot's.
+  async function slot(index: number) {
     while (!stopping.signal.aborted) {
       let leases: Lease[];
       try {
-        leases = await store.claim(owner, leaseMs, 1);
+        leases = await store.claim(`${owner}/${index}`, leaseMs, 1);
         if (databaseDown) log.info({}, 'webhook delivery resumed: the database answers again');
         databaseDown = false;
       } catch (error) {
@@ -182,7 +183,7 @@ export function startDelivery(options: DeliveryOptions) {
     }
   }
 
-  const running = Promise.all(Array.from({ length: slots }, () => slot()));
+  const running = Promise.all(Array.from({ length: slots }, (_, index) => slot(index)));
   return {
     owner,
     async stop() {

@@ -97,4 +97,13 @@ test('subscriptions with webhooks: add (secret once, Ed25519), update, rotate-se
   const badSetting = await run(t, ['subscriptions', 'list'], { ...env, WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/99' });
   assert.equal(badSetting.code, 2);
   assert.match(badSetting.stderr, /WEBHOOK_ALLOWED_NETWORKS: "10\.0\.0\.0\/99" is no network/);
+  const longTimeout = await run(t, ['subscriptions', 'list'], { ...env, WEBHOOK_TIMEOUT_S: '30' });
+  assert.equal(longTimeout.code, 2);
+  assert.match(longTimeout.stderr, /WEBHOOK_TIMEOUT_S=30 is not shorter than WEBHOOK_LEASE_S=30/);
+  const deliver = await run(t, ['deliver', '--slots', '0'], env);
+  assert.equal(deliver.code, 2);
+  assert.match(deliver.stderr, /^lev-api deliver: --slots must be a whole number from 1 to 256, not "0"/);
+  const noDatabase = await run(t, ['deliver'], {});
+  assert.equal(noDatabase.code, 2);
+  assert.match(noDatabase.stderr, /DATABASE_URL is not set/);
 });

@@ -41,7 +41,7 @@ async function postgresStore(t: { after(fn: () => unknown): void }) {
 
 function deliverProcess(schema: string): ChildProcess {
   const child = spawn(process.execPath, [BIN, 'deliver', '--slots', '2'], {
-    env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, WEBHOOK_ALLOW_HTTP: 'loopback', WEBHOOK_LEASE_S: '5', WEBHOOK_TIMEOUT_S: '30' },
+    env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, WEBHOOK_ALLOW_HTTP: 'loopback', WEBHOOK_LEASE_S: '5', WEBHOOK_TIMEOUT_S: '4' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return child;
@@ -74,9 +74,11 @@ test('kill -9 of a worker mid-delivery loses nothing; another takes over within 
   t.after(() => second.kill('SIGTERM'));
   await until(() => receiver.taken().length === 6, 'every event, from the second worker', 40_000);
   assert.ok(Date.now() - killedAt < 5000 + 15_000, 'taken over within the lease (plus the process start)');
-  const positions = receiver.taken();
-  assert.deepEqual(positions, [...positions].sort((a, b) => a - b));
-  assert.equal(new Set(positions).size, 6, 'each event taken once');
+  // At least once: a lease running out on a loaded machine may send an event twice, always with its webhook-id.
+  const positions = [...new Set(receiver.taken())];
+  assert.equal(positions.length, 6);
+  assert.deepEqual(positions, [...positions].sort((a, b) => a - b), 'in feed order');
+  assert.ok(receiver.received.every((r) => r.id === `msg_lev_${r.position}`), 'every copy of an event with its one webhook-id');
   const again = receiver.received.find((r) => r.position === held[0].position)!;
   assert.equal(again.id, held[0].id, 'sent again with the same webhook-id');
   assert.equal((await backend.webhooks.get('dwp'))!.deliveredThrough, Math.max(...positions));
