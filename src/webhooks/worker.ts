@@ -6,6 +6,7 @@
  * webhook-id). A failure schedules the next attempt and gives the lease back, holding back only
  * that subscription. The database unreachable pauses the loop; it resumes when it answers.
  */
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -69,6 +70,8 @@ export function startDelivery(options: DeliveryOptions) {
   const backoff = options.backoff ?? exponentialBackoff;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const stopping = new AbortController();
+  // Every slot waits on it.
+  setMaxListeners(0, stopping.signal);
   let databaseDown = false;
 
   async function attempt(endpoint: WebhookEndpoint, event: FeedEvent, attemptNumber: number, kind: string): Promise<SendResult> {
