@@ -10,7 +10,7 @@ import { presentedCertificate } from './auth/client-certificate.ts';
 import { type Identifier, authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
-import { deadLetterRoutes } from './http/dead-letter-routes.ts';
+import { webhookRoutes } from './http/webhook-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { forbidden } from './http/errors.ts';
 import { securityHeaders } from './http/headers.ts';
@@ -155,7 +155,7 @@ export async function buildApp(
     subscribeEveryone: config.auth?.mode === 'mock',
     retentionDays: config.events.retentionDays,
   });
-  if (webhooks) await app.register(deadLetterRoutes, { webhooks });
+  if (webhooks) await app.register(webhookRoutes, { webhooks });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });

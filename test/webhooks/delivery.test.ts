@@ -68,6 +68,12 @@ for (const kind of await storeKinds()) {
     await loadDeaths(store, [2, 3, 4]);
     await until(() => receiver.received.length >= 3, 'three deliveries');
     const published = publicKeyOf(signingKey);
+    // The public key as the service publishes it to the client.
+    const app = await startApp(t, store);
+    const webhook = await app.get('/v1/events/webhook', { ...CALLER, 'x-auth-aud': 'dwp' });
+    assert.equal(webhook.body.publicKey, published);
+    assert.equal(webhook.body.state, 'delivering');
+    assert.ok(!JSON.stringify(webhook.body).includes(secret), 'never the secret');
     for (const request of receiver.received) {
       const event = new Webhook(secret).verify(request.body, request.headers) as Json;
       assert.equal(event.specversion, '1.0');
@@ -159,6 +165,10 @@ for (const kind of await storeKinds()) {
     assert.equal(listed.status, 200);
     assert.deepEqual(listed.body.deadLetters.map((l: Json) => [l.id, l.status, l.queued]), letters.map((l) => [String(l.position), 500, false]));
     assert.deepEqual((await app.get('/v1/events/dead-letters')).body, { deadLetters: [] });
+    const webhook = await app.get('/v1/events/webhook', { ...CALLER, 'x-auth-aud': 'gone' });
+    assert.equal(webhook.status, 200);
+    assert.deepEqual({ ...webhook.body, url: undefined }, { url: undefined, state: 'disabled', deliveredThrough: '0', deadLetters: 0 });
+    assert.equal((await app.get('/v1/events/webhook')).status, 404);
 
     failing.answer = () => ({ status: 200 });
     const before = failing.received.length;

@@ -382,6 +382,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling client's webhook: where its events are pushed, the state of delivery, and the public key of its v1a signatures
+         * @description Where an operator gave the subscription a webhook, the service POSTs each of its events there, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature). Never the whsec_ secret: it is shown once, to the operator. Where the subscription signs with Ed25519 too, publicKey is what its v1a signatures verify with.
+         */
+        get: operations["webhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/registration/birth": {
         parameters: {
             query?: never;
@@ -2289,6 +2309,87 @@ export interface operations {
             };
             /** @description The caller is not identified */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's client has made too many requests (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Webhook delivery state is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client's webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Events in the dead letters (GET /v1/events/dead-letters) */
+                        deadLetters: number;
+                        /** @description Every event up to this id was taken or dead-lettered */
+                        deliveredThrough: string;
+                        /** @description While retrying: why the last attempt failed */
+                        lastError?: string;
+                        /** @description While retrying: the receiver's last HTTP status */
+                        lastStatus?: number;
+                        /**
+                         * Format: date-time
+                         * @description While retrying: when the event after deliveredThrough is tried again
+                         */
+                        nextAttemptAt?: string;
+                        /** @description Where the subscription signs with Ed25519 too: the key its v1a signatures verify with (whpk_ + base64 of the 32 bytes) */
+                        publicKey?: string;
+                        /**
+                         * @description disabled: the receiver answered 410 Gone; an operator enables it again
+                         * @enum {string}
+                         */
+                        state: "delivering" | "retrying" | "paused" | "disabled";
+                        /** @description Where the events are POSTed */
+                        url: string;
+                    };
+                };
+            };
+            /** @description The caller is not identified */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The client has no webhook */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
