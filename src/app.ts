@@ -12,7 +12,7 @@ import { auditRoutes } from './http/audit-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
-import { forbidden } from './http/errors.ts';
+import { forbidden } from './errors.ts';
 import { securityHeaders } from './http/headers.ts';
 import { logRequests } from './http/request-log.ts';
 import { healthRoutes } from './http/health.ts';

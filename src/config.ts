@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { parseSigningKey } from './audit/checkpoint.ts';
 import { ConfigError } from './errors.ts';
 import { destinationPolicy, networkList } from './webhooks/destination.ts';
 
@@ -441,6 +440,15 @@ export interface RateLimitConfig {
 }
 
 export { ConfigError };
+
+/** An Ed25519 private key from PKCS#8: PEM, or its DER in base64 (one line, for an environment variable). */
+export function parseSigningKey(text: string): KeyObject {
+  const key = text.includes('-----BEGIN')
+    ? createPrivateKey(text)
+    : createPrivateKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'pkcs8' });
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`it is an ${key.asymmetricKeyType} key, not Ed25519`);
+  return key;
+}
 
 const OIDC_KEYS = [
   'OIDC_ISSUER',

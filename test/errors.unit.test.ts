@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { ConfigError, DescriptionError, LevError, UsageError, reportError } from '../src/errors.ts';
-import { ApiError } from '../src/http/errors.ts';
+import { ApiError, ConfigError, DescriptionError, LevError, UsageError, reportError } from '../src/errors.ts';
 import { DataError } from '../src/load/data-path.ts';
 import { SchemaBehindError } from '../src/store/migrations.ts';
 import { VerificationInputError } from '../src/records/verification.ts';

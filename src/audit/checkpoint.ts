@@ -7,6 +7,7 @@
  */
 import * as crypto from 'node:crypto';
 import type { Checkpoint, CheckpointBody, WriterHead } from '../types/audit.ts';
+import { parseSigningKey } from '../config.ts';
 import { GENESIS_HASH, sha256 } from './chain.ts';
 
 /** The checkpoint's hash, over its body in a fixed order (a body read back from jsonb has its keys in another). */
@@ -30,14 +31,6 @@ export function checkpointSigner(privateKey: crypto.KeyObject): CheckpointSigner
   };
 }
 
-/** An Ed25519 private key from PKCS#8: PEM, or its DER in base64 (one line, for an environment variable). */
-export function parseSigningKey(text: string): crypto.KeyObject {
-  const key = text.includes('-----BEGIN')
-    ? crypto.createPrivateKey(text)
-    : crypto.createPrivateKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'pkcs8' });
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`it is an ${key.asymmetricKeyType} key, not Ed25519`);
-  return key;
-}
 
 export const newSigningKey = (): crypto.KeyObject => crypto.generateKeyPairSync('ed25519').privateKey;
 

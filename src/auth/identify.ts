@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Config, ConfigError } from '../config.ts';
 import type { PresentedCertificate } from './client-certificate.ts';
-import { forbidden } from '../http/errors.ts';
+import { forbidden } from '../errors.ts';
 import { type Identity, SUGGEST_ROLE } from '../types/identity.ts';
 import { mockIdentifier } from './mock.ts';
 import { oidcIdentifier } from './oidc.ts';

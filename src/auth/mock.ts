@@ -2,8 +2,8 @@
  * AUTH_MODE=mock: the caller states who it is in headers, as with the
  * existing service's mock. Anyone can claim anything; never for real data.
  */
-import { unauthorized } from '../http/errors.ts';
-import { identityFromMockHeaders } from '../http/identity.ts';
+import { unauthorized } from '../errors.ts';
+import { identityFromMockHeaders } from './identity-headers.ts';
 import type { Identifier } from './identify.ts';
 
 export const mockIdentifier: Identifier = async ({ headers }) => {

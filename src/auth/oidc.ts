@@ -25,7 +25,7 @@
  */
 import { type JWTHeaderParameters, type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
 import type { ClaimPath, OidcConfig } from '../config.ts';
-import { unauthorized, serviceUnavailable } from '../http/errors.ts';
+import { unauthorized, serviceUnavailable } from '../errors.ts';
 import type { Identity } from '../types/identity.ts';
 import { bearerChallenge } from './challenge.ts';
 import type { Caller, Identifier } from './identify.ts';

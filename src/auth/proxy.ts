@@ -7,8 +7,8 @@
  * read: the peer address of the TCP connection is what counts.
  */
 import { BlockList, isIP } from 'node:net';
-import { unauthorized } from '../http/errors.ts';
-import { identityFromMockHeaders } from '../http/identity.ts';
+import { unauthorized } from '../errors.ts';
+import { identityFromMockHeaders } from './identity-headers.ts';
 import { bearerChallenge } from './challenge.ts';
 import type { Identifier } from './identify.ts';
 

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authorise } from '../auth/identify.ts';
 import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
 import { AUDIT_OPERATIONS, type AuditReport, type AuditTrail, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
-import { unavailableUnless } from './errors.ts';
+import { unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { type RecordRouteConfig, TRUNCATED_HEADER, audited } from './record-routes.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';

@@ -6,8 +6,7 @@
  */
 import { METHODS } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { LevError } from '../errors.ts';
-import { ApiError, badRequest, methodNotAllowed, routeNotFound } from './errors.ts';
+import { ApiError, LevError, badRequest, methodNotAllowed, routeNotFound } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 
 interface ValidationError {

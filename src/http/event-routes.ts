@@ -13,7 +13,7 @@ import type { CompiledView } from '../render/view.ts';
 import type { AuditTrail } from '../types/audit.ts';
 import type { EventFeed, FeedEvent, Subscription, Subscriptions } from '../types/events.ts';
 import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
-import { ApiError, badRequest, forbidden, unavailableUnless } from './errors.ts';
+import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { audited, refsOf } from './record-routes.ts';
 import { cloudEventOf } from './cloud-event.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RecordReader } from '../types/store.ts';
-import { serviceUnavailable } from './errors.ts';
+import { serviceUnavailable } from '../errors.ts';
 
 export async function healthRoutes(app: FastifyInstance, { store }: { store: Pick<RecordReader, 'ready'> }) {
   app.get('/healthz', async () => 'OK');

@@ -11,7 +11,7 @@
  * the schemas refuse, naming it), and the object has no prototype.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { badRequest } from './errors.ts';
+import { badRequest } from '../errors.ts';
 
 /** Where the parsed query keeps the names of the parameters it could not decode. */
 export const MALFORMED = Symbol('malformed query parameters');

@@ -20,7 +20,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { RateLimitConfig } from '../config.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 
 export interface Verdict {
   readonly allowed: boolean;

@@ -9,7 +9,7 @@ import type { SearchKey } from '../types/records.ts';
 import type { RenderCache } from '../render/cache.ts';
 import type { CompiledView } from '../render/view.ts';
 import type { RecordReader } from '../types/store.ts';
-import { badRequest, notFound, serviceUnavailable, unavailableUnless } from './errors.ts';
+import { badRequest, notFound, serviceUnavailable, unavailableUnless } from '../errors.ts';
 import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 

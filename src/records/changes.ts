@@ -12,11 +12,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type FieldKind, fieldAt, requireField } from './check.ts';
 import { type RecordDescription, isLink, readPath } from './define.ts';
+import { UPDATE_REASONS, type UpdateReason } from '../types/events.ts';
 
 export { fieldAt };
 
-export const UPDATE_REASONS = ['cancelled', 'replaced', 'blocked', 'unblocked', 'corrected', 'marginal-note', 'other'] as const;
-export type UpdateReason = (typeof UPDATE_REASONS)[number];
+export { UPDATE_REASONS, type UpdateReason };
 
 export const registeredType = (type: string) => `${type}.registered`;
 export const updatedType = (type: string) => `${type}.updated`;

@@ -3,7 +3,10 @@
  * transaction as the records they are about, read in one order by every reader, and the
  * subscriptions that say which client receives what.
  */
-import type { UpdateReason } from '../records/changes.ts';
+
+/** Why a registration was updated, as the change feed names it (records/changes.ts derives it). */
+export const UPDATE_REASONS = ['cancelled', 'replaced', 'blocked', 'unblocked', 'corrected', 'marginal-note', 'other'] as const;
+export type UpdateReason = (typeof UPDATE_REASONS)[number];
 
 /** What a write of records made happen to one registration: new, or changed and why. */
 export interface RecordChange {
