@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ConfigError } from './errors.ts';
-import { destinationPolicy, networkList } from './webhooks/destination.ts';
+import { networkList, webhookUrlProblem } from './webhook-addresses.ts';
 
 const AUTH_MODES = ['mock', 'oidc', 'proxy'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
@@ -642,9 +642,8 @@ function webhooksConfig(value: Static<typeof Env>, problems: string[]): Webhooks
   }
   const mockUrls = value.MOCK_WEBHOOKS?.split(',').filter(Boolean) ?? [];
   if (mockUrls.length && value.DATABASE_URL) problems.push("MOCK_WEBHOOKS is for the embedded store (the mock); with DATABASE_URL use 'lev-api subscriptions add --webhook'");
-  const checker = destinationPolicy({ allowHttpLoopback: value.WEBHOOK_ALLOW_HTTP === 'loopback', allowedNetworks: [] });
   for (const url of mockUrls) {
-    const problem = checker.urlProblem(url);
+    const problem = webhookUrlProblem(url, value.WEBHOOK_ALLOW_HTTP === 'loopback');
     if (problem) problems.push(`MOCK_WEBHOOKS: ${url}: ${problem}`);
   }
   if (value.WEBHOOK_TIMEOUT_S >= value.WEBHOOK_LEASE_S) {

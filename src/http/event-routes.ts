@@ -16,7 +16,7 @@ import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
 import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { audited, refsOf } from './record-routes.ts';
-import { cloudEventOf } from './cloud-event.ts';
+import { cloudEventOf } from '../records/cloud-event.ts';
 
 export const EVENTS_PATH = '/v1/events';
 export const DEFAULT_EVENTS_LIMIT = 100;

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Identity } from '../types/identity.ts';
 import type { WebhookStore } from '../types/webhooks.ts';
-import { notFound, unavailableUnless } from './errors.ts';
+import { notFound, unavailableUnless } from '../errors.ts';
 import { publicKeyOf } from '../webhooks/signing.ts';
 
 export const DEAD_LETTERS_PATH = '/v1/events/dead-letters';

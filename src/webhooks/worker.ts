@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditTrail } from '../types/audit.ts';
 import type { EventFeed, FeedEvent } from '../types/events.ts';
 import type { AttemptOutcome, Lease, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
-import { cloudEventOf } from '../http/cloud-event.ts';
+import { cloudEventOf } from '../records/cloud-event.ts';
 import { signedHeaders, webhookId } from './signing.ts';
 import type { SendResult, Sender } from './send.ts';
 import type { DeliveryMetrics } from './metrics.ts';
