@@ -103,6 +103,9 @@ test('subscriptions with webhooks: add (secret once, Ed25519), update, rotate-se
   const deliver = await run(t, ['deliver', '--slots', '0'], env);
   assert.equal(deliver.code, 2);
   assert.match(deliver.stderr, /^lev-api deliver: --slots must be a whole number from 1 to 256, not "0"/);
+  const badPort = await run(t, ['deliver', '--metrics-port', 'x'], env);
+  assert.equal(badPort.code, 2);
+  assert.match(badPort.stderr, /--metrics-port must be a TCP port/);
   const noDatabase = await run(t, ['deliver'], {});
   assert.equal(noDatabase.code, 2);
   assert.match(noDatabase.stderr, /DATABASE_URL is not set/);

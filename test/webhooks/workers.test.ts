@@ -39,8 +39,8 @@ async function postgresStore(t: { after(fn: () => unknown): void }) {
   return { backend, schema, admin };
 }
 
-function deliverProcess(schema: string): ChildProcess {
-  const child = spawn(process.execPath, [BIN, 'deliver', '--slots', '2'], {
+function deliverProcess(schema: string, extra: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [BIN, 'deliver', '--slots', '2', ...extra], {
     env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, WEBHOOK_ALLOW_HTTP: 'loopback', WEBHOOK_LEASE_S: '5', WEBHOOK_TIMEOUT_S: '4' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -70,8 +70,10 @@ test('kill -9 of a worker mid-delivery loses nothing; another takes over within 
   await once(first, 'exit');
   const killedAt = Date.now();
 
-  const second = deliverProcess(schema);
+  const second = deliverProcess(schema, ['--metrics-port', '0']);
   t.after(() => second.kill('SIGTERM'));
+  let output = '';
+  second.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
   await until(() => receiver.taken().length === 6, 'every event, from the second worker', 40_000);
   assert.ok(Date.now() - killedAt < 5000 + 15_000, 'taken over within the lease (plus the process start)');
   // At least once: a lease running out on a loaded machine may send an event twice, always with its webhook-id.
@@ -82,6 +84,11 @@ test('kill -9 of a worker mid-delivery loses nothing; another takes over within 
   const again = receiver.received.find((r) => r.position === held[0].position)!;
   assert.equal(again.id, held[0].id, 'sent again with the same webhook-id');
   assert.equal((await backend.webhooks.get('dwp'))!.deliveredThrough, Math.max(...positions));
+  // Its metrics, per subscription.
+  const port = JSON.parse(output.split('\n').find((line) => line.includes('metricsPort'))!).metricsPort;
+  const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  assert.match(metrics, /^lev_webhook_delivered_total\{subscription="dwp"\} [1-6]$/m);
+  assert.match(metrics, /^lev_webhook_oldest_undelivered_seconds\{subscription="dwp"\} 0$/m);
   second.kill('SIGTERM');
   const [code] = await once(second, 'exit');
   assert.equal(code, 0, 'SIGTERM stops a worker cleanly');
