@@ -646,6 +646,9 @@ function webhooksConfig(value: Static<typeof Env>, problems: string[]): Webhooks
     const problem = webhookUrlProblem(url, value.WEBHOOK_ALLOW_HTTP === 'loopback');
     if (problem) problems.push(`MOCK_WEBHOOKS: ${url}: ${problem}`);
   }
+  if (value.WEBHOOK_RETRY_HOURS >= value.EVENTS_RETENTION_DAYS * 24) {
+    problems.push(`WEBHOOK_RETRY_HOURS=${value.WEBHOOK_RETRY_HOURS} is not shorter than EVENTS_RETENTION_DAYS=${value.EVENTS_RETENTION_DAYS}: an event could leave the feed while it is still being retried`);
+  }
   if (value.WEBHOOK_TIMEOUT_S >= value.WEBHOOK_LEASE_S) {
     problems.push(`WEBHOOK_TIMEOUT_S=${value.WEBHOOK_TIMEOUT_S} is not shorter than WEBHOOK_LEASE_S=${value.WEBHOOK_LEASE_S}: a lease could run out while its worker still waits for an answer, and another worker send the same event at once`);
   }

@@ -100,6 +100,9 @@ test('subscriptions with webhooks: add (secret once, Ed25519), update, rotate-se
   const longTimeout = await run(t, ['subscriptions', 'list'], { ...env, WEBHOOK_TIMEOUT_S: '30' });
   assert.equal(longTimeout.code, 2);
   assert.match(longTimeout.stderr, /WEBHOOK_TIMEOUT_S=30 is not shorter than WEBHOOK_LEASE_S=30/);
+  const longRetry = await run(t, ['subscriptions', 'list'], { ...env, WEBHOOK_RETRY_HOURS: '720', EVENTS_RETENTION_DAYS: '30' });
+  assert.equal(longRetry.code, 2);
+  assert.match(longRetry.stderr, /WEBHOOK_RETRY_HOURS=720 is not shorter than EVENTS_RETENTION_DAYS=30/);
   const deliver = await run(t, ['deliver', '--slots', '0'], env);
   assert.equal(deliver.code, 2);
   assert.match(deliver.stderr, /^lev-api deliver: --slots must be a whole number from 1 to 256, not "0"/);
