@@ -2307,6 +2307,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The caller is not identified */
             401: {
                 headers: {
@@ -2377,6 +2386,15 @@ export interface operations {
                         /** @description Where the events are POSTed */
                         url: string;
                     };
+                };
+            };
+            /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller is not identified */
