@@ -6,6 +6,7 @@
 import { registeredType, updatedType } from '../records/changes.ts';
 import type { EventFeed, FeedEvent, ListedSubscription, RecordChange, Subscription, Subscriptions } from '../types/events.ts';
 import { READ_WINDOW, SubscriptionExists } from '../types/events.ts';
+import { feedWaiters } from './feed-waiters.ts';
 
 export interface MemoryEvents {
   readonly feed: EventFeed;
@@ -17,7 +18,7 @@ export interface MemoryEvents {
 export function createMemoryEvents(lookupJson: (type: string, id: number) => string | undefined): MemoryEvents {
   const events: FeedEvent[] = [];
   let head = 0;
-  let waiters = new Set<() => void>();
+  const waiters = feedWaiters();
   const subscriptions = new Map<string, Subscription>();
 
   // Events are in position order with no gap, so a position's index is its offset from the first kept.
@@ -61,18 +62,7 @@ export function createMemoryEvents(lookupJson: (type: string, id: number) => str
       return first < events.length ? events[first].position - 1 : head;
     },
     changed(ms, signal) {
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(done);
-          signal?.removeEventListener('abort', done);
-          resolve();
-        };
-        const timer = setTimeout(done, ms);
-        waiters.add(done);
-        signal?.addEventListener('abort', done);
-        if (signal?.aborted) done();
-      });
+      return waiters.wait(ms, signal);
     },
     async prune(cutoff) {
       const first = firstAtOrAfter(cutoff.toISOString());
@@ -133,9 +123,7 @@ export function createMemoryEvents(lookupJson: (type: string, id: number) => str
           time,
         });
       }
-      const heard = waiters;
-      waiters = new Set();
-      for (const wake of heard) wake();
+      waiters.wakeAll();
     },
   };
 }

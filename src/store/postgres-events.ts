@@ -7,6 +7,7 @@ import type { UpdateReason } from '../records/changes.ts';
 import type { EventFeed, FeedEvent, ListedSubscription, Subscription, Subscriptions } from '../types/events.ts';
 import { READ_WINDOW, SubscriptionExists } from '../types/events.ts';
 import type { SqlDriver } from './driver.ts';
+import { feedWaiters } from './feed-waiters.ts';
 import { tableNames } from './record-tables.ts';
 import { FEED_CHANNEL } from './postgres-write.ts';
 
@@ -39,12 +40,19 @@ export interface PostgresEvents {
 export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly string[]): PostgresEvents {
   const known = new Set(recordTypes);
   // Readers waiting for a commit; the listening connection opens with the first of them.
-  let waiters = new Set<() => void>();
+  const waiters = feedWaiters();
   let listening = false;
-  const wakeAll = () => {
-    const heard = waiters;
-    waiters = new Set();
-    for (const wake of heard) wake();
+
+  /** The feed's last position, and the last one before the first event committed at or after `time` (the head when there is none). */
+  const headAndBefore = async (time: Date) => {
+    const [row] = await driver.query<{ head: string; first: string | null }>(
+      `SELECT (SELECT position::text FROM feed_head) AS head,
+              (SELECT min(position)::text FROM feed_event WHERE committed_at >= $1) AS first`,
+      [time],
+      PREPARE,
+    );
+    const head = Number(row.head);
+    return { head, before: row.first === null ? head : Number(row.first) - 1 };
   };
 
   const feed: EventFeed = {
@@ -66,41 +74,18 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
       return { events, next: events.length === limit ? events[events.length - 1].position : Math.max(Math.min(head, after + window), after) };
     },
     async bounds(cutoff) {
-      const [row] = await driver.query<{ head: string; first: string | null }>(
-        `SELECT (SELECT position::text FROM feed_head) AS head,
-                (SELECT min(position)::text FROM feed_event WHERE committed_at >= $1) AS first`,
-        [cutoff],
-        PREPARE,
-      );
-      const head = Number(row.head);
-      return { head, expiredThrough: row.first === null ? head : Number(row.first) - 1 };
+      const { head, before } = await headAndBefore(cutoff);
+      return { head, expiredThrough: before };
     },
     async positionBefore(time) {
-      const [row] = await driver.query<{ head: string; first: string | null }>(
-        `SELECT (SELECT position::text FROM feed_head) AS head,
-                (SELECT min(position)::text FROM feed_event WHERE committed_at >= $1) AS first`,
-        [time],
-        PREPARE,
-      );
-      return row.first === null ? Number(row.head) : Number(row.first) - 1;
+      return (await headAndBefore(time)).before;
     },
     changed(ms, signal) {
       if (!listening && driver.listen) {
         listening = true;
-        driver.listen(FEED_CHANNEL, wakeAll);
+        driver.listen(FEED_CHANNEL, waiters.wakeAll);
       }
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(done);
-          signal?.removeEventListener('abort', done);
-          resolve();
-        };
-        const timer = setTimeout(done, ms);
-        waiters.add(done);
-        signal?.addEventListener('abort', done);
-        if (signal?.aborted) done();
-      });
+      return waiters.wait(ms, signal);
     },
     async prune(cutoff) {
       const rows = await driver.query<{ count: number }>(
