@@ -2,9 +2,8 @@
  * Builds the HTTP application from its configuration and its store. Nothing
  * here runs at import; `server.ts` is the only place that listens.
  */
-import { randomUUID } from 'node:crypto';
 import fastifyCors from '@fastify/cors';
-import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
 import { type Identifier, authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
@@ -29,7 +28,7 @@ import { TRUNCATED_HEADER, recordRoutes } from './http/record-routes.ts';
 import { suggestionRoutes } from './http/suggestion-routes.ts';
 import { verificationRoutes } from './http/verification-routes.ts';
 import { records } from './records/index.ts';
-import { MAX_URL_LENGTH, createTransport } from './http/transport.ts';
+import { MAX_URL_LENGTH, createTransport, serverOptions } from './http/transport.ts';
 import { isIsoDate } from './records/dates.ts';
 import { views } from './records/views.ts';
 import { createRenderCache } from './render/cache.ts';
@@ -55,15 +54,7 @@ export async function buildApp(
   // HTTP or HTTPS (with client certificates), and the limits on headers and URLs applied before any work.
   const transport = createTransport(config.tls, config.connections);
   const app = Fastify({
-    serverFactory: transport.serverFactory,
-    clientErrorHandler: transport.clientErrorHandler,
-    // The server is the factory's; this only makes Fastify name its addresses https://.
-    ...(tls ? { https: true } : {}),
-    ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
-    // Request URLs carry names and dates: Fastify's own request lines would log them.
-    logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => randomUUID(),
-    requestIdHeader: false,
+    ...serverOptions(transport, tls, logger, config.logLevel),
     // Longer than any URL let through (MAX_URL_LENGTH), so an over-long id reaches
     // validation, which names the parameter, instead of the router's bare 414.
     routerOptions: { maxParamLength: MAX_URL_LENGTH, querystringParser: parseQuery },

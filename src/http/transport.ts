@@ -26,7 +26,8 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse, c
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket, Server as TlsServer } from 'node:tls';
-import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { type FastifyBaseLogger, type FastifyServerOptions, LogController } from 'fastify';
 import { presentedCertificate } from '../auth/client-certificate.ts';
 import type { ConnectionLimits, TlsConfig } from '../config.ts';
 import { guardConnections } from './connection-slots.ts';
@@ -45,6 +46,23 @@ export interface Transport {
   /** Logs the server's refusals to the app's logger, which exists only once the server does. */
   attach(server: Server, log: FastifyBaseLogger): void;
 }
+
+/**
+ * The Fastify options the API and the pages' process share: their transport, their logger, and
+ * request ids of their own. Request URLs carry names and dates, so Fastify's own request lines
+ * (which would log them) are off.
+ */
+export const serverOptions = (transport: Transport, tls: boolean, logger: FastifyServerOptions['loggerInstance'] | undefined, level: string) =>
+  ({
+    serverFactory: transport.serverFactory,
+    clientErrorHandler: transport.clientErrorHandler,
+    // The server is the factory's; this only makes Fastify name its addresses https://.
+    ...(tls ? { https: true } : {}),
+    ...(logger ? { loggerInstance: logger } : { logger: { level } }),
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+  }) as const;
 
 const answer = (status: number, code: string, message: string, tls: boolean, extra: Record<string, string> = {}) => {
   const body = JSON.stringify({ code, message });

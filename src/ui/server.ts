@@ -4,15 +4,14 @@
  * production, caseworkers sign in at the OIDC issuer and the API is called with their own access
  * token (and, where the API asks for one, the pages' client certificate).
  */
-import { randomUUID } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import { createLevClient } from '@lev-api/client';
 import closeWithGrace from 'close-with-grace';
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import { Agent } from 'undici';
 import type { UiConfig } from '../config.ts';
 import { securityHeaders } from '../http/headers.ts';
-import { createTransport } from '../http/transport.ts';
+import { createTransport, serverOptions } from '../http/transport.ts';
 import { parseQuery } from '../http/query-string.ts';
 import { logRequests } from '../http/request-log.ts';
 import { records } from '../records/index.ts';
@@ -32,15 +31,7 @@ export async function buildUiApp(config: UiConfig, { logger }: UiAppDependencies
   // the same refusals of what the parser cannot read.
   const transport = createTransport(config.tls, config.connections);
   const app = Fastify({
-    serverFactory: transport.serverFactory,
-    clientErrorHandler: transport.clientErrorHandler,
-    // The server is the factory's; this only makes Fastify name its addresses https://.
-    ...(tls ? { https: true } : {}),
-    ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
-    // Request URLs carry searched names and dates: Fastify's own request lines would log them.
-    logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => randomUUID(),
-    requestIdHeader: false,
+    ...serverOptions(transport, tls, logger, config.logLevel),
     // The API's strict reading of query strings, so that the pages read a link the same in both processes.
     routerOptions: { querystringParser: parseQuery },
   });
