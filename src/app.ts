@@ -9,6 +9,7 @@ import { presentedCertificate } from './auth/client-certificate.ts';
 import { type Identifier, authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
+import { webhookRoutes } from './http/webhook-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { forbidden } from './errors.ts';
 import { securityHeaders } from './http/headers.ts';
@@ -37,7 +38,7 @@ import { version } from './version.ts';
 
 export interface AppDependencies {
   /** Records, the audit trail and its report. */
-  readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'>;
+  readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'> & Partial<Pick<Backend, 'webhooks'>>;
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** Who is calling; by default the strategy of the configured AUTH_MODE (`createIdentifier`). */
@@ -46,7 +47,7 @@ export interface AppDependencies {
 
 export async function buildApp(
   config: Config,
-  { backend: { records: store, audit, report, events, subscriptions }, logger, identify = createIdentifier(config) }: AppDependencies,
+  { backend: { records: store, audit, report, events, subscriptions, webhooks }, logger, identify = createIdentifier(config) }: AppDependencies,
 ) {
   const enforceRoles = enforcesRoles(config.auth);
   const tls = Boolean(config.tls);
@@ -145,6 +146,7 @@ export async function buildApp(
     subscribeEveryone: config.auth?.mode === 'mock',
     retentionDays: config.events.retentionDays,
   });
+  if (webhooks) await app.register(webhookRoutes, { webhooks });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });

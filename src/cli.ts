@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<Command>> = {
   generate: async () => (await import('./commands/generate.ts')).generateCommand,
   audit: async () => (await import('./commands/audit.ts')).auditCommand,
   subscriptions: async () => (await import('./commands/subscriptions.ts')).subscriptionsCommand,
+  deliver: async () => (await import('./commands/deliver.ts')).deliverCommand,
 };
 
 async function help(): Promise<string> {

@@ -7,11 +7,22 @@ import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import { reportError } from './errors.ts';
 import { openBackend } from './backend/open.ts';
+import { startConfiguredDelivery, subscribeMockWebhooks } from './webhooks/start.ts';
 
 export async function serve(config: Config) {
   const backend = await openBackend(config);
   const app = await buildApp(config, { backend });
   app.addHook('onClose', () => backend.close());
+  const { webhooks } = config.events;
+  for (const { client, url, secret } of await subscribeMockWebhooks(backend, webhooks.mockUrls)) {
+    // Printed, not logged: shown once, for the client team to verify with.
+    console.log(`MOCK_WEBHOOKS: ${url} receives every event as subscription ${client}, signed with ${secret}`);
+  }
+  if (webhooks.delivery) {
+    const delivery = startConfiguredDelivery(webhooks, backend, app.log, app.metricsRegistry);
+    // Before the store closes (onClose).
+    app.addHook('preClose', () => delivery.stop());
+  }
   const { auth } = config;
   app.log.info(
     {

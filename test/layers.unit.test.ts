@@ -14,13 +14,14 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 /** Bottom first. A folder's name, or a file at the top of src/. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'version.ts'],
-  ['config.ts'],
+  ['config.ts', 'webhook-addresses.ts'],
   ['types'],
   ['records'],
   ['render', 'match'],
   ['data', 'generate'],
   ['store'],
   ['audit'],
+  ['webhooks'],
   ['load'],
   ['mock'],
   ['backend'],

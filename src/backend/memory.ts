@@ -10,6 +10,7 @@ import { checkpointSigner, newSigningKey, scheduleCheckpoints } from '../audit/c
 import { type MemoryTrail, openMemoryTrail } from '../audit/memory-trail.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { createMemoryRecords } from '../store/memory-records.ts';
+import { createMemoryWebhooks } from '../store/memory-webhooks.ts';
 import type { Backend } from '../types/store.ts';
 
 export interface MemoryBackend extends Backend {
@@ -36,6 +37,11 @@ export async function openMemoryBackend(
     report: trail,
     events: events.feed,
     subscriptions: events.subscriptions,
+    webhooks: createMemoryWebhooks({
+      head: async () => (await events.feed.bounds(new Date(0))).head,
+      subscription: (client) => events.subscriptions.get(client),
+      firstAfter: async (position, types) => (await events.feed.read(position, types, 1)).events[0],
+    }),
     trail,
     async close() {
       await schedule.stop();

@@ -12,6 +12,7 @@ import type { SqlDriver } from '../store/driver.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
+import { createPostgresWebhooks } from '../store/postgres-webhooks.ts';
 import type { Backend } from '../types/store.ts';
 
 export interface PostgresBackend extends Backend {
@@ -47,6 +48,7 @@ export function postgresBackend(
     },
     events: events.feed,
     subscriptions: events.subscriptions,
+    webhooks: createPostgresWebhooks(driver),
     async close() {
       await schedule.stop();
       await audit.flush();

@@ -16,6 +16,7 @@ import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
 import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { audited, refsOf } from './record-routes.ts';
+import { cloudEventOf } from '../records/cloud-event.ts';
 
 export const EVENTS_PATH = '/v1/events';
 export const DEFAULT_EVENTS_LIMIT = 100;
@@ -307,21 +308,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
         );
       }
       return {
-        events: events.map((event) => ({
-          specversion: '1.0',
-          id: String(event.position),
-          type: event.type,
-          source: viewOf.get(event.recordType)!.path,
-          subject: String(event.recordId),
-          time: event.time,
-          datacontenttype: 'application/json',
-          data: {
-            recordType: event.recordType,
-            recordId: event.recordId,
-            ...(event.reason ? { reason: event.reason } : {}),
-            ...(fields.has(event) ? { fields: fields.get(event) } : {}),
-          },
-        })),
+        events: events.map((event) => cloudEventOf(event, viewOf.get(event.recordType)!.path, fields.get(event))),
         next: String(page.next),
       };
     },

@@ -25,6 +25,7 @@ import {
 } from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
 import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsQueryRule, eventsResponse } from './event-routes.ts';
+import { DEAD_LETTERS_PATH, WEBHOOK_PATH, deadLettersResponse, webhookResponse } from './webhook-routes.ts';
 import { SUGGEST_ROLE, verifyRole } from '../auth/identify.ts';
 import { CANDIDATES_SCORED, MAX_SUGGESTIONS, suggestionParameters, suggestionPath, suggestionResponse } from './suggestion-routes.ts';
 import { CANDIDATE_LIMIT, verificationParameters, verificationPath, verificationResponse } from './verification-routes.ts';
@@ -312,6 +313,45 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         '410': errorResponse("CursorExpired: 'after' is older than the events kept, or not of this feed (started again since); start again with 'since'"),
         '429': RECORD_ERRORS['429'],
         '503': errorResponse('The change feed or the audit trail is unavailable; retry later'),
+      },
+    },
+  };
+
+  paths[WEBHOOK_PATH] = {
+    get: {
+      tags: ['events'],
+      operationId: 'webhook',
+      summary: "The calling client's webhook: where its events are pushed, the state of delivery, and the public key of its v1a signatures",
+      description:
+        'Where an operator gave the subscription a webhook, the service POSTs each of its events there, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature). ' +
+        'Never the whsec_ secret: it is shown once, to the operator. Where the subscription signs with Ed25519 too, publicKey is what its v1a signatures verify with.',
+      parameters: [...identity],
+      responses: {
+        '200': { description: "The client's webhook", content: { 'application/json': { schema: webhookResponse } } },
+        '400': errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8'),
+        '401': RECORD_ERRORS['401'],
+        '404': errorResponse('The client has no webhook'),
+        '429': RECORD_ERRORS['429'],
+        '503': errorResponse('Webhook delivery state is unavailable; retry later'),
+      },
+    },
+  };
+
+  paths[DEAD_LETTERS_PATH] = {
+    get: {
+      tags: ['events'],
+      operationId: 'deadLetters',
+      summary: "The events webhook delivery gave up on for the calling client's webhook",
+      description:
+        "Where the client's subscription has a webhook: the events not taken after WEBHOOK_RETRY_HOURS of retries, oldest first (at most 1000), with the last status and why it failed (never the receiver's answer). " +
+        "Each is in the change feed under its id while kept; an operator queues them again with 'lev-api subscriptions redeliver', and each is sent again with the same webhook-id.",
+      parameters: [...identity],
+      responses: {
+        '200': { description: 'The dead letters (an empty array when there are none)', content: { 'application/json': { schema: deadLettersResponse } } },
+        '400': errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8'),
+        '401': RECORD_ERRORS['401'],
+        '429': RECORD_ERRORS['429'],
+        '503': errorResponse('Webhook delivery state is unavailable; retry later'),
       },
     },
   };

@@ -19,6 +19,7 @@ import { auditOperations } from './schema/v5-audit-operations.ts';
 import { changeFeed } from './schema/v6-change-feed.ts';
 import { auditWriters } from './schema/v7-audit-writers.ts';
 import { suggestionKeys } from './schema/v8-suggestion-keys.ts';
+import { webhookDelivery } from './schema/v9-webhook-delivery.ts';
 import { type BackfillOptions, backfillSuggestionKeys, pendingBackfills } from './suggestion-backfill.ts';
 
 export interface Migration {
@@ -36,6 +37,7 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'change feed: events outbox and subscriptions', sql: changeFeed },
   { version: 7, name: 'audit trail: a chain per writer, disclosed records, signed checkpoints', sql: auditWriters },
   { version: 8, name: 'close-match keys', sql: suggestionKeys },
+  { version: 9, name: 'webhook delivery: endpoints, leases, dead letters', sql: webhookDelivery },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1].version;

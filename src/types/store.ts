@@ -5,6 +5,7 @@
  */
 import type { AuditReport, AuditTrail } from './audit.ts';
 import type { EventFeed, Subscriptions } from './events.ts';
+import type { WebhookStore } from './webhooks.ts';
 import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from './records.ts';
 
 export interface SearchResult<R> {
@@ -78,5 +79,7 @@ export interface Backend {
   /** The change feed the writer's events are read from. */
   readonly events: EventFeed;
   readonly subscriptions: Subscriptions;
+  /** Push delivery of the feed to webhook subscriptions. */
+  readonly webhooks: WebhookStore;
   close(): Promise<void>;
 }

@@ -27,3 +27,4 @@ export { type Auth, type ClientCredentialsOptions, type MockIdentity, bearerAuth
 export { type RetryOptions, retryAfterMs } from './retry.ts';
 export { type MutualTlsOptions, mutualTls } from './tls.ts';
 export type { components, operations, paths } from './schema.ts';
+export { type WebhookEvent, WebhookVerificationError, verifyWebhook } from './webhooks.ts';

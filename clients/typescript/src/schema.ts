@@ -362,6 +362,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The events webhook delivery gave up on for the calling client's webhook
+         * @description Where the client's subscription has a webhook: the events not taken after WEBHOOK_RETRY_HOURS of retries, oldest first (at most 1000), with the last status and why it failed (never the receiver's answer). Each is in the change feed under its id while kept; an operator queues them again with 'lev-api subscriptions redeliver', and each is sent again with the same webhook-id.
+         */
+        get: operations["deadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling client's webhook: where its events are pushed, the state of delivery, and the public key of its v1a signatures
+         * @description Where an operator gave the subscription a webhook, the service POSTs each of its events there, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature). Never the whsec_ secret: it is shown once, to the operator. Where the subscription signs with Ed25519 too, publicKey is what its v1a signatures verify with.
+         */
+        get: operations["webhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/registration/birth": {
         parameters: {
             query?: never;
@@ -2221,6 +2261,172 @@ export interface operations {
                 };
             };
             /** @description The change feed or the audit trail is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deadLetters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dead letters (an empty array when there are none) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first, at most 1000; empty when the client has no webhook or missed nothing */
+                        deadLetters: {
+                            attempts: number;
+                            /** @description Why the last attempt failed (never the body of the answer) */
+                            error?: string;
+                            /**
+                             * Format: date-time
+                             * @description When its last attempt failed
+                             */
+                            failedAt: string;
+                            /** @description The event's id in the feed (as GET /v1/events gives it, and its webhook-id's number) */
+                            id: string;
+                            /** @description Queued for another attempt by an operator */
+                            queued: boolean;
+                            /** @description The receiver's last HTTP status, where it answered */
+                            status?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not identified */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's client has made too many requests (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Webhook delivery state is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client's webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Events in the dead letters (GET /v1/events/dead-letters) */
+                        deadLetters: number;
+                        /** @description Every event up to this id was taken or dead-lettered */
+                        deliveredThrough: string;
+                        /** @description While retrying: why the last attempt failed */
+                        lastError?: string;
+                        /** @description While retrying: the receiver's last HTTP status */
+                        lastStatus?: number;
+                        /**
+                         * Format: date-time
+                         * @description While retrying: when the event after deliveredThrough is tried again
+                         */
+                        nextAttemptAt?: string;
+                        /** @description Where the subscription signs with Ed25519 too: the key its v1a signatures verify with (whpk_ + base64 of the 32 bytes) */
+                        publicKey?: string;
+                        /**
+                         * @description disabled: the receiver answered 410 Gone; an operator enables it again
+                         * @enum {string}
+                         */
+                        state: "delivering" | "retrying" | "paused" | "disabled";
+                        /** @description Where the events are POSTed */
+                        url: string;
+                    };
+                };
+            };
+            /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not identified */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The client has no webhook */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's client has made too many requests (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Webhook delivery state is unavailable; retry later */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,49 @@
+/**
+ * Delivery workers as the configuration asks for them, over a backend: `lev-api deliver` runs
+ * them on their own, `serve` beside the API with EVENTS_DELIVERY=on (the mock's default).
+ */
+import type { Registry } from 'prom-client';
+import type { WebhooksConfig } from '../config.ts';
+import { records } from '../records/index.ts';
+import type { Backend } from '../types/store.ts';
+import { destinationPolicy } from './destination.ts';
+import { deliveryMetrics } from './metrics.ts';
+import { createSender } from './send.ts';
+import { type DeliveryLog, type DeliveryOptions, startDelivery } from './worker.ts';
+import { newSecret } from './signing.ts';
+
+export function startConfiguredDelivery(
+  settings: WebhooksConfig,
+  backend: Pick<Backend, 'events' | 'audit' | 'webhooks'>,
+  log: DeliveryLog,
+  registry?: Registry,
+  overrides: Partial<DeliveryOptions> = {},
+) {
+  const checker = destinationPolicy({ allowHttpLoopback: settings.allowHttpLoopback, allowedNetworks: settings.allowedNetworks });
+  return startDelivery({
+    store: backend.webhooks,
+    feed: backend.events,
+    audit: backend.audit,
+    sender: createSender({ checker, timeoutMs: settings.timeoutMs, ...(settings.ca ? { ca: settings.ca } : {}) }),
+    sourceOf: (type) => `/v1/registration/${type}`,
+    leaseMs: settings.leaseMs,
+    retryMs: settings.retryMs,
+    log,
+    ...(registry ? { metrics: deliveryMetrics(registry, backend.webhooks) } : {}),
+    ...overrides,
+  });
+}
+
+/** MOCK_WEBHOOKS: each URL subscribed to every event type (as `mock-webhook-N`); their secrets, to print once. */
+export async function subscribeMockWebhooks(backend: Pick<Backend, 'subscriptions' | 'webhooks'>, urls: readonly string[]) {
+  const events = records.flatMap((d) => [`${d.name}.registered`, `${d.name}.updated`]);
+  const secrets: { client: string; url: string; secret: string }[] = [];
+  for (const [index, url] of urls.entries()) {
+    const client = `mock-webhook-${index + 1}`;
+    const secret = newSecret();
+    await backend.subscriptions.add({ client, events, fields: [] });
+    await backend.webhooks.setEndpoint(client, { url }, { secret });
+    secrets.push({ client, url, secret });
+  }
+  return secrets;
+}

@@ -1,0 +1,198 @@
+/**
+ * Delivery workers: each of `slots` loops taking the lease of one subscription with work due,
+ * POSTing its events one at a time in feed order, and recording each outcome under the lease
+ * before the next (so a worker killed mid-delivery loses nothing: the lease runs out, another
+ * worker takes the subscription and sends again what was not recorded, with the same
+ * webhook-id). A failure schedules the next attempt and gives the lease back, holding back only
+ * that subscription. The database unreachable pauses the loop; it resumes when it answers.
+ */
+import { setMaxListeners } from 'node:events';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AuditTrail } from '../types/audit.ts';
+import type { EventFeed, FeedEvent } from '../types/events.ts';
+import type { AttemptOutcome, Lease, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
+import { cloudEventOf } from '../records/cloud-event.ts';
+import { signedHeaders, webhookId } from './signing.ts';
+import type { SendResult, Sender } from './send.ts';
+import type { DeliveryMetrics } from './metrics.ts';
+
+export interface DeliveryLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+export interface DeliveryOptions {
+  readonly store: WebhookStore;
+  readonly feed: EventFeed;
+  readonly audit: AuditTrail;
+  readonly sender: Sender;
+  /** The v1 path of a record type (an event's `source`). */
+  readonly sourceOf: (recordType: string) => string;
+  readonly leaseMs: number;
+  /** How long an event is retried before it is dead-lettered. */
+  readonly retryMs: number;
+  readonly log: DeliveryLog;
+  readonly metrics?: DeliveryMetrics;
+  /** Subscriptions delivered at once. */
+  readonly slots?: number;
+  /** Events sent under one lease before it is given back for others' turn. */
+  readonly batch?: number;
+  /** Wait between looks for work when there is none (a commit wakes the workers sooner). */
+  readonly pollMs?: number;
+  /** The delay before attempt `n + 1` after `n` failures. */
+  readonly backoff?: (failures: number) => number;
+  readonly owner?: string;
+}
+
+const BACKOFF_BASE_MS = 5000;
+const BACKOFF_CAP_MS = 3_600_000;
+const RETRY_AFTER_CAP_MS = 86_400_000;
+
+/** Exponential from 5 s, at most an hour, with jitter (a half to the whole of it) so receivers coming back are not hit all at once. */
+export const exponentialBackoff = (failures: number) => {
+  const full = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(failures - 1, 20));
+  return Math.round(full / 2 + (Math.random() * full) / 2);
+};
+
+/** The path a delivery is audited under: the receiver's origin and path, never its query. */
+const auditPath = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+};
+
+export function startDelivery(options: DeliveryOptions) {
+  const { store, feed, audit, sender, sourceOf, leaseMs, retryMs, log, metrics } = options;
+  const slots = options.slots ?? 8;
+  const batch = options.batch ?? 100;
+  const pollMs = options.pollMs ?? 1000;
+  const backoff = options.backoff ?? exponentialBackoff;
+  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const stopping = new AbortController();
+  // Every slot waits on it.
+  setMaxListeners(0, stopping.signal);
+  let databaseDown = false;
+
+  async function attempt(endpoint: WebhookEndpoint, event: FeedEvent, attemptNumber: number, kind: string): Promise<SendResult> {
+    const body = JSON.stringify(cloudEventOf(event, sourceOf(event.recordType)));
+    const id = webhookId(event.position);
+    const started = performance.now();
+    const result = await sender.send(endpoint, { ...signedHeaders(endpoint, id, new Date(), body) }, body);
+    const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
+    metrics?.attempted(endpoint.client, ok, (performance.now() - started) / 1000, event.time);
+    // Every attempt is audited: a record id reached the receiver (or may have).
+    await audit.record({
+      username: 'lev-api-deliver',
+      client: endpoint.client,
+      groups: [],
+      dataset: event.recordType,
+      operation: 'events',
+      path: auditPath(endpoint.url),
+      query: `delivery=${kind} outcome=${ok ? 'delivered' : 'failed'} status=${result.status ?? 'none'} attempt=${attemptNumber}`,
+      results: ok ? 1 : 0,
+      requestId: id,
+      records: [{ type: event.recordType, id: event.recordId }],
+      events: [String(event.position)],
+    });
+    return result;
+  }
+
+  function decide(result: SendResult, endpoint: { attempts: number; failingSince?: string }, position: number): AttemptOutcome {
+    const { status } = result;
+    if (status !== undefined && status >= 200 && status < 300) return { kind: 'delivered', position };
+    if (status === 410) return { kind: 'gone', position, status };
+    const failures = endpoint.attempts + 1;
+    const since = endpoint.failingSince ? Date.parse(endpoint.failingSince) : Date.now();
+    const error = result.error ?? `the receiver answered ${status}`;
+    const delayMs = result.retryAfterMs !== undefined ? Math.min(Math.max(result.retryAfterMs, 1000), RETRY_AFTER_CAP_MS) : backoff(failures);
+    if (Date.now() + delayMs - since > retryMs) return { kind: 'dead', position, attempts: failures, status, error };
+    return { kind: 'retry', position, delayMs, status, error };
+  }
+
+  async function eventAt(position: number, types: readonly string[]) {
+    const page = await feed.read(position - 1, types, 1);
+    return page.events[0]?.position === position ? page.events[0] : undefined;
+  }
+
+  async function deliver(lease: Lease) {
+    const { endpoint } = lease;
+    for (const letter of await store.queued(endpoint.client, batch)) {
+      const event = await eventAt(letter.position, endpoint.events);
+      if (!event) {
+        await store.redelivered(lease, letter.position, false, undefined, 'the event is no longer kept in the feed');
+        continue;
+      }
+      const result = await attempt(endpoint, event, letter.attempts + 1, 'redelivery');
+      const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
+      await store.redelivered(lease, letter.position, ok, result.status, result.error);
+    }
+    if (endpoint.nextAttemptAt && Date.parse(endpoint.nextAttemptAt) > Date.now()) return;
+
+    let state: { attempts: number; failingSince?: string } = endpoint;
+    const page = await feed.read(endpoint.deliveredThrough, endpoint.events, batch);
+    for (const event of page.events) {
+      if (stopping.signal.aborted) return;
+      const result = await attempt(endpoint, event, state.attempts + 1, 'feed');
+      const outcome = decide(result, state, event.position);
+      if (!(await store.record(lease, outcome, leaseMs))) {
+        log.warn({ subscription: endpoint.client }, 'webhook lease lost: another worker has the subscription');
+        return;
+      }
+      metrics?.outcome(endpoint.client, outcome.kind);
+      if (outcome.kind === 'retry') {
+        log.info({ subscription: endpoint.client, event: event.position, status: outcome.status, error: outcome.error, retryInMs: outcome.delayMs }, 'webhook delivery failed; will retry');
+        return;
+      }
+      if (outcome.kind === 'gone') {
+        log.warn({ subscription: endpoint.client, status: outcome.status }, 'webhook receiver answered 410 Gone: subscription delivery disabled');
+        return;
+      }
+      if (outcome.kind === 'dead') {
+        log.warn({ subscription: endpoint.client, event: event.position, status: outcome.status, error: outcome.error }, 'webhook event dead-lettered after its last attempt');
+      }
+      state = { attempts: 0 };
+    }
+    // Past the other types' events too, so the next look starts where there is something to send.
+    if (page.events.length < batch && page.next > endpoint.deliveredThrough) await store.skipTo(lease, page.next);
+  }
+
+  // Each slot holds leases under a name of its own: a slot whose lease ran out can never record under another slot's.
+  async function slot(index: number) {
+    while (!stopping.signal.aborted) {
+      let leases: Lease[];
+      try {
+        leases = await store.claim(`${owner}/${index}`, leaseMs, 1);
+        if (databaseDown) log.info({}, 'webhook delivery resumed: the database answers again');
+        databaseDown = false;
+      } catch (error) {
+        if (!databaseDown) log.warn({ err: { message: (error as Error).message } }, 'webhook delivery paused: the database does not answer');
+        databaseDown = true;
+        await sleep(pollMs, undefined, { signal: stopping.signal }).catch(() => {});
+        continue;
+      }
+      if (leases.length === 0) {
+        await feed.changed(pollMs, stopping.signal).catch(() => sleep(pollMs, undefined, { signal: stopping.signal }).catch(() => {}));
+        continue;
+      }
+      try {
+        await deliver(leases[0]);
+      } catch (error) {
+        log.warn({ subscription: leases[0].endpoint.client, err: { message: (error as Error).message } }, 'webhook delivery interrupted; the subscription is tried again');
+        await sleep(pollMs, undefined, { signal: stopping.signal }).catch(() => {});
+      } finally {
+        await store.release(leases[0]).catch(() => {});
+      }
+    }
+  }
+
+  const running = Promise.all(Array.from({ length: slots }, (_, index) => slot(index)));
+  return {
+    owner,
+    async stop() {
+      stopping.abort();
+      await running;
+      await sender.close();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Delivery metrics per subscription, as /metrics would serve them: delivered, failed attempts,
+ * retries scheduled, dead letters, retrying, the oldest undelivered event's age, and latency.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Registry } from 'prom-client';
+import { type Source, loadSources } from '../../src/load/loader.ts';
+import { newSecret } from '../../src/webhooks/signing.ts';
+import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
+import { emptyStore } from '../helper.ts';
+import { SETTINGS, startReceiver, until } from './receiver.ts';
+
+const deaths = (ids: number[]): Source => ({
+  name: 'deaths',
+  size: undefined,
+  open: () => [ids.map((id) => JSON.stringify({ id, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } })).join('\n')],
+});
+
+test('per-subscription delivery metrics', async (t) => {
+  const store = await emptyStore(t, 'memory');
+  const good = await startReceiver(t);
+  const bad = await startReceiver(t);
+  bad.answer = () => ({ status: 500 });
+  for (const [client, receiver] of [['good', good], ['bad', bad]] as const) {
+    await store.subscriptions.add({ client, events: ['death.registered'], fields: [] });
+    await store.webhooks.setEndpoint(client, { url: receiver.url }, { secret: newSecret() });
+  }
+  const registry = new Registry();
+  const delivery = startConfiguredDelivery({ ...SETTINGS, retryMs: 60_000 }, store, { info() {}, warn() {} }, registry, { pollMs: 50, backoff: () => 50 });
+  t.after(() => delivery.stop());
+  await loadSources(store.writer, 'death', [deaths([1, 2, 3])]);
+  await until(() => good.taken().length === 3 && bad.received.length >= 3, 'deliveries and failures');
+  const text = await registry.metrics();
+  const value = (line: RegExp) => Number(line.exec(text)?.[1]);
+  assert.equal(value(/^lev_webhook_delivered_total\{subscription="good"\} (\S+)$/m), 3);
+  assert.ok(value(/^lev_webhook_failed_attempts_total\{subscription="bad"\} (\S+)$/m) >= 3);
+  assert.ok(value(/^lev_webhook_retries_scheduled_total\{subscription="bad"\} (\S+)$/m) >= 2);
+  assert.equal(value(/^lev_webhook_retrying\{subscription="bad"\} (\S+)$/m), 1);
+  assert.equal(value(/^lev_webhook_retrying\{subscription="good"\} (\S+)$/m), 0);
+  assert.equal(value(/^lev_webhook_oldest_undelivered_seconds\{subscription="good"\} (\S+)$/m), 0);
+  assert.ok(value(/^lev_webhook_oldest_undelivered_seconds\{subscription="bad"\} (\S+)$/m) > 0);
+  assert.equal(value(/^lev_webhook_delivery_latency_seconds_count\{subscription="good"\} (\S+)$/m), 3);
+  assert.match(text, /^# TYPE lev_webhook_dead_lettered_total counter$/m);
+});
