@@ -15,10 +15,10 @@ import { chainHash } from '../src/audit/chain.ts';
 import { checkpointSigner, newSigningKey } from '../src/audit/checkpoint.ts';
 import { takeCheckpoint } from '../src/audit/checkpoint-writer.ts';
 import { openMemoryTrail } from '../src/audit/memory-trail.ts';
-import { main } from '../src/cli.ts';
 import { configReference } from '../src/config.ts';
 import { version } from '../src/version.ts';
 import { TEST_DATABASE_URL, filledStore, postgresAvailable, startApp } from './helper.ts';
+import { runCli as run } from './run-cli.ts';
 
 const BIN = fileURLToPath(new URL('../bin/lev-api.js', import.meta.url));
 
@@ -90,18 +90,6 @@ test('serve starts from an audit file whose last line is torn, warning where the
   assert.doesNotMatch(warning, /half a/, 'what the line held is not logged');
 });
 
-/** `main` with what it printed: each stream's text. */
-async function run(t: TestContext, argv: string[], env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  t.mock.method(console, 'log', (...parts: unknown[]) => void out.push(parts.join(' ')));
-  t.mock.method(console, 'error', (...parts: unknown[]) => void err.push(parts.join(' ')));
-  try {
-    return { code: await main(argv, env), stdout: out.join('\n'), stderr: err.join('\n') };
-  } finally {
-    t.mock.restoreAll();
-  }
-}
 
 /** A CLI mistake: exit 2 and one line on stderr, nothing of Node's parser's wording. */
 async function assertMistake(t: TestContext, argv: string[], expected: RegExp) {

@@ -192,6 +192,13 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
     };
   }
 
+  // What every route of the audit trail may answer besides its 200.
+  const auditErrors = {
+    '400': RECORD_ERRORS['400'],
+    '401': RECORD_ERRORS['401'],
+    '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
+    '503': errorResponse('The audit trail is unavailable; retry later'),
+  };
   paths[USER_ACTIVITY_PATH] = {
     get: {
       tags: ['audit'],
@@ -208,10 +215,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
             },
           },
         },
-        '400': RECORD_ERRORS['400'],
-        '401': RECORD_ERRORS['401'],
-        '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
-        '503': errorResponse('The audit trail is unavailable; retry later'),
+        ...auditErrors,
       },
     },
   };
@@ -232,10 +236,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
           headers: { [TRUNCATED_HEADER]: { description: 'Present and true when more entries matched than were returned', schema: { type: 'string', enum: ['true'] } } },
           content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('AuditEntry') } } } },
         },
-        '400': RECORD_ERRORS['400'],
-        '401': RECORD_ERRORS['401'],
-        '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
-        '503': errorResponse('The audit trail is unavailable; retry later'),
+        ...auditErrors,
       },
     },
   };
@@ -260,10 +261,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
           headers: { [TRUNCATED_HEADER]: { description: 'Present and true when more entries matched than were returned', schema: { type: 'string', enum: ['true'] } } },
           content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('AuditEntry') } } } },
         },
-        '400': RECORD_ERRORS['400'],
-        '401': RECORD_ERRORS['401'],
-        '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
-        '503': errorResponse('The audit trail is unavailable; retry later'),
+        ...auditErrors,
       },
     },
   };
@@ -281,10 +279,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
       parameters: [...parametersOf(checkpointsQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
       responses: {
         '200': { description: 'The checkpoints, newest first', content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('AuditCheckpoint') } } } } },
-        '400': RECORD_ERRORS['400'],
-        '401': RECORD_ERRORS['401'],
-        '403': errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
-        '503': errorResponse('The audit trail is unavailable; retry later'),
+        ...auditErrors,
       },
     },
   };

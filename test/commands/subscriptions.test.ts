@@ -3,25 +3,14 @@
  * position, lag), pause, resume, remove; every mistake one line on stderr and exit 2.
  */
 import assert from 'node:assert/strict';
-import { type TestContext, test } from 'node:test';
-import { main } from '../../src/cli.ts';
+import { test } from 'node:test';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
+import { runCli as run } from '../run-cli.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
-async function run(t: TestContext, argv: string[], env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  t.mock.method(console, 'log', (...parts: unknown[]) => void out.push(parts.join(' ')));
-  t.mock.method(console, 'error', (...parts: unknown[]) => void err.push(parts.join(' ')));
-  try {
-    return { code: await main(argv, env), stdout: out.join('\n'), stderr: err.join('\n') };
-  } finally {
-    t.mock.restoreAll();
-  }
-}
 
 test('subscriptions: add, list, pause, resume, remove, and a one-line exit 2 for each mistake', { skip }, async (t) => {
   const { schema } = await emptySchema(t);
