@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { recordType } from '../../src/data/entries.ts';
 import { generateRecords } from '../../src/generate/records.ts';
 import { FULL_ID, mockRecords } from '../../src/mock/dataset.ts';
-import { type RecordDescription, basic, group, isoDate, readPath, text } from '../../src/records/define.ts';
+import { type RecordDescription, basic, group, groupFields, isoDate, readPath, text } from '../../src/records/define.ts';
 import { death } from '../../src/records/index.ts';
 import { v1View } from '../../src/records/views.ts';
 import { compileView } from '../../src/render/view.ts';
@@ -21,7 +21,7 @@ const deathWith: RecordDescription = {
   fields: {
     ...death.fields,
     deceased: group('The person whose death was registered', {
-      ...(death.fields.deceased as { fields: Record<string, never> }).fields,
+      ...groupFields(death.fields.deceased),
       placeOfBurial: basic(text('Where the deceased was buried', 'place')),
     }),
     burialDate: isoDate('Date of burial', { after: 'deceased.dateOfDeath', days: [3, 30] }),
