@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import { loadDataPath } from '../load/data-path.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import { auditHistory } from '../mock/audit-history.ts';
-import { type TypeScenarios, mockRecords } from '../mock/dataset.ts';
+import { type TypeScenarios, mockRecords, scenarioFiles } from '../mock/dataset.ts';
 import { startLiveMock } from '../mock/live.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { records } from '../records/index.ts';
@@ -32,7 +32,7 @@ export interface ServiceTypes {
 }
 
 /** The built-in record types. */
-export const BUILT_IN_TYPES: ServiceTypes = { descriptions: records };
+export const BUILT_IN_TYPES: ServiceTypes = { descriptions: records, scenarios: scenarioFiles };
 
 /** Loads the mock records of each type. */
 export async function loadMock(writer: RecordWriter, types: ServiceTypes | readonly RecordDescription[] = BUILT_IN_TYPES): Promise<void> {

@@ -59,7 +59,7 @@ const BARRACLOUGH = { surname: 'Barraclough', forenames: 'Philip', dateOfMarriag
 const BRADSHAW = { surname: 'Bradshaw', forenames: 'James', dateOfPartnership: '2014-09-27' };
 const QUAYLE = { surname: 'Quayle', forenames: 'Gillian', dateOfPartnership: '2010-05-22' };
 
-export const scenarios: readonly Scenario[] = [
+const handWritten: readonly Scenario[] = [
   // Births
   {
     id: 123456789,
@@ -1580,10 +1580,19 @@ export interface TypeScenarios {
   readonly scenarios: readonly (Scenario & { readonly record?: Data })[];
 }
 
-/** The scenarios of a type: the built-in list's, or those of its scenario file. */
-export const scenariosOf = (type: string, more: readonly TypeScenarios[] = []): readonly Scenario[] => [
-  ...scenarios.filter((s) => s.type === type),
-  ...more.filter((set) => set.type === type).flatMap((set) => set.scenarios),
+/**
+ * The scenario files of the types this file has no hand-written records for, one a type
+ * (`src/mock/<type>.ts`, exporting its TypeScenarios): a new record type's is added here.
+ */
+export const scenarioFiles: readonly TypeScenarios[] = [];
+
+/** Every scenario: what each mock record is for and how to find it. */
+export const scenarios: readonly Scenario[] = [...handWritten, ...scenarioFiles.flatMap((file) => file.scenarios)];
+
+/** The scenarios of a type: those written here, or those of its scenario file. */
+export const scenariosOf = (type: string, files: readonly TypeScenarios[] = scenarioFiles): readonly Scenario[] => [
+  ...handWritten.filter((s) => s.type === type),
+  ...files.filter((file) => file.type === type).flatMap((file) => file.scenarios),
 ];
 
 const BUILT_IN: Readonly<Record<string, { readonly description: RecordDescription; readonly records: () => Data[] }>> = {
@@ -1625,7 +1634,7 @@ function describedRecords(description: RecordDescription, set: TypeScenarios): D
  * (`more`). Each type's record 123456789 has every field filled: a field described after its
  * records were written is filled from the description. A fresh copy on every call.
  */
-export function mockRecords(descriptions: readonly RecordDescription[] = builtInDescriptions, more: readonly TypeScenarios[] = []): Record<string, object[]> {
+export function mockRecords(descriptions: readonly RecordDescription[] = builtInDescriptions, more: readonly TypeScenarios[] = scenarioFiles): Record<string, object[]> {
   const out: Record<string, object[]> = {};
   for (const description of descriptions) {
     const builtIn = BUILT_IN[description.name];
