@@ -17,8 +17,9 @@ import { type PostgresBackend, postgresBackend } from '../src/backend/postgres.t
 import { recordType } from '../src/data/entries.ts';
 import { loadDataPath } from '../src/load/data-path.ts';
 import { openPostgres } from '../src/store/pg-driver.ts';
-import { migrate } from '../src/store/migrations.ts';
+import { type Migration, migrate } from '../src/store/migrations.ts';
 import { records } from '../src/records/index.ts';
+import type { RecordDescription } from '../src/records/define.ts';
 import type { StoredRecord, WriteCounts } from '../src/types/records.ts';
 import type { RecordReader } from '../src/types/store.ts';
 import type { ChainedEntry } from '../src/types/audit.ts';
@@ -126,9 +127,14 @@ const testStore = (backend: MemoryBackend | PostgresBackend): TestStore => ({
 });
 
 /** An empty store with the schema applied; closed (and its schema dropped) when the test ends. */
-export async function emptyStore(t: Pick<TestContext, 'after'>, kind: StoreKind): Promise<TestStore> {
+export async function emptyStore(
+  t: Pick<TestContext, 'after'>,
+  kind: StoreKind,
+  /** The record types stored (by default the built-in ones), and on PostgreSQL the migrations that make their tables. */
+  types: { readonly descriptions: readonly RecordDescription[]; readonly migrations?: readonly Migration[] } = { descriptions: records },
+): Promise<TestStore> {
   if (kind === 'memory') {
-    const backend = await openMemoryBackend(records, { keep: 10_000 });
+    const backend = await openMemoryBackend(types.descriptions, { keep: 10_000 });
     t.after(() => backend.close());
     return testStore(backend);
   }
@@ -136,8 +142,8 @@ export async function emptyStore(t: Pick<TestContext, 'after'>, kind: StoreKind)
   const { schema } = await emptySchema(t, () => backend?.close());
   // Named after its schema, so a test that kills connections kills only its own.
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000, applicationName: schema });
-  await migrate(driver);
-  backend = postgresBackend(driver, records);
+  await migrate(driver, {}, types.migrations);
+  backend = postgresBackend(driver, types.descriptions);
   return testStore(backend);
 }
 

@@ -116,8 +116,8 @@ async function appliedMigrations(db: SqlExecutor): Promise<Applied[]> {
 }
 
 /** Throws unless every applied migration is one of this code's, with the same text (when its checksum is recorded). */
-function checkApplied(applied: readonly Applied[]): void {
-  const known = new Map(migrations.map((m) => [m.version, m]));
+function checkApplied(applied: readonly Applied[], list: readonly Migration[]): void {
+  const known = new Map(list.map((m) => [m.version, m]));
   const unknown = applied.filter((a) => !known.has(a.version)).map((a) => a.version);
   if (unknown.length) throw new UnknownMigrationError(unknown);
   for (const { version, checksum: recorded } of applied) {
@@ -125,12 +125,12 @@ function checkApplied(applied: readonly Applied[]): void {
   }
 }
 
-/** Migrations not yet applied, in order, after checking those that are. */
-export async function pendingMigrations(db: SqlExecutor): Promise<Migration[]> {
+/** Migrations not yet applied, in order, after checking those that are; `list` is this code's (a test may add a fixture type's). */
+export async function pendingMigrations(db: SqlExecutor, list: readonly Migration[] = migrations): Promise<Migration[]> {
   const applied = await appliedMigrations(db);
-  checkApplied(applied);
+  checkApplied(applied, list);
   const done = new Set(applied.map((a) => a.version));
-  return migrations.filter((migration) => !done.has(migration.version));
+  return list.filter((migration) => !done.has(migration.version));
 }
 
 export class BackfillPendingError extends Error {
@@ -147,19 +147,19 @@ export class BackfillPendingError extends Error {
  * Applies every pending migration, then fills in what a migration left to fill (the close-match
  * keys of records stored before migration 8, resuming an interrupted run); returns the migrations it applied.
  */
-export async function migrate(driver: SqlDriver, backfill: BackfillOptions = {}): Promise<Migration[]> {
-  const applied = await applyMigrations(driver);
+export async function migrate(driver: SqlDriver, backfill: BackfillOptions = {}, list: readonly Migration[] = migrations): Promise<Migration[]> {
+  const applied = await applyMigrations(driver, list);
   await backfillSuggestionKeys(driver, backfill);
   return applied;
 }
 
-async function applyMigrations(driver: SqlDriver): Promise<Migration[]> {
+async function applyMigrations(driver: SqlDriver, list: readonly Migration[]): Promise<Migration[]> {
   return driver.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.query(TRACKING_TABLE);
     await tx.query(CHECKSUM_COLUMN);
-    const pending = await pendingMigrations(tx);
-    for (const migration of migrations) {
+    const pending = await pendingMigrations(tx, list);
+    for (const migration of list) {
       await tx.query('UPDATE schema_migrations SET checksum = $2 WHERE version = $1 AND checksum IS NULL', [migration.version, checksum(migration)]);
     }
     for (const migration of pending) {

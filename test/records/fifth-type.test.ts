@@ -3,12 +3,13 @@
  * (test/fixtures/adoption/): its description, its scenario file and its migration. The list of
  * types is passed in, so the type is served (lookup and search over HTTP), searched by close
  * matches, verified, generated, given mock records, shown on the pages and described in the
- * OpenAPI document, with no edit anywhere else. On the memory store.
+ * OpenAPI document, with no edit anywhere else. On both stores: on PostgreSQL its tables are made
+ * by the fixture's own migration, applied after the built-in ones.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BUILT_IN_TYPES, type ServiceTypes, loadMock } from '../../src/backend/open.ts';
-import { openMemoryBackend } from '../../src/backend/memory.ts';
+import { migrations } from '../../src/store/migrations.ts';
 import { recordType } from '../../src/data/entries.ts';
 import { generateRecords, searchSample } from '../../src/generate/records.ts';
 import { loadSources } from '../../src/load/loader.ts';
@@ -16,17 +17,17 @@ import { FULL_ID, mockRecords } from '../../src/mock/dataset.ts';
 import { leavesOf, readPath } from '../../src/records/define.ts';
 import { adoption } from '../fixtures/adoption/description.ts';
 import { adoptionScenarios } from '../fixtures/adoption/scenarios.ts';
-import { CALLER, FULL_DETAILS, startApp, suiteContext, testConfig } from '../helper.ts';
+import { adoptionMigration } from '../fixtures/adoption/migration.ts';
+import { CALLER, FULL_DETAILS, emptyStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
 
 const types: ServiceTypes = { descriptions: [...BUILT_IN_TYPES.descriptions, adoption], scenarios: [adoptionScenarios] };
 const ADOPTION = { ...CALLER, 'x-auth-roles': 'adoption' };
 const ADOPTION_FULL = { ...FULL_DETAILS, 'x-auth-roles': 'adoption,full-details' };
 const GENERATED_FIRST_ID = 500_000_000;
 
-describe('a fifth record type described only in a test fixture', async () => {
+for (const kind of await storeKinds()) describe(`a fifth record type described only in a test fixture, on the ${kind} store`, async () => {
   const t = suiteContext();
-  const backend = await openMemoryBackend(types.descriptions, { keep: 10_000 });
-  t.after(() => backend.close());
+  const backend = await emptyStore(t, kind, { descriptions: types.descriptions, migrations: [...migrations, adoptionMigration] });
   await loadMock(backend.writer, types);
   const generated = [...generateRecords(adoption, { count: 200, seed: 'fifth type', firstId: GENERATED_FIRST_ID })];
   await loadSources(backend.writer, adoption, [{ name: 'generated adoptions', size: undefined, open: () => [generated.map((r) => JSON.stringify(r)).join('\n')] }]);
