@@ -193,7 +193,12 @@ export interface Verification {
 export interface RecordDescription {
   /** Dataset name: URL segment, audit dataset, metrics label, table prefix. */
   readonly name: string;
+  /** What one registration is called, for headings and the OpenAPI document: "Civil partnership registration". */
   readonly title: string;
+  /** What the event is called in a sentence, in lower case: "civil partnership" ("Find a civil partnership registration"). */
+  readonly noun: string;
+  /** The noun's plural where adding an s is wrong; "civil partnerships" (wording.ts's pluralOf) otherwise. */
+  readonly plural?: string;
   readonly fields: Fields;
   /** Dot path of the blocked flag. Anything but a literal `false` there means blocked. */
   readonly blockedFlag: string;

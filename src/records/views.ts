@@ -8,6 +8,7 @@ import { birth } from './birth.ts';
 import { birthV0Fields, projectBirthV0 } from './birth-v0.ts';
 import type { Fields, RecordDescription } from './define.ts';
 import { records } from './index.ts';
+import { capitalised } from './wording.ts';
 
 export interface ViewDescription {
   /** What is stored and searched. */
@@ -31,8 +32,6 @@ export interface ViewDescription {
     readonly forenameParts?: readonly string[];
   };
 }
-
-const capitalised = (name: string) => name[0].toUpperCase() + name.slice(1);
 
 export const v1View = (record: RecordDescription): ViewDescription => ({
   record,
