@@ -14,6 +14,7 @@ import { securityHeaders } from '../http/headers.ts';
 import { createTransport, serverOptions } from '../http/transport.ts';
 import { parseQuery } from '../http/query-string.ts';
 import { logRequests } from '../http/request-log.ts';
+import type { RecordDescription } from '../records/define.ts';
 import { records } from '../records/index.ts';
 import { version } from '../version.ts';
 import { createOidcSignIn } from './oidc-sign-in.ts';
@@ -23,9 +24,11 @@ import { openSessions } from './sessions.ts';
 export interface UiAppDependencies {
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
+  /** The record types the API serves: by default the built-in ones, src/records/index.ts. */
+  readonly descriptions?: readonly RecordDescription[];
 }
 
-export async function buildUiApp(config: UiConfig, { logger }: UiAppDependencies = {}) {
+export async function buildUiApp(config: UiConfig, { logger, descriptions = records }: UiAppDependencies = {}) {
   const tls = Boolean(config.tls);
   // The API's transport: the same deadlines and places for connections (docs/production.md), and
   // the same refusals of what the parser cannot read.
@@ -55,7 +58,7 @@ export async function buildUiApp(config: UiConfig, { logger }: UiAppDependencies
     sessions: sessions.store,
     idleMs: config.sessions.idleMs,
     secure: tls,
-    records,
+    records: descriptions,
     signIn: config.oidc ? { mode: 'oidc', oidc: createOidcSignIn(config.oidc) } : { mode: 'mock' },
   });
   app.get('/', (_request, reply) => reply.redirect('/ui', 302));
