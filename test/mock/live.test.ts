@@ -40,10 +40,11 @@ test('MOCK_EVENT_INTERVAL_S=0 adds none', async (t) => {
 test('invented registrations are of every type, fetchable over HTTP at source/subject, and stop at the limit', async (t) => {
   const store = await emptyStore(t, 'memory');
   let turn = 0;
-  const live = startLiveMock(store.writer, 0, (error) => assert.fail(error), () => (turn++ % 4) / 4);
-  for (let i = 0; i < 8; i++) assert.equal(await live.addOne(), true);
+  const types = records.map((record) => record.name);
+  const live = startLiveMock(store.writer, 0, (error) => assert.fail(error), () => (turn++ % types.length) / types.length);
+  for (let i = 0; i < 2 * types.length; i++) assert.equal(await live.addOne(), true);
   const { events } = await store.events.read(0, ALL, 100);
-  assert.deepEqual(events.map((e) => e.type), ['birth', 'death', 'marriage', 'partnership', 'birth', 'death', 'marriage', 'partnership'].map((type) => `${type}.registered`));
+  assert.deepEqual(events.map((e) => e.type), [...types, ...types].map((type) => `${type}.registered`));
   const app = await startApp(t, store);
   const { body } = await app.get('/v1/events');
   for (const event of body.events) assert.equal((await app.get(`${event.source}/${event.subject}`)).status, 200, event.source);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { suggestionKeys } from '../../src/match/keys.ts';
-import { FULL_ID, type TypeScenarios, mockRecords, scenariosOf } from '../../src/mock/dataset.ts';
+import { FULL_ID, type TypeScenarios, mockRecords, scenarioFiles, scenariosOf } from '../../src/mock/dataset.ts';
 import type { RecordDescription } from '../../src/records/define.ts';
 import { records } from '../../src/records/index.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
@@ -23,7 +23,7 @@ interface Types {
 }
 
 /** What each type misses, one line each: `<type>: <what>`. */
-function missing({ descriptions, migrations: applied, scenarios = [] }: Types): string[] {
+function missing({ descriptions, migrations: applied, scenarios = scenarioFiles }: Types): string[] {
   const sql = applied.map((m) => m.sql).join('\n');
   const dataset = mockRecords(descriptions, scenarios) as Record<string, Record<string, unknown>[]>;
   return descriptions.flatMap(({ name }, i) => {
@@ -62,7 +62,7 @@ describe('every described type has a migration, mock scenarios and search keys',
   });
 
   test('a type without mock scenarios, or without its fully filled record, is named', () => {
-    assert.deepEqual(missing({ descriptions: [adoption], migrations: [adoptionMigration] }), [
+    assert.deepEqual(missing({ descriptions: [adoption], migrations: [adoptionMigration], scenarios: [] }), [
       'adoption: no mock scenarios (a scenario file beside its description, or records in src/mock/dataset.ts)',
     ]);
     const withoutFull = { ...adoptionScenarios, scenarios: adoptionScenarios.scenarios.filter((s) => s.id !== FULL_ID) };
