@@ -24,6 +24,7 @@ import { openPostgres } from '../src/store/pg-driver.ts';
 import type { AuditEntry } from '../src/types/audit.ts';
 import { drive } from './lib/drive.ts';
 import { type Server, freePort, pipe, run, startServer, stopCommands } from './lib/processes.ts';
+import { cpuSeconds, localPortsTo, machineCpu } from './lib/proc.ts';
 import { geometricMean, median } from './lib/stats.ts';
 import { type Dataset, lookupLists } from './lib/workload.ts';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
@@ -159,6 +160,39 @@ interface ProcessesRow {
   p99Ms: number;
   entriesPerSecond: number;
   lockWaits: Awaited<ReturnType<ReturnType<typeof sampleLockWaits>>>;
+  cost: PhaseCost;
+}
+
+/** Where a phase's time went: CPU a lookup, audit batches, commits and WAL flushes a second. */
+interface PhaseCost {
+  /** CPU milliseconds a lookup: in the service processes, their database backends, and this process (the load generator). */
+  readonly serviceMs: number;
+  readonly backendsMs: number;
+  readonly loadMs: number;
+  /** The machine's busy share of its cores over the phase (all processes, other users' too). */
+  readonly machineBusy: number;
+  /** Audit entries a batch (one INSERT, one commit), on average. */
+  readonly entriesPerBatch: number;
+  readonly commitsPerSecond: number;
+  readonly walSyncsPerSecond: number;
+  /** Database connections each service process held. */
+  readonly connections: number[];
+}
+
+/** Counters read before and after a phase, for its cost. */
+async function costCounters(admin: pg.Client, applicationName: string, servers: readonly Server[]) {
+  const backends = (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows.map((r) => r.pid);
+  const db = (await admin.query<{ commits: string }>('SELECT xact_commit::text AS commits FROM pg_stat_database WHERE datname = current_database()')).rows[0];
+  const wal = (await admin.query<{ syncs: string }>('SELECT wal_sync::text AS syncs FROM pg_stat_wal')).rows[0];
+  return {
+    at: performance.now(),
+    service: servers.reduce((sum, s) => sum + (cpuSeconds(s.pid) ?? NaN), 0),
+    backends: new Map(backends.map((pid) => [pid, cpuSeconds(pid) ?? NaN])),
+    load: process.cpuUsage(),
+    machine: machineCpu(),
+    commits: Number(db.commits),
+    walSyncs: Number(wal.syncs),
+  };
 }
 
 async function processesPhase(opts: Options, admin: pg.Client, schema: string, dataset: Dataset, n: number, round: number): Promise<ProcessesRow> {
@@ -178,15 +212,41 @@ async function processesPhase(opts: Options, admin: pg.Client, schema: string, d
       );
     if (opts.warmup) await load(opts.warmup);
     const before = Number((await admin.query(`SELECT count(*) AS n FROM ${schema}.audit_log`)).rows[0].n);
+    const lastId = (await admin.query(`SELECT coalesce(max(id), 0)::text AS id FROM ${schema}.audit_log`)).rows[0].id;
+    const start = await costCounters(admin, applicationName, servers);
     const stop = sampleLockWaits(admin, applicationName);
     const results = await load(opts.duration);
     const lockWaits = await stop();
+    const end = await costCounters(admin, applicationName, servers);
     const after = Number((await admin.query(`SELECT count(*) AS n FROM ${schema}.audit_log`)).rows[0].n);
+    const batches = (
+      await admin.query<{ entries: string; batches: string }>(
+        `SELECT count(*)::text AS entries, count(DISTINCT (writer, at))::text AS batches FROM ${schema}.audit_log WHERE id > $1::bigint`,
+        [lastId],
+      )
+    ).rows[0];
     for (const result of results) {
       const failed = Object.entries(result.statuses).filter(([status]) => Number(status) >= 500);
       if (result.errors || failed.length) throw new Error(`refusing to report: ${result.errors} request(s) failed, statuses ${JSON.stringify(result.statuses)}`);
     }
+    const lookups = results.reduce((sum, r) => sum + r.responses, 0);
+    const seconds = (end.at - start.at) / 1000;
+    let backendSeconds = 0;
+    for (const [pid, was] of start.backends) backendSeconds += (cpuSeconds(pid) ?? was) - was;
+    // Measured after `end`, so backends read a moment later: the difference is a few ms over the phase.
+    const loadCpu = process.cpuUsage(start.load);
+    const cost: PhaseCost = {
+      serviceMs: ((end.service - start.service) * 1000) / lookups,
+      backendsMs: (backendSeconds * 1000) / lookups,
+      loadMs: (loadCpu.user + loadCpu.system) / 1000 / lookups,
+      machineBusy: start.machine && end.machine ? (end.machine.busy - start.machine.busy) / (end.machine.total - start.machine.total) : NaN,
+      entriesPerBatch: Number(batches.entries) / Math.max(Number(batches.batches), 1),
+      commitsPerSecond: (end.commits - start.commits) / seconds,
+      walSyncsPerSecond: (end.walSyncs - start.walSyncs) / seconds,
+      connections: servers.map((server) => localPortsTo(server.pid, Number(new URL(opts.databaseUrl).port || 5432)).length),
+    };
     const row: ProcessesRow = {
+      cost,
       round,
       processes: n,
       rps: results.reduce((sum, r) => sum + r.rps, 0),
@@ -197,6 +257,8 @@ async function processesPhase(opts: Options, admin: pg.Client, schema: string, d
     };
     log(
       `round ${round}, ${n} process(es): ${Math.round(row.rps)} audited lookups/s (${row.perProcess.join(' + ')}), p99 ${row.p99Ms.toFixed(1)} ms; ` +
+        `CPU a lookup: service ${cost.serviceMs.toFixed(3)} ms, backends ${cost.backendsMs.toFixed(3)} ms, load generator ${cost.loadMs.toFixed(3)} ms (machine ${(cost.machineBusy * 100).toFixed(0)}% busy); ` +
+        `${cost.entriesPerBatch.toFixed(1)} entries a batch, ${Math.round(cost.commitsPerSecond)} commits/s, ${Math.round(cost.walSyncsPerSecond)} WAL flushes/s; connections ${cost.connections.join('+')}; ` +
         `backends waiting on a lock: ${lockWaits.meanWaiting.toFixed(2)} on average (advisory ${lockWaits.meanAdvisoryWaiting.toFixed(2)}), at most ${lockWaits.mostWaiting}, over ${lockWaits.samples} samples; backends: ${lockWaits.doing.join(', ')}`,
     );
     return row;
@@ -298,6 +360,19 @@ export async function runAuditBench(opts: AuditBenchOptions): Promise<string> {
       const interval = mean?.interval ? ` (${mean.interval.low.toFixed(2)}-${mean.interval.high.toFixed(2)})` : '';
       lines.push(
         `| ${n} | ${Math.round(median(mine.map((r) => r.rps)))} | ${mean?.mean.toFixed(2) ?? '?'}${interval} | ${median(mine.map((r) => r.lockWaits.meanWaiting)).toFixed(2)} | ${median(mine.map((r) => r.lockWaits.meanAdvisoryWaiting)).toFixed(2)} |`,
+      );
+    }
+    lines.push(
+      '',
+      '| processes | CPU ms a lookup: service | database backends | load generator | machine busy | entries a batch | commits/s | WAL flushes/s | connections a process |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const n of opts.processes) {
+      const mine = rows.filter((r) => r.processes === n).map((r) => r.cost);
+      const mid = (pick: (c: PhaseCost) => number) => median(mine.map(pick));
+      lines.push(
+        `| ${n} | ${mid((c) => c.serviceMs).toFixed(3)} | ${mid((c) => c.backendsMs).toFixed(3)} | ${mid((c) => c.loadMs).toFixed(3)} | ${(mid((c) => c.machineBusy) * 100).toFixed(0)}% | ` +
+          `${mid((c) => c.entriesPerBatch).toFixed(1)} | ${Math.round(mid((c) => c.commitsPerSecond))} | ${Math.round(mid((c) => c.walSyncsPerSecond))} | ${mine[0]?.connections.join(', ')} |`,
       );
     }
     if (capacity.length) {

@@ -6,17 +6,17 @@ import { recordAccesses } from '../audit/activity.ts';
 import { defaultHeadPath, verifyAuditFiles } from '../audit/audit-file.ts';
 import { createChainWriter } from '../audit/chain-writer.ts';
 import { parseCheckpoints } from '../audit/checkpoint.ts';
-import { auditEntries, verifyAuditChain } from '../audit/verify.ts';
+import { auditEntries, countAuditEntries, verifyAuditChain } from '../audit/verify.ts';
 import type { Command } from '../types/command.ts';
 import type { Checkpoint } from '../types/audit.ts';
-import { MAX_ENTRIES_LIMIT } from '../types/audit.ts';
+import { AUDIT_READ, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
 import { loadConfig } from '../config.ts';
 import { records } from '../records/index.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import type { SqlDriver } from '../store/driver.ts';
 import { dateOption, parseArguments } from './arguments.ts';
-import { UsageError } from '../errors.ts';
+import { LevError, UsageError } from '../errors.ts';
 
 const USAGE = `lev-api audit verify [--file FILE | --checkpoint FILE]
        lev-api audit export [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out FILE]
@@ -29,7 +29,10 @@ const USAGE = `lev-api audit verify [--file FILE | --checkpoint FILE]
                   gives them): nothing they bound may have changed
   export          write the audit table's entries as NDJSON to stdout or --out
   record          who saw a registration: the accesses that disclosed or decided on it, newest first
-                  (at most --limit, default 100), as NDJSON; recorded in the trail as an audit-read`;
+                  (at most --limit, default 100), as NDJSON
+
+  Each reading of the audit table is recorded in it, as the audit routes' are: an audit-read
+  entry, committed before anything read is shown.`;
 
 const ACTIONS = ['verify', 'export', 'record'] as const;
 
@@ -91,8 +94,34 @@ async function readCheckpoints(path: string): Promise<Checkpoint[]> {
   }
 }
 
+/**
+ * Records a command's reading of the audit table in it, as the audit routes record theirs
+ * (`audit-read`, by whoever runs the command), before anything read is shown: when the entry
+ * cannot be committed, the command fails and shows nothing.
+ */
+async function recordReading(driver: SqlDriver, action: string, path: string, query: Record<string, unknown>, results: number): Promise<void> {
+  const given = Object.entries(query).filter((pair): pair is [string, string] => typeof pair[1] === 'string');
+  try {
+    await createChainWriter(driver)([
+      {
+        username: userInfo().username,
+        client: `lev-api audit ${action}`,
+        groups: [],
+        ...AUDIT_READ,
+        path,
+        query: new URLSearchParams(given).toString(),
+        results,
+        requestId: `cli-${process.pid}-${Date.now()}`,
+      },
+    ]);
+  } catch (error) {
+    throw new LevError(`the reading could not be recorded in the audit trail, so nothing read is shown: ${(error as Error).message}`, { code: 'AuditUnavailable', cause: error });
+  }
+}
+
 async function verify(driver: SqlDriver, witnessed: readonly Checkpoint[]): Promise<number> {
   const result = await verifyAuditChain(driver, { witnessed });
+  await recordReading(driver, 'verify', 'lev-api audit verify', {}, result.entries);
   if (result.ok) {
     const against = witnessed.length ? `, and against the ${witnessed.length} checkpoint(s) given` : '';
     console.log(
@@ -152,31 +181,23 @@ export const auditCommand: Command = {
       if (action === 'verify') return await verify(driver, witnessed);
       if (record) {
         const page = await recordAccesses(driver, { ...record, from: from ?? '1970-01-01', to: to ?? new Date().toISOString().slice(0, 10), limit });
-        // Reading the trail is an access like any other: recorded before anything is shown.
-        await createChainWriter(driver)([
-          {
-            username: userInfo().username,
-            client: 'lev-api audit record',
-            groups: [],
-            dataset: 'audit',
-            operation: 'audit-read',
-            path: `/api/v0/audit/records/${record.type}/${record.id}`,
-            query: new URLSearchParams(Object.entries({ from, to, limit: values.limit as string | undefined }).filter(([, v]) => v !== undefined) as [string, string][]).toString(),
-            results: page.entries.length,
-            requestId: `cli-${process.pid}-${Date.now()}`,
-          },
-        ]);
+        await recordReading(driver, 'record', `/api/v0/audit/records/${record.type}/${record.id}`, { from, to, limit: values.limit }, page.entries.length);
         for (const entry of page.entries) console.log(JSON.stringify(entry));
         console.error(`${page.entries.length} access(es) to ${record.type} ${record.id}${page.truncated ? ` (more matched: raise --limit or narrow the days)` : ''}`);
         return 0;
       }
-      const out = values.out ? createWriteStream(values.out as string) : process.stdout;
-      let count = 0;
-      for await (const entry of auditEntries(driver, { from, to })) {
-        if (!out.write(`${JSON.stringify(entry)}\n`)) await once(out, 'drain');
-        count++;
-      }
-      if (values.out) await new Promise((resolve) => (out as ReturnType<typeof createWriteStream>).end(resolve));
+      // One snapshot for the count and the entries, so the reading recorded names exactly what is written out.
+      const count = await driver.transaction(async (tx) => {
+        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+        const count = await countAuditEntries(tx, { from, to });
+        await recordReading(driver, 'export', 'lev-api audit export', { from, to }, count);
+        const out = values.out ? createWriteStream(values.out as string) : process.stdout;
+        for await (const entry of auditEntries(tx, { from, to })) {
+          if (!out.write(`${JSON.stringify(entry)}\n`)) await once(out, 'drain');
+        }
+        if (values.out) await new Promise((resolve) => (out as ReturnType<typeof createWriteStream>).end(resolve));
+        return count;
+      });
       console.error(`exported ${count} audit entries`);
       return 0;
     } finally {

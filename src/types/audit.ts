@@ -7,6 +7,9 @@
 export const AUDIT_OPERATIONS = ['lookup', 'search', 'verify', 'suggest', 'events', 'audit-read'] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
+/** How a reading of the trail itself is recorded, by the audit routes and the audit commands alike. */
+export const AUDIT_READ = { dataset: 'audit', operation: 'audit-read' } as const satisfies { dataset: string; operation: AuditOperation };
+
 /** One registration an access disclosed or decided on. */
 export interface RecordRef {
   readonly type: string;
