@@ -23,23 +23,25 @@ const USAGE = `lev-api audit verify [--file FILE | --checkpoint FILE]
        lev-api audit record TYPE ID [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--limit N]
 
   verify          check the hash chains of the audit table in DATABASE_URL (every writer's, the one
-                  before writers, and the signed checkpoints) or, with --file, of the embedded
-                  store's audit file (AUDIT_FILE) and the rotated files beside it; with --checkpoint,
-                  also against checkpoints kept elsewhere (one, or a list as /api/v0/audit/checkpoints
-                  gives them): nothing they bound may have changed
+                  before writers, and the signed checkpoints) or, without DATABASE_URL, of the
+                  embedded store's audit file AUDIT_FILE and the rotated files beside it (--file FILE:
+                  of that file instead); with --checkpoint, also against checkpoints kept elsewhere
+                  (one, or a list as /api/v0/audit/checkpoints gives them): nothing they bound may
+                  have changed
   export          write the audit table's entries as NDJSON to stdout or --out
   record          who saw a registration: the accesses that disclosed or decided on it, newest first
                   (at most --limit, default 100), as NDJSON
 
   Each reading of the audit table is recorded in it, as the audit routes' are: an audit-read
-  entry, committed before anything read is shown.`;
+  entry, committed before anything read is shown. An audit file is not written to: the service
+  is its one writer.`;
 
 const ACTIONS = ['verify', 'export', 'record'] as const;
 
-async function verifyFile(path: string): Promise<number> {
+async function verifyFile(path: string, witnessed: readonly Checkpoint[] = []): Promise<number> {
   let result;
   try {
-    result = await verifyAuditFiles(path);
+    result = await verifyAuditFiles(path, defaultHeadPath(path), witnessed);
   } catch (error) {
     console.error(`lev-api audit verify: ${(error as Error).message}`);
     return 1;
@@ -54,13 +56,17 @@ async function verifyFile(path: string): Promise<number> {
           'it is not part of the chain, and the service sets it aside when it next starts',
       );
     }
+    for (const at of result.uncheckable ?? []) {
+      console.log(`note: the checkpoint of ${at} given binds only entries in files rotated away, so it could not be checked`);
+    }
     for (const file of result.setAside ?? []) {
       console.log(`note: a torn last line (a write a crash cut short, never acknowledged) was set aside at start in ${file}; it is kept for investigation, outside the chain`);
     }
   };
   if (result.ok) {
     const start = result.fromGenesis ? 'from its first entry' : 'from the oldest file kept (older ones were rotated away)';
-    console.log(`audit trail intact: ${result.entries} entries in ${result.files} file(s), chain verified ${start}`);
+    const against = result.checkpoints ? `, and against the ${result.checkpoints} checkpoint(s) given` : '';
+    console.log(`audit trail intact: ${result.entries} entries in ${result.files} file(s), chain verified ${start}${against}`);
     notes();
     return 0;
   }
@@ -68,10 +74,11 @@ async function verifyFile(path: string): Promise<number> {
   for (const problem of result.problems) {
     if (problem.kind === 'gap') console.error(`audit trail BROKEN: ${problem.file} is ${problem.reason}`);
     else if (problem.kind === 'cut') console.error(`audit trail BROKEN: ${problem.file} ${problem.reason}`);
+    else if (problem.kind === 'checkpoint') console.error(`audit trail BROKEN: ${problem.reason}`);
     else console.error(`audit trail BROKEN at ${problem.file} line ${problem.line}, after ${problem.good ?? 0} good entries: ${problem.reason}`);
   }
   // Where a gap splits the files, what each side holds, each checked on its own.
-  if (result.segments.length > 1 || result.problems.some((problem) => problem.kind !== 'chain')) {
+  if (result.segments.length > 1 || result.problems.some((problem) => problem.kind === 'gap' || problem.kind === 'cut')) {
     for (const segment of result.segments) {
       const files = segment.from === segment.to ? segment.from : `${segment.from} to ${segment.to}`;
       console.error(`  ${files}: ${segment.entries} entries, ${segment.ok ? 'chain intact within them' : 'chain broken (above)'}`);
@@ -160,7 +167,9 @@ export const auditCommand: Command = {
           : { from: { type: 'string' }, to: { type: 'string' }, limit: { type: 'string' } },
       { positionals: action === 'record' },
     );
-    if (values.file !== undefined && values.checkpoint !== undefined) throw new UsageError('give --file or --checkpoint, not both: checkpoints are of the audit table');
+    if (values.file !== undefined && values.checkpoint !== undefined) {
+      throw new UsageError("give --file or --checkpoint, not both: --file checks any audit file by itself; the service's own (AUDIT_FILE) is checked against checkpoints with --checkpoint");
+    }
     if (values.file !== undefined) return verifyFile(values.file as string);
     const witnessed = values.checkpoint === undefined ? [] : await readCheckpoints(values.checkpoint as string);
     const record = action === 'record' ? recordArguments(positionals) : undefined;
@@ -172,6 +181,9 @@ export const auditCommand: Command = {
       throw new UsageError(`--limit must be a whole number from 1 to ${MAX_ENTRIES_LIMIT}, not '${values.limit}'`);
     }
     const config = loadConfig(env, { serving: false });
+    // The embedded store's trail is its file: the service is its one writer, so a reading is not
+    // appended to it (it would fork the service's chain); whoever can read the file can read it anyway.
+    if (!config.database && action === 'verify' && config.embeddedAudit.file) return verifyFile(config.embeddedAudit.file.path, witnessed);
     if (!config.database) {
       throw new UsageError("DATABASE_URL is not set: a server's audit trail is in its database (the embedded store's audit file is checked with --file)");
     }
