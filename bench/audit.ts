@@ -39,7 +39,10 @@ const USAGE = `npm run bench:audit -- [options]     (needs DATABASE_URL)
   --connections N     database connections shared by the processes, and client connections (default 20)
   --capacity-seconds S  seconds of each trail-capacity phase (default 5; 0 to skip)
   --batch N           entries a batch in the capacity phases (default 10)
+  --batch-cost-seconds S  seconds of each batch-cost phase: one writer, batches of 1 to 16 entries, CPU an entry (default 3; 0 to skip)
   --lev-api PATH      the lev-api command to serve, migrate and load with (default this checkout's)
+  --against PATH      also serve with this lev-api command (another checkout of the same schema), in
+                      the same rounds, alternating with --lev-api's, for a comparison in one run
   --keep              keep the schema`;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -57,7 +60,9 @@ function options() {
       connections: { type: 'string', default: '20' },
       'capacity-seconds': { type: 'string', default: '5' },
       batch: { type: 'string', default: '10' },
+      'batch-cost-seconds': { type: 'string', default: '3' },
       'lev-api': { type: 'string', default: 'bin/lev-api.js' },
+      against: { type: 'string' },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -86,7 +91,9 @@ function options() {
     connections,
     capacitySeconds: whole('capacity-seconds', values['capacity-seconds'], 0, 3600),
     batch: whole('batch', values.batch, 1, 1000),
+    batchCostSeconds: whole('batch-cost-seconds', values['batch-cost-seconds'], 0, 3600),
     levApi: resolve(values['lev-api']),
+    against: values.against === undefined ? undefined : resolve(values.against),
     keep: values.keep,
   };
 }
@@ -101,7 +108,10 @@ export interface AuditBenchOptions {
   readonly connections: number;
   readonly capacitySeconds: number;
   readonly batch: number;
+  readonly batchCostSeconds: number;
   readonly levApi: string;
+  /** Another lev-api command served in the same rounds, alternating with `levApi`. */
+  readonly against?: string;
   readonly keep: boolean;
 }
 type Options = AuditBenchOptions;
@@ -153,6 +163,8 @@ function sampleLockWaits(admin: pg.Client, applicationName: string) {
 }
 
 interface ProcessesRow {
+  /** The lev-api command served. */
+  build: string;
   round: number;
   processes: number;
   rps: number;
@@ -195,7 +207,7 @@ async function costCounters(admin: pg.Client, applicationName: string, servers: 
   };
 }
 
-async function processesPhase(opts: Options, admin: pg.Client, schema: string, dataset: Dataset, n: number, round: number): Promise<ProcessesRow> {
+async function processesPhase(opts: Options, admin: pg.Client, schema: string, dataset: Dataset, n: number, round: number, build = opts.levApi): Promise<ProcessesRow> {
   const applicationName = `${schema}_svc`;
   const url = `${opts.databaseUrl}${opts.databaseUrl.includes('?') ? '&' : '?'}application_name=${applicationName}`;
   const servers: Server[] = [];
@@ -203,7 +215,7 @@ async function processesPhase(opts: Options, admin: pg.Client, schema: string, d
     for (let i = 0; i < n; i++) {
       const port = await freePort();
       const env = serviceEnv({ DATABASE_URL: url, DATABASE_SCHEMA: schema, PORT: String(port), DATABASE_POOL_SIZE: String(opts.connections / n) });
-      servers.push(await startServer(`service ${i + 1} of ${n}`, [], [opts.levApi, 'serve'], env, port, 120));
+      servers.push(await startServer(`service ${i + 1} of ${n}`, [], [build, 'serve'], env, port, 120));
     }
     const per = opts.connections / n;
     const load = (duration: number) =>
@@ -246,6 +258,7 @@ async function processesPhase(opts: Options, admin: pg.Client, schema: string, d
       connections: servers.map((server) => localPortsTo(server.pid, Number(new URL(opts.databaseUrl).port || 5432)).length),
     };
     const row: ProcessesRow = {
+      build,
       cost,
       round,
       processes: n,
@@ -256,7 +269,7 @@ async function processesPhase(opts: Options, admin: pg.Client, schema: string, d
       lockWaits,
     };
     log(
-      `round ${round}, ${n} process(es): ${Math.round(row.rps)} audited lookups/s (${row.perProcess.join(' + ')}), p99 ${row.p99Ms.toFixed(1)} ms; ` +
+      `round ${round}, ${opts.against ? `${build}, ` : ''}${n} process(es): ${Math.round(row.rps)} audited lookups/s (${row.perProcess.join(' + ')}), p99 ${row.p99Ms.toFixed(1)} ms; ` +
         `CPU a lookup: service ${cost.serviceMs.toFixed(3)} ms, backends ${cost.backendsMs.toFixed(3)} ms, load generator ${cost.loadMs.toFixed(3)} ms (machine ${(cost.machineBusy * 100).toFixed(0)}% busy); ` +
         `${cost.entriesPerBatch.toFixed(1)} entries a batch, ${Math.round(cost.commitsPerSecond)} commits/s, ${Math.round(cost.walSyncsPerSecond)} WAL flushes/s; connections ${cost.connections.join('+')}; ` +
         `backends waiting on a lock: ${lockWaits.meanWaiting.toFixed(2)} on average (advisory ${lockWaits.meanAdvisoryWaiting.toFixed(2)}), at most ${lockWaits.mostWaiting}, over ${lockWaits.samples} samples; backends: ${lockWaits.doing.join(', ')}`,
@@ -315,6 +328,41 @@ async function capacityPhase(opts: Options, schema: string, writers: number, kin
   }
 }
 
+/**
+ * What one batch of the audit trail costs in CPU, by its size: one writer appending batches of `size`
+ * entries back to back; CPU microseconds an entry in this process (the writer's node side) and in its
+ * database backend, from which the cost of a batch itself (statement, commit) and of an entry in it
+ * can be told apart.
+ */
+async function batchCostPhase(opts: Options, admin: pg.Client, schema: string, size: number) {
+  const applicationName = `${schema}_cost`;
+  const driver = openPostgres({ url: opts.databaseUrl, schema, poolSize: 1, statementTimeoutMs: 30_000, applicationName });
+  try {
+    const write = createChainWriter(driver, `bench-cost-${size}-${randomBytes(3).toString('hex')}`);
+    let written = 0;
+    const next = () => Array.from({ length: size }, (_, i) => entryOf(0, written + i));
+    await write(next());
+    written += size;
+    const [{ pid }] = (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows;
+    const backendBefore = cpuSeconds(pid) ?? NaN;
+    const nodeBefore = process.cpuUsage();
+    const until = performance.now() + opts.batchCostSeconds * 1000;
+    let entries = 0;
+    while (performance.now() < until) {
+      await write(next());
+      written += size;
+      entries += size;
+    }
+    const node = process.cpuUsage(nodeBefore);
+    const backendUs = ((cpuSeconds(pid) ?? NaN) - backendBefore) * 1e6;
+    const result = { size, entries, nodeUs: (node.user + node.system) / entries, backendUs: backendUs / entries };
+    log(`batch cost, batches of ${size}: ${entries} entries; CPU an entry: node ${result.nodeUs.toFixed(1)} µs, backend ${result.backendUs.toFixed(1)} µs`);
+    return result;
+  } finally {
+    await driver.close();
+  }
+}
+
 /** Runs the audit phase in a schema of its own (dropped after, unless `keep`); the figures as Markdown tables. */
 export async function runAuditBench(opts: AuditBenchOptions): Promise<string> {
   const schema = `bench_audit_${randomBytes(5).toString('hex')}`;
@@ -338,8 +386,11 @@ export async function runAuditBench(opts: AuditBenchOptions): Promise<string> {
     const rows: ProcessesRow[] = [];
     for (let round = 1; round <= opts.rounds; round++) {
       const order = round % 2 ? opts.processes : [...opts.processes].reverse();
-      for (const n of order) rows.push(await processesPhase(opts, admin, schema, dataset, n, round));
+      const builds = opts.against ? (round % 2 ? [opts.levApi, opts.against] : [opts.against, opts.levApi]) : [opts.levApi];
+      for (const n of order) for (const build of builds) rows.push(await processesPhase(opts, admin, schema, dataset, n, round, build));
     }
+    const costs: Awaited<ReturnType<typeof batchCostPhase>>[] = [];
+    if (opts.batchCostSeconds) for (const size of [1, 2, 4, 8, 16]) costs.push(await batchCostPhase(opts, admin, schema, size));
     const capacity: Awaited<ReturnType<typeof capacityPhase>>[] = [];
     const chained = await admin.query(`SELECT to_regclass('${schema}.audit_chain_origin') IS NOT NULL AS present`);
     if (opts.capacitySeconds && chained.rows[0].present) {
@@ -350,30 +401,50 @@ export async function runAuditBench(opts: AuditBenchOptions): Promise<string> {
       for (const writers of [1, 2, 4]) for (const kind of ['chained', 'plain'] as const) capacity.push(await capacityPhase(opts, schema, writers, kind));
     }
 
-    // Each round's n-process throughput against the same round's one process; the figure is their geometric mean.
+    // Each round's n-process throughput against the same round's one process (of the same build); the figure is their geometric mean.
     const one = opts.processes[0];
+    const builds = opts.against ? [opts.levApi, opts.against] : [opts.levApi];
+    const label = (build: string) => (opts.against ? `${build}: ` : '');
     const lines = [`| processes | audited lookups/s (median of ${opts.rounds}) | against ${one} process (geometric mean, 95% interval) | backends waiting on a lock (mean) | on an advisory lock (mean) |`, '|---|---|---|---|---|'];
-    for (const n of opts.processes) {
-      const mine = rows.filter((r) => r.processes === n);
-      const ratios = mine.map((r) => r.rps / rows.find((o) => o.round === r.round && o.processes === one)!.rps);
-      const mean = geometricMean(ratios);
-      const interval = mean?.interval ? ` (${mean.interval.low.toFixed(2)}-${mean.interval.high.toFixed(2)})` : '';
-      lines.push(
-        `| ${n} | ${Math.round(median(mine.map((r) => r.rps)))} | ${mean?.mean.toFixed(2) ?? '?'}${interval} | ${median(mine.map((r) => r.lockWaits.meanWaiting)).toFixed(2)} | ${median(mine.map((r) => r.lockWaits.meanAdvisoryWaiting)).toFixed(2)} |`,
-      );
+    for (const build of builds) {
+      for (const n of opts.processes) {
+        const mine = rows.filter((r) => r.build === build && r.processes === n);
+        const ratios = mine.map((r) => r.rps / rows.find((o) => o.build === build && o.round === r.round && o.processes === one)!.rps);
+        const mean = geometricMean(ratios);
+        const interval = mean?.interval ? ` (${mean.interval.low.toFixed(2)}-${mean.interval.high.toFixed(2)})` : '';
+        lines.push(
+          `| ${label(build)}${n} | ${Math.round(median(mine.map((r) => r.rps)))} | ${mean?.mean.toFixed(2) ?? '?'}${interval} | ${median(mine.map((r) => r.lockWaits.meanWaiting)).toFixed(2)} | ${median(mine.map((r) => r.lockWaits.meanAdvisoryWaiting)).toFixed(2)} |`,
+        );
+      }
+    }
+    if (opts.against) {
+      // The two builds against each other, round by round, at each process count.
+      lines.push('', `| processes | ${opts.levApi} against ${opts.against} (geometric mean of the rounds) |`, '|---|---|');
+      for (const n of opts.processes) {
+        const ratios = rows
+          .filter((r) => r.build === opts.levApi && r.processes === n)
+          .map((r) => r.rps / rows.find((o) => o.build === opts.against && o.round === r.round && o.processes === n)!.rps);
+        lines.push(`| ${n} | ${geometricMean(ratios)?.mean.toFixed(2) ?? '?'} |`);
+      }
     }
     lines.push(
       '',
       '| processes | CPU ms a lookup: service | database backends | load generator | machine busy | entries a batch | commits/s | WAL flushes/s | connections a process |',
       '|---|---|---|---|---|---|---|---|---|',
     );
-    for (const n of opts.processes) {
-      const mine = rows.filter((r) => r.processes === n).map((r) => r.cost);
-      const mid = (pick: (c: PhaseCost) => number) => median(mine.map(pick));
-      lines.push(
-        `| ${n} | ${mid((c) => c.serviceMs).toFixed(3)} | ${mid((c) => c.backendsMs).toFixed(3)} | ${mid((c) => c.loadMs).toFixed(3)} | ${(mid((c) => c.machineBusy) * 100).toFixed(0)}% | ` +
-          `${mid((c) => c.entriesPerBatch).toFixed(1)} | ${Math.round(mid((c) => c.commitsPerSecond))} | ${Math.round(mid((c) => c.walSyncsPerSecond))} | ${mine[0]?.connections.join(', ')} |`,
-      );
+    for (const build of builds) {
+      for (const n of opts.processes) {
+        const mine = rows.filter((r) => r.build === build && r.processes === n).map((r) => r.cost);
+        const mid = (pick: (c: PhaseCost) => number) => median(mine.map(pick));
+        lines.push(
+          `| ${label(build)}${n} | ${mid((c) => c.serviceMs).toFixed(3)} | ${mid((c) => c.backendsMs).toFixed(3)} | ${mid((c) => c.loadMs).toFixed(3)} | ${(mid((c) => c.machineBusy) * 100).toFixed(0)}% | ` +
+            `${mid((c) => c.entriesPerBatch).toFixed(1)} | ${Math.round(mid((c) => c.commitsPerSecond))} | ${Math.round(mid((c) => c.walSyncsPerSecond))} | ${mine[0]?.connections.join(', ')} |`,
+        );
+      }
+    }
+    if (costs.length) {
+      lines.push('', '| entries a batch | CPU µs an entry: writer (node) | its backend | together |', '|---|---|---|---|');
+      for (const c of costs) lines.push(`| ${c.size} | ${c.nodeUs.toFixed(1)} | ${c.backendUs.toFixed(1)} | ${(c.nodeUs + c.backendUs).toFixed(1)} |`);
     }
     if (capacity.length) {
       lines.push('', '| writers | chained entries/s | plain INSERT entries/s | chained against plain |', '|---|---|---|---|');

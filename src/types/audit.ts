@@ -44,6 +44,12 @@ export interface ChainedEntry extends AuditEntry {
 export interface AuditTrail {
   /** Resolves once the entry is written where the trail keeps it; rejects if it could not be. */
   record(entry: AuditEntry): Promise<void>;
+  /**
+   * Says that an access which will record an entry has begun; the function returned says that it
+   * has recorded it, or ended without (called more than once, it counts once). A trail that commits
+   * entries in groups may hold a group back briefly while accesses begun have yet to join it.
+   */
+  expect?(): () => void;
   /** Waits for queued entries to be written. */
   flush(): Promise<void>;
 }
