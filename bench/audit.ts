@@ -14,7 +14,6 @@
  * 127.0.0.1 and the database; every phase is bounded by --duration.
  */
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -24,7 +23,20 @@ import { openPostgres } from '../src/store/pg-driver.ts';
 import type { AuditEntry } from '../src/types/audit.ts';
 import { drive } from './lib/drive.ts';
 import { type Server, freePort, pipe, run, startServer, stopCommands } from './lib/processes.ts';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { cpuSeconds, localPortsTo, machineCpu } from './lib/proc.ts';
+
+/** How often a process has blocked (its event loop found nothing to do) and been preempted, from /proc; NaN where not told. */
+function contextSwitches(pid: number): { voluntary: number; involuntary: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const count = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { voluntary: count('voluntary_ctxt_switches'), involuntary: count('nonvoluntary_ctxt_switches') };
+  } catch {
+    return { voluntary: NaN, involuntary: NaN };
+  }
+}
 import { geometricMean, median } from './lib/stats.ts';
 import { type Dataset, lookupLists } from './lib/workload.ts';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
@@ -189,6 +201,9 @@ interface PhaseCost {
   readonly walSyncsPerSecond: number;
   /** Database connections each service process held. */
   readonly connections: number[];
+  /** The service processes' wake-ups a lookup (voluntary context switches: each a turn of an event loop that had run dry) and preemptions a lookup. */
+  readonly wakeups: number;
+  readonly preemptions: number;
 }
 
 /** Counters read before and after a phase, for its cost. */
@@ -199,6 +214,7 @@ async function costCounters(admin: pg.Client, applicationName: string, servers: 
   return {
     at: performance.now(),
     service: servers.reduce((sum, s) => sum + (cpuSeconds(s.pid) ?? NaN), 0),
+    switches: servers.map((s) => contextSwitches(s.pid)).reduce((a, b) => ({ voluntary: a.voluntary + b.voluntary, involuntary: a.involuntary + b.involuntary })),
     backends: new Map(backends.map((pid) => [pid, cpuSeconds(pid) ?? NaN])),
     load: process.cpuUsage(),
     machine: machineCpu(),
@@ -256,6 +272,8 @@ async function processesPhase(opts: Options, admin: pg.Client, schema: string, d
       commitsPerSecond: (end.commits - start.commits) / seconds,
       walSyncsPerSecond: (end.walSyncs - start.walSyncs) / seconds,
       connections: servers.map((server) => localPortsTo(server.pid, Number(new URL(opts.databaseUrl).port || 5432)).length),
+      wakeups: (end.switches.voluntary - start.switches.voluntary) / lookups,
+      preemptions: (end.switches.involuntary - start.switches.involuntary) / lookups,
     };
     const row: ProcessesRow = {
       build,
@@ -272,6 +290,7 @@ async function processesPhase(opts: Options, admin: pg.Client, schema: string, d
       `round ${round}, ${opts.against ? `${build}, ` : ''}${n} process(es): ${Math.round(row.rps)} audited lookups/s (${row.perProcess.join(' + ')}), p99 ${row.p99Ms.toFixed(1)} ms; ` +
         `CPU a lookup: service ${cost.serviceMs.toFixed(3)} ms, backends ${cost.backendsMs.toFixed(3)} ms, load generator ${cost.loadMs.toFixed(3)} ms (machine ${(cost.machineBusy * 100).toFixed(0)}% busy); ` +
         `${cost.entriesPerBatch.toFixed(1)} entries a batch, ${Math.round(cost.commitsPerSecond)} commits/s, ${Math.round(cost.walSyncsPerSecond)} WAL flushes/s; connections ${cost.connections.join('+')}; ` +
+        `service wake-ups a lookup ${cost.wakeups.toFixed(2)}, preemptions ${cost.preemptions.toFixed(2)}; ` +
         `backends waiting on a lock: ${lockWaits.meanWaiting.toFixed(2)} on average (advisory ${lockWaits.meanAdvisoryWaiting.toFixed(2)}), at most ${lockWaits.mostWaiting}, over ${lockWaits.samples} samples; backends: ${lockWaits.doing.join(', ')}`,
     );
     return row;
@@ -363,8 +382,35 @@ async function batchCostPhase(opts: Options, admin: pg.Client, schema: string, s
   }
 }
 
+/** The newest modification time under a folder. */
+function newest(folder: string): number {
+  let time = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    time = Math.max(time, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return time;
+}
+
+/**
+ * Refuses a checkout whose compiled form is older than its sources: bin/lev-api.js would then serve
+ * the TypeScript through tsx's loader, a second heap and more CPU a request, and the comparison
+ * would measure that rather than the trail.
+ */
+function assertCompiled(levApi: string) {
+  const root = join(dirname(levApi), '..');
+  let compiled = 0;
+  try {
+    compiled = statSync(join(root, 'dist', 'cli.js')).mtimeMs;
+  } catch {
+    // Not built at all.
+  }
+  if (compiled < newest(join(root, 'src'))) throw new Error(`${root}: dist/ is older than src/ (or missing): run 'npm run build' there first, so the service runs compiled`);
+}
+
 /** Runs the audit phase in a schema of its own (dropped after, unless `keep`); the figures as Markdown tables. */
 export async function runAuditBench(opts: AuditBenchOptions): Promise<string> {
+  for (const build of [opts.levApi, ...(opts.against ? [opts.against] : [])]) assertCompiled(build);
   const schema = `bench_audit_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: opts.databaseUrl });
   await admin.connect();
@@ -429,15 +475,15 @@ export async function runAuditBench(opts: AuditBenchOptions): Promise<string> {
     }
     lines.push(
       '',
-      '| processes | CPU ms a lookup: service | database backends | load generator | machine busy | entries a batch | commits/s | WAL flushes/s | connections a process |',
-      '|---|---|---|---|---|---|---|---|---|',
+      '| processes | CPU ms a lookup: service | database backends | load generator | machine busy | service wake-ups a lookup | entries a batch | commits/s | WAL flushes/s | connections a process |',
+      '|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const build of builds) {
       for (const n of opts.processes) {
         const mine = rows.filter((r) => r.build === build && r.processes === n).map((r) => r.cost);
         const mid = (pick: (c: PhaseCost) => number) => median(mine.map(pick));
         lines.push(
-          `| ${label(build)}${n} | ${mid((c) => c.serviceMs).toFixed(3)} | ${mid((c) => c.backendsMs).toFixed(3)} | ${mid((c) => c.loadMs).toFixed(3)} | ${(mid((c) => c.machineBusy) * 100).toFixed(0)}% | ` +
+          `| ${label(build)}${n} | ${mid((c) => c.serviceMs).toFixed(3)} | ${mid((c) => c.backendsMs).toFixed(3)} | ${mid((c) => c.loadMs).toFixed(3)} | ${(mid((c) => c.machineBusy) * 100).toFixed(0)}% | ${mid((c) => c.wakeups).toFixed(2)} | ` +
             `${mid((c) => c.entriesPerBatch).toFixed(1)} | ${Math.round(mid((c) => c.commitsPerSecond))} | ${Math.round(mid((c) => c.walSyncsPerSecond))} | ${mine[0]?.connections.join(', ')} |`,
         );
       }
