@@ -118,6 +118,13 @@ export async function buildApp(
     if (route.dataset && route.operation === 'suggest') authoriseSuggestion(enforceRoles, request.identity, route.dataset);
     else if (route.dataset) authoriseDataset(enforceRoles, request.identity, route.dataset);
     else if (route.verifies) authoriseVerification(enforceRoles, request.identity, route.verifies);
+    // An access that will be audited: the trail may hold its next group back briefly for it (trail.ts).
+    if ((route.dataset || route.verifies) && audit.expect) {
+      const ended = audit.expect();
+      request.auditExpected = ended;
+      // Its entry recorded (audited()), or the request over without one, its connection gone included.
+      reply.raw.once('close', ended);
+    }
   });
 
   // Hooks of every request take a callback rather than being async: no promise a request.
