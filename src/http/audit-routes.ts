@@ -8,10 +8,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authorise } from '../auth/identify.ts';
 import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
-import { AUDIT_OPERATIONS, type AuditReport, type AuditTrail, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
+import { AUDIT_OPERATIONS, AUDIT_READ, type AuditReport, type AuditTrail, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
 import { unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
-import { type RecordRouteConfig, TRUNCATED_HEADER, audited } from './record-routes.ts';
+import { TRUNCATED_HEADER, audited } from './record-routes.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';
 import { inWords } from '../records/wording.ts';
 
@@ -23,8 +23,6 @@ export const CHECKPOINTS_PATH = '/api/v0/audit/checkpoints';
 /** The path of who saw one registration. */
 export const recordAccessesPath = (type: string, id: number | string) => `/api/v0/audit/records/${type}/${id}`;
 
-/** How a reading of the trail is itself recorded. */
-const AUDIT_READ = { dataset: 'audit', operation: 'audit-read' } as const satisfies RecordRouteConfig;
 
 const day = (description: string) => ({
   type: 'string',

@@ -33,7 +33,7 @@ export interface ViewDescription {
   };
 }
 
-const v1View = (record: RecordDescription): ViewDescription => ({
+export const v1View = (record: RecordDescription): ViewDescription => ({
   record,
   version: 'v1',
   path: `/v1/registration/${record.name}`,
@@ -61,4 +61,11 @@ export const birthV0View: ViewDescription = {
   },
 };
 
-export const views: readonly ViewDescription[] = [birthV0View, ...records.map(v1View)];
+/** The views of the record types served: each one's v1, and v0 for births when births are served. */
+export const viewsOf = (descriptions: readonly RecordDescription[]): readonly ViewDescription[] => [
+  ...(descriptions.includes(birth) ? [birthV0View] : []),
+  ...descriptions.map(v1View),
+];
+
+/** The views of the built-in record types. */
+export const views: readonly ViewDescription[] = viewsOf(records);
