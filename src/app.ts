@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
 import { type Identifier, authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
+import { subscriptionRoutes } from './http/subscription-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -118,6 +119,13 @@ export async function buildApp(
     if (route.dataset && route.operation === 'suggest') authoriseSuggestion(enforceRoles, request.identity, route.dataset);
     else if (route.dataset) authoriseDataset(enforceRoles, request.identity, route.dataset);
     else if (route.verifies) authoriseVerification(enforceRoles, request.identity, route.verifies);
+    // An access that will be audited: the trail may hold its next group back briefly for it (trail.ts).
+    if ((route.dataset || route.verifies) && audit.expect) {
+      const ended = audit.expect();
+      request.auditExpected = ended;
+      // Its entry recorded (audited()), or the request over without one, its connection gone included.
+      reply.raw.once('close', ended);
+    }
   });
 
   // Hooks of every request take a callback rather than being async: no promise a request.
@@ -155,6 +163,7 @@ export async function buildApp(
     retentionDays: config.events.retentionDays,
   });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
+  await app.register(subscriptionRoutes, { subscriptions, webhooks, audit, enforceRoles });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });
