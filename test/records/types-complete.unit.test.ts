@@ -50,7 +50,7 @@ describe('every described type has a migration, mock scenarios and search keys',
   });
 
   test('a type described in a fixture, with its migration and its scenario file', () => {
-    assert.deepEqual(missing({ descriptions: [...records, adoption], migrations: [...migrations, adoptionMigration], scenarios: [adoptionScenarios] }), []);
+    assert.deepEqual(missing({ descriptions: [...records, adoption], migrations: [...migrations, adoptionMigration], scenarios: [...scenarioFiles, adoptionScenarios] }), []);
   });
 
   test('a type without a migration is named with the tables it lacks', () => {
