@@ -57,8 +57,8 @@ function slotOf(key: number): number {
   return (Math.imul(high, 0x01000193) ^ (key % 2 ** 22)) & 0x3fffffff;
 }
 
-/** A key as the reader's callers give it (a bigint's decimal text), folded to its slot. */
-const slotOfText = (key: string) => slotOf(Number(key));
+/** A key as the reader's callers give it (a number, or its decimal text), folded to its slot. */
+const slotOfGiven = (key: number | string) => slotOf(typeof key === 'number' ? key : Number(key));
 
 const keyOf = (date: string, surname: string) => `${date}\u0000${surname}`;
 
@@ -160,10 +160,10 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       return { ...found, padding };
     },
 
-    async suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
+    async suggestionCandidates(type: string, keys: readonly (number | string)[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
       const records = recordsOf(type);
       const shared = new Map<number, number>();
-      for (const slot of new Set(keys.map(slotOfText))) {
+      for (const slot of new Set(keys.map(slotOfGiven))) {
         const ids = records.bySuggestionKey.get(slot);
         if (ids === undefined) continue;
         for (const id of Array.isArray(ids) ? ids : [ids]) shared.set(id, (shared.get(id) ?? 0) + 1);

@@ -111,7 +111,7 @@ export function createPostgresRecords(
       return { records, ids: foundIds.slice(0, limit).map(Number), truncated, padding };
     },
 
-    async suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
+    async suggestionCandidates(type: string, keys: readonly (number | string)[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
       const t = tables(type);
       // The records sharing most keys, read from the key index alone; then only their search keys, not their data.
       const rows = await read().query<{ id: string; search_keys: string }>(
