@@ -8,17 +8,18 @@
  *   right (or alike in sound) with the date right finds the record, whatever the other name: a
  *   misspelt, swapped, partial or nickname forename or surname.
  * - `y`: each surname word's code with the first forename's, and the year. The names right or alike
- *   in sound find the record with the day and month wrong (exchanged, or near within the year).
- * - `d`: the same with the month and day, for a wrong year.
+ *   in sound find the record with the day and month wrong (exchanged, or near within the year), or
+ *   the date near across the turn of a year.
+ * A wrong year (a digit out) is found by the `w` keys' date variants: no key of its own.
  *
  * A query asks for the keys its record would have, with the first forename's pet forms
  * (nicknames.ts) beside it: its `w` keys with every date its date may stand for (near, day and month
- * exchanged, a digit out: dates.ts), its `y` and `d` keys with the names swapped too and the years of
- * the days near its date. Candidates are the records sharing the most keys with it (see the stores).
+ * exchanged, a digit out: dates.ts), its `y` keys with the names swapped too and the years of the
+ * days near its date. Candidates are the records sharing the most keys with it (see the stores).
  *
  * A key is a whole number below 2^53, a JavaScript number and a PostgreSQL bigint alike: the
  * FNV-1a hash of its kind and sound codes (31 bits, the highest always set) times 2^22, plus its
- * date part (`w`: the day's number, `y`: the year, `d`: month × 32 + day). Each key is thus 16
+ * date part (`w`: the day's number, `y`: the year). Each key is thus 16
  * decimal digits, eight bytes in an index rather than the text, worked out with arithmetic rather
  * than by writing each date a query may stand for. Two keys with the same hash only bring a record
  * among the candidates, which its score then ranks as it ranks any candidate.
@@ -45,7 +46,6 @@ function hashOf(kind: string, first: string, second = ''): number {
 
 const words = (name: string) => (name ? name.split(' ') : []);
 const codesOfWords = (names: readonly string[]) => [...new Set(names.flatMap((word) => soundCodes(word)))];
-const monthDayOf = (date: string) => Number(date.slice(5, 7)) * 32 + Number(date.slice(8, 10));
 
 /** The keys a record's search keys give, each once, as numbers (what the stores index). */
 export function suggestionKeyValues(keys: readonly SearchKey[]): number[] {
@@ -59,13 +59,7 @@ export function suggestionKeyValues(keys: readonly SearchKey[]): number[] {
     if (!forenameWords.length) continue;
     const firstCodes = soundCodes(forenameWords[0]);
     const year = Number(key.date.slice(0, 4));
-    const monthDay = monthDayOf(key.date);
-    for (const surname of surnameCodes) {
-      for (const forename of firstCodes) {
-        found.add(hashOf('y', surname, forename) + year);
-        found.add(hashOf('d', surname, forename) + monthDay);
-      }
-    }
+    for (const surname of surnameCodes) for (const forename of firstCodes) found.add(hashOf('y', surname, forename) + year);
   }
   return [...found];
 }
@@ -87,15 +81,13 @@ export function queryKeyValues(query: SearchKey): number[] {
   }
   const day = dayNumber(query.date);
   const years = new Set([yearOfDay(day - NEAR_DAYS), yearOfDay(day), yearOfDay(day + NEAR_DAYS)]);
-  const monthDay = monthDayOf(query.date);
   const pairs: [string, string][] = [];
   for (const surname of surnameCodes) for (const forename of firstCodes) pairs.push([surname, forename]);
   // Names swapped: the surname given as the first forename, the first forename as the surname.
   if (first) for (const surname of soundCodes(first)) for (const forename of codesOfWords(surnameWords.slice(0, 1))) pairs.push([surname, forename]);
   for (const [surname, forename] of pairs) {
-    const yearHash = hashOf('y', surname, forename);
-    for (const year of years) found.add(yearHash + year);
-    found.add(hashOf('d', surname, forename) + monthDay);
+    const hash = hashOf('y', surname, forename);
+    for (const year of years) found.add(hash + year);
   }
   return [...found];
 }
