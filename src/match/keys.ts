@@ -33,35 +33,46 @@ import { soundCodes } from './names.ts';
 const DATE_PART = 2 ** 22;
 const HASH_TOP = 0x40000000;
 
-/** The hash part of a key: FNV-1a of the kind and codes, 31 bits with the highest set. */
-function hashOf(kind: string, first: string, second = ''): number {
-  let hash = 0x811c9dc5;
-  const text = second ? `${kind}|${first}|${second}` : `${kind}|${first}`;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
+const FNV_OFFSET = 0x811c9dc5;
+const BAR = 0x7c;
+
+/** FNV-1a over `text` from `hash`. */
+function fnv(hash: number, text: string): number {
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+/** The hash part of a key: FNV-1a of `kind|first` or `kind|first|second`, 31 bits with the highest set. */
+function hashOf(kind: string, first: string, second?: string): number {
+  let hash = Math.imul(fnv(FNV_OFFSET, kind) ^ BAR, 0x01000193);
+  hash = fnv(hash, first);
+  if (second !== undefined) hash = fnv(Math.imul(hash ^ BAR, 0x01000193), second);
   return ((hash >>> 1) | HASH_TOP) * DATE_PART;
 }
 
 const words = (name: string) => (name ? name.split(' ') : []);
 const codesOfWords = (names: readonly string[]) => [...new Set(names.flatMap((word) => soundCodes(word)))];
 
+const add = (found: number[], key: number) => {
+  if (!found.includes(key)) found.push(key);
+};
+
 /** The keys a record's search keys give, each once, as numbers (what the stores index). */
 export function suggestionKeyValues(keys: readonly SearchKey[]): number[] {
-  const found = new Set<number>();
+  // A handful a record: an array searched is cheaper than a set.
+  const found: number[] = [];
   for (const key of keys) {
     const day = dayNumber(key.date);
-    const surnameCodes = codesOfWords(words(key.surname));
+    const surnameWords = words(key.surname);
     const forenameWords = words(key.forenames);
-    for (const code of surnameCodes) found.add(hashOf('w', code) + day);
-    for (const code of codesOfWords(forenameWords)) found.add(hashOf('w', code) + day);
+    for (const word of surnameWords) for (const code of soundCodes(word)) add(found, hashOf('w', code) + day);
+    for (const word of forenameWords) for (const code of soundCodes(word)) add(found, hashOf('w', code) + day);
     if (!forenameWords.length) continue;
     const firstCodes = soundCodes(forenameWords[0]);
     const year = Number(key.date.slice(0, 4));
-    for (const surname of surnameCodes) for (const forename of firstCodes) found.add(hashOf('y', surname, forename) + year);
+    for (const word of surnameWords) for (const surname of soundCodes(word)) for (const forename of firstCodes) add(found, hashOf('y', surname, forename) + year);
   }
-  return [...found];
+  return found;
 }
 
 /** The keys to look up for a query (normalised names, a YYYY-MM-DD date), each once, as numbers. */

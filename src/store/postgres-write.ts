@@ -17,8 +17,7 @@
  */
 import { registeredType, updatedType } from '../records/changes.ts';
 import { suggestionKeyValues } from '../match/keys.ts';
-import type { SearchKey } from '../types/records.ts';
-import type { RecordToWrite, WriteCounts } from '../types/records.ts';
+import type { RecordToWrite, SearchKey, WriteCounts } from '../types/records.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
 
@@ -159,7 +158,7 @@ const MERGE_EVERY = 50_000;
 
 /**
  * The memory the database may sort a key table's rows in, building its primary key after a load
- * into an empty table: a million births give 6.6 million keys of 16 bytes, which PostgreSQL's
+ * into an empty table: a million births give 5 million keys of 16 bytes, which PostgreSQL's
  * default (64 MB) would sort on disk.
  */
 const KEY_INDEX_MEMORY = '512MB';
@@ -182,9 +181,10 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
       // primary key dropped, and the key built once at the end, sorting in memory: cheaper than
       // indexing each row as it comes. They are copied frozen (the table was emptied by this
       // transaction), so their pages are all visible from the commit: a query's candidates are
-      // counted from the index alone, with no visit to the table and no vacuum needed first. The TRUNCATE (close-match keys have no foreign key: any left
-      // by records removed outside the service go) holds the key table until the commit: close
-      // matches of a type that had no records wait for its load (they had nothing to find).
+      // counted from the index alone, with no visit to the table and no vacuum needed first.
+      // The TRUNCATE (close-match keys have no foreign key: any left by records removed outside the
+      // service go) holds the key table until the commit: close matches of a type that had no
+      // records wait for its load (they had nothing to find).
       await tx.query(`TRUNCATE ${t.suggestionKeys}`);
       await tx.query(`ALTER TABLE ${t.suggestionKeys} DROP CONSTRAINT ${t.suggestionKeys}_pkey`);
       let total = 0;
