@@ -30,7 +30,8 @@ import { verificationRoutes } from './http/verification-routes.ts';
 import { records } from './records/index.ts';
 import { MAX_URL_LENGTH, createTransport, serverOptions } from './http/transport.ts';
 import { isIsoDate } from './records/dates.ts';
-import { views } from './records/views.ts';
+import type { RecordDescription } from './records/define.ts';
+import { viewsOf } from './records/views.ts';
 import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
 import type { Backend } from './types/store.ts';
@@ -43,11 +44,18 @@ export interface AppDependencies {
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** Who is calling; by default the strategy of the configured AUTH_MODE (`createIdentifier`). */
   readonly identify?: Identifier;
+  /** The record types served (the backend's): by default the built-in ones, src/records/index.ts. */
+  readonly descriptions?: readonly RecordDescription[];
 }
 
 export async function buildApp(
   config: Config,
-  { backend: { records: store, audit, report, events, subscriptions, webhooks }, logger, identify = createIdentifier(config) }: AppDependencies,
+  {
+    backend: { records: store, audit, report, events, subscriptions, webhooks },
+    logger,
+    identify = createIdentifier(config),
+    descriptions = records,
+  }: AppDependencies,
 ) {
   const enforceRoles = enforcesRoles(config.auth);
   const tls = Boolean(config.tls);
@@ -133,20 +141,20 @@ export async function buildApp(
   // A query parameter that could not be decoded is named in a 400 (after the 401 and 403 of onRequest).
   app.addHook('preValidation', refuseMalformedQuery);
 
-  const compiled = views.map(compileView);
+  const compiled = viewsOf(descriptions).map(compileView);
   await app.register(metricsPlugin);
   await app.register(healthRoutes, { store });
   await app.register(openApiRoutes, { document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc' }) });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
-  await app.register(verificationRoutes, { records, candidates: (type, key, limit, padTo) => store.verificationCandidates(type, key, limit, padTo), audit, falseShare: config.verification.falseShare });
+  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo) => store.verificationCandidates(type, key, limit, padTo), audit, falseShare: config.verification.falseShare });
   await app.register(suggestionRoutes, { views: compiled, store, audit, minScore: config.suggestMinScore, rendered });
-  await app.register(auditRoutes, { report, audit, enforceRoles, types: records.map((record) => record.name) });
+  await app.register(auditRoutes, { report, audit, enforceRoles, types: descriptions.map((record) => record.name) });
   await app.register(eventRoutes, {
     feed: events,
     subscriptions,
     audit,
-    descriptions: records,
+    descriptions,
     views: compiled,
     enforceRoles,
     // The mock's callers read every event without on-boarding, as they read every dataset.
@@ -159,7 +167,7 @@ export async function buildApp(
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });
     const sessions = openSessions(config.ui, app.log);
     app.addHook('onClose', () => sessions.close());
-    await app.register(uiRoutes, { api, sessions: sessions.store, idleMs: config.ui.idleMs, secure: tls, records, signIn: { mode: 'mock' } });
+    await app.register(uiRoutes, { api, sessions: sessions.store, idleMs: config.ui.idleMs, secure: tls, records: descriptions, signIn: { mode: 'mock' } });
   }
   app.addHook('onClose', () => audit.flush());
   await app.after();

@@ -6,6 +6,7 @@ import { type Auth, type LevClient, LevApiError, bearerAuth, mockAuth } from '@l
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type nunjucks from 'nunjucks';
 import type { RecordDescription } from '../records/define.ts';
+import { capitalised, pluralOf } from '../records/wording.ts';
 import { type FieldErrors, type FormField, errorList } from './forms.ts';
 import type { OidcSignIn } from './oidc-sign-in.ts';
 import { type Session, type SessionStore, newSessionId, newToken } from './sessions.ts';
@@ -24,9 +25,6 @@ export type UiSignIn = { readonly mode: 'mock' } | { readonly mode: 'oidc'; read
 
 /** An access token this close to expiry is renewed before it is used. */
 const RENEW_BEFORE_MS = 30_000;
-
-const nouns: Record<string, string> = { birth: 'birth', death: 'death', marriage: 'marriage', partnership: 'civil partnership' };
-const labels: Record<string, string> = { birth: 'Births', death: 'Deaths', marriage: 'Marriages', partnership: 'Civil partnerships' };
 
 export interface PagesOptions {
   /** The API, as no one yet: each page calls it `withAuth` the caseworker's identity. */
@@ -160,10 +158,13 @@ export function createPages({ api, sessions, idleMs, secure, records, signIn, te
     sessions,
     /** The description of a record type named in a page's address; undefined for any other name. */
     typeOf: (name: string) => types.get(name),
-    /** A record type as the pages name it in a sentence: "civil partnership". */
-    nounOf: (type: string) => nouns[type] ?? type,
+    /** A record type as its description names it in a sentence: "civil partnership"; any other dataset by its name. */
+    nounOf: (type: string) => types.get(type)?.noun ?? type,
     /** A record type as a heading: "Civil partnerships". */
-    labelOf: (type: string) => labels[type] ?? type,
+    labelOf: (type: string) => {
+      const description = types.get(type);
+      return description ? capitalised(pluralOf(description)) : type;
+    },
     heldSession,
     sessionOf,
     startSession,

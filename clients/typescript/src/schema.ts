@@ -3784,3 +3784,6 @@ export interface operations {
         };
     };
 }
+
+/** The record types the service serves (its /v1/registration/{type} paths), in its document's order. */
+export const recordTypes = ["birth","death","marriage","partnership"] as const;

@@ -2,6 +2,7 @@
 import { LevApiError, type RecordType } from '@lev-api/client';
 import type { FastifyInstance } from 'fastify';
 import { isSystemNumber } from '../../records/system-number.ts';
+import { capitalised } from '../../records/wording.ts';
 import { AUDIT_ROLE, type Pages } from '../pages.ts';
 import { recordPage as recordView } from '../record-page.ts';
 
@@ -15,7 +16,7 @@ export function recordPage(app: FastifyInstance, { typeOf, signedIn, page, conte
     try {
       const record = await signed.lev.lookup(type, request.params.id);
       const canAudit = signed.session.user!.roles.includes(AUDIT_ROLE);
-      return page(reply, 'record.njk', context(signed.session, `${nounOf(type)[0].toUpperCase()}${nounOf(type).slice(1)} record`, { type, noun: nounOf(type), page: recordView(description, record), canAudit }));
+      return page(reply, 'record.njk', context(signed.session, `${capitalised(nounOf(type))} record`, { type, noun: nounOf(type), page: recordView(description, record), canAudit }));
     } catch (error) {
       if (error instanceof LevApiError && error.status === 404) {
         return page(reply, 'error.njk', context(signed.session, 'No such registration', { message: `No ${nounOf(type)} registration has that system number.` }), 404);
