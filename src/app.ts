@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
 import { type Identifier, authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
+import { subscriptionRoutes } from './http/subscription-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -162,6 +163,7 @@ export async function buildApp(
     retentionDays: config.events.retentionDays,
   });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
+  await app.register(subscriptionRoutes, { subscriptions, webhooks, audit, enforceRoles });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });

@@ -202,15 +202,25 @@ export interface AuditRoutesOptions {
   readonly types: readonly string[];
 }
 
-export async function auditRoutes(app: FastifyInstance, { report, audit, enforceRoles, types }: AuditRoutesOptions) {
-  const entriesResponse = auditEntriesResponse(types);
-  /** Reads the trail for an auditor, and records that it was read before answering: an auditor's reading is an access too. */
-  const read = async <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> => {
-    authorise(enforceRoles, request.identity, AUDIT_ROLE, 'The audit report needs');
-    const value = await fromTrail(reading);
+/**
+ * A reading for the audit role: refused without it (where roles are enforced), and recorded in the
+ * trail (`audit-read`, with how many things it returned) before it is answered: an auditor's
+ * reading is an access too. `what` begins the refusal: "The audit report needs the 'audit' role".
+ */
+export function auditorReading(audit: AuditTrail, enforceRoles: boolean, what: string) {
+  return async <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> => {
+    authorise(enforceRoles, request.identity, AUDIT_ROLE, what);
+    const value = await reading();
     await audited(audit, request, count(value), undefined, AUDIT_READ);
     return value;
   };
+}
+
+export async function auditRoutes(app: FastifyInstance, { report, audit, enforceRoles, types }: AuditRoutesOptions) {
+  const entriesResponse = auditEntriesResponse(types);
+  const readByAuditor = auditorReading(audit, enforceRoles, 'The audit report needs');
+  /** Reads the trail for an auditor. */
+  const read = <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> => readByAuditor(request, () => fromTrail(reading), count);
 
   app.get<{ Querystring: Record<string, string | undefined> }>(
     USER_ACTIVITY_PATH,

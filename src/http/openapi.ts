@@ -27,6 +27,7 @@ import { compileVerification } from '../records/verification.ts';
 import { capitalised, inWords, pluralOf } from '../records/wording.ts';
 import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsQueryRule, eventsResponse } from './event-routes.ts';
 import { DEAD_LETTERS_PATH, WEBHOOK_PATH, deadLettersResponse, webhookResponse } from './webhook-routes.ts';
+import { SUBSCRIPTIONS_PATH, subscriptionStateSchema } from './subscription-routes.ts';
 import { SUGGEST_ROLE, verifyRole } from '../auth/identify.ts';
 import { CANDIDATES_SCORED, MAX_SUGGESTIONS, suggestionParameters, suggestionPath, suggestionResponse } from './suggestion-routes.ts';
 import { CANDIDATE_LIMIT, verificationParameters, verificationPath, verificationResponse } from './verification-routes.ts';
@@ -283,6 +284,27 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
       responses: {
         '200': { description: 'The checkpoints, newest first', content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('AuditCheckpoint') } } } } },
         ...auditErrors,
+      },
+    },
+  };
+
+  schemas.SubscriptionState = { title: "A subscription's state", ...subscriptionStateSchema };
+  paths[SUBSCRIPTIONS_PATH] = {
+    get: {
+      tags: ['audit'],
+      operationId: 'subscriptions',
+      summary: 'Every subscription to the change feed: where its events go, its state, lag, failures and dead letters',
+      description:
+        "Each client's subscription, by client: its webhook (the URL without its query), or none when the client reads the feed; active, paused, or disabled by its receiver's 410 Gone; " +
+        'how many events it is behind; the failed attempts at the event being delivered now, and its dead letters. Never a secret. ' +
+        `Needs the '${AUDIT_ROLE}' role. Reading it is itself audited (operation audit-read).`,
+      parameters: [...identity],
+      responses: {
+        '200': { description: 'The subscriptions (an empty array when there are none)', content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('SubscriptionState') } } } } },
+        '400': errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8'),
+        '401': auditErrors['401'],
+        '403': auditErrors['403'],
+        '503': errorResponse('The subscriptions are unavailable; retry later'),
       },
     },
   };

@@ -19,6 +19,7 @@ import { recordPage } from './journeys/record.ts';
 import { searchPages } from './journeys/search.ts';
 import { signInPages } from './journeys/sign-in.ts';
 import { startPage } from './journeys/start.ts';
+import { subscriptionsPage } from './journeys/subscriptions.ts';
 import { verifyPages } from './journeys/verify.ts';
 import { type UiSignIn, createPages } from './pages.ts';
 import type { SessionStore } from './sessions.ts';
@@ -67,4 +68,5 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   recordAccessesPage(app, pages);
   verifyPages(app, pages);
   auditReportPages(app, pages);
+  subscriptionsPage(app, pages);
 }

@@ -17,6 +17,7 @@ import { cloudEventOf } from '../records/cloud-event.ts';
 import { signedHeaders, webhookId } from './signing.ts';
 import type { SendResult, Sender } from './send.ts';
 import type { DeliveryMetrics } from './metrics.ts';
+import { receiverAddress } from './state.ts';
 
 export interface DeliveryLog {
   info(details: object, message: string): void;
@@ -57,10 +58,7 @@ export const exponentialBackoff = (failures: number) => {
 };
 
 /** The path a delivery is audited under: the receiver's origin and path, never its query. */
-const auditPath = (url: string) => {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
-};
+const auditPath = receiverAddress;
 
 export function startDelivery(options: DeliveryOptions) {
   const { store, feed, audit, sender, sourceOf, leaseMs, retryMs, log, metrics } = options;

@@ -62,6 +62,8 @@ export type AuditEntriesParams = Query<'auditEntries'>;
 export type AuditEntry = Schemas['AuditEntry'];
 export type RecordAccessesParams = Query<'recordAccesses'>;
 export type AuditCheckpoint = Schemas['AuditCheckpoint'];
+/** A subscription to the change feed as the audit role sees it: its webhook (absent: the client reads the feed), state, lag, failures and dead letters. */
+export type SubscriptionState = Schemas['SubscriptionState'];
 
 export interface AuditEntries {
   /** Newest first. */
@@ -133,6 +135,8 @@ export interface LevClient {
   recordAccesses(type: RecordType, systemNumber: number | string, params?: RecordAccessesParams, options?: CallOptions): Promise<AuditEntries>;
   /** The audit trail's signed checkpoints, newest first, for a witness to keep (the `audit` role). */
   auditCheckpoints(params?: { limit?: number }, options?: CallOptions): Promise<AuditCheckpoint[]>;
+  /** Every subscription to the change feed, by client: where its events go, its state, lag, failures and dead letters (the `audit` role). */
+  subscriptions(options?: CallOptions): Promise<SubscriptionState[]>;
   /** The v0 birth views of the existing service. */
   readonly v0: {
     lookup(type: 'birth', systemNumber: number | string, options?: CallOptions): Promise<BirthV0>;
@@ -225,6 +229,7 @@ export function createLevClient(options: LevClientOptions): LevClient {
         return { entries: body as AuditEntry[], truncated: response.headers.get(TRUNCATED_HEADER) === 'true' };
       },
       auditCheckpoints: async (params = {}, call) => (await get('/api/v0/audit/checkpoints', { query: { ...params } }, call)).body as AuditCheckpoint[],
+      subscriptions: async (call) => (await get('/api/v0/subscriptions', {}, call)).body as SubscriptionState[],
       v0: {
         lookup: async (type, systemNumber, call) => (await get(`/api/v0/events/${type}/{systemNumber}`, { path: { systemNumber: String(systemNumber) } }, call)).body as BirthV0,
         search: (type, params, call) => results(`/api/v0/events/${type}`, params, call),
