@@ -14,6 +14,7 @@ import type { AuditTrail } from '../types/audit.ts';
 import type { EventFeed, FeedEvent } from '../types/events.ts';
 import type { AttemptOutcome, Lease, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
 import { cloudEventOf } from '../records/cloud-event.ts';
+import { type EventFieldRenderer, receivableTypes } from '../render/event-fields.ts';
 import { signedHeaders, webhookId } from './signing.ts';
 import type { SendResult, Sender } from './send.ts';
 import type { DeliveryMetrics } from './metrics.ts';
@@ -28,8 +29,8 @@ export interface DeliveryOptions {
   readonly feed: EventFeed;
   readonly audit: AuditTrail;
   readonly sender: Sender;
-  /** The v1 path of a record type (an event's `source`). */
-  readonly sourceOf: (recordType: string) => string;
+  /** An event's `source`, and a subscription's fields rendered for the roles recorded on it, as the feed renders them. */
+  readonly renderer: EventFieldRenderer;
   readonly leaseMs: number;
   /** How long an event is retried before it is dead-lettered. */
   readonly retryMs: number;
@@ -63,7 +64,7 @@ const auditPath = (url: string) => {
 };
 
 export function startDelivery(options: DeliveryOptions) {
-  const { store, feed, audit, sender, sourceOf, leaseMs, retryMs, log, metrics } = options;
+  const { store, feed, audit, sender, renderer, leaseMs, retryMs, log, metrics } = options;
   const slots = options.slots ?? 8;
   const batch = options.batch ?? 100;
   const pollMs = options.pollMs ?? 1000;
@@ -74,8 +75,9 @@ export function startDelivery(options: DeliveryOptions) {
   setMaxListeners(0, stopping.signal);
   let databaseDown = false;
 
-  async function attempt(endpoint: WebhookEndpoint, event: FeedEvent, attemptNumber: number, kind: string): Promise<SendResult> {
-    const body = JSON.stringify(cloudEventOf(event, sourceOf(event.recordType)));
+  async function attempt(endpoint: WebhookEndpoint, event: FeedEvent, attemptNumber: number, kind: string, fields?: Record<string, unknown>): Promise<SendResult> {
+    const body = JSON.stringify(cloudEventOf(event, renderer.sourceOf(event.recordType), fields));
+    const included = fields ? renderer.fieldsOf(event.recordType, endpoint.fields) : [];
     const id = webhookId(event.position);
     const started = performance.now();
     const result = await sender.send(endpoint, { ...signedHeaders(endpoint, id, new Date(), body) }, body);
@@ -95,6 +97,7 @@ export function startDelivery(options: DeliveryOptions) {
       requestId: id,
       records: [{ type: event.recordType, id: event.recordId }],
       events: [String(event.position)],
+      ...(included.length ? { fields: included } : {}),
     });
     return result;
   }
@@ -116,15 +119,25 @@ export function startDelivery(options: DeliveryOptions) {
     return page.events[0]?.position === position ? page.events[0] : undefined;
   }
 
+  /**
+   * The types a subscription is pushed and each event's fields: with roles recorded, only types of
+   * datasets they read, and its fields rendered for them as a lookup would; without, every type it
+   * names, thin.
+   */
+  const typesOf = (endpoint: WebhookEndpoint) => (endpoint.roles ? receivableTypes(endpoint.events, endpoint.roles) : endpoint.events);
+  const fieldsFor = (endpoint: WebhookEndpoint, events: readonly FeedEvent[]) =>
+    endpoint.roles ? renderer.render(events, endpoint.fields, endpoint.roles, (type, ids) => feed.recordsJson(type, ids)) : Promise.resolve(new Map<FeedEvent, Record<string, unknown>>());
+
   async function deliver(lease: Lease, claimedAt: number) {
     const { endpoint } = lease;
+    const types = typesOf(endpoint);
     for (const letter of await store.queued(endpoint.client, batch)) {
-      const event = await eventAt(letter.position, endpoint.events);
+      const event = await eventAt(letter.position, types);
       if (!event) {
-        await store.redelivered(lease, letter.position, false, undefined, 'the event is no longer kept in the feed');
+        await store.redelivered(lease, letter.position, false, undefined, 'the event is no longer kept in the feed, or no longer of a type the subscription receives');
         continue;
       }
-      const result = await attempt(endpoint, event, letter.attempts + 1, 'redelivery');
+      const result = await attempt(endpoint, event, letter.attempts + 1, 'redelivery', (await fieldsFor(endpoint, [event])).get(event));
       const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
       await store.redelivered(lease, letter.position, ok, result.status, result.error);
     }
@@ -173,7 +186,9 @@ export function startDelivery(options: DeliveryOptions) {
 
     try {
       let state: { attempts: number; failingSince?: string } = endpoint;
-      const page = await feed.read(endpoint.deliveredThrough, endpoint.events, batch);
+      const page = await feed.read(endpoint.deliveredThrough, types, batch);
+      // Rendered once a page, from the registrations as they are now (as a feed read renders them).
+      const fields = await fieldsFor(endpoint, page.events);
       for (const event of page.events) {
         if (stopping.signal.aborted || lost) return;
         if (trouble !== undefined) throw trouble;
@@ -182,7 +197,7 @@ export function startDelivery(options: DeliveryOptions) {
           await settle();
           if (performance.now() - leaseFrom > leaseMs / 2) return;
         }
-        const result = await attempt(endpoint, event, state.attempts + 1, 'feed');
+        const result = await attempt(endpoint, event, state.attempts + 1, 'feed', fields.get(event));
         const outcome = decide(result, state, event.position);
         metrics?.outcome(endpoint.client, outcome.kind);
         if (outcome.kind === 'delivered') {
