@@ -908,6 +908,7 @@ async function main(): Promise<number> {
         connections: opts.connections - (opts.connections % 4),
         capacitySeconds: Math.max(1, Math.round(opts.duration / 2)),
         batch: 10,
+        batchCostSeconds: 3,
         levApi: resolve(LEV_API),
         keep: false,
       }),

@@ -195,8 +195,9 @@ export async function startApp(
   backend: Parameters<typeof buildApp>[1]['backend'],
   config: Config = testConfig(),
   logger?: Parameters<typeof buildApp>[1]['logger'],
+  descriptions?: Parameters<typeof buildApp>[1]['descriptions'],
 ): Promise<RunningApp> {
-  const app = await buildApp(config, { backend, logger });
+  const app = await buildApp(config, { backend, logger, descriptions });
   await app.listen({ port: 0, host: '127.0.0.1' });
   t.after(() => app.close());
   const address = app.server.address();

@@ -10,8 +10,9 @@ import { createReadStream } from 'node:fs';
 import { type FileHandle, open, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { ChainedEntry } from '../types/audit.ts';
+import type { ChainedEntry, Checkpoint } from '../types/audit.ts';
 import { GENESIS_HASH, chainHash } from './chain.ts';
+import { checkpointFault } from './checkpoint.ts';
 import { LevError } from '../errors.ts';
 
 export interface AuditFileOptions {
@@ -299,8 +300,11 @@ export interface CheckedSegment {
 }
 
 export interface FileProblem {
-  /** A file missing from the numbering, a break in the chain, or a trail that ends before its recorded head. */
-  readonly kind: 'gap' | 'chain' | 'cut';
+  /**
+   * A file missing from the numbering, a break in the chain, a trail that ends before its recorded
+   * head, or one that does not hold what a checkpoint given says it held.
+   */
+  readonly kind: 'gap' | 'chain' | 'cut' | 'checkpoint';
   /** The file at fault: the missing one, for a gap. */
   readonly file: string;
   /** The line at fault; 0 when the whole file is (a gap). */
@@ -320,6 +324,10 @@ interface TrailNotes {
   setAside?: readonly string[];
   /** The head file the trail was checked against, when there is one. */
   head?: string;
+  /** Checkpoints given that were checked against the entries they bind. */
+  checkpoints?: number;
+  /** Checkpoints given that bind only entries in files rotated away, so could not be checked: their times. */
+  uncheckable?: readonly string[];
 }
 
 export type FileVerifyResult =
@@ -370,8 +378,17 @@ async function trailFiles(path: string): Promise<{ files: string[]; missing: Set
  * one before it ended. A missing file in the numbering is a failure naming it; the files on
  * each side of it are still checked, each run from its own oldest file's head line.
  */
-export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(path)): Promise<FileVerifyResult> {
+export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(path), witnessed: readonly Checkpoint[] = []): Promise<FileVerifyResult> {
   const problems: FileProblem[] = [];
+  // Where each hash a checkpoint names lies in the chain, as entries counted before it (a file's first line) or up to it (an entry).
+  const watched = new Set(witnessed.flatMap((c) => [c.origin, ...c.heads.map((h) => h.hash)]));
+  const found = new Map<string, number>();
+  // The oldest entry's time in the files kept: a checkpoint after it must be found in them.
+  let oldestAt: string | undefined;
+  const observe = (hash: string, n: number, at: string | undefined) => {
+    oldestAt ??= at;
+    if (watched.has(hash) && !found.has(hash)) found.set(hash, n);
+  };
   let recorded: RecordedHead | undefined;
   try {
     recorded = await readHead(headPath);
@@ -410,7 +427,9 @@ export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(
     run.files++;
     // A run with a break is not followed further: what comes after it has nothing to be checked against.
     if (!run.ok) continue;
-    const checked = await checkFile(file, run.previous, run.from === file && segments.length === 0 && problems.length === 0, file === path, recorded?.hash);
+    const checked = await checkFile(file, run.previous, run.from === file && segments.length === 0 && problems.length === 0, file === path, recorded?.hash, (hash, n, at) =>
+      observe(hash, entries + n, at),
+    );
     if (checked.tornTail) tornTail = true;
     if (checked.holdsHead) headSeen = true;
     const before = entries;
@@ -433,7 +452,21 @@ export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(
       reason: `ends before its last recorded head in ${headPath} (the entry of ${recorded.at ?? 'the start of a file'}): its newest entries were removed, or the trail was replaced`,
     });
   }
+  // Only a whole chain says anything about the checkpoints: a broken one is reported for itself.
+  const uncheckable: string[] = [];
+  const whole = problems.length === 0;
+  for (const checkpoint of witnessed) {
+    const fault = checkpointFault(checkpoint) ?? embeddedCheckpointFault(checkpoint);
+    if (fault) problems.push({ kind: 'checkpoint', file: path, line: 0, entries, reason: `the checkpoint of ${checkpoint.at} given cannot be taken at its word: ${fault}` });
+    else if (whole) {
+      const held = heldFault(checkpoint, found, entries, fromGenesis || (oldestAt !== undefined && checkpoint.at >= oldestAt));
+      if (held === 'rotated away') uncheckable.push(checkpoint.at);
+      else if (held) problems.push({ kind: 'checkpoint', file: path, line: 0, entries, reason: `the checkpoint of ${checkpoint.at} given ${held}` });
+    }
+  }
   const notes: TrailNotes = {
+    ...(witnessed.length ? { checkpoints: witnessed.length - uncheckable.length } : {}),
+    ...(uncheckable.length ? { uncheckable } : {}),
     ...(tornTail ? { tornTail: true } : {}),
     ...(setAside.length ? { setAside } : {}),
     ...(recorded ? { head: headPath } : {}),
@@ -441,6 +474,37 @@ export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(
   if (problems.length === 0) return { ok: true, entries, files: files.length, fromGenesis, ...notes };
   const [first] = problems;
   return { ok: false, entries: first.entries, file: first.file, line: first.line, reason: first.reason, problems, segments, ...notes };
+}
+
+/**
+ * Why a checkpoint cannot be of an audit file: the embedded store's checkpoints name one writer,
+ * the process, whose chain runs from where its file ended when it started (the checkpoint's origin).
+ */
+function embeddedCheckpointFault(checkpoint: Checkpoint): string | undefined {
+  if (checkpoint.heads.length > 1 || checkpoint.heads.some((head) => head.writer !== 'embedded')) return "it names the PostgreSQL trail's writers, not an audit file's";
+  if (checkpoint.entries !== (checkpoint.heads[0]?.seq ?? 0)) return `it states ${checkpoint.entries} entries but its head makes ${checkpoint.heads[0]?.seq ?? 0}`;
+  return undefined;
+}
+
+/**
+ * Whether the chain holds what the checkpoint says it held: the hash it starts from, and its head
+ * that many entries after it. 'rotated away' when neither is in the files kept and `kept` says they
+ * need not be (the files were rotated, and the checkpoint is older than their oldest entry).
+ */
+function heldFault(checkpoint: Checkpoint, found: ReadonlyMap<string, number>, entries: number, kept: boolean): string | undefined {
+  const [head] = checkpoint.heads;
+  const start = found.get(checkpoint.origin);
+  const end = head && found.get(head.hash);
+  if (start === undefined) {
+    // Its start rotated away: its head, when the files kept should hold it, must be in them.
+    if (end !== undefined) return undefined;
+    if (!kept) return 'rotated away';
+    return `names ${head ? 'a head and ' : ''}a start the chain does not pass through: the trail was rewritten`;
+  }
+  if (!head) return undefined;
+  if (end === start + head.seq) return undefined;
+  if (start + head.seq > entries) return `names entry ${head.seq} after its start, but the chain ends ${entries - start} entries after it: entries were removed`;
+  return `names a head that is not the entry ${head.seq} after its start: the chain was rewritten${end === undefined ? '' : ', or entries removed or inserted'}`;
 }
 
 interface FileCheck {
@@ -455,7 +519,14 @@ interface FileCheck {
 }
 
 /** Checks one file's chain, continuing from `previous` (the file before it), or anchored at its own first line. */
-async function checkFile(file: string, previous: string | undefined, oldest: boolean, newest: boolean, watch: string | undefined): Promise<FileCheck> {
+async function checkFile(
+  file: string,
+  previous: string | undefined,
+  oldest: boolean,
+  newest: boolean,
+  watch: string | undefined,
+  observe: (hash: string, entries: number, at: string | undefined) => void = () => {},
+): Promise<FileCheck> {
   let line = 0;
   let holdsHead = false;
   /** Entries verified so far. */
@@ -497,6 +568,7 @@ async function checkFile(file: string, previous: string | undefined, oldest: boo
         fromGenesis = oldest && previous === GENESIS_HASH;
       } else if (value.previous !== previous) return broken('the file does not continue from the end of the file before it');
       if (value.previous === watch) holdsHead = true;
+      observe(value.previous, 0, undefined);
       continue;
     }
     entries++;
@@ -507,6 +579,7 @@ async function checkFile(file: string, previous: string | undefined, oldest: boo
     previous = entry.hash;
     good++;
     if (entry.hash === watch) holdsHead = true;
+    observe(entry.hash, entries, entry.at);
   }
   if (line === 0) return broken('the file is empty: it has lost even its first line');
   return { entries, last: previous, fromGenesis, tornTail, holdsHead };

@@ -53,14 +53,27 @@ function storedEntry({ request_id, records, events, fields, writer, seq, ...row 
   };
 }
 
+/** Days (UTC), both inclusive; either bound may be left open. */
+export interface DayRange {
+  readonly from?: string;
+  readonly to?: string;
+}
+
+/** The entries within a day range, after the entry with id $1: the export's filter, for counting and reading alike. */
+const IN_RANGE = 'id > $1::bigint AND ($2::date IS NULL OR at >= $2::date) AND ($3::date IS NULL OR at < $3::date + 1)';
+
+/** How many entries `auditEntries` gives for the range (as of the same snapshot, in a transaction that has one). */
+export async function countAuditEntries(db: SqlExecutor, range: DayRange = {}): Promise<number> {
+  const [{ count }] = await db.query<{ count: string }>(`SELECT count(*)::text AS count FROM audit_log WHERE ${IN_RANGE}`, ['0', range.from ?? null, range.to ?? null]);
+  return Number(count);
+}
+
 /** Entries in id order, optionally within [from, to] days (UTC), a page at a time. */
-export async function* auditEntries(db: SqlExecutor, range: { from?: string; to?: string } = {}, pageSize = 5000): AsyncGenerator<StoredEntry> {
+export async function* auditEntries(db: SqlExecutor, range: DayRange = {}, pageSize = 5000): AsyncGenerator<StoredEntry> {
   let after = '0';
   for (;;) {
     const rows = await db.query<Row>(
-      `SELECT ${COLUMNS} FROM audit_log
-        WHERE id > $1::bigint AND ($2::date IS NULL OR at >= $2::date) AND ($3::date IS NULL OR at < $3::date + 1)
-        ORDER BY audit_log.id LIMIT $4`,
+      `SELECT ${COLUMNS} FROM audit_log WHERE ${IN_RANGE} ORDER BY audit_log.id LIMIT $4`,
       [after, range.from ?? null, range.to ?? null, pageSize],
     );
     for (const row of rows) yield storedEntry(row);

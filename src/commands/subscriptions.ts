@@ -18,6 +18,7 @@ import type { DeadLetterRange, ListedEndpoint } from '../types/webhooks.ts';
 import { createPostgresWebhooks } from '../store/postgres-webhooks.ts';
 import { type DestinationChecker, RefusedDestination, destinationPolicy } from '../webhooks/destination.ts';
 import { newSecret, newSigningKey, publicKeyOf } from '../webhooks/signing.ts';
+import { deliveryStateOf } from '../webhooks/state.ts';
 import { parseArguments } from './arguments.ts';
 import { UsageError } from '../errors.ts';
 
@@ -120,10 +121,10 @@ async function webhookOption(url: string, checker: DestinationChecker): Promise<
 }
 
 function webhookState(w: ListedEndpoint): string {
-  if (w.disabledAt) return `disabled at ${w.disabledAt}: ${w.disabledReason}`;
-  if (w.paused) return 'paused';
-  if (w.attempts > 0) return `retrying (${w.attempts} failed, next at ${w.nextAttemptAt}: ${w.lastError})`;
-  return 'delivering';
+  const state = deliveryStateOf(w);
+  if (state === 'disabled') return `disabled at ${w.disabledAt}: ${w.disabledReason}`;
+  if (state === 'retrying') return `retrying (${w.attempts} failed, next at ${w.nextAttemptAt}: ${w.lastError})`;
+  return state;
 }
 
 function webhookRow(w: ListedEndpoint): string {

@@ -40,6 +40,7 @@ import {
   WELSH_STREETS,
 } from './names.ts';
 import { Random, type Seed, Weighted, hashSeed } from './random.ts';
+import { type ValueMakers, absentLeaves, blank, fillFromDescription } from './values.ts';
 
 export const GENERATED_TYPES = ['birth', 'death', 'marriage', 'partnership'] as const;
 export type GeneratedType = (typeof GENERATED_TYPES)[number];
@@ -1064,22 +1065,76 @@ function reregisterPartnership(r: Random, first: Rec, id: number): [Rec, Rec] {
 interface Kind {
   readonly description: RecordDescription;
   readonly build: (r: Random, id: number) => Rec;
-  /** The first registration (amended) and its re-registration, both without links. */
-  readonly reregister: (r: Random, first: Rec, id: number) => [Rec, Rec];
+  /** The first registration (amended) and its re-registration, both without links; none for a type built from its description alone. */
+  readonly reregister?: (r: Random, first: Rec, id: number) => [Rec, Rec];
   /** Dates a search of this type plausibly asks for. */
   readonly dates: readonly [number, number];
+  /** Leaves of the description the builder does not write (described after it was): filled from the description. */
+  readonly absent: readonly string[];
 }
 
-const KINDS: Record<GeneratedType, Kind> = {
+/** The builders tuned by hand for the built-in types, by name. */
+const TUNED: Record<GeneratedType, Omit<Kind, 'absent'>> = {
   birth: { description: birth, build: buildBirth, reregister: reregisterBirth, dates: BIRTH_RANGE },
   death: { description: death, build: buildDeath, reregister: reregisterDeath, dates: DEATH_RANGE },
   marriage: { description: marriage, build: buildMarriage, reregister: reregisterMarriage, dates: MARRIAGE_RANGE },
   partnership: { description: partnership, build: buildPartnership, reregister: reregisterPartnership, dates: PARTNERSHIP_RANGE },
 };
 
-function kindOf(type: string): Kind {
-  if (!isGeneratedType(type)) throw new RangeError(`unknown record type '${type}': expected one of ${GENERATED_TYPES.join(', ')}`);
-  return KINDS[type];
+/** The generator's pools, for the values made from a description alone (values.ts). */
+export const VALUE_MAKERS: ValueMakers = {
+  forenames: (r, male, bornIn) => forenames(r, ENGLISH, male, bornIn),
+  surname: (r) => surname(r, ENGLISH),
+  place: (r) => pickPlace(r).town,
+  address: (r) => address(r, pickPlace(r)),
+  occupation: (r, year, male) => occupation(r, year, male),
+};
+
+const DESCRIBED_DATES = [dayNumber(1950, 1, 1), LATEST] as const;
+
+/** A record built from the description alone: every leaf filled, current, not blocked now and then. */
+function describedBuild(description: RecordDescription): (r: Random, id: number) => Rec {
+  const { blockedFlag } = description;
+  const cancelled = description.verification.cancelledFlag;
+  return (r, id) => {
+    const record = fillFromDescription(description, blank(description.fields), r, VALUE_MAKERS);
+    record.id = id;
+    setFlag(record, blockedFlag, r.chance(BLOCKED_SHARE));
+    if (cancelled) setFlag(record, cancelled, false);
+    return record;
+  };
+}
+
+function setFlag(record: Rec, path: string, value: boolean): void {
+  const keys = path.split('.');
+  let holder = record;
+  for (const key of keys.slice(0, -1)) holder = holder[key];
+  holder[keys[keys.length - 1]] = value;
+}
+
+const kinds = new WeakMap<RecordDescription, Kind>();
+
+/**
+ * How records of a type are made: its tuned builder when the generator has one for its name
+ * (with any leaf the builder does not write filled from the description), else the description alone.
+ */
+function kindOf(type: string | RecordDescription): Kind {
+  if (typeof type === 'string') {
+    if (!isGeneratedType(type)) throw new RangeError(`unknown record type '${type}': expected one of ${GENERATED_TYPES.join(', ')}`);
+    return kindOf(TUNED[type].description);
+  }
+  let kind = kinds.get(type);
+  if (!kind) {
+    const tuned = isGeneratedType(type.name) ? TUNED[type.name] : undefined;
+    if (tuned) {
+      const sample = tuned.build(Random.fromString('lev-generate absent leaves'), 1);
+      kind = { ...tuned, description: type, absent: absentLeaves(type, sample) };
+    } else {
+      kind = { description: type, build: describedBuild(type), dates: DESCRIBED_DATES, absent: [] };
+    }
+    kinds.set(type, kind);
+  }
+  return kind;
 }
 
 function checkOptions(options: GenerateOptions): { count: number; firstId: number } {
@@ -1091,7 +1146,10 @@ function checkOptions(options: GenerateOptions): { count: number; firstId: numbe
   return { count, firstId };
 }
 
-const streamSeed = (type: string, seed: string): Seed => hashSeed(`lev-generate\u0000${type}\u0000${seed}`);
+const typeName = (type: string | RecordDescription) => (typeof type === 'string' ? type : type.name);
+const streamSeed = (type: string | RecordDescription, seed: string): Seed => hashSeed(`lev-generate\u0000${typeName(type)}\u0000${seed}`);
+/** The stream of the values a tuned builder does not write: apart from its own, so its records stay as they were. */
+const absentSeed = (type: string | RecordDescription, seed: string): Seed => hashSeed(`lev-generate-absent\u0000${typeName(type)}\u0000${seed}`);
 
 /**
  * The records of block `block` (positions 2·block and 2·block + 1): two
@@ -1099,14 +1157,17 @@ const streamSeed = (type: string, seed: string): Seed => hashSeed(`lev-generate\
  * embedding the other (pointing outwards only). `both` is false for a last
  * block with room for one record; the first record is the same either way.
  */
-function makeBlock(kind: Kind, seed: Seed, block: number, firstId: number, both: boolean): Rec[] {
+function makeBlock(kind: Kind, seed: Seed, absent: Seed, block: number, firstId: number, both: boolean): Rec[] {
   const r = Random.derive(seed, block);
+  const complete = kind.absent.length
+    ? ((extra: Random) => (record: Rec) => fillFromDescription(kind.description, record, extra, VALUE_MAKERS, { paths: kind.absent }))(Random.derive(absent, block))
+    : (record: Rec) => record;
   const paired = r.chance(PAIR_SHARE);
   const id = firstId + block * 2;
-  const first = kind.build(r, id);
+  const first = complete(kind.build(r, id));
   if (!both) return [first];
-  if (!paired) return [first, kind.build(r, id + 1)];
-  const [earlier, later] = kind.reregister(r, first, id + 1);
+  if (!paired || !kind.reregister) return [first, complete(kind.build(r, id + 1))];
+  const [earlier, later] = kind.reregister(r, first, id + 1).map(complete);
   return [
     { ...earlier, nextRegistration: later },
     { ...later, previousRegistration: earlier },
@@ -1114,27 +1175,28 @@ function makeBlock(kind: Kind, seed: Seed, block: number, firstId: number, both:
 }
 
 /**
- * `count` complete v1 records of `type`, ids `firstId`, `firstId + 1`, ...
- * Lazy: memory stays constant whatever the count.
+ * `count` complete v1 records of `type` (a built-in type's name, or a description), ids
+ * `firstId`, `firstId + 1`, ... Lazy: memory stays constant whatever the count.
  */
-export function* generateRecords(type: string, options: GenerateOptions): Generator<Record<string, unknown>> {
+export function* generateRecords(type: string | RecordDescription, options: GenerateOptions): Generator<Record<string, unknown>> {
   const kind = kindOf(type);
   const { count, firstId } = checkOptions(options);
   const seed = streamSeed(type, options.seed);
+  const absent = absentSeed(type, options.seed);
   for (let position = 0, block = 0; position < count; position += 2, block++) {
-    const records = makeBlock(kind, seed, block, firstId, position + 1 < count);
+    const records = makeBlock(kind, seed, absent, block, firstId, position + 1 < count);
     yield records[0];
     if (records.length > 1) yield records[1];
   }
 }
 
 /** The record at `position` (0-based) of the stream `generateRecords(type, options)` gives. */
-export function recordAt(type: string, options: GenerateOptions, position: number): Record<string, unknown> {
+export function recordAt(type: string | RecordDescription, options: GenerateOptions, position: number): Record<string, unknown> {
   const kind = kindOf(type);
   const { count, firstId } = checkOptions(options);
   if (!Number.isSafeInteger(position) || position < 0 || position >= count) throw new RangeError(`position ${position} is outside 0..${count - 1}`);
   const block = Math.floor(position / 2);
-  const records = makeBlock(kind, streamSeed(type, options.seed), block, firstId, block * 2 + 1 < count);
+  const records = makeBlock(kind, streamSeed(type, options.seed), absentSeed(type, options.seed), block, firstId, block * 2 + 1 < count);
   return records[position % 2];
 }
 
@@ -1153,11 +1215,11 @@ export interface SearchSample {
  * marriages and partnerships either party). A miss asks for a plausible
  * forename and date with a surname the generator never uses.
  */
-export function searchSample(type: string, options: GenerateOptions, n: number): SearchSample[] {
+export function searchSample(type: string | RecordDescription, options: GenerateOptions, n: number): SearchSample[] {
   const kind = kindOf(type);
   const { count } = checkOptions(options);
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`n must be a whole number, 0 or more (got ${n})`);
-  const r = Random.fromString(`lev-search\u0000${type}\u0000${options.seed}`);
+  const r = Random.fromString(`lev-search\u0000${typeName(type)}\u0000${options.seed}`);
   const { parties, dateParam } = kind.description.search;
   const hits = count === 0 ? 0 : Math.ceil(n / 2);
   const samples: SearchSample[] = [];

@@ -8,11 +8,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authorise } from '../auth/identify.ts';
 import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
-import { AUDIT_OPERATIONS, type AuditReport, type AuditTrail, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
+import { AUDIT_OPERATIONS, AUDIT_READ, type AuditReport, type AuditTrail, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
 import { unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
-import { type RecordRouteConfig, TRUNCATED_HEADER, audited } from './record-routes.ts';
+import { TRUNCATED_HEADER, audited } from './record-routes.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';
+import { inWords } from '../records/wording.ts';
 
 export const AUDIT_ROLE = 'audit';
 export const USER_ACTIVITY_PATH = '/api/v0/audit/user-activity';
@@ -22,8 +23,6 @@ export const CHECKPOINTS_PATH = '/api/v0/audit/checkpoints';
 /** The path of who saw one registration. */
 export const recordAccessesPath = (type: string, id: number | string) => `/api/v0/audit/records/${type}/${id}`;
 
-/** How a reading of the trail is itself recorded. */
-const AUDIT_READ = { dataset: 'audit', operation: 'audit-read' } as const satisfies RecordRouteConfig;
 
 const day = (description: string) => ({
   type: 'string',
@@ -47,9 +46,12 @@ const operation = {
   description: `Only accesses of this kind: ${AUDIT_OPERATIONS.join(', ')}`,
   [EXPECTED]: `one of ${AUDIT_OPERATIONS.join(', ')}`,
 } as const;
-const dataset = word('Only this dataset: birth, death, marriage or partnership');
+/** The record types' datasets, in words: "birth, death, marriage or partnership". */
+const datasetsOf = (types: readonly string[]) => inWords(types, 'or');
+const dataset = (types: readonly string[]) => word(`Only this dataset: ${datasetsOf(types)}`);
 
-export const userActivityQuery = {
+/** The report's query, for these record types. */
+export const userActivityQuery = (types: readonly string[]) => ({
   type: 'object',
   properties: {
     from: day('First day (UTC) counted; default 1970-01-01'),
@@ -57,9 +59,9 @@ export const userActivityQuery = {
     user: word("Only usernames containing this text, e.g. '@hmrc.gov.uk' for a group of users. Case-sensitive; every character is taken literally, % and _ included"),
     group: word('Only callers in this group (the whole group name)'),
     operation,
-    dataset,
+    dataset: dataset(types),
   },
-} as const;
+}) as const;
 
 const limit = {
   type: 'integer',
@@ -70,7 +72,8 @@ const limit = {
   [EXPECTED]: `a whole number from 1 to ${MAX_ENTRIES_LIMIT}`,
 } as const;
 
-export const auditEntriesQuery = {
+/** The drill-down's query, for these record types. */
+export const auditEntriesQuery = (types: readonly string[]) => ({
   type: 'object',
   // Unlike the report's, a mistyped filter here (`operations=search`) would answer a different
   // question about a named person without saying so: refused, naming the parameters there are.
@@ -81,12 +84,13 @@ export const auditEntriesQuery = {
     from: day('First day (UTC) listed; default 1970-01-01'),
     to: day('Last day (UTC) listed; default today'),
     operation,
-    dataset,
+    dataset: dataset(types),
     limit,
   },
-} as const;
+}) as const;
 
-export const auditEntrySchema = {
+/** An entry of the trail as the audit routes give it, for these record types. */
+export const auditEntrySchema = (types: readonly string[]) => ({
   type: 'object',
   additionalProperties: false,
   required: ['at', 'username', 'client', 'groups', 'dataset', 'operation', 'path', 'query', 'results', 'requestId'],
@@ -95,9 +99,9 @@ export const auditEntrySchema = {
     username: { type: 'string', description: 'The person or system that called' },
     client: { type: 'string', description: 'The client (department service) it called through' },
     groups: { type: 'array', items: { type: 'string' }, description: "The caller's groups" },
-    dataset: { type: 'string', description: 'birth, death, marriage or partnership' },
+    dataset: { type: 'string', description: datasetsOf(types) },
     operation: { type: 'string', enum: operation.enum, description: AUDIT_OPERATIONS.join(', ') },
-    path: { type: 'string', description: 'The path asked, e.g. /v1/registration/birth/123456789 for a lookup' },
+    path: { type: 'string', description: `The path asked, e.g. /v1/registration/${types[0]}/123456789 for a lookup` },
     query: { type: 'string', description: 'The query string as sent, percent-encoded, without the ?; empty for a lookup' },
     results: { type: 'integer', minimum: 0, description: 'Records returned (a lookup 1); for a verification, 1 when it answered verified, 0 when not' },
     requestId: { type: 'string', description: "The request's id (its x-request-id)" },
@@ -112,8 +116,7 @@ export const auditEntrySchema = {
       },
     },
   },
-} as const;
-
+}) as const;
 
 export const recordAccessesQuery = {
   type: 'object',
@@ -170,7 +173,7 @@ export const checkpointSchema = {
 } as const;
 
 /** Newest first. Truncation is told as the searches tell it, by TRUNCATED_HEADER: one signal across the API, which the typed client already reads. */
-export const auditEntriesResponse = { type: 'array', items: auditEntrySchema } as const;
+const auditEntriesResponse = (types: readonly string[]) => ({ type: 'array', items: auditEntrySchema(types) }) as const;
 
 type Days = { from?: string; to?: string };
 type EntriesQuery = Days & { user: string; operation?: string; dataset?: string; limit?: number };
@@ -199,18 +202,29 @@ export interface AuditRoutesOptions {
   readonly types: readonly string[];
 }
 
-export async function auditRoutes(app: FastifyInstance, { report, audit, enforceRoles, types }: AuditRoutesOptions) {
-  /** Reads the trail for an auditor, and records that it was read before answering: an auditor's reading is an access too. */
-  const read = async <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> => {
-    authorise(enforceRoles, request.identity, AUDIT_ROLE, 'The audit report needs');
-    const value = await fromTrail(reading);
+/**
+ * A reading for the audit role: refused without it (where roles are enforced), and recorded in the
+ * trail (`audit-read`, with how many things it returned) before it is answered: an auditor's
+ * reading is an access too. `what` begins the refusal: "The audit report needs the 'audit' role".
+ */
+export function auditorReading(audit: AuditTrail, enforceRoles: boolean, what: string) {
+  return async <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> => {
+    authorise(enforceRoles, request.identity, AUDIT_ROLE, what);
+    const value = await reading();
     await audited(audit, request, count(value), undefined, AUDIT_READ);
     return value;
   };
+}
+
+export async function auditRoutes(app: FastifyInstance, { report, audit, enforceRoles, types }: AuditRoutesOptions) {
+  const entriesResponse = auditEntriesResponse(types);
+  const readByAuditor = auditorReading(audit, enforceRoles, 'The audit report needs');
+  /** Reads the trail for an auditor. */
+  const read = <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> => readByAuditor(request, () => fromTrail(reading), count);
 
   app.get<{ Querystring: Record<string, string | undefined> }>(
     USER_ACTIVITY_PATH,
-    { schema: { querystring: userActivityQuery }, config: { requiresIdentity: true } },
+    { schema: { querystring: userActivityQuery(types) }, config: { requiresIdentity: true } },
     (request) =>
       read(
         request,
@@ -222,7 +236,7 @@ export async function auditRoutes(app: FastifyInstance, { report, audit, enforce
   app.get<{ Querystring: EntriesQuery }>(
     AUDIT_ENTRIES_PATH,
     {
-      schema: { querystring: auditEntriesQuery, response: { 200: auditEntriesResponse } },
+      schema: { querystring: auditEntriesQuery(types), response: { 200: entriesResponse } },
       config: { requiresIdentity: true },
       preValidation: numericLimit,
     },
@@ -236,7 +250,7 @@ export async function auditRoutes(app: FastifyInstance, { report, audit, enforce
   app.get<{ Params: { type: string; id: string }; Querystring: Days & { limit?: number } }>(
     RECORD_ACCESSES_PATH.replace('{type}', ':type').replace('{id}', ':id'),
     {
-      schema: { params: recordAccessesParams(types), querystring: recordAccessesQuery, response: { 200: auditEntriesResponse } },
+      schema: { params: recordAccessesParams(types), querystring: recordAccessesQuery, response: { 200: entriesResponse } },
       config: { requiresIdentity: true },
       preValidation: numericLimit,
     },

@@ -24,8 +24,10 @@ import {
   userActivityQuery,
 } from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
+import { capitalised, inWords, pluralOf } from '../records/wording.ts';
 import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsQueryRule, eventsResponse } from './event-routes.ts';
 import { DEAD_LETTERS_PATH, WEBHOOK_PATH, deadLettersResponse, webhookResponse } from './webhook-routes.ts';
+import { SUBSCRIPTIONS_PATH, subscriptionStateSchema } from './subscription-routes.ts';
 import { SUGGEST_ROLE, verifyRole } from '../auth/identify.ts';
 import { CANDIDATES_SCORED, MAX_SUGGESTIONS, suggestionParameters, suggestionPath, suggestionResponse } from './suggestion-routes.ts';
 import { CANDIDATE_LIMIT, verificationParameters, verificationPath, verificationResponse } from './verification-routes.ts';
@@ -90,6 +92,8 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
       },
     },
   };
+  const records = [...new Set(views.map((view) => view.record))];
+  const types = records.map((record) => record.name);
   const identity = identityHeaders
     ? MOCK_IDENTITY.map(([name, description]) => ({ name, in: 'header', required: REQUIRED_IDENTITY.has(name), description, schema: { type: 'string' } }))
     : [];
@@ -147,7 +151,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
     paths[verificationPath(record.name)] = {
       get: {
         tags: [record.name, 'verification'],
-        operationId: `verify${record.name[0].toUpperCase()}${record.name.slice(1)}`,
+        operationId: `verify${capitalised(record.name)}`,
         summary: `Verify the details of a ${title} without reading it`,
         description:
           `Answers whether the details given match exactly one current ${title}, and nothing else of it. ` +
@@ -205,7 +209,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
       operationId: 'userActivity',
       summary: 'Accesses per user per day, from the audit trail',
       description: `Needs the '${AUDIT_ROLE}' role (in the mock, any identified caller may read it unless MOCK_ENFORCE_ROLES is set). Counts every lookup and search that returned data.`,
-      parameters: [...parametersOf(userActivityQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
+      parameters: [...parametersOf(userActivityQuery(types) as unknown as { properties: Record<string, JsonSchema> }, 'query'), ...identity],
       responses: {
         '200': {
           description: 'For each username, for each day (UTC, YYYY-MM-DD), the number of accesses',
@@ -220,7 +224,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
     },
   };
 
-  schemas.AuditEntry = { title: 'Audit entry', ...auditEntrySchema };
+  schemas.AuditEntry = { title: 'Audit entry', ...auditEntrySchema(types) };
   paths[AUDIT_ENTRIES_PATH] = {
     get: {
       tags: ['audit'],
@@ -229,7 +233,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
       description:
         `The audit report's drill-down: the entries of one username (the whole of it, not a part) over the days asked, newest first, at most 'limit' of them; when more matched, the ${TRUNCATED_HEADER} header is true. ` +
         `Needs the '${AUDIT_ROLE}' role, as the report does. A parameter not listed is refused (400).`,
-      parameters: [...parametersOf(auditEntriesQuery as unknown as { properties: Record<string, JsonSchema>; required: string[] }, 'query'), ...identity],
+      parameters: [...parametersOf(auditEntriesQuery(types) as unknown as { properties: Record<string, JsonSchema>; required: string[] }, 'query'), ...identity],
       responses: {
         '200': {
           description: "The user's entries, newest first (an empty array when there are none)",
@@ -251,7 +255,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         `newest first, with its time, user, client and operation; at most 'limit', and when more matched the ${TRUNCATED_HEADER} header is true. ` +
         `Needs the '${AUDIT_ROLE}' role. Reading it is itself audited (operation audit-read).`,
       parameters: [
-        ...parametersOf(recordAccessesParams([...new Set(views.map((view) => view.record.name))]) as unknown as { properties: Record<string, JsonSchema>; required: string[] }, 'path'),
+        ...parametersOf(recordAccessesParams(types) as unknown as { properties: Record<string, JsonSchema>; required: string[] }, 'path'),
         ...parametersOf(recordAccessesQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'),
         ...identity,
       ],
@@ -280,6 +284,27 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
       responses: {
         '200': { description: 'The checkpoints, newest first', content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('AuditCheckpoint') } } } } },
         ...auditErrors,
+      },
+    },
+  };
+
+  schemas.SubscriptionState = { title: "A subscription's state", ...subscriptionStateSchema };
+  paths[SUBSCRIPTIONS_PATH] = {
+    get: {
+      tags: ['audit'],
+      operationId: 'subscriptions',
+      summary: 'Every subscription to the change feed: where its events go, its state, lag, failures and dead letters',
+      description:
+        "Each client's subscription, by client: its webhook (the URL without its query), or none when the client reads the feed; active, paused, or disabled by its receiver's 410 Gone; " +
+        'how many events it is behind; the failed attempts at the event being delivered now, and its dead letters. Never a secret. ' +
+        `Needs the '${AUDIT_ROLE}' role. Reading it is itself audited (operation audit-read).`,
+      parameters: [...identity],
+      responses: {
+        '200': { description: 'The subscriptions (an empty array when there are none)', content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('SubscriptionState') } } } } },
+        '400': errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8'),
+        '401': auditErrors['401'],
+        '403': auditErrors['403'],
+        '503': errorResponse('The subscriptions are unavailable; retry later'),
       },
     },
   };
@@ -372,7 +397,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
       title: 'Life-events verification API',
       version,
       description:
-        'Verifies births, deaths, marriages and civil partnerships registered in England and Wales. ' +
+        `Verifies ${inWords(records.map(pluralOf), 'and')} registered in England and Wales. ` +
         'Fields the caller may not see are sent as null; fields with nothing recorded are left out. ' +
         'A blocked record shows only its id and its blocked flag.',
     },

@@ -26,6 +26,8 @@ export const TRUNCATED_HEADER = 'x-results-truncated';
 declare module 'fastify' {
   interface FastifyRequest {
     identity?: Identity;
+    /** Ends the request's place among the accesses the audit trail expects an entry from (`AuditTrail.expect`). */
+    auditExpected?: () => void;
   }
   interface FastifyContextConfig extends Partial<RecordRouteConfig> {
     /** The route needs a caller identity even though it serves no dataset. */
@@ -89,7 +91,7 @@ export async function audited(
   const mark = request.url.indexOf('?');
   const [path, query] = mark < 0 ? [request.url, ''] : [request.url.slice(0, mark), request.url.slice(mark + 1)];
   try {
-    await audit.record({
+    const recorded = audit.record({
       username: identity.username,
       client: identity.client,
       groups: identity.groups,
@@ -102,6 +104,9 @@ export async function audited(
       ...(records ? { records } : {}),
       ...details,
     });
+    // Queued: the group it joins need not wait for it any more.
+    request.auditExpected?.();
+    await recorded;
   } catch (error) {
     throw Object.assign(serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'), {
       cause: error,

@@ -10,6 +10,7 @@ import type { Identity } from '../types/identity.ts';
 import type { WebhookStore } from '../types/webhooks.ts';
 import { notFound, unavailableUnless } from '../errors.ts';
 import { publicKeyOf } from '../webhooks/signing.ts';
+import { DELIVERY_STATES, deliveryStateOf } from '../webhooks/state.ts';
 
 export const DEAD_LETTERS_PATH = '/v1/events/dead-letters';
 export const WEBHOOK_PATH = '/v1/events/webhook';
@@ -46,7 +47,7 @@ export const webhookResponse = {
   required: ['url', 'state', 'deliveredThrough', 'deadLetters'],
   properties: {
     url: { type: 'string', description: 'Where the events are POSTed' },
-    state: { type: 'string', enum: ['delivering', 'retrying', 'paused', 'disabled'], description: 'disabled: the receiver answered 410 Gone; an operator enables it again' },
+    state: { type: 'string', enum: DELIVERY_STATES, description: 'disabled: the receiver answered 410 Gone; an operator enables it again' },
     deliveredThrough: { type: 'string', description: 'Every event up to this id was taken or dead-lettered' },
     nextAttemptAt: { type: 'string', format: 'date-time', description: 'While retrying: when the event after deliveredThrough is tried again' },
     lastStatus: { type: 'integer', description: "While retrying: the receiver's last HTTP status" },
@@ -63,7 +64,7 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhoo
     const { client } = request.identity as Identity;
     const endpoint = (await fromStore(() => webhooks.list())).find((listed) => listed.client === client);
     if (!endpoint) throw notFound(`The client ${client} has no webhook: an operator adds one ('lev-api subscriptions update --webhook')`);
-    const state = endpoint.disabledAt ? 'disabled' : endpoint.paused ? 'paused' : endpoint.attempts > 0 ? 'retrying' : 'delivering';
+    const state = deliveryStateOf(endpoint);
     return {
       url: endpoint.url,
       state,

@@ -51,7 +51,7 @@ export async function loadDataPath(writer: RecordWriter, path: string, descripti
   const loaded = new Map<string, LoadResult>();
   for (const [type, files] of await dataFiles(path, descriptions)) {
     try {
-      loaded.set(type, await loadSources(writer, type, await fileSources(files)));
+      loaded.set(type, await loadSources(writer, descriptions.find((d) => d.name === type)!, await fileSources(files)));
     } catch (error) {
       if (error instanceof LoadError) throw new DataError(error.message, { cause: error });
       throw error;

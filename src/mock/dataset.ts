@@ -7,16 +7,22 @@
  * every value null), so a record cannot miss a field, and a misspelt field in
  * the data below is an error rather than an extra key.
  */
-import { type Fields, groupFields, isLeaf, isLink, isList } from '../records/define.ts';
+import type { RecordDescription } from '../records/define.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
-import { birth, death, marriage, partnership } from '../records/index.ts';
+import { birth, death, marriage, partnership, records as builtInDescriptions } from '../records/index.ts';
+import { VALUE_MAKERS } from '../generate/records.ts';
+import { Random } from '../generate/random.ts';
+import { blank, fillFromDescription } from '../generate/values.ts';
 
-type RecordType = 'birth' | 'death' | 'marriage' | 'partnership';
 type Data = { [key: string]: unknown };
+
+/** The id of each type's record with every field filled. */
+export const FULL_ID = 123456789;
 
 export interface Scenario {
   readonly id: number;
-  readonly type: RecordType;
+  /** The record type's name. */
+  readonly type: string;
   /** What the record demonstrates, for the README table. */
   readonly shows: string;
   /** A v1 search query that finds the record. */
@@ -53,7 +59,7 @@ const BARRACLOUGH = { surname: 'Barraclough', forenames: 'Philip', dateOfMarriag
 const BRADSHAW = { surname: 'Bradshaw', forenames: 'James', dateOfPartnership: '2014-09-27' };
 const QUAYLE = { surname: 'Quayle', forenames: 'Gillian', dateOfPartnership: '2010-05-22' };
 
-export const scenarios: readonly Scenario[] = [
+const handWritten: readonly Scenario[] = [
   // Births
   {
     id: 123456789,
@@ -206,17 +212,6 @@ export const closeMatchOnlyScenarios: readonly (Omit<Scenario, 'search' | 'sugge
 // ---------------------------------------------------------------------------
 // Building blocks
 // ---------------------------------------------------------------------------
-
-/** A record of the given shape with every key present and every value unrecorded. */
-function blank(fields: Fields): Data {
-  const out: Data = {};
-  for (const [key, field] of Object.entries(fields)) {
-    if (isLeaf(field) || isLink(field)) out[key] = null;
-    else if (isList(field)) out[key] = [];
-    else out[key] = blank(groupFields(field));
-  }
-  return out;
-}
 
 const isPlain = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -1574,7 +1569,80 @@ function partnerships(): Data[] {
 
 // ---------------------------------------------------------------------------
 
-/** The mock records, by type, as the v1 views store them. A fresh copy on every call. */
-export function mockRecords(): Record<RecordType, object[]> {
-  return structuredClone({ birth: births(), death: deaths(), marriage: marriages(), partnership: partnerships() });
+/**
+ * The mock records of a type described outside this file (a scenario file beside its
+ * description): each scenario's record is made from the description (every field filled,
+ * `src/generate/values.ts`), its first party named and dated as its search asks, then
+ * overlaid with what the scenario says (`record`). One of them is id 123456789.
+ */
+export interface TypeScenarios {
+  readonly type: string;
+  readonly scenarios: readonly (Scenario & { readonly record?: Data })[];
+}
+
+/**
+ * The scenario files of the types this file has no hand-written records for, one a type
+ * (`src/mock/<type>.ts`, exporting its TypeScenarios): a new record type's is added here.
+ */
+export const scenarioFiles: readonly TypeScenarios[] = [];
+
+/** Every scenario: what each mock record is for and how to find it. */
+export const scenarios: readonly Scenario[] = [...handWritten, ...scenarioFiles.flatMap((file) => file.scenarios)];
+
+/** The scenarios of a type: those written here, or those of its scenario file. */
+export const scenariosOf = (type: string, files: readonly TypeScenarios[] = scenarioFiles): readonly Scenario[] => [
+  ...handWritten.filter((s) => s.type === type),
+  ...files.filter((file) => file.type === type).flatMap((file) => file.scenarios),
+];
+
+const BUILT_IN: Readonly<Record<string, { readonly description: RecordDescription; readonly records: () => Data[] }>> = {
+  birth: { description: birth, records: births },
+  death: { description: death, records: deaths },
+  marriage: { description: marriage, records: marriages },
+  partnership: { description: partnership, records: partnerships },
+};
+
+/** Sets a dot path, making the groups on the way. */
+function setPath(record: Data, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let holder = record;
+  for (const key of keys.slice(0, -1)) holder = (isPlain(holder[key]) ? holder[key] : (holder[key] = {})) as Data;
+  holder[keys[keys.length - 1]] = value;
+}
+
+function describedRecords(description: RecordDescription, set: TypeScenarios): Data[] {
+  const [party] = description.search.parties;
+  const { dateParam } = description.search;
+  return set.scenarios.map((scenario) => {
+    const record = fillFromDescription(description, blank(description.fields), Random.fromString(`lev-mock\u0000${set.type}\u0000${scenario.id}`), VALUE_MAKERS, {
+      lists: scenario.id === FULL_ID,
+    });
+    record.id = scenario.id;
+    setPath(record, description.blockedFlag, false);
+    if (description.verification.cancelledFlag) setPath(record, description.verification.cancelledFlag, false);
+    const { surname, forenames, [dateParam]: date } = scenario.search;
+    if (surname !== undefined) setPath(record, party.surname, surname);
+    if (forenames !== undefined) setPath(record, party.forenames, forenames);
+    if (date !== undefined) setPath(record, party.dates[0], date);
+    return merge(record, scenario.record ?? {});
+  });
+}
+
+/**
+ * The mock records of each type described (by default the built-in ones), by type, as the v1
+ * views store them; a type without hand-written records here has them from its scenario file
+ * (`more`). Each type's record 123456789 has every field filled: a field described after its
+ * records were written is filled from the description. A fresh copy on every call.
+ */
+export function mockRecords(descriptions: readonly RecordDescription[] = builtInDescriptions, more: readonly TypeScenarios[] = scenarioFiles): Record<string, object[]> {
+  const out: Record<string, object[]> = {};
+  for (const description of descriptions) {
+    const builtIn = BUILT_IN[description.name];
+    const set = more.find((s) => s.type === description.name);
+    const records = builtIn ? builtIn.records() : set ? describedRecords(description, set) : [];
+    const full = records.find((record) => record.id === FULL_ID);
+    if (full) fillFromDescription(description, full, Random.fromString(`lev-mock\u0000${description.name}`), VALUE_MAKERS, { lists: true });
+    out[description.name] = records;
+  }
+  return structuredClone(out);
 }

@@ -3,8 +3,10 @@
  * loaded through the one ingest pipeline like any file, so that a client team reading the change
  * feed sees events arrive and can fetch each record at its event's source and subject.
  */
-import { GENERATED_TYPES, recordAt } from '../generate/records.ts';
+import { recordAt } from '../generate/records.ts';
 import { type Source, loadSources } from '../load/loader.ts';
+import type { RecordDescription } from '../records/define.ts';
+import { records } from '../records/index.ts';
 import type { RecordWriter } from '../types/store.ts';
 
 /** The most registrations a running mock invents: the store stays small however long it runs (a day at 30 s). */
@@ -20,20 +22,26 @@ export interface LiveMock {
 }
 
 /**
- * Adds a registration every `intervalS` seconds (none when 0), at most MOCK_ADDED_LIMIT;
- * `failed` hears a load that failed (the timer goes on).
+ * Adds a registration of one of `descriptions` (by default the built-in types) every `intervalS`
+ * seconds (none when 0), at most MOCK_ADDED_LIMIT; `failed` hears a load that failed (the timer goes on).
  */
-export function startLiveMock(writer: RecordWriter, intervalS: number, failed: (error: Error) => void, random: () => number = Math.random): LiveMock {
-  const added = new Map<string, number>(GENERATED_TYPES.map((type) => [type, 0]));
+export function startLiveMock(
+  writer: RecordWriter,
+  intervalS: number,
+  failed: (error: Error) => void,
+  random: () => number = Math.random,
+  descriptions: readonly RecordDescription[] = records,
+): LiveMock {
+  const added = new Map<RecordDescription, number>(descriptions.map((type) => [type, 0]));
   let total = 0;
   const addOne = async () => {
     if (total >= MOCK_ADDED_LIMIT) return false;
-    const type = GENERATED_TYPES[Math.floor(random() * GENERATED_TYPES.length)];
+    const type = descriptions[Math.floor(random() * descriptions.length)];
     const position = added.get(type)!;
     added.set(type, position + 1);
     total++;
     const record = recordAt(type, { count: MOCK_ADDED_LIMIT, seed: SEED, firstId: FIRST_ID }, position);
-    const source: Source = { name: `an invented ${type} registration`, size: undefined, open: () => [JSON.stringify(record)] };
+    const source: Source = { name: `an invented ${type.name} registration`, size: undefined, open: () => [JSON.stringify(record)] };
     await loadSources(writer, type, [source]);
     return true;
   };

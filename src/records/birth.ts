@@ -30,6 +30,7 @@ const parent = (who: 'mother' | 'father') => ({
 export const birth = defineRecord({
   name: 'birth',
   title: 'Birth registration',
+  noun: 'birth',
   blockedFlag: 'status.blocked',
   search: {
     dateParam: 'dateOfBirth',

@@ -9,10 +9,12 @@ import {
   type Field,
   type Fields,
   type RecordDescription,
+  dateOf,
   groupFields,
   isLeaf,
   isLink,
   isList,
+  leavesOf,
 } from './define.ts';
 
 /** What a path must name for its use. `text` holds a name or place; `flag` a boolean. */
@@ -71,6 +73,10 @@ export function checkDescription(description: RecordDescription): void {
   requireField(description, 'blockedFlag', description.blockedFlag, 'flag');
   requireField(description, 'id', 'id', 'integer');
   if (!search.parties.length) throw new DescriptionError(name, 'search.parties', 'a record must be findable through at least one party');
+  for (const { path, leaf } of leavesOf(description.fields)) {
+    const after = dateOf(leaf)?.after;
+    if (after !== undefined) requireField(description, `fields.${path} (after)`, after, 'date');
+  }
   for (const [i, party] of search.parties.entries()) {
     const key = `search.parties[${i}]`;
     requireField(description, `${key}.surname`, party.surname, 'text');

@@ -17,6 +17,7 @@ const relative = (who: 'mother' | 'father') =>
 export const death = defineRecord({
   name: 'death',
   title: 'Death registration',
+  noun: 'death',
   blockedFlag: 'status.blocked',
   search: {
     dateParam: 'date',

@@ -52,10 +52,50 @@ export const HIDDEN = Symbol('hidden');
 
 export const visibilityOf = (schema: TSchema): Visibility => (schema as Marked)[VISIBILITY] ?? 'full';
 
+/**
+ * What a text leaf holds, where the mock and the generator need to know to invent a value for it
+ * (`src/generate/values.ts`). A party's names (`search.parties`) are known as names without saying
+ * so; a text leaf that declares nothing is given its own description as its value.
+ */
+export type Holds =
+  | 'forenames'
+  | 'surname'
+  /** A person's full name as one string. */
+  | 'name'
+  /** A signature as the register shows it (initial and surname). */
+  | 'signature'
+  /** A town or other place. */
+  | 'place'
+  | 'address'
+  | 'occupation'
+  | 'sex';
+
+/**
+ * When a date leaf falls, for the mock and the generator: `days` after the date at `after` (a
+ * dot path of another date leaf of the record), or within `years` when it follows no other.
+ */
+export interface DateOf {
+  readonly after?: string;
+  readonly days?: readonly [min: number, max: number];
+  readonly years?: readonly [first: number, last: number];
+}
+
+export const HOLDS = Symbol('holds');
+export const DATE_OF = Symbol('dateOf');
+
 /** Leaf types. The description is what the OpenAPI document says about the field. */
-export const text = (description: string) => Type.String({ description, maxLength: 1000 });
-export const isoDate = (description: string) =>
-  Type.String({ description, format: 'date', examples: ['2008-08-08'] });
+export const text = (description: string, holds?: Holds) => {
+  const schema = Type.String({ description, maxLength: 1000 });
+  return holds ? Object.assign(schema, { [HOLDS]: holds }) : schema;
+};
+export const isoDate = (description: string, when?: DateOf) => {
+  const schema = Type.String({ description, format: 'date', examples: ['2008-08-08'] });
+  return when ? Object.assign(schema, { [DATE_OF]: when }) : schema;
+};
+/** What a text leaf declares it holds, if anything. */
+export const holdsOf = (schema: TSchema): Holds | undefined => (schema as { [HOLDS]?: Holds })[HOLDS];
+/** When a date leaf declares it falls, if anything. */
+export const dateOf = (schema: TSchema): DateOf | undefined => (schema as { [DATE_OF]?: DateOf })[DATE_OF];
 export const integer = (description: string) => Type.Integer({ description });
 export const flag = (description: string) => Type.Boolean({ description });
 
@@ -85,6 +125,16 @@ export const isGroup = (field: Field): field is GroupField => (field as GroupFie
 export const groupFields = (field: GroupField | Fields): Fields => (isGroup(field as Field) ? (field as GroupField).fields : (field as Fields));
 export const groupDescription = (field: GroupField | Fields): string | undefined =>
   isGroup(field as Field) ? (field as GroupField).description : undefined;
+
+/** The leaves of a field tree with their dot paths, depth first (not those inside lists or links). */
+export function leavesOf(fields: Fields, prefix = ''): { readonly path: string; readonly leaf: TSchema }[] {
+  return Object.entries(fields).flatMap(([key, field]) => {
+    const path = `${prefix}${key}`;
+    if (isLeaf(field)) return [{ path, leaf: field }];
+    if (isList(field) || isLink(field)) return [];
+    return leavesOf(groupFields(field as GroupField | Fields), `${path}.`);
+  });
+}
 
 /** A person (or party) whose name and dates make a record findable. Paths are dot paths into the v1 record. */
 export interface Party {
@@ -143,7 +193,12 @@ export interface Verification {
 export interface RecordDescription {
   /** Dataset name: URL segment, audit dataset, metrics label, table prefix. */
   readonly name: string;
+  /** What one registration is called, for headings and the OpenAPI document: "Civil partnership registration". */
   readonly title: string;
+  /** What the event is called in a sentence, in lower case: "civil partnership" ("Find a civil partnership registration"). */
+  readonly noun: string;
+  /** The noun's plural where adding an s is wrong; "civil partnerships" (wording.ts's pluralOf) otherwise. */
+  readonly plural?: string;
   readonly fields: Fields;
   /** Dot path of the blocked flag. Anything but a literal `false` there means blocked. */
   readonly blockedFlag: string;

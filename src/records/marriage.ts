@@ -48,6 +48,7 @@ const minister = (n: number) =>
 export const marriage = defineRecord({
   name: 'marriage',
   title: 'Marriage registration',
+  noun: 'marriage',
   blockedFlag: 'status.blocked',
   search: {
     dateParam: 'dateOfMarriage',

@@ -42,6 +42,7 @@ const witness = (n: 1 | 2) =>
 export const partnership = defineRecord({
   name: 'partnership',
   title: 'Civil partnership registration',
+  noun: 'civil partnership',
   blockedFlag: 'status.blocked',
   search: {
     dateParam: 'dateOfPartnership',

@@ -8,6 +8,7 @@ import { birth } from './birth.ts';
 import { birthV0Fields, projectBirthV0 } from './birth-v0.ts';
 import type { Fields, RecordDescription } from './define.ts';
 import { records } from './index.ts';
+import { capitalised } from './wording.ts';
 
 export interface ViewDescription {
   /** What is stored and searched. */
@@ -32,9 +33,7 @@ export interface ViewDescription {
   };
 }
 
-const capitalised = (name: string) => name[0].toUpperCase() + name.slice(1);
-
-const v1View = (record: RecordDescription): ViewDescription => ({
+export const v1View = (record: RecordDescription): ViewDescription => ({
   record,
   version: 'v1',
   path: `/v1/registration/${record.name}`,
@@ -62,4 +61,11 @@ export const birthV0View: ViewDescription = {
   },
 };
 
-export const views: readonly ViewDescription[] = [birthV0View, ...records.map(v1View)];
+/** The views of the record types served: each one's v1, and v0 for births when births are served. */
+export const viewsOf = (descriptions: readonly RecordDescription[]): readonly ViewDescription[] => [
+  ...(descriptions.includes(birth) ? [birthV0View] : []),
+  ...descriptions.map(v1View),
+];
+
+/** The views of the built-in record types. */
+export const views: readonly ViewDescription[] = viewsOf(records);

@@ -68,10 +68,14 @@ export function compileTree(fields: Fields, blockedFlag: string, selfRef: string
       switch (visibilityOf(field)) {
         case 'always':
           return (v) => v ?? undefined;
+        // A blocked record hides what it holds, and renders a key it was stored without (a field
+        // described after it was stored) as an unblocked record does for the same caller: left out
+        // where the caller may see the field, null where the caller's roles hide it.
         case 'basic':
-          return (v, ctx) => (ctx.blocked || v === HIDDEN ? null : (v ?? undefined));
+          return (v, ctx) => (v === undefined ? undefined : ctx.blocked || v === HIDDEN ? null : (v ?? undefined));
         case 'full':
-          return (v, ctx) => (ctx.blocked || !ctx.fullDetails || v === HIDDEN ? null : (v ?? undefined));
+          return (v, ctx) =>
+            !ctx.fullDetails || v === HIDDEN ? null : v === undefined ? undefined : ctx.blocked ? null : (v ?? undefined);
       }
     }
     if (isList(field)) {

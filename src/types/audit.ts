@@ -7,6 +7,9 @@
 export const AUDIT_OPERATIONS = ['lookup', 'search', 'verify', 'suggest', 'events', 'audit-read'] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
+/** How a reading of the trail itself is recorded, by the audit routes and the audit commands alike. */
+export const AUDIT_READ = { dataset: 'audit', operation: 'audit-read' } as const satisfies { dataset: string; operation: AuditOperation };
+
 /** One registration an access disclosed or decided on. */
 export interface RecordRef {
   readonly type: string;
@@ -41,6 +44,12 @@ export interface ChainedEntry extends AuditEntry {
 export interface AuditTrail {
   /** Resolves once the entry is written where the trail keeps it; rejects if it could not be. */
   record(entry: AuditEntry): Promise<void>;
+  /**
+   * Says that an access which will record an entry has begun; the function returned says that it
+   * has recorded it, or ended without (called more than once, it counts once). A trail that commits
+   * entries in groups may hold a group back briefly while accesses begun have yet to join it.
+   */
+  expect?(): () => void;
   /** Waits for queued entries to be written. */
   flush(): Promise<void>;
 }

@@ -18,6 +18,7 @@ import { type EventFieldRenderer, receivableTypes } from '../render/event-fields
 import { signedHeaders, webhookId } from './signing.ts';
 import type { SendResult, Sender } from './send.ts';
 import type { DeliveryMetrics } from './metrics.ts';
+import { receiverAddress } from './state.ts';
 
 export interface DeliveryLog {
   info(details: object, message: string): void;
@@ -58,10 +59,7 @@ export const exponentialBackoff = (failures: number) => {
 };
 
 /** The path a delivery is audited under: the receiver's origin and path, never its query. */
-const auditPath = (url: string) => {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
-};
+const auditPath = receiverAddress;
 
 export function startDelivery(options: DeliveryOptions) {
   const { store, feed, audit, sender, renderer, leaseMs, retryMs, log, metrics } = options;

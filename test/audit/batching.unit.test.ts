@@ -54,3 +54,43 @@ test('entries of a turn are written together, one write at a time', async () => 
   await assert.rejects(Promise.all([first[3], ...second]), /disk full/);
   await flushing;
 });
+
+test('with a linger, a group waits for the accesses begun to join it, and no longer than the linger', async () => {
+  const { writes, write } = heldWriter();
+  const trail = batchPerTurn(write, { lingerMs: 200 });
+  const [a, b, c] = [trail.expect!(), trail.expect!(), trail.expect!()];
+  const recorded = [trail.record(entry(0))];
+  a();
+  await nextTurn();
+  await nextTurn();
+  assert.equal(writes.length, 0, 'two accesses begun have yet to record: the group waits');
+  recorded.push(trail.record(entry(1)));
+  b();
+  b();
+  await nextTurn();
+  assert.equal(writes.length, 0, 'an end said twice counts once');
+  c();
+  await nextTurn();
+  assert.deepEqual(writes.map((w) => w.ids), [['0', '1']], 'the last ended without an entry: the group goes at once');
+  writes[0].finish();
+  await Promise.all(recorded);
+
+  // An access that neither records nor ends holds a group back for the linger only.
+  const stuck = trail.expect!();
+  const started = performance.now();
+  const late = trail.record(entry(2));
+  while (writes.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+  const waited = performance.now() - started;
+  assert.ok(waited >= 190 && waited < 2000, `waited ${waited} ms`);
+  writes[1].finish();
+  await late;
+  stuck();
+
+  // Nothing in progress: no wait at all.
+  const alone = trail.record(entry(3));
+  await nextTurn();
+  await nextTurn();
+  assert.deepEqual(writes[2].ids, ['3']);
+  writes[2].finish();
+  await alone;
+});

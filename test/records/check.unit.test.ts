@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import test, { describe } from 'node:test';
 import { DescriptionError, checkDescription, fieldAt, requireField } from '../../src/records/check.ts';
-import type { RecordDescription } from '../../src/records/define.ts';
+import { type RecordDescription, isoDate } from '../../src/records/define.ts';
 import { birth, death, marriage, partnership, records } from '../../src/records/index.ts';
 import { views } from '../../src/records/views.ts';
 import { compileView } from '../../src/render/view.ts';
@@ -38,6 +38,14 @@ describe('checkDescription', () => {
     assert.equal(fieldAt(death.fields, 'deceased.aliases.surname'), undefined);
     assert.equal(fieldAt(birth.fields, 'child.toString'), undefined);
     assert.throws(() => requireField(birth, 'subscription', 'status.constructor', 'flag'), /'status.constructor' is not a field of the record/);
+  });
+
+  test('a date that falls after another must name a date field', () => {
+    const withDate = (after: string) =>
+      changed(death, { fields: { ...death.fields, burialDate: isoDate('Date of burial', { after, days: [1, 20] }) } });
+    checkDescription(withDate('deceased.dateOfDeath'));
+    fails(withDate('deceased.dateOfDeth'), /^record type death: fields.burialDate \(after\): 'deceased.dateOfDeth' is not a field of the record$/);
+    fails(withDate('deceased.surname'), /fields.burialDate \(after\): 'deceased.surname' is not a date field/);
   });
 
   test('a name that cannot be a URL segment or a table prefix is refused', () => {

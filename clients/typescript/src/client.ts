@@ -8,56 +8,51 @@ import { type Dispatcher, fetch as undiciFetch } from 'undici';
 import type { Auth } from './auth.ts';
 import { LevApiError, errorOf } from './errors.ts';
 import { type RetryOptions, withRetries } from './retry.ts';
-import type { components, operations, paths } from './schema.ts';
+import { type components, type operations, type paths, recordTypes } from './schema.ts';
 
 type Schemas = components['schemas'];
 type Query<O extends keyof operations> = NonNullable<operations[O]['parameters']['query']>;
+/** An operation's query by its operationId, made from a record type's name (`search${Capitalize<T>}V1`). */
+type QueryOf<O extends string> = O extends keyof operations ? Query<O> : never;
+type AnswerOf<O extends string> = O extends keyof operations ? operations[O] extends { responses: { 200: { content: { 'application/json': infer A } } } } ? A : never : never;
+type SchemaOf<S extends string> = S extends keyof Schemas ? Schemas[S] : never;
 
-export type RecordType = 'birth' | 'death' | 'marriage' | 'partnership';
-export const RECORD_TYPES: readonly RecordType[] = ['birth', 'death', 'marriage', 'partnership'];
+/** The record types the service serves, as its OpenAPI document lists them (schema.ts is generated from it). */
+export type RecordType = (typeof recordTypes)[number];
+export const RECORD_TYPES: readonly RecordType[] = recordTypes;
+
+/**
+ * The per-type types below are made from each type's name as the document names its schemas and
+ * operations (`BirthV1`, `searchBirthV1`, `verifyBirth`, `suggestBirthV1`): a type the document
+ * gains is typed here when schema.ts is generated again, with no edit to this file.
+ */
+type V1<T extends RecordType> = `${Capitalize<T>}V1`;
 
 /** A record of each type as v1 gives it (fields the caller may not see are null). */
-export interface Records {
-  birth: Schemas['BirthV1'];
-  death: Schemas['DeathV1'];
-  marriage: Schemas['MarriageV1'];
-  partnership: Schemas['PartnershipV1'];
-}
+export type Records = { [T in RecordType]: SchemaOf<V1<T>> };
 export type RecordOf<T extends RecordType> = Records[T];
 
-interface SearchParams {
-  birth: Query<'searchBirthV1'>;
-  death: Query<'searchDeathV1'>;
-  marriage: Query<'searchMarriageV1'>;
-  partnership: Query<'searchPartnershipV1'>;
-}
+type SearchParams = { [T in RecordType]: QueryOf<`search${V1<T>}`> };
 export type SearchParamsOf<T extends RecordType> = SearchParams[T];
 
-interface VerificationParams {
-  birth: Query<'verifyBirth'>;
-  death: Query<'verifyDeath'>;
-  marriage: Query<'verifyMarriage'>;
-  partnership: Query<'verifyPartnership'>;
-}
+type VerificationParams = { [T in RecordType]: QueryOf<`verify${Capitalize<T>}`> };
 export type VerificationParamsOf<T extends RecordType> = VerificationParams[T];
 
-interface SuggestionParams {
-  birth: Query<'suggestBirthV1'>;
-  death: Query<'suggestDeathV1'>;
-  marriage: Query<'suggestMarriageV1'>;
-  partnership: Query<'suggestPartnershipV1'>;
-}
+type SuggestionParams = { [T in RecordType]: QueryOf<`suggest${V1<T>}`> };
 export type SuggestionParamsOf<T extends RecordType> = SuggestionParams[T];
 
-interface SuggestionAnswers {
-  birth: operations['suggestBirthV1']['responses'][200]['content']['application/json'];
-  death: operations['suggestDeathV1']['responses'][200]['content']['application/json'];
-  marriage: operations['suggestMarriageV1']['responses'][200]['content']['application/json'];
-  partnership: operations['suggestPartnershipV1']['responses'][200]['content']['application/json'];
-}
+type SuggestionAnswers = { [T in RecordType]: AnswerOf<`suggest${V1<T>}`> };
 /** Close matches: `candidates` best first, each with its `score`, what each detail `matched`, and the `record`. */
 export type SuggestionsOf<T extends RecordType> = SuggestionAnswers[T];
 export type SuggestionOf<T extends RecordType> = SuggestionsOf<T>['candidates'][number];
+
+/** A record type the document lists without a schema or an operation named as above: none, or the next line fails to compile, naming it. */
+type Untyped = {
+  [T in RecordType]: NeverAs<RecordOf<T>, T> | NeverAs<SearchParamsOf<T>, T> | NeverAs<VerificationParamsOf<T>, T> | NeverAs<SuggestionParamsOf<T>, T> | NeverAs<SuggestionsOf<T>, T>;
+}[RecordType];
+type NeverAs<X, T> = [X] extends [never] ? T : never;
+const everyTypeTyped: [Untyped] extends [never] ? true : `not typed from the document: ${Untyped}` = true;
+void everyTypeTyped;
 
 export type BirthV0 = Schemas['BirthV0'];
 export type BirthV0SearchParams = Query<'searchBirthV0'>;
@@ -67,6 +62,8 @@ export type AuditEntriesParams = Query<'auditEntries'>;
 export type AuditEntry = Schemas['AuditEntry'];
 export type RecordAccessesParams = Query<'recordAccesses'>;
 export type AuditCheckpoint = Schemas['AuditCheckpoint'];
+/** A subscription to the change feed as the audit role sees it: its webhook (absent: the client reads the feed), state, lag, failures and dead letters. */
+export type SubscriptionState = Schemas['SubscriptionState'];
 
 export interface AuditEntries {
   /** Newest first. */
@@ -138,6 +135,8 @@ export interface LevClient {
   recordAccesses(type: RecordType, systemNumber: number | string, params?: RecordAccessesParams, options?: CallOptions): Promise<AuditEntries>;
   /** The audit trail's signed checkpoints, newest first, for a witness to keep (the `audit` role). */
   auditCheckpoints(params?: { limit?: number }, options?: CallOptions): Promise<AuditCheckpoint[]>;
+  /** Every subscription to the change feed, by client: where its events go, its state, lag, failures and dead letters (the `audit` role). */
+  subscriptions(options?: CallOptions): Promise<SubscriptionState[]>;
   /** The v0 birth views of the existing service. */
   readonly v0: {
     lookup(type: 'birth', systemNumber: number | string, options?: CallOptions): Promise<BirthV0>;
@@ -230,6 +229,7 @@ export function createLevClient(options: LevClientOptions): LevClient {
         return { entries: body as AuditEntry[], truncated: response.headers.get(TRUNCATED_HEADER) === 'true' };
       },
       auditCheckpoints: async (params = {}, call) => (await get('/api/v0/audit/checkpoints', { query: { ...params } }, call)).body as AuditCheckpoint[],
+      subscriptions: async (call) => (await get('/api/v0/subscriptions', {}, call)).body as SubscriptionState[],
       v0: {
         lookup: async (type, systemNumber, call) => (await get(`/api/v0/events/${type}/{systemNumber}`, { path: { systemNumber: String(systemNumber) } }, call)).body as BirthV0,
         search: (type, params, call) => results(`/api/v0/events/${type}`, params, call),

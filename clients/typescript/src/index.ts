@@ -17,6 +17,7 @@ export type {
   Records,
   SearchParamsOf,
   SearchResults,
+  SubscriptionState,
   SuggestionOf,
   SuggestionParamsOf,
   SuggestionsOf,

@@ -118,6 +118,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v0/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every subscription to the change feed: where its events go, its state, lag, failures and dead letters
+         * @description Each client's subscription, by client: its webhook (the URL without its query), or none when the client reads the feed; active, paused, or disabled by its receiver's 410 Gone; how many events it is behind; the failed attempts at the event being delivered now, and its dead letters. Never a secret. Needs the 'audit' role. Reading it is itself audited (operation audit-read).
+         */
+        get: operations["subscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -1736,6 +1756,55 @@ export interface components {
                 surname?: string | null;
             };
         };
+        /** A subscription's state */
+        SubscriptionState: {
+            /** @description The client (department service) subscribed */
+            client: string;
+            /** @description Events delivery gave up on, kept to be sent again (GET /v1/events/dead-letters for the client); 0 for a feed reader */
+            deadLetters: number;
+            /**
+             * Format: date-time
+             * @description When its receiver answered 410 Gone
+             */
+            disabledAt?: string;
+            /** @description The event types it receives, e.g. death.registered */
+            events: string[];
+            /**
+             * Format: date-time
+             * @description When the first of those attempts failed
+             */
+            failingSince?: string;
+            /** @description Failed attempts at the event being delivered now; 0 while delivery succeeds, and for a feed reader */
+            failures: number;
+            /** @description Events of the feed (of any type) after the last one delivered to the webhook, or after the client's last read of the feed (all of them when it has not read) */
+            lag: number;
+            /** @description Why the last attempt failed (never the body of the answer) */
+            lastError?: string;
+            /**
+             * Format: date-time
+             * @description Feed readers: when the client last read on from a position (the feed's 'after')
+             */
+            lastReadAt?: string;
+            /** @description The receiver's last HTTP status, where it answered */
+            lastStatus?: number;
+            /**
+             * Format: date-time
+             * @description When that event is tried again
+             */
+            nextAttemptAt?: string;
+            /**
+             * Format: date-time
+             * @description Webhooks: when the oldest event of its types not yet delivered was committed
+             */
+            oldestUndeliveredAt?: string;
+            /**
+             * @description active; paused by an operator ('lev-api subscriptions pause'); disabled: its receiver answered 410 Gone, and nothing is sent until an operator enables it again
+             * @enum {string}
+             */
+            state: "active" | "paused" | "disabled";
+            /** @description Where its events are POSTed: the URL without its query (shown as '?…' when it has one, which may hold a receiver's token). Absent: the client reads the feed (GET /v1/events) */
+            webhook?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -2171,6 +2240,62 @@ export interface operations {
                 };
             };
             /** @description The record store is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    subscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions (an empty array when there are none) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionState"][];
+                };
+            };
+            /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not identified */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the 'audit' role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscriptions are unavailable; retry later */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3784,3 +3909,6 @@ export interface operations {
         };
     };
 }
+
+/** The record types the service serves (its /v1/registration/{type} paths), in its document's order. */
+export const recordTypes = ["birth","death","marriage","partnership"] as const;
