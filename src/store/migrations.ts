@@ -21,6 +21,7 @@ import { auditWriters } from './schema/v7-audit-writers.ts';
 import { suggestionKeys } from './schema/v8-suggestion-keys.ts';
 import { webhookDelivery } from './schema/v9-webhook-delivery.ts';
 import { numericSuggestionKeys } from './schema/v10-numeric-suggestion-keys.ts';
+import { subscriptionRoles } from './schema/v11-subscription-roles.ts';
 import { type BackfillOptions, backfillSuggestionKeys, pendingBackfills } from './suggestion-backfill.ts';
 
 export interface Migration {
@@ -40,6 +41,7 @@ export const migrations: readonly Migration[] = [
   { version: 8, name: 'close-match keys', sql: suggestionKeys },
   { version: 9, name: 'webhook delivery: endpoints, leases, dead letters', sql: webhookDelivery },
   { version: 10, name: 'close-match keys as numbers', sql: numericSuggestionKeys },
+  { version: 11, name: 'the roles a subscribed client holds, for its pushed events', sql: subscriptionRoles },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1].version;
