@@ -9,6 +9,7 @@ import type { Command } from '../types/command.ts';
 import { loadConfig } from '../config.ts';
 import { eventTypes, subscriptionProblem } from '../records/changes.ts';
 import { records } from '../records/index.ts';
+import { roleVocabulary, rolesProblem } from '../records/roles.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { createPostgresEvents } from '../store/postgres-events.ts';
@@ -24,9 +25,9 @@ import { UsageError } from '../errors.ts';
 const ACTIONS = ['add', 'list', 'pause', 'resume', 'remove', 'update', 'rotate-secret', 'dead-letters', 'redeliver'] as const;
 type Action = (typeof ACTIONS)[number];
 
-const USAGE = `DATABASE_URL=postgres://... lev-api subscriptions add --client ID --events TYPE,... [--fields PATH,...]
+const USAGE = `DATABASE_URL=postgres://... lev-api subscriptions add --client ID --events TYPE,... [--fields PATH,...] [--roles ROLE,...]
                 [--webhook https://... [--ed25519] [--client-cert FILE --client-key FILE]]
-       lev-api subscriptions update --client ID --webhook https://... [--client-cert FILE --client-key FILE]
+       lev-api subscriptions update --client ID (--webhook https://... [--client-cert FILE --client-key FILE] | --roles ROLE,...)
        lev-api subscriptions list
        lev-api subscriptions pause|resume|remove --client ID
        lev-api subscriptions rotate-secret --client ID [--grace 24h]
@@ -43,7 +44,12 @@ const USAGE = `DATABASE_URL=postgres://... lev-api subscriptions add --client ID
   --webhook also POST each event to this https URL, signed (Standard Webhooks): the whsec_ secret is
             printed once; --ed25519 signs with a key pair too (v1a, public key printed); --client-cert
             and --client-key are PEM files presented to a receiver that asks for a client certificate
-  update    change the webhook URL or certificate (and deliver again after a 410 Gone disabled it)
+  --roles   the roles the client holds (${roleVocabulary(records).join(', ')}; or none), as its
+            on-boarding agreement grants them: its webhook is then pushed only the types of datasets
+            they read, with --fields rendered for them as a lookup by the client would be; without
+            --roles, pushed events are thin (the feed itself always uses the caller's own roles)
+  update    change the webhook URL or certificate (and deliver again after a 410 Gone disabled it),
+            or the roles the client holds
   rotate-secret  a new whsec_ secret, printed once; the old one signs too for --grace (default 24h, at most 30d)
   dead-letters   the events delivery gave up on, oldest first
   redeliver queue dead letters for another attempt: one (--event), all (--all), or failed in a time range`;
@@ -136,8 +142,8 @@ export const subscriptionsCommand: Command = {
     const text = { type: 'string' } as const;
     const flag = { type: 'boolean' } as const;
     const OPTIONS: Record<Action, Record<string, typeof text | typeof flag>> = {
-      add: { client: text, events: text, fields: text, webhook: text, ed25519: flag, 'client-cert': text, 'client-key': text },
-      update: { client: text, webhook: text, 'client-cert': text, 'client-key': text },
+      add: { client: text, events: text, fields: text, roles: text, webhook: text, ed25519: flag, 'client-cert': text, 'client-key': text },
+      update: { client: text, webhook: text, roles: text, 'client-cert': text, 'client-key': text },
       list: {},
       pause: { client: text },
       resume: { client: text },
@@ -148,7 +154,7 @@ export const subscriptionsCommand: Command = {
     };
     const { values, positionals } = parseArguments(rest, OPTIONS[action as Action], { positionals: action === 'dead-letters' });
     const given = values as {
-      client?: string; events?: string; fields?: string; webhook?: string; ed25519?: boolean; 'client-cert'?: string; 'client-key'?: string;
+      client?: string; events?: string; fields?: string; roles?: string; webhook?: string; ed25519?: boolean; 'client-cert'?: string; 'client-key'?: string;
       grace?: string; event?: string; all?: boolean; from?: string; to?: string;
     };
     if (positionals.length > 1 || (positionals.length && given.client !== undefined)) throw new UsageError('name the client once');
@@ -161,7 +167,15 @@ export const subscriptionsCommand: Command = {
       if (problem) throw new UsageError(`--events/--fields: ${problem}`);
       if (given.webhook === undefined && (given.ed25519 || given['client-cert'] || given['client-key'])) throw new UsageError('--ed25519, --client-cert and --client-key need --webhook');
     }
-    if (action === 'update' && given.webhook === undefined) throw new UsageError('--webhook is required (the URL to deliver to; give the same one to keep it)');
+    if (action === 'update' && given.webhook === undefined && given.roles === undefined) {
+      throw new UsageError('--webhook is required (the URL to deliver to; give the same one to keep it), or --roles to change only the roles');
+    }
+    if (action === 'update' && given.webhook === undefined && (given['client-cert'] || given['client-key'])) throw new UsageError('--client-cert and --client-key need --webhook');
+    const roles = given.roles === undefined ? undefined : given.roles.trim() === 'none' ? [] : [...new Set(list(given.roles))];
+    if (roles && given.roles!.trim() !== 'none') {
+      const problem = rolesProblem(records, roles);
+      if (problem) throw new UsageError(`--roles: ${problem}`);
+    }
     const grace = action === 'rotate-secret' ? graceOption(given.grace) : 0;
     const certificate = certificateOptions(given['client-cert'], given['client-key']);
     let range: DeadLetterRange = {};
@@ -194,14 +208,14 @@ export const subscriptionsCommand: Command = {
           const signingKey = given.ed25519 ? newSigningKey() : undefined;
           try {
             await driver.transaction(async (tx) => {
-              await createPostgresEvents(tx as typeof driver, []).subscriptions.add({ client, events: [...new Set(events)], fields: [...new Set(fields)] });
+              await createPostgresEvents(tx as typeof driver, []).subscriptions.add({ client, events: [...new Set(events)], fields: [...new Set(fields)], ...(roles ? { roles } : {}) });
               if (webhook) await createPostgresWebhooks(tx as typeof driver).setEndpoint(client, { url: webhook, ...certificate }, { secret, ...(signingKey ? { signingKey } : {}) });
             });
           } catch (error) {
             if (error instanceof SubscriptionExists) throw new UsageError(error.message);
             throw error;
           }
-          console.log(`subscribed ${client} to ${events.join(', ')}${fields.length ? ` with ${fields.join(', ')}` : ''}`);
+          console.log(`subscribed ${client} to ${events.join(', ')}${fields.length ? ` with ${fields.join(', ')}` : ''}${roles ? `; roles held: ${roles.join(', ') || 'none'}` : ''}`);
           if (webhook) {
             console.log(`webhook ${webhook}: secret ${secret} (shown this once: give it to the receiver)`);
             if (signingKey) console.log(`Ed25519 public key ${publicKeyOf(signingKey)} (v1a signatures)`);
@@ -210,6 +224,11 @@ export const subscriptionsCommand: Command = {
         }
         case 'update': {
           if (!(await subscriptions.get(client))) throw hasNone();
+          if (roles) {
+            await subscriptions.setRoles(client, roles);
+            console.log(`roles held by ${client}: ${roles.join(', ') || 'none'}`);
+            if (webhook === undefined) return 0;
+          }
           if (await webhooks.updateEndpoint(client, { url: webhook!, ...certificate })) {
             console.log(`webhook of ${client} is ${webhook}; delivering`);
             return 0;
@@ -223,6 +242,12 @@ export const subscriptionsCommand: Command = {
           const all = await subscriptions.list();
           console.log(['client', 'state', 'events', 'fields', 'acknowledged', 'lag'].join('\t'));
           for (const subscription of all) console.log(row(subscription));
+          const withRoles = all.filter((subscription) => subscription.roles);
+          if (withRoles.length) {
+            console.log('');
+            console.log(['client', 'roles held (for pushed events)'].join('\t'));
+            for (const subscription of withRoles) console.log([subscription.client, subscription.roles!.join(',') || 'none'].join('\t'));
+          }
           const endpoints = await webhooks.list();
           if (endpoints.length) {
             console.log('');

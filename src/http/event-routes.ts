@@ -7,12 +7,13 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge } from 'prom-client';
-import { UPDATE_REASONS, eventTypes, fieldAt, recordTypeOf } from '../records/changes.ts';
-import { type RecordDescription, readPath } from '../records/define.ts';
+import { UPDATE_REASONS, eventTypes } from '../records/changes.ts';
+import type { RecordDescription } from '../records/define.ts';
+import { eventFieldRenderer, receivableTypes } from '../render/event-fields.ts';
 import type { CompiledView } from '../render/view.ts';
 import type { AuditTrail } from '../types/audit.ts';
-import type { EventFeed, FeedEvent, Subscription, Subscriptions } from '../types/events.ts';
-import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
+import type { EventFeed, Subscription, Subscriptions } from '../types/events.ts';
+import type { Identity } from '../types/identity.ts';
 import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { audited, refsOf } from './record-routes.ts';
@@ -182,8 +183,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   const { feed, subscriptions, audit, descriptions, views, enforceRoles, subscribeEveryone, retentionDays } = options;
   const known = new Set(eventTypes(descriptions));
   const everything: Subscription = { client: '', events: [...known], fields: [], paused: false, createdAt: new Date(0).toISOString() };
-  const viewOf = new Map(views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
-  const descriptionOf = new Map(descriptions.map((d) => [d.name, d]));
+  const fieldRenderer = eventFieldRenderer(descriptions, views);
   const cutoff = () => new Date(Date.now() - retentionDays * DAY_MS);
 
   // Expired events are deleted now and then; until then they are not served either (bounds' cutoff).
@@ -218,28 +218,6 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     for (const controller of waiting) controller.abort();
   });
 
-  /** The fields a subscription names that the event's record type has, with their values as the client may see them. */
-  async function withFields(events: FeedEvent[], fields: readonly string[], identity: Identity) {
-    const values = new Map<FeedEvent, Record<string, unknown>>();
-    if (fields.length === 0) return values;
-    const audience = { fullDetails: identity.roles.includes(FULL_DETAILS_ROLE) };
-    const byType = groupBy(events, (event) => event.recordType);
-    for (const [type, ofType] of byType) {
-      const paths = fields.filter((path) => fieldAt(descriptionOf.get(type)!.fields, path));
-      if (paths.length === 0) continue;
-      const stored = await fromFeed(() => feed.recordsJson(type, [...new Set(ofType.map((e) => e.recordId))]));
-      const rendered = new Map<number, Record<string, unknown>>();
-      for (const event of ofType) {
-        const json = stored.get(event.recordId);
-        if (json === undefined) continue;
-        let record = rendered.get(event.recordId);
-        if (!record) rendered.set(event.recordId, (record = viewOf.get(type)!.render(JSON.parse(json), audience)));
-        values.set(event, Object.fromEntries(paths.map((path) => [path, readPath(record, path) ?? null])));
-      }
-    }
-    return values;
-  }
-
   app.get<{ Querystring: EventsQuery }>(
     EVENTS_PATH,
     {
@@ -256,7 +234,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       const subscription = (await fromFeed(() => subscriptions.get(identity.client))) ?? (subscribeEveryone ? everything : undefined);
       if (!subscription) throw forbidden(`The client ${identity.client} has no subscription to the change feed: an operator adds one ('lev-api subscriptions add')`);
       // A type of a dataset the client may not read is never delivered, whatever the subscription says.
-      const types = subscription.events.filter((type) => known.has(type) && (!enforceRoles || identity.roles.includes(recordTypeOf(type))));
+      const subscribed = subscription.events.filter((type) => known.has(type));
+      const types = enforceRoles ? receivableTypes(subscribed, identity.roles) : subscribed;
 
       const bounds = await fromFeed(() => feed.bounds(cutoff()));
       let after: number;
@@ -293,13 +272,13 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       }
 
       const { events } = page;
-      const fields = await withFields(events, subscription.fields, identity);
+      const fields = await fieldRenderer.render(events, subscription.fields, identity.roles, (type, ids) => fromFeed(() => feed.recordsJson(type, ids)));
       if (events.length > 0) {
         // One entry a dataset, each naming its records and events, all kept before anything is sent.
         const byType = groupBy(events, (event) => event.recordType);
         await Promise.all(
           [...byType].map(([type, ofType]) => {
-            const included = subscription.fields.filter((path) => fieldAt(descriptionOf.get(type)!.fields, path));
+            const included = fieldRenderer.fieldsOf(type, subscription.fields);
             return audited(audit, request, ofType.length, refsOf(type, ofType.map((event) => event.recordId)), { dataset: type, operation: 'events' }, {
               events: ofType.map((event) => String(event.position)),
               ...(included.length ? { fields: included } : {}),
@@ -308,7 +287,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
         );
       }
       return {
-        events: events.map((event) => cloudEventOf(event, viewOf.get(event.recordType)!.path, fields.get(event))),
+        events: events.map((event) => cloudEventOf(event, fieldRenderer.sourceOf(event.recordType), fields.get(event))),
         next: String(page.next),
       };
     },

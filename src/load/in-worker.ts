@@ -16,6 +16,12 @@ const BASE_HEAP_MB = 160;
  * file, of positions too large to be small integers, each a number of its own (75 MB measured).
  */
 const HEAP_MB_PER_MILLION = { oneFile: 32, files: 80 };
+/**
+ * The young generation (where a record's text and objects live until the batch holding them is
+ * written): 16 MB rather than V8's 32, which keeps the loader's peak RSS under 300 MB for a
+ * million births (measured: 15 MB less at the peak, the old generation unchanged).
+ */
+const YOUNG_HEAP_MB = 16;
 /** Input bytes counted as one record when sizing the heap: fewer than any type's records take, so the heap errs large. */
 const BYTES_PER_RECORD = 1000;
 /** Without a known size (stdin from a pipe), the bound is only a guard: room for some 17 million ids. */
@@ -54,7 +60,7 @@ export function loadInWorker(load: WorkerLoad, heapMb: number, onProgress?: (pro
     eval: fromSources,
     workerData: load,
     stdin: load.files.includes('-'),
-    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: YOUNG_HEAP_MB },
   });
   if (load.files.includes('-')) process.stdin.pipe(worker.stdin!);
   return new Promise<LoadResult>((resolve, reject) => {

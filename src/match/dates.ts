@@ -3,24 +3,60 @@
  * day and month exchanged (03/04 written for 04/03), or near (a few days apart, or one digit
  * mistyped: one digit different, or two neighbouring digits exchanged).
  */
-import { isIsoDate } from '../records/dates.ts';
 import type { MatchKind } from './vocabulary.ts';
 
 /** Days apart that still count as near. */
 export const NEAR_DAYS = 3;
 
-const DAY_MS = 86_400_000;
+/**
+ * A date's day number: days since 0000-03-01 of the proleptic Gregorian calendar, worked out with
+ * arithmetic (H. Hinnant's days_from_civil), 0 to 3,652,425 for the years 0001 to 9999.
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  return era * 146_097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+}
 
-const dayNumber = (date: string) => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+/** The day number of a YYYY-MM-DD date. */
+export const dayNumber = (date: string): number => daysFromCivil(Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10)));
+
+/** The year, month and day of a day number (days_from_civil's inverse). */
+function civilFromDays(days: number): [number, number, number] {
+  const era = Math.floor(days / 146_097);
+  const dayOfEra = days - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
+  const month = shifted < 10 ? shifted + 3 : shifted - 9;
+  return [yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day];
+}
+
+/** The year of a day number. */
+export const yearOfDay = (days: number): number => civilFromDays(days)[0];
 
 /** The days from one date to another (negative when `to` is earlier). */
 export const daysBetween = (from: string, to: string) => dayNumber(to) - dayNumber(from);
 
+const pad = (value: number, width: number) => String(value).padStart(width, '0');
+
 /** A date moved by a number of days. */
 export function addDays(date: string, days: number): string {
-  const moved = new Date((dayNumber(date) + days) * DAY_MS);
-  return moved.toISOString().slice(0, 10);
+  const [year, month, day] = civilFromDays(dayNumber(date) + days);
+  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
 }
+
+const MIN_DAY = daysFromCivil(1, 1, 1);
+const MAX_DAY = daysFromCivil(9999, 12, 31);
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const leap = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+
+/** A real day of the years 0001 to 9999 (isIsoDate's rule, for dates as numbers). */
+const isDay = (year: number, month: number, day: number) =>
+  year >= 1 && year <= 9999 && month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap(year) ? 29 : MONTH_DAYS[month - 1]);
 
 /** One digit different, or two neighbouring digits exchanged, within one of the year, month or day. */
 function oneDigitOff(a: string, b: string): boolean {
@@ -38,24 +74,42 @@ export function compareDate(query: string, stored: string): MatchKind {
   return 'different';
 }
 
-// Digits a mistyped date may differ in: the decade and year, the month, the day.
-const TYPED_DIGITS = [2, 3, 5, 6, 8, 9];
-
 /**
- * The real dates a query's date may stand for, itself first: the days near it, the day and month
- * exchanged, and each date one digit away (a digit different, or two neighbouring ones exchanged).
- * What `compareDate` calls anything but different, as far as a key can ask for it.
+ * The real dates a query's date may stand for, itself first, as day numbers: the days near it, the
+ * day and month exchanged, and each date one digit away (a digit different, or two neighbouring ones
+ * exchanged, within the decade and year, the month, or the day). What `compareDate` calls anything
+ * but different, as far as a key can ask for it.
  */
-export function dateVariants(date: string): string[] {
-  const found = new Set<string>([date]);
-  for (let days = 1; days <= NEAR_DAYS; days++) {
-    found.add(addDays(date, -days));
-    found.add(addDays(date, days));
+export function dayVariants(date: string): number[] {
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7));
+  const day = Number(date.slice(8, 10));
+  const found = new Set<number>();
+  const add = (y: number, m: number, d: number) => {
+    if (isDay(y, m, d)) found.add(daysFromCivil(y, m, d));
+  };
+  add(year, month, day);
+  const today = daysFromCivil(year, month, day);
+  for (let days = -NEAR_DAYS; days <= NEAR_DAYS; days++) {
+    const near = today + days;
+    if (days !== 0 && near >= MIN_DAY && near <= MAX_DAY) found.add(near);
   }
-  found.add(`${date.slice(0, 4)}-${date.slice(8, 10)}-${date.slice(5, 7)}`);
-  for (const at of TYPED_DIGITS) {
-    for (let digit = 0; digit <= 9; digit++) found.add(date.slice(0, at) + digit + date.slice(at + 1));
-    if (TYPED_DIGITS.includes(at + 1)) found.add(date.slice(0, at) + date[at + 1] + date[at] + date.slice(at + 2));
+  add(year, day, month);
+  // Each field's two last digits: the year's decade and year, the month's, the day's.
+  const century = year - (year % 100);
+  const fields: [number, (value: number) => void][] = [
+    [year % 100, (value) => add(century + value, month, day)],
+    [month, (value) => add(year, value, day)],
+    [day, (value) => add(year, month, value)],
+  ];
+  for (const [value, set] of fields) {
+    const tens = Math.floor(value / 10);
+    const units = value % 10;
+    for (let digit = 0; digit <= 9; digit++) {
+      set(digit * 10 + units);
+      set(tens * 10 + digit);
+    }
+    set(units * 10 + tens);
   }
-  return [...found].filter(isIsoDate);
+  return [...found];
 }

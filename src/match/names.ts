@@ -13,26 +13,40 @@ import { type MatchKind, KIND_ORDER, kindScore } from './vocabulary.ts';
  */
 export const allowedEdits = (length: number): number => (length < 4 ? 0 : length < 7 ? 1 : 2);
 
+/** Three rows of the distance table, reused by every call (grown when a longer name comes). */
+let rows = [new Int32Array(32), new Int32Array(32), new Int32Array(32)];
+
 /**
  * Insertions, deletions, substitutions and swaps of two neighbouring letters (the optimal string
- * alignment distance) turning `a` into `b`, or `max + 1` once it is sure to exceed `max`.
+ * alignment distance) turning `a` into `b`, or `max + 1` when it exceeds `max`. Only the cells
+ * within `max` of the diagonal are worked out: any other is further than `max` already.
  */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let before = new Array<number>(b.length + 1);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let current = new Array<number>(b.length + 1);
+  const over = max + 1;
+  const width = b.length + 1;
+  if (rows[0].length < width) rows = [new Int32Array(width * 2), new Int32Array(width * 2), new Int32Array(width * 2)];
+  let [before, previous, current] = rows;
+  for (let j = 0; j < width; j++) previous[j] = j <= max ? j : over;
   for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2] + 1);
+    const from = Math.max(1, i - max);
+    const to = Math.min(b.length, i + max);
+    current[0] = i <= max ? i : over;
+    if (from > 1) current[from - 1] = over;
+    let rowMin = current[0];
+    const ai = a.charCodeAt(i - 1);
+    for (let j = from; j <= to; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let value = previous[j - 1] + (ai === bj ? 0 : 1);
+      if (previous[j] + 1 < value) value = previous[j] + 1;
+      if (current[j - 1] + 1 < value) value = current[j - 1] + 1;
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj && before[j - 2] + 1 < value) value = before[j - 2] + 1;
+      if (value > over) value = over;
       current[j] = value;
       if (value < rowMin) rowMin = value;
     }
-    if (rowMin > max) return max + 1;
+    if (to < b.length) current[to + 1] = over;
+    if (rowMin > max) return over;
     [before, previous, current] = [previous, current, before];
   }
   return previous[b.length];

@@ -5,7 +5,7 @@
  */
 import type { SearchKey } from '../types/records.ts';
 import type { RecordReader } from '../types/store.ts';
-import { queryKeys } from './keys.ts';
+import { queryKeyValues } from './keys.ts';
 import { type Scored, scoreRecord } from './score.ts';
 
 /**
@@ -30,7 +30,7 @@ export async function closeMatches(
   query: SearchKey,
   { limit, minScore }: { readonly limit: number; readonly minScore: number },
 ): Promise<CloseMatches> {
-  const found = await store.suggestionCandidates(type, queryKeys(query), CANDIDATES_SCORED);
+  const found = await store.suggestionCandidates(type, queryKeyValues(query), CANDIDATES_SCORED);
   const scored: CloseMatch[] = [];
   for (const candidate of found.records) {
     const best = scoreRecord(query, candidate.keys);

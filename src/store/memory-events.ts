@@ -82,7 +82,7 @@ export function createMemoryEvents(lookupJson: (type: string, id: number) => str
   const subscriptionStore: Subscriptions = {
     async add(spec) {
       if (subscriptions.has(spec.client)) throw new SubscriptionExists(spec.client);
-      subscriptions.set(spec.client, { ...spec, events: [...spec.events], fields: [...spec.fields], paused: false, createdAt: new Date().toISOString() });
+      subscriptions.set(spec.client, { ...spec, events: [...spec.events], fields: [...spec.fields], ...(spec.roles ? { roles: [...spec.roles] } : {}), paused: false, createdAt: new Date().toISOString() });
     },
     async get(client) {
       return subscriptions.get(client);
@@ -91,6 +91,13 @@ export function createMemoryEvents(lookupJson: (type: string, id: number) => str
       return [...subscriptions.values()]
         .sort((a, b) => (a.client < b.client ? -1 : 1))
         .map((s): ListedSubscription => ({ ...s, lag: head - (s.acknowledged ?? 0) }));
+    },
+    async setRoles(client, roles) {
+      const found = subscriptions.get(client);
+      if (!found) return false;
+      const { roles: _before, ...rest } = found;
+      subscriptions.set(client, { ...rest, ...(roles ? { roles: [...roles] } : {}) });
+      return true;
     },
     async setPaused(client, paused) {
       const found = subscriptions.get(client);

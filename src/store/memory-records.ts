@@ -10,7 +10,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { compileReason } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { suggestionKeys } from '../match/keys.ts';
+import { suggestionKeyValues } from '../match/keys.ts';
 import { forenamesMatch } from '../records/search-keys.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from '../types/records.ts';
@@ -47,19 +47,18 @@ interface TypeRecords {
 }
 
 /**
- * A close-match key's place in the memory index: a 30-bit hash (FNV-1a) rather than the key's text,
- * which V8 keeps as a small integer. Measured over 50,000 generated births (6.6 keys a record), the
- * index took 506 bytes a record keyed by text and 63 by slot. Two keys sharing a slot (51 of 324,000
- * there) only bring a record among the candidates that its score then ranks, as any candidate is.
+ * A close-match key's place in the memory index: the key (a number below 2^53, match/keys.ts) folded
+ * to 30 bits, which V8 keeps as a small integer rather than a number of its own. Keys of one name
+ * and neighbouring days fold to neighbouring slots. Two keys sharing a slot only bring a record
+ * among the candidates that its score then ranks, as any candidate is.
  */
-function slotOf(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    hash ^= key.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash & 0x3fffffff;
+function slotOf(key: number): number {
+  const high = Math.floor(key / 2 ** 22);
+  return (Math.imul(high, 0x01000193) ^ (key % 2 ** 22)) & 0x3fffffff;
 }
+
+/** A key as the reader's callers give it (a number, or its decimal text), folded to its slot. */
+const slotOfGiven = (key: number | string) => slotOf(typeof key === 'number' ? key : Number(key));
 
 const keyOf = (date: string, surname: string) => `${date}\u0000${surname}`;
 
@@ -99,7 +98,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       if (rest.length) records.byKey.set(bucket, rest);
       else records.byKey.delete(bucket);
     }
-    for (const slot of new Set(suggestionKeys(keys).map(slotOf))) {
+    for (const slot of new Set(suggestionKeyValues(keys).map(slotOf))) {
       const ids = records.bySuggestionKey.get(slot);
       const rest = Array.isArray(ids) ? ids.filter((other) => other !== id) : [];
       if (rest.length > 1) records.bySuggestionKey.set(slot, rest);
@@ -115,7 +114,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       else records.byKey.set(bucket, [{ forenames: key.forenames, id }]);
     }
     // A record's keys sharing a slot count once, as they would were they one key.
-    for (const slot of new Set(suggestionKeys(keys).map(slotOf))) {
+    for (const slot of new Set(suggestionKeyValues(keys).map(slotOf))) {
       const ids = records.bySuggestionKey.get(slot);
       if (ids === undefined) records.bySuggestionKey.set(slot, id);
       else if (Array.isArray(ids)) ids.push(id);
@@ -161,10 +160,10 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       return { ...found, padding };
     },
 
-    async suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
+    async suggestionCandidates(type: string, keys: readonly (number | string)[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
       const records = recordsOf(type);
       const shared = new Map<number, number>();
-      for (const slot of new Set(keys.map(slotOf))) {
+      for (const slot of new Set(keys.map(slotOfGiven))) {
         const ids = records.bySuggestionKey.get(slot);
         if (ids === undefined) continue;
         for (const id of Array.isArray(ids) ? ids : [ids]) shared.set(id, (shared.get(id) ?? 0) + 1);

@@ -7,7 +7,7 @@ import type { FeedEvent, Subscription } from '../types/events.ts';
 import type { DeadLetter, Lease, ListedEndpoint, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type State = Mutable<Omit<WebhookEndpoint, 'paused' | 'events'>> & { leaseOwner?: string; leaseUntil?: number };
+type State = Mutable<Omit<WebhookEndpoint, 'paused' | 'events' | 'fields' | 'roles'>> & { leaseOwner?: string; leaseUntil?: number };
 
 export interface MemoryWebhookSources {
   head(): Promise<number>;
@@ -30,7 +30,7 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
     }
     const { leaseOwner: _owner, leaseUntil: _until, ...endpoint } = state;
     const previous = state.previousUntil && Date.parse(state.previousUntil) > now() ? {} : { previousSecret: undefined, previousUntil: undefined };
-    return JSON.parse(JSON.stringify({ ...endpoint, ...previous, paused: subscription.paused, events: subscription.events }));
+    return JSON.parse(JSON.stringify({ ...endpoint, ...previous, paused: subscription.paused, events: subscription.events, fields: subscription.fields, ...(subscription.roles ? { roles: subscription.roles } : {}) }));
   };
   const holds = (lease: Lease) => {
     const state = endpoints.get(lease.endpoint.client);

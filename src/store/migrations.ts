@@ -20,6 +20,8 @@ import { changeFeed } from './schema/v6-change-feed.ts';
 import { auditWriters } from './schema/v7-audit-writers.ts';
 import { suggestionKeys } from './schema/v8-suggestion-keys.ts';
 import { webhookDelivery } from './schema/v9-webhook-delivery.ts';
+import { numericSuggestionKeys } from './schema/v10-numeric-suggestion-keys.ts';
+import { subscriptionRoles } from './schema/v11-subscription-roles.ts';
 import { type BackfillOptions, backfillSuggestionKeys, pendingBackfills } from './suggestion-backfill.ts';
 
 export interface Migration {
@@ -38,6 +40,8 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'audit trail: a chain per writer, disclosed records, signed checkpoints', sql: auditWriters },
   { version: 8, name: 'close-match keys', sql: suggestionKeys },
   { version: 9, name: 'webhook delivery: endpoints, leases, dead letters', sql: webhookDelivery },
+  { version: 10, name: 'close-match keys as numbers', sql: numericSuggestionKeys },
+  { version: 11, name: 'the roles a subscribed client holds, for its pushed events', sql: subscriptionRoles },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1].version;
@@ -137,7 +141,7 @@ export class BackfillPendingError extends Error {
   override name = 'BackfillPendingError';
   constructor(readonly types: readonly string[]) {
     super(
-      `The close-match keys of the ${types.join(', ')} records stored before migration 8 are not all filled in yet: ` +
+      `The close-match keys of the ${types.join(', ')} records stored before migration 8, or before migration 10 made them numbers, are not all filled in yet: ` +
         "run 'lev-api migrate' (npm run migrate) with the same DATABASE_URL; it resumes where it stopped.",
     );
   }
@@ -145,7 +149,7 @@ export class BackfillPendingError extends Error {
 
 /**
  * Applies every pending migration, then fills in what a migration left to fill (the close-match
- * keys of records stored before migration 8, resuming an interrupted run); returns the migrations it applied.
+ * keys of records stored before migration 8 or 10, resuming an interrupted run); returns the migrations it applied.
  */
 export async function migrate(driver: SqlDriver, backfill: BackfillOptions = {}, list: readonly Migration[] = migrations): Promise<Migration[]> {
   const applied = await applyMigrations(driver, list);

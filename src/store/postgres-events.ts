@@ -108,6 +108,7 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
     client: string;
     events: string[];
     fields: string[];
+    roles: string[] | null;
     paused: boolean;
     acknowledged: string | null;
     acknowledged_at: Date | null;
@@ -118,19 +119,21 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
     client: row.client,
     events: row.events,
     fields: row.fields,
+    ...(row.roles ? { roles: row.roles } : {}),
     paused: row.paused,
     ...(row.acknowledged !== null ? { acknowledged: Number(row.acknowledged) } : {}),
     ...(row.acknowledged_at ? { acknowledgedAt: row.acknowledged_at.toISOString() } : {}),
     createdAt: row.created_at.toISOString(),
   });
-  const COLUMNS = 'client, events, fields, paused, acknowledged::text, acknowledged_at, created_at';
+  const COLUMNS = 'client, events, fields, roles, paused, acknowledged::text, acknowledged_at, created_at';
 
   const subscriptions: Subscriptions = {
-    async add({ client, events, fields }) {
-      const rows = await driver.query('INSERT INTO feed_subscription (client, events, fields) VALUES ($1, $2, $3) ON CONFLICT (client) DO NOTHING RETURNING 1', [
+    async add({ client, events, fields, roles }) {
+      const rows = await driver.query('INSERT INTO feed_subscription (client, events, fields, roles) VALUES ($1, $2, $3, $4) ON CONFLICT (client) DO NOTHING RETURNING 1', [
         client,
         events,
         fields,
+        roles ?? null,
       ]);
       if (rows.length === 0) throw new SubscriptionExists(client);
     },
@@ -143,6 +146,9 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
         `SELECT ${COLUMNS}, (SELECT position::text FROM feed_head) AS head FROM feed_subscription ORDER BY client`,
       );
       return rows.map((row): ListedSubscription => ({ ...subscriptionOf(row), lag: Number(row.head) - Number(row.acknowledged ?? 0) }));
+    },
+    async setRoles(client, roles) {
+      return (await driver.query('UPDATE feed_subscription SET roles = $2 WHERE client = $1 RETURNING 1', [client, roles ?? null])).length > 0;
     },
     async setPaused(client, paused) {
       return (await driver.query('UPDATE feed_subscription SET paused = $2 WHERE client = $1 RETURNING 1', [client, paused])).length > 0;

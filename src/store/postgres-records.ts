@@ -111,12 +111,12 @@ export function createPostgresRecords(
       return { records, ids: foundIds.slice(0, limit).map(Number), truncated, padding };
     },
 
-    async suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
+    async suggestionCandidates(type: string, keys: readonly (number | string)[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
       const t = tables(type);
       // The records sharing most keys, read from the key index alone; then only their search keys, not their data.
       const rows = await read().query<{ id: string; search_keys: string }>(
         `SELECT c.id::text AS id, r.search_keys FROM (
-           SELECT k.id, count(*) AS shared FROM ${t.suggestionKeys} k WHERE k.key = ANY($1::text[])
+           SELECT k.id, count(*) AS shared FROM ${t.suggestionKeys} k WHERE k.key = ANY($1::bigint[])
             GROUP BY k.id ORDER BY shared DESC, k.id LIMIT $2
          ) c JOIN ${t.records} r ON r.id = c.id
          ORDER BY c.shared DESC, c.id`,

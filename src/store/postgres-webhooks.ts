@@ -27,11 +27,13 @@ interface EndpointRow {
   disabled_reason: string | null;
   paused: boolean;
   events: string[];
+  fields: string[];
+  roles: string[] | null;
 }
 
 const COLUMNS = `w.client, w.url, w.secret, w.previous_secret, w.previous_until, w.signing_key, w.tls_cert, w.tls_key,
   w.delivered_through::text, w.attempts, w.failing_since, w.next_attempt_at, w.last_status, w.last_error,
-  w.disabled_at, w.disabled_reason, s.paused, s.events`;
+  w.disabled_at, w.disabled_reason, s.paused, s.events, s.fields, s.roles`;
 
 const iso = (time: Date | null) => (time ? { value: time.toISOString() } : undefined);
 
@@ -54,6 +56,8 @@ export function endpointOf(row: EndpointRow): WebhookEndpoint {
     ...(row.disabled_reason !== null ? { disabledReason: row.disabled_reason } : {}),
     paused: row.paused,
     events: row.events,
+    fields: row.fields,
+    ...(row.roles ? { roles: row.roles } : {}),
   };
 }
 

@@ -10,12 +10,14 @@
  * differs too, so a file written with other spacing or key order reloads as
  * unchanged. A changed record's key rows are replaced; the counts are what
  * the merge did. Each record's close-match keys (match/keys.ts) are worked out from its search
- * keys here, by the code the memory store uses, and written beside them. The ids of one write must be distinct: the merge is one
- * INSERT ... ON CONFLICT, which cannot touch a row twice.
+ * keys here, by the code the memory store uses, and written beside them; a changed record's old
+ * close-match keys are worked out again from its old search keys and deleted by their primary key,
+ * so the key table needs no index on the record id. The ids of one write must be distinct: the
+ * merge is one INSERT ... ON CONFLICT, which cannot touch a row twice.
  */
 import { registeredType, updatedType } from '../records/changes.ts';
-import { suggestionKeys } from '../match/keys.ts';
-import type { RecordToWrite, WriteCounts } from '../types/records.ts';
+import { suggestionKeyValues } from '../match/keys.ts';
+import type { RecordToWrite, SearchKey, WriteCounts } from '../types/records.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
 
@@ -31,14 +33,16 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
 const STAGE = `
 CREATE TEMP TABLE load_records (id bigint NOT NULL, data text NOT NULL, search_keys text NOT NULL) ON COMMIT DROP;
 CREATE TEMP TABLE load_keys (id bigint NOT NULL, date date NOT NULL, surname text COLLATE "C" NOT NULL, forenames text COLLATE "C" NOT NULL) ON COMMIT DROP;
-CREATE TEMP TABLE load_suggestion_keys (key text COLLATE "C" NOT NULL, id bigint NOT NULL) ON COMMIT DROP;
-CREATE TEMP TABLE load_changed (id bigint NOT NULL, inserted boolean NOT NULL, reason text) ON COMMIT DROP;
+CREATE TEMP TABLE load_suggestion_keys (key bigint NOT NULL, id bigint NOT NULL) ON COMMIT DROP;
+CREATE TEMP TABLE load_changed (id bigint NOT NULL, inserted boolean NOT NULL, reason text, old_keys text) ON COMMIT DROP;
 CREATE TEMP TABLE load_events (id bigint NOT NULL, reason text) ON COMMIT DROP`;
 
 interface Targets {
   readonly records: string;
   readonly keys: string;
   readonly suggestionKeys: string;
+  /** The close-match key table was emptied by this transaction: its rows can be copied frozen. */
+  readonly freezeSuggestionKeys?: boolean;
 }
 
 const STAGING: Targets = { records: 'load_records', keys: 'load_keys', suggestionKeys: 'load_suggestion_keys' };
@@ -54,12 +58,11 @@ async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readon
     // A record's keys are distinct as a load makes them; a record given directly may repeat one.
     const rows = new Set(record.keys.map((key) => `${record.id}\t${key.date}\t${key.surname}\t${key.forenames}\n`));
     for (const row of rows) keys += row;
-    // Sound codes, normalised names and dates hold no tab, line break or backslash: nothing to escape.
-    for (const key of suggestionKeys(record.keys)) suggestions += `${key}\t${record.id}\n`;
+    for (const key of suggestionKeyValues(record.keys)) suggestions += `${key}\t${record.id}\n`;
   }
   await tx.copyFrom(`COPY ${into.records} (id, data, search_keys) FROM STDIN`, records);
   if (keys) await tx.copyFrom(`COPY ${into.keys} (id, date, surname, forenames) FROM STDIN`, keys);
-  if (suggestions) await tx.copyFrom(`COPY ${into.suggestionKeys} (key, id) FROM STDIN`, suggestions);
+  if (suggestions) await tx.copyFrom(`COPY ${into.suggestionKeys} (key, id) FROM STDIN${into.freezeSuggestionKeys ? ' WITH (FREEZE)' : ''}`, suggestions);
 }
 
 /**
@@ -78,8 +81,8 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
             OR (r.data::text <> EXCLUDED.data::text AND r.data::jsonb <> EXCLUDED.data::jsonb)
        RETURNING id, (xmax = 0) AS inserted
      )
-     INSERT INTO load_changed (id, inserted, reason)
-     SELECT c.id, c.inserted, CASE WHEN c.inserted THEN NULL ELSE ${reason} END
+     INSERT INTO load_changed (id, inserted, reason, old_keys)
+     SELECT c.id, c.inserted, CASE WHEN c.inserted THEN NULL ELSE ${reason} END, o.search_keys
        FROM changed c
        LEFT JOIN ${t.records} o ON o.id = c.id AND NOT c.inserted
        LEFT JOIN load_records l ON l.id = c.id AND NOT c.inserted`,
@@ -93,12 +96,26 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
      SELECT DISTINCT s.date, s.surname, s.forenames, s.id FROM load_keys s JOIN load_changed c ON c.id = s.id
       ORDER BY 1, 2, 3, 4`,
   );
-  // Inserted records too: keys left behind by records removed outside the service (a TRUNCATE) go.
-  await tx.query(`DELETE FROM ${t.suggestionKeys} k USING load_changed c WHERE k.id = c.id`);
+  // A changed record's old close-match keys, worked out again from its old search keys (they are
+  // what was written for them), go by their primary key. Changed records are few in a reload.
+  const old = await tx.query<{ id: string; old_keys: string }>('SELECT id::text AS id, old_keys FROM load_changed WHERE NOT inserted');
+  if (old.length) {
+    const keys: number[] = [];
+    const ids: string[] = [];
+    for (const row of old) {
+      for (const key of suggestionKeyValues(JSON.parse(row.old_keys) as SearchKey[])) {
+        keys.push(key);
+        ids.push(row.id);
+      }
+    }
+    await tx.query(`DELETE FROM ${t.suggestionKeys} k USING unnest($1::bigint[], $2::bigint[]) AS d(key, id) WHERE k.key = d.key AND k.id = d.id`, [keys, ids]);
+  }
+  // Keys left by records removed outside the service (a TRUNCATE of the records) may be there already.
   await tx.query(
     `INSERT INTO ${t.suggestionKeys} (key, id)
      SELECT DISTINCT s.key, s.id FROM load_suggestion_keys s JOIN load_changed c ON c.id = s.id
-      ORDER BY 1, 2`,
+      ORDER BY 1, 2
+     ON CONFLICT DO NOTHING`,
   );
   const [{ inserted, updated }] = await tx.query<{ inserted: number; updated: number }>(
     'SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM load_changed',
@@ -140,6 +157,13 @@ async function appendEvents(tx: SqlExecutor, type: string, source: string): Prom
 const MERGE_EVERY = 50_000;
 
 /**
+ * The memory the database may sort a key table's rows in, building its primary key after a load
+ * into an empty table: a million births give 5 million keys of 16 bytes, which PostgreSQL's
+ * default (64 MB) would sort on disk.
+ */
+const KEY_INDEX_MEMORY = '512MB';
+
+/**
  * Writes every batch of records of `type` in one transaction, with their events: all of them, or
  * none. Ids are distinct across the batches. `reason` is as `merge` takes it.
  */
@@ -152,25 +176,24 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
     await tx.query(`LOCK TABLE ${t.records}, ${t.keys}, ${t.suggestionKeys} IN SHARE ROW EXCLUSIVE MODE`);
     const [{ empty }] = await tx.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT FROM ${t.records}) AS empty`);
     if (empty) {
-      // Close-match keys have no foreign key: any left by records removed outside the service go first.
+      // Every record is new, and the ids are distinct: copied straight into the tables, with nothing
+      // to compare. The close-match keys (several a record) are copied into their table with its
+      // primary key dropped, and the key built once at the end, sorting in memory: cheaper than
+      // indexing each row as it comes. They are copied frozen (the table was emptied by this
+      // transaction), so their pages are all visible from the commit: a query's candidates are
+      // counted from the index alone, with no visit to the table and no vacuum needed first.
+      // The TRUNCATE (close-match keys have no foreign key: any left by records removed outside the
+      // service go) holds the key table until the commit: close matches of a type that had no
+      // records wait for its load (they had nothing to find).
       await tx.query(`TRUNCATE ${t.suggestionKeys}`);
-      // Every record is new, and the ids are distinct: copied straight into the tables, with nothing to compare.
-      // The close-match keys (several a record) are gathered in an unindexed table and moved into
-      // theirs with its indexes built once afterwards: indexing 6.6 rows a record one at a time took
-      // a million births' load from 31,000 to 11,000 records a second, this brings it to 19,000
-      // (docs/performance.md). Rebuilding needs the table to itself for those seconds: readers of a
-      // type that had no records wait (they had nothing to find).
-      await tx.query('CREATE TEMP TABLE load_suggestion_keys (key text COLLATE "C" NOT NULL, id bigint NOT NULL) ON COMMIT DROP');
+      await tx.query(`ALTER TABLE ${t.suggestionKeys} DROP CONSTRAINT ${t.suggestionKeys}_pkey`);
       let total = 0;
       for await (const batch of batches) {
-        await copyBatch(copier, { ...t, suggestionKeys: 'load_suggestion_keys' }, batch);
+        await copyBatch(copier, { ...t, freezeSuggestionKeys: true }, batch);
         total += batch.length;
       }
-      await tx.query(`ALTER TABLE ${t.suggestionKeys} DROP CONSTRAINT ${t.suggestionKeys}_pkey`);
-      await tx.query(`DROP INDEX ${t.suggestionKeys}_id`);
-      await tx.query(`INSERT INTO ${t.suggestionKeys} (key, id) SELECT key, id FROM load_suggestion_keys`);
+      await tx.query(`SET LOCAL maintenance_work_mem = '${KEY_INDEX_MEMORY}'`);
       await tx.query(`ALTER TABLE ${t.suggestionKeys} ADD PRIMARY KEY (key, id)`);
-      await tx.query(`CREATE INDEX ${t.suggestionKeys}_id ON ${t.suggestionKeys} (id)`);
       if (total > 0) await appendEvents(tx, type, `SELECT id, NULL::text AS reason FROM ${t.records}`);
       return { inserted: total, updated: 0, unchanged: 0 };
     }

@@ -1,12 +1,13 @@
 /**
- * Fills in the close-match keys (schema/v8-suggestion-keys.ts) of records stored before they
- * existed: run by `lev-api migrate` once the migrations are applied. A batch of records at a time,
- * each batch in a transaction that also records how far it got, so an interrupted backfill resumes
+ * Fills in the close-match keys (schema/v8-suggestion-keys.ts; numbers since
+ * schema/v10-numeric-suggestion-keys.ts) of records stored before they existed, or before they
+ * were numbers: run by `lev-api migrate` once the migrations are applied. A batch of records at a
+ * time, each batch in a transaction that also records how far it got, so an interrupted backfill resumes
  * where it stopped. Keys are worked out from each record's stored search keys by the code a load
  * uses (match/keys.ts), so they are what a load would have written. Each batch holds a SHARE lock
  * on the records it reads: a load of the same type waits for it, and it for a load.
  */
-import { suggestionKeys } from '../match/keys.ts';
+import { suggestionKeyValues } from '../match/keys.ts';
 import type { SearchKey } from '../types/records.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
@@ -49,15 +50,15 @@ export async function backfillSuggestionKeys(driver: SqlDriver, { batch = BACKFI
           await tx.query('UPDATE suggestion_key_backfill SET done = true WHERE type = $1', [type]);
           return 0;
         }
-        const keys: string[] = [];
+        const keys: number[] = [];
         const ids: string[] = [];
         for (const row of rows) {
-          for (const key of suggestionKeys(JSON.parse(row.search_keys) as SearchKey[])) {
+          for (const key of suggestionKeyValues(JSON.parse(row.search_keys) as SearchKey[])) {
             keys.push(key);
             ids.push(row.id);
           }
         }
-        await tx.query(`INSERT INTO ${t.suggestionKeys} (key, id) SELECT * FROM unnest($1::text[], $2::bigint[]) ON CONFLICT DO NOTHING`, [keys, ids]);
+        await tx.query(`INSERT INTO ${t.suggestionKeys} (key, id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT DO NOTHING`, [keys, ids]);
         await tx.query('UPDATE suggestion_key_backfill SET after_id = $2 WHERE type = $1', [type, rows[rows.length - 1].id]);
         return rows.length;
       });
@@ -69,7 +70,7 @@ export async function backfillSuggestionKeys(driver: SqlDriver, { batch = BACKFI
   return counts;
 }
 
-/** The types whose backfill is not done (none before migration 8): close matches of their older records cannot be found yet. */
+/** The types whose backfill is not done (none before migration 8; all again after migration 10): close matches of their older records cannot be found yet. */
 export async function pendingBackfills(db: SqlExecutor): Promise<string[]> {
   const [{ present }] = await db.query<{ present: boolean }>("SELECT to_regclass('suggestion_key_backfill') IS NOT NULL AS present");
   if (!present) return [];

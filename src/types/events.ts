@@ -74,6 +74,12 @@ export interface SubscriptionSpec {
   readonly events: readonly string[];
   /** Dot paths of the record description included in each event's data (restricted by the client's roles). */
   readonly fields: readonly string[];
+  /**
+   * The roles the client holds, as the operator recorded them, for its pushed events (a webhook
+   * has no caller's token to read them from): its types narrowed and its fields rendered for
+   * these, as for a caller holding them. Absent: not recorded, and pushed events stay thin.
+   */
+  readonly roles?: readonly string[];
 }
 
 export interface Subscription extends SubscriptionSpec {
@@ -104,6 +110,8 @@ export interface Subscriptions {
   /** Whether the client had a subscription to pause or resume. */
   setPaused(client: string, paused: boolean): Promise<boolean>;
   remove(client: string): Promise<boolean>;
+  /** Records (or, with undefined, forgets) the roles the client holds; whether it has a subscription. */
+  setRoles(client: string, roles: readonly string[] | undefined): Promise<boolean>;
   /** Records `position` as the client's acknowledged one (nothing when it has no subscription). */
   acknowledge(client: string, position: number): Promise<void>;
 }

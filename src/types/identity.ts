@@ -10,3 +10,5 @@ export interface Identity {
 export const FULL_DETAILS_ROLE = 'full-details';
 /** The role that allows asking for close matches (GET /v1/suggestions), as well as the dataset's own role. */
 export const SUGGEST_ROLE = 'suggest';
+/** The role that reads the audit trail (its report and pages). */
+export const AUDIT_ROLE = 'audit';

@@ -45,11 +45,11 @@ export interface RecordReader {
    */
   verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates>;
   /**
-   * Close-match candidates: the records sharing the most of `keys` (match/keys.ts) with the query,
-   * with their search keys to be scored by, most keys shared first, then by id; at most `limit`,
+   * Close-match candidates: the records sharing the most of `keys` (match/keys.ts: numbers, or
+   * their decimal text as PostgreSQL gives a bigint) with the query, with their search keys to be scored by, most keys shared first, then by id; at most `limit`,
    * `truncated` when more shared one.
    */
-  suggestionCandidates(type: string, keys: readonly string[], limit: number): Promise<SearchResult<SuggestionCandidate>>;
+  suggestionCandidates(type: string, keys: readonly (number | string)[], limit: number): Promise<SearchResult<SuggestionCandidate>>;
   /** The JSON text of each of these records, in the order asked; undefined for an id no record has. */
   lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]>;
   lookup(type: string, id: string): Promise<unknown | undefined>;

@@ -40,6 +40,10 @@ export interface WebhookEndpoint extends WebhookSpec, WebhookKeys {
   readonly paused: boolean;
   /** The subscription's event types. */
   readonly events: readonly string[];
+  /** The subscription's fields, included only where its roles are recorded. */
+  readonly fields: readonly string[];
+  /** The roles the client holds, as the operator recorded them (types/events.ts, SubscriptionSpec). */
+  readonly roles?: readonly string[];
 }
 
 export interface ListedEndpoint extends WebhookEndpoint {

@@ -34,6 +34,14 @@ export interface Destination {
   resolve(): Promise<{ address: string; family: number }[]>;
 }
 
+/** Each special range as a list of its own, built once: the check runs at every delivery. */
+const specialRanges = SPECIAL.map((entry) => {
+  const [network, bits, netFamily] = entry;
+  const range = new BlockList();
+  range.addSubnet(network, bits, netFamily);
+  return { entry, netFamily, range };
+});
+
 export function destinationPolicy(policy: DestinationPolicy) {
   const allowed = networkList(policy.allowedNetworks);
   const resolver = policy.resolve ?? ((host: string) => dnsLookup(host, { all: true, verbatim: true }));
@@ -51,12 +59,7 @@ export function destinationPolicy(policy: DestinationPolicy) {
       const mapped = kind === 'ipv6' ? mappedIpv4(address) : undefined;
       if (mapped) return addressProblem(mapped);
       if (allowed.check(address, kind)) return undefined;
-      const special = SPECIAL.find(([network, bits, netFamily]) => {
-        if (netFamily !== kind) return false;
-        const one = new BlockList();
-        one.addSubnet(network, bits, netFamily);
-        return one.check(address, kind);
-      });
+      const special = specialRanges.find(({ netFamily, range }) => netFamily === kind && range.check(address, kind))?.entry;
       if (!special) return undefined;
       if (special[3] === 'loopback' && plainLoopback) return undefined;
       return `${address} is a ${special[3]} address (allow its network with WEBHOOK_ALLOWED_NETWORKS if the receiver really is there)`;

@@ -5,6 +5,9 @@
 import type { Registry } from 'prom-client';
 import type { WebhooksConfig } from '../config.ts';
 import { records } from '../records/index.ts';
+import { views } from '../records/views.ts';
+import { eventFieldRenderer } from '../render/event-fields.ts';
+import { compileView } from '../render/view.ts';
 import type { Backend } from '../types/store.ts';
 import { destinationPolicy } from './destination.ts';
 import { deliveryMetrics } from './metrics.ts';
@@ -25,7 +28,7 @@ export function startConfiguredDelivery(
     feed: backend.events,
     audit: backend.audit,
     sender: createSender({ checker, timeoutMs: settings.timeoutMs, ...(settings.ca ? { ca: settings.ca } : {}) }),
-    sourceOf: (type) => `/v1/registration/${type}`,
+    renderer: eventFieldRenderer(records, views.map(compileView)),
     leaseMs: settings.leaseMs,
     retryMs: settings.retryMs,
     log,

@@ -14,6 +14,7 @@ import type { AuditTrail } from '../types/audit.ts';
 import type { EventFeed, FeedEvent } from '../types/events.ts';
 import type { AttemptOutcome, Lease, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
 import { cloudEventOf } from '../records/cloud-event.ts';
+import { type EventFieldRenderer, receivableTypes } from '../render/event-fields.ts';
 import { signedHeaders, webhookId } from './signing.ts';
 import type { SendResult, Sender } from './send.ts';
 import type { DeliveryMetrics } from './metrics.ts';
@@ -29,8 +30,8 @@ export interface DeliveryOptions {
   readonly feed: EventFeed;
   readonly audit: AuditTrail;
   readonly sender: Sender;
-  /** The v1 path of a record type (an event's `source`). */
-  readonly sourceOf: (recordType: string) => string;
+  /** An event's `source`, and a subscription's fields rendered for the roles recorded on it, as the feed renders them. */
+  readonly renderer: EventFieldRenderer;
   readonly leaseMs: number;
   /** How long an event is retried before it is dead-lettered. */
   readonly retryMs: number;
@@ -61,7 +62,7 @@ export const exponentialBackoff = (failures: number) => {
 const auditPath = receiverAddress;
 
 export function startDelivery(options: DeliveryOptions) {
-  const { store, feed, audit, sender, sourceOf, leaseMs, retryMs, log, metrics } = options;
+  const { store, feed, audit, sender, renderer, leaseMs, retryMs, log, metrics } = options;
   const slots = options.slots ?? 8;
   const batch = options.batch ?? 100;
   const pollMs = options.pollMs ?? 1000;
@@ -72,14 +73,16 @@ export function startDelivery(options: DeliveryOptions) {
   setMaxListeners(0, stopping.signal);
   let databaseDown = false;
 
-  async function attempt(endpoint: WebhookEndpoint, event: FeedEvent, attemptNumber: number, kind: string): Promise<SendResult> {
-    const body = JSON.stringify(cloudEventOf(event, sourceOf(event.recordType)));
+  async function attempt(endpoint: WebhookEndpoint, event: FeedEvent, attemptNumber: number, kind: string, fields?: Record<string, unknown>): Promise<SendResult> {
+    const body = JSON.stringify(cloudEventOf(event, renderer.sourceOf(event.recordType), fields));
+    const included = fields ? renderer.fieldsOf(event.recordType, endpoint.fields) : [];
     const id = webhookId(event.position);
     const started = performance.now();
     const result = await sender.send(endpoint, { ...signedHeaders(endpoint, id, new Date(), body) }, body);
     const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
     metrics?.attempted(endpoint.client, ok, (performance.now() - started) / 1000, event.time);
-    // Every attempt is audited: a record id reached the receiver (or may have).
+    // Every attempt is audited, and its entry kept before the next is sent: a record id reached the
+    // receiver (or may have). The entry joins the audit writer's group commit with every other slot's.
     await audit.record({
       username: 'lev-api-deliver',
       client: endpoint.client,
@@ -92,6 +95,7 @@ export function startDelivery(options: DeliveryOptions) {
       requestId: id,
       records: [{ type: event.recordType, id: event.recordId }],
       events: [String(event.position)],
+      ...(included.length ? { fields: included } : {}),
     });
     return result;
   }
@@ -113,52 +117,133 @@ export function startDelivery(options: DeliveryOptions) {
     return page.events[0]?.position === position ? page.events[0] : undefined;
   }
 
-  async function deliver(lease: Lease) {
+  /**
+   * The types a subscription is pushed and each event's fields: with roles recorded, only types of
+   * datasets they read, and its fields rendered for them as a lookup would; without, every type it
+   * names, thin.
+   */
+  const typesOf = (endpoint: WebhookEndpoint) => (endpoint.roles ? receivableTypes(endpoint.events, endpoint.roles) : endpoint.events);
+  const fieldsFor = (endpoint: WebhookEndpoint, events: readonly FeedEvent[]) =>
+    endpoint.roles ? renderer.render(events, endpoint.fields, endpoint.roles, (type, ids) => feed.recordsJson(type, ids)) : Promise.resolve(new Map<FeedEvent, Record<string, unknown>>());
+
+  async function deliver(lease: Lease, claimedAt: number) {
     const { endpoint } = lease;
+    const types = typesOf(endpoint);
     for (const letter of await store.queued(endpoint.client, batch)) {
-      const event = await eventAt(letter.position, endpoint.events);
+      const event = await eventAt(letter.position, types);
       if (!event) {
-        await store.redelivered(lease, letter.position, false, undefined, 'the event is no longer kept in the feed');
+        await store.redelivered(lease, letter.position, false, undefined, 'the event is no longer kept in the feed, or no longer of a type the subscription receives');
         continue;
       }
-      const result = await attempt(endpoint, event, letter.attempts + 1, 'redelivery');
+      const result = await attempt(endpoint, event, letter.attempts + 1, 'redelivery', (await fieldsFor(endpoint, [event])).get(event));
       const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
       await store.redelivered(lease, letter.position, ok, result.status, result.error);
     }
     if (endpoint.nextAttemptAt && Date.parse(endpoint.nextAttemptAt) > Date.now()) return;
 
-    let state: { attempts: number; failingSince?: string } = endpoint;
-    const page = await feed.read(endpoint.deliveredThrough, endpoint.events, batch);
-    for (const event of page.events) {
-      if (stopping.signal.aborted) return;
-      const result = await attempt(endpoint, event, state.attempts + 1, 'feed');
-      const outcome = decide(result, state, event.position);
+    // The position of the events taken (2xx, and audited: each attempt's entry is kept before the
+    // next is sent) is recorded behind the sending: one UPDATE at a time, for every event taken
+    // since the last, while the next events go out. It also extends the lease. A worker that dies
+    // before it lands leaves those events to be sent again, with the same webhook-id.
+    let taken = endpoint.deliveredThrough;
+    let recorded = endpoint.deliveredThrough;
+    // When the lease was last extended, by this process's clock, taken before the statement was sent.
+    let leaseFrom = claimedAt;
+    let lost = false;
+    let trouble: unknown;
+    let recording: Promise<void> | undefined;
+    const record = async (outcome: AttemptOutcome) => {
+      const sent = performance.now();
       if (!(await store.record(lease, outcome, leaseMs))) {
-        log.warn({ subscription: endpoint.client }, 'webhook lease lost: another worker has the subscription');
-        return;
+        if (!lost) log.warn({ subscription: endpoint.client }, 'webhook lease lost: another worker has the subscription');
+        lost = true;
+        return false;
       }
-      metrics?.outcome(endpoint.client, outcome.kind);
-      if (outcome.kind === 'retry') {
-        log.info({ subscription: endpoint.client, event: event.position, status: outcome.status, error: outcome.error, retryInMs: outcome.delayMs }, 'webhook delivery failed; will retry');
-        return;
+      leaseFrom = sent;
+      return true;
+    };
+    const recordTaken = async () => {
+      while (recorded < taken && !lost) {
+        const through = taken;
+        if (await record({ kind: 'delivered', position: through })) recorded = through;
       }
-      if (outcome.kind === 'gone') {
-        log.warn({ subscription: endpoint.client, status: outcome.status }, 'webhook receiver answered 410 Gone: subscription delivery disabled');
-        return;
+    };
+    const kick = () => {
+      recording ??= recordTaken()
+        .catch((error: unknown) => void (trouble = error))
+        .finally(() => void (recording = undefined));
+    };
+    /** Every event taken recorded (or the lease lost, or the database failing: `trouble`). */
+    const settle = async () => {
+      while (recording) await recording;
+      if (trouble === undefined && recorded < taken && !lost) {
+        kick();
+        await recording;
       }
-      if (outcome.kind === 'dead') {
+    };
+
+    try {
+      let state: { attempts: number; failingSince?: string } = endpoint;
+      const page = await feed.read(endpoint.deliveredThrough, types, batch);
+      // Rendered once a page, from the registrations as they are now (as a feed read renders them).
+      const fields = await fieldsFor(endpoint, page.events);
+      for (const event of page.events) {
+        if (stopping.signal.aborted || lost) return;
+        if (trouble !== undefined) throw trouble;
+        // A lease not extended for a while (a slow receiver, a slow database) is given back rather than risked.
+        if (performance.now() - leaseFrom > leaseMs / 2) {
+          await settle();
+          if (performance.now() - leaseFrom > leaseMs / 2) return;
+        }
+        const result = await attempt(endpoint, event, state.attempts + 1, 'feed', fields.get(event));
+        const outcome = decide(result, state, event.position);
+        metrics?.outcome(endpoint.client, outcome.kind);
+        if (outcome.kind === 'delivered') {
+          taken = event.position;
+          kick();
+          state = { attempts: 0 };
+          continue;
+        }
+        // Anything else is recorded at once, after the positions taken before it.
+        await settle();
+        if (trouble !== undefined) throw trouble;
+        if (lost || !(await record(outcome))) return;
+        if (outcome.kind === 'retry') {
+          log.info({ subscription: endpoint.client, event: event.position, status: outcome.status, error: outcome.error, retryInMs: outcome.delayMs }, 'webhook delivery failed; will retry');
+          return;
+        }
+        if (outcome.kind === 'gone') {
+          log.warn({ subscription: endpoint.client, status: outcome.status }, 'webhook receiver answered 410 Gone: subscription delivery disabled');
+          return;
+        }
         log.warn({ subscription: endpoint.client, event: event.position, status: outcome.status, error: outcome.error }, 'webhook event dead-lettered after its last attempt');
+        state = { attempts: 0 };
       }
-      state = { attempts: 0 };
+      await settle();
+      if (trouble !== undefined) throw trouble;
+      if (lost || stopping.signal.aborted) return;
+      // Past the other types' events too, so the next look starts where there is something to send.
+      if (page.events.length < batch && page.next > endpoint.deliveredThrough) await store.skipTo(lease, page.next);
+    } finally {
+      // However the turn ended (the database gone, an audit entry not kept, stopping), what was taken
+      // is recorded if it can be while the lease lasts: only what was not taken is sent again.
+      while (recording) await recording;
+      while (recorded < taken && !lost && performance.now() - leaseFrom < leaseMs - pollMs) {
+        try {
+          await recordTaken();
+        } catch {
+          if (stopping.signal.aborted) break;
+          await sleep(pollMs);
+        }
+      }
     }
-    // Past the other types' events too, so the next look starts where there is something to send.
-    if (page.events.length < batch && page.next > endpoint.deliveredThrough) await store.skipTo(lease, page.next);
   }
 
   // Each slot holds leases under a name of its own: a slot whose lease ran out can never record under another slot's.
   async function slot(index: number) {
     while (!stopping.signal.aborted) {
       let leases: Lease[];
+      const claimedAt = performance.now();
       try {
         leases = await store.claim(`${owner}/${index}`, leaseMs, 1);
         if (databaseDown) log.info({}, 'webhook delivery resumed: the database answers again');
@@ -174,7 +259,7 @@ export function startDelivery(options: DeliveryOptions) {
         continue;
       }
       try {
-        await deliver(leases[0]);
+        await deliver(leases[0], claimedAt);
       } catch (error) {
         log.warn({ subscription: leases[0].endpoint.client, err: { message: (error as Error).message } }, 'webhook delivery interrupted; the subscription is tried again');
         await sleep(pollMs, undefined, { signal: stopping.signal }).catch(() => {});

@@ -96,6 +96,8 @@ test('the text of every released migration is pinned: editing one fails here bef
       [7, '76969e13ea7edaedfca3e552344585ac983fa1c30974e768f48460535e089c2a'],
       [8, 'df78c823de7079b22e8a228724c093237ec6f05c1d1297a30c501823efc034f6'],
       [9, '83d3293d7e93e19fb15eb80a9a1d58461889f7b4b2f608aa4b204e21e1fddca6'],
+      [10, 'f789ae74042c7e4c909c638531ae79ab7984fd0bac8254084888684e872668d2'],
+      [11, 'ecaf55e081a52a7253941f5cbc532ac2cd7bcdf9604e5a94da8f502f18bea983'],
     ],
   );
 });

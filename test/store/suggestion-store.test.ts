@@ -127,7 +127,7 @@ if ((await storeKinds()).includes('postgres')) {
     await store.upsert('birth', batch);
     await driver.exec(`ANALYZE ${t8.records}; ANALYZE ${t8.suggestionKeys}`);
     const rows = await driver.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN SELECT k.id, count(*) FROM ${t8.suggestionKeys} k WHERE k.key = ANY($1::text[]) GROUP BY k.id`,
+      `EXPLAIN SELECT k.id, count(*) FROM ${t8.suggestionKeys} k WHERE k.key = ANY($1::bigint[]) GROUP BY k.id`,
       [queryKeys(query('Name7', 'Ann', '2017-08-17'))],
     );
     const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
