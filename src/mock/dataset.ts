@@ -1577,7 +1577,20 @@ function partnerships(): Data[] {
  */
 export interface TypeScenarios {
   readonly type: string;
-  readonly scenarios: readonly (Scenario & { readonly record?: Data })[];
+  readonly scenarios: readonly (Scenario & {
+    readonly record?: Data;
+    /** The id of the registration (in the same file) this one re-registered: the two are linked as a re-registration chain. */
+    readonly replaces?: number;
+  })[];
+  /**
+   * Where each verification parameter's value sits in a record, required ones apart, stated here
+   * apart from the description so that a declaration pointing at the wrong field fails
+   * (test/http/verification.test.ts).
+   */
+  readonly verificationSources?: {
+    readonly required: Readonly<Record<string, string>>;
+    readonly optional: Readonly<Record<string, string>>;
+  };
 }
 
 /**
@@ -1613,7 +1626,7 @@ function setPath(record: Data, path: string, value: unknown): void {
 function describedRecords(description: RecordDescription, set: TypeScenarios): Data[] {
   const [party] = description.search.parties;
   const { dateParam } = description.search;
-  return set.scenarios.map((scenario) => {
+  const records = set.scenarios.map((scenario) => {
     const record = fillFromDescription(description, blank(description.fields), Random.fromString(`lev-mock\u0000${set.type}\u0000${scenario.id}`), VALUE_MAKERS, {
       lists: scenario.id === FULL_ID,
     });
@@ -1626,6 +1639,28 @@ function describedRecords(description: RecordDescription, set: TypeScenarios): D
     if (date !== undefined) setPath(record, party.dates[0], date);
     return merge(record, scenario.record ?? {});
   });
+  return chained(set, records);
+}
+
+/** The records of a scenario file with each chain its scenarios' `replaces` make linked, oldest first, in the file's order. */
+function chained(set: TypeScenarios, records: Data[]): Data[] {
+  const byId = new Map(records.map((record) => [record.id as number, record]));
+  const next = new Map<number, number>();
+  for (const { id, replaces } of set.scenarios) {
+    if (replaces === undefined) continue;
+    if (!byId.has(replaces)) throw new Error(`mock dataset: ${set.type} ${id} replaces ${replaces}, which its scenario file does not have`);
+    if (!('previousRegistration' in byId.get(id)! && 'nextRegistration' in byId.get(id)!)) {
+      throw new Error(`mock dataset: ${set.type} ${id} replaces ${replaces}, but the type has no links previousRegistration and nextRegistration`);
+    }
+    next.set(replaces, id);
+  }
+  const replacing = new Set(next.values());
+  for (const first of set.scenarios.filter((s) => next.has(s.id) && !replacing.has(s.id))) {
+    const ids = [first.id];
+    while (next.has(ids[ids.length - 1])) ids.push(next.get(ids[ids.length - 1])!);
+    chain(...ids.map((id) => byId.get(id)!)).forEach((record, i) => byId.set(ids[i], record));
+  }
+  return records.map((record) => byId.get(record.id as number)!);
 }
 
 /**

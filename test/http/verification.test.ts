@@ -13,7 +13,7 @@ import { Writable } from 'node:stream';
 import { before, describe, test } from 'node:test';
 import pino from 'pino';
 import type { Config } from '../../src/config.ts';
-import { mockRecords, scenarios } from '../../src/mock/dataset.ts';
+import { type TypeScenarios, mockRecords, scenarioFiles, scenarios } from '../../src/mock/dataset.ts';
 import { readPath } from '../../src/records/define.ts';
 import { records } from '../../src/records/index.ts';
 import { compileVerification } from '../../src/records/verification.ts';
@@ -21,7 +21,7 @@ import { buildApp } from '../../src/app.ts';
 import { CALLER, type StoreKind, type TestStore, filledStore, storeKinds, suiteContext, testConfig } from '../helper.ts';
 
 type Json = Record<string, unknown>;
-type Type = 'birth' | 'death' | 'marriage' | 'partnership';
+type Type = string;
 type Query = Record<string, string>;
 
 const mock = mockRecords() as unknown as Record<Type, Json[]>;
@@ -35,8 +35,13 @@ const FULL_ID = 123456789;
 const TRUE = '{"verified":true}';
 const FALSE = '{"verified":false}';
 
-/** Each parameter, and where its value is in a record: required ones first. */
-const SOURCES: Record<Type, { required: Record<string, string>; optional: Record<string, string> }> = {
+type Sources = NonNullable<TypeScenarios['verificationSources']>;
+
+/**
+ * Each parameter, and where its value is in a record: required ones first. The built-in types'
+ * here; a type with a scenario file states its own there (`verificationSources`).
+ */
+const BUILT_IN_SOURCES: Record<Type, Sources> = {
   birth: {
     required: { surname: 'child.surname', forenames: 'child.forenames', dateOfBirth: 'child.dateOfBirth' },
     optional: {
@@ -75,8 +80,19 @@ const SOURCES: Record<Type, { required: Record<string, string>; optional: Record
     optional: { systemNumber: 'id', placeOfPartnership: 'placeOfPartnership.short' },
   },
 };
-const TYPES = Object.keys(SOURCES) as Type[];
-const DATE_PARAMS = new Set(['dateOfBirth', 'dateOfDeath', 'dateOfMarriage', 'dateOfPartnership']);
+const SOURCES: Record<Type, Sources> = {
+  ...BUILT_IN_SOURCES,
+  ...Object.fromEntries(scenarioFiles.flatMap((file) => (file.verificationSources ? [[file.type, file.verificationSources]] : []))),
+};
+const TYPES: Type[] = records.map((record) => record.name);
+/** The date parameters: the built-in types', and any a type added since declares. */
+const DATE_PARAMS = new Set([
+  'dateOfBirth',
+  'dateOfDeath',
+  'dateOfMarriage',
+  'dateOfPartnership',
+  ...records.flatMap((record) => compileVerification(record).parameters.filter((p) => p.compare === 'date').map((p) => p.name)),
+]);
 
 /** The query of the required parameters, and with `all` of the optional ones the record has, valued from the record. */
 function queryFrom(type: Type, record: Json, which: 'required' | 'all' = 'required'): Query {
@@ -148,6 +164,7 @@ test('the parameters tested here are those each type declares', () => {
   for (const record of records) {
     const declared = compileVerification(record).parameters;
     const type = record.name as Type;
+    assert.ok(SOURCES[type], `${type}: its scenario file states where each verification parameter's value is (verificationSources)`);
     assert.deepEqual(declared.filter((p) => p.required).map((p) => p.name).sort(), Object.keys(SOURCES[type].required).sort(), `${type} required`);
     assert.deepEqual(declared.filter((p) => !p.required).map((p) => p.name).sort(), Object.keys(SOURCES[type].optional).sort(), `${type} optional`);
   }

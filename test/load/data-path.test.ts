@@ -261,15 +261,18 @@ test('the service refuses a folder with one bad file, and serves nothing', async
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const mockData = resolve(repoRoot, '../shared/reference/mock-data');
+/** How many rows of each type the existing service's mock data holds. */
+const REFERENCE_ROWS = { birth: 14, death: 23, marriage: 9, partnership: 9 };
 
 test(
   "the existing service's mock rows load, and every row is found by its own search columns",
   { skip: existsSync(mockData) ? false : `${mockData} is absent` },
   async (t) => {
     const { store, counts } = await loaded(t, mockData);
-    assert.deepEqual(counts, { birth: 14, death: 23, marriage: 9, partnership: 9 });
+    assert.deepEqual(counts, REFERENCE_ROWS);
     let searches = 0;
-    for (const description of records) {
+    // The existing service has rows of the four types it serves; a type added since has none there.
+    for (const description of records.filter((record) => record.name in REFERENCE_ROWS)) {
       const file = join(mockData, `${description.name}_registration_v1.json`);
       const rows = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>[];
       for (const row of rows) {

@@ -48,7 +48,7 @@ export const unknown: RecordType = 'divorce';
 
 test('a fifth record type the service serves is typed in the client from the generated schema alone', { timeout: 120_000 }, async (t) => {
   const document = await servedWithAdoption();
-  assert.deepEqual(recordTypesOf(document), ['birth', 'death', 'marriage', 'partnership', 'adoption']);
+  assert.deepEqual(recordTypesOf(document), [...BUILT_IN_TYPES.descriptions.map((d) => d.name), 'adoption']);
   const copy = fileURLToPath(new URL('../../../test-output/client-fifth-type/', import.meta.url));
   await rm(copy, { recursive: true, force: true });
   await mkdir(copy, { recursive: true });
