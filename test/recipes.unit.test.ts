@@ -5,10 +5,12 @@
  * has a newcomer write, each exporting what its step says.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readScenarioFiles } from '../src/mock/dataset.ts';
 import { tableNames } from '../src/store/record-tables.ts';
 import { adoption } from './fixtures/adoption/description.ts';
 import { adoptionMigration } from './fixtures/adoption/migration.ts';
@@ -79,7 +81,6 @@ describe('the recipes', () => {
     const lists: Record<string, RegExp> = {
       'src/records/index.ts': /export const records = \[/,
       'src/store/migrations.ts': /export const migrations: readonly Migration\[\] = \[/,
-      'src/mock/dataset.ts': /export const scenarioFiles: readonly TypeScenarios\[\] = \[/,
     };
     const text = TYPE.development.join('\n');
     for (const [file, list] of Object.entries(lists)) {
@@ -97,12 +98,28 @@ describe('the recipes', () => {
     const written = namesOf(TYPE.development)
       .flatMap((step) => step.files)
       .filter((file) => file.includes('<type>'));
-    assert.deepEqual(written, ['src/records/<type>.ts', 'src/store/schema/v<N>-<type>-tables.ts', 'src/mock/<type>.ts']);
+    assert.deepEqual(written, ['src/records/<type>.ts', 'src/store/schema/v<N>-<type>-tables.ts', 'src/mock/scenarios/<type>.ts']);
     assert.deepEqual(readdirSync(join(ROOT, 'test/fixtures/adoption')).sort(), ['description.ts', 'migration.ts', 'scenarios.ts']);
     // The description, its tables, and its scenarios with the record with every field filled.
     assert.equal(adoption.name, 'adoption');
     for (const table of Object.values(tableNames(adoption.name))) assert.match(adoptionMigration.sql, new RegExp(`CREATE TABLE ${table} \\(`));
     assert.equal(adoptionScenarios.type, adoption.name);
     assert.ok(adoptionScenarios.scenarios.some((s) => s.id === 123456789));
+  });
+
+  test('a scenario file is listed nowhere: the dataset reads each file in its folder', async () => {
+    assert.match(read('src/mock/dataset.ts'), /export const scenarioFiles: readonly TypeScenarios\[\] = await readScenarioFiles\(new URL\('\.\/scenarios\/', import\.meta\.url\)\);/);
+    const folder = mkdtempSync(join(tmpdir(), 'lev-scenarios-'));
+    try {
+      assert.deepEqual(await readScenarioFiles(pathToFileURL(`${folder}/`)), [], 'an empty folder');
+      const fixture = pathToFileURL(join(ROOT, 'test/fixtures/adoption/scenarios.ts')).href;
+      writeFileSync(join(folder, 'adoption.ts'), `export { adoptionScenarios } from ${JSON.stringify(fixture)};\n`);
+      writeFileSync(join(folder, 'notes.md'), 'not a scenario file\n');
+      assert.deepEqual(await readScenarioFiles(pathToFileURL(`${folder}/`)), [adoptionScenarios]);
+      writeFileSync(join(folder, 'empty.ts'), 'export const nothing = 1;\n');
+      await assert.rejects(readScenarioFiles(pathToFileURL(`${folder}/`)), /empty\.ts exports 0 TypeScenarios, not one/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -7,6 +7,8 @@
  * every value null), so a record cannot miss a field, and a misspelt field in
  * the data below is an error rather than an extra key.
  */
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { RecordDescription } from '../records/define.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
 import { birth, death, marriage, partnership, records as builtInDescriptions } from '../records/index.ts';
@@ -1593,11 +1595,29 @@ export interface TypeScenarios {
   };
 }
 
+const isTypeScenarios = (value: unknown): value is TypeScenarios =>
+  isPlain(value) && typeof value.type === 'string' && Array.isArray(value.scenarios);
+
+/** The TypeScenarios each file of a folder (`.ts` or, compiled, `.js`) exports, one a file, by file name. */
+export async function readScenarioFiles(folder: URL): Promise<TypeScenarios[]> {
+  if (!existsSync(folder)) return [];
+  const names = readdirSync(folder)
+    .filter((name) => /\.[jt]s$/.test(name) && !name.endsWith('.d.ts'))
+    .sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const exported = Object.values((await import(new URL(name, folder).href)) as Record<string, unknown>).filter(isTypeScenarios);
+      if (exported.length !== 1) throw new Error(`mock dataset: ${fileURLToPath(new URL(name, folder))} exports ${exported.length} TypeScenarios, not one`);
+      return exported[0];
+    }),
+  );
+}
+
 /**
- * The scenario files of the types this file has no hand-written records for, one a type
- * (`src/mock/<type>.ts`, exporting its TypeScenarios): a new record type's is added here.
+ * The scenario files of the types this file has no hand-written records for, one a type: each
+ * file in `src/mock/scenarios/` (`<type>.ts`, exporting its TypeScenarios), read from the folder.
  */
-export const scenarioFiles: readonly TypeScenarios[] = [];
+export const scenarioFiles: readonly TypeScenarios[] = await readScenarioFiles(new URL('./scenarios/', import.meta.url));
 
 /** Every scenario: what each mock record is for and how to find it. */
 export const scenarios: readonly Scenario[] = [...handWritten, ...scenarioFiles.flatMap((file) => file.scenarios)];
