@@ -5,6 +5,7 @@
  * wrong detail gives false, and so do blocked, cancelled, replaced and
  * ambiguous registrations, all with the same bytes; bad input is a 400 naming
  * the parameter. Where each parameter's value sits in a record is stated here
+ * for the built-in types and in its scenario file for a type added since
  * (SOURCES), apart from the record descriptions, so a declaration pointing at
  * the wrong field fails; the values themselves are read from the mock records.
  */
