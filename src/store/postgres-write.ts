@@ -17,9 +17,10 @@
  */
 import { registeredType, updatedType } from '../records/changes.ts';
 import { suggestionKeyValues } from '../match/keys.ts';
-import type { RecordToWrite, SearchKey, WriteCounts } from '../types/records.ts';
+import type { RecordToWrite, WriteCounts } from '../types/records.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
+import { suggestionKeyColumns } from './suggestion-backfill.ts';
 
 /**
  * A value in COPY's text format: backslash, tab, line feed and carriage return escaped. Compact
@@ -98,16 +99,9 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
   );
   // A changed record's old close-match keys, worked out again from its old search keys (they are
   // what was written for them), go by their primary key. Changed records are few in a reload.
-  const old = await tx.query<{ id: string; old_keys: string }>('SELECT id::text AS id, old_keys FROM load_changed WHERE NOT inserted');
+  const old = await tx.query<{ id: string; search_keys: string }>('SELECT id::text AS id, old_keys AS search_keys FROM load_changed WHERE NOT inserted');
   if (old.length) {
-    const keys: number[] = [];
-    const ids: string[] = [];
-    for (const row of old) {
-      for (const key of suggestionKeyValues(JSON.parse(row.old_keys) as SearchKey[])) {
-        keys.push(key);
-        ids.push(row.id);
-      }
-    }
+    const { keys, ids } = suggestionKeyColumns(old);
     await tx.query(`DELETE FROM ${t.suggestionKeys} k USING unnest($1::bigint[], $2::bigint[]) AS d(key, id) WHERE k.key = d.key AND k.id = d.id`, [keys, ids]);
   }
   // Keys left by records removed outside the service (a TRUNCATE of the records) may be there already.

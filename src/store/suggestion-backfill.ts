@@ -29,6 +29,22 @@ export interface BackfillOptions {
 }
 
 /** Gives keys to every record of each type whose backfill is not done. Returns the records it gave keys to, by type. */
+/**
+ * The close-match keys of stored records, worked out again from the search keys stored with them
+ * (what they were written from), as two columns for `unnest($1::bigint[], $2::bigint[])`.
+ */
+export function suggestionKeyColumns(rows: readonly { id: string; search_keys: string }[]): { keys: number[]; ids: string[] } {
+  const keys: number[] = [];
+  const ids: string[] = [];
+  for (const row of rows) {
+    for (const key of suggestionKeyValues(JSON.parse(row.search_keys) as SearchKey[])) {
+      keys.push(key);
+      ids.push(row.id);
+    }
+  }
+  return { keys, ids };
+}
+
 export async function backfillSuggestionKeys(driver: SqlDriver, { batch = BACKFILL_BATCH, onProgress }: BackfillOptions = {}): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const type of await pendingBackfills(driver)) {
@@ -50,14 +66,7 @@ export async function backfillSuggestionKeys(driver: SqlDriver, { batch = BACKFI
           await tx.query('UPDATE suggestion_key_backfill SET done = true WHERE type = $1', [type]);
           return 0;
         }
-        const keys: number[] = [];
-        const ids: string[] = [];
-        for (const row of rows) {
-          for (const key of suggestionKeyValues(JSON.parse(row.search_keys) as SearchKey[])) {
-            keys.push(key);
-            ids.push(row.id);
-          }
-        }
+        const { keys, ids } = suggestionKeyColumns(rows);
         await tx.query(`INSERT INTO ${t.suggestionKeys} (key, id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT DO NOTHING`, [keys, ids]);
         await tx.query('UPDATE suggestion_key_backfill SET after_id = $2 WHERE type = $1', [type, rows[rows.length - 1].id]);
         return rows.length;

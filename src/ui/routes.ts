@@ -8,9 +8,7 @@ import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
-import type { LevClient } from '@lev-api/client';
 import type { FastifyInstance } from 'fastify';
-import type { RecordDescription } from '../records/define.ts';
 import { addPageGuards } from './guards.ts';
 import { auditReportPages } from './journeys/audit-report.ts';
 import { closeMatchesPage } from './journeys/close-matches.ts';
@@ -21,23 +19,14 @@ import { signInPages } from './journeys/sign-in.ts';
 import { startPage } from './journeys/start.ts';
 import { subscriptionsPage } from './journeys/subscriptions.ts';
 import { verifyPages } from './journeys/verify.ts';
-import { type UiSignIn, createPages } from './pages.ts';
-import type { SessionStore } from './sessions.ts';
+import { type PagesOptions, createPages } from './pages.ts';
 import { createTemplates, govukFrontendDist, templatesFolder } from './templates.ts';
 
 export { AUDIT_ROLE, UI_CLIENT, type UiSignIn } from './pages.ts';
 export { csvCell } from './journeys/audit-report.ts';
 
-export interface UiOptions {
-  /** The API, as no one yet: each page calls it `withAuth` the caseworker's identity. */
-  readonly api: LevClient;
-  readonly sessions: SessionStore;
-  readonly idleMs: number;
-  /** Cookies marked Secure: the pages are served over TLS. */
-  readonly secure: boolean;
-  readonly records: readonly RecordDescription[];
-  readonly signIn: UiSignIn;
-}
+/** What the pages share, but their templates: the plugin makes those. */
+export type UiOptions = Omit<PagesOptions, 'templates'>;
 
 export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   const templates = createTemplates();
