@@ -3,6 +3,7 @@
  * back from the address the caller sent, so the auditor reads names and dates, not percent-encoding.
  */
 import type { AuditEntry } from '@lev-api/client';
+import { longDate } from './dates.ts';
 
 /** As many as the API gives at once: an auditor reading one person's day should see all of it. */
 export const ENTRIES_SHOWN = 1000;
@@ -27,9 +28,6 @@ const OPERATIONS: Record<string, string> = {
 
 /** An operation as the pages name it. */
 export const operationName = (operation: string) => OPERATIONS[operation] ?? operation;
-
-/** A day as GOV.UK writes dates: 24 November 2026. */
-export const longDate = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /**
  * The page's rows. A lookup asked by its path, whose last segment is the system number on every

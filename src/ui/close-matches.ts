@@ -7,9 +7,11 @@
 import type { RecordDescription } from '../records/define.ts';
 import { readPath } from '../records/define.ts';
 import { normaliseName } from '../records/normalise.ts';
+import { capitalised } from '../records/wording.ts';
 import { compareDate } from '../match/dates.ts';
 import { compareForenames, compareSurname } from '../match/names.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
+import { longDate } from './dates.ts';
 
 export interface CandidateView {
   readonly id: number;
@@ -59,12 +61,6 @@ export function explain(label: string, kind: MatchKind, given: string, registere
   }
 }
 
-/** A YYYY-MM-DD date as the pages write dates: 22 October 2012. */
-export const longDate = (iso: string) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return iso;
-  return new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-};
-
 /** The candidates of an answer, ready for the page; `given` is the query as sent (the API's parameter names). */
 export function candidateViews(description: RecordDescription, given: Readonly<Record<string, string>>, candidates: readonly Candidate[]): CandidateView[] {
   const { parties, dateParam } = description.search;
@@ -109,7 +105,7 @@ export function candidateViews(description: RecordDescription, given: Readonly<R
       explanations: [
         explain('Surname', surnameKind, given.surname, registeredSurname, 'Forenames'),
         explain('Forenames', forenamesKind, given.forenames, registeredForenames, 'Surname'),
-        explain(dateLabel[0].toUpperCase() + dateLabel.slice(1), dateKind, longDate(given[dateParam]), longDate(date), ''),
+        explain(capitalised(dateLabel), dateKind, longDate(given[dateParam]), longDate(date), ''),
       ],
     };
   });

@@ -7,6 +7,7 @@ import type { RecordDescription } from '../records/define.ts';
 import { compileVerification } from '../records/verification.ts';
 import { isSystemNumber } from '../records/system-number.ts';
 import { isIsoDate } from '../records/dates.ts';
+import { capitalised } from '../records/wording.ts';
 
 export type FieldKind = 'text' | 'date' | 'id';
 
@@ -27,8 +28,7 @@ export type FieldErrors = Record<string, string>;
 const lowerFirst = (text: string) => text[0].toLowerCase() + text.slice(1);
 /** A label from a description: "The child's date of birth, YYYY-MM-DD" reads "Child's date of birth". */
 const labelOf = (description: string) => {
-  const text = description.replace(/,? ?YYYY-MM-DD\.?$/, '').replace(/^The /, '');
-  return text[0].toUpperCase() + text.slice(1);
+  return capitalised(description.replace(/,? ?YYYY-MM-DD\.?$/, '').replace(/^The /, ''));
 };
 
 /** The search form: the system number alone, or the names and the date. */

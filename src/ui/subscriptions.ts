@@ -3,7 +3,7 @@
  * go, its state as a GOV.UK tag, and its lag, failures and dead letters in words. Times are UTC.
  */
 import type { SubscriptionState } from '@lev-api/client';
-import { longDate } from './audit-entries.ts';
+import { longDate } from './dates.ts';
 
 export interface SubscriptionView {
   readonly client: string;

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { longDate } from '../../src/ui/audit-entries.ts';
+import { longDate } from '../../src/ui/dates.ts';
 import { CALLER, type RunningApp, filledStore, startApp, testConfig } from '../helper.ts';
 
 const cookieOf = (headers: Headers) => /lev_ui_session=([^;]+)/.exec(headers.get('set-cookie') ?? '')?.[1];

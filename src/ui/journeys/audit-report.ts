@@ -4,7 +4,8 @@
  */
 import { LevApiError, type LevClient } from '@lev-api/client';
 import type { FastifyInstance } from 'fastify';
-import { ENTRIES_SHOWN, entryRows, longDate } from '../audit-entries.ts';
+import { ENTRIES_SHOWN, entryRows } from '../audit-entries.ts';
+import { longDate } from '../dates.ts';
 import { type FormField, type Values, readForm } from '../forms.ts';
 import type { Pages } from '../pages.ts';
 

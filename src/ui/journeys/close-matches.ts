@@ -4,7 +4,8 @@
  */
 import type { RecordType } from '@lev-api/client';
 import type { FastifyInstance } from 'fastify';
-import { candidateViews, longDate } from '../close-matches.ts';
+import { candidateViews } from '../close-matches.ts';
+import { longDate } from '../dates.ts';
 import { type Values, readForm, searchFields } from '../forms.ts';
 import type { Pages } from '../pages.ts';
 
