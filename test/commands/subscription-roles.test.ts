@@ -9,7 +9,7 @@ import { createPostgresEvents } from '../../src/store/postgres-events.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
-import { runCli as run } from '../run-cli.ts';
+import { commandChecks } from '../run-cli.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
@@ -20,18 +20,7 @@ test('subscriptions --roles: recorded, changed, listed; unknown roles and misuse
   t.after(() => driver.close());
   const { subscriptions } = createPostgresEvents(driver, []);
   const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, WEBHOOK_ALLOW_HTTP: 'loopback' };
-  const ok = async (argv: string[]) => {
-    const result = await run(t, ['subscriptions', ...argv], env);
-    assert.equal(result.code, 0, `${argv.join(' ')}: ${result.stderr}`);
-    return result.stdout;
-  };
-  const mistake = async (argv: string[], expected: RegExp) => {
-    const { code, stdout, stderr } = await run(t, ['subscriptions', ...argv], env);
-    assert.equal(code, 2, `${argv.join(' ')}: ${stderr}`);
-    assert.equal(stdout, '');
-    assert.equal(stderr.split('\n').length, 1, stderr);
-    assert.match(stderr, expected, argv.join(' '));
-  };
+  const { ok, mistake } = commandChecks(t, 'subscriptions', env);
 
   assert.match(
     await ok(['add', '--client', 'dwp', '--events', 'death.registered', '--fields', 'deceased.dateOfDeath', '--roles', 'death,full-details', '--webhook', 'http://127.0.0.1:9/hook']),

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
-import { runCli as run } from '../run-cli.ts';
+import { commandChecks } from '../run-cli.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
@@ -18,18 +18,7 @@ test('subscriptions: add, list, pause, resume, remove, and a one-line exit 2 for
   await migrate(driver);
   await driver.close();
   const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
-  const ok = async (argv: string[]) => {
-    const result = await run(t, ['subscriptions', ...argv], env);
-    assert.equal(result.code, 0, `${argv.join(' ')}: ${result.stderr}`);
-    return result.stdout;
-  };
-  const mistake = async (argv: string[], expected: RegExp, withEnv: Record<string, string> = env) => {
-    const { code, stdout, stderr } = await run(t, ['subscriptions', ...argv], withEnv);
-    assert.equal(code, 2, `${argv.join(' ')}: ${stderr}`);
-    assert.equal(stdout, '');
-    assert.equal(stderr.split('\n').length, 1, stderr);
-    assert.match(stderr, expected, argv.join(' '));
-  };
+  const { ok, mistake } = commandChecks(t, 'subscriptions', env);
 
   assert.match(await ok(['add', '--client', 'dwp', '--events', 'death.registered,death.updated', '--fields', 'deceased.dateOfDeath,deceased.surname']), /subscribed dwp/);
   assert.match(await ok(['add', '--client', 'hmrc', '--events', 'birth.registered']), /subscribed hmrc/);

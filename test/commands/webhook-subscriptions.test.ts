@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
-import { runCli as run } from '../run-cli.ts';
+import { commandChecks, runCli as run } from '../run-cli.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
@@ -19,18 +19,7 @@ test('subscriptions with webhooks: add (secret once, Ed25519), update, rotate-se
   await migrate(driver);
   await driver.close();
   const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, WEBHOOK_ALLOW_HTTP: 'loopback' };
-  const ok = async (argv: string[]) => {
-    const result = await run(t, ['subscriptions', ...argv], env);
-    assert.equal(result.code, 0, `${argv.join(' ')}: ${result.stderr}`);
-    return result.stdout;
-  };
-  const mistake = async (argv: string[], expected: RegExp, withEnv: Record<string, string> = env) => {
-    const { code, stdout, stderr } = await run(t, ['subscriptions', ...argv], withEnv);
-    assert.equal(code, 2, `${argv.join(' ')}: ${stderr}`);
-    assert.equal(stdout, '');
-    assert.equal(stderr.split('\n').length, 1, stderr);
-    assert.match(stderr, expected, argv.join(' '));
-  };
+  const { ok, mistake } = commandChecks(t, 'subscriptions', env);
 
   const added = await ok(['add', '--client', 'dwp', '--events', 'death.registered', '--webhook', 'http://127.0.0.1:9/hook', '--ed25519']);
   const secret = /secret (whsec_[A-Za-z0-9+/=]+) \(shown this once/.exec(added)?.[1];
