@@ -38,26 +38,42 @@ function swapped(query: MatchQuery, stored: SearchKey): boolean {
   return query.surname === firstWord(stored.forenames) && (query.forenames === stored.surname || firstWord(query.forenames) === stored.surname);
 }
 
-/** The query against one of a record's keys. */
-export function scoreKey(query: MatchQuery, stored: SearchKey): Scored {
+/**
+ * The query against one of a record's keys, or undefined when it cannot score `above` or more (it
+ * scores less with every detail still to compare taken as exact). The date is compared first and
+ * the forenames last: a candidate whose surname and date are too far already is not compared
+ * further, and scores the same otherwise.
+ */
+function scoreKeyAbove(query: MatchQuery, stored: SearchKey, above: number): Scored | undefined {
   const date = compareDate(query.date, stored.date);
-  const dateScore = KIND_SCORES[date];
+  const dateScore = WEIGHTS.date * KIND_SCORES[date];
   if (swapped(query, stored)) {
-    const score = (WEIGHTS.surname + WEIGHTS.forenames) * KIND_SCORES.swapped + WEIGHTS.date * dateScore;
-    return { score: rounded(score), matched: { surname: 'swapped', forenames: 'swapped', date } };
+    const score = rounded((WEIGHTS.surname + WEIGHTS.forenames) * KIND_SCORES.swapped + dateScore);
+    return score < above ? undefined : { score, matched: { surname: 'swapped', forenames: 'swapped', date } };
   }
+  if (rounded(WEIGHTS.surname + WEIGHTS.forenames + dateScore) < above) return undefined;
   const surname = compareSurname(query.surname, stored.surname);
+  const surnameScore = WEIGHTS.surname * surname.score;
+  if (rounded(surnameScore + WEIGHTS.forenames + dateScore) < above) return undefined;
   const forenames = compareForenames(query.forenames, stored.forenames);
-  const score = WEIGHTS.surname * surname.score + WEIGHTS.forenames * forenames.score + WEIGHTS.date * dateScore;
-  return { score: rounded(score), matched: { surname: surname.kind, forenames: forenames.kind, date } };
+  const score = rounded(surnameScore + WEIGHTS.forenames * forenames.score + dateScore);
+  return score < above ? undefined : { score, matched: { surname: surname.kind, forenames: forenames.kind, date } };
 }
 
-/** The query against a record: its best key, the first of them on a tie. Undefined for a record with no keys. */
-export function scoreRecord(query: MatchQuery, keys: readonly SearchKey[]): Scored | undefined {
+/** The query against one of a record's keys. */
+export const scoreKey = (query: MatchQuery, stored: SearchKey): Scored => scoreKeyAbove(query, stored, 0) as Scored;
+
+/**
+ * The query against a record: its best key, the first of them on a tie. Undefined for a record with
+ * no keys, or, given a floor, for one whose best key scores under it (its keys are then compared
+ * only as far as it takes to know).
+ */
+export function scoreRecord(query: MatchQuery, keys: readonly SearchKey[], floor = 0): Scored | undefined {
   let best: Scored | undefined;
   for (const key of keys) {
-    const scored = scoreKey(query, key);
-    if (!best || scored.score > best.score) best = scored;
+    // A later key is kept only when it scores more than the best so far: nothing less is worked out.
+    const scored = best ? scoreKeyAbove(query, key, best.score + 0.0005) : scoreKeyAbove(query, key, floor);
+    if (scored && (!best || scored.score > best.score)) best = scored;
   }
   return best;
 }

@@ -33,7 +33,7 @@ export async function closeMatches(
   const found = await store.suggestionCandidates(type, queryKeyValues(query), CANDIDATES_SCORED);
   const scored: CloseMatch[] = [];
   for (const candidate of found.records) {
-    const best = scoreRecord(query, candidate.keys);
+    const best = scoreRecord(query, candidate.keys, minScore);
     if (best && best.score >= minScore) scored.push({ id: candidate.id, ...best });
   }
   scored.sort((a, b) => b.score - a.score || a.id - b.id);

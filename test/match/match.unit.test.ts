@@ -120,6 +120,20 @@ describe('scores', () => {
     assert.deepEqual(scored?.matched, { surname: 'exact', forenames: 'nickname', date: 'exact' });
     assert.equal(scoreRecord(key('Priddy', 'Walt', '2011-03-02'), []), undefined);
   });
+
+  test('given a floor, a record scores as without one, or not at all when under the floor', () => {
+    const names = ['Smith', 'Smyth', 'Smithe', 'Smith-Jones', 'Jones', 'Thompson', 'Thomson', 'William', 'Bill', 'Walter', 'Walt', 'Eleanor Rose', 'Rose', 'Catherine', 'Kathryn', ''];
+    const dates = ['2011-03-02', '2011-02-03', '2011-03-05', '2011-03-12', '2012-03-02', '1990-07-30'];
+    const pick = <T>(list: readonly T[]) => fc.constantFrom(...list);
+    const aKey = fc.tuple(pick(names.filter(Boolean)), pick(names), pick(dates)).map(([surname, forenames, date]) => key(surname, forenames, date));
+    fc.assert(
+      fc.property(aKey, fc.array(aKey, { maxLength: 3 }), fc.constantFrom(0, 0.5, 0.65, 0.7, 0.9, 0.97, 1), (query, keys, floor) => {
+        const whole = scoreRecord(query, keys);
+        assert.deepEqual(scoreRecord(query, keys, floor), whole && whole.score >= floor ? whole : undefined);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
 
 describe('candidate keys', () => {
