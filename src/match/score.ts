@@ -63,17 +63,26 @@ function scoreKeyAbove(query: MatchQuery, stored: SearchKey, above: number): Sco
 /** The query against one of a record's keys. */
 export const scoreKey = (query: MatchQuery, stored: SearchKey): Scored => scoreKeyAbove(query, stored, 0) as Scored;
 
+/** Whether one key comes before another: by date, then surname, then forenames. */
+const before = (a: SearchKey, b: SearchKey) =>
+  a.date !== b.date ? a.date < b.date : a.surname !== b.surname ? a.surname < b.surname : a.forenames < b.forenames;
+
 /**
- * The query against a record: its best key, the first of them on a tie. Undefined for a record with
- * no keys, or, given a floor, for one whose best key scores under it (its keys are then compared
- * only as far as it takes to know).
+ * The query against a record: its best key, on a tie the one first by date, then surname, then
+ * forenames (so that the order a store gives the keys in changes nothing). Undefined for a record
+ * with no keys, or, given a floor, for one whose best key scores under it (its keys are then
+ * compared only as far as it takes to know).
  */
 export function scoreRecord(query: MatchQuery, keys: readonly SearchKey[], floor = 0): Scored | undefined {
   let best: Scored | undefined;
+  let bestKey: SearchKey | undefined;
   for (const key of keys) {
-    // A later key is kept only when it scores more than the best so far: nothing less is worked out.
-    const scored = best ? scoreKeyAbove(query, key, best.score + 0.0005) : scoreKeyAbove(query, key, floor);
-    if (scored && (!best || scored.score > best.score)) best = scored;
+    // Once one key is scored, a later one matters only if it scores as much or more: nothing less is worked out.
+    const scored = scoreKeyAbove(query, key, best ? best.score : floor);
+    if (scored && (!best || scored.score > best.score || (scored.score === best.score && before(key, bestKey as SearchKey)))) {
+      best = scored;
+      bestKey = key;
+    }
   }
   return best;
 }

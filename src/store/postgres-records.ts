@@ -113,18 +113,29 @@ export function createPostgresRecords(
 
     async suggestionCandidates(type: string, keys: readonly (number | string)[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
       const t = tables(type);
-      // The records sharing most keys, read from the key index alone; then only their search keys, not their data.
-      const rows = await read().query<{ id: string; search_keys: string }>(
-        `SELECT c.id::text AS id, r.search_keys FROM (
+      // The records sharing most keys, counted from the key index alone; then only their search keys,
+      // from the narrow table of search keys (a row each) rather than the records' text. The keys go
+      // as one array literal: the driver writes a JavaScript array element by element.
+      const rows = await read().query<{ id: string; date: string; surname: string; forenames: string }>(
+        `SELECT c.id::text AS id, to_char(s.date, 'YYYY-MM-DD') AS date, s.surname, s.forenames FROM (
            SELECT k.id, count(*) AS shared FROM ${t.suggestionKeys} k WHERE k.key = ANY($1::bigint[])
             GROUP BY k.id ORDER BY shared DESC, k.id LIMIT $2
-         ) c JOIN ${t.records} r ON r.id = c.id
+         ) c JOIN ${t.keys} s ON s.id = c.id
          ORDER BY c.shared DESC, c.id`,
-        [keys, limit + 1],
+        [`{${keys.join(',')}}`, limit + 1],
         PREPARE,
       );
-      const candidates = rows.slice(0, limit).map((row) => ({ id: Number(row.id), keys: JSON.parse(row.search_keys) as SearchKey[] }));
-      return { records: candidates, ids: candidates.map((candidate) => candidate.id), truncated: rows.length > limit };
+      // A candidate's rows come together (ordered by its count, then its id).
+      const candidates: { id: number; keys: SearchKey[] }[] = [];
+      let last: { id: number; keys: SearchKey[] } | undefined;
+      for (const row of rows) {
+        const id = Number(row.id);
+        if (last?.id !== id) candidates.push((last = { id, keys: [] }));
+        last.keys.push({ date: row.date, surname: row.surname, forenames: row.forenames });
+      }
+      const truncated = candidates.length > limit;
+      if (truncated) candidates.length = limit;
+      return { records: candidates, ids: candidates.map((candidate) => candidate.id), truncated };
     },
 
     async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {

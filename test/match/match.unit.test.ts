@@ -130,6 +130,7 @@ describe('scores', () => {
       fc.property(aKey, fc.array(aKey, { maxLength: 3 }), fc.constantFrom(0, 0.5, 0.65, 0.7, 0.9, 0.97, 1), (query, keys, floor) => {
         const whole = scoreRecord(query, keys);
         assert.deepEqual(scoreRecord(query, keys, floor), whole && whole.score >= floor ? whole : undefined);
+        assert.deepEqual(scoreRecord(query, [...keys].reverse(), floor), scoreRecord(query, keys, floor), 'the keys in any order');
       }),
       { numRuns: 2000 },
     );
