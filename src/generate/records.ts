@@ -15,7 +15,10 @@
  * present and null where nothing is recorded (groups of nulls, empty lists).
  */
 import { type RecordDescription, readPath } from '../records/define.ts';
-import { birth, death, marriage, partnership } from '../records/index.ts';
+import { birth } from '../records/types/birth.ts';
+import { death } from '../records/types/death.ts';
+import { marriage } from '../records/types/marriage.ts';
+import { partnership } from '../records/types/partnership.ts';
 import {
   BUILDINGS,
   type ByEra,

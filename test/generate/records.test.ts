@@ -139,7 +139,7 @@ describe('generateRecords', () => {
     assert.deepEqual(take('death', 0), []);
     assert.equal(take('death', 1).length, 1);
     assert.throws(() => take('birth', -1), RangeError);
-    assert.throws(() => take('adoption' as GeneratedType, 1), RangeError);
+    assert.throws(() => take('nosuchtype' as GeneratedType, 1), RangeError);
   });
 
   for (const type of GENERATED_TYPES) {
@@ -327,7 +327,7 @@ describe('lev-api generate', () => {
       [],
       ['--type', 'birth'],
       ['--count', '10'],
-      ['--type', 'adoption', '--count', '10'],
+      ['--type', 'nosuchtype', '--count', '10'],
       ['--type', 'birth', '--count', '-5'],
       ['--type', 'birth', '--count', '1.5'],
       ['--type', 'birth', '--count', 'ten'],

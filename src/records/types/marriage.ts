@@ -1,4 +1,4 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from './define.ts';
+import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from '../define.ts';
 
 const alias = {
   prefix: text('Title or prefix, e.g. Mr'),
