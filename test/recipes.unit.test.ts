@@ -97,7 +97,7 @@ describe('the recipes', () => {
     );
   });
 
-  test('the types of a folder of descriptions are listed by name, whatever their files are called; two of one name, or a file without one description, are refused', async () => {
+  test('the types of a folder of descriptions are listed by their order, then by name, whatever their files are called; two of one name, or a file without one description, are refused', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'lev-descriptions-'));
     const url = pathToFileURL(`${folder}/`);
     const define = pathToFileURL(join(ROOT, 'src/records/types/death.ts')).href;
@@ -106,7 +106,9 @@ describe('the recipes', () => {
       assert.deepEqual(await readDescriptions(url), []);
       writeFileSync(join(folder, 'a.ts'), `export { testfixture } from ${JSON.stringify(fixture)};\n`);
       writeFileSync(join(folder, 'b.ts'), `export { death } from ${JSON.stringify(define)};\n`);
-      assert.deepEqual((await readDescriptions(url)).map((d) => d.name), ['death', 'testfixture']);
+      writeFileSync(join(folder, 'z.ts'), `import { testfixture } from ${JSON.stringify(fixture)};\nexport const alpha = { ...testfixture, name: 'alpha' };\n`);
+      // Death declares its order; the others come after, by name.
+      assert.deepEqual((await readDescriptions(url)).map((d) => d.name), ['death', 'alpha', 'testfixture']);
       writeFileSync(join(folder, 'c.ts'), `import { death } from ${JSON.stringify(define)};\nexport const again = { ...death };\n`);
       await assert.rejects(readDescriptions(url), /two record descriptions are named 'death'/);
       // Another file: a module once imported is not read again.

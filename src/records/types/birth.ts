@@ -29,6 +29,7 @@ const parent = (who: 'mother' | 'father') => ({
 
 export const birth = defineRecord({
   name: 'birth',
+  order: 1,
   title: 'Birth registration',
   noun: 'birth',
   blockedFlag: 'status.blocked',

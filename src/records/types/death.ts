@@ -16,6 +16,7 @@ const relative = (who: 'mother' | 'father') =>
 
 export const death = defineRecord({
   name: 'death',
+  order: 2,
   title: 'Death registration',
   noun: 'death',
   blockedFlag: 'status.blocked',

@@ -47,6 +47,7 @@ const minister = (n: number) =>
 
 export const marriage = defineRecord({
   name: 'marriage',
+  order: 3,
   title: 'Marriage registration',
   noun: 'marriage',
   blockedFlag: 'status.blocked',

@@ -41,6 +41,7 @@ const witness = (n: 1 | 2) =>
 
 export const partnership = defineRecord({
   name: 'partnership',
+  order: 4,
   title: 'Civil partnership registration',
   noun: 'civil partnership',
   blockedFlag: 'status.blocked',
