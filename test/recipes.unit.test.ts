@@ -83,7 +83,7 @@ describe('the recipes', () => {
     const text = [...TYPE.readme, ...TYPE.development].join('\n');
     for (const list of ['src/records/index.ts', 'src/store/migrations.ts', 'test/store/migrations.test.ts']) assert.ok(!text.includes(list), `the recipe names ${list}`);
     assert.deepEqual(
-      records.map((d) => d.name),
+      records.map((d) => d.name).sort(),
       readdirSync(join(ROOT, 'src/records/types')).map((file) => file.replace(/\.ts$/, '')).sort(),
       'every file of src/records/types/ is a type served',
     );
