@@ -19,13 +19,16 @@ export interface FolderModule {
   readonly exports: Readonly<Record<string, unknown>>;
 }
 
+/** Compares two strings by code unit, as no locale or file system does differently. */
+export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** The stems of the modules a folder holds (none when it does not exist), sorted by code unit. */
 export function moduleStems(folder: URL): string[] {
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
     .filter((name) => name.endsWith(EXTENSION) && !name.endsWith('.d.ts'))
     .map((name) => name.slice(0, -EXTENSION.length))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(byCodeUnit);
 }
 
 /** Imports each module of `folder` whose stem `accept`s, in the order of their names. */

@@ -4,7 +4,7 @@
  * `order` each declares (birth, death, marriage, partnership), then any without one by name: routes,
  * documents and pages list them so, whatever order the file system gives.
  */
-import { importFolder, soleExport } from '../module-folder.ts';
+import { byCodeUnit, importFolder, soleExport } from '../module-folder.ts';
 import type { RecordDescription } from './define.ts';
 
 const isDescription = (value: unknown): value is RecordDescription =>
@@ -17,7 +17,7 @@ const isDescription = (value: unknown): value is RecordDescription =>
 /** Sorted by their `order`, those without one last, then by name (by code unit); two descriptions of one name are refused. */
 export function inOrder(descriptions: readonly RecordDescription[]): RecordDescription[] {
   const rank = (d: RecordDescription) => d.order ?? Number.POSITIVE_INFINITY;
-  const sorted = [...descriptions].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sorted = [...descriptions].sort((a, b) => rank(a) - rank(b) || byCodeUnit(a.name, b.name));
   const twice = sorted.find((d, i) => i > 0 && sorted[i - 1].name === d.name);
   if (twice) throw new Error(`two record descriptions are named '${twice.name}'`);
   return sorted;
