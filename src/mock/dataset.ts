@@ -1640,17 +1640,16 @@ function describedRecords(description: RecordDescription, set: TypeScenarios): D
   const [party] = description.search.parties;
   const { dateParam } = description.search;
   const records = set.scenarios.map((scenario) => {
-    const record = fillFromDescription(description, blank(description.fields), Random.fromString(`lev-mock\u0000${set.type}\u0000${scenario.id}`), VALUE_MAKERS, {
-      lists: scenario.id === FULL_ID,
-    });
-    record.id = scenario.id;
-    setPath(record, description.blockedFlag, false);
-    if (description.verification.cancelledFlag) setPath(record, description.verification.cancelledFlag, false);
+    // The scenario's own values first, so the dates that follow them (a registration after the birth) are made from them.
+    const given = blank(description.fields);
     const { surname, forenames, [dateParam]: date } = scenario.search;
-    if (surname !== undefined) setPath(record, party.surname, surname);
-    if (forenames !== undefined) setPath(record, party.forenames, forenames);
-    if (date !== undefined) setPath(record, party.dates[0], date);
-    return merge(record, scenario.record ?? {});
+    if (surname !== undefined) setPath(given, party.surname, surname);
+    if (forenames !== undefined) setPath(given, party.forenames, forenames);
+    if (date !== undefined) setPath(given, party.dates[0], date);
+    const record = merge(given, scenario.record ?? {});
+    record.id = scenario.id;
+    const random = Random.fromString(`lev-mock\u0000${set.type}\u0000${scenario.id}`);
+    return fillFromDescription(description, record, random, VALUE_MAKERS, { lists: scenario.id === FULL_ID });
   });
   return chained(set, records);
 }

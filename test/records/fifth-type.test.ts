@@ -39,6 +39,11 @@ for (const kind of await storeKinds()) describe(`a fifth record type described o
     const full = records.find((r) => r.id === FULL_ID)!;
     for (const { path } of leavesOf(testfixture.fields)) assert.notEqual(readPath(full, path), null, `${path} is filled`);
     assert.equal(full.court, 'Kestlewick Family Court');
+    // Dates that follow another are made from the scenario's own date, not from one it replaced.
+    for (const record of records) {
+      assert.ok((readPath(record, 'dateOfOrder') as string) > (readPath(record, 'child.dateOfBirth') as string), `record ${record.id}: the order after the birth`);
+      assert.ok((readPath(record, 'date') as string) > (readPath(record, 'dateOfOrder') as string), `record ${record.id}: the entry after the order`);
+    }
   });
 
   test('a lookup serves it, redacted by its description', async () => {
