@@ -55,6 +55,9 @@ export interface DeliveryOptions {
   readonly owner?: string;
 }
 
+/** `unkeptLimit` by default: the sending may run two events ahead of their entries' commits. */
+export const UNKEPT_LIMIT = 2;
+
 const BACKOFF_BASE_MS = 5000;
 const BACKOFF_CAP_MS = 3_600_000;
 const RETRY_AFTER_CAP_MS = 86_400_000;
@@ -72,7 +75,7 @@ export function startDelivery(options: DeliveryOptions) {
   const { store, feed, audit, sender, renderer, leaseMs, retryMs, log, metrics } = options;
   const slots = options.slots ?? 8;
   const batch = options.batch ?? 100;
-  const unkeptLimit = options.unkeptLimit ?? 2;
+  const unkeptLimit = options.unkeptLimit ?? UNKEPT_LIMIT;
   const pollMs = options.pollMs ?? 1000;
   const backoff = options.backoff ?? exponentialBackoff;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -159,7 +162,7 @@ export function startDelivery(options: DeliveryOptions) {
     // An event is taken when it got its 2xx and its attempt's audit entry is committed; only then
     // may its position be recorded, so a position never stands for a delivery the trail lacks. The
     // next event is sent as soon as one gets its 2xx, while its entry commits in the background:
-    // at most `unkeptLimit` events of the subscription at a time have an entry not yet committed.
+    // while an event is in flight, at most `unkeptLimit` before it have entries not yet committed.
     // The position of the events taken is recorded behind the sending: one UPDATE at a time, for
     // every event taken since the last, while the next events go out. It also extends the lease.
     // A worker that dies before it lands leaves those events to be sent again, with the same

@@ -20,6 +20,7 @@ import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
+import { UNKEPT_LIMIT } from '../../src/webhooks/worker.ts';
 import { TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
 
@@ -134,9 +135,6 @@ test('every database connection of a worker cut mid-delivery: delivery pauses, t
   await until(async () => (await through()) === Math.max(...positions), 'the last position recorded', 10_000);
   assert.equal(await through(), Math.max(...positions));
 });
-
-/** While a subscription's next event is sent, its events before it whose entries may still be committing (worker.ts's default). */
-const UNKEPT_LIMIT = 2;
 
 /** The deliveries audited (committed, as another connection sees them) and the recorded position. */
 async function deliveryState(admin: pg.Client, schema: string) {
