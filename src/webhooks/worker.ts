@@ -1,10 +1,11 @@
 /**
  * Delivery workers: each of `slots` loops taking the lease of one subscription with work due,
- * POSTing its events one at a time in feed order, and recording each outcome under the lease
- * before the next (so a worker killed mid-delivery loses nothing: the lease runs out, another
- * worker takes the subscription and sends again what was not recorded, with the same
- * webhook-id). A failure schedules the next attempt and gives the lease back, holding back only
- * that subscription. The database unreachable pauses the loop; it resumes when it answers.
+ * POSTing its events one at a time in feed order (the next once the one before got its 2xx),
+ * auditing every attempt, and recording under the lease how far it got, only through events whose
+ * entries are committed (so a worker killed mid-delivery loses nothing: the lease runs out, another
+ * worker takes the subscription and sends again, with the same webhook-id, what was not recorded).
+ * A failure is recorded at once and schedules the next attempt, giving the lease back and holding
+ * back only that subscription. The database unreachable pauses the loop; it resumes when it answers.
  */
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
@@ -41,12 +42,21 @@ export interface DeliveryOptions {
   readonly slots?: number;
   /** Events sent under one lease before it is given back for others' turn. */
   readonly batch?: number;
+  /**
+   * While a subscription's next event is sent, how many of its events before it, at most, may have
+   * got their 2xx with their audit entries not yet committed (their positions are recorded only
+   * once they are).
+   */
+  readonly unkeptLimit?: number;
   /** Wait between looks for work when there is none (a commit wakes the workers sooner). */
   readonly pollMs?: number;
   /** The delay before attempt `n + 1` after `n` failures. */
   readonly backoff?: (failures: number) => number;
   readonly owner?: string;
 }
+
+/** `unkeptLimit` by default: the sending may run two events ahead of their entries' commits. */
+export const UNKEPT_LIMIT = 2;
 
 const BACKOFF_BASE_MS = 5000;
 const BACKOFF_CAP_MS = 3_600_000;
@@ -65,6 +75,7 @@ export function startDelivery(options: DeliveryOptions) {
   const { store, feed, audit, sender, renderer, leaseMs, retryMs, log, metrics } = options;
   const slots = options.slots ?? 8;
   const batch = options.batch ?? 100;
+  const unkeptLimit = options.unkeptLimit ?? UNKEPT_LIMIT;
   const pollMs = options.pollMs ?? 1000;
   const backoff = options.backoff ?? exponentialBackoff;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -73,17 +84,21 @@ export function startDelivery(options: DeliveryOptions) {
   setMaxListeners(0, stopping.signal);
   let databaseDown = false;
 
-  async function attempt(endpoint: WebhookEndpoint, event: FeedEvent, attemptNumber: number, kind: string, fields?: Record<string, unknown>): Promise<SendResult> {
+  /**
+   * One attempt: the POST, then its audit entry handed to the audit writer (whose group commit
+   * joins every slot's). `kept` settles when the entry is committed, or rejects if it could not
+   * be; it is never left unhandled.
+   */
+  async function attempt(endpoint: WebhookEndpoint, event: FeedEvent, attemptNumber: number, kind: string, fields?: Record<string, unknown>) {
     const body = JSON.stringify(cloudEventOf(event, renderer.sourceOf(event.recordType), fields));
     const included = fields ? renderer.fieldsOf(event.recordType, endpoint.fields) : [];
     const id = webhookId(event.position);
     const started = performance.now();
-    const result = await sender.send(endpoint, { ...signedHeaders(endpoint, id, new Date(), body) }, body);
+    const result: SendResult = await sender.send(endpoint, { ...signedHeaders(endpoint, id, new Date(), body) }, body);
     const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
     metrics?.attempted(endpoint.client, ok, (performance.now() - started) / 1000, event.time);
-    // Every attempt is audited, and its entry kept before the next is sent: a record id reached the
-    // receiver (or may have). The entry joins the audit writer's group commit with every other slot's.
-    await audit.record({
+    // Every attempt is audited: a record id reached the receiver (or may have).
+    const kept = audit.record({
       username: 'lev-api-deliver',
       client: endpoint.client,
       groups: [],
@@ -97,7 +112,8 @@ export function startDelivery(options: DeliveryOptions) {
       events: [String(event.position)],
       ...(included.length ? { fields: included } : {}),
     });
-    return result;
+    kept.catch(() => {});
+    return { result, kept };
   }
 
   function decide(result: SendResult, endpoint: { attempts: number; failingSince?: string }, position: number): AttemptOutcome {
@@ -135,23 +151,34 @@ export function startDelivery(options: DeliveryOptions) {
         await store.redelivered(lease, letter.position, false, undefined, 'the event is no longer kept in the feed, or no longer of a type the subscription receives');
         continue;
       }
-      const result = await attempt(endpoint, event, letter.attempts + 1, 'redelivery', (await fieldsFor(endpoint, [event])).get(event));
+      const { result, kept } = await attempt(endpoint, event, letter.attempts + 1, 'redelivery', (await fieldsFor(endpoint, [event])).get(event));
+      // A redelivery's outcome is recorded only once its entry is kept.
+      await kept;
       const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
       await store.redelivered(lease, letter.position, ok, result.status, result.error);
     }
     if (endpoint.nextAttemptAt && Date.parse(endpoint.nextAttemptAt) > Date.now()) return;
 
-    // The position of the events taken (2xx, and audited: each attempt's entry is kept before the
-    // next is sent) is recorded behind the sending: one UPDATE at a time, for every event taken
-    // since the last, while the next events go out. It also extends the lease. A worker that dies
-    // before it lands leaves those events to be sent again, with the same webhook-id.
+    // An event is taken when it got its 2xx and its attempt's audit entry is committed; only then
+    // may its position be recorded, so a position never stands for a delivery the trail lacks. The
+    // next event is sent as soon as one gets its 2xx, while its entry commits in the background:
+    // while an event is in flight, at most `unkeptLimit` before it have entries not yet committed.
+    // The position of the events taken is recorded behind the sending: one UPDATE at a time, for
+    // every event taken since the last, while the next events go out. It also extends the lease.
+    // A worker that dies before it lands leaves those events to be sent again, with the same
+    // webhook-id, and audited again.
     let taken = endpoint.deliveredThrough;
     let recorded = endpoint.deliveredThrough;
     // When the lease was last extended, by this process's clock, taken before the statement was sent.
     let leaseFrom = claimedAt;
     let lost = false;
+    // The database failing (a position not recorded) or an audit entry not kept: the turn stops.
     let trouble: unknown;
+    // An entry not kept: nothing after it counts as taken in this turn.
+    let unkept = false;
     let recording: Promise<void> | undefined;
+    /** The 2xx'd events whose entries are not yet committed, oldest first; each `settled` never rejects. */
+    const unkeptYet: { position: number; settled: Promise<void> }[] = [];
     const record = async (outcome: AttemptOutcome) => {
       const sent = performance.now();
       if (!(await store.record(lease, outcome, leaseMs))) {
@@ -173,8 +200,33 @@ export function startDelivery(options: DeliveryOptions) {
         .catch((error: unknown) => void (trouble = error))
         .finally(() => void (recording = undefined));
     };
+    /**
+     * A 2xx'd event whose entry is committing. The audit writer commits a subscription's entries in
+     * the order given (one group at a time), so they settle in feed order; a position is taken only
+     * if every entry before it in this turn was kept.
+     */
+    const keep = (position: number, kept: Promise<void>) => {
+      const settled = kept.then(
+        () => {
+          if (unkept) return;
+          taken = position;
+          kick();
+        },
+        (error: unknown) => {
+          unkept = true;
+          trouble ??= error;
+        },
+      );
+      unkeptYet.push({ position, settled });
+      void settled.finally(() => unkeptYet.splice(unkeptYet.findIndex((e) => e.settled === settled), 1));
+    };
+    /** Every entry handed to the writer committed or failed. */
+    const kept = async () => {
+      while (unkeptYet.length) await unkeptYet[0].settled;
+    };
     /** Every event taken recorded (or the lease lost, or the database failing: `trouble`). */
     const settle = async () => {
+      await kept();
       while (recording) await recording;
       if (trouble === undefined && recorded < taken && !lost) {
         kick();
@@ -188,6 +240,7 @@ export function startDelivery(options: DeliveryOptions) {
       // Rendered once a page, from the registrations as they are now (as a feed read renders them).
       const fields = await fieldsFor(endpoint, page.events);
       for (const event of page.events) {
+        while (unkeptYet.length > unkeptLimit) await unkeptYet[0].settled;
         if (stopping.signal.aborted || lost) return;
         if (trouble !== undefined) throw trouble;
         // A lease not extended for a while (a slow receiver, a slow database) is given back rather than risked.
@@ -195,16 +248,19 @@ export function startDelivery(options: DeliveryOptions) {
           await settle();
           if (performance.now() - leaseFrom > leaseMs / 2) return;
         }
-        const result = await attempt(endpoint, event, state.attempts + 1, 'feed', fields.get(event));
+        const { result, kept: entry } = await attempt(endpoint, event, state.attempts + 1, 'feed', fields.get(event));
         const outcome = decide(result, state, event.position);
         metrics?.outcome(endpoint.client, outcome.kind);
         if (outcome.kind === 'delivered') {
-          taken = event.position;
-          kick();
+          keep(event.position, entry);
           state = { attempts: 0 };
           continue;
         }
-        // Anything else is recorded at once, after the positions taken before it.
+        // Anything else is recorded at once, once its entry is kept, after the positions taken before it.
+        await entry.catch((error: unknown) => {
+          unkept = true;
+          trouble ??= error;
+        });
         await settle();
         if (trouble !== undefined) throw trouble;
         if (lost || !(await record(outcome))) return;
@@ -227,6 +283,7 @@ export function startDelivery(options: DeliveryOptions) {
     } finally {
       // However the turn ended (the database gone, an audit entry not kept, stopping), what was taken
       // is recorded if it can be while the lease lasts: only what was not taken is sent again.
+      await kept();
       while (recording) await recording;
       while (recorded < taken && !lost && performance.now() - leaseFrom < leaseMs - pollMs) {
         try {
