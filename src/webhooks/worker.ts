@@ -57,6 +57,12 @@ export interface DeliveryOptions {
 
 /** `unkeptLimit` by default: the sending may run two events ahead of their entries' commits. */
 export const UNKEPT_LIMIT = 2;
+/**
+ * The least time between two recordings of a sending subscription's position: one commit for every
+ * event taken in that time rather than one an event, at the cost of sending that time's events again
+ * after a crash. The end of a turn records at once.
+ */
+export const POSITION_EVERY_MS = 25;
 
 const BACKOFF_BASE_MS = 5000;
 const BACKOFF_CAP_MS = 3_600_000;
@@ -164,7 +170,8 @@ export function startDelivery(options: DeliveryOptions) {
     // next event is sent as soon as one gets its 2xx, while its entry commits in the background:
     // while an event is in flight, at most `unkeptLimit` before it have entries not yet committed.
     // The position of the events taken is recorded behind the sending: one UPDATE at a time, for
-    // every event taken since the last, while the next events go out. It also extends the lease.
+    // every event taken since the last, at most one every POSITION_EVERY_MS, while the next events
+    // go out. It also extends the lease.
     // A worker that dies before it lands leaves those events to be sent again, with the same
     // webhook-id, and audited again.
     let taken = endpoint.deliveredThrough;
@@ -177,6 +184,9 @@ export function startDelivery(options: DeliveryOptions) {
     // An entry not kept: nothing after it counts as taken in this turn.
     let unkept = false;
     let recording: Promise<void> | undefined;
+    // When the position was last recorded; a turn ending (`hurry`) records without waiting.
+    let recordedAt = -Infinity;
+    let hurry = false;
     /** The 2xx'd events whose entries are not yet committed, oldest first; each `settled` never rejects. */
     const unkeptYet: { position: number; settled: Promise<void> }[] = [];
     const record = async (outcome: AttemptOutcome) => {
@@ -191,7 +201,10 @@ export function startDelivery(options: DeliveryOptions) {
     };
     const recordTaken = async () => {
       while (recorded < taken && !lost) {
+        const wait = recordedAt + POSITION_EVERY_MS - performance.now();
+        if (wait > 0 && !hurry) await sleep(wait);
         const through = taken;
+        recordedAt = performance.now();
         if (await record({ kind: 'delivered', position: through })) recorded = through;
       }
     };
@@ -226,12 +239,14 @@ export function startDelivery(options: DeliveryOptions) {
     };
     /** Every event taken recorded (or the lease lost, or the database failing: `trouble`). */
     const settle = async () => {
+      hurry = true;
       await kept();
       while (recording) await recording;
       if (trouble === undefined && recorded < taken && !lost) {
         kick();
         await recording;
       }
+      hurry = false;
     };
 
     try {
@@ -281,6 +296,7 @@ export function startDelivery(options: DeliveryOptions) {
       // Past the other types' events too, so the next look starts where there is something to send.
       if (page.events.length < batch && page.next > endpoint.deliveredThrough) await store.skipTo(lease, page.next);
     } finally {
+      hurry = true;
       // However the turn ended (the database gone, an audit entry not kept, stopping), what was taken
       // is recorded if it can be while the lease lasts: only what was not taken is sent again.
       await kept();
