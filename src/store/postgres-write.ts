@@ -37,6 +37,8 @@ interface Targets {
   readonly suggestionKeys: string;
   /** The close-match key table was emptied by this transaction: its rows can be copied frozen. */
   readonly freezeSuggestionKeys?: boolean;
+  /** A table of the transaction's own the records' ids are copied into too, for their events. */
+  readonly ids?: string;
 }
 
 const STAGING: Targets = { records: 'load_records', keys: 'load_keys', suggestionKeys: 'load_suggestion_keys' };
@@ -46,9 +48,15 @@ interface CopyBuffers {
   readonly records: CopyData;
   readonly keys: CopyData;
   readonly suggestions: CopyData;
+  readonly ids: CopyData;
 }
 
-const copyBuffers = (): CopyBuffers => ({ records: new CopyData('binary'), keys: new CopyData('text'), suggestions: new CopyData('binary') });
+const copyBuffers = (): CopyBuffers => ({
+  records: new CopyData('binary'),
+  keys: new CopyData('text'),
+  suggestions: new CopyData('binary'),
+  ids: new CopyData('binary'),
+});
 
 /**
  * Copies one batch into `into`: its records, their search keys, then their close-match keys.
@@ -56,12 +64,14 @@ const copyBuffers = (): CopyBuffers => ({ records: new CopyData('binary'), keys:
  * numbers); search keys as text, so the server checks their dates.
  */
 async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readonly RecordToWrite[], buffers: CopyBuffers): Promise<void> {
-  const { records, keys, suggestions } = buffers;
+  const { records, keys, suggestions, ids } = buffers;
   records.clear();
   keys.clear();
   suggestions.clear();
+  ids.clear();
   for (const record of batch) {
     records.row(3).int8(record.id).string(record.json).string(JSON.stringify(record.keys));
+    if (into.ids) ids.row(1).int8(record.id);
     // A record's keys are distinct as a load makes them; a record given directly may repeat one.
     // Normalised names hold only letters, digits and spaces, and dates digits and hyphens: nothing to escape.
     const id = String(record.id);
@@ -76,6 +86,7 @@ async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readon
   if (suggestions.rowCount) {
     await tx.copyFrom(`COPY ${into.suggestionKeys} (key, id) FROM STDIN WITH (FORMAT binary${into.freezeSuggestionKeys ? ', FREEZE' : ''})`, suggestions.data());
   }
+  if (into.ids && ids.rowCount) await tx.copyFrom(`COPY ${into.ids} (id) FROM STDIN WITH (FORMAT binary)`, ids.data());
 }
 
 /**
@@ -193,15 +204,20 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
       // records wait for its load (they had nothing to find).
       await tx.query(`TRUNCATE ${t.suggestionKeys}`);
       await tx.query(`ALTER TABLE ${t.suggestionKeys} DROP CONSTRAINT ${t.suggestionKeys}_pkey`);
+      // The ids again, in a table of the transaction's own (not logged): their events are numbered
+      // from it, not from a scan of the records just written.
+      await tx.query('CREATE TEMP TABLE load_new (id bigint NOT NULL) ON COMMIT DROP');
       let total = 0;
       const buffers = copyBuffers();
       for await (const batch of batches) {
-        await copyBatch(copier, { ...t, freezeSuggestionKeys: true }, batch, buffers);
+        await copyBatch(copier, { ...t, freezeSuggestionKeys: true, ids: 'load_new' }, batch, buffers);
         total += batch.length;
       }
       await tx.query(`SET LOCAL maintenance_work_mem = '${KEY_INDEX_MEMORY}'`);
       await tx.query(`ALTER TABLE ${t.suggestionKeys} ADD PRIMARY KEY (key, id)`);
-      if (total > 0) await appendEvents(tx, type, `SELECT id, NULL::text AS reason FROM ${t.records}`);
+      // Numbering the events sorts the ids (a million take some 40 MB), in memory.
+      await tx.query("SET LOCAL work_mem = '256MB'");
+      if (total > 0) await appendEvents(tx, type, 'SELECT id, NULL::text AS reason FROM load_new');
       return { inserted: total, updated: 0, unchanged: 0 };
     }
     await tx.query("SET LOCAL work_mem = '256MB'");
