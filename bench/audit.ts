@@ -55,6 +55,7 @@ const USAGE = `npm run bench:audit -- [options]     (needs DATABASE_URL)
   --lev-api PATH      the lev-api command to serve, migrate and load with (default this checkout's)
   --against PATH      also serve with this lev-api command (another checkout of the same schema), in
                       the same rounds, alternating with --lev-api's, for a comparison in one run
+  --node-args ARGS    node options for each service process, space-separated (say --node-args='--cpu-prof --cpu-prof-dir=/tmp/prof')
   --keep              keep the schema`;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -75,6 +76,7 @@ function options() {
       'batch-cost-seconds': { type: 'string', default: '3' },
       'lev-api': { type: 'string', default: 'bin/lev-api.js' },
       against: { type: 'string' },
+      'node-args': { type: 'string', default: '' },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -106,6 +108,7 @@ function options() {
     batchCostSeconds: whole('batch-cost-seconds', values['batch-cost-seconds'], 0, 3600),
     levApi: resolve(values['lev-api']),
     against: values.against === undefined ? undefined : resolve(values.against),
+    nodeArgs: values['node-args'].split(' ').filter(Boolean),
     keep: values.keep,
   };
 }
@@ -124,6 +127,8 @@ export interface AuditBenchOptions {
   readonly levApi: string;
   /** Another lev-api command served in the same rounds, alternating with `levApi`. */
   readonly against?: string;
+  /** Node options for each service process (a CPU profile, say). */
+  readonly nodeArgs?: readonly string[];
   readonly keep: boolean;
 }
 type Options = AuditBenchOptions;
@@ -231,7 +236,7 @@ async function processesPhase(opts: Options, admin: pg.Client, schema: string, d
     for (let i = 0; i < n; i++) {
       const port = await freePort();
       const env = serviceEnv({ DATABASE_URL: url, DATABASE_SCHEMA: schema, PORT: String(port), DATABASE_POOL_SIZE: String(opts.connections / n) });
-      servers.push(await startServer(`service ${i + 1} of ${n}`, [], [build, 'serve'], env, port, 120));
+      servers.push(await startServer(`service ${i + 1} of ${n}`, [...(opts.nodeArgs ?? [])], [build, 'serve'], env, port, 120));
     }
     const per = opts.connections / n;
     const load = (duration: number) =>
