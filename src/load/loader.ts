@@ -32,12 +32,11 @@ import { LevError } from '../errors.ts';
 
 export const DEFAULT_BATCH_SIZE = 5000;
 /**
- * Records read and checked ahead of the batch being written (one batch at the default size): the
- * next batch is ready when the database has written one, and bounded in records rather than
- * batches, so that the memory they hold (about 4 KB a birth, text and keys) does not grow with
- * --batch. Each batch more ahead adds some 15-30 MiB to the peak of a load of births.
+ * Records read and checked ahead of the batch being written: enough to keep this process busy
+ * while the database writes, and bounded in records rather than batches, so that the memory they
+ * hold (about 4 KB a birth, text and keys) does not grow with --batch.
  */
-const READ_AHEAD_RECORDS = 5_000;
+const READ_AHEAD_RECORDS = 10_000;
 /** How much of a file is read at a time. */
 const READ_CHUNK_BYTES = 1 << 20;
 
