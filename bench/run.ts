@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { Request } from 'autocannon';
 import { configReference } from '../src/config.ts';
-import { DEFAULT_FIRST_ID, GENERATED_TYPES, type GeneratedType } from '../src/generate/records.ts';
+import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
 import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
 import { type PhaseWindow, cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';
 import { type Server, freePort, run, runMeasured, startServer, stopCommands } from './lib/processes.ts';
@@ -29,6 +29,9 @@ import { geometricMean, median } from './lib/stats.ts';
 import { type ReadResult, type WaitResult, feedHead, percentile, readEvery, waitingReaders } from './lib/events.ts';
 import {
   type Dataset,
+  GENERATED_TYPES,
+  type GeneratedType,
+  countsOf,
   IDENTITY,
   lookupLists,
   lookupPath,
@@ -255,12 +258,12 @@ function serviceEnv(opts: Options, extra: Record<string, string>): NodeJS.Proces
 }
 
 const describeCounts = (dataset: Dataset) =>
-  GENERATED_TYPES.map((type) => `${dataset.counts[type].toLocaleString('en-GB')} ${type === 'partnership' ? 'partnerships' : `${type}s`}`).join(', ');
+  GENERATED_TYPES.map((type) => `${dataset.counts[type].toLocaleString('en-GB')} ${type}s`).join(', ');
 
 const datasetOf = (seed: string, sizes: { births: number; others: number }): Dataset => ({
   seed,
   firstId: DEFAULT_FIRST_ID,
-  counts: { birth: sizes.births, death: sizes.others, marriage: sizes.others, partnership: sizes.others },
+  counts: countsOf(sizes.births, sizes.others),
 });
 
 /** A server being measured. */

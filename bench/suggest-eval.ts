@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { configReference } from '../src/config.ts';
 import { recordType } from '../src/data/entries.ts';
-import { GENERATED_TYPES, type GeneratedType, generateRecords, recordAt } from '../src/generate/records.ts';
+import { generateRecords, recordAt } from '../src/generate/records.ts';
 import { Random } from '../src/generate/random.ts';
 import { closeMatches } from '../src/match/suggest.ts';
 import { type Party, readPath } from '../src/records/define.ts';
@@ -31,6 +31,7 @@ import { openPostgres } from '../src/store/pg-driver.ts';
 import { createPostgresRecords } from '../src/store/postgres-records.ts';
 import type { RecordToWrite } from '../src/types/records.ts';
 import type { RecordReader, RecordWriter } from '../src/types/store.ts';
+import { GENERATED_TYPES, countsOf } from './lib/workload.ts';
 import { type Corruption, type Details, PAIRS, SINGLE } from './lib/corrupt.ts';
 
 const USAGE = `npm run bench:suggest -- [options]
@@ -77,7 +78,7 @@ if (stores.includes('postgres') && !databaseUrl) {
   process.exit(2);
 }
 const minScore = Number(configReference().find((s) => s.name === 'SUGGEST_MIN_SCORE')?.default);
-const sizes: Record<GeneratedType, number> = { birth: births, death: others, marriage: others, partnership: others };
+const sizes = countsOf(births, others);
 
 async function fill(writer: RecordWriter) {
   for (const type of GENERATED_TYPES) {

@@ -1,7 +1,7 @@
 /**
  * The recipes "a new field" and "a new record type" (README.md and docs/development.md) are true:
- * both pages give the same steps, every file and list they name exists, every command they name is
- * a script, and the fixture type (test/fixtures/adoption/) is made of exactly the files the recipe
+ * both pages give the same steps, every file they name exists, every command they name is
+ * a script, a new type is added to no list, and the fixture type (test/fixtures/testfixture/) is made of exactly the files the recipe
  * has a newcomer write, each exporting what its step says.
  */
 import assert from 'node:assert/strict';
@@ -11,10 +11,12 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readScenarioFiles } from '../src/mock/dataset.ts';
+import { readDescriptions, records } from '../src/records/index.ts';
+import { migrations } from '../src/store/migrations.ts';
 import { tableNames } from '../src/store/record-tables.ts';
-import { adoption } from './fixtures/adoption/description.ts';
-import { adoptionMigration } from './fixtures/adoption/migration.ts';
-import { adoptionScenarios } from './fixtures/adoption/scenarios.ts';
+import { testfixture } from './fixtures/testfixture/description.ts';
+import { fixtureMigration } from './fixtures/testfixture/migration.ts';
+import { fixtureScenarios } from './fixtures/testfixture/scenarios.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -58,7 +60,7 @@ function commandExists(command: string): boolean {
 
 /** A path the recipe names exists: as it is, or, with a placeholder, as its folder holding a file of that form (deaths' description). */
 const pathExists = (file: string) =>
-  file === 'src/records/<type>.ts' ? existsSync(join(ROOT, 'src/records/death.ts')) : existsSync(join(ROOT, file.includes('<') ? dirname(file) : file));
+  file === 'src/records/types/<type>.ts' ? existsSync(join(ROOT, 'src/records/types/death.ts')) : existsSync(join(ROOT, file.includes('<') ? dirname(file) : file));
 
 describe('the recipes', () => {
   test('README.md and docs/development.md give the same steps, naming the same files and commands', () => {
@@ -77,34 +79,63 @@ describe('the recipes', () => {
     }
   });
 
-  test('the lists a new type is added to exist where the recipe says', () => {
-    const lists: Record<string, RegExp> = {
-      'src/records/index.ts': /export const records = \[/,
-      'src/store/migrations.ts': /export const migrations: readonly Migration\[\] = \[/,
-    };
-    const text = TYPE.development.join('\n');
-    for (const [file, list] of Object.entries(lists)) {
-      assert.ok(text.includes(`\`${file}\``), `the recipe names ${file}`);
-      assert.match(read(file), list);
+  test('a new type is added to no list: its description, its migration and its scenarios are read from their folders', () => {
+    const text = [...TYPE.readme, ...TYPE.development].join('\n');
+    for (const list of ['src/records/index.ts', 'src/store/migrations.ts', 'test/store/migrations.test.ts']) assert.ok(!text.includes(list), `the recipe names ${list}`);
+    assert.deepEqual(
+      records.map((d) => d.name).sort(),
+      readdirSync(join(ROOT, 'src/records/types')).map((file) => file.replace(/\.ts$/, '')).sort(),
+      'every file of src/records/types/ is a type served',
+    );
+    assert.deepEqual(
+      migrations.map((m) => `v${m.version}-`),
+      readdirSync(join(ROOT, 'src/store/schema'))
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => /^v\d+-/.exec(file)?.[0])
+        .sort((a, b) => parseInt(a!.slice(1)) - parseInt(b!.slice(1))),
+      'every file of src/store/schema/ is a migration',
+    );
+  });
+
+  test('the types of a folder of descriptions are listed by their order, then by name, whatever their files are called; two of one name, or a file without one description, are refused', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'lev-descriptions-'));
+    const url = pathToFileURL(`${folder}/`);
+    const define = pathToFileURL(join(ROOT, 'src/records/types/death.ts')).href;
+    const fixture = pathToFileURL(join(ROOT, 'test/fixtures/testfixture/description.ts')).href;
+    try {
+      assert.deepEqual(await readDescriptions(url), []);
+      writeFileSync(join(folder, 'a.ts'), `export { testfixture } from ${JSON.stringify(fixture)};\n`);
+      writeFileSync(join(folder, 'b.ts'), `export { death } from ${JSON.stringify(define)};\n`);
+      writeFileSync(join(folder, 'z.ts'), `import { testfixture } from ${JSON.stringify(fixture)};\nexport const alpha = { ...testfixture, name: 'alpha' };\n`);
+      // Death declares its order; the others come after, by name.
+      assert.deepEqual((await readDescriptions(url)).map((d) => d.name), ['death', 'alpha', 'testfixture']);
+      writeFileSync(join(folder, 'c.ts'), `import { death } from ${JSON.stringify(define)};\nexport const again = { ...death };\n`);
+      await assert.rejects(readDescriptions(url), /two record descriptions are named 'death'/);
+      // Another file: a module once imported is not read again.
+      rmSync(join(folder, 'c.ts'));
+      writeFileSync(join(folder, 'd.ts'), 'export const nothing = 1;\n');
+      await assert.rejects(readDescriptions(url), /d\.ts exports 0 record descriptions, not one/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 
   test('a new field is one file of source: its description; the rest is generated or run', () => {
     const files = namesOf(FIELD.development).flatMap((step) => step.files);
-    assert.deepEqual(files, ['src/records/<type>.ts']);
+    assert.deepEqual(files, ['src/records/types/<type>.ts']);
   });
 
   test('the fixture type is exactly the files the recipe has written, each holding what its step says', () => {
     const written = namesOf(TYPE.development)
       .flatMap((step) => step.files)
       .filter((file) => file.includes('<type>'));
-    assert.deepEqual(written, ['src/records/<type>.ts', 'src/store/schema/v<N>-<type>-tables.ts', 'src/mock/scenarios/<type>.ts']);
-    assert.deepEqual(readdirSync(join(ROOT, 'test/fixtures/adoption')).sort(), ['description.ts', 'migration.ts', 'scenarios.ts']);
+    assert.deepEqual(written, ['src/records/types/<type>.ts', 'src/store/schema/v<N>-<type>-tables.ts', 'src/mock/scenarios/<type>.ts']);
+    assert.deepEqual(readdirSync(join(ROOT, 'test/fixtures/testfixture')).sort(), ['description.ts', 'migration.ts', 'scenarios.ts']);
     // The description, its tables, and its scenarios with the record with every field filled.
-    assert.equal(adoption.name, 'adoption');
-    for (const table of Object.values(tableNames(adoption.name))) assert.match(adoptionMigration.sql, new RegExp(`CREATE TABLE ${table} \\(`));
-    assert.equal(adoptionScenarios.type, adoption.name);
-    assert.ok(adoptionScenarios.scenarios.some((s) => s.id === 123456789));
+    assert.equal(testfixture.name, 'testfixture');
+    for (const table of Object.values(tableNames(testfixture.name))) assert.match(fixtureMigration.sql, new RegExp(`CREATE TABLE ${table} \\(`));
+    assert.equal(fixtureScenarios.type, testfixture.name);
+    assert.ok(fixtureScenarios.scenarios.some((s) => s.id === 123456789));
   });
 
   test('a scenario file is listed nowhere: the dataset reads each file in its folder', async () => {
@@ -112,10 +143,10 @@ describe('the recipes', () => {
     const folder = mkdtempSync(join(tmpdir(), 'lev-scenarios-'));
     try {
       assert.deepEqual(await readScenarioFiles(pathToFileURL(`${folder}/`)), [], 'an empty folder');
-      const fixture = pathToFileURL(join(ROOT, 'test/fixtures/adoption/scenarios.ts')).href;
-      writeFileSync(join(folder, 'adoption.ts'), `export { adoptionScenarios } from ${JSON.stringify(fixture)};\n`);
+      const fixture = pathToFileURL(join(ROOT, 'test/fixtures/testfixture/scenarios.ts')).href;
+      writeFileSync(join(folder, 'testfixture.ts'), `export { fixtureScenarios } from ${JSON.stringify(fixture)};\n`);
       writeFileSync(join(folder, 'notes.md'), 'not a scenario file\n');
-      assert.deepEqual(await readScenarioFiles(pathToFileURL(`${folder}/`)), [adoptionScenarios]);
+      assert.deepEqual(await readScenarioFiles(pathToFileURL(`${folder}/`)), [fixtureScenarios]);
       writeFileSync(join(folder, 'empty.ts'), 'export const nothing = 1;\n');
       await assert.rejects(readScenarioFiles(pathToFileURL(`${folder}/`)), /empty\.ts exports 0 TypeScenarios, not one/);
     } finally {

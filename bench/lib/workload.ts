@@ -4,11 +4,20 @@
  * to the end of its list starts it again.
  */
 import type { Request } from 'autocannon';
-import { GENERATED_TYPES, type GeneratedType, recordAt, searchSample } from '../../src/generate/records.ts';
+import { recordAt, searchSample } from '../../src/generate/records.ts';
 import { readPath } from '../../src/records/define.ts';
 import { records } from '../../src/records/index.ts';
 import { Random } from '../../src/generate/random.ts';
 import { PAIRS, SINGLE } from './corrupt.ts';
+
+/** The types the benchmarks generate, load and query: every described one (src/records/types/), in its order. */
+export const GENERATED_TYPES: readonly string[] = records.map((d) => d.name);
+/** The name of a described type. */
+export type GeneratedType = string;
+
+/** Each type's count: `births` births, `others` records of every other type. */
+export const countsOf = (births: number, others: number): Record<GeneratedType, number> =>
+  Object.fromEntries(GENERATED_TYPES.map((type) => [type, type === 'birth' ? births : others]));
 
 /** The mock identity every request carries (see "Calling it" in the README). */
 export const IDENTITY = { 'x-auth-username': 'bench-user', 'x-auth-aud': 'bench-client' } as const;

@@ -15,7 +15,11 @@
  * present and null where nothing is recorded (groups of nulls, empty lists).
  */
 import { type RecordDescription, readPath } from '../records/define.ts';
-import { birth, death, marriage, partnership } from '../records/index.ts';
+import { records } from '../records/index.ts';
+import { birth } from '../records/types/birth.ts';
+import { death } from '../records/types/death.ts';
+import { marriage } from '../records/types/marriage.ts';
+import { partnership } from '../records/types/partnership.ts';
 import {
   BUILDINGS,
   type ByEra,
@@ -42,9 +46,10 @@ import {
 import { Random, type Seed, Weighted, hashSeed } from './random.ts';
 import { type ValueMakers, absentLeaves, blank, fillFromDescription } from './values.ts';
 
-export const GENERATED_TYPES = ['birth', 'death', 'marriage', 'partnership'] as const;
-export type GeneratedType = (typeof GENERATED_TYPES)[number];
-export const isGeneratedType = (type: string): type is GeneratedType => (GENERATED_TYPES as readonly string[]).includes(type);
+/** The types whose builders are tuned by hand (below); any other described type's records are made from its description. */
+export const TUNED_TYPES = ['birth', 'death', 'marriage', 'partnership'] as const;
+export type TunedType = (typeof TUNED_TYPES)[number];
+const isTunedType = (type: string): type is TunedType => (TUNED_TYPES as readonly string[]).includes(type);
 
 /** First id of a run unless the caller gives one. */
 export const DEFAULT_FIRST_ID = 100_000_000;
@@ -1074,7 +1079,7 @@ interface Kind {
 }
 
 /** The builders tuned by hand for the built-in types, by name. */
-const TUNED: Record<GeneratedType, Omit<Kind, 'absent'>> = {
+const TUNED: Record<TunedType, Omit<Kind, 'absent'>> = {
   birth: { description: birth, build: buildBirth, reregister: reregisterBirth, dates: BIRTH_RANGE },
   death: { description: death, build: buildDeath, reregister: reregisterDeath, dates: DEATH_RANGE },
   marriage: { description: marriage, build: buildMarriage, reregister: reregisterMarriage, dates: MARRIAGE_RANGE },
@@ -1120,12 +1125,13 @@ const kinds = new WeakMap<RecordDescription, Kind>();
  */
 function kindOf(type: string | RecordDescription): Kind {
   if (typeof type === 'string') {
-    if (!isGeneratedType(type)) throw new RangeError(`unknown record type '${type}': expected one of ${GENERATED_TYPES.join(', ')}`);
-    return kindOf(TUNED[type].description);
+    const description = records.find((d) => d.name === type);
+    if (!description) throw new RangeError(`unknown record type '${type}': expected one of ${records.map((d) => d.name).join(', ')}`);
+    return kindOf(description);
   }
   let kind = kinds.get(type);
   if (!kind) {
-    const tuned = isGeneratedType(type.name) ? TUNED[type.name] : undefined;
+    const tuned = isTunedType(type.name) ? TUNED[type.name] : undefined;
     if (tuned) {
       const sample = tuned.build(Random.fromString('lev-generate absent leaves'), 1);
       kind = { ...tuned, description: type, absent: absentLeaves(type, sample) };

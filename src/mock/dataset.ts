@@ -7,11 +7,14 @@
  * every value null), so a record cannot miss a field, and a misspelt field in
  * the data below is an error rather than an extra key.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { RecordDescription } from '../records/define.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
-import { birth, death, marriage, partnership, records as builtInDescriptions } from '../records/index.ts';
+import { importFolder, soleExport } from '../module-folder.ts';
+import { records as builtInDescriptions } from '../records/index.ts';
+import { birth } from '../records/types/birth.ts';
+import { death } from '../records/types/death.ts';
+import { marriage } from '../records/types/marriage.ts';
+import { partnership } from '../records/types/partnership.ts';
 import { VALUE_MAKERS } from '../generate/records.ts';
 import { Random } from '../generate/random.ts';
 import { blank, fillFromDescription } from '../generate/values.ts';
@@ -1598,19 +1601,9 @@ export interface TypeScenarios {
 const isTypeScenarios = (value: unknown): value is TypeScenarios =>
   isPlain(value) && typeof value.type === 'string' && Array.isArray(value.scenarios);
 
-/** The TypeScenarios each file of a folder (`.ts` or, compiled, `.js`) exports, one a file, by file name. */
+/** The TypeScenarios each file of a folder exports, one a file, in the order of the files' names. */
 export async function readScenarioFiles(folder: URL): Promise<TypeScenarios[]> {
-  if (!existsSync(folder)) return [];
-  const names = readdirSync(folder)
-    .filter((name) => /\.[jt]s$/.test(name) && !name.endsWith('.d.ts'))
-    .sort();
-  return Promise.all(
-    names.map(async (name) => {
-      const exported = Object.values((await import(new URL(name, folder).href)) as Record<string, unknown>).filter(isTypeScenarios);
-      if (exported.length !== 1) throw new Error(`mock dataset: ${fileURLToPath(new URL(name, folder))} exports ${exported.length} TypeScenarios, not one`);
-      return exported[0];
-    }),
-  );
+  return (await importFolder(folder)).map((module) => soleExport(module, isTypeScenarios, 'TypeScenarios'));
 }
 
 /**
@@ -1647,17 +1640,16 @@ function describedRecords(description: RecordDescription, set: TypeScenarios): D
   const [party] = description.search.parties;
   const { dateParam } = description.search;
   const records = set.scenarios.map((scenario) => {
-    const record = fillFromDescription(description, blank(description.fields), Random.fromString(`lev-mock\u0000${set.type}\u0000${scenario.id}`), VALUE_MAKERS, {
-      lists: scenario.id === FULL_ID,
-    });
-    record.id = scenario.id;
-    setPath(record, description.blockedFlag, false);
-    if (description.verification.cancelledFlag) setPath(record, description.verification.cancelledFlag, false);
+    // The scenario's own values first, so the dates that follow them (a registration after the birth) are made from them.
+    const given = blank(description.fields);
     const { surname, forenames, [dateParam]: date } = scenario.search;
-    if (surname !== undefined) setPath(record, party.surname, surname);
-    if (forenames !== undefined) setPath(record, party.forenames, forenames);
-    if (date !== undefined) setPath(record, party.dates[0], date);
-    return merge(record, scenario.record ?? {});
+    if (surname !== undefined) setPath(given, party.surname, surname);
+    if (forenames !== undefined) setPath(given, party.forenames, forenames);
+    if (date !== undefined) setPath(given, party.dates[0], date);
+    const record = merge(given, scenario.record ?? {});
+    record.id = scenario.id;
+    const random = Random.fromString(`lev-mock\u0000${set.type}\u0000${scenario.id}`);
+    return fillFromDescription(description, record, random, VALUE_MAKERS, { lists: scenario.id === FULL_ID });
   });
   return chained(set, records);
 }

@@ -4,7 +4,7 @@
  * record onto it before the same redaction as every other view applies.
  */
 import { HIDDEN, always, basic, type Fields, flag, group, integer, isBlocked, isoDate, readPath, text, type Visibility } from './define.ts';
-import { birth } from './birth.ts';
+import { birth } from './types/birth.ts';
 
 const mark = (visibility: Visibility, description: string) =>
   visibility === 'basic' ? basic(text(description)) : text(description);

@@ -199,6 +199,11 @@ export interface RecordDescription {
   readonly noun: string;
   /** The noun's plural where adding an s is wrong; "civil partnerships" (wording.ts's pluralOf) otherwise. */
   readonly plural?: string;
+  /**
+   * Where the type is listed among the others (routes, documents, pages, the client's list), lowest
+   * first; a type without one comes after those with one, by name (records/index.ts).
+   */
+  readonly order?: number;
   readonly fields: Fields;
   /** Dot path of the blocked flag. Anything but a literal `false` there means blocked. */
   readonly blockedFlag: string;

@@ -4,7 +4,7 @@
  * projects it first. Paths, parameter names and shapes are those of the
  * published interface this service is compatible with.
  */
-import { birth } from './birth.ts';
+import { birth } from './types/birth.ts';
 import { birthV0Fields, projectBirthV0 } from './birth-v0.ts';
 import type { Fields, RecordDescription } from './define.ts';
 import { records } from './index.ts';

@@ -7,21 +7,12 @@
  * a change (a new record type's tables, say) is a new migration.
  */
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { RecordDescription } from '../records/define.ts';
 import { LevError } from '../errors.ts';
+import { importFolder, soleExport } from '../module-folder.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
-import { registrationTables } from './schema/v1-registration-tables.ts';
-import { auditTrail } from './schema/v2-audit-trail.ts';
-import { recordsAsJson } from './schema/v3-records-as-json.ts';
-import { auditVerifications } from './schema/v4-audit-verifications.ts';
-import { auditOperations } from './schema/v5-audit-operations.ts';
-import { changeFeed } from './schema/v6-change-feed.ts';
-import { auditWriters } from './schema/v7-audit-writers.ts';
-import { suggestionKeys } from './schema/v8-suggestion-keys.ts';
-import { webhookDelivery } from './schema/v9-webhook-delivery.ts';
-import { numericSuggestionKeys } from './schema/v10-numeric-suggestion-keys.ts';
-import { subscriptionRoles } from './schema/v11-subscription-roles.ts';
 import { type BackfillOptions, backfillSuggestionKeys, pendingBackfills } from './suggestion-backfill.ts';
 
 export interface Migration {
@@ -30,19 +21,51 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const migrations: readonly Migration[] = [
-  { version: 1, name: 'registration tables and search keys', sql: registrationTables },
-  { version: 2, name: 'append-only audit trail', sql: auditTrail },
-  { version: 3, name: 'records kept as json text', sql: recordsAsJson },
-  { version: 4, name: 'audit trail records verifications', sql: auditVerifications },
-  { version: 5, name: 'audit trail records suggestions, feed reads and its own reads', sql: auditOperations },
-  { version: 6, name: 'change feed: events outbox and subscriptions', sql: changeFeed },
-  { version: 7, name: 'audit trail: a chain per writer, disclosed records, signed checkpoints', sql: auditWriters },
-  { version: 8, name: 'close-match keys', sql: suggestionKeys },
-  { version: 9, name: 'webhook delivery: endpoints, leases, dead letters', sql: webhookDelivery },
-  { version: 10, name: 'close-match keys as numbers', sql: numericSuggestionKeys },
-  { version: 11, name: 'the roles a subscribed client holds, for its pushed events', sql: subscriptionRoles },
-];
+/** The names migrations 1 to 11 were released under (and databases recorded), by file, from before a migration's file named it. */
+const RELEASED_NAMES: Readonly<Record<string, string>> = {
+  'v1-registration-tables': 'registration tables and search keys',
+  'v2-audit-trail': 'append-only audit trail',
+  'v3-records-as-json': 'records kept as json text',
+  'v4-audit-verifications': 'audit trail records verifications',
+  'v5-audit-operations': 'audit trail records suggestions, feed reads and its own reads',
+  'v6-change-feed': 'change feed: events outbox and subscriptions',
+  'v7-audit-writers': 'audit trail: a chain per writer, disclosed records, signed checkpoints',
+  'v8-suggestion-keys': 'close-match keys',
+  'v9-webhook-delivery': 'webhook delivery: endpoints, leases, dead letters',
+  'v10-numeric-suggestion-keys': 'close-match keys as numbers',
+  'v11-subscription-roles': 'the roles a subscribed client holds, for its pushed events',
+};
+
+/** A migration's file: `v<version>-<words>.ts`, `v12-adoption-tables.ts`. */
+const MIGRATION_FILE = /^v([1-9][0-9]*)-([a-z0-9]+(?:-[a-z0-9]+)*)$/;
+
+/**
+ * The migrations of a folder, one a file named `v<version>-<words>`, in order of version: each
+ * exports its SQL text (the one string it exports besides `name`) and may export its `name`; without
+ * one it is named by the words of its file name. The versions run from 1 with none missing or twice.
+ */
+export async function readMigrations(folder: URL): Promise<Migration[]> {
+  const modules = await importFolder(folder);
+  const list = modules.map((module): Migration => {
+    const parts = MIGRATION_FILE.exec(module.stem);
+    if (!parts) throw new Error(`${module.path} is not named as a migration is: v<version>-<words>, as v12-adoption-tables`);
+    const version = Number(parts[1]);
+    const { name, ...texts } = module.exports;
+    const sql = soleExport({ ...module, exports: texts }, (value): value is string => typeof value === 'string', 'SQL texts (strings besides its name)');
+    return { version, name: typeof name === 'string' ? name : (RELEASED_NAMES[module.stem] ?? parts[2].replaceAll('-', ' ')), sql };
+  });
+  list.sort((a, b) => a.version - b.version);
+  list.forEach((migration, i) => {
+    if (migration.version !== i + 1) {
+      const twice = list.filter((m) => m.version === migration.version).length > 1;
+      throw new Error(`migrations in ${fileURLToPath(folder)}: ${twice ? `two files are version ${migration.version}` : `version ${i + 1} is missing`}; each version from 1 is one file`);
+    }
+  });
+  return list;
+}
+
+/** This code's migrations: each file of src/store/schema/ (compiled, dist/store/schema/), found by its name. */
+export const migrations: readonly Migration[] = await readMigrations(new URL('./schema/', import.meta.url));
 
 export const LATEST_VERSION = migrations[migrations.length - 1].version;
 

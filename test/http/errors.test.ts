@@ -257,7 +257,7 @@ describe('404 ResourceNotFound for unknown paths', () => {
       '/v1',
       '/v1/registration',
       '/v1/registration/births',
-      '/v1/registration/adoption/1',
+      '/v1/registration/nosuchtype/1',
       '/v2/registration/birth',
       '/V1/registration/birth',
       '/v1/registration/birth/1/extra',

@@ -9,7 +9,7 @@ import { recordType } from '../../src/data/entries.ts';
 import { generateRecords } from '../../src/generate/records.ts';
 import { FULL_ID, mockRecords } from '../../src/mock/dataset.ts';
 import { type RecordDescription, basic, group, groupFields, isoDate, readPath, text } from '../../src/records/define.ts';
-import { death } from '../../src/records/index.ts';
+import { death } from '../../src/records/types/death.ts';
 import { v1View } from '../../src/records/views.ts';
 import { compileView } from '../../src/render/view.ts';
 

@@ -16,9 +16,9 @@ import { records } from '../../src/records/index.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
 import { type Migration, migrations } from '../../src/store/migrations.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
-import { adoption } from '../fixtures/adoption/description.ts';
-import { adoptionMigration } from '../fixtures/adoption/migration.ts';
-import { adoptionScenarios } from '../fixtures/adoption/scenarios.ts';
+import { testfixture } from '../fixtures/testfixture/description.ts';
+import { fixtureMigration } from '../fixtures/testfixture/migration.ts';
+import { fixtureScenarios } from '../fixtures/testfixture/scenarios.ts';
 
 /** The mock records the tests of every type read by id. */
 const BLOCKED_ID = 999999020;
@@ -38,7 +38,7 @@ function missing({ descriptions, migrations: applied, scenarios = scenarioFiles 
     const description = descriptions[i];
     const problems: string[] = [];
     for (const table of Object.values(tableNames(name))) {
-      if (!new RegExp(`CREATE TABLE (IF NOT EXISTS )?${table} \\(`).test(sql)) problems.push(`no migration creates its table ${table} (src/store/schema/, listed in migrations.ts)`);
+      if (!new RegExp(`CREATE TABLE (IF NOT EXISTS )?${table} \\(`).test(sql)) problems.push(`no migration creates its table ${table} (a migration in src/store/schema/)`);
     }
     const own = scenariosOf(name, scenarios);
     if (!own.length) problems.push('no mock scenarios (a scenario file beside its description, or records in src/mock/dataset.ts)');
@@ -72,50 +72,50 @@ describe('every described type has a migration, mock scenarios and search keys',
   });
 
   test('a type described in a fixture, with its migration and its scenario file', () => {
-    assert.deepEqual(missing({ descriptions: [...records, adoption], migrations: [...migrations, adoptionMigration], scenarios: [...scenarioFiles, adoptionScenarios] }), []);
+    assert.deepEqual(missing({ descriptions: [...records, testfixture], migrations: [...migrations, fixtureMigration], scenarios: [...scenarioFiles, fixtureScenarios] }), []);
   });
 
   test('a type without a migration is named with the tables it lacks', () => {
     // The fixture under a name no migration knows, whatever types are built in.
-    const unmigrated = { ...adoption, name: 'unmigrated' };
-    assert.deepEqual(missing({ descriptions: [unmigrated], migrations, scenarios: [{ ...adoptionScenarios, type: unmigrated.name }] }), [
-      'unmigrated: no migration creates its table unmigrated_registration (src/store/schema/, listed in migrations.ts)',
-      'unmigrated: no migration creates its table unmigrated_search_key (src/store/schema/, listed in migrations.ts)',
-      'unmigrated: no migration creates its table unmigrated_suggestion_key (src/store/schema/, listed in migrations.ts)',
+    const unmigrated = { ...testfixture, name: 'unmigrated' };
+    assert.deepEqual(missing({ descriptions: [unmigrated], migrations, scenarios: [{ ...fixtureScenarios, type: unmigrated.name }] }), [
+      'unmigrated: no migration creates its table unmigrated_registration (a migration in src/store/schema/)',
+      'unmigrated: no migration creates its table unmigrated_search_key (a migration in src/store/schema/)',
+      'unmigrated: no migration creates its table unmigrated_suggestion_key (a migration in src/store/schema/)',
     ]);
   });
 
   test('a type without what the tests of every type read is named', () => {
-    const { verificationSources: _, ...withoutSources } = adoptionScenarios;
+    const { verificationSources: _, ...withoutSources } = fixtureScenarios;
     const bare = {
       ...withoutSources,
-      scenarios: adoptionScenarios.scenarios
+      scenarios: fixtureScenarios.scenarios
         .filter((s) => s.id === FULL_ID)
         .map((s) => ({ ...s, search: { ...s.search, forenames: 'Rosalind' } })),
     };
-    assert.deepEqual(missing({ descriptions: [adoption], migrations: [adoptionMigration], scenarios: [bare] }), [
-      "adoption: its scenario file gives no verificationSources: where each verification parameter's value sits in a record",
-      `adoption: mock record ${FULL_ID} has not several forenames of three letters or more at child.forenames`,
-      `adoption: no blocked mock scenario ${BLOCKED_ID}`,
-      `adoption: no re-registration chain: mock scenario ${CHAIN[1]} replacing ${CHAIN[0]} (\`replaces\` in a scenario file)`,
+    assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [bare] }), [
+      "testfixture: its scenario file gives no verificationSources: where each verification parameter's value sits in a record",
+      `testfixture: mock record ${FULL_ID} has not several forenames of three letters or more at child.forenames`,
+      `testfixture: no blocked mock scenario ${BLOCKED_ID}`,
+      `testfixture: no re-registration chain: mock scenario ${CHAIN[1]} replacing ${CHAIN[0]} (\`replaces\` in a scenario file)`,
     ]);
   });
 
   test('a type without mock scenarios, or without its fully filled record, is named', () => {
-    assert.deepEqual(missing({ descriptions: [adoption], migrations: [adoptionMigration], scenarios: [] }), [
-      'adoption: no mock scenarios (a scenario file beside its description, or records in src/mock/dataset.ts)',
+    assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [] }), [
+      'testfixture: no mock scenarios (a scenario file beside its description, or records in src/mock/dataset.ts)',
     ]);
-    const withoutFull = { ...adoptionScenarios, scenarios: adoptionScenarios.scenarios.filter((s) => s.id !== FULL_ID) };
-    assert.deepEqual(missing({ descriptions: [adoption], migrations: [adoptionMigration], scenarios: [withoutFull] }), [
-      `adoption: no mock scenario ${FULL_ID}, the record with every field filled`,
+    const withoutFull = { ...fixtureScenarios, scenarios: fixtureScenarios.scenarios.filter((s) => s.id !== FULL_ID) };
+    assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [withoutFull] }), [
+      `testfixture: no mock scenario ${FULL_ID}, the record with every field filled`,
     ]);
   });
 
   test('a type whose records give no search keys is named', () => {
-    const unfindable = { ...adoptionScenarios, scenarios: adoptionScenarios.scenarios.map((s) => ({ ...s, record: { ...s.record, child: { surname: '' } } })) };
+    const unfindable = { ...fixtureScenarios, scenarios: fixtureScenarios.scenarios.map((s) => ({ ...s, record: { ...s.record, child: { surname: '' } } })) };
     assert.deepEqual(
-      missing({ descriptions: [adoption], migrations: [adoptionMigration], scenarios: [unfindable] }),
-      adoptionScenarios.scenarios.map(({ id }) => `adoption: mock record ${id} gives no search keys: its parties' surnames or dates are empty`),
+      missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [unfindable] }),
+      fixtureScenarios.scenarios.map(({ id }) => `testfixture: mock record ${id} gives no search keys: its parties' surnames or dates are empty`),
     );
   });
 });

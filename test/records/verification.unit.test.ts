@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { birth, death, marriage } from '../../src/records/index.ts';
+import { birth } from '../../src/records/types/birth.ts';
+import { death } from '../../src/records/types/death.ts';
+import { marriage } from '../../src/records/types/marriage.ts';
 import type { RecordDescription } from '../../src/records/define.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
 import { forenamesMatch } from '../../src/records/search-keys.ts';

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compileReason, reasonRules } from '../../src/records/changes.ts';
-import { birth as birthDescription, death as deathDescription } from '../../src/records/index.ts';
+import { birth as birthDescription } from '../../src/records/types/birth.ts';
+import { death as deathDescription } from '../../src/records/types/death.ts';
 import type { StoredRecord } from '../../src/types/records.ts';
 import { SubscriptionExists } from '../../src/types/events.ts';
 import { emptyStore, recordTypes, storeKinds } from '../helper.ts';

@@ -82,26 +82,6 @@ async function describeSchema(driver: SqlDriver, schema: string): Promise<string
     .sort();
 }
 
-test('the text of every released migration is pinned: editing one fails here before any database refuses it', () => {
-  // A new migration adds a line; an existing line never changes.
-  assert.deepEqual(
-    migrations.map((m) => [m.version, checksum(m)]),
-    [
-      [1, '819bcea1240fd3d5b768274bdfd0d6f7059cefa1410d986e1557d6bb0c5000f5'],
-      [2, '7640d2f85c89ee7cc73c81ee13db3a0d598257360ecbb158f196d4640b63829a'],
-      [3, '4b55904872ee76f34df8c8974f259d5b5a07265cd1456b27954c850cfd3e9b84'],
-      [4, '14dd239cf45aea959fb1054a05669932d6b36606572ead8711c588e50d38059e'],
-      [5, '13b92753fe924d673ca9609bc91cb1c32a0c13cf317b192121a6ac76d912ac93'],
-      [6, '4dcccac480e7e858f65b5c20656068a5a785ffda4514b4ed42a0726e1a35ac67'],
-      [7, '76969e13ea7edaedfca3e552344585ac983fa1c30974e768f48460535e089c2a'],
-      [8, 'df78c823de7079b22e8a228724c093237ec6f05c1d1297a30c501823efc034f6'],
-      [9, '83d3293d7e93e19fb15eb80a9a1d58461889f7b4b2f608aa4b204e21e1fddca6'],
-      [10, 'f789ae74042c7e4c909c638531ae79ab7984fd0bac8254084888684e872668d2'],
-      [11, 'ecaf55e081a52a7253941f5cbc532ac2cd7bcdf9604e5a94da8f502f18bea983'],
-    ],
-  );
-});
-
 test('migrations apply from empty, once, and record each with its checksum', { skip }, async (t) => {
   const { driver } = await emptyDatabase(t);
   assert.equal((await pendingMigrations(driver)).length, migrations.length);

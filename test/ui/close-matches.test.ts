@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { closeMatchOnlyScenarios, scenarios } from '../../src/mock/dataset.ts';
 import type { MatchKind } from '../../src/match/vocabulary.ts';
+import { records } from '../../src/records/index.ts';
 import { explain } from '../../src/ui/close-matches.ts';
 import { sharedApp } from '../helper.ts';
 
@@ -48,7 +49,8 @@ const WORDS: Record<MatchKind, RegExp> = {
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/\s+/g, ' ');
 
 describe('the close-matches page', () => {
-  const dateParams: Record<string, string> = { birth: 'dateOfBirth', death: 'date', marriage: 'dateOfMarriage', partnership: 'dateOfPartnership' };
+  // Each type's date parameter, from its description: a type added since is tested as the others are.
+  const dateParams: Record<string, string> = Object.fromEntries(records.map((d) => [d.name, d.search.dateParam]));
 
   for (const scenario of [...scenarios.filter((s) => s.suggestion), ...closeMatchOnlyScenarios]) {
     test(`${scenario.type} ${scenario.id}: ${scenario.shows}`, async () => {

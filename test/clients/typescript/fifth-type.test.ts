@@ -14,14 +14,14 @@ import { clientTypes, recordTypesOf } from '../../../clients/typescript/scripts/
 import { buildApp } from '../../../src/app.ts';
 import { BUILT_IN_TYPES } from '../../../src/backend/open.ts';
 import { openMemoryBackend } from '../../../src/backend/memory.ts';
-import { adoption } from '../../fixtures/adoption/description.ts';
+import { testfixture } from '../../fixtures/testfixture/description.ts';
 import { testConfig } from '../../helper.ts';
 
 const CLIENT = fileURLToPath(new URL('../../../clients/typescript/', import.meta.url));
 const TSC = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url));
 
-async function servedWithAdoption(): Promise<Record<string, any>> {
-  const descriptions = [...BUILT_IN_TYPES.descriptions, adoption];
+async function servedWithFixture(): Promise<Record<string, any>> {
+  const descriptions = [...BUILT_IN_TYPES.descriptions, testfixture];
   const backend = await openMemoryBackend(descriptions, { keep: 10 });
   const app = await buildApp(testConfig(), { backend, descriptions });
   try {
@@ -35,20 +35,20 @@ async function servedWithAdoption(): Promise<Record<string, any>> {
 const CHECK = `
 import { RECORD_TYPES, type RecordOf, type RecordType, type SearchParamsOf, type SuggestionOf, type VerificationParamsOf } from './client.ts';
 type Typed<X> = [X] extends [never] ? false : true;
-export const type: RecordType = 'adoption';
-export const listed: boolean = RECORD_TYPES.includes('adoption');
-export const record: Typed<RecordOf<'adoption'>> = true;
-export const search: Typed<SearchParamsOf<'adoption'>> = true;
-export const verification: Typed<VerificationParamsOf<'adoption'>> = true;
-export const candidate: Typed<SuggestionOf<'adoption'>['score']> = true;
-export const id: RecordOf<'adoption'>['id'] = 1;
+export const type: RecordType = 'testfixture';
+export const listed: boolean = RECORD_TYPES.includes('testfixture');
+export const record: Typed<RecordOf<'testfixture'>> = true;
+export const search: Typed<SearchParamsOf<'testfixture'>> = true;
+export const verification: Typed<VerificationParamsOf<'testfixture'>> = true;
+export const candidate: Typed<SuggestionOf<'testfixture'>['score']> = true;
+export const id: RecordOf<'testfixture'>['id'] = 1;
 // @ts-expect-error: not a type the document lists
 export const unknown: RecordType = 'divorce';
 `;
 
 test('a fifth record type the service serves is typed in the client from the generated schema alone', { timeout: 120_000 }, async (t) => {
-  const document = await servedWithAdoption();
-  assert.deepEqual(recordTypesOf(document), [...BUILT_IN_TYPES.descriptions.map((d) => d.name), 'adoption']);
+  const document = await servedWithFixture();
+  assert.deepEqual(recordTypesOf(document), [...BUILT_IN_TYPES.descriptions.map((d) => d.name), 'testfixture']);
   const copy = fileURLToPath(new URL('../../../test-output/client-fifth-type/', import.meta.url));
   await rm(copy, { recursive: true, force: true });
   await mkdir(copy, { recursive: true });
@@ -61,5 +61,5 @@ test('a fifth record type the service serves is typed in the client from the gen
     () => '',
     (error: { stdout?: string }) => error.stdout ?? String(error),
   );
-  assert.equal(tsc, '', 'the copy type-checks: adoption is a RecordType with its record, search, verification and close-match types');
+  assert.equal(tsc, '', 'the copy type-checks: testfixture is a RecordType with its record, search, verification and close-match types');
 });

@@ -1,4 +1,4 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from './define.ts';
+import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from '../define.ts';
 
 const alias = {
   prefix: text('Title or prefix, e.g. Ms'),
@@ -41,6 +41,7 @@ const witness = (n: 1 | 2) =>
 
 export const partnership = defineRecord({
   name: 'partnership',
+  order: 4,
   title: 'Civil partnership registration',
   noun: 'civil partnership',
   blockedFlag: 'status.blocked',

@@ -1,4 +1,4 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from './define.ts';
+import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from '../define.ts';
 
 const alias = {
   prefix: text('Title or prefix, e.g. Mr'),
@@ -29,6 +29,7 @@ const parent = (who: 'mother' | 'father') => ({
 
 export const birth = defineRecord({
   name: 'birth',
+  order: 1,
   title: 'Birth registration',
   noun: 'birth',
   blockedFlag: 'status.blocked',

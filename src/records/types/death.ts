@@ -1,4 +1,4 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from './define.ts';
+import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from '../define.ts';
 
 const alias = {
   type: text('How the other name relates to the registered one: "formerly known as" or "otherwise"'),
@@ -16,6 +16,7 @@ const relative = (who: 'mother' | 'father') =>
 
 export const death = defineRecord({
   name: 'death',
+  order: 2,
   title: 'Death registration',
   noun: 'death',
   blockedFlag: 'status.blocked',

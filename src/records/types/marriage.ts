@@ -1,4 +1,4 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from './define.ts';
+import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from '../define.ts';
 
 const alias = {
   prefix: text('Title or prefix, e.g. Mr'),
@@ -47,6 +47,7 @@ const minister = (n: number) =>
 
 export const marriage = defineRecord({
   name: 'marriage',
+  order: 3,
   title: 'Marriage registration',
   noun: 'marriage',
   blockedFlag: 'status.blocked',
