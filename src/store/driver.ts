@@ -13,8 +13,8 @@ export interface QueryOptions {
 
 export interface SqlExecutor {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<Row[]>;
-  /** Sends `text` (rows in COPY's text format) to a `COPY ... FROM STDIN`; a transaction's connection can. */
-  copyFrom?(sql: string, text: string): Promise<void>;
+  /** Sends `data` (rows in the COPY's format: text, or bytes) to a `COPY ... FROM STDIN`; a transaction's connection can. */
+  copyFrom?(sql: string, data: string | Uint8Array): Promise<void>;
 }
 
 export interface TransactionOptions {

@@ -52,9 +52,9 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
   // COPY needs one connection for its whole run: a transaction's.
   const clientExecutor = (client: pg.PoolClient): SqlExecutor => ({
     ...executor(client),
-    async copyFrom(sql, text) {
+    async copyFrom(sql, data) {
       const stream = client.query(copyFromStdin(sql));
-      stream.end(text);
+      stream.end(data);
       await finished(stream);
     },
   });

@@ -19,16 +19,9 @@ import { registeredType, updatedType } from '../records/changes.ts';
 import { suggestionKeyValues } from '../match/keys.ts';
 import type { RecordToWrite, WriteCounts } from '../types/records.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
+import { CopyData } from './copy-data.ts';
 import { tableNames } from './record-tables.ts';
 import { suggestionKeyColumns } from './suggestion-backfill.ts';
-
-/**
- * A value in COPY's text format: backslash, tab, line feed and carriage return escaped. Compact
- * JSON holds no raw control characters, but a record sent as written (an NDJSON line) may hold
- * tabs or carriage returns as whitespace between its tokens.
- */
-const copyText = (text: string) => (/[\\\t\n\r]/.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]) : text);
-const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 // Staging tables, dropped with the transaction that made them.
 const STAGE = `
@@ -44,26 +37,56 @@ interface Targets {
   readonly suggestionKeys: string;
   /** The close-match key table was emptied by this transaction: its rows can be copied frozen. */
   readonly freezeSuggestionKeys?: boolean;
+  /** A table of the transaction's own the records' ids are copied into too, for their events. */
+  readonly ids?: string;
 }
 
 const STAGING: Targets = { records: 'load_records', keys: 'load_keys', suggestionKeys: 'load_suggestion_keys' };
 
-/** Copies one batch into `into`: its records, their search keys, then their close-match keys. */
-async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readonly RecordToWrite[]): Promise<void> {
-  let records = '';
-  let keys = '';
-  let suggestions = '';
+/** The COPY buffers of one write, used again batch after batch. */
+interface CopyBuffers {
+  readonly records: CopyData;
+  readonly keys: CopyData;
+  readonly suggestions: CopyData;
+  readonly ids: CopyData;
+}
+
+const copyBuffers = (): CopyBuffers => ({
+  records: new CopyData('binary'),
+  keys: new CopyData('text'),
+  suggestions: new CopyData('binary'),
+  ids: new CopyData('binary'),
+});
+
+/**
+ * Copies one batch into `into`: its records, their search keys, then their close-match keys.
+ * Records and close-match keys go in COPY's binary format (the records' text as it is, numbers as
+ * numbers); search keys as text, so the server checks their dates.
+ */
+async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readonly RecordToWrite[], buffers: CopyBuffers): Promise<void> {
+  const { records, keys, suggestions, ids } = buffers;
+  records.clear();
+  keys.clear();
+  suggestions.clear();
+  ids.clear();
   for (const record of batch) {
-    // Normalised names hold only letters, digits and spaces, and dates digits and hyphens: nothing to escape.
-    records += `${record.id}\t${copyText(record.json)}\t${JSON.stringify(record.keys)}\n`;
+    records.row(3).int8(record.id).string(record.json).string(JSON.stringify(record.keys));
+    if (into.ids) ids.row(1).int8(record.id);
     // A record's keys are distinct as a load makes them; a record given directly may repeat one.
-    const rows = new Set(record.keys.map((key) => `${record.id}\t${key.date}\t${key.surname}\t${key.forenames}\n`));
-    for (const row of rows) keys += row;
-    for (const key of suggestionKeyValues(record.keys)) suggestions += `${key}\t${record.id}\n`;
+    // Normalised names hold only letters, digits and spaces, and dates digits and hyphens: nothing to escape.
+    const id = String(record.id);
+    record.keys.forEach((key, i) => {
+      if (record.keys.findIndex((other) => other.date === key.date && other.surname === key.surname && other.forenames === key.forenames) !== i) return;
+      keys.textRow(`${id}\t${key.date}\t${key.surname}\t${key.forenames}\n`);
+    });
+    for (const key of suggestionKeyValues(record.keys)) suggestions.row(2).int8(key).int8(record.id);
   }
-  await tx.copyFrom(`COPY ${into.records} (id, data, search_keys) FROM STDIN`, records);
-  if (keys) await tx.copyFrom(`COPY ${into.keys} (id, date, surname, forenames) FROM STDIN`, keys);
-  if (suggestions) await tx.copyFrom(`COPY ${into.suggestionKeys} (key, id) FROM STDIN${into.freezeSuggestionKeys ? ' WITH (FREEZE)' : ''}`, suggestions);
+  await tx.copyFrom(`COPY ${into.records} (id, data, search_keys) FROM STDIN WITH (FORMAT binary)`, records.data());
+  if (keys.rowCount) await tx.copyFrom(`COPY ${into.keys} (id, date, surname, forenames) FROM STDIN`, keys.data());
+  if (suggestions.rowCount) {
+    await tx.copyFrom(`COPY ${into.suggestionKeys} (key, id) FROM STDIN WITH (FORMAT binary${into.freezeSuggestionKeys ? ', FREEZE' : ''})`, suggestions.data());
+  }
+  if (into.ids && ids.rowCount) await tx.copyFrom(`COPY ${into.ids} (id) FROM STDIN WITH (FORMAT binary)`, ids.data());
 }
 
 /**
@@ -181,20 +204,27 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
       // records wait for its load (they had nothing to find).
       await tx.query(`TRUNCATE ${t.suggestionKeys}`);
       await tx.query(`ALTER TABLE ${t.suggestionKeys} DROP CONSTRAINT ${t.suggestionKeys}_pkey`);
+      // The ids again, in a table of the transaction's own (not logged): their events are numbered
+      // from it, not from a scan of the records just written.
+      await tx.query('CREATE TEMP TABLE load_new (id bigint NOT NULL) ON COMMIT DROP');
       let total = 0;
+      const buffers = copyBuffers();
       for await (const batch of batches) {
-        await copyBatch(copier, { ...t, freezeSuggestionKeys: true }, batch);
+        await copyBatch(copier, { ...t, freezeSuggestionKeys: true, ids: 'load_new' }, batch, buffers);
         total += batch.length;
       }
       await tx.query(`SET LOCAL maintenance_work_mem = '${KEY_INDEX_MEMORY}'`);
       await tx.query(`ALTER TABLE ${t.suggestionKeys} ADD PRIMARY KEY (key, id)`);
-      if (total > 0) await appendEvents(tx, type, `SELECT id, NULL::text AS reason FROM ${t.records}`);
+      // Numbering the events sorts the ids (a million take some 40 MB), in memory.
+      await tx.query("SET LOCAL work_mem = '256MB'");
+      if (total > 0) await appendEvents(tx, type, 'SELECT id, NULL::text AS reason FROM load_new');
       return { inserted: total, updated: 0, unchanged: 0 };
     }
     await tx.query("SET LOCAL work_mem = '256MB'");
     for (const statement of STAGE.split(';')) await tx.query(statement);
     const counts: WriteCounts = { inserted: 0, updated: 0, unchanged: 0 };
     let staged = 0;
+    const buffers = copyBuffers();
     const mergeStaged = async () => {
       const merged = await merge(tx, type, staged, reason);
       counts.inserted += merged.inserted;
@@ -205,7 +235,7 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
     };
     for await (const batch of batches) {
       if (batch.length === 0) continue;
-      await copyBatch(copier, STAGING, batch);
+      await copyBatch(copier, STAGING, batch, buffers);
       staged += batch.length;
       if (staged >= MERGE_EVERY) await mergeStaged();
     }
