@@ -14,38 +14,35 @@
  * 127.0.0.1 and the database; every phase is bounded by --duration.
  */
 import { randomBytes } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createChainWriter } from '../src/audit/chain-writer.ts';
 import { configReference } from '../src/config.ts';
+import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
 import { openPostgres } from '../src/store/pg-driver.ts';
 import type { AuditEntry } from '../src/types/audit.ts';
 import { drive } from './lib/drive.ts';
+import { contextSwitches, cpuSeconds, localPortsTo, machineCpu } from './lib/proc.ts';
 import { type Server, freePort, pipe, run, startServer, stopCommands } from './lib/processes.ts';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { cpuSeconds, localPortsTo, machineCpu } from './lib/proc.ts';
-
-/** How often a process has blocked (its event loop found nothing to do) and been preempted, from /proc; NaN where not told. */
-function contextSwitches(pid: number): { voluntary: number; involuntary: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const count = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
-    return { voluntary: count('voluntary_ctxt_switches'), involuntary: count('nonvoluntary_ctxt_switches') };
-  } catch {
-    return { voluntary: NaN, involuntary: NaN };
-  }
-}
 import { geometricMean, median } from './lib/stats.ts';
 import { type Dataset, lookupLists } from './lib/workload.ts';
-import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
+
+/**
+ * Seconds of load before each phase is measured. Each phase starts its service processes afresh,
+ * and each compiles its own code on its share of the requests: four processes on two cores were
+ * still compiling after 3 s (V8's optimising compiler an eighth of their CPU), which measured the
+ * warming rather than the trail. A service runs for hours; 30 s measures it as it then is.
+ */
+export const AUDIT_WARMUP_S = 30;
 
 const USAGE = `npm run bench:audit -- [options]     (needs DATABASE_URL)
 
   --births N          births loaded (default 100000)
   --duration S        seconds of load per phase (default 10)
-  --warmup S          seconds of the same load before each phase is measured (default 3; 0 for none)
+  --warmup S          seconds of the same load before each phase is measured (default ${AUDIT_WARMUP_S}; 0 for none)
   --rounds N          rounds of 1, 2 and 4 processes, every other one in reverse order (default 3)
   --processes LIST    process counts compared (default 1,2,4)
   --connections N     database connections shared by the processes, and client connections (default 20)
@@ -67,7 +64,7 @@ function options() {
     options: {
       births: { type: 'string', default: '100000' },
       duration: { type: 'string', default: '10' },
-      warmup: { type: 'string', default: '3' },
+      warmup: { type: 'string', default: String(AUDIT_WARMUP_S) },
       rounds: { type: 'string', default: '3' },
       processes: { type: 'string', default: '1,2,4' },
       connections: { type: 'string', default: '20' },

@@ -23,7 +23,7 @@ import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
 import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
 import { type PhaseWindow, cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';
 import { type Server, freePort, run, runMeasured, startServer, stopCommands } from './lib/processes.ts';
-import { runAuditBench } from './audit.ts';
+import { AUDIT_WARMUP_S, runAuditBench } from './audit.ts';
 import { type Row, table } from './lib/report.ts';
 import { geometricMean, median } from './lib/stats.ts';
 import { type ReadResult, type WaitResult, feedHead, percentile, readEvery, waitingReaders } from './lib/events.ts';
@@ -73,7 +73,10 @@ const USAGE = `npm run bench -- [options]
   --json FILE            also write the figures as JSON
   --audit                after the stores, the audit phase on PostgreSQL (bench/audit.ts, also
                          npm run bench:audit): 1, 2 and 4 processes sharing --connections, at least 3
-                         alternating rounds, lock waits sampled, and the trail's capacity
+                         alternating rounds, lock waits sampled, and the trail's capacity; each
+                         phase after --audit-warmup seconds (default 30)
+  --audit-warmup S       seconds of load before each audit phase is measured: its service processes
+                         start afresh, and each compiles its code on its share of the requests
   --keep                 keep the PostgreSQL schemas and the generated files; a kept schema is named by
                          its sizes and seed (bench_keep_<births>_<others>_<seed>), and a later run with
                          --keep and the same sizes and seed measures it again instead of loading it
@@ -114,6 +117,7 @@ function options() {
       'events-records': { type: 'string', default: '100000' },
       'events-readers': { type: 'string', default: '20' },
       audit: { type: 'boolean', default: false },
+      'audit-warmup': { type: 'string', default: String(AUDIT_WARMUP_S) },
       'cpu-prof': { type: 'string' },
       set: { type: 'string', multiple: true, default: [] },
       help: { type: 'boolean', short: 'h', default: false },
@@ -155,6 +159,7 @@ function options() {
     json: values.json,
     keep: values.keep,
     audit: values.audit,
+    auditWarmup: whole('audit-warmup', 0, 600),
     cpuProf: values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']),
     databaseUrl,
   };
@@ -905,7 +910,7 @@ async function main(): Promise<number> {
         databaseUrl: opts.databaseUrl!,
         births: opts.postgres[0].births,
         duration: opts.duration,
-        warmup: opts.warmup,
+        warmup: opts.auditWarmup,
         rounds: Math.max(3, opts.rounds),
         processes: [1, 2, 4],
         connections: opts.connections - (opts.connections % 4),

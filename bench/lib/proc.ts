@@ -61,6 +61,17 @@ export function resetPeak(pid: number): boolean {
   }
 }
 
+/** How often a process has blocked (its event loop found nothing to do) and been preempted, from /proc; NaN where not told. */
+export function contextSwitches(pid: number): { voluntary: number; involuntary: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const count = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    return { voluntary: count('voluntary_ctxt_switches'), involuntary: count('nonvoluntary_ctxt_switches') };
+  } catch {
+    return { voluntary: NaN, involuntary: NaN };
+  }
+}
+
 /** Busy and total jiffies of the whole machine (first line of /proc/stat). */
 export function machineCpu(): { busy: number; total: number } | undefined {
   if (!procAvailable) return undefined;
