@@ -19,7 +19,7 @@ import {
   leavesOf,
 } from '../records/define.ts';
 import type { TSchema } from '@sinclair/typebox';
-import type { Random } from './random.ts';
+import { Random } from './random.ts';
 
 export type Rec = Record<string, any>;
 
@@ -111,6 +111,10 @@ export function fillFromDescription(description: RecordDescription, record: Rec,
   const wanted = options.paths ? new Set(options.paths) : undefined;
   const leaves = leavesOf(description.fields).filter(({ path }) => (wanted ? wanted.has(path) : readAt(record, path) == null));
   const person = { male: r.chance(0.5), bornIn: r.int(1930, 2000) };
+  // Each leaf draws from a stream of its own, named by its path and one draw of `r`, so a field
+  // added to the description changes no other field's values.
+  const base = r.next();
+  const streamOf = (path: string) => Random.fromString(`${base}\u0000${path}`);
   // Dates that follow none first, then each in turn once the date it follows is set.
   const pending = [...leaves];
   for (let pass = 0; pending.length && pass <= leaves.length; pass++) {
@@ -119,7 +123,7 @@ export function fillFromDescription(description: RecordDescription, record: Rec,
       const when = dateOf(leaf);
       if (when?.after && pending.some((p) => p.path === when.after)) continue;
       pending.splice(i--, 1);
-      setAt(record, path, leafValue(description, path, leaf, record, r, makers, person));
+      setAt(record, path, leafValue(description, path, leaf, record, streamOf(path), makers, person));
     }
   }
   if (options.lists) fillLists(description.fields, record, r, makers, person, description);
