@@ -33,7 +33,7 @@ import { type Dataset, lookupLists } from './lib/workload.ts';
 /**
  * Seconds of load before each phase is measured. Each phase starts its service processes afresh,
  * and each compiles its own code on its share of the requests: four processes on two cores were
- * still compiling after 3 s (V8's optimising compiler an eighth of their CPU), which measured the
+ * still compiling after 3 s (V8's optimising compiler a sixth of their CPU), which measured the
  * warming rather than the trail. A service runs for hours; 30 s measures it as it then is.
  */
 export const AUDIT_WARMUP_S = 30;
