@@ -1,6 +1,6 @@
 /**
  * The checksum of each migration's text, pinned in src/store/schema/checksums.json, so that editing
- * a migration already written fails a test (test/store/migrations.test.ts) before any database
+ * a migration already written fails a test (test/store/migration-files.unit.test.ts) before any database
  * refuses it. Pinning adds the migrations not pinned yet and never changes a pin: a migration
  * whose text no longer has its pinned checksum, or a pinned one that is gone, is refused.
  *
