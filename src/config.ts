@@ -8,6 +8,9 @@ import { type Static, type TObject, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { ConfigError } from './errors.ts';
 import { networkList, webhookUrlProblem } from './webhook-addresses.ts';
+import { CredentialSettings, type CredentialsConfig, credentialsConfig } from './config/credentials.ts';
+
+export type { CredentialsConfig };
 
 const AUTH_MODES = ['mock', 'oidc', 'proxy'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
@@ -151,6 +154,7 @@ const Env = Type.Object({
       description: "Ed25519 private key that signs the audit trail's checkpoints: PKCS#8, PEM or its DER in base64. Without it each process makes one at start, which no witness can know beforehand",
     }),
   ),
+  ...CredentialSettings,
   EVENTS_RETENTION_DAYS: Type.Integer({
     minimum: 1,
     maximum: 3650,
@@ -356,6 +360,8 @@ export interface Config {
   /** Close matches scoring under this (0 to 1) are never returned. */
   readonly suggestMinScore: number;
   readonly events: EventsConfig;
+  /** Digital certificates: issuer, keys, validity (config/credentials.ts). */
+  readonly credentials: CredentialsConfig;
 }
 
 export interface EventsConfig {
@@ -700,6 +706,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
   }
   const rateLimit = serving ? rateLimitConfig(value, given, problems) : undefined;
   const webhooks = webhooksConfig(value, problems);
+  const credentials = credentialsConfig(value, (value.AUTH_MODE ?? 'mock') === 'mock', problems);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: value.PORT,
@@ -739,6 +746,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     },
     events: { retentionDays: value.EVENTS_RETENTION_DAYS, mockIntervalS: value.MOCK_EVENT_INTERVAL_S, webhooks },
     suggestMinScore: value.SUGGEST_MIN_SCORE,
+    credentials,
   };
 }
 
