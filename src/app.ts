@@ -4,7 +4,7 @@
  */
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
-import type { Config } from './config.ts';
+import type { Config } from './config/index.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
 import { type Identifier, authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';

@@ -6,7 +6,8 @@
  * cannot be had).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { type Config, ConfigError } from '../config.ts';
+import type { Config } from '../config/index.ts';
+import { ConfigError } from '../errors.ts';
 import type { PresentedCertificate } from './client-certificate.ts';
 import { forbidden } from '../errors.ts';
 import { type Identity, SUGGEST_ROLE } from '../types/identity.ts';

@@ -24,7 +24,8 @@
  * the issuer cannot be reached for its keys, the answer is 503.
  */
 import { type JWTHeaderParameters, type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
-import type { ClaimPath, OidcConfig } from '../config.ts';
+import type { ClaimPath } from '../config/claims.ts';
+import type { OidcConfig } from '../config/auth.ts';
 import { unauthorized, serviceUnavailable } from '../errors.ts';
 import type { Identity } from '../types/identity.ts';
 import { bearerChallenge } from './challenge.ts';
