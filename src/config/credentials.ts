@@ -6,8 +6,10 @@
 import { type KeyObject, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Type } from '@sinclair/typebox';
+import type { EnvValues } from './read-env.ts';
+import { opaque, type Settled } from './shape.ts';
 
-export const CredentialSettings = {
+export const Credentials = {
   CREDENTIAL_ISSUER_URL: Type.Optional(
     Type.String({
       pattern: '^https?://[^\\s?#]+[^/\\s?#]$',
@@ -38,24 +40,19 @@ export const CredentialSettings = {
   }),
 };
 
-type CredentialValues = {
-  readonly CREDENTIAL_ISSUER_URL?: string;
-  readonly CREDENTIAL_SIGNING_KEY?: string;
-  readonly CREDENTIAL_KEY_FILE?: string;
-  readonly CREDENTIAL_VALIDITY_DAYS: number;
-  readonly CREDENTIAL_STATUS_TTL_S: number;
-};
+type CredentialValues = EnvValues<typeof Credentials> & { AUTH_MODE?: string };
 
-export interface CredentialsConfig {
+export const CredentialsConfig = Type.Object({
   /** The issuer URL; absent in the mock (the address called), and then issuing is off outside it. */
-  readonly issuer?: string;
+  issuer: Type.Optional(Type.String()),
   /** The configured private keys, newest (signing) first; absent when the process makes one. */
-  readonly keys?: readonly KeyObject[];
-  readonly validityS: number;
-  readonly statusTtlS: number;
+  keys: Type.Optional(Type.Array(opaque<KeyObject>())),
+  validityS: Type.Number(),
+  statusTtlS: Type.Number(),
   /** Whether credentials are issued: always in the mock, elsewhere only with an issuer URL. */
-  readonly enabled: boolean;
-}
+  enabled: Type.Boolean(),
+});
+export type CredentialsConfig = Settled<typeof CredentialsConfig>;
 
 /** The issuer algorithms: ES256 (P-256), what wallets support most widely, or EdDSA (Ed25519). */
 export function issuerAlgorithm(key: KeyObject): 'ES256' | 'EdDSA' {
@@ -89,7 +86,9 @@ export function readIssuerKeyFile(text: string): KeyObject[] {
   });
 }
 
-export function credentialsConfig(value: CredentialValues, mock: boolean, problems: string[]): CredentialsConfig {
+/** The credential settings; a plain-HTTP issuer outside the mock, or a key that is not an issuer's, is a problem. */
+export function credentialsOf(value: CredentialValues, problems: string[]): CredentialsConfig {
+  const mock = (value.AUTH_MODE ?? 'mock') === 'mock';
   const issuer = value.CREDENTIAL_ISSUER_URL;
   if (issuer && !mock && !issuer.startsWith('https://')) {
     problems.push(`CREDENTIAL_ISSUER_URL=${JSON.stringify(issuer)}: relying parties fetch keys and status lists from it, so outside AUTH_MODE=mock it must be https://`);
