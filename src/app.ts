@@ -161,6 +161,7 @@ export async function buildApp(
     // The mock's callers read every event without on-boarding, as they read every dataset.
     subscribeEveryone: config.auth?.mode === 'mock',
     retentionDays: config.events.retentionDays,
+    ...(webhooks ? { webhooks } : {}),
   });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
   await app.register(subscriptionRoutes, { subscriptions, webhooks, audit, enforceRoles });
