@@ -62,7 +62,7 @@ export function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   return undefined;
 }
 
-/** A list of networks (CIDR) an address may be checked against; throws naming a bad one (config.ts checks them with it). */
+/** A list of networks (CIDR) an address may be checked against; throws naming a bad one (src/config/events.ts checks the webhook settings with it). */
 export interface NetworkList {
   check(address: Address): boolean;
 }
