@@ -169,6 +169,7 @@ export async function buildApp(
     // The mock's callers read every event without on-boarding, as they read every dataset.
     subscribeEveryone: config.auth?.mode === 'mock',
     retentionDays: config.events.retentionDays,
+    ...(webhooks ? { webhooks } : {}),
   });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
   if (credentials && config.credentials.enabled) {
