@@ -4,9 +4,9 @@
  */
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
-import type { Config } from './config.ts';
+import type { Config } from './config/index.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
-import { type Identifier, authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
+import { authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
 import { subscriptionRoutes } from './http/subscription-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
@@ -35,6 +35,7 @@ import type { RecordDescription } from './records/define.ts';
 import { viewsOf } from './records/views.ts';
 import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
+import type { Identifier } from './types/identity.ts';
 import type { Backend } from './types/store.ts';
 import { version } from './version.ts';
 
@@ -161,6 +162,7 @@ export async function buildApp(
     // The mock's callers read every event without on-boarding, as they read every dataset.
     subscribeEveryone: config.auth?.mode === 'mock',
     retentionDays: config.events.retentionDays,
+    ...(webhooks ? { webhooks } : {}),
   });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
   await app.register(subscriptionRoutes, { subscriptions, webhooks, audit, enforceRoles });
