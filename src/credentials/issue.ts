@@ -22,6 +22,8 @@ export interface CredentialRequest {
   readonly claims: Claims;
   readonly status: StatusEntry;
   readonly holderKey?: JWK;
+  /** Every claim in the clear, none disclosable: the compact form a printed certificate's QR code holds. */
+  readonly inTheClear?: boolean;
 }
 
 export interface CredentialIssuer {
@@ -32,7 +34,7 @@ export function createCredentialIssuer(keys: IssuerKeys, validityS: number, now:
   const { current } = keys;
   const sdJwt = new SDJwtVcInstance({ signer: signWith(current), signAlg: current.alg, hasher: digest, hashAlg: 'sha-256', saltGenerator: generateSalt });
   return {
-    async issue({ issuer, type, claims, status, holderKey }) {
+    async issue({ issuer, type, claims, status, holderKey, inTheClear = false }) {
       const iat = Math.floor(now() / 1000);
       const payload = {
         ...claims,
@@ -44,7 +46,7 @@ export function createCredentialIssuer(keys: IssuerKeys, validityS: number, now:
         ...(holderKey ? { cnf: { jwk: holderKey } } : {}),
       };
       // The frame names the record's claims only: the registered claims above stay in the clear.
-      return sdJwt.issue(payload, disclosureFrame(claims) as never, { header: { kid: current.kid } });
+      return sdJwt.issue(payload, inTheClear ? undefined : (disclosureFrame(claims) as never), { header: { kid: current.kid } });
     },
   };
 }

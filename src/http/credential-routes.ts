@@ -7,7 +7,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from '@sinclair/typebox';
 import { authorise, authoriseDataset } from '../auth/identify.ts';
+import QRCode from 'qrcode';
 import { credentialClaims } from '../credentials/claims.ts';
+import { certificateClaims } from '../credentials/paper.ts';
 import { type CredentialIssuer, CREDENTIAL_TYPE } from '../credentials/issue.ts';
 import { parseHolderKey } from '../credentials/holder-key.ts';
 import type { IssuerKeys } from '../credentials/keys.ts';
@@ -22,6 +24,8 @@ import { CREDENTIALS_ROLE, type Identity } from '../types/identity.ts';
 import type { RecordReader } from '../types/store.ts';
 import { EXPECTED, systemNumberParameter } from './parameters.ts';
 import { audienceOf, audited, fromStore, refsOf } from './record-routes.ts';
+
+export const SVG_TYPE = 'image/svg+xml';
 
 export const ISSUER_METADATA_PATH = '/.well-known/jwt-vc-issuer';
 export const CREDENTIAL_PATH = '/v1/credentials/:type/:id';
@@ -50,9 +54,10 @@ export const credentialQuery = Type.Object(
       }),
     ),
     format: Type.Optional(
-      Type.Union([Type.Literal('sd-jwt')], {
-        description: 'sd-jwt (the default): the SD-JWT VC',
-        [EXPECTED]: 'sd-jwt',
+      Type.Union([Type.Literal('sd-jwt'), Type.Literal('qr')], {
+        description:
+          "sd-jwt (the default): the SD-JWT VC, every claim disclosable. qr: what a printed certificate's QR code holds, the claims the certificate shows (system number, names, dates) signed in the clear, small enough for a QR code; with Accept: image/svg+xml, the QR code itself",
+        [EXPECTED]: 'sd-jwt or qr',
       }),
     ),
   },
@@ -159,10 +164,16 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       if (readPath(record, verification.replacedBy) != null) {
         throw conflict('Replaced', 'The registration was replaced by a re-registration: ask for a credential of the registration that replaced it');
       }
-      const { claims, fields } = credentialClaims(type, view.fields, view.render(record, audienceOf(request)), blockedFlag);
+      const paper = request.query.format === 'qr';
+      if (paper && holderKey) throw badRequest("Invalid query parameter 'holderKey': a printed certificate (format=qr) has no holder to bind");
+      const all = credentialClaims(type, view.fields, view.render(record, audienceOf(request)), blockedFlag);
+      const { claims, fields } = paper ? certificateClaims(view.record, all.claims) : all;
       const status = await fromStore(() => statuses.allocate(type, Number(id)));
       await audited(audit, request, 1, refsOf(type, [Number(id)]), { dataset: type, operation: 'credential' }, { fields });
-      const credential = await issuer.issue({ issuer: issuerOf(request), type, claims, status, holderKey });
+      const credential = await issuer.issue({ issuer: issuerOf(request), type, claims, status, holderKey, inTheClear: paper });
+      if (paper && request.headers.accept?.includes(SVG_TYPE)) {
+        return reply.type(SVG_TYPE).send(await QRCode.toString(credential, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
+      }
       return reply.type(CREDENTIAL_TYPE).send(credential);
     },
   );

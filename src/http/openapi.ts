@@ -402,7 +402,10 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
           ...identity,
         ],
         responses: {
-          '200': { description: 'The credential: the issuer-signed JWT and its disclosures, ~-separated', content: { [CREDENTIAL_TYPE]: { schema: { type: 'string' } } } },
+          '200': {
+            description: 'The credential: the issuer-signed JWT and its disclosures, ~-separated; with format=qr and Accept: image/svg+xml, the QR code of the compact form',
+            content: { [CREDENTIAL_TYPE]: { schema: { type: 'string' } }, 'image/svg+xml': { schema: { type: 'string' } } },
+          },
           ...RECORD_ERRORS,
           '403': errorResponse(`The caller lacks the dataset's role or the '${CREDENTIALS_ROLE}' role`),
           '404': errorResponse('No record has that system number'),

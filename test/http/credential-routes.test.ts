@@ -237,3 +237,34 @@ test('the status list is public, signed, cacheable and the size the issue asks; 
   assert.ok(type.body.claims.some((claim: Json) => claim.path.join('.') === 'child.forenames'));
   assert.ok(!type.body.claims.some((claim: Json) => claim.path[0] === 'nextRegistration'), 'no links');
 });
+
+test('format=qr: the certificate claims in a token small enough for a QR code, and the QR code as SVG', async (t) => {
+  const store = await emptyStore(t, 'memory');
+  const app = await startApp(t, store);
+  const sdJwt = sdJwtFor(await issuerVerifier(app));
+  for (const [i, description] of records.entries()) {
+    const id = 700_000_401 + i;
+    await store.upsert(description.name, [registration(description, id)]);
+    const { status, text, headers } = await app.get(`/v1/credentials/${description.name}/${id}?format=qr`);
+    assert.equal(status, 200, text);
+    assert.equal(headers.get('content-type'), 'application/dc+sd-jwt');
+    assert.ok(text.endsWith('~') && text.split('~').length === 2, 'no disclosures: every claim in the clear');
+    // A QR code of version 25 at error correction M holds 1,273 bytes in byte mode; leave room for a printed margin.
+    assert.ok(text.length <= 1000, `${description.name}: ${text.length} characters`);
+    const { payload } = await sdJwt.verify(text);
+    assert.equal(payload.id, id);
+    assert.equal(readPath(payload, description.search.parties[0].surname), 'Tester0');
+    assert.equal(readPath(payload, description.verification.date.path), '2001-02-03');
+    assert.equal(payload.registrar ?? payload.informant1, undefined, 'only what the certificate shows');
+  }
+  const svg = await app.get(`/v1/credentials/birth/700000401?format=qr`, { ...CALLER, accept: 'image/svg+xml' });
+  assert.equal(svg.status, 200);
+  assert.equal(svg.headers.get('content-type'), 'image/svg+xml');
+  assert.match(svg.text, /^<svg[^>]*viewBox/);
+  const refused = await app.get(`/v1/credentials/birth/700000401?format=qr&holderKey=${holderKeyParam}`);
+  assert.equal(refused.status, 400);
+  assert.match(refused.body.message, /'holderKey'/);
+  const badFormat = await app.get(`/v1/credentials/birth/700000401?format=png`);
+  assert.equal(badFormat.status, 400);
+  assert.match(badFormat.body.message, /'format'.*sd-jwt or qr/);
+});
