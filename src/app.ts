@@ -195,7 +195,19 @@ export async function buildApp(
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });
     const sessions = openSessions(config.ui, app.log);
     app.addHook('onClose', () => sessions.close());
-    await app.register(uiRoutes, { api, sessions: sessions.store, idleMs: config.ui.idleMs, secure: tls, records: descriptions, signIn: { mode: 'mock' } });
+    const inProcess = injectFetch(app);
+    await app.register(uiRoutes, {
+      api,
+      sessions: sessions.store,
+      idleMs: config.ui.idleMs,
+      secure: tls,
+      records: descriptions,
+      signIn: { mode: 'mock' },
+      // The pages check digital certificates against this very process's keys and status lists.
+      ...(credentials && config.credentials.enabled
+        ? { credentials: { issuer: config.credentials.issuer, allowHttp: true, fetch: ((input, init) => inProcess(new Request(input, init))) as typeof fetch } }
+        : {}),
+    });
   }
   app.addHook('onClose', () => audit.flush());
   await app.after();

@@ -36,6 +36,8 @@ export interface PagesOptions {
   readonly records: readonly RecordDescription[];
   readonly signIn: UiSignIn;
   readonly templates: nunjucks.Environment;
+  /** Set where the API issues digital certificates: the pages then offer them. */
+  readonly credentials?: object;
 }
 
 /** A signed-in caseworker's request: their session and their client of the API. */
@@ -47,7 +49,7 @@ export interface SignedIn {
 
 export type Pages = ReturnType<typeof createPages>;
 
-export function createPages({ api, sessions, idleMs, secure, records, signIn, templates }: PagesOptions) {
+export function createPages({ api, sessions, idleMs, secure, records, signIn, templates, credentials }: PagesOptions) {
   const mock = signIn.mode === 'mock';
   const types = new Map(records.map((d) => [d.name, d]));
   const cookieOptions = { path: '/ui', httpOnly: true, sameSite: 'lax' as const, secure };
@@ -98,6 +100,7 @@ export function createPages({ api, sessions, idleMs, secure, records, signIn, te
     user: session.user,
     csrf: session.csrf,
     idleSeconds: Math.round(idleMs / 1000),
+    credentials: Boolean(credentials),
     warnSeconds: Math.min(120, Math.round(idleMs / 4000)),
     navigation: [
       { href: '/ui', text: 'Start' },

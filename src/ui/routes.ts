@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { addPageGuards } from './guards.ts';
 import { auditReportPages } from './journeys/audit-report.ts';
 import { closeMatchesPage } from './journeys/close-matches.ts';
+import { type CredentialPagesOptions, credentialPages } from './journeys/credentials.ts';
 import { recordAccessesPage } from './journeys/record-accesses.ts';
 import { recordPage } from './journeys/record.ts';
 import { searchPages } from './journeys/search.ts';
@@ -25,8 +26,8 @@ import { createTemplates, govukFrontendDist, templatesFolder } from './templates
 export { AUDIT_ROLE, UI_CLIENT, type UiSignIn } from './pages.ts';
 export { csvCell } from './journeys/audit-report.ts';
 
-/** What the pages share, but their templates: the plugin makes those. */
-export type UiOptions = Omit<PagesOptions, 'templates'>;
+/** What the pages share, but their templates: the plugin makes those; `credentials` where the API issues them. */
+export type UiOptions = Omit<PagesOptions, 'templates'> & { readonly credentials?: CredentialPagesOptions };
 
 export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   const templates = createTemplates();
@@ -49,6 +50,8 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   await addPageGuards(app, { templates, mock: signIn.mode === 'mock', formTargets: signIn.mode === 'oidc' ? [signIn.oidc.origin] : [] });
 
   const pages = createPages({ ...options, templates });
+  // Before the record page: its /ui/:type/:id/qr and /ui/credentials/check are more specific.
+  if (options.credentials) credentialPages(app, pages, options.credentials);
   signInPages(app, pages);
   startPage(app, pages);
   searchPages(app, pages);

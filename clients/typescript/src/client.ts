@@ -137,6 +137,12 @@ export interface LevClient {
   auditCheckpoints(params?: { limit?: number }, options?: CallOptions): Promise<AuditCheckpoint[]>;
   /** Every subscription to the change feed, by client: where its events go, its state, lag, failures and dead letters (the `audit` role). */
   subscriptions(options?: CallOptions): Promise<SubscriptionState[]>;
+  /**
+   * A digital certificate of the registration (the `credentials` role with the dataset's): the SD-JWT
+   * VC, or with `format: 'qr'` the compact form a printed certificate's QR code holds, or with
+   * `svg: true` as well, that QR code as SVG. `holderKey` binds the SD-JWT VC to the holder's key.
+   */
+  credential(type: RecordType, systemNumber: number | string, params?: { holderKey?: string; format?: 'sd-jwt' | 'qr'; svg?: boolean }, options?: CallOptions): Promise<string>;
   /** The v0 birth views of the existing service. */
   readonly v0: {
     lookup(type: 'birth', systemNumber: number | string, options?: CallOptions): Promise<BirthV0>;
@@ -167,6 +173,15 @@ const pause = (ms: number, signal?: AbortSignal) =>
   });
 
 const TRUNCATED_HEADER = 'x-results-truncated';
+
+/** A text answer read as the JSON error body it should be, or as it is. */
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
 
 /** How a request leaves: the given fetch, undici's with a dispatcher, or the platform's. */
 function sender(options: LevClientOptions): (request: Request) => Promise<Response> {
@@ -230,6 +245,17 @@ export function createLevClient(options: LevClientOptions): LevClient {
       },
       auditCheckpoints: async (params = {}, call) => (await get('/api/v0/audit/checkpoints', { query: { ...params } }, call)).body as AuditCheckpoint[],
       subscriptions: async (call) => (await get('/api/v0/subscriptions', {}, call)).body as SubscriptionState[],
+      credential: async (type, systemNumber, { svg = false, ...query } = {}, call = {}) => {
+        const { response, data, error } = await (api.GET as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>)('/v1/credentials/{type}/{id}', {
+          params: { path: { type, id: String(systemNumber) }, query },
+          headers: { accept: svg ? 'image/svg+xml' : 'application/dc+sd-jwt, application/json' },
+          parseAs: 'text',
+          signal: call.signal,
+          middleware: [middleware],
+        });
+        if (!response.ok) throw errorOf(response, typeof error === 'string' ? safeJson(error) : error);
+        return data as string;
+      },
       v0: {
         lookup: async (type, systemNumber, call) => (await get(`/api/v0/events/${type}/{systemNumber}`, { path: { systemNumber: String(systemNumber) } }, call)).body as BirthV0,
         search: (type, params, call) => results(`/api/v0/events/${type}`, params, call),
