@@ -34,6 +34,8 @@ import {
   countsOf,
   IDENTITY,
   lookupLists,
+  credentialLists,
+  statusListLists,
   lookupPath,
   searchLists,
   searchPath,
@@ -64,7 +66,7 @@ const USAGE = `npm run bench -- [options]
                          value for every size, or one per size
   --seed S               seed of the generated records and of the request mix (default bench)
   --stores LIST          embedded,postgres (default: embedded, and postgres when DATABASE_URL is set)
-  --only LIST            scenarios to run, by name or prefix: lookup, search, search-birth, verify, verify-birth, suggest,
+  --only LIST            scenarios to run, by name or prefix: lookup, credential, status-list, search, search-birth, verify, verify-birth, suggest,
                          suggest-birth, ..., events (default all)
   --events-records N     births the events phase loads into PostgreSQL, in ten files (ten commits) while readers
                          wait (default 100000)
@@ -216,7 +218,8 @@ const rateText = (rate: Options['rate']) => ('percent' in rate ? `${rate.percent
 
 // Each type's verification and close matches right after its search: they are compared with it, and
 // phases side by side see the same machine when its speed drifts over a run.
-const SCENARIOS = ['lookup', ...GENERATED_TYPES.flatMap((type) => [`search-${type}`, `verify-${type}`, `suggest-${type}`])];
+// Issuance right after the lookup it is compared with; the status list after issuance has made list 1.
+const SCENARIOS = ['lookup', 'credential', 'status-list', ...GENERATED_TYPES.flatMap((type) => [`search-${type}`, `verify-${type}`, `suggest-${type}`])];
 type Options = ReturnType<typeof options>;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -762,6 +765,8 @@ async function phase(opts: Options, { store, server, databaseCpu }: Target, scen
 
 function listsFor(scenario: string, dataset: Dataset, connections: number): Request[][] {
   if (scenario === 'lookup') return lookupLists(dataset, connections);
+  if (scenario === 'credential') return credentialLists(dataset, connections);
+  if (scenario === 'status-list') return statusListLists(connections);
   if (scenario.startsWith('verify-')) return verificationLists(dataset, scenario.slice('verify-'.length) as GeneratedType, connections);
   if (scenario.startsWith('suggest-')) return suggestionLists(dataset, scenario.slice('suggest-'.length) as GeneratedType, connections);
   return searchLists(dataset, scenario.slice('search-'.length) as GeneratedType, connections);

@@ -53,6 +53,14 @@ export interface AppDependencies {
   readonly descriptions?: readonly RecordDescription[];
 }
 
+/** The URL a listening server is reached at from this machine: a wildcard address read as localhost. */
+export function listeningUrl(address: ReturnType<import('node:net').Server['address']>, tls: boolean): string {
+  const scheme = tls ? 'https' : 'http';
+  if (!address || typeof address !== 'object') return `${scheme}://localhost`;
+  const host = address.address === '0.0.0.0' || address.address === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${scheme}://${host}:${address.port}`;
+}
+
 export async function buildApp(
   config: Config,
   {
@@ -172,6 +180,8 @@ export async function buildApp(
     ...(webhooks ? { webhooks } : {}),
   });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
+  // The mock's issuer is the address it listens at (no CREDENTIAL_ISSUER_URL there), read once it listens.
+  const issuerUrl = () => config.credentials.issuer ?? listeningUrl(app.server.address(), tls);
   if (credentials && config.credentials.enabled) {
     const keys = await issuerKeys(config.credentials.keys);
     if (keys.madeAtStart) {
@@ -184,7 +194,7 @@ export async function buildApp(
       statuses: credentials,
       keys,
       issuer: createCredentialIssuer(keys, config.credentials.validityS),
-      issuerUrl: config.credentials.issuer,
+      issuerUrl,
       statusTtlS: config.credentials.statusTtlS,
       enforceRoles,
     });
@@ -205,7 +215,7 @@ export async function buildApp(
       signIn: { mode: 'mock' },
       // The pages check digital certificates against this very process's keys and status lists.
       ...(credentials && config.credentials.enabled
-        ? { credentials: { issuer: config.credentials.issuer, allowHttp: true, fetch: ((input, init) => inProcess(new Request(input, init))) as typeof fetch } }
+        ? { credentials: { issuer: issuerUrl, allowHttp: true, fetch: ((input, init) => inProcess(new Request(input, init))) as typeof fetch } }
         : {}),
     });
   }

@@ -59,6 +59,16 @@ export function lookupLists(dataset: Dataset, connections: number): Request[][] 
   });
 }
 
+/** Birth credentials issued (the same ids as the lookups, so the two compare): issuance's cost beside a lookup's. */
+export function credentialLists(dataset: Dataset, connections: number): Request[][] {
+  return lookupLists(dataset, connections).map((list) => list.map((entry) => ({ ...entry, path: String(entry.path).replace('/v1/registration/', '/v1/credentials/') })));
+}
+
+/** The first status list, fetched again and again, as relying parties do: a cached body. */
+export function statusListLists(connections: number): Request[][] {
+  return Array.from({ length: connections }, () => Array.from({ length: LIST_LENGTH }, () => request('/v1/credentials/status/1')));
+}
+
 function shuffled<T>(items: readonly T[], r: Random): T[] {
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {

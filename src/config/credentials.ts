@@ -14,7 +14,7 @@ export const Credentials = {
     Type.String({
       pattern: '^https?://[^\\s?#]+[^/\\s?#]$',
       description:
-        "The issuer of digital certificates, as relying parties reach it (https://, no trailing slash): credentials name it as `iss`, and their type and status list under it. Outside AUTH_MODE=mock it must be HTTPS, and without it no credential is issued; the mock uses the address it was called at",
+        "The issuer of digital certificates, as relying parties reach it (https://, no trailing slash): credentials name it as `iss`, and their type and status list under it. Outside AUTH_MODE=mock it must be HTTPS, and without it no credential is issued; the mock uses the address it listens at (a wildcard address as localhost)",
     }),
   ),
   CREDENTIAL_SIGNING_KEY: Type.Optional(

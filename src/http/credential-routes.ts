@@ -82,8 +82,8 @@ export interface CredentialRoutesOptions {
   readonly statuses: CredentialStatuses;
   readonly keys: IssuerKeys;
   readonly issuer: CredentialIssuer;
-  /** The configured issuer URL; without one (the mock) the address the caller used. */
-  readonly issuerUrl?: string;
+  /** The issuer URL: the configured one, or (the mock) the address the process listens at. */
+  readonly issuerUrl: () => string;
   readonly statusTtlS: number;
   readonly enforceRoles: boolean;
 }
@@ -94,7 +94,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
   const { store, audit, statuses, keys, issuer, issuerUrl, statusTtlS, enforceRoles } = options;
   const views = new Map(options.views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
   const types = [...views.keys()];
-  const issuerOf = (request: FastifyRequest) => issuerUrl ?? `${request.protocol}://${request.host}`;
+  const issuerOf = (_request: FastifyRequest) => issuerUrl();
   // Public documents a wallet or a relying party's page may fetch from anywhere.
   const open = { 'access-control-allow-origin': '*' };
 

@@ -15,8 +15,8 @@ import { capitalised } from '../../records/wording.ts';
 import type { Pages } from '../pages.ts';
 
 export interface CredentialPagesOptions {
-  /** The issuer the pages trust: the configured one, or (the mock) the pages' own address. */
-  readonly issuer?: string;
+  /** The issuer the pages trust: this process's (http/credential-routes.ts). */
+  readonly issuer: () => string;
   /** How the pages reach the issuer's keys and status lists (in the mock, the API's own process). */
   readonly fetch: typeof fetch;
   /** Whether an http:// issuer is believed (the mock). */
@@ -42,7 +42,7 @@ const rowsOf = (description: RecordDescription | undefined, claims: Record<strin
   });
 
 export function credentialPages(app: FastifyInstance, { typeOf, signedIn, page, context, refused, nounOf, records }: Pages, options: CredentialPagesOptions) {
-  const issuerOf = (request: FastifyRequest) => options.issuer ?? `${request.protocol}://${request.host}`;
+  const issuerOf = (_request: FastifyRequest) => options.issuer();
 
   app.get<{ Params: { type: string; id: string } }>('/ui/:type/:id/qr', async (request, reply) => {
     const description = typeOf(request.params.type);
