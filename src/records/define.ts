@@ -25,7 +25,7 @@ interface LinkField {
   readonly kind: 'link';
   readonly description: string;
 }
-interface GroupField {
+export interface GroupField {
   readonly kind: 'group';
   readonly description: string;
   readonly fields: Fields;
