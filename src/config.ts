@@ -116,6 +116,18 @@ const Env = Type.Object({
       description: 'Comma-separated read replicas for lookups and searches; audit and loads use DATABASE_URL',
     }),
   ),
+  DATABASE_READ_MAX_LAG_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: 1000,
+    description: 'A read replica further behind the primary than this (by its last probe, plus the time since) answers nothing until it catches up',
+  }),
+  DATABASE_READ_PROBE_MS: Type.Integer({
+    minimum: 50,
+    maximum: 60_000,
+    default: 250,
+    description: "How often each read replica's state and lag are measured; at most half DATABASE_READ_MAX_LAG_MS",
+  }),
   DATABASE_SCHEMA: Type.Optional(
     Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', description: 'PostgreSQL schema to use (search_path)' }),
   ),
@@ -327,6 +339,10 @@ export interface Config {
     readonly url: string;
     /** Replicas that serve lookups and searches (the primary does when there are none). */
     readonly readUrls: readonly string[];
+    /** The most a replica may be behind the primary and answer. */
+    readonly readMaxLagMs: number;
+    /** How often the replicas are probed. */
+    readonly readProbeMs: number;
     readonly schema?: string;
     readonly poolSize: number;
     readonly statementTimeoutMs: number;
@@ -684,6 +700,9 @@ function connectionsOf(value: ConnectionValues, problems: string[]): ConnectionL
 export function loadConfig(env: Record<string, string | undefined>, { serving = true }: LoadOptions = {}): Config {
   const { value, problems, given } = readEnv(Env, env);
   if (value.DATABASE_READ_URLS && !value.DATABASE_URL) problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
+  if (value.DATABASE_READ_PROBE_MS * 2 > value.DATABASE_READ_MAX_LAG_MS) {
+    problems.push(`DATABASE_READ_PROBE_MS (${value.DATABASE_READ_PROBE_MS}) must be at most half DATABASE_READ_MAX_LAG_MS (${value.DATABASE_READ_MAX_LAG_MS}): a replica is measured as behind by up to one interval more than it is`);
+  }
   if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
   if (value.AUDIT_FILE && value.DATABASE_URL) problems.push('AUDIT_FILE is for the embedded store; with DATABASE_URL the audit trail is the audit_log table');
   const connections = connectionsOf(value, problems);
@@ -708,6 +727,8 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
       ? {
           url: value.DATABASE_URL,
           readUrls: value.DATABASE_READ_URLS?.split(',') ?? [],
+          readMaxLagMs: value.DATABASE_READ_MAX_LAG_MS,
+          readProbeMs: value.DATABASE_READ_PROBE_MS,
           schema: value.DATABASE_SCHEMA,
           poolSize: value.DATABASE_POOL_SIZE,
           statementTimeoutMs: value.STATEMENT_TIMEOUT_MS,
