@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { Request } from 'autocannon';
-import { configReference } from '../src/config.ts';
+import { configReference } from '../src/config/index.ts';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
 import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
 import { type PhaseWindow, cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';

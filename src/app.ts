@@ -4,9 +4,9 @@
  */
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
-import type { Config } from './config.ts';
+import type { Config } from './config/index.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
-import { type Identifier, authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
+import { authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
 import { subscriptionRoutes } from './http/subscription-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
@@ -36,6 +36,7 @@ import type { RecordDescription } from './records/define.ts';
 import { viewsOf } from './records/views.ts';
 import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
+import type { Identifier } from './types/identity.ts';
 import type { Backend } from './types/store.ts';
 import { version } from './version.ts';
 

@@ -26,7 +26,7 @@ export const SPECIAL: readonly [string, number, 'ipv4' | 'ipv6', string][] = [
 
 export const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 
-/** A BlockList of CIDRs; throws naming a bad one (config.ts checks them with it). */
+/** A BlockList of CIDRs; throws naming a bad one (src/config/events.ts checks the webhook settings with it). */
 export function networkList(cidrs: readonly string[]): BlockList {
   const list = new BlockList();
   for (const cidr of cidrs) {

@@ -7,7 +7,7 @@
  */
 import * as crypto from 'node:crypto';
 import type { Checkpoint, CheckpointBody, WriterHead } from '../types/audit.ts';
-import { parseSigningKey } from '../config.ts';
+import { parseSigningKey } from '../config/pem.ts';
 import { GENESIS_HASH, sha256 } from './chain.ts';
 
 /** The checkpoint's hash, over its body in a fixed order (a body read back from jsonb has its keys in another). */

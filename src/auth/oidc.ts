@@ -24,11 +24,11 @@
  * the issuer cannot be reached for its keys, the answer is 503.
  */
 import { type JWTHeaderParameters, type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
-import type { ClaimPath, OidcConfig } from '../config.ts';
+import type { ClaimPath } from '../config/claims.ts';
+import type { OidcConfig } from '../config/auth.ts';
 import { unauthorized, serviceUnavailable } from '../errors.ts';
-import type { Identity } from '../types/identity.ts';
+import type { Caller, Identifier, Identity } from '../types/identity.ts';
 import { bearerChallenge } from './challenge.ts';
-import type { Caller, Identifier } from './identify.ts';
 
 export const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 

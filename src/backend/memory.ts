@@ -4,7 +4,7 @@
  * client team's CI container: nothing but the records, their search keys and
  * the latest audit entries.
  */
-import type { AuditCheckpointConfig, EmbeddedAuditConfig } from '../config.ts';
+import type { AuditCheckpointConfig, EmbeddedAuditConfig } from '../config/audit.ts';
 import { defaultHeadPath } from '../audit/audit-file.ts';
 import { checkpointSigner, newSigningKey, scheduleCheckpoints } from '../audit/checkpoint.ts';
 import { type MemoryTrail, openMemoryTrail } from '../audit/memory-trail.ts';

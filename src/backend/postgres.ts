@@ -2,7 +2,8 @@
  * The production backend: records, the audit trail and its report in a
  * PostgreSQL server, with read replicas for lookups and searches.
  */
-import type { AuditCheckpointConfig, Config } from '../config.ts';
+import type { AuditCheckpointConfig } from '../config/audit.ts';
+import type { Config } from '../config/index.ts';
 import { recordAccesses, userActivity, userEntries } from '../audit/activity.ts';
 import { checkpointSigner, newSigningKey, scheduleCheckpoints } from '../audit/checkpoint.ts';
 import { latestCheckpoints, takeCheckpoint } from '../audit/checkpoint-writer.ts';

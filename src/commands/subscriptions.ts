@@ -6,7 +6,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../types/command.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import { eventTypes, subscriptionProblem } from '../records/changes.ts';
 import { records } from '../records/index.ts';
 import { roleVocabulary, rolesProblem } from '../records/roles.ts';

@@ -19,7 +19,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { RateLimitConfig } from '../config.ts';
+import type { RateLimitConfig } from '../config/rate-limit.ts';
 import { ApiError } from '../errors.ts';
 
 export interface Verdict {

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import type { AuditTrail } from '../types/audit.ts';
-import type { VerificationConfig } from '../config.ts';
+import type { VerificationConfig } from '../config/verification.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { RecordReader } from '../types/store.ts';
 import { type CompiledVerification, compileVerification } from '../records/verification.ts';

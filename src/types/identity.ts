@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
 /** Who is calling, however they were identified (mock headers, a token, a trusted proxy). */
 export interface Identity {
   readonly username: string;
@@ -5,6 +7,20 @@ export interface Identity {
   readonly roles: readonly string[];
   readonly groups: readonly string[];
 }
+
+/** The parts of a request that identify its caller (a FastifyRequest has them). */
+export interface Caller {
+  readonly headers: IncomingHttpHeaders;
+  readonly socket: { readonly remoteAddress?: string };
+  /**
+   * The client certificate of the connection (mutual TLS), which a bound token must name: its
+   * base64url SHA-256 thumbprint (auth/client-certificate.ts).
+   */
+  readonly clientCertificate?: { readonly thumbprint: string };
+}
+
+/** How a caller is identified, by AUTH_MODE (auth/identify.ts): their Identity, or the ApiError to answer with. */
+export type Identifier = (caller: Caller) => Promise<Identity>;
 
 /** The role that sees every field of a record, not only what the default view shows. */
 export const FULL_DETAILS_ROLE = 'full-details';

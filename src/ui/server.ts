@@ -9,7 +9,7 @@ import { createLevClient } from '@lev-api/client';
 import closeWithGrace from 'close-with-grace';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { Agent } from 'undici';
-import type { UiConfig } from '../config.ts';
+import type { UiConfig } from '../config/ui.ts';
 import { securityHeaders } from '../http/headers.ts';
 import { createTransport, serverOptions } from '../http/transport.ts';
 import { parseQuery } from '../http/query-string.ts';

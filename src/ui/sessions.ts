@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { UiSessionConfig } from '../config.ts';
+import type { UiSessionConfig } from '../config/sessions.ts';
 
 export interface SessionUser {
   readonly username: string;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { openBackend } from '../../src/backend/open.ts';
 import { DataError, loadDataPath } from '../../src/load/data-path.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
