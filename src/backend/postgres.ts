@@ -11,6 +11,7 @@ import { postgresAuditTrail } from '../audit/trail.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { SqlDriver } from '../store/driver.ts';
 import { openPostgres } from '../store/pg-driver.ts';
+import { createPostgresCredentialStatuses } from '../store/postgres-credentials.ts';
 import { type ReplicaSet, replicaSet } from '../store/replica-set.ts';
 import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
@@ -51,6 +52,7 @@ export function postgresBackend(
     events: events.feed,
     subscriptions: events.subscriptions,
     webhooks: createPostgresWebhooks(driver),
+    credentials: createPostgresCredentialStatuses(driver),
     async close() {
       await schedule.stop();
       await audit.flush();

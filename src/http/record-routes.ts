@@ -33,6 +33,8 @@ declare module 'fastify' {
   interface FastifyContextConfig extends Partial<RecordRouteConfig> {
     /** The route needs a caller identity even though it serves no dataset. */
     requiresIdentity?: boolean;
+    /** The route's Cache-Control, where its answer may be kept (every other answer is no-store). */
+    cacheControl?: string;
   }
 }
 
