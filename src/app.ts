@@ -43,7 +43,7 @@ import type { Identifier } from './types/identity.ts';
 import type { Backend } from './types/store.ts';
 import { version } from './version.ts';
 
-export interface AppDependencies {
+interface AppDependencies {
   /** Records, the audit trail and its report. */
   readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'> & Partial<Pick<Backend, 'webhooks' | 'credentials'>>;
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */

@@ -38,7 +38,7 @@ declare module 'fastify' {
   }
 }
 
-export interface RecordRoutesOptions {
+interface RecordRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
   readonly audit: AuditTrail;

@@ -26,7 +26,7 @@ declare module 'fastify' {
 }
 
 /** How verification finds its candidates: the store's search, giving what it compares of each. */
-export type CandidateSearch = RecordReader['verificationCandidates'];
+type CandidateSearch = RecordReader['verificationCandidates'];
 
 /**
  * The most candidates one verification compares. More registrations than this sharing the
@@ -42,7 +42,7 @@ export const CANDIDATE_LIMIT = 100;
  * from "a detail differs", nor one registration from a re-registered pair or three of a name.
  * Each one more costs every verification that finds fewer another row read and parsed.
  */
-export const CANDIDATE_FLOOR = 3;
+const CANDIDATE_FLOOR = 3;
 
 export const verificationPath = (type: string) => `/v1/verification/${type}`;
 
@@ -97,7 +97,7 @@ export function verificationParameters(compiled: CompiledVerification) {
   };
 }
 
-export interface VerificationRoutesOptions {
+interface VerificationRoutesOptions {
   readonly records: readonly RecordDescription[];
   readonly candidates: CandidateSearch;
   readonly audit: AuditTrail;
