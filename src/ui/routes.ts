@@ -27,7 +27,7 @@ export { AUDIT_ROLE, UI_CLIENT, type UiSignIn } from './pages.ts';
 export { csvCell } from './journeys/audit-report.ts';
 
 /** What the pages share, but their templates: the plugin makes those; `credentials` where the API issues them. */
-export type UiOptions = Omit<PagesOptions, 'templates'> & { readonly credentials?: CredentialPagesOptions };
+type UiOptions = Omit<PagesOptions, 'templates'> & { readonly credentials?: CredentialPagesOptions };
 
 export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   const templates = createTemplates();
