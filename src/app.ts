@@ -36,6 +36,7 @@ import { MAX_URL_LENGTH, createTransport, serverOptions } from './http/transport
 import { isIsoDate } from './records/dates.ts';
 import type { RecordDescription } from './records/define.ts';
 import { viewsOf } from './records/views.ts';
+import { inSpan } from './tracing/spans.ts';
 import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
 import type { Identifier } from './types/identity.ts';
@@ -90,6 +91,12 @@ export async function buildApp(
   });
 
   transport.attach(app.server, app.log);
+  // A span for each request, named by its route and continuing an incoming traceparent; loaded
+  // only when tracing is on (tracing/start.ts has then started the SDK).
+  if (config.tracing) {
+    const { FastifyOtelInstrumentation } = await import('@fastify/otel');
+    await app.register(new FastifyOtelInstrumentation().plugin());
+  }
   const cors = config.corsOrigins?.length > 0;
   const guardMethods = installErrorHandling(app, { cors });
   if (cors) {
@@ -116,7 +123,9 @@ export async function buildApp(
     }
     const route = request.routeOptions.config;
     if (!route.dataset && !route.verifies && !route.requiresIdentity) return;
-    request.identity = await identify({ headers: request.headers, socket: request.socket, clientCertificate: certificate });
+    request.identity = await inSpan('identify', { 'lev.auth.mode': config.auth?.mode ?? 'none' }, () =>
+      identify({ headers: request.headers, socket: request.socket, clientCertificate: certificate }),
+    );
     // Counted per client, refused or not by the dataset's role below.
     await limiter?.take(request.identity.client);
     // Before the query is even validated: a caller without the dataset's role learns nothing of it.
