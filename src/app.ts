@@ -36,6 +36,7 @@ import { MAX_URL_LENGTH, createTransport, serverOptions } from './http/transport
 import { isIsoDate } from './records/dates.ts';
 import type { RecordDescription } from './records/define.ts';
 import { viewsOf } from './records/views.ts';
+import { traceRequests } from './tracing/requests.ts';
 import { inSpan } from './tracing/spans.ts';
 import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
@@ -91,12 +92,7 @@ export async function buildApp(
   });
 
   transport.attach(app.server, app.log);
-  // A span for each request, named by its route and continuing an incoming traceparent; loaded
-  // only when tracing is on (tracing/start.ts has then started the SDK).
-  if (config.tracing) {
-    const { FastifyOtelInstrumentation } = await import('@fastify/otel');
-    await app.register(new FastifyOtelInstrumentation().plugin());
-  }
+  await traceRequests(app, config.tracing);
   const cors = config.corsOrigins?.length > 0;
   const guardMethods = installErrorHandling(app, { cors });
   if (cors) {

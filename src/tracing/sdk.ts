@@ -28,6 +28,7 @@ import { createAddHookMessageChannel } from 'import-in-the-middle';
 import type { TracingConfig } from '../config/tracing.ts';
 import { version } from '../version.ts';
 import { privateExporter } from './private-spans.ts';
+import { traceSpans } from './spans.ts';
 import type { Tracing } from './start.ts';
 
 function samplerOf({ name, ratio }: TracingConfig['sampler']): Sampler {
@@ -61,5 +62,6 @@ export async function startSdk(config: TracingConfig): Promise<Tracing> {
     ],
   });
   await waitForAllMessagesAcknowledged();
+  traceSpans();
   return { shutdown: () => provider.shutdown() };
 }

@@ -35,12 +35,15 @@ interface OtlpSpan {
 /** An OTLP/HTTP collector in miniature: each body POSTed to /v1/traces, as received. */
 async function otlpReceiver(t: TestContext) {
   const bodies: string[] = [];
+  /** The traceparent of each POST to /hook: a webhook receiver's view. */
+  const hooked: (string | undefined)[] = [];
   const server = createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
       if (request.url === '/v1/traces') bodies.push(body);
+      if (request.url === '/hook') hooked.push(request.headers.traceparent as string | undefined);
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -52,7 +55,7 @@ async function otlpReceiver(t: TestContext) {
         resource.scopeSpans.flatMap((scope) => scope.spans),
       ),
     );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, spans };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, hooked, spans };
 }
 
 /** `lev-api serve` as a process of its own, with `env` only; its address once it listens. */
@@ -149,3 +152,17 @@ for (const kind of await storeKinds()) {
     }
   });
 }
+
+test('a webhook delivery sends traceparent, and its trace reaches the collector', async (t) => {
+  const receiver = await otlpReceiver(t);
+  // The mock's webhook is sent the invented registrations it adds, one a second here.
+  await serve(t, { MOCK_WEBHOOKS: `${receiver.url}/hook`, WEBHOOK_ALLOW_HTTP: 'loopback', MOCK_EVENT_INTERVAL_S: '1', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+  for (let waited = 0; !receiver.hooked.length && waited < 30_000; waited += 250) await sleep(250);
+  const [traceparent] = receiver.hooked;
+  const sent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(traceparent ?? '');
+  assert.ok(sent, `the receiver was sent traceparent ${traceparent}`);
+  const [delivery] = await spansOf(receiver, sent[1], ['POST']);
+  assert.equal(delivery.spanId, sent[2]);
+  const attribute = delivery.attributes?.find((a) => a.key === 'url.full')?.value;
+  assert.deepEqual(attribute, { stringValue: `${receiver.url}/hook` });
+});
