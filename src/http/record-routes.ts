@@ -11,6 +11,7 @@ import type { CompiledView } from '../render/view.ts';
 import type { RecordReader } from '../types/store.ts';
 import { badRequest, notFound, serviceUnavailable, unavailableUnless } from '../errors.ts';
 import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
+import { readOptionsOf } from './feed-position.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 import { inSpan, inSpanSync } from '../tracing/spans.ts';
 
@@ -38,7 +39,7 @@ declare module 'fastify' {
   }
 }
 
-export interface RecordRoutesOptions {
+interface RecordRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
   readonly audit: AuditTrail;
@@ -164,8 +165,9 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
       },
       async (request, reply) => {
         const id = request.params[view.idParam].replace(/^0+(?=\d)/, '');
+        const options = readOptionsOf(request);
         const stored = await inSpan('store.lookup', { 'lev.record.type': dataset }, async (span) => {
-          const found = await fromStore(() => store.lookupJson(dataset, id));
+          const found = await fromStore(() => store.lookupJson(dataset, id, options));
           span.setAttribute('lev.result.count', found === undefined ? 0 : 1);
           return found;
         });
@@ -184,8 +186,9 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
       },
       async (request, reply) => {
         const key = searchKeyOf(view, request.query);
+        const options = readOptionsOf(request);
         const result = await inSpan('store.search', { 'lev.record.type': dataset }, async (span) => {
-          const found = await fromStore(() => store.searchJson(dataset, key, maxResults));
+          const found = await fromStore(() => store.searchJson(dataset, key, maxResults, options));
           span.setAttribute('lev.result.count', found.ids.length);
           return found;
         });
