@@ -39,6 +39,20 @@ export const Events = {
     default: 30,
     description: "Seconds a delivery worker holds a subscription's lease: another worker takes a dead worker's subscriptions over within this",
   }),
+  WEBHOOK_TURN_S: Type.Integer({
+    minimum: 1,
+    maximum: 300,
+    default: 5,
+    description:
+      "Seconds a delivery worker's slot sends one subscription's events (at most 100 of them) before it takes the subscription waiting longest; a subscription whose turn lasted this long counts as slow",
+  }),
+  WEBHOOK_SLOW_SHARE: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 50,
+    description:
+      "Percent of a delivery worker's slots that slow subscriptions (whose last turn lasted WEBHOOK_TURN_S) may hold together; at least one slot, and never every slot, so the others are always served",
+  }),
   WEBHOOK_ALLOW_HTTP: Type.Union([Type.Literal('no'), Type.Literal('loopback')], {
     default: 'no',
     description: "'loopback' allows plain http webhook URLs to a loopback address written in the URL (tests, a local receiver); otherwise https only",
@@ -64,6 +78,10 @@ export const WebhooksConfig = Type.Object({
   timeoutMs: Type.Number(),
   retryMs: Type.Number(),
   leaseMs: Type.Number(),
+  /** How long a slot sends one subscription's events before others' turn. */
+  turnMs: Type.Number(),
+  /** The share (0 to 1) of a worker's slots slow subscriptions may hold together. */
+  slowShare: Type.Number(),
   allowHttpLoopback: Type.Boolean(),
   allowedNetworks: Type.Array(Type.String()),
   /** Extra CAs (PEM text). */
@@ -110,6 +128,8 @@ function webhooksConfig(value: EventsValues, problems: string[]): WebhooksConfig
     timeoutMs: value.WEBHOOK_TIMEOUT_S * 1000,
     retryMs: value.WEBHOOK_RETRY_HOURS * 3_600_000,
     leaseMs: value.WEBHOOK_LEASE_S * 1000,
+    turnMs: value.WEBHOOK_TURN_S * 1000,
+    slowShare: value.WEBHOOK_SLOW_SHARE / 100,
     allowHttpLoopback: value.WEBHOOK_ALLOW_HTTP === 'loopback',
     allowedNetworks,
     ...(ca ? { ca } : {}),
