@@ -21,6 +21,20 @@ export const Events = {
     default: 30,
     description: 'Embedded store with the built-in records: seconds between the invented registrations added to the mock (each a birth.registered, death.registered... event); 0 adds none',
   }),
+  FEED_MAX_WAITING_PER_CLIENT: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 4,
+    description:
+      "Reads of the change feed held open with 'wait' that one client may have at once; one more is answered 429 with Retry-After",
+  }),
+  FEED_WAITING_SHARE: Type.Integer({
+    minimum: 1,
+    maximum: 90,
+    default: 50,
+    description:
+      "Percent of MAX_CONNECTIONS that reads of the change feed held open with 'wait' may take, all clients together; one more is answered 503 with Retry-After, so ordinary requests always keep places",
+  }),
   EVENTS_DELIVERY: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], {
       description: "'on' runs webhook delivery workers in the serving process (as 'lev-api deliver' does on its own); default on for the embedded store (the mock), off with DATABASE_URL",
@@ -94,6 +108,8 @@ export type WebhooksConfig = Settled<typeof WebhooksConfig>;
 export const EventsConfig = Type.Object({
   /** Days events are kept and served. */
   retentionDays: Type.Number(),
+  /** Reads held open with `wait`: at most `perClient` for one client, and `share` (0 to 1) of MAX_CONNECTIONS in all. */
+  waiting: Type.Object({ perClient: Type.Number(), share: Type.Number() }),
   webhooks: WebhooksConfig,
   /** Seconds between the mock's invented registrations; 0 for none. */
   mockIntervalS: Type.Number(),
@@ -140,6 +156,7 @@ function webhooksConfig(value: EventsValues, problems: string[]): WebhooksConfig
 /** The feed's and its delivery's settings, checked together. */
 export const eventsOf = (value: EventsValues, problems: string[]): EventsConfig => ({
   retentionDays: value.EVENTS_RETENTION_DAYS,
+  waiting: { perClient: value.FEED_MAX_WAITING_PER_CLIENT, share: value.FEED_WAITING_SHARE / 100 },
   mockIntervalS: value.MOCK_EVENT_INTERVAL_S,
   webhooks: webhooksConfig(value, problems),
 });
