@@ -9,7 +9,7 @@
  * (latency), reading the server's CPU time and peak RSS from /proc around each
  * phase. A run in which any request failed or was answered 5xx is not reported.
  *
- * All traffic goes to 127.0.0.1. See "Benchmark" in the README.
+ * All traffic goes to 127.0.0.1. docs/performance.md says how to run it and what it found.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { cpus, tmpdir } from 'node:os';

@@ -8,6 +8,9 @@ import type { Config } from './config/index.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
 import { authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
+import { credentialRoutes } from './http/credential-routes.ts';
+import { createCredentialIssuer } from './credentials/issue.ts';
+import { issuerKeys } from './credentials/keys.ts';
 import { subscriptionRoutes } from './http/subscription-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
 import { waitingTotal } from './http/waiting-readers.ts';
@@ -18,6 +21,7 @@ import { securityHeaders } from './http/headers.ts';
 import { logRequests } from './http/request-log.ts';
 import { healthRoutes } from './http/health.ts';
 import { metricsPlugin } from './http/metrics.ts';
+import { replicaMetrics } from './http/replica-metrics.ts';
 import { openApiDocument, openApiRoutes } from './http/openapi.ts';
 import { createLevClient } from '@lev-api/client';
 import { IN_PROCESS_URL, injectFetch } from './ui/in-process.ts';
@@ -40,9 +44,9 @@ import type { Identifier } from './types/identity.ts';
 import type { Backend } from './types/store.ts';
 import { version } from './version.ts';
 
-export interface AppDependencies {
+interface AppDependencies {
   /** Records, the audit trail and its report. */
-  readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'> & Partial<Pick<Backend, 'webhooks'>>;
+  readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'> & Partial<Pick<Backend, 'webhooks' | 'credentials'>>;
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** Who is calling; by default the strategy of the configured AUTH_MODE (`createIdentifier`). */
@@ -54,7 +58,7 @@ export interface AppDependencies {
 export async function buildApp(
   config: Config,
   {
-    backend: { records: store, audit, report, events, subscriptions, webhooks },
+    backend: { records: store, audit, report, events, subscriptions, webhooks, credentials },
     logger,
     identify = createIdentifier(config),
     descriptions = records,
@@ -94,7 +98,7 @@ export async function buildApp(
     await app.register(fastifyCors, {
       origin: [...config.corsOrigins],
       methods: ['GET', 'HEAD'],
-      allowedHeaders: ['Authorization', 'X-Auth-Username', 'X-Auth-Aud', 'X-Auth-Audience', 'X-Auth-Roles', 'X-Auth-Groups'],
+      allowedHeaders: ['Authorization', 'X-Auth-Username', 'X-Auth-Aud', 'X-Auth-Audience', 'X-Auth-Roles', 'X-Auth-Groups', 'X-Feed-Position'],
       // What a page may read of an answer besides the basic headers.
       exposedHeaders: ['x-request-id', 'request-id', TRUNCATED_HEADER, 'retry-after'],
       maxAge: 600,
@@ -136,6 +140,8 @@ export async function buildApp(
     // and tools checking the published interface compare the label exactly.
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
     reply.headers(securityHeaders(request.url, tls));
+    const cacheControl = request.routeOptions.config.cacheControl;
+    if (cacheControl && reply.statusCode === 200) reply.header('cache-control', cacheControl);
     done(null, payload);
   });
 
@@ -147,10 +153,13 @@ export async function buildApp(
   const compiled = viewsOf(descriptions).map(compileView);
   await app.register(metricsPlugin);
   await app.register(healthRoutes, { store });
-  await app.register(openApiRoutes, { document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc' }) });
+  if (store.readPaths) await app.register(replicaMetrics, { readPaths: store.readPaths });
+  await app.register(openApiRoutes, {
+    document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc', credentials: Boolean(credentials) && config.credentials.enabled }),
+  });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
-  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo) => store.verificationCandidates(type, key, limit, padTo), audit, falseShare: config.verification.falseShare });
+  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options), audit, falseShare: config.verification.falseShare });
   await app.register(suggestionRoutes, { views: compiled, store, audit, minScore: config.suggestMinScore, rendered });
   await app.register(auditRoutes, { report, audit, enforceRoles, types: descriptions.map((record) => record.name) });
   await app.register(eventRoutes, {
@@ -167,6 +176,23 @@ export async function buildApp(
     ...(webhooks ? { webhooks } : {}),
   });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
+  if (credentials && config.credentials.enabled) {
+    const keys = await issuerKeys(config.credentials.keys);
+    if (keys.madeAtStart) {
+      app.log.info({ kid: keys.current.kid }, 'credentials: no issuer key configured, so this process made one at start; relying parties find it at /.well-known/jwt-vc-issuer');
+    }
+    await app.register(credentialRoutes, {
+      views: compiled,
+      store,
+      audit,
+      statuses: credentials,
+      keys,
+      issuer: createCredentialIssuer(keys, config.credentials.validityS),
+      issuerUrl: config.credentials.issuer,
+      statusTtlS: config.credentials.statusTtlS,
+      enforceRoles,
+    });
+  }
   await app.register(subscriptionRoutes, { subscriptions, webhooks, audit, enforceRoles });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.

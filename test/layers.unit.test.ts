@@ -18,6 +18,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['types'],
   ['records'],
   ['render', 'match'],
+  ['credentials'],
   ['data', 'generate'],
   ['store'],
   ['audit'],

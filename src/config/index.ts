@@ -10,6 +10,7 @@ import { ConfigError } from '../errors.ts';
 import { Audit, AuditCheckpointConfig, EmbeddedAuditConfig, auditCheckpointsOf, embeddedAuditOf } from './audit.ts';
 import { Auth, AuthConfig, authConfig, authProblems } from './auth.ts';
 import { OidcClaims } from './claims.ts';
+import { Credentials, CredentialsConfig, credentialsOf } from './credentials.ts';
 import { Database, DatabaseConfig, databaseOf } from './database.ts';
 import { Events, EventsConfig, eventsOf } from './events.ts';
 import { RateLimit, RateLimitConfig, rateLimitConfig } from './rate-limit.ts';
@@ -38,6 +39,7 @@ const Env = Type.Object({
   ...RateLimit,
   ...Verification,
   ...SuggestMinScore,
+  ...Credentials,
 });
 
 export const Config = Type.Object({
@@ -69,6 +71,8 @@ export const Config = Type.Object({
   /** Close matches scoring under this (0 to 1) are never returned. */
   suggestMinScore: Type.Number(),
   events: EventsConfig,
+  /** Digital certificates: issuer, keys, validity (credentials.ts). */
+  credentials: CredentialsConfig,
 });
 export type Config = Settled<typeof Config>;
 
@@ -92,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
   const auditCheckpoints = auditCheckpointsOf(value, problems);
   const rateLimit = serving ? rateLimitConfig(value, given, problems) : undefined;
   const events = eventsOf(value, problems);
+  const credentials = credentialsOf(value, problems);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: value.PORT,
@@ -112,6 +117,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     verification: verificationOf(value),
     events,
     suggestMinScore: value.SUGGEST_MIN_SCORE,
+    credentials,
   };
 }
 

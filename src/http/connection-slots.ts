@@ -24,7 +24,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** Long enough for a client that connected to send its request (over TLS, after its handshake). */
-export const PROBATION_MS = 500;
+const PROBATION_MS = 500;
 
 /** Places beyond MAX_CONNECTIONS for the operator's paths, when every other place is busy. */
 export const RESERVED_PLACES = 4;
@@ -44,7 +44,7 @@ interface Slot {
   probation?: NodeJS.Timeout;
 }
 
-export interface ConnectionSlots {
+interface ConnectionSlots {
   /**
    * Called with every request before it is handled: false when no place could be made for it (every
    * place has a request in progress), and the request must be refused.

@@ -39,7 +39,7 @@ export const MAX_URL_LENGTH = 8 * 1024;
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
-export interface Transport {
+interface Transport {
   /** Fastify's `serverFactory`. */
   readonly serverFactory: (handler: Handler, options: FastifyServerOptions) => Server;
   /** Fastify's `clientErrorHandler`: what the parser refused (431, 400, 408). */

@@ -15,6 +15,7 @@ import { type CompiledVerification, compileVerification } from '../records/verif
 import { FalseShareMonitor } from './false-share-monitor.ts';
 import type { Identity } from '../types/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
+import { readOptionsOf } from './feed-position.ts';
 import { type RecordRouteConfig, audited, fromStore, refsOf } from './record-routes.ts';
 
 declare module 'fastify' {
@@ -25,7 +26,7 @@ declare module 'fastify' {
 }
 
 /** How verification finds its candidates: the store's search, giving what it compares of each. */
-export type CandidateSearch = RecordReader['verificationCandidates'];
+type CandidateSearch = RecordReader['verificationCandidates'];
 
 /**
  * The most candidates one verification compares. More registrations than this sharing the
@@ -41,7 +42,7 @@ export const CANDIDATE_LIMIT = 100;
  * from "a detail differs", nor one registration from a re-registered pair or three of a name.
  * Each one more costs every verification that finds fewer another row read and parsed.
  */
-export const CANDIDATE_FLOOR = 3;
+const CANDIDATE_FLOOR = 3;
 
 export const verificationPath = (type: string) => `/v1/verification/${type}`;
 
@@ -96,7 +97,7 @@ export function verificationParameters(compiled: CompiledVerification) {
   };
 }
 
-export interface VerificationRoutesOptions {
+interface VerificationRoutesOptions {
   readonly records: readonly RecordDescription[];
   readonly candidates: CandidateSearch;
   readonly audit: AuditTrail;
@@ -141,7 +142,8 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
       async (request, reply) => {
         // A value with no letter or digit throws VerificationInputError, a 400 of its own.
         const query = compiled.read(request.query);
-        const candidates = await fromStore(() => findCandidates(dataset, query.key, CANDIDATE_LIMIT, CANDIDATE_FLOOR));
+        const options = readOptionsOf(request);
+        const candidates = await fromStore(() => findCandidates(dataset, query.key, CANDIDATE_LIMIT, CANDIDATE_FLOOR, options));
         const verified = compiled.decide(candidates, query);
         // Compared as the candidates are, and the answer dropped: finding fewer takes the same comparing.
         compiled.decide({ records: candidates.padding ?? [], truncated: false }, query);

@@ -28,3 +28,5 @@ export const FULL_DETAILS_ROLE = 'full-details';
 export const SUGGEST_ROLE = 'suggest';
 /** The role that reads the audit trail (its report and pages). */
 export const AUDIT_ROLE = 'audit';
+/** The role that is issued digital certificates (GET /v1/credentials), as well as the dataset's own role. */
+export const CREDENTIALS_ROLE = 'credentials';

@@ -21,7 +21,7 @@ import { createOidcSignIn } from './oidc-sign-in.ts';
 import { uiRoutes } from './routes.ts';
 import { openSessions } from './sessions.ts';
 
-export interface UiAppDependencies {
+interface UiAppDependencies {
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** The record types the API serves: by default the built-in ones, src/records/index.ts. */

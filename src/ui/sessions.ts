@@ -68,7 +68,7 @@ export function memorySessions(idleMs: number, now: () => number = Date.now): Se
 }
 
 /** Sessions in Redis under `<prefix>ui-session:<id>`, expiring `idleMs` after they were last set. */
-export function redisSessions(redis: Redis, idleMs: number, prefix: string): SessionStore {
+function redisSessions(redis: Redis, idleMs: number, prefix: string): SessionStore {
   const key = (id: string) => `${prefix}ui-session:${id}`;
   return {
     async get(id) {
