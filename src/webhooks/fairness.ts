@@ -8,7 +8,7 @@
  */
 
 export interface SlotShares {
-  /** Runs a claim for `slot`, given the subscriptions it may not take now; one claim at a time, so the share holds. */
+  /** Runs a claim for `slot`, given the subscriptions it may not take now; one claim at a time while any is slow, so the share holds. */
   claim<T extends { endpoint: { client: string } }>(slot: number, take: (exclude: readonly string[]) => Promise<T[]>): Promise<T[]>;
   /** The slot's turn of `client` ended; `slow` when it used its whole time. */
   ended(slot: number, client: string, slow: boolean): void;
@@ -25,6 +25,13 @@ export function slotShares(slots: number, share: number): SlotShares {
   const excluded = () => ([...holding.values()].filter((client) => slow.has(client)).length >= cap ? [...slow] : []);
   return {
     claim(slot, take) {
+      // With no slow subscription known there is no share to keep: claims run side by side.
+      if (slow.size === 0) {
+        return take([]).then((leases) => {
+          if (leases[0]) holding.set(slot, leases[0].endpoint.client);
+          return leases;
+        });
+      }
       const claimed = claiming.then(async () => {
         const leases = await take(excluded());
         if (leases[0]) holding.set(slot, leases[0].endpoint.client);
