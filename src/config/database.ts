@@ -31,6 +31,12 @@ export const Database = {
     default: 250,
     description: "How often each read replica's state and lag are measured; at most half DATABASE_READ_MAX_LAG_MS",
   }),
+  DATABASE_SYNCHRONOUS_COMMIT: Type.Optional(
+    Type.Union([Type.Literal('remote_write'), Type.Literal('on'), Type.Literal('remote_apply')], {
+      description:
+        "synchronous_commit for the service's own writes on the primary (audit entries above all): with the server's synchronous_standby_names, an entry is acknowledged only once a standby has it, so a promotion loses none. Unset: the server's setting",
+    }),
+  ),
   DATABASE_SCHEMA: Type.Optional(
     Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', description: 'PostgreSQL schema to use (search_path)' }),
   ),
@@ -50,6 +56,8 @@ export const DatabaseConfig = Type.Object({
   /** How often the replicas are probed. */
   readProbeMs: Type.Number(),
   schema: Type.Optional(Type.String()),
+  /** Server settings for every connection (synchronous_commit). */
+  settings: Type.Optional(Type.Record(Type.String(), Type.String())),
   poolSize: Type.Number(),
   statementTimeoutMs: Type.Number(),
 });
@@ -69,6 +77,7 @@ export function databaseOf(value: EnvValues<typeof Database>, problems: string[]
         readMaxLagMs: value.DATABASE_READ_MAX_LAG_MS,
         readProbeMs: value.DATABASE_READ_PROBE_MS,
         schema: value.DATABASE_SCHEMA,
+        settings: value.DATABASE_SYNCHRONOUS_COMMIT ? { synchronous_commit: value.DATABASE_SYNCHRONOUS_COMMIT } : undefined,
         poolSize: value.DATABASE_POOL_SIZE,
         statementTimeoutMs: value.STATEMENT_TIMEOUT_MS,
       }
