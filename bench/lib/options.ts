@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configReference } from '../../src/config/index.ts';
+import { tracingConfigReference } from '../../src/config/tracing.ts';
 import { AUDIT_WARMUP_S } from '../audit.ts';
 import { GENERATED_TYPES } from './workload.ts';
 
@@ -130,7 +131,7 @@ const DECIDED = ['HOST', 'PORT', 'AUTH_MODE', 'DATABASE_URL', 'DATABASE_SCHEMA',
 
 /** `--set NAME=VALUE`: settings of the service, checked by name (the service checks their values as it starts). */
 function serviceSettings(items: readonly string[]): Record<string, string> {
-  const known = new Set(configReference().map(({ name }) => name));
+  const known = new Set([...configReference(), ...tracingConfigReference()].map(({ name }) => name));
   const settings: Record<string, string> = {};
   for (const item of items) {
     const at = item.indexOf('=');

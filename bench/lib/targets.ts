@@ -7,6 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { configReference } from '../../src/config/index.ts';
+import { tracingConfigReference } from '../../src/config/tracing.ts';
 import { DEFAULT_FIRST_ID } from '../../src/generate/records.ts';
 import { cleanups } from './cleanup.ts';
 import { log } from './log.ts';
@@ -25,7 +26,7 @@ export const LEV_API = 'bin/lev-api.js';
  */
 export function serviceEnv(opts: Options, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const { name } of configReference()) delete env[name];
+  for (const { name } of [...configReference(), ...tracingConfigReference()]) delete env[name];
   return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...opts.settings, AUTH_MODE: 'mock', ...extra };
 }
 

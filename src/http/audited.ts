@@ -8,6 +8,7 @@ import { serviceUnavailable } from '../errors.ts';
 import type { AuditEntry, AuditTrail, RecordRef } from '../types/audit.ts';
 import type { Identity } from '../types/identity.ts';
 import type { RecordRouteConfig } from './route-config.ts';
+import { inSpan, inSpanSync } from '../tracing/spans.ts';
 
 /** The registrations of one type named by their ids, as an audit entry names what an access disclosed. */
 export const refsOf = (type: string, ids: readonly number[]): RecordRef[] => ids.map((id) => ({ type, id }));
@@ -30,22 +31,24 @@ export async function audited(
   const mark = request.url.indexOf('?');
   const [path, query] = mark < 0 ? [request.url, ''] : [request.url.slice(0, mark), request.url.slice(mark + 1)];
   try {
-    const recorded = audit.record({
-      username: identity.username,
-      client: identity.client,
-      groups: identity.groups,
-      dataset,
-      operation,
-      path,
-      query,
-      results,
-      requestId: request.id,
-      ...(records ? { records } : {}),
-      ...details,
+    await inSpan('audit.record', { 'lev.record.type': dataset, 'lev.result.count': results }, async () => {
+      const recorded = audit.record({
+        username: identity.username,
+        client: identity.client,
+        groups: identity.groups,
+        dataset,
+        operation,
+        path,
+        query,
+        results,
+        requestId: request.id,
+        ...(records ? { records } : {}),
+        ...details,
+      });
+      // Queued: the group it joins need not wait for it any more.
+      request.auditExpected?.();
+      await recorded;
     });
-    // Queued: the group it joins need not wait for it any more.
-    request.auditExpected?.();
-    await recorded;
   } catch (error) {
     throw Object.assign(serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'), {
       cause: error,
@@ -64,7 +67,7 @@ export async function renderWhileAudited<T>(audit: AuditTrail, request: FastifyR
   // Awaited below; until then its failure must not count as unhandled.
   committed.catch(() => {});
   await nextTurn();
-  const rendered = render();
+  const rendered = inSpanSync('render', { 'lev.record.count': records.length }, render);
   await committed;
   return rendered;
 }

@@ -12,6 +12,7 @@ import { readOptionsOf } from './feed-position.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 import { type RecordRouteConfig, TRUNCATED_HEADER, audienceOf, fromStore } from './route-config.ts';
 import { searchKeyOf } from './search-key.ts';
+import { inSpan } from '../tracing/spans.ts';
 
 interface RecordRoutesOptions {
   readonly views: readonly CompiledView[];
@@ -38,7 +39,11 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
       async (request, reply) => {
         const id = request.params[view.idParam].replace(/^0+(?=\d)/, '');
         const options = readOptionsOf(request);
-        const stored = await fromStore(() => store.lookupJson(dataset, id, options));
+        const stored = await inSpan('store.lookup', { 'lev.record.type': dataset }, async (span) => {
+          const found = await fromStore(() => store.lookupJson(dataset, id, options));
+          span.setAttribute('lev.result.count', found === undefined ? 0 : 1);
+          return found;
+        });
         if (stored === undefined) throw notFound();
         const json = await renderWhileAudited(audit, request, refsOf(dataset, [Number(id)]), () => rendered.json(view, audienceOf(request), stored));
         // Already JSON: sent as it is, not serialised again.
@@ -55,7 +60,11 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
       async (request, reply) => {
         const key = searchKeyOf(view, request.query);
         const options = readOptionsOf(request);
-        const result = await fromStore(() => store.searchJson(dataset, key, maxResults, options));
+        const result = await inSpan('store.search', { 'lev.record.type': dataset }, async (span) => {
+          const found = await fromStore(() => store.searchJson(dataset, key, maxResults, options));
+          span.setAttribute('lev.result.count', found.ids.length);
+          return found;
+        });
         if (result.truncated) reply.header(TRUNCATED_HEADER, 'true');
         const audience = audienceOf(request);
         const records = await renderWhileAudited(audit, request, refsOf(dataset, result.ids), () =>
