@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { type Matched, namedExactly } from '../match/score.ts';
-import { CANDIDATES_SCORED, closeMatches } from '../match/suggest.ts';
+import { closeMatches } from '../match/suggest.ts';
 import { MATCH_KINDS } from '../match/vocabulary.ts';
 import { readPath } from '../records/define.ts';
 import type { RenderCache } from '../render/cache.ts';
@@ -21,7 +21,6 @@ export const suggestionPath = (type: string) => `/v1/suggestions/${type}`;
 
 export const DEFAULT_SUGGESTIONS = 5;
 export const MAX_SUGGESTIONS = 10;
-export { CANDIDATES_SCORED };
 
 /** The search's parameters and `limit`, from the same builders: the same checks and messages. */
 export function suggestionParameters(view: CompiledView) {
@@ -72,7 +71,7 @@ export const suggestionResponse = (view: CompiledView, recordRef: string) => ({
     },
     truncated: {
       type: 'boolean',
-      description: `More close matches reached the floor than were returned, or more records shared keys with the query than the ${CANDIDATES_SCORED} scored: a fuller query narrows them`,
+      description: 'More close matches reached the floor than were returned, or a blocking pass found more records than its cap (docs/search.md): a fuller query narrows them',
     },
   },
 });

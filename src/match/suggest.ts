@@ -1,18 +1,13 @@
 /**
  * Close matches for a query, as the route answers them and the evaluation (bench/suggest-eval.ts)
- * measures them: the store's candidates (those sharing the most close-match keys), each scored by
+ * measures them: the store's candidates (the union of the blocking passes of keys.ts), each scored by
  * its best key, those under the floor dropped, best first (by score, then by id), at most `limit`.
  */
 import type { SearchKey } from '../types/records.ts';
 import type { RecordReader } from '../types/store.ts';
-import { queryKeyValues } from './keys.ts';
+import { candidatePasses } from './keys.ts';
 import { type Scored, scoreRecord } from './score.ts';
 
-/**
- * Candidates scored for one query: those sharing the most close-match keys with it. The true record
- * shares several (a key for each name alike and for the date); a cap keeps each answer's work bounded.
- */
-export const CANDIDATES_SCORED = 200;
 
 export interface CloseMatch extends Scored {
   readonly id: number;
@@ -20,7 +15,7 @@ export interface CloseMatch extends Scored {
 
 export interface CloseMatches {
   readonly matches: CloseMatch[];
-  /** More matches reached the floor than `limit`, or more records shared keys than were scored. */
+  /** More matches reached the floor than `limit`, or a blocking pass found more records than its cap. */
   readonly truncated: boolean;
 }
 
@@ -30,7 +25,7 @@ export async function closeMatches(
   query: SearchKey,
   { limit, minScore }: { readonly limit: number; readonly minScore: number },
 ): Promise<CloseMatches> {
-  const found = await store.suggestionCandidates(type, queryKeyValues(query), CANDIDATES_SCORED);
+  const found = await store.suggestionCandidates(type, candidatePasses(query));
   const scored: CloseMatch[] = [];
   for (const candidate of found.records) {
     const best = scoreRecord(query, candidate.keys, minScore);

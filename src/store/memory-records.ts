@@ -15,7 +15,7 @@ import { forenamesMatch } from '../records/search-keys.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from '../types/records.ts';
 import type { RecordChange } from '../types/events.ts';
-import type { RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
+import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
 import { parsedReads } from './parsed-reads.ts';
 import { isSystemNumber } from '../records/system-number.ts';
@@ -160,17 +160,23 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       return { ...found, padding };
     },
 
-    async suggestionCandidates(type: string, keys: readonly (number | string)[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
+    async suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SearchResult<SuggestionCandidate>> {
       const records = recordsOf(type);
-      const shared = new Map<number, number>();
-      for (const slot of new Set(keys.map(slotOfGiven))) {
-        const ids = records.bySuggestionKey.get(slot);
-        if (ids === undefined) continue;
-        for (const id of Array.isArray(ids) ? ids : [ids]) shared.set(id, (shared.get(id) ?? 0) + 1);
+      const chosen = new Set<number>();
+      let truncated = false;
+      for (const pass of passes) {
+        const shared = new Map<number, number>();
+        for (const slot of new Set(pass.keys.map(slotOfGiven))) {
+          const ids = records.bySuggestionKey.get(slot);
+          if (ids === undefined) continue;
+          for (const id of Array.isArray(ids) ? ids : [ids]) shared.set(id, (shared.get(id) ?? 0) + 1);
+        }
+        const ranked = [...shared].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+        for (const [id] of ranked.slice(0, pass.limit)) chosen.add(id);
+        truncated ||= ranked.length > pass.limit;
       }
-      const ranked = [...shared].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-      const chosen = ranked.slice(0, limit).map(([id]) => id);
-      return { records: chosen.map((id) => ({ id, keys: records.byId.get(id)!.keys })), ids: chosen, truncated: ranked.length > limit };
+      const ids = [...chosen].sort((a, b) => a - b);
+      return { records: ids.map((id) => ({ id, keys: records.byId.get(id)!.keys })), ids, truncated };
     },
 
     async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {

@@ -143,7 +143,7 @@ describe('candidate keys', () => {
     const mine = new Set(suggestionKeys([stored]));
     return queryKeys(query).some((k) => mine.has(k));
   };
-  test('a query with any one detail wrong shares a key with the record', () => {
+  test('a query with any two details right, or alike, shares a key with the record', () => {
     const queries: [string, SearchKey][] = [
       ['exact', key('Fairfax-Lowe', 'Lily Rose', '2009-06-30')],
       ['surname misspelt', key('Fairfacks-Lowe', 'Lily', '2009-06-30')],
@@ -155,9 +155,14 @@ describe('candidate keys', () => {
       ['day and month swapped', key('Fairfax-Lowe', 'Lily', '2009-06-30')],
       ['near date across a year', key('Fairfax-Lowe', 'Lily', '2010-01-01')],
       ['year mistyped', key('Fairfax-Lowe', 'Lily', '2019-06-30')],
+      ['both names wrong, the date right', key('Merridew', 'Daniel', '2009-06-30')],
+      ['the names right, the date far out', key('Fairfax-Lowe', 'Lily', '1996-03-12')],
+      ['a married surname, the date a few days out', key('Pemberton', 'Lily', '2009-06-27')],
+      ['the forenames wrong, the month wrong', key('Fairfax-Lowe', 'Daisy', '2009-09-30')],
     ];
     for (const [what, query] of queries) assert.ok(shares(query), what);
-    assert.ok(!shares(key('Merridew', 'Daniel', '2009-06-30')), 'nothing alike');
+    assert.ok(!shares(key('Merridew', 'Daniel', '2009-06-29')), 'only one detail right, or none');
+    assert.ok(!shares(key('Merridew', 'Lily', '2011-06-30')), 'the forename alone right');
   });
 
   test('the day and month exchanged share a key', () => {
