@@ -281,12 +281,12 @@ const Env = Type.Object({
     default: 50,
     description: 'Fewest verifications in the window before a client\'s share of false answers is judged',
   }),
-  SUGGEST_MIN_SCORE: Type.Number({
-    minimum: 0.5,
+  SUGGEST_MIN_PROBABILITY: Type.Number({
+    minimum: 0.0001,
     maximum: 1,
-    default: 0.65,
+    default: 0.001,
     description:
-      'Lowest score (0 to 1) of a close match GET /v1/suggestions returns: at 0.65 two of the surname, forenames and date must match well (docs/search.md); never under 0.5, so a vague query cannot page through the register',
+      'Lowest probability (0 to 1) of being the registration sought of a close match GET /v1/suggestions returns (docs/search.md): the evidence of two details right at least, so a vague query cannot page through the register; never under 0.0001',
   }),
 });
 
@@ -354,7 +354,7 @@ export interface Config {
   readonly rateLimit?: RateLimitConfig;
   readonly verification: VerificationConfig;
   /** Close matches scoring under this (0 to 1) are never returned. */
-  readonly suggestMinScore: number;
+  readonly suggestMinProbability: number;
   readonly events: EventsConfig;
 }
 
@@ -738,7 +738,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
       },
     },
     events: { retentionDays: value.EVENTS_RETENTION_DAYS, mockIntervalS: value.MOCK_EVENT_INTERVAL_S, webhooks },
-    suggestMinScore: value.SUGGEST_MIN_SCORE,
+    suggestMinProbability: value.SUGGEST_MIN_PROBABILITY,
   };
 }
 

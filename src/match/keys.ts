@@ -14,7 +14,9 @@
  * - `surname-year`: a surname word's code with the date's year. The forenames wrong and the day or
  *   month wrong.
  * A query asks for the keys its record would have, the first forename's pet forms (nicknames.ts)
- * beside it. Each pass takes the records sharing the most of its keys, up to its cap: a cap that
+ * beside it, and for the year and month passes every year and month its date may stand for (a digit
+ * out, near across a month or year end): a name right finds the record with the date a digit out
+ * whatever the other name. Each pass takes the records sharing the most of its keys, up to its cap: a cap that
  * bites makes the answer `truncated`.
  *
  * A key is a whole number below 2^53, a JavaScript number and a PostgreSQL bigint alike: the
@@ -25,7 +27,7 @@
  * which its score then ranks as it ranks any candidate.
  */
 import type { SearchKey } from '../types/records.ts';
-import { dayNumber } from './dates.ts';
+import { NEAR_DAYS, dayNumber } from './dates.ts';
 import { nicknamesOf } from './nicknames.ts';
 import { soundCodes } from './names.ts';
 
@@ -81,6 +83,50 @@ function exchanged(date: string): string | undefined {
   return day <= 12 && date.slice(8, 10) !== date.slice(5, 7) ? `${date.slice(0, 4)}-${date.slice(8, 10)}-${date.slice(5, 7)}` : undefined;
 }
 
+/** Two-digit numbers one digit from `value` (a digit changed, or the two exchanged), `value` first. */
+function digitVariants(value: number): number[] {
+  const tens = Math.floor(value / 10);
+  const units = value % 10;
+  const found = new Set([value]);
+  for (let digit = 0; digit <= 9; digit++) {
+    found.add(digit * 10 + units);
+    found.add(tens * 10 + digit);
+  }
+  found.add(units * 10 + tens);
+  return [...found];
+}
+
+/**
+ * The years a query's date may stand for: its own, the years next to it, and those a digit away
+ * (within the century's last two digits, or those two exchanged).
+ */
+function yearVariants(date: string): number[] {
+  const year = yearOf(date);
+  const century = year - (year % 100);
+  return [...new Set([year, year - 1, year + 1, ...digitVariants(year % 100).map((y) => century + y)])];
+}
+
+/**
+ * The months (year times 12 plus month less one) a query's date may stand for: its own, the month
+ * with a digit out or the day taken for it, the next or last month when the date is within a few
+ * days of it, and the same month of the years a digit away.
+ */
+function monthVariants(date: string): number[] {
+  const year = yearOf(date);
+  const month = Number(date.slice(5, 7));
+  const day = Number(date.slice(8, 10));
+  const found = new Set<number>();
+  const add = (y: number, m: number) => {
+    if (m >= 1 && m <= 12) found.add(y * 12 + m - 1);
+  };
+  add(year, month);
+  for (const m of [...digitVariants(month), day]) add(year, m);
+  if (day <= NEAR_DAYS) found.add(year * 12 + month - 2);
+  if (day >= 28 - NEAR_DAYS) found.add(year * 12 + month);
+  for (const y of yearVariants(date)) add(y, month);
+  return [...found];
+}
+
 const add = (found: number[], key: number) => {
   if (!found.includes(key)) found.push(key);
 };
@@ -117,8 +163,11 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
   if (first && surnameWords.length) {
     for (const surname of soundCodes(first)) for (const forename of soundCodes(surnameWords[0])) names.add(hashOf(PASSES.names.kind, surname, forename));
   }
-  const month = firstCodes.map((code) => hashOf(PASSES['forename-month'].kind, code) + monthOf(query.date));
-  const year = surnameCodes.map((code) => hashOf(PASSES['surname-year'].kind, code) + yearOf(query.date));
+  // The year and month a digit out, or near across a month or year, as far as a key can ask.
+  const months = monthVariants(query.date);
+  const years = yearVariants(query.date);
+  const month = firstCodes.flatMap((code) => months.map((m) => hashOf(PASSES['forename-month'].kind, code) + m));
+  const year = surnameCodes.flatMap((code) => years.map((y) => hashOf(PASSES['surname-year'].kind, code) + y));
   const pass = (name: PassName, keys: readonly number[]): CandidatePass => ({ name, keys, limit: PASSES[name].cap });
   return [pass('date', date), pass('names', [...names]), pass('forename-month', month), pass('surname-year', year)];
 }

@@ -13,7 +13,7 @@ import type { RecordDescription } from '../records/define.ts';
 import { suggestionKeyValues } from '../match/keys.ts';
 import { forenamesMatch } from '../records/search-keys.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from '../types/records.ts';
+import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from '../types/records.ts';
 import type { RecordChange } from '../types/events.ts';
 import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
@@ -44,6 +44,9 @@ interface TypeRecords {
    * most keys have, is kept without an array.
    */
   readonly bySuggestionKey: Map<number, number | number[]>;
+  /** How many records have each surname, and each first forename: the register's counts. */
+  readonly surnames: Map<string, number>;
+  readonly forenames: Map<string, number>;
 }
 
 /**
@@ -81,7 +84,7 @@ export interface MemoryRecords {
 
 export function createMemoryRecords(descriptions: readonly RecordDescription[]): MemoryRecords {
   const types = new Map<string, TypeRecords>(
-    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map(), bySuggestionKey: new Map() }]),
+    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map(), bySuggestionKey: new Map(), surnames: new Map(), forenames: new Map() }]),
   );
   /** By type, what the latest verifications found, newest first: their padding. */
   const recentlyFound = new Map<string, readonly VerifiedValues[]>();
@@ -91,7 +94,19 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     return found;
   };
 
+  /** A record's names counted in (1) or out (-1): each distinct surname and first forename once. */
+  const count = (records: TypeRecords, keys: readonly SearchKey[], by: 1 | -1) => {
+    const bump = (map: Map<string, number>, name: string) => {
+      const n = (map.get(name) ?? 0) + by;
+      if (n > 0) map.set(name, n);
+      else map.delete(name);
+    };
+    for (const surname of new Set(keys.map((key) => key.surname))) bump(records.surnames, surname);
+    for (const forename of new Set(keys.filter((key) => key.forenames).map((key) => key.forenames.split(' ')[0]))) bump(records.forenames, forename);
+  };
+
   const unindex = (records: TypeRecords, id: number, keys: readonly SearchKey[]) => {
+    count(records, keys, -1);
     for (const key of keys) {
       const bucket = keyOf(key.date, key.surname);
       const rest = records.byKey.get(bucket)?.filter((keyed) => keyed.id !== id) ?? [];
@@ -107,6 +122,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     }
   };
   const index = (records: TypeRecords, id: number, keys: readonly SearchKey[]) => {
+    count(records, keys, 1);
     for (const key of keys) {
       const bucket = keyOf(key.date, key.surname);
       const list = records.byKey.get(bucket);
@@ -177,6 +193,11 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       }
       const ids = [...chosen].sort((a, b) => a - b);
       return { records: ids.map((id) => ({ id, keys: records.byId.get(id)!.keys })), ids, truncated };
+    },
+
+    async registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts> {
+      const records = recordsOf(type);
+      return { records: records.byId.size, surname: records.surnames.get(surname) ?? 0, forename: records.forenames.get(forename) ?? 0 };
     },
 
     async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {

@@ -7,7 +7,7 @@
 import { reasonSql } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { SearchKey, SuggestionCandidate, VerifiedValues } from '../types/records.ts';
+import type { RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues } from '../types/records.ts';
 import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import type { SqlDriver } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
@@ -143,6 +143,17 @@ export function createPostgresRecords(
         last.keys.push({ date: row.date, surname: row.surname, forenames: row.forenames });
       }
       return { records: candidates, ids: candidates.map((candidate) => candidate.id), truncated: rows[0]?.truncated ?? false };
+    },
+
+    async registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts> {
+      const rows = await read().query<{ part: string; count: string }>(
+        `SELECT part::text AS part, count::text AS count FROM ${tables(type).nameCounts}
+          WHERE (part, name) IN (('*', ''), ('s', $1), ('f', $2))`,
+        [surname, forename],
+        PREPARE,
+      );
+      const of = (part: string) => Number(rows.find((row) => row.part === part)?.count ?? 0);
+      return { records: of('*'), surname: of('s'), forename: of('f') };
     },
 
     async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {

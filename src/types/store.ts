@@ -6,7 +6,7 @@
 import type { AuditReport, AuditTrail } from './audit.ts';
 import type { EventFeed, Subscriptions } from './events.ts';
 import type { WebhookStore } from './webhooks.ts';
-import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from './records.ts';
+import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from './records.ts';
 
 export interface SearchResult<R> {
   readonly records: R[];
@@ -57,6 +57,11 @@ export interface RecordReader {
    * more records than its limit shared a key of some pass.
    */
   suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SearchResult<SuggestionCandidate>>;
+  /**
+   * How many registrations of the type the store holds, and how many have this normalised surname
+   * and this first forename (one word): what close matches weigh an exact name by.
+   */
+  registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts>;
   /** The JSON text of each of these records, in the order asked; undefined for an id no record has. */
   lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]>;
   lookup(type: string, id: string): Promise<unknown | undefined>;

@@ -72,6 +72,15 @@ for (const kind of await storeKinds()) {
       assert.deepEqual(await ids(query('Marsden', 'Harry', '1931-01-01')), [2006]);
     });
 
+    await t.test("the register's counts are kept by each write: records, and each surname and first forename", async () => {
+      assert.deepEqual(await store.registerCounts('birth', 'marsden', 'harry'), { records: 6, surname: 2, forename: 1 });
+      await store.upsert('birth', [birth(2006, 'Harold', 'Priddy', '1931-01-01'), birth(2007, 'Harry James', 'Marsden', '1999-01-01')]);
+      assert.deepEqual(await store.registerCounts('birth', 'marsden', 'harry'), { records: 7, surname: 2, forename: 1 }, 'one Marsden renamed, one added');
+      assert.deepEqual(await store.registerCounts('birth', 'priddy', 'harold'), { records: 7, surname: 2, forename: 1 });
+      assert.deepEqual(await store.registerCounts('birth', 'nobody', 'none'), { records: 7, surname: 0, forename: 0 });
+      await store.upsert('birth', [birth(2006, 'Harry', 'Marsden', '1931-01-01')]);
+    });
+
     await t.test('records are read by id, in the order asked, undefined for an id no record has', async () => {
       const texts = await store.lookupManyJson('birth', [2003, 9999, 2001]);
       assert.deepEqual(texts.map((text) => text && (JSON.parse(text) as { id: number }).id), [2003, undefined, 2001]);
