@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createChainWriter } from '../src/audit/chain-writer.ts';
-import { configReference } from '../src/config.ts';
+import { configReference } from '../src/config/index.ts';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
 import { openPostgres } from '../src/store/pg-driver.ts';
 import type { AuditEntry } from '../src/types/audit.ts';

@@ -9,7 +9,7 @@
  * (latency), reading the server's CPU time and peak RSS from /proc around each
  * phase. A run in which any request failed or was answered 5xx is not reported.
  *
- * All traffic goes to 127.0.0.1. See "Benchmark" in the README.
+ * All traffic goes to 127.0.0.1. docs/performance.md says how to run it and what it found.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { cpus, tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { Request } from 'autocannon';
-import { configReference } from '../src/config.ts';
+import { configReference } from '../src/config/index.ts';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
 import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
 import { type PhaseWindow, cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';

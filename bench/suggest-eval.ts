@@ -25,7 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { configReference } from '../src/config.ts';
+import { configReference } from '../src/config/index.ts';
 import { recordType } from '../src/data/entries.ts';
 import { generateRecords, recordAt } from '../src/generate/records.ts';
 import { Random } from '../src/generate/random.ts';

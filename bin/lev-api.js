@@ -3,8 +3,9 @@
 // runs too) when that is at least as new as every source file; otherwise the TypeScript sources
 // through tsx's loader, so an edited source is never served stale. The compiled form is what
 // production runs: tsx's loader keeps a second JavaScript heap on a thread of its own for as long
-// as the process lives (about 70 MB of the service's memory).
-import { readdirSync, statSync } from 'node:fs';
+// as the process lives (about 70 MB of the service's memory). The container image carries no
+// TypeScript sources (only the pages' templates), so there dist/ is all there is.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,6 +20,7 @@ function newestSource(folder) {
 }
 
 function compiledIsCurrent() {
+  if (!existsSync(`${root}src/cli.ts`)) return true;
   try {
     return statSync(`${root}dist/cli.js`).mtimeMs >= newestSource(`${root}src`);
   } catch {

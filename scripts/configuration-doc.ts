@@ -1,13 +1,14 @@
 /**
  * Writes the settings tables of docs/configuration.md from the configuration schema, so that the
- * page cannot drift from what `src/config.ts` accepts. Each table stands between a pair of
+ * page cannot drift from what `src/config/` accepts. Each table stands between a pair of
  * markers naming its schema; the prose around them is the page's own.
  *
  *   npm run docs:config            rewrite the tables in place
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { configReference, uiConfigReference } from '../src/config.ts';
+import { configReference } from '../src/config/index.ts';
+import { uiConfigReference } from '../src/config/ui.ts';
 
 export const CONFIGURATION_DOC = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 

@@ -4,10 +4,13 @@
  */
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
-import type { Config } from './config.ts';
+import type { Config } from './config/index.ts';
 import { presentedCertificate } from './auth/client-certificate.ts';
-import { type Identifier, authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
+import { authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
+import { credentialRoutes } from './http/credential-routes.ts';
+import { createCredentialIssuer } from './credentials/issue.ts';
+import { issuerKeys } from './credentials/keys.ts';
 import { subscriptionRoutes } from './http/subscription-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
@@ -35,12 +38,13 @@ import type { RecordDescription } from './records/define.ts';
 import { viewsOf } from './records/views.ts';
 import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
+import type { Identifier } from './types/identity.ts';
 import type { Backend } from './types/store.ts';
 import { version } from './version.ts';
 
-export interface AppDependencies {
+interface AppDependencies {
   /** Records, the audit trail and its report. */
-  readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'> & Partial<Pick<Backend, 'webhooks'>>;
+  readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'> & Partial<Pick<Backend, 'webhooks' | 'credentials'>>;
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** Who is calling; by default the strategy of the configured AUTH_MODE (`createIdentifier`). */
@@ -52,7 +56,7 @@ export interface AppDependencies {
 export async function buildApp(
   config: Config,
   {
-    backend: { records: store, audit, report, events, subscriptions, webhooks },
+    backend: { records: store, audit, report, events, subscriptions, webhooks, credentials },
     logger,
     identify = createIdentifier(config),
     descriptions = records,
@@ -134,6 +138,8 @@ export async function buildApp(
     // and tools checking the published interface compare the label exactly.
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
     reply.headers(securityHeaders(request.url, tls));
+    const cacheControl = request.routeOptions.config.cacheControl;
+    if (cacheControl && reply.statusCode === 200) reply.header('cache-control', cacheControl);
     done(null, payload);
   });
 
@@ -145,7 +151,9 @@ export async function buildApp(
   const compiled = viewsOf(descriptions).map(compileView);
   await app.register(metricsPlugin);
   await app.register(healthRoutes, { store });
-  await app.register(openApiRoutes, { document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc' }) });
+  await app.register(openApiRoutes, {
+    document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc', credentials: Boolean(credentials) && config.credentials.enabled }),
+  });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
   await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo) => store.verificationCandidates(type, key, limit, padTo), audit, falseShare: config.verification.falseShare });
@@ -161,8 +169,26 @@ export async function buildApp(
     // The mock's callers read every event without on-boarding, as they read every dataset.
     subscribeEveryone: config.auth?.mode === 'mock',
     retentionDays: config.events.retentionDays,
+    ...(webhooks ? { webhooks } : {}),
   });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
+  if (credentials && config.credentials.enabled) {
+    const keys = await issuerKeys(config.credentials.keys);
+    if (keys.madeAtStart) {
+      app.log.info({ kid: keys.current.kid }, 'credentials: no issuer key configured, so this process made one at start; relying parties find it at /.well-known/jwt-vc-issuer');
+    }
+    await app.register(credentialRoutes, {
+      views: compiled,
+      store,
+      audit,
+      statuses: credentials,
+      keys,
+      issuer: createCredentialIssuer(keys, config.credentials.validityS),
+      issuerUrl: config.credentials.issuer,
+      statusTtlS: config.credentials.statusTtlS,
+      enforceRoles,
+    });
+  }
   await app.register(subscriptionRoutes, { subscriptions, webhooks, audit, enforceRoles });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.

@@ -16,6 +16,7 @@ const commands: Record<string, () => Promise<Command>> = {
   audit: async () => (await import('./commands/audit.ts')).auditCommand,
   subscriptions: async () => (await import('./commands/subscriptions.ts')).subscriptionsCommand,
   deliver: async () => (await import('./commands/deliver.ts')).deliverCommand,
+  credentials: async () => (await import('./commands/credentials.ts')).credentialsCommand,
 };
 
 async function help(): Promise<string> {

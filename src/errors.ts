@@ -9,7 +9,7 @@
  * Exit codes: 2 when the command was called or configured wrongly (the operator can fix the call),
  * 1 when it ran and failed.
  */
-export interface ErrorTraits {
+interface ErrorTraits {
   readonly code: string;
   readonly status?: number;
   readonly exitCode?: 1 | 2;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 /** `.ts` when the sources run, `.js` when the compiled form does. */
 const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
-export interface FolderModule {
+interface FolderModule {
   /** The file's name without its extension: `birth`, `v12-adoption-tables`. */
   readonly stem: string;
   /** Its path, for messages. */
@@ -23,7 +23,7 @@ export interface FolderModule {
 export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The stems of the modules a folder holds (none when it does not exist), sorted by code unit. */
-export function moduleStems(folder: URL): string[] {
+function moduleStems(folder: URL): string[] {
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
     .filter((name) => name.endsWith(EXTENSION) && !name.endsWith('.d.ts'))

@@ -4,7 +4,7 @@
  */
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
-import { type Config, loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config/index.ts';
 import { reportError } from './errors.ts';
 import { openBackend } from './backend/open.ts';
 import { startConfiguredDelivery, subscribeMockWebhooks } from './webhooks/start.ts';

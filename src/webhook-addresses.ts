@@ -1,62 +1,120 @@
 /**
  * The rules of where a webhook may point, with no I/O, so the configuration checks its settings by
- * the same rules as delivery (src/webhooks/destination.ts) applies: the special ranges refused
- * unless allowed, CIDR lists, and a URL's form.
+ * the same rules as delivery (src/webhooks/destination.ts) applies: the special-purpose ranges
+ * refused unless allowed, CIDR lists, and a URL's form.
+ *
+ * Addresses are classified by ipaddr.js (docs/events.md, "Where webhooks may go", says why that
+ * library), which knows the IANA special-purpose registries of both families. An IPv6 address that
+ * carries an IPv4 address (IPv4-mapped and IPv4-compatible, the IPv4-translated form, NAT64's
+ * 64:ff9b::/96, 6to4) is judged by the IPv4 address it carries: each of those reaches that IPv4
+ * address through some translator, so `[::7f00:1]` is as much a loopback address as 127.0.0.1.
  */
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-export const SPECIAL: readonly [string, number, 'ipv4' | 'ipv6', string][] = [
-  ['0.0.0.0', 8, 'ipv4', 'this network'],
-  ['10.0.0.0', 8, 'ipv4', 'private'],
-  ['100.64.0.0', 10, 'ipv4', 'shared (carrier-grade NAT)'],
-  ['127.0.0.0', 8, 'ipv4', 'loopback'],
-  ['169.254.0.0', 16, 'ipv4', 'link-local'],
-  ['172.16.0.0', 12, 'ipv4', 'private'],
-  ['192.0.0.0', 24, 'ipv4', 'IETF protocol assignments'],
-  ['192.168.0.0', 16, 'ipv4', 'private'],
-  ['198.18.0.0', 15, 'ipv4', 'benchmarking'],
-  ['224.0.0.0', 4, 'ipv4', 'multicast'],
-  ['240.0.0.0', 4, 'ipv4', 'reserved'],
-  ['::', 128, 'ipv6', 'unspecified'],
-  ['::1', 128, 'ipv6', 'loopback'],
-  ['fc00::', 7, 'ipv6', 'private (unique local)'],
-  ['fe80::', 10, 'ipv6', 'link-local'],
-  ['ff00::', 8, 'ipv6', 'multicast'],
-];
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-export const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
+/** The longest webhook URL taken: longer ones are refused, not stored. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
-/** A BlockList of CIDRs; throws naming a bad one (config.ts checks them with it). */
-export function networkList(cidrs: readonly string[]): BlockList {
-  const list = new BlockList();
-  for (const cidr of cidrs) {
-    const [address, bits] = cidr.split('/');
-    const prefix = Number(bits);
-    const kind = isIP(address);
-    if (!kind || bits === undefined || !/^[0-9]{1,3}$/.test(bits) || prefix > (kind === 4 ? 32 : 128)) {
-      throw new Error(`${JSON.stringify(cidr)} is no network: write an address and a prefix length, e.g. 10.20.0.0/16`);
-    }
-    list.addSubnet(address, prefix, family(address));
-  }
-  return list;
+/** ipaddr.js's name of each special range, as a refusal says it ("127.0.0.1 is a loopback address"). */
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'this-network (unspecified)',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  loopback: 'loopback',
+  carrierGradeNat: 'shared (carrier-grade NAT)',
+  private: 'private',
+  reserved: 'reserved (documentation, benchmarking or IETF use)',
+  benchmarking: 'benchmarking',
+  as112: 'AS112 (DNS sink)',
+  as112v6: 'AS112 (DNS sink)',
+  amt: 'AMT relay',
+  uniqueLocal: 'private (unique local)',
+  deprecatedSiteLocal: 'site-local',
+  discard: 'discard-only',
+  rfc6052: 'local-use NAT64',
+  teredo: 'Teredo tunnel',
+  deprecatedOrchid: 'ORCHID',
+  orchid2: 'ORCHID',
+  droneRemoteIdProtocolEntityTags: 'drone remote ID',
+  segmentRouting: 'segment routing (SRv6)',
+};
+
+/** IANA's global unicast space: an IPv6 address outside it (and carrying no IPv4 address) is special. */
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+const NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+
+const ipv4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+
+/**
+ * The IPv4 address an IPv6 address carries, in every form that carries one: IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated but still routed by some stacks),
+ * IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::).
+ */
+export function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const p = address.parts;
+  const range = address.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || address.match(NAT64)) return ipv4Of(p[6], p[7]);
+  if (range === '6to4') return ipv4Of(p[1], p[2]);
+  // ::/96 less :: and ::1, which are the IPv6 unspecified and loopback addresses themselves.
+  if (p.slice(0, 6).every((part) => part === 0) && (p[6] !== 0 || p[7] > 1)) return ipv4Of(p[6], p[7]);
+  return undefined;
 }
 
-/** The IPv4 address an IPv4-mapped IPv6 address stands for (`::ffff:10.0.0.1`, or as URLs write it, `::ffff:a00:1`). */
-export function mappedIpv4(address: string): string | undefined {
-  const match = /^(?:0{0,4}:){0,4}:?:ffff:(.+)$/i.exec(address);
-  if (!match) return undefined;
-  if (isIP(match[1]) === 4) return match[1];
-  const groups = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(match[1]);
-  if (!groups) return undefined;
-  const high = parseInt(groups[1], 16);
-  const low = parseInt(groups[2], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** A list of networks (CIDR) an address may be checked against; throws naming a bad one (src/config/events.ts checks the webhook settings with it). */
+export interface NetworkList {
+  check(address: Address): boolean;
+}
+
+export function networkList(cidrs: readonly string[]): NetworkList {
+  const networks = cidrs.map((cidr) => {
+    const text = cidr.trim();
+    if (!/^[0-9a-fA-F.:]+\/[0-9]{1,3}$/.test(text) || !ipaddr.isValidCIDR(text)) {
+      throw new Error(`${JSON.stringify(cidr)} is no network: write an address and a prefix length, e.g. 10.20.0.0/16`);
+    }
+    return ipaddr.parseCIDR(text);
+  });
+  return { check: (address) => networks.some(([network, bits]) => network.kind() === address.kind() && address.match(network, bits)) };
+}
+
+/** A literal IP address (IPv4 in its four-part decimal form only, as a resolver answers), or undefined. */
+export function parseAddress(text: string): Address | undefined {
+  const bare = text.replace(/^\[|\]$/g, '');
+  if (ipaddr.IPv4.isValidFourPartDecimal(bare)) return ipaddr.IPv4.parse(bare);
+  if (ipaddr.IPv6.isValid(bare)) return ipaddr.IPv6.parse(bare);
+  return undefined;
+}
+
+/**
+ * Why a connection to `text` (an address) is not allowed, or undefined when it is: the special
+ * range it is in, unless `allowed` lists its network; `loopbackAllowed` lets a loopback address
+ * through (plain http to a loopback address written in the URL).
+ */
+export function addressProblem(text: string, allowed: NetworkList, loopbackAllowed = false): string | undefined {
+  const address = parseAddress(text);
+  if (!address) return `${text} is no IP address`;
+  if (allowed.check(address)) return undefined;
+  if (address.kind() === 'ipv6') {
+    const carried = embeddedIpv4(address as ipaddr.IPv6);
+    if (carried) {
+      const problem = addressProblem(carried.toString(), allowed, loopbackAllowed);
+      return problem && `${text} carries the IPv4 address ${carried}, and ${problem}`;
+    }
+  }
+  const range = address.range();
+  if (range === 'loopback' && loopbackAllowed) return undefined;
+  const special = range !== 'unicast' || (address.kind() === 'ipv6' && !address.match(GLOBAL_UNICAST));
+  if (!special) return undefined;
+  const words = RANGE_WORDS[range] ?? (range === 'unicast' ? 'non-global (outside 2000::/3)' : range);
+  return `${text} is a ${words} address (allow its network with WEBHOOK_ALLOWED_NETWORKS if the receiver really is there)`;
 }
 
 export const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Why a URL cannot be a webhook's (its form, before any address is known); undefined when it can. */
 export function webhookUrlProblem(text: string, allowHttpLoopback: boolean): string | undefined {
+  if (text.length > MAX_WEBHOOK_URL_LENGTH) return `a webhook URL is at most ${MAX_WEBHOOK_URL_LENGTH} characters, not ${text.length}`;
   let url: URL;
   try {
     url = new URL(text);
@@ -68,11 +126,11 @@ export function webhookUrlProblem(text: string, allowHttpLoopback: boolean): str
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
     if (!allowHttpLoopback) return 'only https URLs (plain http only to a loopback address, with WEBHOOK_ALLOW_HTTP=loopback)';
-    if (!LOOPBACK_NAMES.has(url.hostname) && !(isIP(url.hostname) === 4 && url.hostname.startsWith('127.'))) {
+    const literal = parseAddress(url.hostname);
+    if (!LOOPBACK_NAMES.has(url.hostname) && !(literal?.kind() === 'ipv4' && literal.range() === 'loopback')) {
       return `plain http only to a loopback address written in the URL (127.0.0.1, [::1], localhost), not ${url.hostname}`;
     }
     return undefined;
   }
   return `only https URLs, not ${url.protocol.slice(0, -1)}`;
 }
-

@@ -15,7 +15,7 @@ import { chainHash } from '../src/audit/chain.ts';
 import { checkpointSigner, newSigningKey } from '../src/audit/checkpoint.ts';
 import { takeCheckpoint } from '../src/audit/checkpoint-writer.ts';
 import { openMemoryTrail } from '../src/audit/memory-trail.ts';
-import { configReference } from '../src/config.ts';
+import { configReference } from '../src/config/index.ts';
 import { records } from '../src/records/index.ts';
 import { version } from '../src/version.ts';
 import { TEST_DATABASE_URL, filledStore, postgresAvailable, startApp } from './helper.ts';
@@ -192,7 +192,7 @@ test('--version prints the version', async (t) => {
   assert.match(version, /^\d+\.\d+\.\d+/);
 });
 
-test('serve --help lists every setting of src/config.ts, with its default and description', async (t) => {
+test('serve --help lists every setting of src/config/, with its default and description', async (t) => {
   const { code, stdout } = await run(t, ['serve', '--help']);
   assert.equal(code, 0);
   const reference = configReference();

@@ -10,7 +10,7 @@ import { type TestContext, after, before } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
-import { type Config, loadConfig } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config/index.ts';
 import { type MemoryBackend, openMemoryBackend } from '../src/backend/memory.ts';
 import { loadMock } from '../src/backend/open.ts';
 import { type PostgresBackend, postgresBackend } from '../src/backend/postgres.ts';

@@ -14,10 +14,11 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 /** Bottom first. A folder's name, or a file at the top of src/. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'version.ts', 'module-folder.ts'],
-  ['config.ts', 'webhook-addresses.ts'],
+  ['config', 'webhook-addresses.ts'],
   ['types'],
   ['records'],
   ['render', 'match'],
+  ['credentials'],
   ['data', 'generate'],
   ['store'],
   ['audit'],

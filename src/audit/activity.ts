@@ -32,7 +32,7 @@ import { AT_ISO, recordKey, recordOfKey } from './chain.ts';
 export const userMatches = (username: string, user: string): boolean => username.includes(user);
 
 /** `userMatches` in SQL (`?` is the filter text): `strpos` compares characters, with no pattern syntax to escape. */
-export const USER_MATCHES_SQL = 'strpos(username, ?) > 0';
+const USER_MATCHES_SQL = 'strpos(username, ?) > 0';
 
 /** Both readings' filter: `user` is contained in the username (the report), `username` is the whole of it (the drill-down). */
 interface TrailFilter extends Omit<ActivityFilter, 'user'> {

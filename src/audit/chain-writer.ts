@@ -41,10 +41,10 @@ interface Head {
  * Writes one batch at a time: a batch must be committed, or have failed, before the next is given.
  * The entries are stamped `at` (ISO 8601), by default now; only the mock's invented history is older.
  */
-export type ChainWriter = (entries: readonly AuditEntry[], at?: string) => Promise<void>;
+type ChainWriter = (entries: readonly AuditEntry[], at?: string) => Promise<void>;
 
 /** A name no other writer has had: where it runs, for operators, and enough randomness to be unique. */
-export const newWriterName = (): string => `${hostname()}/${process.pid}/${randomBytes(6).toString('hex')}`;
+const newWriterName = (): string => `${hostname()}/${process.pid}/${randomBytes(6).toString('hex')}`;
 
 export function createChainWriter(driver: SqlExecutor, writer: string = newWriterName()): ChainWriter {
   // The writer's last entry as this process knows it; undefined until read, and again after any

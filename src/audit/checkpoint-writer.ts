@@ -49,7 +49,7 @@ export async function latestCheckpoints(db: SqlExecutor, limit: number): Promise
   return rows.map(checkpointOf);
 }
 
-export async function writerHeads(db: SqlExecutor): Promise<WriterHead[]> {
+async function writerHeads(db: SqlExecutor): Promise<WriterHead[]> {
   const rows = await db.query<{ writer: string; seq: string; hash: string }>(HEADS);
   return rows.map((row) => ({ writer: row.writer, seq: Number(row.seq), hash: row.hash }));
 }

@@ -7,11 +7,11 @@
  */
 import * as crypto from 'node:crypto';
 import type { Checkpoint, CheckpointBody, WriterHead } from '../types/audit.ts';
-import { parseSigningKey } from '../config.ts';
+import { parseSigningKey } from '../config/pem.ts';
 import { GENESIS_HASH, sha256 } from './chain.ts';
 
 /** The checkpoint's hash, over its body in a fixed order (a body read back from jsonb has its keys in another). */
-export const checkpointHash = (body: CheckpointBody): string =>
+const checkpointHash = (body: CheckpointBody): string =>
   sha256(JSON.stringify(['lev-api audit checkpoint', body.at, body.entries, body.origin, body.heads.map((h) => [h.writer, h.seq, h.hash]), body.previous]));
 
 export interface CheckpointSigner {

@@ -12,7 +12,7 @@ import { GENESIS_HASH, chainHash } from './chain.ts';
 import { type CheckpointSigner, checkpointBody } from './checkpoint.ts';
 import { batchPerTurn } from './trail.ts';
 
-export interface MemoryTrailOptions {
+interface MemoryTrailOptions {
   /** Entries kept in memory for the report: the latest. */
   readonly keep: number;
   readonly file?: AuditFileOptions;

@@ -10,7 +10,7 @@ import type { SqlDriver } from '../store/driver.ts';
 import type { AuditEntry, AuditTrail } from '../types/audit.ts';
 import { createChainWriter } from './chain-writer.ts';
 
-export interface AuditTrailOptions {
+interface AuditTrailOptions {
   /** The most entries one transaction appends. */
   readonly maxBatch?: number;
   /**
@@ -103,7 +103,7 @@ export function batchPerTurn(
 }
 
 /** How long a PostgreSQL group waits, at most, for the accesses in progress to join it. */
-export const POSTGRES_LINGER_MS = 2;
+const POSTGRES_LINGER_MS = 2;
 
 /** The trail in the audit table of a PostgreSQL database. */
 export const postgresAuditTrail = (driver: SqlDriver, options: AuditTrailOptions = {}): AuditTrail =>

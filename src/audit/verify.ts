@@ -12,7 +12,7 @@ import { ORIGIN } from './chain-writer.ts';
 import { checkpointFault } from './checkpoint.ts';
 import { storedCheckpoints } from './checkpoint-writer.ts';
 
-export interface StoredEntry extends ChainedEntry {
+interface StoredEntry extends ChainedEntry {
   readonly id: string;
   /** The writer whose chain holds the entry, and its place there; absent for entries of the chain before writers. */
   readonly writer?: string;
@@ -54,7 +54,7 @@ function storedEntry({ request_id, records, events, fields, writer, seq, ...row 
 }
 
 /** Days (UTC), both inclusive; either bound may be left open. */
-export interface DayRange {
+interface DayRange {
   readonly from?: string;
   readonly to?: string;
 }
@@ -132,7 +132,7 @@ export async function verifyEntries(
   return { ok: true, entries: count };
 }
 
-export interface VerifyOptions {
+interface VerifyOptions {
   /** Checkpoints kept elsewhere, checked like those the trail holds: every head they name must be there, unchanged. */
   readonly witnessed?: readonly Checkpoint[];
   readonly pageSize?: number;

@@ -5,9 +5,9 @@
  * Authorization header is `invalid_request`; a token that fails any check is
  * `invalid_token`, with no word on which check.
  */
-export const REALM = 'lev-api';
+const REALM = 'lev-api';
 
-export type BearerError = 'invalid_request' | 'invalid_token';
+type BearerError = 'invalid_request' | 'invalid_token';
 
 export const bearerChallenge = (error?: BearerError): Record<string, string> => ({
   'www-authenticate': error ? `Bearer realm="${REALM}", error="${error}"` : `Bearer realm="${REALM}"`,

@@ -23,8 +23,8 @@ import { AsnConvert } from '@peculiar/asn1-schema';
 import { Certificate } from '@peculiar/asn1-x509';
 
 export const MAX_VALIDITY_DAYS = 731;
-export const MIN_RSA_BITS = 2048;
-export const MIN_EC_BITS = 256;
+const MIN_RSA_BITS = 2048;
+const MIN_EC_BITS = 256;
 
 const DAY_MS = 86_400_000;
 
@@ -73,15 +73,15 @@ const WEAK_NAMES = new Map([
   ['1.2.840.113549.2.5', 'MD5'],
 ]);
 
-export type CertificateRule = 'validity-period' | 'key-size' | 'key-type' | 'signature-algorithm';
+type CertificateRule = 'validity-period' | 'key-size' | 'key-type' | 'signature-algorithm';
 
-export interface CertificateProblem {
+interface CertificateProblem {
   readonly rule: CertificateRule;
   /** What is wrong, for the log and the caller: no names, only sizes, periods and algorithms. */
   readonly detail: string;
 }
 
-export interface PresentedCertificate {
+interface PresentedCertificate {
   /** base64url SHA-256 of the DER: what a bound token's `cnf["x5t#S256"]` holds (RFC 8705 section 3.1). */
   readonly thumbprint: string;
   /** SHA-256 fingerprint, colon-separated hex as `openssl x509 -fingerprint -sha256` prints it: for the log. */
@@ -156,7 +156,7 @@ export function certificateProblem(certificate: X509Certificate): CertificatePro
 /** base64url SHA-256 of the certificate's DER (RFC 8705 `x5t#S256`). */
 export const certificateThumbprint = (certificate: X509Certificate) => createHash('sha256').update(certificate.raw).digest('base64url');
 
-export function inspectCertificate(certificate: X509Certificate): PresentedCertificate {
+function inspectCertificate(certificate: X509Certificate): PresentedCertificate {
   return { thumbprint: certificateThumbprint(certificate), fingerprint: certificate.fingerprint256, problem: certificateProblem(certificate) };
 }
 

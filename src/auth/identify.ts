@@ -5,24 +5,13 @@
  * or throws the ApiError to answer with (401, or 503 when the issuer's keys
  * cannot be had).
  */
-import type { IncomingHttpHeaders } from 'node:http';
-import { type Config, ConfigError } from '../config.ts';
-import type { PresentedCertificate } from './client-certificate.ts';
+import type { Config } from '../config/index.ts';
+import { ConfigError } from '../errors.ts';
 import { forbidden } from '../errors.ts';
-import { type Identity, SUGGEST_ROLE } from '../types/identity.ts';
+import { type Identifier, type Identity, SUGGEST_ROLE } from '../types/identity.ts';
 import { mockIdentifier } from './mock.ts';
 import { oidcIdentifier } from './oidc.ts';
 import { proxyIdentifier } from './proxy.ts';
-
-/** The parts of a request that identify its caller (a FastifyRequest has them). */
-export interface Caller {
-  readonly headers: IncomingHttpHeaders;
-  readonly socket: { readonly remoteAddress?: string };
-  /** The client certificate of the connection (mutual TLS), which a bound token must name. */
-  readonly clientCertificate?: Pick<PresentedCertificate, 'thumbprint'>;
-}
-
-export type Identifier = (caller: Caller) => Promise<Identity>;
 
 export function createIdentifier(config: Pick<Config, 'auth'>): Identifier {
   const { auth } = config;

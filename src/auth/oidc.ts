@@ -24,13 +24,13 @@
  * the issuer cannot be reached for its keys, the answer is 503.
  */
 import { type JWTHeaderParameters, type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
-import type { ClaimPath, OidcConfig } from '../config.ts';
+import type { ClaimPath } from '../config/claims.ts';
+import type { OidcConfig } from '../config/auth.ts';
 import { unauthorized, serviceUnavailable } from '../errors.ts';
-import type { Identity } from '../types/identity.ts';
+import type { Caller, Identifier, Identity } from '../types/identity.ts';
 import { bearerChallenge } from './challenge.ts';
-import type { Caller, Identifier } from './identify.ts';
 
-export const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 /**
  * The header `typ` values of an access token, compared case-insensitively (media types): RFC 9068's
@@ -38,7 +38,7 @@ export const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512',
  * issues. An ID token, logout token or DPoP proof names another type and is refused; a token
  * without `typ` is accepted, as most issuers set none.
  */
-export const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt', 'jwt']);
+const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'application/at+jwt', 'jwt']);
 
 /** How long a fetch of the discovery document or of the keys may take. */
 const FETCH_TIMEOUT_MS = 5_000;
@@ -57,7 +57,7 @@ const TOKEN_REJECTED = new Set([
 ]);
 
 /** The issuer could not be asked, or answered wrongly; `code` says which, for the log. */
-export class IssuerError extends Error {
+class IssuerError extends Error {
   override name = 'IssuerError';
   constructor(
     readonly code: string,
@@ -80,7 +80,7 @@ class MissingClaim extends Error {
 const discoveryUrl = (issuer: string) => `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
 
 /** Fetches the discovery document and returns its `jwks_uri`, checked. */
-export async function discoverJwksUri(issuer: string): Promise<URL> {
+async function discoverJwksUri(issuer: string): Promise<URL> {
   let document: unknown;
   try {
     const response = await fetch(discoveryUrl(issuer), { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'application/json' } });
@@ -147,7 +147,7 @@ export function identityFromClaims(claims: JWTPayload, mapping: OidcConfig['clai
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** Why a token's certificate binding fails (RFC 8705 section 3), for the log; undefined when it holds. */
-export function bindingProblem(claims: JWTPayload, certificate: Caller['clientCertificate'], required: boolean): string | undefined {
+function bindingProblem(claims: JWTPayload, certificate: Caller['clientCertificate'], required: boolean): string | undefined {
   const { cnf } = claims;
   if (cnf === undefined) return required ? 'CNF_REQUIRED' : undefined;
   if (!cnf || typeof cnf !== 'object' || Array.isArray(cnf)) return 'CNF_MALFORMED';

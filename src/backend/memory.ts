@@ -4,12 +4,14 @@
  * client team's CI container: nothing but the records, their search keys and
  * the latest audit entries.
  */
-import type { AuditCheckpointConfig, EmbeddedAuditConfig } from '../config.ts';
+import type { AuditCheckpointConfig, EmbeddedAuditConfig } from '../config/audit.ts';
 import { defaultHeadPath } from '../audit/audit-file.ts';
 import { checkpointSigner, newSigningKey, scheduleCheckpoints } from '../audit/checkpoint.ts';
 import { type MemoryTrail, openMemoryTrail } from '../audit/memory-trail.ts';
 import type { RecordDescription } from '../records/define.ts';
+import { createMemoryCredentialStatuses } from '../store/memory-credentials.ts';
 import { createMemoryRecords } from '../store/memory-records.ts';
+import { REVOKING_REASONS } from '../types/credentials.ts';
 import { createMemoryWebhooks } from '../store/memory-webhooks.ts';
 import type { Backend } from '../types/store.ts';
 
@@ -24,6 +26,9 @@ export async function openMemoryBackend(
   checkpoints: AuditCheckpointConfig = { intervalMs: 60_000 },
 ): Promise<MemoryBackend> {
   const { reader, writer, events } = createMemoryRecords(descriptions);
+  const credentials = createMemoryCredentialStatuses();
+  const revoking = new Set<string>(REVOKING_REASONS);
+  events.onAppend((type, changes) => credentials.revoke(type, changes.filter((change) => change.reason && revoking.has(change.reason)).map((change) => change.id)));
   // The head beside the trail, so that a trail cut short is told at start and by verify.
   const trail = await openMemoryTrail({ ...audit, file: audit.file && { ...audit.file, headPath: defaultHeadPath(audit.file.path) } });
   // The mock makes its own key at start unless one is configured.
@@ -37,6 +42,7 @@ export async function openMemoryBackend(
     report: trail,
     events: events.feed,
     subscriptions: events.subscriptions,
+    credentials,
     webhooks: createMemoryWebhooks({
       head: async () => (await events.feed.bounds(new Date(0))).head,
       subscription: (client) => events.subscriptions.get(client),

@@ -3,7 +3,7 @@
  * DATABASE_URL is set, else the embedded one filled with the built-in mock
  * records (and an invented audit history), or with the records of LEV_DATA.
  */
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import { loadDataPath } from '../load/data-path.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import { auditHistory } from '../mock/audit-history.ts';

@@ -2,7 +2,8 @@
  * The production backend: records, the audit trail and its report in a
  * PostgreSQL server, with read replicas for lookups and searches.
  */
-import type { AuditCheckpointConfig, Config } from '../config.ts';
+import type { AuditCheckpointConfig } from '../config/audit.ts';
+import type { Config } from '../config/index.ts';
 import { recordAccesses, userActivity, userEntries } from '../audit/activity.ts';
 import { checkpointSigner, newSigningKey, scheduleCheckpoints } from '../audit/checkpoint.ts';
 import { latestCheckpoints, takeCheckpoint } from '../audit/checkpoint-writer.ts';
@@ -10,6 +11,7 @@ import { postgresAuditTrail } from '../audit/trail.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { SqlDriver } from '../store/driver.ts';
 import { openPostgres } from '../store/pg-driver.ts';
+import { createPostgresCredentialStatuses } from '../store/postgres-credentials.ts';
 import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
 import { createPostgresWebhooks } from '../store/postgres-webhooks.ts';
@@ -49,6 +51,7 @@ export function postgresBackend(
     events: events.feed,
     subscriptions: events.subscriptions,
     webhooks: createPostgresWebhooks(driver),
+    credentials: createPostgresCredentialStatuses(driver),
     async close() {
       await schedule.stop();
       await audit.flush();

@@ -10,7 +10,7 @@ import { auditEntries, countAuditEntries, verifyAuditChain } from '../audit/veri
 import type { Command } from '../types/command.ts';
 import type { Checkpoint } from '../types/audit.ts';
 import { AUDIT_READ, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import { records } from '../records/index.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';

@@ -6,7 +6,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Command } from '../types/command.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import { UsageError } from '../errors.ts';
 import { openPostgresBackend } from '../backend/postgres.ts';
 import { records } from '../records/index.ts';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from '../types/command.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import { loadHeapMb, loadInWorker } from '../load/in-worker.ts';
 import { DEFAULT_BATCH_SIZE, LoadError, defaultRejectsPath, fileSources, summary } from '../load/loader.ts';
 import { progressReporter } from '../load/progress.ts';

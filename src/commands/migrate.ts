@@ -1,5 +1,5 @@
 import type { Command } from '../types/command.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import { LATEST_VERSION, migrate } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { parseArguments } from './arguments.ts';

@@ -1,5 +1,5 @@
 import type { Command } from '../types/command.ts';
-import { configReference, loadConfig } from '../config.ts';
+import { configReference, loadConfig } from '../config/index.ts';
 import { serve } from '../server.ts';
 import { parseArguments } from './arguments.ts';
 import { settingsHelp } from './settings-help.ts';

@@ -6,8 +6,9 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from '../types/command.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import { eventTypes, subscriptionProblem } from '../records/changes.ts';
+import { isoInstant, isoInstantShaped } from '../records/dates.ts';
 import { records } from '../records/index.ts';
 import { roleVocabulary, rolesProblem } from '../records/roles.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
@@ -90,9 +91,10 @@ function graceOption(value: string | undefined): number {
 
 function timeOption(name: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
-  const time = new Date(value);
-  if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(value) || Number.isNaN(time.getTime())) throw new UsageError(`--${name} must be an ISO 8601 date or time (e.g. 2026-11-24T09:00:00Z), not ${JSON.stringify(value)}`);
-  return time;
+  const time = isoInstant(value);
+  if (time) return time;
+  if (isoInstantShaped(value)) throw new UsageError(`--${name} ${value} is written right but is no real date or time of the calendar`);
+  throw new UsageError(`--${name} must be an ISO 8601 date or time (e.g. 2026-11-24 or 2026-11-24T09:00:00Z), not ${JSON.stringify(value)}`);
 }
 
 /** The certificate and key files a receiver may ask for, read and checked now rather than at the first delivery. */

@@ -1,5 +1,5 @@
 import type { Command } from '../types/command.ts';
-import { loadUiConfig, uiConfigReference } from '../config.ts';
+import { loadUiConfig, uiConfigReference } from '../config/ui.ts';
 import { serveUi } from '../ui/server.ts';
 import { parseArguments } from './arguments.ts';
 import { settingsHelp } from './settings-help.ts';

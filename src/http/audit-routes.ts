@@ -20,8 +20,6 @@ export const USER_ACTIVITY_PATH = '/api/v0/audit/user-activity';
 export const AUDIT_ENTRIES_PATH = '/api/v0/audit/entries';
 export const RECORD_ACCESSES_PATH = '/api/v0/audit/records/{type}/{id}';
 export const CHECKPOINTS_PATH = '/api/v0/audit/checkpoints';
-/** The path of who saw one registration. */
-export const recordAccessesPath = (type: string, id: number | string) => `/api/v0/audit/records/${type}/${id}`;
 
 
 const day = (description: string) => ({
@@ -138,7 +136,7 @@ export const recordAccessesParams = (types: readonly string[]) =>
     },
   }) as const;
 
-export const CHECKPOINTS_LIMIT = 100;
+const CHECKPOINTS_LIMIT = 100;
 export const checkpointsQuery = {
   type: 'object',
   additionalProperties: false,
@@ -193,7 +191,7 @@ async function numericLimit(request: FastifyRequest) {
   if (typeof query.limit === 'string' && /^[0-9]{1,9}$/.test(query.limit)) query.limit = Number(query.limit);
 }
 
-export interface AuditRoutesOptions {
+interface AuditRoutesOptions {
   readonly report: AuditReport;
   /** Where the readings of the trail are themselves recorded. */
   readonly audit: AuditTrail;

@@ -20,7 +20,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** Long enough for a client that connected to send its request (over TLS, after its handshake). */
-export const PROBATION_MS = 500;
+const PROBATION_MS = 500;
 
 interface Slot {
   /** The socket the requests arrive on: the TCP socket, or over TLS the TLS socket over it. */
@@ -32,7 +32,7 @@ interface Slot {
   probation?: NodeJS.Timeout;
 }
 
-export interface ConnectionSlots {
+interface ConnectionSlots {
   /**
    * Called with every request before it is handled: false when no place could be made for it (every
    * place has a request in progress), and the request must be refused.

@@ -14,10 +14,12 @@ import type { CompiledView } from '../render/view.ts';
 import type { AuditTrail } from '../types/audit.ts';
 import type { EventFeed, Subscription, Subscriptions } from '../types/events.ts';
 import type { Identity } from '../types/identity.ts';
+import type { WebhookStore } from '../types/webhooks.ts';
 import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { audited, refsOf } from './record-routes.ts';
 import { cloudEventOf } from '../records/cloud-event.ts';
+import { isoInstant } from '../records/dates.ts';
 
 export const EVENTS_PATH = '/v1/events';
 export const DEFAULT_EVENTS_LIMIT = 100;
@@ -133,6 +135,8 @@ export interface EventRoutesOptions {
   /** Every identified caller without a subscription reads every event type, with no fields (the mock). */
   readonly subscribeEveryone: boolean;
   readonly retentionDays: number;
+  /** Where subscriptions have webhooks: a client that only has events pushed lags from its delivery position. */
+  readonly webhooks?: Pick<WebhookStore, 'list'>;
 }
 
 /** Node 20 has no Map.groupBy. */
@@ -170,17 +174,8 @@ async function numericParameters(request: FastifyRequest) {
   }
 }
 
-/** The instant `since` names; the schema has checked that it is a real day, or a real time with its zone. */
-function sinceTime(since: string): Date {
-  if (since.length === 10) return new Date(`${since}T00:00:00Z`);
-  // A leap second, which the format allows and Date does not read, starts where the next second does.
-  const leap = /:60(?=[.Z+-])/.test(since);
-  const time = new Date(leap ? since.replace(/:60(\.[0-9]+)?(?=[Z+-])/, ':59') : since);
-  return leap ? new Date(time.getTime() + 1000) : time;
-}
-
 export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions) {
-  const { feed, subscriptions, audit, descriptions, views, enforceRoles, subscribeEveryone, retentionDays } = options;
+  const { feed, subscriptions, audit, descriptions, views, enforceRoles, subscribeEveryone, retentionDays, webhooks } = options;
   const known = new Set(eventTypes(descriptions));
   const everything: Subscription = { client: '', events: [...known], fields: [], paused: false, createdAt: new Date(0).toISOString() };
   const fieldRenderer = eventFieldRenderer(descriptions, views);
@@ -198,13 +193,20 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   if (app.hasDecorator('metricsRegistry')) {
     new Gauge({
       name: 'lev_feed_lag_positions',
-      help: "Positions between the change feed's end and each subscribed client's acknowledged one (all of them before it has read)",
+      help: "Positions between the change feed's end and the furthest each subscribed client has got: the position it acknowledged reading, or its webhook's delivery position (all of them before either)",
       labelNames: ['client'] as const,
       registers: [app.metricsRegistry],
       async collect() {
         this.reset();
         try {
-          for (const subscription of await subscriptions.list()) this.set({ client: subscription.client }, subscription.lag);
+          // A client has what was read or pushed to it, whichever reached further: one that never
+          // read the feed (its webhook takes everything) lags by its webhook, not from the feed's start.
+          const pushed = new Map((await (webhooks?.list() ?? [])).map((endpoint) => [endpoint.client, endpoint.lag]));
+          for (const subscription of await subscriptions.list()) {
+            const read = subscription.acknowledged === undefined ? undefined : subscription.lag;
+            const lags = [read, pushed.get(subscription.client)].filter((lag): lag is number => lag !== undefined);
+            this.set({ client: subscription.client }, lags.length ? Math.min(...lags) : subscription.lag);
+          }
         } catch (error) {
           app.log.warn({ err: { type: (error as Error).name } }, 'the subscriptions could not be read for the lag metric');
         }
@@ -229,7 +231,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       const identity = request.identity as Identity;
       const { after: afterText, since, limit, wait } = request.query;
       if (afterText !== undefined && since !== undefined) throw badRequest("Give either 'after' or 'since', not both");
-      const startTime = since === undefined ? undefined : sinceTime(since);
+      const startTime = since === undefined ? undefined : isoInstant(since);
+      if (since !== undefined && !startTime) throw badRequest(`The 'since' parameter must be an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T09:00:00Z`);
 
       const subscription = (await fromFeed(() => subscriptions.get(identity.client))) ?? (subscribeEveryone ? everything : undefined);
       if (!subscription) throw forbidden(`The client ${identity.client} has no subscription to the change feed: an operator adds one ('lev-api subscriptions add')`);

@@ -13,7 +13,7 @@
  * more than the rest of the counting, and the stamps are sorted only when the
  * map is full.
  */
-import type { VerificationConfig } from '../config.ts';
+import type { VerificationConfig } from '../config/verification.ts';
 
 export const MAX_CLIENTS = 10_000;
 /** Slots per window: the window slides by a tenth of itself. */

@@ -4,7 +4,7 @@
  * from here, nothing from elsewhere) may load its own scripts, styles and
  * images and fetch the OpenAPI document, from this origin only.
  */
-export const RESPONSE_HEADERS = {
+const RESPONSE_HEADERS = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',

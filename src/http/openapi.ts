@@ -24,6 +24,11 @@ import {
   userActivityQuery,
 } from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
+import { credentialParams, credentialQuery, issuerMetadataSchema, statusListParams, typeParams } from './credential-routes.ts';
+import { CREDENTIAL_TYPE } from '../credentials/issue.ts';
+import { STATUS_LIST_TYPE } from '../credentials/status-list.ts';
+import { LIST_SIZE } from '../types/credentials.ts';
+import { CREDENTIALS_ROLE } from '../types/identity.ts';
 import { capitalised, inWords, pluralOf } from '../records/wording.ts';
 import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsQueryRule, eventsResponse } from './event-routes.ts';
 import { DEAD_LETTERS_PATH, WEBHOOK_PATH, deadLettersResponse, webhookResponse } from './webhook-routes.ts';
@@ -80,7 +85,7 @@ const SCHEME_OF: Record<(typeof MOCK_IDENTITY)[number][0], string> = {
  * @param identityHeaders whether callers name themselves with headers (AUTH_MODE mock and proxy):
  *   each operation then lists them, the username and client as required; with oidc it lists none.
  */
-export function openApiDocument(views: readonly CompiledView[], version: string, { identityHeaders = true } = {}): JsonSchema {
+export function openApiDocument(views: readonly CompiledView[], version: string, { identityHeaders = true, credentials = false } = {}): JsonSchema {
   const paths: JsonSchema = {};
   const schemas: JsonSchema = {
     Error: {
@@ -377,6 +382,75 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
   };
 
   // The operations' own endpoints need no identity: `security: []` overrides the document's.
+  if (credentials) {
+    const types = records.map((record) => record.name);
+    const open = { 'access-control-allow-origin': { description: 'Any page may read it: *', schema: { type: 'string' } } };
+    const cached = (what: string) => ({ 'cache-control': { description: what, schema: { type: 'string' } }, ...open });
+    paths['/v1/credentials/{type}/{id}'] = {
+      get: {
+        tags: ['credentials'],
+        operationId: 'credential',
+        summary: 'A registration as a digital certificate: an SD-JWT VC',
+        description:
+          `An SD-JWT VC (IETF SD-JWT VC, media type ${CREDENTIAL_TYPE}) of the registration, signed with the issuer's key (ES256 by default), valid CREDENTIAL_VALIDITY_DAYS. ` +
+          'Every field the caller may see (as a lookup shows it) is a claim disclosed separately; links to other registrations and the blocked flag are left out, and a top-level field named as a registered claim (status) is carried as <type>Status. ' +
+          "Its status claim is an entry of a token status list (GET /v1/credentials/status/{list}) that turns invalid when the registration is corrected, re-registered, blocked or cancelled. " +
+          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. docs/credentials.md explains presenting and verifying.`,
+        parameters: [
+          ...parametersOf(credentialParams(types) as unknown as { properties: Record<string, JsonSchema>; required: string[] }, 'path'),
+          ...parametersOf(credentialQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'),
+          ...identity,
+        ],
+        responses: {
+          '200': { description: 'The credential: the issuer-signed JWT and its disclosures, ~-separated', content: { [CREDENTIAL_TYPE]: { schema: { type: 'string' } } } },
+          ...RECORD_ERRORS,
+          '403': errorResponse(`The caller lacks the dataset's role or the '${CREDENTIALS_ROLE}' role`),
+          '404': errorResponse('No record has that system number'),
+          '409': errorResponse('Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration'),
+        },
+      },
+    };
+    paths['/v1/credentials/types/{type}'] = {
+      get: {
+        tags: ['credentials'],
+        operationId: 'credentialType',
+        summary: "A credential type's metadata (SD-JWT VC type metadata): what its vct names",
+        description: 'The type, its name and every claim a credential of it may carry, labelled; derived from the record description. Public.',
+        security: [],
+        parameters: parametersOf(typeParams(types) as unknown as { properties: Record<string, JsonSchema>; required: string[] }, 'path'),
+        responses: { '200': { description: 'The type metadata', headers: cached('public, max-age=86400'), content: { 'application/json': { schema: { type: 'object' } } } }, '400': errorResponse('The type is not one of the record types') },
+      },
+    };
+    paths['/v1/credentials/status/{list}'] = {
+      get: {
+        tags: ['credentials'],
+        operationId: 'credentialStatusList',
+        summary: 'A token status list (IETF draft-ietf-oauth-status-list): which credentials still stand',
+        description:
+          `A signed JWT (typ statuslist+jwt) of ${LIST_SIZE} one-bit entries, 1 where the credential is invalid; indexes are drawn at random, so it names no registration. ` +
+          'It says how long it may be kept (ttl, CREDENTIAL_STATUS_TTL_S, and Cache-Control). Public.',
+        security: [],
+        parameters: parametersOf(statusListParams as unknown as { properties: Record<string, JsonSchema>; required: string[] }, 'path'),
+        responses: {
+          '200': { description: 'The status list token', headers: cached('public, max-age=CREDENTIAL_STATUS_TTL_S'), content: { [STATUS_LIST_TYPE]: { schema: { type: 'string' } } } },
+          '400': errorResponse('The list is not a number'),
+          '404': errorResponse('No status list has that number'),
+          '503': errorResponse('The store is unavailable; retry later'),
+        },
+      },
+    };
+    paths['/.well-known/jwt-vc-issuer'] = {
+      get: {
+        tags: ['credentials'],
+        operationId: 'credentialIssuer',
+        summary: "The issuer's metadata (SD-JWT VC JWT VC Issuer Metadata): its public keys",
+        description: 'The issuer URL and its public keys as a JWK set: the signing key first, then earlier ones whose credentials have yet to expire. Public.',
+        security: [],
+        responses: { '200': { description: 'The issuer metadata', headers: cached('public, max-age=300'), content: { 'application/json': { schema: issuerMetadataSchema } } } },
+      },
+    };
+  }
+
   // They take no parameter; a URL the service cannot read at all (a malformed percent-escape, in the
   // path or the query) is refused before any route is chosen, on these paths as on every other.
   const unreadable = errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8');

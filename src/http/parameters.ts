@@ -7,7 +7,7 @@ import type { ViewDescription } from '../records/views.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';
 import { SYSTEM_NUMBER_PATTERN } from '../records/system-number.ts';
 
-export const MAX_NAME_LENGTH = 100;
+const MAX_NAME_LENGTH = 100;
 
 /** Schema keyword stating a parameter's expected form; validation messages quote it. */
 export const EXPECTED = 'x-expected';

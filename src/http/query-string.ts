@@ -16,7 +16,7 @@ import { badRequest } from '../errors.ts';
 /** Where the parsed query keeps the names of the parameters it could not decode. */
 export const MALFORMED = Symbol('malformed query parameters');
 
-export type ParsedQuery = Record<string, string | string[]> & { [MALFORMED]?: string[] };
+type ParsedQuery = Record<string, string | string[]> & { [MALFORMED]?: string[] };
 
 // A name that cannot be decoded is quoted as sent, cut short: it may be most of an 8 KiB URL.
 const QUOTED_NAME_LENGTH = 100;

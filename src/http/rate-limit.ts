@@ -19,10 +19,10 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { RateLimitConfig } from '../config.ts';
+import type { RateLimitConfig } from '../config/rate-limit.ts';
 import { ApiError } from '../errors.ts';
 
-export interface Verdict {
+interface Verdict {
   readonly allowed: boolean;
   /** Whole tokens left after this request. */
   readonly remaining: number;
@@ -31,7 +31,7 @@ export interface Verdict {
 }
 
 /** Buckets kept in one process; the least recently used are dropped beyond MAX_BUCKETS (they restart full). */
-export const MAX_BUCKETS = 100_000;
+const MAX_BUCKETS = 100_000;
 
 export class MemoryBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
@@ -73,7 +73,7 @@ export class MemoryBuckets {
 }
 
 /** KEYS[1]: the bucket; ARGV: burst, tokens per millisecond. Returns {allowed (1 or 0), whole tokens left, ms to wait}. */
-export const TOKEN_BUCKET_LUA = `
+const TOKEN_BUCKET_LUA = `
 local burst = tonumber(ARGV[1])
 local per_ms = tonumber(ARGV[2])
 local time = redis.call('TIME')
@@ -103,13 +103,13 @@ interface BucketCommands {
   levTakeToken(key: string, burst: number, perMs: number): Promise<[number, number, number]>;
 }
 
-export interface RateLimiter {
+interface RateLimiter {
   /** Takes a token from the client's bucket; throws the 429 when there is none. */
   take(client: string): Promise<Verdict>;
   close(): Promise<void>;
 }
 
-export const tooManyRequests = (config: RateLimitConfig, retryAfterMs: number) => {
+const tooManyRequests = (config: RateLimitConfig, retryAfterMs: number) => {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new ApiError(
     429,

@@ -32,10 +32,12 @@ declare module 'fastify' {
   interface FastifyContextConfig extends Partial<RecordRouteConfig> {
     /** The route needs a caller identity even though it serves no dataset. */
     requiresIdentity?: boolean;
+    /** The route's Cache-Control, where its answer may be kept (every other answer is no-store). */
+    cacheControl?: string;
   }
 }
 
-export interface RecordRoutesOptions {
+interface RecordRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
   readonly audit: AuditTrail;

@@ -29,7 +29,8 @@ import type { TLSSocket, Server as TlsServer } from 'node:tls';
 import { randomUUID } from 'node:crypto';
 import { type FastifyBaseLogger, type FastifyServerOptions, LogController } from 'fastify';
 import { presentedCertificate } from '../auth/client-certificate.ts';
-import type { ConnectionLimits, TlsConfig } from '../config.ts';
+import type { ConnectionLimits } from '../config/server.ts';
+import type { TlsConfig } from '../config/tls.ts';
 import { guardConnections } from './connection-slots.ts';
 import { securityHeaders } from './headers.ts';
 
@@ -38,7 +39,7 @@ export const MAX_URL_LENGTH = 8 * 1024;
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
-export interface Transport {
+interface Transport {
   /** Fastify's `serverFactory`. */
   readonly serverFactory: (handler: Handler, options: FastifyServerOptions) => Server;
   /** Fastify's `clientErrorHandler`: what the parser refused (431, 400, 408). */

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import type { AuditTrail } from '../types/audit.ts';
-import type { VerificationConfig } from '../config.ts';
+import type { VerificationConfig } from '../config/verification.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { RecordReader } from '../types/store.ts';
 import { type CompiledVerification, compileVerification } from '../records/verification.ts';
@@ -25,7 +25,7 @@ declare module 'fastify' {
 }
 
 /** How verification finds its candidates: the store's search, giving what it compares of each. */
-export type CandidateSearch = RecordReader['verificationCandidates'];
+type CandidateSearch = RecordReader['verificationCandidates'];
 
 /**
  * The most candidates one verification compares. More registrations than this sharing the
@@ -41,7 +41,7 @@ export const CANDIDATE_LIMIT = 100;
  * from "a detail differs", nor one registration from a re-registered pair or three of a name.
  * Each one more costs every verification that finds fewer another row read and parsed.
  */
-export const CANDIDATE_FLOOR = 3;
+const CANDIDATE_FLOOR = 3;
 
 export const verificationPath = (type: string) => `/v1/verification/${type}`;
 
@@ -96,7 +96,7 @@ export function verificationParameters(compiled: CompiledVerification) {
   };
 }
 
-export interface VerificationRoutesOptions {
+interface VerificationRoutesOptions {
   readonly records: readonly RecordDescription[];
   readonly candidates: CandidateSearch;
   readonly audit: AuditTrail;

@@ -21,14 +21,14 @@ export class DataError extends LevError {
 const DATA_FILE = /\.(json|ndjson|jsonl)$/i;
 
 /** The record type a file holds, by its name; v0 files are skipped, since v0 is derived from v1. */
-export function typeOfFile(file: string, descriptions: readonly RecordDescription[]): RecordDescription | 'skip' | undefined {
+function typeOfFile(file: string, descriptions: readonly RecordDescription[]): RecordDescription | 'skip' | undefined {
   const name = basename(file).toLowerCase();
   if (/_v0\b|_v0\./.test(name)) return 'skip';
   return descriptions.find((description) => name.startsWith(description.name));
 }
 
 /** The files of `path` by record type, in name order. */
-export async function dataFiles(path: string, descriptions: readonly RecordDescription[]): Promise<Map<string, string[]>> {
+async function dataFiles(path: string, descriptions: readonly RecordDescription[]): Promise<Map<string, string[]>> {
   const info = await stat(path).catch(() => {
     throw new DataError(`${path}: no such file or folder`);
   });

@@ -64,7 +64,7 @@ export interface LoadProgress {
   readonly elapsedMs: number;
 }
 
-export interface LoadCounts {
+interface LoadCounts {
   /** Entries read: inserted + updated + unchanged + rejected. */
   read: number;
   inserted: number;
@@ -102,7 +102,7 @@ function add(into: LoadCounts, counts: Partial<LoadCounts> | WriteCounts) {
   for (const [key, value] of Object.entries(counts) as [keyof LoadCounts, number][]) into[key] += value;
 }
 
-export const displayName = (file: string) => (file === '-' ? 'stdin' : file);
+const displayName = (file: string) => (file === '-' ? 'stdin' : file);
 export const defaultRejectsPath = (files: readonly string[]) => `${displayName(files[0] ?? 'load')}.rejects.ndjson`;
 
 /**

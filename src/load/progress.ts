@@ -5,7 +5,7 @@
  */
 import type { LoadProgress } from './loader.ts';
 
-export interface ProgressReporter {
+interface ProgressReporter {
   update(progress: LoadProgress): void;
   /** Clears the in-place line, so the summary starts on a clean line. */
   done(): void;

@@ -8,7 +8,7 @@ import { NdjsonSplitter } from './ndjson-entries.ts';
 import type { RawEntry, Splitter } from './splitter.ts';
 import { Utf8Decoder, holdsBadBytes } from './utf8-decoder.ts';
 
-export interface EntryChunk {
+interface EntryChunk {
   readonly entries: RawEntry[];
   readonly bytes: number;
   readonly format: Splitter['format'] | undefined;

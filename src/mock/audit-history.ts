@@ -15,7 +15,7 @@ interface Caller {
   readonly perDay: number;
 }
 
-/** The callers of the history; the README's mock section names them. */
+/** The callers of the history; docs/mock-data.md ("The audit history") lists them. */
 export const HISTORY_CALLERS: readonly Caller[] = [
   { username: 'a.nwosu@hmpo.example.gov.uk', client: 'passport-checks', groups: ['hmpo-fraud'], perDay: 3 },
   { username: 'k.lindqvist@hmpo.example.gov.uk', client: 'passport-checks', groups: ['hmpo-fraud', 'hmpo-team-leaders'], perDay: 1 },

@@ -1641,8 +1641,8 @@ function partnerships(): Data[] {
 // ---------------------------------------------------------------------------
 
 /**
- * The mock records of a type described outside this file (a scenario file beside its
- * description): each scenario's record is made from the description (every field filled,
+ * The mock records of a type described outside this file (its scenario file, in
+ * `src/mock/scenarios/`): each scenario's record is made from the description (every field filled,
  * `src/generate/values.ts`), its first party named and dated as its search asks, then
  * overlaid with what the scenario says (`record`). One of them is id 123456789.
  */

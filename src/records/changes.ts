@@ -31,9 +31,9 @@ export const recordTypeOf = (eventType: string) => eventType.slice(0, eventType.
  * `became-blocked` from a literal false to anything else (what `blockedBy` reads as blocked);
  * `became-unblocked` the other way; `changed` any difference (absent and null alike).
  */
-export type ChangeTest = 'became-true' | 'appeared' | 'became-blocked' | 'became-unblocked' | 'changed';
+type ChangeTest = 'became-true' | 'appeared' | 'became-blocked' | 'became-unblocked' | 'changed';
 
-export interface ReasonRule {
+interface ReasonRule {
   readonly reason: Exclude<UpdateReason, 'other'>;
   readonly path: string;
   readonly test: ChangeTest;

@@ -16,3 +16,27 @@ export function isIsoDate(value: string): boolean {
   date.setUTCFullYear(year);
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
+
+const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):(\d{2})))?$/;
+
+/** Written as isoInstant reads, whether or not the day and time are real ones. */
+export const isoInstantShaped = (value: string) => ISO_INSTANT.test(value);
+
+/**
+ * The instant an ISO 8601 date (`2026-11-20`, its midnight UTC) or time with its zone
+ * (`2026-11-20T09:00Z`, `2026-11-20T09:00:00.5+01:00`) names, its day checked by isIsoDate and its
+ * time by the clock's ranges; undefined for anything else. `Date` alone reads `2026-02-30` as 2
+ * March, so every date a command or parameter takes is read through this. A leap second (`:60`),
+ * a real time that Date cannot hold, starts where the next second does.
+ */
+export function isoInstant(value: string): Date | undefined {
+  const match = ISO_INSTANT.exec(value);
+  if (!match || !isIsoDate(match[1])) return undefined;
+  const [, day, hours = '00', minutes = '00', seconds = '00', fraction = '', zone = 'Z', sign, zoneHours, zoneMinutes] = match;
+  if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 60) return undefined;
+  if (sign && (Number(zoneHours) > 23 || Number(zoneMinutes) > 59)) return undefined;
+  const leap = seconds === '60';
+  const time = new Date(`${day}T${hours}:${minutes}:${leap ? '59' : seconds}${leap ? '' : fraction.slice(0, 4)}${zone}`);
+  if (Number.isNaN(time.getTime())) return undefined;
+  return leap ? new Date(time.getTime() + 1000) : time;
+}

@@ -11,17 +11,17 @@
 import { Kind, Type, type TSchema } from '@sinclair/typebox';
 
 export type Visibility = 'always' | 'basic' | 'full';
-export const VISIBILITY = Symbol('visibility');
+const VISIBILITY = Symbol('visibility');
 
 type Marked = TSchema & { [VISIBILITY]?: Visibility };
 
-export interface ListField {
+interface ListField {
   readonly kind: 'list';
   readonly visibility: Visibility;
   readonly item: Fields;
   readonly description: string;
 }
-export interface LinkField {
+interface LinkField {
   readonly kind: 'link';
   readonly description: string;
 }
@@ -74,14 +74,14 @@ export type Holds =
  * When a date leaf falls, for the mock and the generator: `days` after the date at `after` (a
  * dot path of another date leaf of the record), or within `years` when it follows no other.
  */
-export interface DateOf {
+interface DateOf {
   readonly after?: string;
   readonly days?: readonly [min: number, max: number];
   readonly years?: readonly [first: number, last: number];
 }
 
-export const HOLDS = Symbol('holds');
-export const DATE_OF = Symbol('dateOf');
+const HOLDS = Symbol('holds');
+const DATE_OF = Symbol('dateOf');
 
 /** Leaf types. The description is what the OpenAPI document says about the field. */
 export const text = (description: string, holds?: Holds) => {
@@ -119,7 +119,7 @@ export const link = (description: string): LinkField => ({ kind: 'link', descrip
 export const isLeaf = (field: Field): field is TSchema => Kind in (field as object);
 export const isList = (field: Field): field is ListField => (field as ListField).kind === 'list' && !isLeaf(field);
 export const isLink = (field: Field): field is LinkField => (field as LinkField).kind === 'link' && !isLeaf(field);
-export const isGroup = (field: Field): field is GroupField => (field as GroupField).kind === 'group' && !isLeaf(field);
+const isGroup = (field: Field): field is GroupField => (field as GroupField).kind === 'group' && !isLeaf(field);
 
 /** The fields of a group, whether written as `group(...)` or as a plain object. */
 export const groupFields = (field: GroupField | Fields): Fields => (isGroup(field as Field) ? (field as GroupField).fields : (field as Fields));

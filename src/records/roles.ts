@@ -1,10 +1,10 @@
 /**
  * The roles this service knows, from the record descriptions: each dataset's own role (read its
- * records) and its `-verify` role (verify against them only), `full-details`, `suggest` and
- * `audit`. An operator recording a client's roles (`subscriptions add|update --roles`) is checked
+ * records) and its `-verify` role (verify against them only), `full-details`, `suggest`,
+ * `audit` and `credentials`. An operator recording a client's roles (`subscriptions add|update --roles`) is checked
  * against it, so a mistyped role cannot silently leave a client without its events.
  */
-import { AUDIT_ROLE, FULL_DETAILS_ROLE, SUGGEST_ROLE } from '../types/identity.ts';
+import { AUDIT_ROLE, CREDENTIALS_ROLE, FULL_DETAILS_ROLE, SUGGEST_ROLE } from '../types/identity.ts';
 import type { RecordDescription } from './define.ts';
 
 export const roleVocabulary = (descriptions: readonly RecordDescription[]): string[] => [
@@ -12,6 +12,7 @@ export const roleVocabulary = (descriptions: readonly RecordDescription[]): stri
   FULL_DETAILS_ROLE,
   SUGGEST_ROLE,
   AUDIT_ROLE,
+  CREDENTIALS_ROLE,
 ];
 
 /** What is wrong with a list of roles, or undefined. */

@@ -3,7 +3,7 @@
  * 18 digits (PostgreSQL's bigint holds them all, and JavaScript's numbers exactly up to 2^53);
  * leading zeros are ignored where a caller types one.
  */
-export const SYSTEM_NUMBER_DIGITS = 18;
+const SYSTEM_NUMBER_DIGITS = 18;
 
 /** Digits only, at most 18 of them, leading zeros aside: what a route or a form accepts. */
 export const SYSTEM_NUMBER_PATTERN = `^0*[0-9]{1,${SYSTEM_NUMBER_DIGITS}}$`;

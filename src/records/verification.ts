@@ -25,7 +25,7 @@ import type { SearchKey, VerifiedValues } from '../types/records.ts';
 import { forenamesMatch } from './search-keys.ts';
 
 /** A parameter of a type's verification, in the order the document lists them. */
-export interface VerificationParameter {
+interface VerificationParameter {
   readonly name: string;
   readonly compare: Comparison;
   readonly required: boolean;
@@ -53,7 +53,7 @@ interface GivenDetail {
 }
 
 /** A verification request read and normalised: what every candidate is compared with. */
-export interface VerificationQuery {
+interface VerificationQuery {
   /** The search that finds the candidates: the date and the first party's names. */
   readonly key: SearchKey;
   readonly date: string;

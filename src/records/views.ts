@@ -44,7 +44,7 @@ export const v1View = (record: RecordDescription): ViewDescription => ({
   query: { surname: 'surname', forenames: 'forenames', date: record.search.dateParam },
 });
 
-export const birthV0View: ViewDescription = {
+const birthV0View: ViewDescription = {
   record: birth,
   version: 'v0',
   path: '/api/v0/events/birth',

@@ -40,15 +40,15 @@ type JsonSchema = Record<string, unknown>;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export const HIDDEN_NOTE = 'Null when the caller may not see it; absent when nothing was recorded.';
+const HIDDEN_NOTE = 'Null when the caller may not see it; absent when nothing was recorded.';
 /** Who may see a field, as the document says it beside the field's own description. */
-export const VISIBILITY_NOTE: Readonly<Record<Visibility, string>> = {
+const VISIBILITY_NOTE: Readonly<Record<Visibility, string>> = {
   always: 'Shown to every caller, even on a blocked record',
   basic: 'Shown to every authorised caller',
   full: "Needs the 'full-details' role",
 };
 /** What the document says of a link, as the renderer above treats it. */
-export const LINK_NOTE =
+const LINK_NOTE =
   'Redacted by its own blocked flag. Left out when there is none, and always left out of a blocked record, ' +
   'whose links are hidden with the rest of it (the registrations beyond are found by their own lookups)';
 

@@ -12,7 +12,7 @@ import { FULL_DETAILS_ROLE } from '../types/identity.ts';
 import type { CompiledView } from './view.ts';
 
 /** The stored text of records of a type by id (EventFeed.recordsJson). */
-export type RecordsJson = (type: string, ids: readonly number[]) => Promise<Map<number, string>>;
+type RecordsJson = (type: string, ids: readonly number[]) => Promise<Map<number, string>>;
 
 /** The event types of `types` a holder of `roles` receives: those of datasets it may read (`death`; `death-verify` alone is not enough). */
 export const receivableTypes = (types: readonly string[], roles: readonly string[]) => types.filter((type) => roles.includes(recordTypeOf(type)));

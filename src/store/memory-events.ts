@@ -13,6 +13,8 @@ export interface MemoryEvents {
   readonly subscriptions: Subscriptions;
   /** Appends one event per change of records of `type`, at the next positions. */
   append(type: string, changes: readonly RecordChange[]): void;
+  /** Calls `heard` with every append's changes, in the same synchronous step (what follows from an event happens with it). */
+  onAppend(heard: (type: string, changes: readonly RecordChange[]) => void): void;
 }
 
 export function createMemoryEvents(lookupJson: (type: string, id: number) => string | undefined): MemoryEvents {
@@ -20,6 +22,7 @@ export function createMemoryEvents(lookupJson: (type: string, id: number) => str
   let head = 0;
   const waiters = feedWaiters();
   const subscriptions = new Map<string, Subscription>();
+  const listeners: ((type: string, changes: readonly RecordChange[]) => void)[] = [];
 
   // Events are in position order with no gap, so a position's index is its offset from the first kept.
   const indexAfter = (position: number) => {
@@ -130,7 +133,11 @@ export function createMemoryEvents(lookupJson: (type: string, id: number) => str
           time,
         });
       }
+      for (const heard of listeners) heard(type, changes);
       waiters.wakeAll();
+    },
+    onAppend(heard) {
+      listeners.push(heard);
     },
   };
 }

@@ -135,7 +135,7 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
       ORDER BY 1, 2
      ON CONFLICT DO NOTHING`,
   );
-  // The register's counts (schema/v12-register-counts.ts): each changed record's names counted
+  // The register's counts (schema/v13-register-counts.ts): each changed record's names counted
   // out as they were and in as they are, and the new records into the total.
   await tx.query(
     `WITH new AS (

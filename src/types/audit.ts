@@ -2,9 +2,9 @@
 
 /**
  * What an access did: read one record, searched, verified, asked for close matches, read the change
- * feed, or read the audit trail itself.
+ * feed, read the audit trail itself, or was issued a digital certificate of one record.
  */
-export const AUDIT_OPERATIONS = ['lookup', 'search', 'verify', 'suggest', 'events', 'audit-read'] as const;
+export const AUDIT_OPERATIONS = ['lookup', 'search', 'verify', 'suggest', 'events', 'audit-read', 'credential'] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
 /** How a reading of the trail itself is recorded, by the audit routes and the audit commands alike. */
@@ -31,7 +31,7 @@ export interface AuditEntry {
   readonly records?: readonly RecordRef[];
   /** A change-feed answer's event ids (feed positions), in the order sent. */
   readonly events?: readonly string[];
-  /** The record fields (dot paths) a change-feed answer included, where its subscription names any. */
+  /** The record fields (dot paths) a change-feed answer included, where its subscription names any, or a credential disclosed. */
   readonly fields?: readonly string[];
 }
 

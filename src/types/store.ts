@@ -4,6 +4,7 @@
  * and read back by the audit report. Each backend (src/backend/) gives all four.
  */
 import type { AuditReport, AuditTrail } from './audit.ts';
+import type { CredentialStatuses } from './credentials.ts';
 import type { EventFeed, Subscriptions } from './events.ts';
 import type { WebhookStore } from './webhooks.ts';
 import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from './records.ts';
@@ -93,5 +94,7 @@ export interface Backend {
   readonly subscriptions: Subscriptions;
   /** Push delivery of the feed to webhook subscriptions. */
   readonly webhooks: WebhookStore;
+  /** The status list entries of the digital certificates issued. */
+  readonly credentials: CredentialStatuses;
   close(): Promise<void>;
 }

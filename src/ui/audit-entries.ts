@@ -8,7 +8,7 @@ import { longDate } from './dates.ts';
 /** As many as the API gives at once: an auditor reading one person's day should see all of it. */
 export const ENTRIES_SHOWN = 1000;
 
-export interface EntryRow {
+interface EntryRow {
   /** HH:MM:SS, UTC. */
   readonly time: string;
   readonly operation: string;
@@ -27,7 +27,7 @@ const OPERATIONS: Record<string, string> = {
 };
 
 /** An operation as the pages name it. */
-export const operationName = (operation: string) => OPERATIONS[operation] ?? operation;
+const operationName = (operation: string) => OPERATIONS[operation] ?? operation;
 
 /**
  * The page's rows. A lookup asked by its path, whose last segment is the system number on every
@@ -48,7 +48,7 @@ export function entryRows(entries: readonly AuditEntry[], nounOf: (dataset: stri
 }
 
 /** One access to a registration, as the "who has seen this record" page shows it. */
-export interface AccessRow {
+interface AccessRow {
   /** YYYY-MM-DD, UTC. */
   readonly day: string;
   /** HH:MM:SS, UTC. */

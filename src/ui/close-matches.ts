@@ -14,7 +14,7 @@ import { compareForenames, compareSurname } from '../match/names.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
 import { longDate } from './dates.ts';
 
-export interface CandidateView {
+interface CandidateView {
   readonly id: number;
   readonly blocked: boolean;
   /** Names of each party, then the date, as the results table shows them. */

@@ -46,7 +46,7 @@ const startedElsewhere = (request: FastifyRequest) => {
   return site === 'cross-site' || site === 'same-site';
 };
 
-export interface GuardOptions {
+interface GuardOptions {
   readonly templates: nunjucks.Environment;
   /** The mock's sign-in: every page says so. */
   readonly mock: boolean;

@@ -12,11 +12,11 @@
 import { decodeJwt, type JWTPayload } from 'jose';
 import * as client from 'openid-client';
 import { identityFromClaims } from '../auth/oidc.ts';
-import type { UiSignInConfig } from '../config.ts';
+import type { UiSignInConfig } from '../config/ui.ts';
 import type { SessionTokens, SessionUser } from './sessions.ts';
 
 /** What the callback is checked against: kept in the session between the redirect and the return. */
-export interface PendingSignIn {
+interface PendingSignIn {
   readonly state: string;
   readonly nonce: string;
   readonly verifier: string;

@@ -39,7 +39,7 @@ export interface PagesOptions {
 }
 
 /** A signed-in caseworker's request: their session and their client of the API. */
-export interface SignedIn {
+interface SignedIn {
   readonly id: string;
   readonly session: Session;
   readonly lev: LevClient;

@@ -22,19 +22,19 @@ export interface Row {
   readonly value: string;
 }
 
-export interface Section {
+interface Section {
   readonly heading: string;
   /** The group's dot path in the record. */
   readonly path: string;
   readonly rows: readonly Row[];
 }
 
-export interface LinkedRegistration {
+interface LinkedRegistration {
   readonly label: string;
   readonly id: number;
 }
 
-export interface RecordPage {
+interface RecordPage {
   readonly id: number;
   readonly blocked: boolean;
   /** The flags worth a banner: corrected, marginal note, cancelled and the like, as the record has them. */

@@ -26,7 +26,7 @@ export { AUDIT_ROLE, UI_CLIENT, type UiSignIn } from './pages.ts';
 export { csvCell } from './journeys/audit-report.ts';
 
 /** What the pages share, but their templates: the plugin makes those. */
-export type UiOptions = Omit<PagesOptions, 'templates'>;
+type UiOptions = Omit<PagesOptions, 'templates'>;
 
 export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   const templates = createTemplates();

@@ -9,7 +9,7 @@ import { createLevClient } from '@lev-api/client';
 import closeWithGrace from 'close-with-grace';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { Agent } from 'undici';
-import type { UiConfig } from '../config.ts';
+import type { UiConfig } from '../config/ui.ts';
 import { securityHeaders } from '../http/headers.ts';
 import { createTransport, serverOptions } from '../http/transport.ts';
 import { parseQuery } from '../http/query-string.ts';
@@ -21,7 +21,7 @@ import { createOidcSignIn } from './oidc-sign-in.ts';
 import { uiRoutes } from './routes.ts';
 import { openSessions } from './sessions.ts';
 
-export interface UiAppDependencies {
+interface UiAppDependencies {
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** The record types the API serves: by default the built-in ones, src/records/index.ts. */

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { UiSessionConfig } from '../config.ts';
+import type { UiSessionConfig } from '../config/sessions.ts';
 
 export interface SessionUser {
   readonly username: string;
@@ -68,7 +68,7 @@ export function memorySessions(idleMs: number, now: () => number = Date.now): Se
 }
 
 /** Sessions in Redis under `<prefix>ui-session:<id>`, expiring `idleMs` after they were last set. */
-export function redisSessions(redis: Redis, idleMs: number, prefix: string): SessionStore {
+function redisSessions(redis: Redis, idleMs: number, prefix: string): SessionStore {
   const key = (id: string) => `${prefix}ui-session:${id}`;
   return {
     async get(id) {

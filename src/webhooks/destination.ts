@@ -7,13 +7,13 @@
  * check and a private one for the connection).
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
-import { SPECIAL, family, mappedIpv4, networkList, webhookUrlProblem } from '../webhook-addresses.ts';
+import { addressProblem, networkList, parseAddress, webhookUrlProblem } from '../webhook-addresses.ts';
+import { addressFailure } from './failures.ts';
 import { LevError } from '../errors.ts';
 
 export class RefusedDestination extends LevError {
-  constructor(message: string) {
-    super(message, { code: 'WebhookDestinationRefused', status: 400, exitCode: 2 });
+  constructor(problem: string) {
+    super(addressFailure(problem), { code: 'WebhookDestinationRefused', status: 400, exitCode: 2 });
   }
 }
 
@@ -34,14 +34,6 @@ export interface Destination {
   resolve(): Promise<{ address: string; family: number }[]>;
 }
 
-/** Each special range as a list of its own, built once: the check runs at every delivery. */
-const specialRanges = SPECIAL.map((entry) => {
-  const [network, bits, netFamily] = entry;
-  const range = new BlockList();
-  range.addSubnet(network, bits, netFamily);
-  return { entry, netFamily, range };
-});
-
 export function destinationPolicy(policy: DestinationPolicy) {
   const allowed = networkList(policy.allowedNetworks);
   const resolver = policy.resolve ?? ((host: string) => dnsLookup(host, { all: true, verbatim: true }));
@@ -54,25 +46,17 @@ export function destinationPolicy(policy: DestinationPolicy) {
     const url = new URL(text);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const plainLoopback = url.protocol === 'http:';
-    const addressProblem = (address: string) => {
-      const kind = family(address);
-      const mapped = kind === 'ipv6' ? mappedIpv4(address) : undefined;
-      if (mapped) return addressProblem(mapped);
-      if (allowed.check(address, kind)) return undefined;
-      const special = specialRanges.find(({ netFamily, range }) => netFamily === kind && range.check(address, kind))?.entry;
-      if (!special) return undefined;
-      if (special[3] === 'loopback' && plainLoopback) return undefined;
-      return `${address} is a ${special[3]} address (allow its network with WEBHOOK_ALLOWED_NETWORKS if the receiver really is there)`;
-    };
+    const problemOf = (address: string) => addressProblem(address, allowed, plainLoopback);
     return {
       url,
-      problem: addressProblem,
+      problem: problemOf,
       async resolve() {
-        const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolver(host);
+        const literal = parseAddress(host);
+        const addresses = literal ? [{ address: host, family: literal.kind() === 'ipv4' ? 4 : 6 }] : await resolver(host);
         if (addresses.length === 0) throw new RefusedDestination(`${host} resolves to no address`);
         for (const { address } of addresses) {
-          const problem = addressProblem(address);
-          if (problem) throw new RefusedDestination(host === address ? `refused: ${problem}` : `refused: ${host} resolves to ${problem}`);
+          const problem = problemOf(address);
+          if (problem) throw new RefusedDestination(host === address ? problem : `${host} resolves to ${problem}`);
         }
         return addresses;
       },

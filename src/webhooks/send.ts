@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { LookupAddress } from 'node:dns';
 import { Agent, request } from 'undici';
 import { type DestinationChecker, RefusedDestination } from './destination.ts';
+import { errorFailure, statusFailure, unresolvedFailure } from './failures.ts';
 
 const RESPONSE_LIMIT = 4096;
 
@@ -75,7 +76,7 @@ export function createSender(options: SenderOptions) {
       await destination.resolve();
     } catch (error) {
       if (error instanceof RefusedDestination) return { error: error.message, refused: true };
-      return { error: `the receiver's name did not resolve: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+      return { error: unresolvedFailure(new URL(target.url).hostname, String((error as NodeJS.ErrnoException).code ?? (error as Error).name)) };
     }
     try {
       const answer = await request(target.url, {
@@ -93,20 +94,14 @@ export function createSender(options: SenderOptions) {
       answer.body.destroy();
       const { statusCode: status } = answer;
       if (status >= 200 && status < 300) return { status };
-      if (status >= 300 && status < 400) {
-        return { status, error: `the receiver answered ${status} (a redirect${answer.headers.location ? ' elsewhere' : ''}): redirects are not followed` };
-      }
+      if (status >= 300 && status < 400) return { status, error: statusFailure(status, Boolean(answer.headers.location)) };
       const after = status === 429 || status === 503 ? retryAfterMs(answer.headers['retry-after']) : undefined;
-      return { status, ...(after !== undefined ? { retryAfterMs: after } : {}), error: `the receiver answered ${status}` };
+      return { status, ...(after !== undefined ? { retryAfterMs: after } : {}), error: statusFailure(status) };
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause;
       if (cause instanceof RefusedDestination) return { error: cause.message, refused: true };
       if (error instanceof RefusedDestination) return { error: error.message, refused: true };
-      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
-      if (code === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-        return { error: `no answer within ${options.timeoutMs / 1000} s` };
-      }
-      return { error: `no answer: ${code}` };
+      return { error: errorFailure(error, options.timeoutMs) };
     }
   }
 

@@ -3,7 +3,7 @@
  * them on their own, `serve` beside the API with EVENTS_DELIVERY=on (the mock's default).
  */
 import type { Registry } from 'prom-client';
-import type { WebhooksConfig } from '../config.ts';
+import type { WebhooksConfig } from '../config/events.ts';
 import { records } from '../records/index.ts';
 import { views } from '../records/views.ts';
 import { eventFieldRenderer } from '../render/event-fields.ts';

@@ -14,7 +14,7 @@ import { records } from '../../src/records/index.ts';
 import { openMemoryTrail } from '../../src/audit/memory-trail.ts';
 import { verifyEntries } from '../../src/audit/verify.ts';
 import { auditCommand } from '../../src/commands/audit.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import type { AuditEntry } from '../../src/types/audit.ts';
 
 const entry = (i: number): AuditEntry => ({

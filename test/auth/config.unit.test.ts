@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError } from '../../src/errors.ts';
+import { loadConfig } from '../../src/config/index.ts';
 
 const DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const OIDC = { AUTH_MODE: 'oidc', OIDC_ISSUER: 'https://id.example.gov.uk/realms/lev', OIDC_AUDIENCE: 'lev-api' };

@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { before, test } from 'node:test';
 import { SignJWT, base64url } from 'jose';
 import pino from 'pino';
-import type { Config } from '../../src/config.ts';
+import type { Config } from '../../src/config/index.ts';
 import { CALLER, type RunningApp, type TestStore, filledStore, startApp, suiteContext, testConfig } from '../helper.ts';
 import { AUDIENCE, type TestIssuer, startIssuer } from './issuer.ts';
 

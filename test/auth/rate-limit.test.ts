@@ -11,7 +11,8 @@ import { Writable } from 'node:stream';
 import { before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError } from '../../src/errors.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { MemoryBuckets } from '../../src/http/rate-limit.ts';
 import { TEST_REDIS_URL, type TestStore, filledStore, redisAvailable, redisPrefix, startApp, suiteContext, testConfig } from '../helper.ts';
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
-import type { Config } from '../../src/config.ts';
+import type { Config } from '../../src/config/index.ts';
 import { type TestStore, countingReads } from '../helper.ts';
 import { filledStore, suiteContext, testConfig } from '../helper.ts';
 import { AUDIENCE, type TestIssuer, startIssuer } from './issuer.ts';

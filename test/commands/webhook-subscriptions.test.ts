@@ -71,6 +71,11 @@ test('subscriptions with webhooks: add (secret once, Ed25519), update, rotate-se
   await mistake(['redeliver', '--client', 'dwp', '--event', '3'], /event 3 is not among dwp's dead letters/);
   await mistake(['redeliver', '--client', 'dwp', '--from', 'yesterday'], /--from must be an ISO 8601/);
   await mistake(['redeliver', '--client', 'dwp', '--from', '2026-11-02', '--to', '2026-11-01'], /--to must be after --from/);
+  // Date alone reads these as 2 March and 1 December: the service's own date check refuses them.
+  await mistake(['redeliver', '--client', 'dwp', '--from', '2026-02-30'], /--from 2026-02-30 is written right but is no real date/);
+  await mistake(['redeliver', '--client', 'dwp', '--from', '2026-11-01', '--to', '2026-11-31T00:00Z'], /--to 2026-11-31T00:00Z is written right but is no real date/);
+  await mistake(['redeliver', '--client', 'dwp', '--from', '2026-11-01T24:00Z'], /--from 2026-11-01T24:00Z is written right but is no real date/);
+  assert.match(await ok(['redeliver', '--client', 'dwp', '--from', '2026-11-01T09:00Z', '--to', '2026-11-02']), /queued 0 dead letter/);
   // A bad setting is told as every configuration problem is: named, with exit 2.
   const badSetting = await run(t, ['subscriptions', 'list'], { ...env, WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/99' });
   assert.equal(badSetting.code, 2);

@@ -12,21 +12,18 @@
  * - searches are deduplicated and in ascending id order;
  * - v0 `forename2` is honoured.
  *
- * Skipped when the reference folder is absent.
+ * Skipped when the reference folder is absent, except under CI=true (reference-folder.ts).
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type TestContext, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { CALLER, FULL_DETAILS, type RunningApp, filledStore, startApp, storeKinds, testConfig } from '../helper.ts';
 import { openBackend } from '../../src/backend/open.ts';
+import { REFERENCE, referenceMissing } from './reference-folder.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const REFERENCE = resolve(ROOT, '../shared/reference');
 const MOCK_DATA = resolve(REFERENCE, 'mock-data');
-const skip = existsSync(MOCK_DATA) ? false : `reference mock records not found at ${MOCK_DATA}`;
+const skip = referenceMissing(MOCK_DATA);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

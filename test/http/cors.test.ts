@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
-import { ConfigError } from '../../src/config.ts';
+import { ConfigError } from '../../src/errors.ts';
 import { CALLER, filledStore, suiteContext, testConfig } from '../helper.ts';
 
 const context = suiteContext();

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import type { Config } from '../../src/config.ts';
+import type { Config } from '../../src/config/index.ts';
 import { closeMatchOnlyScenarios, mockRecords, scenarios, type Scenario } from '../../src/mock/dataset.ts';
 import {
   type Fields,

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { before, describe, test } from 'node:test';
 import pino from 'pino';
-import type { Config } from '../../src/config.ts';
+import type { Config } from '../../src/config/index.ts';
 import { type TypeScenarios, mockRecords, scenarioFiles, scenarios } from '../../src/mock/dataset.ts';
 import { readPath } from '../../src/records/define.ts';
 import { records } from '../../src/records/index.ts';

@@ -4,19 +4,18 @@
  * through the pipeline every load uses.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { openBackend } from '../../src/backend/open.ts';
 import { DataError, loadDataPath } from '../../src/load/data-path.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
 import { records } from '../../src/records/index.ts';
 import type { RecordReader } from '../../src/types/store.ts';
 import { type TestStore, emptyStore } from '../helper.ts';
+import { REFERENCE, referenceMissing } from '../compat/reference-folder.ts';
 
 /** A fresh folder under the system temporary folder, removed when the test ends. */
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
@@ -259,14 +258,13 @@ test('the service refuses a folder with one bad file, and serves nothing', async
   assert.deepEqual(await ids(backend.records, 'birth', '2001-01-01', 'record', 'good'), [41], 'the one birth');
 });
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const mockData = resolve(repoRoot, '../shared/reference/mock-data');
+const mockData = resolve(REFERENCE, 'mock-data');
 /** How many rows of each type the existing service's mock data holds. */
 const REFERENCE_ROWS = { birth: 14, death: 23, marriage: 9, partnership: 9 };
 
 test(
   "the existing service's mock rows load, and every row is found by its own search columns",
-  { skip: existsSync(mockData) ? false : `${mockData} is absent` },
+  { skip: referenceMissing(mockData) },
   async (t) => {
     const { store, counts } = await loaded(t, mockData);
     assert.deepEqual(counts, REFERENCE_ROWS);

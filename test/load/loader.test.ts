@@ -4,13 +4,11 @@
  * then the `lev-api load` command against the server.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { type TestContext, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { loadCommand } from '../../src/commands/load.ts';
 import { JsonArraySplitter } from '../../src/load/json-array-entries.ts';
 import { LoadError, type LoadResult, loadFiles, summary } from '../../src/load/loader.ts';
@@ -25,9 +23,9 @@ import { openPostgres } from '../../src/store/pg-driver.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
 import { records as descriptions } from '../../src/records/index.ts';
 import { TEST_DATABASE_URL, type TestStore, emptySchema, emptyStore, postgresAvailable, recordTypes, storeKinds } from '../helper.ts';
+import { REFERENCE, referenceMissing } from '../compat/reference-folder.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MOCK_DATA = resolve(ROOT, '../shared/reference/mock-data');
+const MOCK_DATA = resolve(REFERENCE, 'mock-data');
 
 type Json = Record<string, any>;
 
@@ -554,7 +552,7 @@ for (const kind of await storeKinds()) {
       assert.equal(seen.at(-1), 20);
     });
 
-    await t.test('each reference *_v1 file loads with the right counts', { skip: !existsSync(MOCK_DATA) && `no ${MOCK_DATA}` }, async () => {
+    await t.test('each reference *_v1 file loads with the right counts', { skip: referenceMissing(MOCK_DATA) }, async () => {
       const store = await fresh();
       const files = (await readdir(MOCK_DATA)).filter((name) => /_v1\.json$/.test(name)).sort();
       assert.equal(files.length, 4);

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import test from 'node:test';
-import { configReference, uiConfigReference } from '../../src/config.ts';
+import { configReference } from '../../src/config/index.ts';
+import { uiConfigReference } from '../../src/config/ui.ts';
 import { CONFIGURATION_DOC, withSettingsTables } from '../../scripts/configuration-doc.ts';
 
 const page = readFileSync(CONFIGURATION_DOC, 'utf8');
 
-test('docs/configuration.md lists every setting as src/config.ts declares it (npm run docs:config rewrites it)', () => {
+test('docs/configuration.md lists every setting as src/config/ declares it (npm run docs:config rewrites it)', () => {
   assert.equal(page, withSettingsTables(page), 'the tables differ from the schema: run npm run docs:config');
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { migrations, pendingMigrations } from '../../src/store/migrations.ts';
 import { openBackend } from '../../src/backend/open.ts';
 import { TEST_DATABASE_URL, type TestStore, emptySchema, filledStore, postgresAvailable, startApp } from '../helper.ts';

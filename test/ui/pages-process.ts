@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import pino from 'pino';
-import { loadUiConfig } from '../../src/config.ts';
+import { loadUiConfig } from '../../src/config/ui.ts';
 import { buildUiApp } from '../../src/ui/server.ts';
 import { AUDIENCE, PAGES_CLIENT, startIssuer } from '../auth/issuer.ts';
 import { filledStore, startApp, testConfig } from '../helper.ts';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
 import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import type { WebhooksConfig } from '../../src/config.ts';
+import type { WebhooksConfig } from '../../src/config/events.ts';
 import { type Source, loadSources } from '../../src/load/loader.ts';
 import { newSecret, newSigningKey, publicKeyOf } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';

@@ -8,7 +8,7 @@ import { Registry } from 'prom-client';
 import { type Source, loadSources } from '../../src/load/loader.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
-import { emptyStore } from '../helper.ts';
+import { emptyStore, startApp } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
 
 const deaths = (ids: number[]): Source => ({
@@ -42,4 +42,22 @@ test('per-subscription delivery metrics', async (t) => {
   assert.ok(value(/^lev_webhook_oldest_undelivered_seconds\{subscription="bad"\} (\S+)$/m) > 0);
   assert.equal(value(/^lev_webhook_delivery_latency_seconds_count\{subscription="good"\} (\S+)$/m), 3);
   assert.match(text, /^# TYPE lev_webhook_dead_lettered_total counter$/m);
+});
+
+test('lev_feed_lag_positions of a client that only has events pushed counts from its delivery position', async (t) => {
+  const store = await emptyStore(t, 'memory');
+  const receiver = await startReceiver(t);
+  await store.subscriptions.add({ client: 'pushed', events: ['death.registered'], fields: [] });
+  await store.webhooks.setEndpoint('pushed', { url: receiver.url }, { secret: newSecret() });
+  await store.subscriptions.add({ client: 'reader', events: ['death.registered'], fields: [] });
+  const app = await startApp(t, store);
+  const delivery = startConfiguredDelivery(SETTINGS, store, { info() {}, warn() {} }, undefined, { pollMs: 50 });
+  t.after(() => delivery.stop());
+  await loadSources(store.writer, 'death', [deaths([1, 2, 3])]);
+  await until(() => receiver.taken().length === 3, 'the deliveries');
+  await until(async () => (await store.webhooks.get('pushed'))?.deliveredThrough === 3, 'the position recorded');
+  const metrics = (await app.get('/metrics', {})).text;
+  assert.match(metrics, /^lev_feed_lag_positions\{client="pushed"\} 0$/m);
+  // A client that neither read nor was pushed anything lags by the whole feed.
+  assert.match(metrics, /^lev_feed_lag_positions\{client="reader"\} 3$/m);
 });

@@ -7,7 +7,7 @@ import { createServer as createHttpsServer, type ServerOptions } from 'node:http
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { TestContext } from 'node:test';
-import type { WebhooksConfig } from '../../src/config.ts';
+import type { WebhooksConfig } from '../../src/config/events.ts';
 
 export interface Received {
   readonly headers: Record<string, string>;

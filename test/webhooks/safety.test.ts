@@ -16,18 +16,55 @@ import { emptyStore } from '../helper.ts';
 import { createPki } from '../auth/pki.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
 
-const resolveEvil = async (host: string) => (host === 'evil.example' ? [{ address: '127.0.0.1', family: 4 }] : [{ address: '93.184.216.34', family: 4 }]);
+/** The issue's IPv6 spellings of internal IPv4 addresses, each a name resolves to. */
+const INTERNAL_IPV6: Record<string, [string, string]> = {
+  'compat.example': ['::7f00:1', '127.0.0.1'],
+  'translated.example': ['::ffff:0:7f00:1', '127.0.0.1'],
+  'nat64.example': ['64:ff9b::7f00:1', '127.0.0.1'],
+  'metadata.example': ['64:ff9b::a9fe:a9fe', '169.254.169.254'],
+  'sixtofour.example': ['2002:7f00:1::', '127.0.0.1'],
+};
+const resolveEvil = async (host: string) =>
+  host === 'evil.example'
+    ? [{ address: '127.0.0.1', family: 4 }]
+    : INTERNAL_IPV6[host]
+      ? [{ address: INTERNAL_IPV6[host][0], family: 6 }]
+      : [{ address: '93.184.216.34', family: 4 }];
 
 test('SSRF: private and special addresses, a name resolving to loopback, and redirects are refused with a clear reason', async (t) => {
   const sender = createSender({ checker: destinationPolicy({ allowHttpLoopback: true, allowedNetworks: [], resolve: resolveEvil }), timeoutMs: 2000 });
   t.after(() => sender.close());
   const send = (url: string) => sender.send({ url }, {}, '{}');
-  assert.deepEqual(await send('https://10.1.2.3/hook'), { error: 'refused: 10.1.2.3 is a private address (allow its network with WEBHOOK_ALLOWED_NETWORKS if the receiver really is there)', refused: true });
+  assert.deepEqual(await send('https://10.1.2.3/hook'), { error: 'address not allowed: 10.1.2.3 is a private address (allow its network with WEBHOOK_ALLOWED_NETWORKS if the receiver really is there)', refused: true });
   assert.match((await send('https://169.254.169.254/latest/meta-data')).error!, /169\.254\.169\.254 is a link-local address/);
   assert.match((await send('https://[::ffff:192.168.1.1]/')).error!, /192\.168\.1\.1 is a private address/);
   assert.match((await send('https://[fd00::1]/')).error!, /fd00::1 is a private \(unique local\) address/);
-  assert.match((await send('https://evil.example/hook')).error!, /^refused: evil\.example resolves to 127\.0\.0\.1 is a loopback address/);
+  assert.match((await send('https://evil.example/hook')).error!, /^address not allowed: evil\.example resolves to 127\.0\.0\.1 is a loopback address/);
   assert.match((await send('http://evil.example/hook')).error!, /plain http only to a loopback address written in the URL/);
+  // Every IPv6 spelling of an internal IPv4 address, written in the URL and resolved from a name
+  // (the check made on the address connected to, as for DNS rebinding).
+  for (const [name, [address, ipv4]] of Object.entries(INTERNAL_IPV6)) {
+    const carries = new RegExp(`carries the IPv4 address ${ipv4.replaceAll('.', '\\.')}, and ${ipv4.replaceAll('.', '\\.')} is a (loopback|link-local) address`);
+    const literal = await send(`https://[${address}]/hook`);
+    assert.equal(literal.refused, true, address);
+    assert.match(literal.error!, /^address not allowed: /, address);
+    assert.match(literal.error!, carries, address);
+    const resolved = await send(`https://${name}/hook`);
+    assert.equal(resolved.refused, true, name);
+    assert.match(resolved.error!, new RegExp(`^address not allowed: ${name.replaceAll('.', '\\.')} resolves to ${address.replaceAll('.', '\\.')} carries`), name);
+  }
+  // A name that resolves to a public address at the check and an internal one when connecting: the
+  // connection's own lookup refuses it.
+  let lookups = 0;
+  const rebinding = createSender({
+    checker: destinationPolicy({ allowHttpLoopback: false, allowedNetworks: [], resolve: async () => [{ address: lookups++ === 0 ? '93.184.216.34' : '64:ff9b::7f00:1', family: lookups === 1 ? 4 : 6 }] }),
+    timeoutMs: 2000,
+  });
+  t.after(() => rebinding.close());
+  const rebound = await rebinding.send({ url: 'https://rebind.example/hook' }, {}, '{}');
+  assert.ok(lookups >= 2, 'the connection looked the name up again');
+  assert.equal(rebound.refused, true, JSON.stringify(rebound));
+  assert.match(rebound.error!, /64:ff9b::7f00:1 carries the IPv4 address 127\.0\.0\.1/);
 
   // A receiver that redirects to another: not followed.
   const target = await startReceiver(t);
@@ -35,7 +72,7 @@ test('SSRF: private and special addresses, a name resolving to loopback, and red
   redirecting.answer = () => ({ status: 307, headers: { location: target.url } });
   const redirected = await send(redirecting.url);
   assert.equal(redirected.status, 307);
-  assert.match(redirected.error!, /answered 307 \(a redirect elsewhere\): redirects are not followed/);
+  assert.equal(redirected.error, 'redirect not followed: the receiver answered 307 (a redirect elsewhere)');
   assert.equal(target.received.length, 0);
 
   // Allowed networks let an internal receiver through.
@@ -95,5 +132,5 @@ test('HTTPS with the test PKI: the receiver\'s certificate checked against WEBHO
   new Webhook(secret).verify(receiver.received[0].body, receiver.received[0].headers);
   // Without a client certificate the receiver's TLS handshake refuses the connection.
   await until(async () => (await store.webhooks.get('no-cert'))?.lastError !== undefined, 'the refused handshake');
-  assert.match((await store.webhooks.get('no-cert'))!.lastError!, /no answer/);
+  assert.match((await store.webhooks.get('no-cert'))!.lastError!, /^(tls|reset): /);
 });

@@ -1,7 +1,7 @@
 /** The OpenAPI document this repository's service serves, read from an app built in this process. */
 import { buildApp } from '../../../src/app.ts';
 import { openMemoryBackend } from '../../../src/backend/memory.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/index.ts';
 import { records } from '../../../src/records/index.ts';
 
 export async function servedDocument(): Promise<Record<string, any>> {

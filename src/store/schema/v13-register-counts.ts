@@ -1,5 +1,5 @@
 /**
- * Version 12: what close matches weigh their evidence with, and find their candidates by.
+ * Version 13: what close matches weigh their evidence with, and find their candidates by.
  *
  * The register's counts (src/match/score.ts): for each record type, how many registrations it
  * holds (part `*`), and how many have each surname (`s`) and each first forename (`f`), so that an

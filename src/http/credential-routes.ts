@@ -1,0 +1,169 @@
+/**
+ * Digital certificates (docs/credentials.md): a registration issued as an SD-JWT VC to a caller
+ * with the `credentials` role as well as the dataset's, the issuer's keys and each type's metadata,
+ * and the token status lists that say whether a credential still stands. The keys, the type
+ * metadata and the status lists are public: a relying party outside government reads them.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Static, Type } from '@sinclair/typebox';
+import { authorise, authoriseDataset } from '../auth/identify.ts';
+import { credentialClaims } from '../credentials/claims.ts';
+import { type CredentialIssuer, CREDENTIAL_TYPE } from '../credentials/issue.ts';
+import { parseHolderKey } from '../credentials/holder-key.ts';
+import type { IssuerKeys } from '../credentials/keys.ts';
+import { STATUS_LIST_TYPE, statusListToken } from '../credentials/status-list.ts';
+import { typeMetadata } from '../credentials/type-metadata.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
+import { isBlocked, readPath } from '../records/define.ts';
+import type { CompiledView } from '../render/view.ts';
+import type { AuditTrail } from '../types/audit.ts';
+import type { CredentialStatuses } from '../types/credentials.ts';
+import { CREDENTIALS_ROLE, type Identity } from '../types/identity.ts';
+import type { RecordReader } from '../types/store.ts';
+import { EXPECTED, systemNumberParameter } from './parameters.ts';
+import { audienceOf, audited, fromStore, refsOf } from './record-routes.ts';
+
+export const ISSUER_METADATA_PATH = '/.well-known/jwt-vc-issuer';
+export const CREDENTIAL_PATH = '/v1/credentials/:type/:id';
+export const TYPE_METADATA_PATH = '/v1/credentials/types/:type';
+export const STATUS_LIST_PATH = '/v1/credentials/status/:list';
+
+/** How long a process reuses a status list it signed: revocations show within this, and serving one is a cached body. */
+export const STATUS_LIST_REUSE_MS = 1000;
+
+export const credentialTypeParameter = (types: readonly string[]) =>
+  Type.Union(
+    types.map((type) => Type.Literal(type)),
+    { description: 'The record type', [EXPECTED]: `one of ${types.join(', ')}` },
+  );
+
+export const credentialParams = (types: readonly string[]) =>
+  Type.Object({ type: credentialTypeParameter(types), id: Type.Unsafe<string>(systemNumberParameter('The system number of the registration')) }, { additionalProperties: false });
+
+export const credentialQuery = Type.Object(
+  {
+    holderKey: Type.Optional(
+      Type.String({
+        description:
+          "The holder's public key (a JWK of an EC P-256 or OKP Ed25519 key, as JSON in base64url): the credential names it (`cnf`), and only its holder can present the credential with key binding",
+        [EXPECTED]: 'a public JWK (EC P-256 or OKP Ed25519) as JSON in base64url',
+      }),
+    ),
+    format: Type.Optional(
+      Type.Union([Type.Literal('sd-jwt')], {
+        description: 'sd-jwt (the default): the SD-JWT VC',
+        [EXPECTED]: 'sd-jwt',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const typeParams = (types: readonly string[]) => Type.Object({ type: credentialTypeParameter(types) }, { additionalProperties: false });
+export const statusListParams = Type.Object(
+  { list: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'The number of the status list', [EXPECTED]: 'a whole number from 1, at most 9 digits' }) },
+  { additionalProperties: false },
+);
+
+export const issuerMetadataSchema = Type.Object({
+  issuer: Type.String({ description: 'The issuer URL, as credentials name it in iss' }),
+  jwks: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'The public keys: the current one first, then those that signed credentials not yet expired' }) }),
+});
+
+export interface CredentialRoutesOptions {
+  readonly views: readonly CompiledView[];
+  readonly store: RecordReader;
+  readonly audit: AuditTrail;
+  readonly statuses: CredentialStatuses;
+  readonly keys: IssuerKeys;
+  readonly issuer: CredentialIssuer;
+  /** The configured issuer URL; without one (the mock) the address the caller used. */
+  readonly issuerUrl?: string;
+  readonly statusTtlS: number;
+  readonly enforceRoles: boolean;
+}
+
+const conflict = (code: string, message: string) => new ApiError(409, code, message);
+
+export async function credentialRoutes(app: FastifyInstance, options: CredentialRoutesOptions) {
+  const { store, audit, statuses, keys, issuer, issuerUrl, statusTtlS, enforceRoles } = options;
+  const views = new Map(options.views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
+  const types = [...views.keys()];
+  const issuerOf = (request: FastifyRequest) => issuerUrl ?? `${request.protocol}://${request.host}`;
+  // Public documents a wallet or a relying party's page may fetch from anywhere.
+  const open = { 'access-control-allow-origin': '*' };
+
+  app.get(ISSUER_METADATA_PATH, { config: { cacheControl: 'public, max-age=300' } }, async (request, reply) =>
+    reply.headers(open).send({ issuer: issuerOf(request), jwks: { keys: keys.all.map((key) => key.publicJwk) } }),
+  );
+
+  app.get<{ Params: Static<ReturnType<typeof typeParams>> }>(
+    TYPE_METADATA_PATH,
+    { schema: { params: typeParams(types) }, config: { cacheControl: 'public, max-age=86400' } },
+    async (request, reply) => reply.headers(open).send(typeMetadata((views.get(request.params.type) as CompiledView).record, issuerOf(request))),
+  );
+
+  // Each list signed at most once a STATUS_LIST_REUSE_MS a process, however many ask: the body is cached.
+  const signed = new Map<string, { at: number; token: Promise<string | undefined> }>();
+  app.get<{ Params: Static<typeof statusListParams> }>(
+    STATUS_LIST_PATH,
+    { schema: { params: statusListParams }, config: { cacheControl: `public, max-age=${statusTtlS}` } },
+    async (request, reply) => {
+      const list = Number(request.params.list);
+      const iss = issuerOf(request);
+      const key = `${list} ${iss}`;
+      const now = Date.now();
+      let found = signed.get(key);
+      if (!found || now - found.at >= STATUS_LIST_REUSE_MS) {
+        const token = fromStore(() => statuses.invalid(list)).then((invalid) => invalid && statusListToken(keys.current, iss, list, invalid, statusTtlS, now));
+        found = { at: now, token };
+        signed.set(key, found);
+        // A failure is not kept for the next caller.
+        token.catch(() => signed.delete(key));
+        if (signed.size > 1000) signed.delete(signed.keys().next().value as string);
+      }
+      const token = await found.token;
+      if (token === undefined) throw notFound('No status list has that number');
+      return reply.headers(open).type(STATUS_LIST_TYPE).send(token);
+    },
+  );
+
+  app.get<{ Params: Static<ReturnType<typeof credentialParams>>; Querystring: Static<typeof credentialQuery> }>(
+    CREDENTIAL_PATH,
+    {
+      schema: { params: credentialParams(types), querystring: credentialQuery },
+      config: { requiresIdentity: true },
+    },
+    async (request, reply) => {
+      const { type } = request.params;
+      const view = views.get(type) as CompiledView;
+      const identity = request.identity as Identity;
+      authoriseDataset(enforceRoles, identity, type);
+      authorise(enforceRoles, identity, CREDENTIALS_ROLE, 'Digital certificates need');
+      let holderKey;
+      if (request.query.holderKey !== undefined) {
+        const parsed = parseHolderKey(request.query.holderKey);
+        if ('problem' in parsed) throw badRequest(`Invalid query parameter 'holderKey': ${parsed.problem}`);
+        holderKey = parsed.jwk;
+      }
+      const id = request.params.id.replace(/^0+(?=\d)/, '');
+      const stored = await fromStore(() => store.lookupJson(type, id));
+      if (stored === undefined) throw notFound();
+      const record = JSON.parse(stored) as Record<string, unknown>;
+      const { blockedFlag, verification } = view.record;
+      // What a credential would say could not be relied on: the answer names why, and nothing more.
+      if (isBlocked(record, blockedFlag)) throw conflict('Blocked', 'The registration is blocked: no credential is issued for it');
+      if (verification.cancelledFlag && readPath(record, verification.cancelledFlag) === true) {
+        throw conflict('Cancelled', 'The registration was cancelled: no credential is issued for it');
+      }
+      if (readPath(record, verification.replacedBy) != null) {
+        throw conflict('Replaced', 'The registration was replaced by a re-registration: ask for a credential of the registration that replaced it');
+      }
+      const { claims, fields } = credentialClaims(type, view.fields, view.render(record, audienceOf(request)), blockedFlag);
+      const status = await fromStore(() => statuses.allocate(type, Number(id)));
+      await audited(audit, request, 1, refsOf(type, [Number(id)]), { dataset: type, operation: 'credential' }, { fields });
+      const credential = await issuer.issue({ issuer: issuerOf(request), type, claims, status, holderKey });
+      return reply.type(CREDENTIAL_TYPE).send(credential);
+    },
+  );
+}
