@@ -20,6 +20,7 @@ import { securityHeaders } from './http/headers.ts';
 import { logRequests } from './http/request-log.ts';
 import { healthRoutes } from './http/health.ts';
 import { metricsPlugin } from './http/metrics.ts';
+import { replicaMetrics } from './http/replica-metrics.ts';
 import { openApiDocument, openApiRoutes } from './http/openapi.ts';
 import { createLevClient } from '@lev-api/client';
 import { IN_PROCESS_URL, injectFetch } from './ui/in-process.ts';
@@ -96,7 +97,7 @@ export async function buildApp(
     await app.register(fastifyCors, {
       origin: [...config.corsOrigins],
       methods: ['GET', 'HEAD'],
-      allowedHeaders: ['Authorization', 'X-Auth-Username', 'X-Auth-Aud', 'X-Auth-Audience', 'X-Auth-Roles', 'X-Auth-Groups'],
+      allowedHeaders: ['Authorization', 'X-Auth-Username', 'X-Auth-Aud', 'X-Auth-Audience', 'X-Auth-Roles', 'X-Auth-Groups', 'X-Feed-Position'],
       // What a page may read of an answer besides the basic headers.
       exposedHeaders: ['x-request-id', 'request-id', TRUNCATED_HEADER, 'retry-after'],
       maxAge: 600,
@@ -151,12 +152,13 @@ export async function buildApp(
   const compiled = viewsOf(descriptions).map(compileView);
   await app.register(metricsPlugin);
   await app.register(healthRoutes, { store });
+  if (store.readPaths) await app.register(replicaMetrics, { readPaths: store.readPaths });
   await app.register(openApiRoutes, {
     document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc', credentials: Boolean(credentials) && config.credentials.enabled }),
   });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
-  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo) => store.verificationCandidates(type, key, limit, padTo), audit, falseShare: config.verification.falseShare });
+  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options), audit, falseShare: config.verification.falseShare });
   await app.register(suggestionRoutes, { views: compiled, store, audit, minProbability: config.suggestMinProbability, rendered });
   await app.register(auditRoutes, { report, audit, enforceRoles, types: descriptions.map((record) => record.name) });
   await app.register(eventRoutes, {

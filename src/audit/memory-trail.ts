@@ -2,12 +2,12 @@
  * The embedded store's audit trail: entries chained as in PostgreSQL, the
  * latest kept in memory for the audit report (a bounded number, so a
  * long-running mock does not grow), and every one appended to the audit
- * file when one is configured (audit-file.ts), which `lev-api audit verify
+ * file when one is configured (file/), which `lev-api audit verify
  * --file` checks.
  */
 import type { ActivityReport, AuditEntry, AuditReport, AuditTrail, ChainedEntry, Checkpoint, EntriesPage } from '../types/audit.ts';
 import { recordAccessesOf, userActivityOf, userEntriesOf } from './activity.ts';
-import { type AuditFileOptions, openAuditFile } from './audit-file.ts';
+import { type AuditFileOptions, openAuditFile } from './file/writer.ts';
 import { GENESIS_HASH, chainHash } from './chain.ts';
 import { type CheckpointSigner, checkpointBody } from './checkpoint.ts';
 import { batchPerTurn } from './trail.ts';

@@ -5,7 +5,7 @@
  * the latest audit entries.
  */
 import type { AuditCheckpointConfig, EmbeddedAuditConfig } from '../config/audit.ts';
-import { defaultHeadPath } from '../audit/audit-file.ts';
+import { defaultHeadPath } from '../audit/file/head-file.ts';
 import { checkpointSigner, newSigningKey, scheduleCheckpoints } from '../audit/checkpoint.ts';
 import { type MemoryTrail, openMemoryTrail } from '../audit/memory-trail.ts';
 import type { RecordDescription } from '../records/define.ts';

@@ -12,6 +12,7 @@ import type { RecordDescription } from '../records/define.ts';
 import type { SqlDriver } from '../store/driver.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { createPostgresCredentialStatuses } from '../store/postgres-credentials.ts';
+import { type ReplicaSet, replicaSet } from '../store/replica-set.ts';
 import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
 import { createPostgresWebhooks } from '../store/postgres-webhooks.ts';
@@ -23,14 +24,14 @@ export interface PostgresBackend extends Backend {
   readonly driver: SqlDriver;
 }
 
-/** The backend over `driver` (the primary) and `readers` (replicas); closing it closes them. */
+/** The backend over `driver` (the primary) and `replicas`; closing it closes them. */
 export function postgresBackend(
   driver: SqlDriver,
   descriptions: readonly RecordDescription[],
-  readers: readonly SqlDriver[] = [],
+  replicas?: ReplicaSet,
   checkpoints: AuditCheckpointConfig = { intervalMs: 60_000 },
 ): PostgresBackend {
-  const { reader, writer } = createPostgresRecords(driver, descriptions, readers);
+  const { reader, writer } = createPostgresRecords(driver, descriptions, replicas);
   const audit = postgresAuditTrail(driver);
   const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
   // Every process tries at every interval; the one that finds no checkpoint taken within the last half interval takes it.
@@ -55,7 +56,7 @@ export function postgresBackend(
     async close() {
       await schedule.stop();
       await audit.flush();
-      await Promise.all([driver, ...readers].map((db) => db.close()));
+      await Promise.all([driver.close(), replicas?.close()]);
     },
   };
 }
@@ -67,5 +68,6 @@ export function openPostgresBackend(
 ): PostgresBackend {
   const driver = openPostgres(database);
   const readers = database.readUrls.map((url) => openPostgres({ ...database, url, applicationName: 'lev-api-read' }));
-  return postgresBackend(driver, descriptions, readers, checkpoints);
+  const replicas = readers.length ? replicaSet(driver, readers, { maxLagMs: database.readMaxLagMs, intervalMs: database.readProbeMs }) : undefined;
+  return postgresBackend(driver, descriptions, replicas, checkpoints);
 }

@@ -19,6 +19,24 @@ export const Database = {
       description: 'Comma-separated read replicas for lookups and searches; audit and loads use DATABASE_URL',
     }),
   ),
+  DATABASE_READ_MAX_LAG_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: 1000,
+    description: 'A read replica further behind the primary than this (by its last probe, plus the time since) answers nothing until it catches up',
+  }),
+  DATABASE_READ_PROBE_MS: Type.Integer({
+    minimum: 50,
+    maximum: 60_000,
+    default: 250,
+    description: "How often each read replica's state and lag are measured; at most half DATABASE_READ_MAX_LAG_MS",
+  }),
+  DATABASE_SYNCHRONOUS_COMMIT: Type.Optional(
+    Type.Union([Type.Literal('remote_write'), Type.Literal('on'), Type.Literal('remote_apply')], {
+      description:
+        "synchronous_commit for the service's own writes on the primary (audit entries above all): with the server's synchronous_standby_names, an entry is acknowledged only once a standby has it, so a promotion loses none. Unset: the server's setting",
+    }),
+  ),
   DATABASE_SCHEMA: Type.Optional(
     Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', description: 'PostgreSQL schema to use (search_path)' }),
   ),
@@ -33,7 +51,13 @@ export const DatabaseConfig = Type.Object({
   url: Type.String(),
   /** Replicas that serve lookups and searches (the primary does when there are none). */
   readUrls: Type.Array(Type.String()),
+  /** The most a replica may be behind the primary and answer. */
+  readMaxLagMs: Type.Number(),
+  /** How often the replicas are probed. */
+  readProbeMs: Type.Number(),
   schema: Type.Optional(Type.String()),
+  /** Server settings for every connection (synchronous_commit). */
+  settings: Type.Optional(Type.Record(Type.String(), Type.String())),
   poolSize: Type.Number(),
   statementTimeoutMs: Type.Number(),
 });
@@ -42,12 +66,18 @@ export type DatabaseConfig = Settled<typeof DatabaseConfig>;
 /** The server's settings, undefined for the embedded store; replicas without a primary, or LEV_DATA with one, are problems. */
 export function databaseOf(value: EnvValues<typeof Database>, problems: string[]): DatabaseConfig | undefined {
   if (value.DATABASE_READ_URLS && !value.DATABASE_URL) problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
+  if (value.DATABASE_READ_PROBE_MS * 2 > value.DATABASE_READ_MAX_LAG_MS) {
+    problems.push(`DATABASE_READ_PROBE_MS (${value.DATABASE_READ_PROBE_MS}) must be at most half DATABASE_READ_MAX_LAG_MS (${value.DATABASE_READ_MAX_LAG_MS}): a replica is measured as behind by up to one interval more than it is`);
+  }
   if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
   return value.DATABASE_URL
     ? {
         url: value.DATABASE_URL,
         readUrls: value.DATABASE_READ_URLS?.split(',') ?? [],
+        readMaxLagMs: value.DATABASE_READ_MAX_LAG_MS,
+        readProbeMs: value.DATABASE_READ_PROBE_MS,
         schema: value.DATABASE_SCHEMA,
+        settings: value.DATABASE_SYNCHRONOUS_COMMIT ? { synchronous_commit: value.DATABASE_SYNCHRONOUS_COMMIT } : undefined,
         poolSize: value.DATABASE_POOL_SIZE,
         statementTimeoutMs: value.STATEMENT_TIMEOUT_MS,
       }

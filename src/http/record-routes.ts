@@ -11,6 +11,7 @@ import type { CompiledView } from '../render/view.ts';
 import type { RecordReader } from '../types/store.ts';
 import { badRequest, notFound, serviceUnavailable, unavailableUnless } from '../errors.ts';
 import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
+import { readOptionsOf } from './feed-position.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 
 export type Operation = AuditOperation;
@@ -161,7 +162,8 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
       },
       async (request, reply) => {
         const id = request.params[view.idParam].replace(/^0+(?=\d)/, '');
-        const stored = await fromStore(() => store.lookupJson(dataset, id));
+        const options = readOptionsOf(request);
+        const stored = await fromStore(() => store.lookupJson(dataset, id, options));
         if (stored === undefined) throw notFound();
         const json = await renderWhileAudited(audit, request, refsOf(dataset, [Number(id)]), () => rendered.json(view, audienceOf(request), stored));
         // Already JSON: sent as it is, not serialised again.
@@ -177,7 +179,8 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
       },
       async (request, reply) => {
         const key = searchKeyOf(view, request.query);
-        const result = await fromStore(() => store.searchJson(dataset, key, maxResults));
+        const options = readOptionsOf(request);
+        const result = await fromStore(() => store.searchJson(dataset, key, maxResults, options));
         if (result.truncated) reply.header(TRUNCATED_HEADER, 'true');
         const audience = audienceOf(request);
         const records = await renderWhileAudited(audit, request, refsOf(dataset, result.ids), () =>

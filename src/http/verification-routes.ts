@@ -15,6 +15,7 @@ import { type CompiledVerification, compileVerification } from '../records/verif
 import { FalseShareMonitor } from './false-share-monitor.ts';
 import type { Identity } from '../types/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
+import { readOptionsOf } from './feed-position.ts';
 import { type RecordRouteConfig, audited, fromStore, refsOf } from './record-routes.ts';
 
 declare module 'fastify' {
@@ -141,7 +142,8 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
       async (request, reply) => {
         // A value with no letter or digit throws VerificationInputError, a 400 of its own.
         const query = compiled.read(request.query);
-        const candidates = await fromStore(() => findCandidates(dataset, query.key, CANDIDATE_LIMIT, CANDIDATE_FLOOR));
+        const options = readOptionsOf(request);
+        const candidates = await fromStore(() => findCandidates(dataset, query.key, CANDIDATE_LIMIT, CANDIDATE_FLOOR, options));
         const verified = compiled.decide(candidates, query);
         // Compared as the candidates are, and the answer dropped: finding fewer takes the same comparing.
         compiled.decide({ records: candidates.padding ?? [], truncated: false }, query);

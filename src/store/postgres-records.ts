@@ -8,10 +8,11 @@ import { reasonSql } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues } from '../types/records.ts';
-import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
-import type { SqlDriver } from './driver.ts';
+import type { KeyPass, ReadOptions, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
+import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
 import { parsedReads } from './parsed-reads.ts';
+import type { ReplicaSet } from './replica-set.ts';
 import { tableNames } from './record-tables.ts';
 import { writeRecords } from './postgres-write.ts';
 
@@ -21,15 +22,33 @@ export interface PostgresRecords {
 }
 
 /**
- * @param readers replicas for lookups and searches, taken in turn; the primary reads when there are none.
+ * @param replicas the read replicas lookups and searches are taken in turn to, while fit (replica-set.ts);
+ * the primary reads when there are none or none is fit.
  */
 export function createPostgresRecords(
   driver: SqlDriver,
   descriptions: readonly RecordDescription[],
-  readers: readonly SqlDriver[] = [],
+  replicas?: ReplicaSet,
 ): PostgresRecords {
-  let turn = 0;
-  const read = () => (readers.length ? readers[turn++ % readers.length] : driver);
+  /**
+   * Runs `work` on a fit replica, or on the primary. A replica that fails is taken out of rotation
+   * and the primary asked instead; so is an answer `empty` says may only be the replica's lag (a
+   * record not replayed yet), so that what the feed announced is always found.
+   */
+  const read = async <T>(atLeast: number | undefined, work: (db: SqlExecutor) => Promise<T>, empty?: (answer: T) => boolean): Promise<T> => {
+    const replica = replicas?.next(atLeast);
+    if (!replica) return work(driver);
+    let answer: T;
+    try {
+      answer = await work(replica);
+    } catch {
+      (replicas as ReplicaSet).failed(replica);
+      return work(driver);
+    }
+    if (!empty?.(answer)) return answer;
+    (replicas as ReplicaSet).fallbacks.empty++;
+    return work(driver);
+  };
   const known = new Set(descriptions.map((d) => d.name));
   const tables = (type: string) => {
     if (!known.has(type)) throw new Error(`unknown record type ${type}`);
@@ -43,16 +62,17 @@ export function createPostgresRecords(
   const recentlyFound = new Map<string, readonly string[]>();
 
   const json = {
-    async lookupJson(type: string, id: string) {
-      const rows = await read().query<{ data: string }>(`SELECT data::text AS data FROM ${tables(type).records} WHERE id = $1`, [id], PREPARE);
+    async lookupJson(type: string, id: string, options?: ReadOptions) {
+      const sql = `SELECT data::text AS data FROM ${tables(type).records} WHERE id = $1`;
+      const rows = await read(options?.atLeast, (db) => db.query<{ data: string }>(sql, [id], PREPARE), (found) => !found.length);
       return rows[0]?.data;
     },
 
-    async searchJson(type: string, key: SearchKey, limit: number): Promise<SearchResult<string>> {
+    async searchJson(type: string, key: SearchKey, limit: number, options?: ReadOptions): Promise<SearchResult<string>> {
       const t = tables(type);
       // Normalised keys hold no character below '!' but the space, so [q, q || '!')
       // is exactly "q, or q followed by a space and more words" (forenamesMatch): one index range.
-      const rows = await read().query<{ id: string; data: string }>(
+      const rows = await read(options?.atLeast, (db) => db.query<{ id: string; data: string }>(
         `SELECT r.id::text AS id, r.data::text AS data FROM ${t.records} r
           WHERE r.id IN (SELECT k.id FROM ${t.keys} k
                           WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4)
@@ -60,17 +80,19 @@ export function createPostgresRecords(
           LIMIT $5`,
         [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1],
         PREPARE,
-      );
+      ), (found) => !found.length);
       const found = rows.slice(0, limit);
       return { records: found.map((row) => row.data), ids: found.map((row) => Number(row.id)), truncated: rows.length > limit };
     },
 
-    async verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates> {
+    // Not asked again of the primary when none is found: finding none must cost what finding some
+    // does. A replica answers only within the bound on its lag, or from the position asked for.
+    async verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number, options?: ReadOptions): Promise<VerificationCandidates> {
       // The records' text, parsed here: V8 parses one in a third of the time PostgreSQL takes to
       // pick the fields out of json (which it parses again for each field), on the same cores.
       const paths = verifiedPathsOf.get(type) as readonly string[];
       if (padTo === undefined) {
-        const { records, ids, truncated } = await json.searchJson(type, key, limit);
+        const { records, ids, truncated } = await json.searchJson(type, key, limit, options);
         return { records: records.map((text) => verifiedValues(JSON.parse(text), paths)), ids, truncated };
       }
       // One statement: the candidates, then padding up to padTo rows in all, each fetched, turned to
@@ -79,7 +101,7 @@ export function createPostgresRecords(
       // so that it is the size of what is found, not of one record every answer of none reads.
       const t = tables(type);
       const recent = recentlyFound.get(type) ?? [];
-      const rows = await read().query<{ found: boolean; id: string; data: string }>(
+      const rows = await read(options?.atLeast, (db) => db.query<{ found: boolean; id: string; data: string }>(
         `WITH found AS MATERIALIZED (
            SELECT DISTINCT k.id FROM ${t.keys} k
             WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4
@@ -97,7 +119,7 @@ export function createPostgresRecords(
          SELECT ids.found, r.id::text AS id, r.data::text AS data FROM ids JOIN ${t.records} r ON r.id = ids.id`,
         [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1, padTo, recent],
         PREPARE,
-      );
+      ));
       const records: VerifiedValues[] = [];
       const padding: VerifiedValues[] = [];
       const foundIds: string[] = [];
@@ -119,7 +141,7 @@ export function createPostgresRecords(
       // JavaScript array element by element.
       const keys = passes.flatMap((pass) => pass.keys);
       const of = passes.flatMap((pass, i) => pass.keys.map(() => i + 1));
-      const rows = await read().query<{ id: string; date: string; surname: string; forenames: string; truncated: boolean }>(
+      const rows = await read(undefined, (db) => db.query<{ id: string; date: string; surname: string; forenames: string; truncated: boolean }>(
         `WITH hits AS (
            SELECT q.pass, k.id, count(*) AS shared
              FROM unnest($1::bigint[], $2::int[]) AS q(key, pass) JOIN ${t.suggestionKeys} k ON k.key = q.key
@@ -133,7 +155,7 @@ export function createPostgresRecords(
           ORDER BY c.id`,
         [`{${keys.join(',')}}`, `{${of.join(',')}}`, `{${passes.map((pass) => pass.limit).join(',')}}`],
         PREPARE,
-      );
+      ));
       // A candidate's rows come together (ordered by id).
       const candidates: { id: number; keys: SearchKey[] }[] = [];
       let last: { id: number; keys: SearchKey[] } | undefined;
@@ -146,30 +168,31 @@ export function createPostgresRecords(
     },
 
     async registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts> {
-      const rows = await read().query<{ part: string; count: string }>(
+      const rows = await read(undefined, (db) => db.query<{ part: string; count: string }>(
         `SELECT part::text AS part, count::text AS count FROM ${tables(type).nameCounts}
           WHERE (part, name) IN (('*', ''), ('s', $1), ('f', $2))`,
         [surname, forename],
         PREPARE,
-      );
+      ));
       const of = (part: string) => Number(rows.find((row) => row.part === part)?.count ?? 0);
       return { records: of('*'), surname: of('s'), forename: of('f') };
     },
 
     async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {
       if (!ids.length) return [];
-      const rows = await read().query<{ id: string; data: string }>(
-        `SELECT id::text AS id, data::text AS data FROM ${tables(type).records} WHERE id = ANY($1::bigint[])`,
-        [ids.map(String)],
-        PREPARE,
-      );
+      // The ids come from another read, perhaps of another replica: one missing is asked of the primary.
+      const sql = `SELECT id::text AS id, data::text AS data FROM ${tables(type).records} WHERE id = ANY($1::bigint[])`;
+      const rows = await read(undefined, (db) => db.query<{ id: string; data: string }>(sql, [ids.map(String)], PREPARE), (found) => found.length < new Set(ids).size);
       const byId = new Map(rows.map((row) => [Number(row.id), row.data]));
       return ids.map((id) => byId.get(id));
     },
 
+    // The primary: every read has it to fall back on, so replicas down do not make the service unready.
     async ready() {
-      await Promise.all([driver, ...readers].map((db) => assertSchemaCurrent(db, descriptions)));
+      await assertSchemaCurrent(driver, descriptions);
     },
+
+    readPaths: () => ({ replicas: replicas?.states() ?? [], fallbacks: { ...(replicas?.fallbacks ?? { empty: 0, failed: 0, unfit: 0 }) } }),
   };
 
   // Why a changed record changed, over the merge's stored (o) and staged (l) record: made once, at start.

@@ -27,6 +27,42 @@ export interface VerificationCandidates extends SearchResult<VerifiedValues> {
   readonly padding?: readonly VerifiedValues[];
 }
 
+/** What a read must see. */
+export interface ReadOptions {
+  /**
+   * The change feed's position (an event's id) the answer must be at least as new as: a replica
+   * that has not replayed it does not answer.
+   */
+  readonly atLeast?: number;
+}
+
+export type ReplicaCondition = 'up' | 'lagging' | 'down';
+
+export interface ReplicaState {
+  /** `1`, `2`...: its place in DATABASE_READ_URLS (never the URL, which may hold a password). */
+  readonly name: string;
+  /** Up (in rotation), lagging (answering, but further behind than allowed) or down (not answering). */
+  readonly condition: ReplicaCondition;
+  /** How far behind the primary it may be, at most, in ms; undefined while it does not answer. */
+  readonly lagMs: number | undefined;
+}
+
+/** Reads asked of the primary after, or instead of, a replica, by why. */
+export interface FallbackCounts {
+  /** A replica found nothing (a 404, no records): the primary may hold what the replica has not replayed yet. */
+  empty: number;
+  /** A replica failed the read. */
+  failed: number;
+  /** No replica was fit to answer (all behind, down, or older than the position asked for). */
+  unfit: number;
+}
+
+/** Where a store's reads go: its replicas' states, and the reads that fell back on the primary. */
+export interface ReadPaths {
+  readonly replicas: readonly ReplicaState[];
+  readonly fallbacks: Readonly<FallbackCounts>;
+}
+
 /**
  * The reads. The `Json` forms give each record as the JSON text the store holds, unparsed: the
  * same text for the same stored record, which is what rendered answers are cached on.
@@ -38,19 +74,19 @@ export interface KeyPass {
 }
 
 export interface RecordReader {
-  lookupJson(type: string, id: string): Promise<string | undefined>;
+  lookupJson(type: string, id: string, options?: ReadOptions): Promise<string | undefined>;
   /**
    * Records with a key of `key.date` and `key.surname` whose forenames start with the whole words of
    * `key.forenames` (`anne` finds `anne marie`, not `annette`), each once, by id, at most `limit`.
    */
-  searchJson(type: string, key: SearchKey, limit: number): Promise<SearchResult<string>>;
+  searchJson(type: string, key: SearchKey, limit: number, options?: ReadOptions): Promise<SearchResult<string>>;
   /**
    * What verification compares of the records `searchJson` would find: the values at the type's
    * verified paths, not the record, so that a verification reads and parses no more than it needs.
    * With `padTo`, as many other registrations as it takes to make `padTo` in all, read the same way,
    * in one statement with the search: the store does the same work whether it found none or some.
    */
-  verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates>;
+  verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number, options?: ReadOptions): Promise<VerificationCandidates>;
   /**
    * Close-match candidates: the union of the passes' records (match/keys.ts), each pass the records
    * sharing the most of its `keys` (numbers, or their decimal text as PostgreSQL gives a bigint),
@@ -69,6 +105,8 @@ export interface RecordReader {
   search(type: string, key: SearchKey, limit: number): Promise<SearchResult<unknown>>;
   /** Throws unless the store can answer for every described record type. */
   ready(): Promise<void>;
+  /** A server's read replicas, where it has any. */
+  readPaths?(): ReadPaths;
 }
 
 export interface RecordWriter {

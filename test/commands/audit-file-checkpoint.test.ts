@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { defaultHeadPath } from '../../src/audit/audit-file.ts';
+import { defaultHeadPath } from '../../src/audit/file/head-file.ts';
 import { chainHash } from '../../src/audit/chain.ts';
 import { checkpointBody, checkpointSigner, newSigningKey } from '../../src/audit/checkpoint.ts';
 import { openMemoryTrail } from '../../src/audit/memory-trail.ts';

@@ -25,6 +25,7 @@ import {
   splitStatements,
 } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
+import { replicaSet } from '../../src/store/replica-set.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
 import type { RecordToWrite } from '../../src/types/records.ts';
 import { TEST_DATABASE_URL, emptySchema, emptyStore, postgresAvailable, testConfig, uniqueSchema } from '../helper.ts';
@@ -204,19 +205,31 @@ test('function bodies stay whole when a migration is split into statements', () 
   assert.match(parts[1], /BEGIN; RETURN NULL; END/);
 });
 
-test('lookups and searches go to the read replicas, writes to the primary', { skip }, async (t) => {
+test('lookups and searches go to the read replicas, writes to the primary; what a replica lacks is asked of the primary', { skip }, async (t) => {
     const primary = await pgStore(t);
     const replica = await pgStore(t);
     const record = (surname: string) => ({ id: 42, data: { id: 42, status: { blocked: false } }, keys: [{ date: '2001-01-01', surname, forenames: 'ann' }] });
     await primary.upsert('birth', [record('primary')]);
     await replica.upsert('birth', [record('replica')]);
-    const store = createPostgresRecords(primary.driver, records, [replica.driver]);
+    // Another schema of the same server stands in for a replica: a server not in recovery is never behind.
+    const replicas = replicaSet(primary.driver, [replica.driver], { maxLagMs: 1000, intervalMs: 250 });
+    t.after(() => replicas.close());
+    await replicas.probe();
+    const store = createPostgresRecords(primary.driver, records, replicas);
     const key = (surname: string) => ({ date: '2001-01-01', surname, forenames: 'ann' });
     assert.equal((await store.reader.search('birth', key('replica'), 5)).records.length, 1);
-    assert.equal((await store.reader.search('birth', key('primary'), 5)).records.length, 0);
+    assert.deepEqual(store.reader.readPaths?.().fallbacks, { empty: 0, failed: 0, unfit: 0 });
+    // Found only on the primary: the replica's "none" may be its lag.
+    assert.equal((await store.reader.search('birth', key('primary'), 5)).records.length, 1);
+    assert.equal(store.reader.readPaths?.().fallbacks.empty, 1);
     await store.writer.write('birth', batches([{ id: 42, json: JSON.stringify({ id: 42, status: { blocked: true } }), keys: record('written').keys }]));
     assert.deepEqual(await primary.lookup('birth', '42'), { id: 42, status: { blocked: true } });
     assert.deepEqual(await store.reader.lookup('birth', '42'), { id: 42, status: { blocked: false } });
+    // A replica that fails a read is out of rotation, and the primary answers.
+    await replica.driver.close();
+    assert.deepEqual(await store.reader.lookup('birth', '42'), { id: 42, status: { blocked: true } });
+    assert.equal(store.reader.readPaths?.().fallbacks.failed, 1);
+    assert.equal(store.reader.readPaths?.().replicas[0].condition, 'down');
 });
 
 test('the service runs under a role with SELECT everywhere and INSERT on audit_log only (postgres)', { skip }, async (t) => {

@@ -1,0 +1,21 @@
+/**
+ * `X-Feed-Position`: a change-feed event's id a consumer has read, sent with the lookup, search or
+ * verification it makes because of it, to be answered from a database that holds that event (a
+ * replica that has replayed it, or the primary).
+ */
+import type { FastifyRequest } from 'fastify';
+import { badRequest } from '../errors.ts';
+import type { ReadOptions } from '../types/store.ts';
+
+export const FEED_POSITION_HEADER = 'x-feed-position';
+
+/** The read options a request asks for; a malformed header is a 400 naming it. */
+export function readOptionsOf(request: FastifyRequest): ReadOptions | undefined {
+  const value = request.headers[FEED_POSITION_HEADER];
+  if (value === undefined) return undefined;
+  // An id as the feed gives it: a decimal number, within what a JavaScript number holds exactly.
+  if (typeof value !== 'string' || !/^[0-9]{1,15}$/.test(value)) {
+    throw badRequest("Invalid header 'X-Feed-Position': it must be a change-feed event's id (a number, given once)");
+  }
+  return { atLeast: Number(value) };
+}

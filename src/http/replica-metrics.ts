@@ -1,0 +1,42 @@
+/**
+ * The read replicas in /metrics: each one's state and lag, and the reads asked of the primary
+ * instead, read from the store when scraped. Labelled by the replica's place in
+ * DATABASE_READ_URLS, never its URL (which may hold a password).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge } from 'prom-client';
+import type { ReadPaths } from '../types/store.ts';
+
+export async function replicaMetrics(app: FastifyInstance, { readPaths }: { readPaths: () => ReadPaths }) {
+  const registers = [app.metricsRegistry];
+  new Gauge({
+    name: 'lev_db_replica_up',
+    help: 'Whether each read replica is in rotation (1), or out of it, lagging or not answering (0)',
+    labelNames: ['replica', 'condition'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const replica of readPaths().replicas) this.set({ replica: replica.name, condition: replica.condition }, replica.condition === 'up' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'lev_db_replica_lag_seconds',
+    help: "How far behind the primary each answering read replica may be, at most (its replay position against the primary's, measured on an interval)",
+    labelNames: ['replica'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const replica of readPaths().replicas) if (replica.lagMs !== undefined) this.set({ replica: replica.name }, replica.lagMs / 1000);
+    },
+  });
+  new Counter({
+    name: 'lev_db_primary_fallback_reads_total',
+    help: 'Reads asked of the primary rather than a replica: empty (a replica found nothing), failed (a replica failed), unfit (none was in rotation, or held the feed position asked for)',
+    labelNames: ['reason'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [reason, count] of Object.entries(readPaths().fallbacks)) this.inc({ reason }, count);
+    },
+  });
+}
