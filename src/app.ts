@@ -13,6 +13,7 @@ import { createCredentialIssuer } from './credentials/issue.ts';
 import { issuerKeys } from './credentials/keys.ts';
 import { subscriptionRoutes } from './http/subscription-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
+import { waitingTotal } from './http/waiting-readers.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { forbidden } from './errors.ts';
@@ -176,6 +177,7 @@ export async function buildApp(
     // The mock's callers read every event without on-boarding, as they read every dataset.
     subscribeEveryone: config.auth?.mode === 'mock',
     retentionDays: config.events.retentionDays,
+    waiting: { perClient: config.events.waiting.perClient, total: waitingTotal(config.connections.maxConnections, config.events.waiting.share) },
     ...(webhooks ? { webhooks } : {}),
   });
   if (webhooks) await app.register(webhookRoutes, { webhooks });

@@ -22,7 +22,7 @@ export const deliverCommand: Command = {
   usage: `DATABASE_URL=postgres://... lev-api deliver [--slots N] [--metrics-port PORT]
 
   Runs until SIGTERM or SIGINT. Settings: WEBHOOK_TIMEOUT_S, WEBHOOK_RETRY_HOURS, WEBHOOK_LEASE_S,
-  WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOWED_NETWORKS, WEBHOOK_CA_FILE (see 'lev-api serve --help').
+  WEBHOOK_TURN_S, WEBHOOK_SLOW_SHARE, WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOWED_NETWORKS, WEBHOOK_CA_FILE (see 'lev-api serve --help').
   --slots         subscriptions delivered at once by this process (1 to 256, default 8)
   --metrics-port  serve Prometheus metrics (per subscription: delivered, failed, retrying, dead-lettered,
                   oldest undelivered, latency) at http://0.0.0.0:PORT/metrics`,

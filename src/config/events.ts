@@ -21,6 +21,20 @@ export const Events = {
     default: 30,
     description: 'Embedded store with the built-in records: seconds between the invented registrations added to the mock (each a birth.registered, death.registered... event); 0 adds none',
   }),
+  FEED_MAX_WAITING_PER_CLIENT: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 4,
+    description:
+      "Reads of the change feed held open with 'wait' that one client may have at once; one more is answered 429 with Retry-After",
+  }),
+  FEED_WAITING_SHARE: Type.Integer({
+    minimum: 1,
+    maximum: 90,
+    default: 50,
+    description:
+      "Percent of MAX_CONNECTIONS that reads of the change feed held open with 'wait' may take, all clients together; one more is answered 503 with Retry-After, so ordinary requests always keep places",
+  }),
   EVENTS_DELIVERY: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], {
       description: "'on' runs webhook delivery workers in the serving process (as 'lev-api deliver' does on its own); default on for the embedded store (the mock), off with DATABASE_URL",
@@ -38,6 +52,20 @@ export const Events = {
     maximum: 3600,
     default: 30,
     description: "Seconds a delivery worker holds a subscription's lease: another worker takes a dead worker's subscriptions over within this",
+  }),
+  WEBHOOK_TURN_S: Type.Integer({
+    minimum: 1,
+    maximum: 300,
+    default: 5,
+    description:
+      "Seconds a delivery worker's slot sends one subscription's events (at most 100 of them) before it takes the subscription waiting longest; a subscription whose turn lasted this long counts as slow",
+  }),
+  WEBHOOK_SLOW_SHARE: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 50,
+    description:
+      "Percent of a delivery worker's slots that slow subscriptions (whose last turn lasted WEBHOOK_TURN_S) may hold together; at least one slot, and never every slot, so the others are always served",
   }),
   WEBHOOK_ALLOW_HTTP: Type.Union([Type.Literal('no'), Type.Literal('loopback')], {
     default: 'no',
@@ -64,6 +92,10 @@ export const WebhooksConfig = Type.Object({
   timeoutMs: Type.Number(),
   retryMs: Type.Number(),
   leaseMs: Type.Number(),
+  /** How long a slot sends one subscription's events before others' turn. */
+  turnMs: Type.Number(),
+  /** The share (0 to 1) of a worker's slots slow subscriptions may hold together. */
+  slowShare: Type.Number(),
   allowHttpLoopback: Type.Boolean(),
   allowedNetworks: Type.Array(Type.String()),
   /** Extra CAs (PEM text). */
@@ -76,6 +108,8 @@ export type WebhooksConfig = Settled<typeof WebhooksConfig>;
 export const EventsConfig = Type.Object({
   /** Days events are kept and served. */
   retentionDays: Type.Number(),
+  /** Reads held open with `wait`: at most `perClient` for one client, and `share` (0 to 1) of MAX_CONNECTIONS in all. */
+  waiting: Type.Object({ perClient: Type.Number(), share: Type.Number() }),
   webhooks: WebhooksConfig,
   /** Seconds between the mock's invented registrations; 0 for none. */
   mockIntervalS: Type.Number(),
@@ -110,6 +144,8 @@ function webhooksConfig(value: EventsValues, problems: string[]): WebhooksConfig
     timeoutMs: value.WEBHOOK_TIMEOUT_S * 1000,
     retryMs: value.WEBHOOK_RETRY_HOURS * 3_600_000,
     leaseMs: value.WEBHOOK_LEASE_S * 1000,
+    turnMs: value.WEBHOOK_TURN_S * 1000,
+    slowShare: value.WEBHOOK_SLOW_SHARE / 100,
     allowHttpLoopback: value.WEBHOOK_ALLOW_HTTP === 'loopback',
     allowedNetworks,
     ...(ca ? { ca } : {}),
@@ -120,6 +156,7 @@ function webhooksConfig(value: EventsValues, problems: string[]): WebhooksConfig
 /** The feed's and its delivery's settings, checked together. */
 export const eventsOf = (value: EventsValues, problems: string[]): EventsConfig => ({
   retentionDays: value.EVENTS_RETENTION_DAYS,
+  waiting: { perClient: value.FEED_MAX_WAITING_PER_CLIENT, share: value.FEED_WAITING_SHARE / 100 },
   mockIntervalS: value.MOCK_EVENT_INTERVAL_S,
   webhooks: webhooksConfig(value, problems),
 });

@@ -11,6 +11,10 @@
  *   if not, it is closed. Holding every place with silent sockets therefore shuts nobody out: each
  *   client that sends a request takes the place of one of them. Only when every place has a request
  *   in progress is a new request turned away (503).
+ * - The operator's paths (/healthz, /readiness, /metrics) are answered whatever the connection
+ *   count: when every place has a request in progress, such a request takes one of
+ *   RESERVED_PLACES places beyond MAX_CONNECTIONS, kept for them alone, so a liveness probe never
+ *   restarts a service that is merely busy.
  * - Probation itself is bounded: at most MAX_CONNECTIONS connections are on probation at once (a
  *   new one closes the oldest), each for PROBATION_MS at most. So a client is shut out only by
  *   someone opening MAX_CONNECTIONS connections in the moment between its connecting and its
@@ -21,6 +25,14 @@ import type { Socket } from 'node:net';
 
 /** Long enough for a client that connected to send its request (over TLS, after its handshake). */
 const PROBATION_MS = 500;
+
+/** Places beyond MAX_CONNECTIONS for the operator's paths, when every other place is busy. */
+export const RESERVED_PLACES = 4;
+
+/** The paths a probe or a scraper calls: answered whatever the connection count. */
+export const OPERATIONAL_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readiness', '/metrics']);
+
+const operational = (request: IncomingMessage) => OPERATIONAL_PATHS.has((request.url ?? '').split('?')[0]);
 
 interface Slot {
   /** The socket the requests arrive on: the TCP socket, or over TLS the TLS socket over it. */
@@ -108,7 +120,11 @@ export function guardConnections(server: Server, { maxConnections, headersTimeou
         clearTimeout(slot.probation);
         slot.probation = undefined;
         waiting.delete(slot.tcp);
-        if (placed.size >= maxConnections && !evictIdlest()) return false;
+        if (placed.size >= maxConnections && !evictIdlest()) {
+          if (!(operational(request) && placed.size < maxConnections + RESERVED_PLACES)) return false;
+          // A reserved place serves this one request: the connection closes after it, so no other request rides on it.
+          response.shouldKeepAlive = false;
+        }
         placed.set(slot.tcp, slot);
       }
       slot.busy++;

@@ -15,6 +15,7 @@ import type { AuditTrail } from '../types/audit.ts';
 import type { EventFeed, Subscription, Subscriptions } from '../types/events.ts';
 import type { Identity } from '../types/identity.ts';
 import type { WebhookStore } from '../types/webhooks.ts';
+import { type WaitingLimits, waitingSeats } from './waiting-readers.ts';
 import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { audited, refsOf } from './record-routes.ts';
@@ -135,6 +136,8 @@ export interface EventRoutesOptions {
   /** Every identified caller without a subscription reads every event type, with no fields (the mock). */
   readonly subscribeEveryone: boolean;
   readonly retentionDays: number;
+  /** How many requests may wait for events at once, by client and in all. */
+  readonly waiting?: WaitingLimits;
   /** Where subscriptions have webhooks: a client that only has events pushed lags from its delivery position. */
   readonly webhooks?: Pick<WebhookStore, 'list'>;
 }
@@ -176,6 +179,7 @@ async function numericParameters(request: FastifyRequest) {
 
 export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions) {
   const { feed, subscriptions, audit, descriptions, views, enforceRoles, subscribeEveryone, retentionDays, webhooks } = options;
+  const seats = waitingSeats(options.waiting ?? { perClient: Infinity, total: Infinity });
   const known = new Set(eventTypes(descriptions));
   const everything: Subscription = { client: '', events: [...known], fields: [], paused: false, createdAt: new Date(0).toISOString() };
   const fieldRenderer = eventFieldRenderer(descriptions, views);
@@ -256,6 +260,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       let page = await fromFeed(() => feed.read(after, types, limit));
       if (page.events.length === 0 && wait > 0) {
         const deadline = Date.now() + wait * 1000;
+        // A seat first: beyond its client's (429) or everyone's (503) it is refused at once.
+        const release = seats.take(identity.client, deadline);
         const controller = new AbortController();
         waiting.add(controller);
         const gone = () => controller.abort();
@@ -269,6 +275,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
             page = await fromFeed(() => feed.read(position, types, limit));
           }
         } finally {
+          release();
           waiting.delete(controller);
           reply.raw.off('close', gone);
         }

@@ -76,11 +76,14 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
       }
       return listed;
     },
-    async claim(owner, leaseMs, limit) {
+    async claim(owner, leaseMs, limit, exclude = []) {
       const leases: Lease[] = [];
       const head = await sources.head();
-      for (const state of endpoints.values()) {
+      // The longest waiting first: never leased, then by when the last turn ended (postgres-webhooks.ts's order).
+      const order = [...endpoints.values()].sort((a, b) => (a.leaseUntil ?? -Infinity) - (b.leaseUntil ?? -Infinity) || (a.client < b.client ? -1 : 1));
+      for (const state of order) {
         if (leases.length >= limit) break;
+        if (exclude.includes(state.client)) continue;
         if (state.disabledAt || (state.leaseUntil !== undefined && state.leaseUntil >= now())) continue;
         const due = state.deliveredThrough < head && (!state.nextAttemptAt || Date.parse(state.nextAttemptAt) <= now());
         const queued = sorted(state.client).some((letter) => letter.redeliver);
@@ -136,9 +139,16 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
       state.deliveredThrough = position;
       return true;
     },
+    async active(lease) {
+      const state = holds(lease);
+      if (!state || state.disabledAt) return false;
+      const subscription = await sources.subscription(state.client);
+      return subscription !== undefined && !subscription.paused;
+    },
     async release(lease) {
       const state = holds(lease);
-      if (state) Object.assign(state, { leaseOwner: undefined, leaseUntil: undefined });
+      // Ended just before now, so it may be claimed at once; when orders the next claims.
+      if (state) Object.assign(state, { leaseOwner: undefined, leaseUntil: now() - 1 });
     },
     async deadLetters(client, limit = 1000) {
       return sorted(client).slice(0, limit).map((letter) => ({ ...letter }));

@@ -130,15 +130,17 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
         ...(row.oldest ? { oldestUndeliveredAt: row.oldest.toISOString() } : {}),
       }));
     },
-    async claim(owner, leaseMs, limit) {
+    async claim(owner, leaseMs, limit, exclude = []) {
       const rows = await driver.query<EndpointRow>(
         `WITH due AS (
            SELECT w.client FROM webhook_endpoint w JOIN feed_subscription s USING (client)
             WHERE NOT s.paused AND w.disabled_at IS NULL
               AND (w.lease_until IS NULL OR w.lease_until < now())
+              AND w.client <> ALL($4::text[])
               AND ((w.delivered_through < (SELECT position FROM feed_head) AND (w.next_attempt_at IS NULL OR w.next_attempt_at <= now()))
                    OR EXISTS (SELECT 1 FROM webhook_dead_letter d WHERE d.client = w.client AND d.redeliver))
-            ORDER BY w.lease_until NULLS FIRST
+            -- A lease given back keeps the time it ended: the subscription waiting longest goes first.
+            ORDER BY w.lease_until NULLS FIRST, w.client
             LIMIT $3
             FOR UPDATE OF w SKIP LOCKED
          )
@@ -146,9 +148,17 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
            FROM due, feed_subscription s
           WHERE w.client = due.client AND s.client = w.client
           RETURNING ${COLUMNS}`,
-        [owner, leaseMs, limit],
+        [owner, leaseMs, limit, exclude],
       );
       return rows.map((row) => ({ endpoint: endpointOf(row), owner }));
+    },
+    async active(lease) {
+      const rows = await driver.query(
+        `SELECT 1 FROM webhook_endpoint w JOIN feed_subscription s USING (client)
+          WHERE w.client = $1 AND w.lease_owner = $2 AND NOT s.paused AND w.disabled_at IS NULL`,
+        [lease.endpoint.client, lease.owner],
+      );
+      return rows.length > 0;
     },
     async record(lease, outcome: AttemptOutcome, leaseMs) {
       const { client } = lease.endpoint;
@@ -198,7 +208,8 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
       );
     },
     async release(lease) {
-      await driver.query('UPDATE webhook_endpoint SET lease_owner = NULL, lease_until = NULL WHERE client = $1 AND lease_owner = $2', [lease.endpoint.client, lease.owner]);
+      // lease_until keeps when the turn ended (in the past, so the subscription may be claimed at once), for the claims' order.
+      await driver.query('UPDATE webhook_endpoint SET lease_owner = NULL, lease_until = clock_timestamp() WHERE client = $1 AND lease_owner = $2', [lease.endpoint.client, lease.owner]);
     },
     async deadLetters(client, limit = 1000) {
       const rows = await driver.query<DeadRow>(`SELECT ${DEAD_COLUMNS} FROM webhook_dead_letter WHERE client = $1 ORDER BY position LIMIT $2`, [client, limit]);

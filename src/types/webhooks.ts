@@ -95,9 +95,16 @@ export interface WebhookStore {
   list(): Promise<ListedEndpoint[]>;
   /**
    * Leases of up to `limit` subscriptions with work due (events after their position, or dead
-   * letters queued again), not paused, disabled or leased by another, for `leaseMs`.
+   * letters queued again), not paused, disabled or leased by another, for `leaseMs`; those whose
+   * last turn ended longest ago first (never delivered, first of all), and none of `exclude`.
    */
-  claim(owner: string, leaseMs: number, limit: number): Promise<Lease[]>;
+  claim(owner: string, leaseMs: number, limit: number, exclude?: readonly string[]): Promise<Lease[]>;
+  /**
+   * Whether the lease is still held and its subscription may still be sent to: not paused,
+   * disabled or removed since it was claimed. Asked before each event, so a pause takes effect
+   * before the next one is sent.
+   */
+  active(lease: Lease): Promise<boolean>;
   /**
    * Records an attempt's outcome and extends the lease; false when the lease was lost (another
    * worker has the subscription now: stop).
@@ -105,6 +112,7 @@ export interface WebhookStore {
   record(lease: Lease, outcome: AttemptOutcome, leaseMs: number): Promise<boolean>;
   /** Moves the position past events of types the subscription does not receive. */
   skipTo(lease: Lease, position: number): Promise<boolean>;
+  /** Gives the lease back; the time it ended orders the next claims (the longest waiting first). */
   release(lease: Lease): Promise<void>;
   deadLetters(client: string, limit?: number): Promise<DeadLetter[]>;
   /** Dead letters queued for another attempt. */

@@ -30,6 +30,8 @@ export function startConfiguredDelivery(
     sender: createSender({ checker, timeoutMs: settings.timeoutMs, ...(settings.ca ? { ca: settings.ca } : {}) }),
     renderer: eventFieldRenderer(records, views.map(compileView)),
     leaseMs: settings.leaseMs,
+    turnMs: settings.turnMs,
+    slowShare: settings.slowShare,
     retryMs: settings.retryMs,
     log,
     ...(registry ? { metrics: deliveryMetrics(registry, backend.webhooks) } : {}),

@@ -131,7 +131,7 @@ test('silent connections beyond MAX_CONNECTIONS: a client that sends its request
   for (const { received } of silent) assert.equal(received(), '', 'unanswered');
 });
 
-test('when every place has a request in progress, a new request is answered 503 rather than taking one', async () => {
+test('when every place has a request in progress, a new request is answered 503 rather than taking one; /healthz, /readiness and /metrics are still answered', async () => {
   const busy = [];
   for (let i = 0; i < 3; i++) {
     const connection = await open();
@@ -141,12 +141,20 @@ test('when every place has a request in progress, a new request is answered 503 
   }
   await sleep(100);
   const late = await open();
-  const answer = await ask(late, '/healthz');
+  const answer = await ask(late, '/v1/registration/birth/123456789');
   assert.match(answer, /^HTTP\/1\.1 503 /);
   assert.deepEqual(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), {
     code: 'ServiceUnavailable',
     message: 'Every connection the service accepts is busy: try again shortly',
   });
+  // A liveness probe, a readiness probe and a scraper are answered on places kept for them, each
+  // connection closed after its answer so nothing else rides on it.
+  for (const path of ['/healthz', '/readiness', '/metrics', '/healthz?again']) {
+    const probe = await open();
+    assert.match(await ask(probe, path), /^HTTP\/1\.1 200 [^]*\r\nconnection: close\r\n/i, path);
+    await Promise.race([probe.closed, sleep(2000)]);
+    assert.ok(probe.socket.destroyed, `${path}: closed after its answer`);
+  }
   for (const { socket } of busy) assert.ok(!socket.destroyed, 'no request in progress was cut off');
   for (const { socket } of [...busy, late]) socket.destroy();
 });

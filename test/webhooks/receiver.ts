@@ -24,7 +24,7 @@ export interface Received {
 }
 
 /** Answers a status (and headers); undefined holds the request open until the connection goes. */
-export type Answer = (request: { id: string; position: number; count: number }) => { status: number; headers?: Record<string, string> } | undefined;
+export type Answer = (request: { id: string; position: number; count: number }) => { status: number; headers?: Record<string, string>; delayMs?: number } | undefined;
 
 export interface Receiver {
   readonly url: string;
@@ -62,8 +62,13 @@ export async function startReceiver(t: Pick<TestContext, 'after'>, tls?: ServerO
         at: Date.now(),
         ...(peer?.subject ? { clientCertificate: String(peer.subject.CN) } : {}),
       });
-      response.writeHead(answer.status, answer.headers ?? {});
-      response.end(answer.status >= 400 ? 'an error page the service must never log: Jane Doe 1970-01-01' : '');
+      const reply = () => {
+        if (response.destroyed) return;
+        response.writeHead(answer.status, answer.headers ?? {});
+        response.end(answer.status >= 400 ? 'an error page the service must never log: Jane Doe 1970-01-01' : '');
+      };
+      if (answer.delayMs) setTimeout(reply, answer.delayMs);
+      else reply();
     });
   };
   const server = tls ? createHttpsServer(tls, handle) : createHttpServer(handle);
@@ -88,6 +93,8 @@ export const SETTINGS: WebhooksConfig = {
   timeoutMs: 2000,
   retryMs: 60_000,
   leaseMs: 5000,
+  turnMs: 5000,
+  slowShare: 0.5,
   allowHttpLoopback: true,
   allowedNetworks: [],
   mockUrls: [],

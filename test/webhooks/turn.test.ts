@@ -1,0 +1,46 @@
+/**
+ * A turn stops before the next event once its subscription is paused or removed, on both stores:
+ * a slow receiver is in the middle of a turn of many events when the operator pauses it.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type Source, loadSources } from '../../src/load/loader.ts';
+import { newSecret } from '../../src/webhooks/signing.ts';
+import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
+import { emptyStore, storeKinds } from '../helper.ts';
+import { SETTINGS, startReceiver, until } from './receiver.ts';
+
+const deaths = (ids: number[]): Source => ({
+  name: 'deaths',
+  size: undefined,
+  open: () => [ids.map((id) => JSON.stringify({ id, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } })).join('\n')],
+});
+
+for (const kind of await storeKinds()) {
+  for (const stop of ['pause', 'remove'] as const) {
+    test(`${kind}: ${stop} takes effect before the next event of a turn in progress`, async (t) => {
+      const store = await emptyStore(t, kind);
+      const receiver = await startReceiver(t);
+      receiver.answer = () => ({ status: 204, delayMs: 600 });
+      await store.subscriptions.add({ client: 'slow', events: ['death.registered'], fields: [] });
+      await store.webhooks.setEndpoint('slow', { url: receiver.url }, { secret: newSecret() });
+      // A turn long enough for every event, so only the pause can stop it.
+      const delivery = startConfiguredDelivery({ ...SETTINGS, timeoutMs: 3000, leaseMs: 10_000, turnMs: 60_000 }, store, { info() {}, warn() {} }, undefined, { pollMs: 50, slots: 1 });
+      t.after(() => delivery.stop());
+      await loadSources(store.writer, 'death', [deaths([1, 2, 3, 4, 5, 6, 7, 8])]);
+      await until(() => receiver.received.length === 1, 'the first event');
+      if (stop === 'pause') assert.equal(await store.subscriptions.setPaused('slow', true), true);
+      else assert.equal(await store.subscriptions.remove('slow'), true);
+      // The event in flight is answered; nothing after it is sent, though the turn had seven more to go.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      assert.equal(receiver.received.length, 1, `sent after the ${stop}: ${receiver.received.map((r) => r.position).join(', ')}`);
+      if (stop === 'pause') {
+        // Resumed, it carries on from the event after the one taken.
+        await until(async () => (await store.webhooks.get('slow'))?.deliveredThrough === 1, 'the first position recorded');
+        await store.subscriptions.setPaused('slow', false);
+        await until(() => receiver.received.length >= 2, 'the next event after resuming');
+        assert.equal(receiver.received[1].position, 2);
+      }
+    });
+  }
+}
