@@ -11,7 +11,8 @@ import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
 import { AUDIT_OPERATIONS, AUDIT_READ, type AuditReport, type AuditTrail, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
 import { unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
-import { TRUNCATED_HEADER, audited } from './record-routes.ts';
+import { TRUNCATED_HEADER } from './route-config.ts';
+import { audited } from './audited.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';
 import { inWords } from '../records/wording.ts';
 

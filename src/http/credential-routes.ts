@@ -21,7 +21,8 @@ import type { CredentialStatuses } from '../types/credentials.ts';
 import { CREDENTIALS_ROLE, type Identity } from '../types/identity.ts';
 import type { RecordReader } from '../types/store.ts';
 import { EXPECTED, systemNumberParameter } from './parameters.ts';
-import { audienceOf, audited, fromStore, refsOf } from './record-routes.ts';
+import { audienceOf, fromStore } from './route-config.ts';
+import { audited, refsOf } from './audited.ts';
 
 export const ISSUER_METADATA_PATH = '/.well-known/jwt-vc-issuer';
 export const CREDENTIAL_PATH = '/v1/credentials/:type/:id';

@@ -18,7 +18,7 @@ import type { WebhookStore } from '../types/webhooks.ts';
 import { type WaitingLimits, waitingSeats } from './waiting-readers.ts';
 import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
-import { audited, refsOf } from './record-routes.ts';
+import { audited, refsOf } from './audited.ts';
 import { cloudEventOf } from '../records/cloud-event.ts';
 import { isoInstant } from '../records/dates.ts';
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import './record-routes.ts';
+import './route-config.ts';
 import './verification-routes.ts';
 
 declare module 'fastify' {

@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { CompiledView } from '../render/view.ts';
 import { schemaRef } from '../render/view.ts';
 import { idParameters, searchParameters, searchQueryRule } from './parameters.ts';
-import { TRUNCATED_HEADER } from './record-routes.ts';
+import { TRUNCATED_HEADER } from './route-config.ts';
 import {
   AUDIT_ENTRIES_PATH,
   AUDIT_ROLE,

@@ -16,7 +16,9 @@ import type { CompiledView } from '../render/view.ts';
 import type { AuditTrail } from '../types/audit.ts';
 import type { RecordReader } from '../types/store.ts';
 import { EXPECTED, searchParameters } from './parameters.ts';
-import { type RecordRouteConfig, audienceOf, fromStore, refsOf, renderWhileAudited, searchKeyOf } from './record-routes.ts';
+import { type RecordRouteConfig, audienceOf, fromStore } from './route-config.ts';
+import { refsOf, renderWhileAudited } from './audited.ts';
+import { searchKeyOf } from './search-key.ts';
 
 export const suggestionPath = (type: string) => `/v1/suggestions/${type}`;
 

@@ -16,7 +16,8 @@ import { FalseShareMonitor } from './false-share-monitor.ts';
 import type { Identity } from '../types/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
 import { readOptionsOf } from './feed-position.ts';
-import { type RecordRouteConfig, audited, fromStore, refsOf } from './record-routes.ts';
+import { type RecordRouteConfig, fromStore } from './route-config.ts';
+import { audited, refsOf } from './audited.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import pino from 'pino';
 import { userMatches } from '../../src/audit/activity.ts';
 import type { AuditReport } from '../../src/types/audit.ts';
-import { TRUNCATED_HEADER } from '../../src/http/record-routes.ts';
+import { TRUNCATED_HEADER } from '../../src/http/route-config.ts';
 import { CALLER, filledStore, startApp, storeKinds } from '../helper.ts';
 
 const REPORT = '/api/v0/audit/user-activity';

@@ -1,0 +1,41 @@
+/**
+ * What a route tells the plugins and hooks around it (identity, authorisation, metrics, the audit
+ * trail) through its config, and what they decorate the request with for the route: shared by
+ * every route module, so that none imports another.
+ */
+import type { FastifyRequest } from 'fastify';
+import { unavailableUnless } from '../errors.ts';
+import type { AuditOperation } from '../types/audit.ts';
+import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
+
+export type Operation = AuditOperation;
+
+/** What a record route tells the hooks around it (identity, metrics, audit). */
+export interface RecordRouteConfig {
+  readonly dataset: string;
+  readonly operation: Operation;
+}
+
+export const TRUNCATED_HEADER = 'x-results-truncated';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    identity?: Identity;
+    /** Ends the request's place among the accesses the audit trail expects an entry from (`AuditTrail.expect`). */
+    auditExpected?: () => void;
+  }
+  interface FastifyContextConfig extends Partial<RecordRouteConfig> {
+    /** The route needs a caller identity even though it serves no dataset. */
+    requiresIdentity?: boolean;
+    /** The route's Cache-Control, where its answer may be kept (every other answer is no-store). */
+    cacheControl?: string;
+  }
+}
+
+/** What the caller may see of a record: everything, or the default view. */
+export const audienceOf = (request: FastifyRequest) => ({
+  fullDetails: request.identity?.roles.includes(FULL_DETAILS_ROLE) ?? false,
+});
+
+/** A failing store means the service cannot answer now; the caller may retry. */
+export const fromStore = unavailableUnless('The record store is unavailable; try again shortly');
