@@ -50,6 +50,7 @@ const USAGE = `npm run bench:suggest -- [options]
   --queries N     queries per corruption kind and type (default 300)
   --generated N   queries per type made by the error model of bench/lib/errors.ts (default 3000)
   --only PART     rules or generated: one half of the evaluation (default both)
+  --floor P       the probability floor (default SUGGEST_MIN_PROBABILITY's default)
   --seed S        seed of the records and of the corruptions (default suggest)
   --stores LIST   embedded,postgres (default: embedded, and postgres when DATABASE_URL is set)
   --json FILE     also write the figures as JSON
@@ -62,6 +63,7 @@ const { values: options } = parseArgs({
     queries: { type: 'string', default: '300' },
     generated: { type: 'string', default: '3000' },
     only: { type: 'string' },
+    floor: { type: 'string' },
     seed: { type: 'string', default: 'suggest' },
     stores: { type: 'string' },
     json: { type: 'string' },
@@ -96,7 +98,7 @@ if (stores.includes('postgres') && !databaseUrl) {
   console.error('--stores postgres needs DATABASE_URL');
   process.exit(2);
 }
-const minScore = Number(configReference().find((s) => s.name === 'SUGGEST_MIN_SCORE')?.default);
+const minScore = options.floor === undefined ? Number(configReference().find((s) => s.name === 'SUGGEST_MIN_PROBABILITY')?.default) : Number(options.floor);
 const sizes = countsOf(births, others);
 
 async function fill(writer: RecordWriter) {
@@ -161,7 +163,7 @@ async function evaluate(reader: RecordReader): Promise<Map<string, Tally>> {
         const query = corrupt(details, r);
         if (!query || !normaliseName(query.surname) || !normaliseName(query.forenames)) continue;
         const started = process.hrtime.bigint();
-        const { matches } = await closeMatches(reader, type, { surname: normaliseName(query.surname), forenames: normaliseName(query.forenames), date: query.date }, { limit: 5, minScore });
+        const { matches } = await closeMatches(reader, type, { surname: normaliseName(query.surname), forenames: normaliseName(query.forenames), date: query.date }, { limit: 5, minProbability: minScore });
         tally.micros += Number(process.hrtime.bigint() - started) / 1000;
         const truth = sameEvent(record);
         tally.n++;
@@ -203,8 +205,13 @@ function realValues(type: GeneratedType): RealValues {
   return { surnames, forenames };
 }
 
+/** Probability bands of every candidate returned, against the share of them that are the registration sought. */
+const BANDS = [0, 0.01, 0.1, 0.5, 0.9, 0.99, 1.0001];
+
 interface Generated {
   readonly groups: Map<string, Recall>;
+  /** By band (its lower bound's index): candidates, and those that are the registration sought. */
+  readonly calibration: { n: number; right: number }[];
   /** Queries not asked, by why: a detail missing, or the date no longer a date. */
   readonly notAsked: Map<string, number>;
 }
@@ -212,6 +219,7 @@ interface Generated {
 async function evaluateGenerated(reader: RecordReader): Promise<Generated> {
   const groups = new Map<string, Recall>();
   const notAsked = new Map<string, number>();
+  const calibration = BANDS.slice(1).map(() => ({ n: 0, right: 0 }));
   for (const type of GENERATED_TYPES) {
     const parties: readonly Party[] = records.find((d) => d.name === type)!.search.parties;
     const values = realValues(type);
@@ -232,10 +240,15 @@ async function evaluateGenerated(reader: RecordReader): Promise<Generated> {
         continue;
       }
       const started = process.hrtime.bigint();
-      const { matches } = await closeMatches(reader, type, { surname: normaliseName(asked.surname), forenames: normaliseName(asked.forenames), date: asked.date }, { limit: 10, minScore });
+      const { matches } = await closeMatches(reader, type, { surname: normaliseName(asked.surname), forenames: normaliseName(asked.forenames), date: asked.date }, { limit: 10, minProbability: minScore });
       const micros = Number(process.hrtime.bigint() - started) / 1000;
       const truth = sameEvent(record);
       const at = matches.findIndex((m) => truth.has(m.id));
+      for (const m of matches) {
+        const band = calibration[BANDS.findIndex((bound, i) => m.score >= bound && m.score < BANDS[i + 1])];
+        band.n++;
+        if (truth.has(m.id)) band.right++;
+      }
       for (const group of [groupOf(corrupted.changed), `${type}: every query asked`, 'every query asked']) {
         const tally = groups.get(group) ?? recall();
         tally.n++;
@@ -248,12 +261,12 @@ async function evaluateGenerated(reader: RecordReader): Promise<Generated> {
       }
     }
   }
-  return { groups, notAsked };
+  return { groups, notAsked, calibration };
 }
 
 const GROUP_ORDER = ['none', 'surname', 'forenames', 'date', 'surname + forenames', 'surname + date', 'forenames + date', 'surname + forenames + date', 'every query asked'];
 
-function reportGenerated(store: string, { groups, notAsked }: Generated) {
+function reportGenerated(store: string, { groups, notAsked, calibration }: Generated) {
   console.log(`\n### ${store}, the error model (bench/lib/errors.ts): ${generatedQueries} registrations per type, seed ${seed}, floor ${minScore}\n`);
   console.log('| details changed | queries | recall@1 | recall@5 | recall@10 | wrong first ≥ 0.9 | mean µs |');
   console.log('|---|---|---|---|---|---|---|');
@@ -264,7 +277,10 @@ function reportGenerated(store: string, { groups, notAsked }: Generated) {
   }
   const asked = [...notAsked.values()].reduce((a, b) => a + b, 0);
   console.log(`\nnot asked (the route refuses them): ${asked}${asked ? ` (${[...notAsked].map(([why, n]) => `${why} ${n}`).join(', ')})` : ''}`);
-  return { groups: Object.fromEntries(groups), notAsked: Object.fromEntries(notAsked) };
+  console.log('\n| probability | candidates | the registration sought |');
+  console.log('|---|---|---|');
+  calibration.forEach((band, i) => console.log(`| ${BANDS[i]} to ${Math.min(1, BANDS[i + 1])} | ${band.n} | ${percent(band.right, band.n)} |`));
+  return { groups: Object.fromEntries(groups), notAsked: Object.fromEntries(notAsked), calibration };
 }
 
 const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)}%` : '-');

@@ -174,7 +174,7 @@ export async function buildApp(
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
   await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options), audit, falseShare: config.verification.falseShare });
-  await app.register(suggestionRoutes, { views: compiled, store, audit, minScore: config.suggestMinScore, rendered });
+  await app.register(suggestionRoutes, { views: compiled, store, audit, minProbability: config.suggestMinProbability, rendered });
   await app.register(auditRoutes, { report, audit, enforceRoles, types: descriptions.map((record) => record.name) });
   await app.register(eventRoutes, {
     feed: events,

@@ -16,7 +16,7 @@ import { Events, EventsConfig, eventsOf } from './events.ts';
 import { RateLimit, RateLimitConfig, rateLimitConfig } from './rate-limit.ts';
 import { readEnv, referenceOf } from './read-env.ts';
 import { RenderCache, renderCacheBytesOf } from './render-cache.ts';
-import { MaxResults, SuggestMinScore } from './search.ts';
+import { MaxResults, SuggestMinProbability } from './search.ts';
 import { Sessions, UiSessionConfig, sessionsOf } from './sessions.ts';
 import { ConnectionLimits, ConnectionSettings, Cors, Listening, LogLevel, connectionsOf } from './server.ts';
 import { type Settled } from './shape.ts';
@@ -39,7 +39,7 @@ const Env = Type.Object({
   ...Cors,
   ...RateLimit,
   ...Verification,
-  ...SuggestMinScore,
+  ...SuggestMinProbability,
   ...Credentials,
 });
 
@@ -70,7 +70,7 @@ export const Config = Type.Object({
   rateLimit: Type.Optional(RateLimitConfig),
   verification: VerificationConfig,
   /** Close matches scoring under this (0 to 1) are never returned. */
-  suggestMinScore: Type.Number(),
+  suggestMinProbability: Type.Number(),
   events: EventsConfig,
   /** Digital certificates: issuer, keys, validity (credentials.ts). */
   credentials: CredentialsConfig,
@@ -120,7 +120,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     rateLimit,
     verification: verificationOf(value),
     events,
-    suggestMinScore: value.SUGGEST_MIN_SCORE,
+    suggestMinProbability: value.SUGGEST_MIN_PROBABILITY,
     credentials,
     ...(tracing ? { tracing } : {}),
   };

@@ -7,12 +7,12 @@ export const MaxResults = {
   MAX_RESULTS: Type.Integer({ minimum: 1, maximum: 1000, default: 25, description: 'Most records a search returns' }),
 };
 
-export const SuggestMinScore = {
-  SUGGEST_MIN_SCORE: Type.Number({
-    minimum: 0.5,
+export const SuggestMinProbability = {
+  SUGGEST_MIN_PROBABILITY: Type.Number({
+    minimum: 0.0001,
     maximum: 1,
-    default: 0.65,
+    default: 0.001,
     description:
-      'Lowest score (0 to 1) of a close match GET /v1/suggestions returns: at 0.65 two of the surname, forenames and date must match well (docs/search.md); never under 0.5, so a vague query cannot page through the register',
+      'Lowest probability (0 to 1) of being the registration sought of a close match GET /v1/suggestions returns (docs/search.md): the evidence of two details right at least, so a vague query cannot page through the register; never under 0.0001',
   }),
 };

@@ -34,7 +34,7 @@ import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsQueryRule, eventsResp
 import { DEAD_LETTERS_PATH, WEBHOOK_PATH, deadLettersResponse, webhookResponse } from './webhook-routes.ts';
 import { SUBSCRIPTIONS_PATH, subscriptionStateSchema } from './subscription-routes.ts';
 import { SUGGEST_ROLE, verifyRole } from '../auth/identify.ts';
-import { CANDIDATES_SCORED, MAX_SUGGESTIONS, suggestionParameters, suggestionPath, suggestionResponse } from './suggestion-routes.ts';
+import { MAX_SUGGESTIONS, suggestionParameters, suggestionPath, suggestionResponse } from './suggestion-routes.ts';
 import { CANDIDATE_LIMIT, verificationParameters, verificationPath, verificationResponse } from './verification-routes.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -186,10 +186,10 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         operationId: `suggest${view.schemaName}`,
         summary: `Close matches among ${title}s, for a person to judge`,
         description:
-          `Finds the ${title}s that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, the day and month exchanged, a date a few days or a digit out. ` +
+          `Finds the ${title}s that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, a married surname, the day and month exchanged, a date a few days, a digit or two out. ` +
           `The parameters, and those required, are the search's; 'limit' (1 to ${MAX_SUGGESTIONS}, default 5) caps the candidates. ` +
-          "Each candidate has a score (0 to 1; the same query always gives the same order, by score then system number), what each detail matched (a fixed vocabulary, docs/search.md), and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). " +
-          `Candidates scoring under SUGGEST_MIN_SCORE are never returned; at most ${CANDIDATES_SCORED} records sharing keys with the query are scored. ` +
+          "Each candidate has a score (the probability, 0 to 1, that it is the registration sought; the same query always gives the same order, by probability then system number), what each detail matched (a fixed vocabulary, docs/search.md) and the evidence it added, and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). " +
+          `Candidates under SUGGEST_MIN_PROBABILITY are never returned; candidates are found through any two details right, each blocking pass bringing at most its cap of records (docs/search.md). ` +
           `Needs the '${SUGGEST_ROLE}' role as well as '${record.name}'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.`,
         parameters: [...parametersOf(suggestionParameters(view), 'query'), ...identity],
         responses: {

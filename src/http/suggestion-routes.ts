@@ -1,13 +1,14 @@
 /**
  * GET /v1/suggestions/{type}: close matches for caseworkers, who look at what they get. The same
  * parameters as the type's v1 search (and the same required ones), plus `limit`; the answer lists
- * candidates by score, each with what every detail matched (src/match/) and the record rendered as
+ * candidates by probability, each with what every detail matched and the evidence it added
+ * (src/match/), and the record rendered as
  * a lookup renders it for this caller. Candidates come from the store's close-match key index, never
- * from reading a type's records; those under the floor (SUGGEST_MIN_SCORE) are never returned.
+ * from reading a type's records; those under the floor (SUGGEST_MIN_PROBABILITY) are never returned.
  */
 import type { FastifyInstance } from 'fastify';
-import { type Matched, namedExactly } from '../match/score.ts';
-import { CANDIDATES_SCORED, closeMatches } from '../match/suggest.ts';
+import { type Matched, type Weights, namedExactly } from '../match/score.ts';
+import { closeMatches } from '../match/suggest.ts';
 import { MATCH_KINDS } from '../match/vocabulary.ts';
 import { readPath } from '../records/define.ts';
 import type { RenderCache } from '../render/cache.ts';
@@ -23,7 +24,6 @@ export const suggestionPath = (type: string) => `/v1/suggestions/${type}`;
 
 export const DEFAULT_SUGGESTIONS = 5;
 export const MAX_SUGGESTIONS = 10;
-export { CANDIDATES_SCORED };
 
 /** The search's parameters and `limit`, from the same builders: the same checks and messages. */
 export function suggestionParameters(view: CompiledView) {
@@ -52,6 +52,15 @@ const matchedSchema = (view: CompiledView) => ({
   properties: Object.fromEntries([view.query.surname, view.query.forenames, view.query.date].map((name) => [name, { type: 'string', enum: [...MATCH_KINDS] }])),
 });
 
+/** The evidence each detail added, by the parameter's name. */
+const weightsSchema = (view: CompiledView) => ({
+  type: 'object',
+  description: 'For each detail given, the evidence its match added, in bits (log2 of m/u, docs/search.md): positive for the registration, negative against',
+  required: [view.query.surname, view.query.forenames, view.query.date],
+  additionalProperties: false,
+  properties: Object.fromEntries([view.query.surname, view.query.forenames, view.query.date].map((name) => [name, { type: 'number' }])),
+});
+
 export const suggestionResponse = (view: CompiledView, recordRef: string) => ({
   type: 'object',
   required: ['candidates', 'truncated'],
@@ -63,18 +72,24 @@ export const suggestionResponse = (view: CompiledView, recordRef: string) => ({
       description: 'The close matches, best first (by score, then system number); empty when none reaches the floor',
       items: {
         type: 'object',
-        required: ['score', 'matched', 'record'],
+        required: ['score', 'matched', 'weights', 'record'],
         additionalProperties: false,
         properties: {
-          score: { type: 'number', minimum: 0, maximum: 1, description: 'How closely the record matches, 0 to 1 (three decimal places); the same query always gives the same score' },
+          score: {
+            type: 'number',
+            minimum: 0,
+            maximum: 1,
+            description: 'The probability that the record is the registration sought, 0 to 1 (three decimal places, calibrated: docs/search.md); the same query always gives the same score',
+          },
           matched: matchedSchema(view),
+          weights: weightsSchema(view),
           record: { $ref: recordRef },
         },
       },
     },
     truncated: {
       type: 'boolean',
-      description: `More close matches reached the floor than were returned, or more records shared keys with the query than the ${CANDIDATES_SCORED} scored: a fuller query narrows them`,
+      description: 'More close matches reached the floor than were returned, or a blocking pass found more records than its cap (docs/search.md): a fuller query narrows them',
     },
   },
 });
@@ -83,20 +98,21 @@ export interface SuggestionRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
   readonly audit: AuditTrail;
-  /** SUGGEST_MIN_SCORE. */
-  readonly minScore: number;
+  /** SUGGEST_MIN_PROBABILITY. */
+  readonly minProbability: number;
   readonly rendered: RenderCache;
 }
 
 type Query = Record<string, string | undefined>;
 
-export async function suggestionRoutes(app: FastifyInstance, { views, store, audit, minScore, rendered }: SuggestionRoutesOptions) {
+export async function suggestionRoutes(app: FastifyInstance, { views, store, audit, minProbability, rendered }: SuggestionRoutesOptions) {
   for (const view of views.filter((v) => v.version === 'v1')) {
     const dataset = view.record.name;
     const { parties } = view.record.search;
     const names = { surname: view.query.surname, forenames: view.query.forenames, date: view.query.date };
     const matchedJson = (matched: Matched) =>
       JSON.stringify({ [names.surname]: matched.surname, [names.forenames]: matched.forenames, [names.date]: matched.date });
+    const weightsJson = (weights: Weights) => JSON.stringify({ [names.surname]: weights.surname, [names.forenames]: weights.forenames, [names.date]: weights.date });
 
     app.get<{ Querystring: Query }>(
       suggestionPath(dataset),
@@ -108,7 +124,7 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, aud
         const query = request.query;
         const key = searchKeyOf(view, query);
         const limit = query.limit === undefined ? DEFAULT_SUGGESTIONS : Number(query.limit);
-        const { matches, truncated } = await fromStore(() => closeMatches(store, dataset, key, { limit, minScore }));
+        const { matches, truncated } = await fromStore(() => closeMatches(store, dataset, key, { limit, minProbability }));
         const texts = await fromStore(() => store.lookupManyJson(dataset, matches.map((c) => c.id)));
         const kept = matches.flatMap((candidate, i) => (texts[i] === undefined ? [] : [{ ...candidate, text: texts[i] }]));
         const audience = audienceOf(request);
@@ -126,7 +142,7 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, aud
                 surname: namedExactly(candidate.matched.surname, query[names.surname], registered('surname')),
                 forenames: namedExactly(candidate.matched.forenames, query[names.forenames], registered('forenames')),
               };
-              return `{"score":${candidate.score},"matched":${matchedJson(matched)},"record":${rendered.json(view, audience, candidate.text)}}`;
+              return `{"score":${candidate.score},"matched":${matchedJson(matched)},"weights":${weightsJson(candidate.weights)},"record":${rendered.json(view, audience, candidate.text)}}`;
             }),
         );
         return reply.type('application/json').send(`{"candidates":[${items.join(',')}],"truncated":${truncated}}`);

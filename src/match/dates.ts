@@ -1,7 +1,8 @@
 /**
- * How a date given in a query compares with a registered one, both YYYY-MM-DD: the same day, the
- * day and month exchanged (03/04 written for 04/03), or near (a few days apart, or one digit
- * mistyped: one digit different, or two neighbouring digits exchanged).
+ * How a date given in a query compares with a registered one, both YYYY-MM-DD, at the date's levels
+ * (vocabulary.ts): the same day, the day and month exchanged (03/04 written for 04/03), near (a few
+ * days apart, or a digit of the month or day mistyped), a digit of the year out, two digits out,
+ * within a month, or different.
  */
 import type { MatchKind } from './vocabulary.ts';
 
@@ -58,58 +59,36 @@ const leap = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400
 const isDay = (year: number, month: number, day: number) =>
   year >= 1 && year <= 9999 && month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap(year) ? 29 : MONTH_DAYS[month - 1]);
 
-/** One digit different, or two neighbouring digits exchanged, within one of the year, month or day. */
-function oneDigitOff(a: string, b: string): boolean {
+/** The places two dates' texts differ at. */
+function differing(a: string, b: string): number[] {
   const differ: number[] = [];
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ.push(i);
+  return differ;
+}
+
+/** One digit different, or two neighbouring digits exchanged, within one of the year, month or day. */
+function oneDigitOff(a: string, b: string, differ: readonly number[]): boolean {
   if (differ.length === 1) return true;
   return differ.length === 2 && differ[1] === differ[0] + 1 && a[differ[0]] === b[differ[1]] && a[differ[1]] === b[differ[0]] && a[differ[0] + 1] !== '-';
 }
 
+/** Days apart that are still within a month. */
+export const WITHIN_MONTH_DAYS = 31;
+
+/**
+ * The level a query's date compares at with a registered one: the same; the day and month
+ * exchanged; near (within 3 days, or a digit of the month or day out); the day and month the same
+ * with a digit of the year out; two digits out; within a month; or different.
+ */
 export function compareDate(query: string, stored: string): MatchKind {
   if (query === stored) return 'exact';
   const [year, month, day] = [query.slice(0, 4), query.slice(5, 7), query.slice(8, 10)];
   if (year === stored.slice(0, 4) && month === stored.slice(8, 10) && day === stored.slice(5, 7)) return 'day-month-swapped';
-  if (Math.abs(daysBetween(query, stored)) <= NEAR_DAYS || oneDigitOff(query, stored)) return 'near-date';
+  const apart = Math.abs(daysBetween(query, stored));
+  const differ = differing(query, stored);
+  if (apart <= NEAR_DAYS) return 'near-date';
+  if (oneDigitOff(query, stored, differ)) return differ[0] < 4 ? 'year-digit' : 'near-date';
+  if (differ.length === 2) return 'two-digits';
+  if (apart <= WITHIN_MONTH_DAYS) return 'within-month';
   return 'different';
-}
-
-/**
- * The real dates a query's date may stand for, itself first, as day numbers: the days near it, the
- * day and month exchanged, and each date one digit away (a digit different, or two neighbouring ones
- * exchanged, within the decade and year, the month, or the day). What `compareDate` calls anything
- * but different, as far as a key can ask for it.
- */
-export function dayVariants(date: string): number[] {
-  const year = Number(date.slice(0, 4));
-  const month = Number(date.slice(5, 7));
-  const day = Number(date.slice(8, 10));
-  const found = new Set<number>();
-  const add = (y: number, m: number, d: number) => {
-    if (isDay(y, m, d)) found.add(daysFromCivil(y, m, d));
-  };
-  add(year, month, day);
-  const today = daysFromCivil(year, month, day);
-  for (let days = -NEAR_DAYS; days <= NEAR_DAYS; days++) {
-    const near = today + days;
-    if (days !== 0 && near >= MIN_DAY && near <= MAX_DAY) found.add(near);
-  }
-  add(year, day, month);
-  // Each field's two last digits: the year's decade and year, the month's, the day's.
-  const century = year - (year % 100);
-  const fields: [number, (value: number) => void][] = [
-    [year % 100, (value) => add(century + value, month, day)],
-    [month, (value) => add(year, value, day)],
-    [day, (value) => add(year, month, value)],
-  ];
-  for (const [value, set] of fields) {
-    const tens = Math.floor(value / 10);
-    const units = value % 10;
-    for (let digit = 0; digit <= 9; digit++) {
-      set(digit * 10 + units);
-      set(tens * 10 + digit);
-    }
-    set(units * 10 + tens);
-  }
-  return [...found];
 }

@@ -3,29 +3,31 @@
  * computed from a record's search keys when it is written (each store indexes them: memory in a
  * map, PostgreSQL in a table of its own) and from a query when it is asked, by this one code.
  *
- * A record gives, for each of its search keys (a party's normalised names and one date):
- * - `w`: the sound code of each word of the surname and forenames, with the date. Any one name
- *   right (or alike in sound) with the date right finds the record, whatever the other name: a
- *   misspelt, swapped, partial or nickname forename or surname.
- * - `y`: each surname word's code with the first forename's, and the year. The names right or alike
- *   in sound find the record with the day and month wrong (exchanged, or near within the year), or
- *   the date near across the turn of a year.
- * A wrong year (a digit out) is found by the `w` keys' date variants: no key of its own.
- *
- * A query asks for the keys its record would have, with the first forename's pet forms
- * (nicknames.ts) beside it: its `w` keys with every date its date may stand for (near, day and month
- * exchanged, a digit out: dates.ts), its `y` keys with the names swapped too and the years of the
- * days near its date. Candidates are the records sharing the most keys with it (see the stores).
+ * Candidates are the union of several blocking passes, each a kind of key (PASSES), so that any two
+ * details right find the record whatever the third:
+ * - `date`: the date alone (every registration of that day), asked for the query's date and for it
+ *   with the day and month exchanged. Surname and forenames both wrong, the date right.
+ * - `names`: the sound codes of a surname word and the first forename together, any date. The names
+ *   right or alike in sound, the date wrong however far (and the names exchanged).
+ * - `forename-month`: the first forename's code with the date's year and month, any surname. A
+ *   married surname, or the other parent's, with the date right or near.
+ * - `surname-year`: a surname word's code with the date's year. The forenames wrong and the day or
+ *   month wrong.
+ * A query asks for the keys its record would have, the first forename's pet forms (nicknames.ts)
+ * beside it, and for the year and month passes every year and month its date may stand for (a digit
+ * out, near across a month or year end): a name right finds the record with the date a digit out
+ * whatever the other name. Each pass takes the records sharing the most of its keys, up to its cap: a cap that
+ * bites makes the answer `truncated`.
  *
  * A key is a whole number below 2^53, a JavaScript number and a PostgreSQL bigint alike: the
  * FNV-1a hash of its kind and sound codes (31 bits, the highest always set) times 2^22, plus its
- * date part (`w`: the day's number, `y`: the year). Each key is thus 16
- * decimal digits, eight bytes in an index rather than the text, worked out with arithmetic rather
- * than by writing each date a query may stand for. Two keys with the same hash only bring a record
- * among the candidates, which its score then ranks as it ranks any candidate.
+ * date part (`date`: the day's number, `forename-month`: the year times 12 plus the month less one,
+ * `surname-year`: the year, `names`: none). Each key is thus 16 decimal digits, eight bytes in an
+ * index rather than the text. Two keys with the same hash only bring a record among the candidates,
+ * which its score then ranks as it ranks any candidate.
  */
 import type { SearchKey } from '../types/records.ts';
-import { NEAR_DAYS, dayNumber, dayVariants, yearOfDay } from './dates.ts';
+import { NEAR_DAYS, dayNumber } from './dates.ts';
 import { nicknamesOf } from './nicknames.ts';
 import { soundCodes } from './names.ts';
 
@@ -35,6 +37,26 @@ const HASH_TOP = 0x40000000;
 
 const FNV_OFFSET = 0x811c9dc5;
 const BAR = 0x7c;
+
+/**
+ * The blocking passes and each one's cap: the most records it brings to be scored. The date pass
+ * takes a whole day of the national register (1,500 to 2,500 births a day); a name pass a common
+ * name's share of it.
+ */
+export const PASSES = {
+  date: { kind: 'd', cap: 2500 },
+  names: { kind: 'n', cap: 200 },
+  'forename-month': { kind: 'f', cap: 200 },
+  'surname-year': { kind: 's', cap: 200 },
+} as const;
+export type PassName = keyof typeof PASSES;
+
+/** The keys one pass looks up, and how many records it may bring. */
+export interface CandidatePass {
+  readonly name: PassName;
+  readonly keys: readonly number[];
+  readonly limit: number;
+}
 
 /** FNV-1a over `text` from `hash`. */
 function fnv(hash: number, text: string): number {
@@ -53,6 +75,58 @@ function hashOf(kind: string, first: string, second?: string): number {
 const words = (name: string) => (name ? name.split(' ') : []);
 const codesOfWords = (names: readonly string[]) => [...new Set(names.flatMap((word) => soundCodes(word)))];
 
+const yearOf = (date: string) => Number(date.slice(0, 4));
+const monthOf = (date: string) => yearOf(date) * 12 + Number(date.slice(5, 7)) - 1;
+/** The date with its day and month exchanged, when that is a date of its own. */
+function exchanged(date: string): string | undefined {
+  const day = Number(date.slice(8, 10));
+  return day <= 12 && date.slice(8, 10) !== date.slice(5, 7) ? `${date.slice(0, 4)}-${date.slice(8, 10)}-${date.slice(5, 7)}` : undefined;
+}
+
+/** Two-digit numbers one digit from `value` (a digit changed, or the two exchanged), `value` first. */
+function digitVariants(value: number): number[] {
+  const tens = Math.floor(value / 10);
+  const units = value % 10;
+  const found = new Set([value]);
+  for (let digit = 0; digit <= 9; digit++) {
+    found.add(digit * 10 + units);
+    found.add(tens * 10 + digit);
+  }
+  found.add(units * 10 + tens);
+  return [...found];
+}
+
+/**
+ * The years a query's date may stand for: its own, the years next to it, and those a digit away
+ * (within the century's last two digits, or those two exchanged).
+ */
+function yearVariants(date: string): number[] {
+  const year = yearOf(date);
+  const century = year - (year % 100);
+  return [...new Set([year, year - 1, year + 1, ...digitVariants(year % 100).map((y) => century + y)])];
+}
+
+/**
+ * The months (year times 12 plus month less one) a query's date may stand for: its own, the month
+ * with a digit out or the day taken for it, the next or last month when the date is within a few
+ * days of it, and the same month of the years a digit away.
+ */
+function monthVariants(date: string): number[] {
+  const year = yearOf(date);
+  const month = Number(date.slice(5, 7));
+  const day = Number(date.slice(8, 10));
+  const found = new Set<number>();
+  const add = (y: number, m: number) => {
+    if (m >= 1 && m <= 12) found.add(y * 12 + m - 1);
+  };
+  add(year, month);
+  for (const m of [...digitVariants(month), day]) add(year, m);
+  if (day <= NEAR_DAYS) found.add(year * 12 + month - 2);
+  if (day >= 28 - NEAR_DAYS) found.add(year * 12 + month);
+  for (const y of yearVariants(date)) add(y, month);
+  return [...found];
+}
+
 const add = (found: number[], key: number) => {
   if (!found.includes(key)) found.push(key);
 };
@@ -62,49 +136,47 @@ export function suggestionKeyValues(keys: readonly SearchKey[]): number[] {
   // A handful a record: an array searched is cheaper than a set.
   const found: number[] = [];
   for (const key of keys) {
-    const day = dayNumber(key.date);
-    const surnameWords = words(key.surname);
-    const forenameWords = words(key.forenames);
-    for (const word of surnameWords) for (const code of soundCodes(word)) add(found, hashOf('w', code) + day);
-    for (const word of forenameWords) for (const code of soundCodes(word)) add(found, hashOf('w', code) + day);
-    if (!forenameWords.length) continue;
-    const firstCodes = soundCodes(forenameWords[0]);
-    const year = Number(key.date.slice(0, 4));
-    for (const word of surnameWords) for (const surname of soundCodes(word)) for (const forename of firstCodes) add(found, hashOf('y', surname, forename) + year);
+    add(found, hashOf(PASSES.date.kind, '') + dayNumber(key.date));
+    const surnameCodes = codesOfWords(words(key.surname));
+    for (const code of surnameCodes) add(found, hashOf(PASSES['surname-year'].kind, code) + yearOf(key.date));
+    const first = words(key.forenames)[0];
+    if (!first) continue;
+    const firstCodes = soundCodes(first);
+    for (const code of firstCodes) add(found, hashOf(PASSES['forename-month'].kind, code) + monthOf(key.date));
+    for (const surname of surnameCodes) for (const forename of firstCodes) add(found, hashOf(PASSES.names.kind, surname, forename));
   }
   return found;
 }
 
-/** The keys to look up for a query (normalised names, a YYYY-MM-DD date), each once, as numbers. */
-export function queryKeyValues(query: SearchKey): number[] {
-  const found = new Set<number>();
+/** The passes to look up for a query (normalised names, a YYYY-MM-DD date), each key once, as numbers. */
+export function candidatePasses(query: SearchKey): CandidatePass[] {
   const surnameWords = words(query.surname);
   const forenameWords = words(query.forenames);
   const surnameCodes = codesOfWords(surnameWords);
   const first = forenameWords[0];
   const firstCodes = first ? codesOfWords([first, ...nicknamesOf(first)]) : [];
-  // Each name's codes with every date the query's may stand for: one name right and the date near
-  // or mistyped still finds the record, whatever the other name.
-  const days = dayVariants(query.date);
-  for (const code of new Set([...surnameCodes, ...codesOfWords(forenameWords), ...firstCodes])) {
-    const hash = hashOf('w', code);
-    for (const day of days) found.add(hash + day);
+  const other = exchanged(query.date);
+  const date = [query.date, ...(other ? [other] : [])].map((day) => hashOf(PASSES.date.kind, '') + dayNumber(day));
+  const names = new Set<number>();
+  for (const surname of surnameCodes) for (const forename of firstCodes) names.add(hashOf(PASSES.names.kind, surname, forename));
+  // Names exchanged: the first forename given as the surname, the surname's first word as the forename.
+  if (first && surnameWords.length) {
+    for (const surname of soundCodes(first)) for (const forename of soundCodes(surnameWords[0])) names.add(hashOf(PASSES.names.kind, surname, forename));
   }
-  const day = dayNumber(query.date);
-  const years = new Set([yearOfDay(day - NEAR_DAYS), yearOfDay(day), yearOfDay(day + NEAR_DAYS)]);
-  const pairs: [string, string][] = [];
-  for (const surname of surnameCodes) for (const forename of firstCodes) pairs.push([surname, forename]);
-  // Names swapped: the surname given as the first forename, the first forename as the surname.
-  if (first) for (const surname of soundCodes(first)) for (const forename of codesOfWords(surnameWords.slice(0, 1))) pairs.push([surname, forename]);
-  for (const [surname, forename] of pairs) {
-    const hash = hashOf('y', surname, forename);
-    for (const year of years) found.add(hash + year);
-  }
-  return [...found];
+  // The year and month a digit out, or near across a month or year, as far as a key can ask.
+  const months = monthVariants(query.date);
+  const years = yearVariants(query.date);
+  const month = firstCodes.flatMap((code) => months.map((m) => hashOf(PASSES['forename-month'].kind, code) + m));
+  const year = surnameCodes.flatMap((code) => years.map((y) => hashOf(PASSES['surname-year'].kind, code) + y));
+  const pass = (name: PassName, keys: readonly number[]): CandidatePass => ({ name, keys, limit: PASSES[name].cap });
+  return [pass('date', date), pass('names', [...names]), pass('forename-month', month), pass('surname-year', year)];
 }
+
+/** Every key a query looks up, each once, as numbers. */
+export const queryKeyValues = (query: SearchKey): number[] => [...new Set(candidatePasses(query).flatMap((pass) => pass.keys))];
 
 /** The keys a record's search keys give, each once, written as PostgreSQL returns a bigint. */
 export const suggestionKeys = (keys: readonly SearchKey[]): string[] => suggestionKeyValues(keys).map(String);
 
-/** The keys to look up for a query, each once, written as PostgreSQL returns a bigint. */
+/** Every key a query looks up, each once, written as PostgreSQL returns a bigint. */
 export const queryKeys = (query: SearchKey): string[] => queryKeyValues(query).map(String);

@@ -1,17 +1,12 @@
 /**
  * How a name given in a query compares with a registered one, both normalised (normaliseName):
- * the rules of close matching for names, each giving the kind of match it found. The kinds, their
- * order and their scores are in `vocabulary.ts`; docs/search.md describes them with examples.
+ * the rules of close matching for names, each giving the level it found. The levels, their
+ * order and their weights are in `vocabulary.ts`; docs/search.md describes them with examples.
  */
 import { doubleMetaphone } from 'double-metaphone';
 import { areNicknames } from './nicknames.ts';
-import { type MatchKind, KIND_ORDER, kindScore } from './vocabulary.ts';
-
-/**
- * Edits a spelling may differ by, by the longer name's length in letters (the rule OpenCRVS gives
- * Elasticsearch): none up to 3, one from 4 to 6, two from 7.
- */
-export const allowedEdits = (length: number): number => (length < 4 ? 0 : length < 7 ? 1 : 2);
+import { jaroWinkler } from '@skyra/jaro-winkler';
+import { type Detail, type MatchKind, levelRank } from './vocabulary.ts';
 
 /** Three rows of the distance table, reused by every call (grown when a longer name comes). */
 let rows = [new Int32Array(32), new Int32Array(32), new Int32Array(32)];
@@ -84,27 +79,42 @@ export function soundAlike(a: string, b: string): boolean {
 
 export interface NameMatch {
   readonly kind: MatchKind;
-  readonly score: number;
 }
 
-const found = (kind: MatchKind, edits = 0): NameMatch => ({ kind, score: kindScore(kind, edits) });
+const found = (kind: MatchKind): NameMatch => ({ kind });
 const DIFFERENT = found('different');
 
-/** One word against another: the same, a pet form (forenames only), alike in sound, or spelt within the allowed edits. */
+/** Jaro-Winkler similarity at or above which two names are `similar`, and `loosely-similar`. */
+export const SIMILAR = 0.9;
+export const LOOSELY_SIMILAR = 0.8;
+
+/**
+ * Two spellings against each other: one edit (from 4 letters, the OpenCRVS rule), two edits (from 5),
+ * then by Jaro-Winkler similarity, which weighs the letters in common and a shared start.
+ */
+function bySpelling(query: string, stored: string): NameMatch {
+  const longer = Math.max(query.length, stored.length);
+  if (longer >= 4) {
+    const most = longer >= 5 ? 2 : 1;
+    const edits = editDistance(query, stored, most);
+    if (edits <= 1) return found('spelling');
+    if (edits <= most) return found('two-edits');
+  }
+  const similarity = jaroWinkler(query, stored);
+  return similarity >= SIMILAR ? found('similar') : similarity >= LOOSELY_SIMILAR ? found('loosely-similar') : DIFFERENT;
+}
+
+/** One word against another: the same, a pet form (forenames only), alike in sound, or spelt alike. */
 function compareWord(query: string, stored: string, nicknames: boolean): NameMatch {
   if (query === stored) return found('exact');
   if (nicknames && areNicknames(query, stored)) return found('nickname');
   if (soundAlike(query, stored)) return found('sound-alike');
-  const allowed = allowedEdits(Math.max(query.length, stored.length));
-  const edits = allowed ? editDistance(query, stored, allowed) : 1;
-  return edits <= allowed ? found('spelling', edits) : DIFFERENT;
+  return bySpelling(query, stored);
 }
 
-/** The lowest-scoring of the matches, the earliest kind on a tie: a name matches only as well as its worst word. */
-function weakest(matches: readonly NameMatch[]): NameMatch {
-  return matches.reduce((worst, match) =>
-    match.score < worst.score || (match.score === worst.score && KIND_ORDER[match.kind] > KIND_ORDER[worst.kind]) ? match : worst,
-  );
+/** The weakest of the matches (the latest level of the detail's): a name matches only as well as its worst word. */
+function weakest(detail: Detail, matches: readonly NameMatch[]): NameMatch {
+  return matches.reduce((worst, match) => (levelRank(detail, match.kind) > levelRank(detail, worst.kind) ? match : worst));
 }
 
 /** Each word of the shorter name is a word of the longer (a hyphenated or double surname given in part, a middle name given as the first). */
@@ -113,12 +123,8 @@ function partOfName(queryWords: readonly string[], storedWords: readonly string[
   return shorter.length < longer.length && shorter.every((word) => longer.includes(word));
 }
 
-/** The whole names as one string against each other, within the allowed edits (spaces count as letters). */
-function wholeSpelling(query: string, stored: string): NameMatch {
-  const allowed = allowedEdits(Math.max(query.replaceAll(' ', '').length, stored.replaceAll(' ', '').length));
-  const edits = allowed ? editDistance(query, stored, allowed) : allowed + 1;
-  return edits <= allowed ? found('spelling', edits) : DIFFERENT;
-}
+/** The whole names as one string against each other (spaces count as letters). */
+const wholeSpelling = (query: string, stored: string): NameMatch => bySpelling(query, stored);
 
 /**
  * A surname given against one registered. Word by word when both have as many words (Smyth-Jones
@@ -128,10 +134,11 @@ export function compareSurname(query: string, stored: string): NameMatch {
   if (query === stored) return found('exact');
   const queryWords = query.split(' ');
   const storedWords = stored.split(' ');
-  if (queryWords.length === storedWords.length) {
-    const byWord = weakest(queryWords.map((word, i) => compareWord(word, storedWords[i], false)));
+  if (queryWords.length === storedWords.length && queryWords.length > 1) {
+    const byWord = weakest('surname', queryWords.map((word, i) => compareWord(word, storedWords[i], false)));
     if (byWord.kind !== 'different') return byWord;
   }
+  if (queryWords.length === 1 && storedWords.length === 1) return compareWord(query, stored, false);
   if (partOfName(queryWords, storedWords)) return found('part-of-name');
   return wholeSpelling(query, stored);
 }
@@ -150,8 +157,8 @@ export function compareForenames(query: string, stored: string): NameMatch {
   const queryWords = query.split(' ');
   const storedWords = stored.split(' ');
   if (queryWords.length <= storedWords.length) {
-    const byWord = weakest(queryWords.map((word, i) => compareWord(word, storedWords[i], true)));
-    if (byWord.kind !== 'different') return byWord;
+    const byWord = weakest('forenames', queryWords.map((word, i) => compareWord(word, storedWords[i], true)));
+    if (byWord.kind !== 'different' && byWord.kind !== 'loosely-similar') return byWord;
   }
   if (partOfName(queryWords, storedWords)) return found('part-of-name');
   return wholeSpelling(query, stored);

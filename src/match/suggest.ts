@@ -1,18 +1,13 @@
 /**
  * Close matches for a query, as the route answers them and the evaluation (bench/suggest-eval.ts)
- * measures them: the store's candidates (those sharing the most close-match keys), each scored by
- * its best key, those under the floor dropped, best first (by score, then by id), at most `limit`.
+ * measures them: the store's candidates (the union of the blocking passes of keys.ts), each scored
+ * by its best key with the register's counts (score.ts), those under the floor (a probability)
+ * dropped, best first (by probability, then by id), at most `limit`.
  */
 import type { SearchKey } from '../types/records.ts';
 import type { RecordReader } from '../types/store.ts';
-import { queryKeyValues } from './keys.ts';
+import { candidatePasses } from './keys.ts';
 import { type Scored, scoreRecord } from './score.ts';
-
-/**
- * Candidates scored for one query: those sharing the most close-match keys with it. The true record
- * shares several (a key for each name alike and for the date); a cap keeps each answer's work bounded.
- */
-export const CANDIDATES_SCORED = 200;
 
 export interface CloseMatch extends Scored {
   readonly id: number;
@@ -20,22 +15,27 @@ export interface CloseMatch extends Scored {
 
 export interface CloseMatches {
   readonly matches: CloseMatch[];
-  /** More matches reached the floor than `limit`, or more records shared keys than were scored. */
+  /** More matches reached the floor than `limit`, or a blocking pass found more records than its cap. */
   readonly truncated: boolean;
 }
 
+const firstWord = (name: string) => name.split(' ')[0];
+
 export async function closeMatches(
-  store: Pick<RecordReader, 'suggestionCandidates'>,
+  store: Pick<RecordReader, 'suggestionCandidates' | 'registerCounts'>,
   type: string,
   query: SearchKey,
-  { limit, minScore }: { readonly limit: number; readonly minScore: number },
+  { limit, minProbability }: { readonly limit: number; readonly minProbability: number },
 ): Promise<CloseMatches> {
-  const found = await store.suggestionCandidates(type, queryKeyValues(query), CANDIDATES_SCORED);
+  const [found, counts] = await Promise.all([
+    store.suggestionCandidates(type, candidatePasses(query)),
+    store.registerCounts(type, query.surname, firstWord(query.forenames)),
+  ]);
   const scored: CloseMatch[] = [];
   for (const candidate of found.records) {
-    const best = scoreRecord(query, candidate.keys, minScore);
-    if (best && best.score >= minScore) scored.push({ id: candidate.id, ...best });
+    const best = scoreRecord(query, candidate.keys, minProbability, counts);
+    if (best) scored.push({ id: candidate.id, ...best });
   }
-  scored.sort((a, b) => b.score - a.score || a.id - b.id);
+  scored.sort((a, b) => b.evidence - a.evidence || a.id - b.id);
   return { matches: scored.slice(0, limit), truncated: scored.length > limit || found.truncated };
 }

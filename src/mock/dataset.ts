@@ -8,6 +8,7 @@
  * the data below is an error rather than an extra key.
  */
 import type { RecordDescription } from '../records/define.ts';
+import { addDays } from '../match/dates.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
 import { importFolder, soleExport } from '../module-folder.ts';
 import { records as builtInDescriptions } from '../records/index.ts';
@@ -202,6 +203,52 @@ const handWritten: readonly Scenario[] = [
   { id: 999999050, type: 'partnership', shows: 'Accented forenames and surname (partner 2)', search: { surname: 'Núñez', forenames: 'José', dateOfPartnership: '2016-08-06' } },
   { id: 999999051, type: 'partnership', shows: 'Hyphenated forename and surname (partner 1)', search: { surname: 'Weston-Hyde', forenames: 'Mary-Claire', dateOfPartnership: '2015-02-14' } },
   { id: 999999052, type: 'partnership', shows: "Surname with an apostrophe (partner 2)", search: { surname: "D'Arcy", forenames: 'Fiona', dateOfPartnership: '2018-11-10' } },
+];
+
+/** Close matches through the weaker levels of evidence, each found first all the same. */
+const closeMatchLevels: readonly Scenario[] = [
+  {
+    id: 999999078,
+    type: 'birth',
+    shows: 'Close match with a married surname: Fenwick for Halloran, the forenames and date exact',
+    search: { surname: 'Halloran', forenames: 'Rebecca', dateOfBirth: '2012-06-18' },
+    suggestion: close('dateOfBirth', ['Fenwick', 'Rebecca', '2012-06-18'], ['different', 'exact', 'exact']),
+  },
+  {
+    id: 999999079,
+    type: 'birth',
+    shows: 'Close match with both names misspelt: Sebsatain Cuthbrestno for Sebastian Cuthbertson',
+    search: { surname: 'Cuthbertson', forenames: 'Sebastian', dateOfBirth: '2005-10-13' },
+    suggestion: close('dateOfBirth', ['Cuthbrestno', 'Sebsatain', '2005-10-13'], ['similar', 'two-edits', 'exact']),
+  },
+  {
+    id: 999999080,
+    type: 'birth',
+    shows: 'Close match with the date two digits out: 2007-08-24 for 2007-03-21',
+    search: { surname: 'Wainwright', forenames: 'Tobias', dateOfBirth: '2007-03-21' },
+    suggestion: close('dateOfBirth', ['Wainwright', 'Tobias', '2007-08-24'], ['exact', 'exact', 'two-digits']),
+  },
+  {
+    id: 999999081,
+    type: 'birth',
+    shows: 'Close match with a digit of the year out: 2001-04-16 for 2011-04-16',
+    search: { surname: 'Castleford', forenames: 'Imogen', dateOfBirth: '2011-04-16' },
+    suggestion: close('dateOfBirth', ['Castleford', 'Imogen', '2001-04-16'], ['exact', 'exact', 'year-digit']),
+  },
+  {
+    id: 999999082,
+    type: 'birth',
+    shows: 'Close match with the date within a month: 2006-06-07 for 2006-05-29',
+    search: { surname: 'Rowntree', forenames: 'Felicity', dateOfBirth: '2006-05-29' },
+    suggestion: close('dateOfBirth', ['Rowntree', 'Felicity', '2006-06-07'], ['exact', 'exact', 'within-month']),
+  },
+  {
+    id: 999999083,
+    type: 'birth',
+    shows: 'Close match with a surname spelt a little alike: Ravensdale for Ravenscroft',
+    search: { surname: 'Ravenscroft', forenames: 'Oswin', dateOfBirth: '1999-02-11' },
+    suggestion: close('dateOfBirth', ['Ravensdale', 'Oswin', '1999-02-11'], ['loosely-similar', 'exact', 'exact']),
+  },
 ];
 
 /** Records no exact search can find (one needs forenames), shown by a close match alone. */
@@ -623,6 +670,25 @@ function births(): Data[] {
       child: { ...nm('Jasper', 'Oakden'), dateOfBirth: '2015-12-30', sex: 'Male' },
       mother: { ...nm('Rachel', 'Oakden'), birthplace: 'Halsworth', occupation: 'Solicitor', maidenSurname: 'Firth' },
     }),
+    ...(
+      [
+        [999999078, 'Rebecca', 'Halloran', '2012-06-18', 'Female', 'Maria'],
+        [999999079, 'Sebastian', 'Cuthbertson', '2005-10-13', 'Male', 'Jenna'],
+        [999999080, 'Tobias', 'Wainwright', '2007-03-21', 'Male', 'Kirsty'],
+        [999999081, 'Imogen', 'Castleford', '2011-04-16', 'Female', 'Laura'],
+        [999999082, 'Felicity', 'Rowntree', '2006-05-29', 'Female', 'Abigail'],
+        [999999083, 'Oswin', 'Ravenscroft', '1999-02-11', 'Male', 'Deborah'],
+      ] as const
+    ).map(([id, forenames, surname, dateOfBirth, sex, mother], i) =>
+      birthRecord({
+        id,
+        entry: 140 + i,
+        registered: addDays(dateOfBirth, 12),
+        place: HALSWORTH,
+        child: { ...nm(forenames, surname), dateOfBirth, sex },
+        mother: { ...nm(mother, surname), birthplace: 'Halsworth', occupation: 'Teacher' },
+      }),
+    ),
     birthRecord({
       id: 999999077,
       entry: 88,
@@ -1613,11 +1679,11 @@ export async function readScenarioFiles(folder: URL): Promise<TypeScenarios[]> {
 export const scenarioFiles: readonly TypeScenarios[] = await readScenarioFiles(new URL('./scenarios/', import.meta.url));
 
 /** Every scenario: what each mock record is for and how to find it. */
-export const scenarios: readonly Scenario[] = [...handWritten, ...scenarioFiles.flatMap((file) => file.scenarios)];
+export const scenarios: readonly Scenario[] = [...handWritten, ...closeMatchLevels, ...scenarioFiles.flatMap((file) => file.scenarios)];
 
 /** The scenarios of a type: those written here, or those of its scenario file. */
 export const scenariosOf = (type: string, files: readonly TypeScenarios[] = scenarioFiles): readonly Scenario[] => [
-  ...handWritten.filter((s) => s.type === type),
+  ...[...handWritten, ...closeMatchLevels].filter((s) => s.type === type),
   ...files.filter((file) => file.type === type).flatMap((file) => file.scenarios),
 ];
 

@@ -13,9 +13,9 @@ import type { RecordDescription } from '../records/define.ts';
 import { suggestionKeyValues } from '../match/keys.ts';
 import { forenamesMatch } from '../records/search-keys.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from '../types/records.ts';
+import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from '../types/records.ts';
 import type { RecordChange } from '../types/events.ts';
-import type { RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
+import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
 import { parsedReads } from './parsed-reads.ts';
 import { isSystemNumber } from '../records/system-number.ts';
@@ -44,6 +44,9 @@ interface TypeRecords {
    * most keys have, is kept without an array.
    */
   readonly bySuggestionKey: Map<number, number | number[]>;
+  /** How many records have each surname, and each first forename: the register's counts. */
+  readonly surnames: Map<string, number>;
+  readonly forenames: Map<string, number>;
 }
 
 /**
@@ -81,7 +84,7 @@ export interface MemoryRecords {
 
 export function createMemoryRecords(descriptions: readonly RecordDescription[]): MemoryRecords {
   const types = new Map<string, TypeRecords>(
-    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map(), bySuggestionKey: new Map() }]),
+    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map(), bySuggestionKey: new Map(), surnames: new Map(), forenames: new Map() }]),
   );
   /** By type, what the latest verifications found, newest first: their padding. */
   const recentlyFound = new Map<string, readonly VerifiedValues[]>();
@@ -91,7 +94,19 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     return found;
   };
 
+  /** A record's names counted in (1) or out (-1): each distinct surname and first forename once. */
+  const count = (records: TypeRecords, keys: readonly SearchKey[], by: 1 | -1) => {
+    const bump = (map: Map<string, number>, name: string) => {
+      const n = (map.get(name) ?? 0) + by;
+      if (n > 0) map.set(name, n);
+      else map.delete(name);
+    };
+    for (const surname of new Set(keys.map((key) => key.surname))) bump(records.surnames, surname);
+    for (const forename of new Set(keys.filter((key) => key.forenames).map((key) => key.forenames.split(' ')[0]))) bump(records.forenames, forename);
+  };
+
   const unindex = (records: TypeRecords, id: number, keys: readonly SearchKey[]) => {
+    count(records, keys, -1);
     for (const key of keys) {
       const bucket = keyOf(key.date, key.surname);
       const rest = records.byKey.get(bucket)?.filter((keyed) => keyed.id !== id) ?? [];
@@ -107,6 +122,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     }
   };
   const index = (records: TypeRecords, id: number, keys: readonly SearchKey[]) => {
+    count(records, keys, 1);
     for (const key of keys) {
       const bucket = keyOf(key.date, key.surname);
       const list = records.byKey.get(bucket);
@@ -160,17 +176,28 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       return { ...found, padding };
     },
 
-    async suggestionCandidates(type: string, keys: readonly (number | string)[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
+    async suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SearchResult<SuggestionCandidate>> {
       const records = recordsOf(type);
-      const shared = new Map<number, number>();
-      for (const slot of new Set(keys.map(slotOfGiven))) {
-        const ids = records.bySuggestionKey.get(slot);
-        if (ids === undefined) continue;
-        for (const id of Array.isArray(ids) ? ids : [ids]) shared.set(id, (shared.get(id) ?? 0) + 1);
+      const chosen = new Set<number>();
+      let truncated = false;
+      for (const pass of passes) {
+        const shared = new Map<number, number>();
+        for (const slot of new Set(pass.keys.map(slotOfGiven))) {
+          const ids = records.bySuggestionKey.get(slot);
+          if (ids === undefined) continue;
+          for (const id of Array.isArray(ids) ? ids : [ids]) shared.set(id, (shared.get(id) ?? 0) + 1);
+        }
+        const ranked = [...shared].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+        for (const [id] of ranked.slice(0, pass.limit)) chosen.add(id);
+        truncated ||= ranked.length > pass.limit;
       }
-      const ranked = [...shared].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-      const chosen = ranked.slice(0, limit).map(([id]) => id);
-      return { records: chosen.map((id) => ({ id, keys: records.byId.get(id)!.keys })), ids: chosen, truncated: ranked.length > limit };
+      const ids = [...chosen].sort((a, b) => a - b);
+      return { records: ids.map((id) => ({ id, keys: records.byId.get(id)!.keys })), ids, truncated };
+    },
+
+    async registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts> {
+      const records = recordsOf(type);
+      return { records: records.byId.size, surname: records.surnames.get(surname) ?? 0, forename: records.forenames.get(forename) ?? 0 };
     },
 
     async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {

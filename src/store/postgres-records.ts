@@ -7,8 +7,8 @@
 import { reasonSql } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { SearchKey, SuggestionCandidate, VerifiedValues } from '../types/records.ts';
-import type { ReadOptions, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
+import type { RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues } from '../types/records.ts';
+import type { KeyPass, ReadOptions, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
 import { parsedReads } from './parsed-reads.ts';
@@ -133,21 +133,30 @@ export function createPostgresRecords(
       return { records, ids: foundIds.slice(0, limit).map(Number), truncated, padding };
     },
 
-    async suggestionCandidates(type: string, keys: readonly (number | string)[], limit: number): Promise<SearchResult<SuggestionCandidate>> {
+    async suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SearchResult<SuggestionCandidate>> {
       const t = tables(type);
-      // The records sharing most keys, counted from the key index alone; then only their search keys,
-      // from the narrow table of search keys (a row each) rather than the records' text. The keys go
-      // as one array literal: the driver writes a JavaScript array element by element.
-      const rows = await read(undefined, (db) => db.query<{ id: string; date: string; surname: string; forenames: string }>(
-        `SELECT c.id::text AS id, to_char(s.date, 'YYYY-MM-DD') AS date, s.surname, s.forenames FROM (
-           SELECT k.id, count(*) AS shared FROM ${t.suggestionKeys} k WHERE k.key = ANY($1::bigint[])
-            GROUP BY k.id ORDER BY shared DESC, k.id LIMIT $2
-         ) c JOIN ${t.keys} s ON s.id = c.id
-         ORDER BY c.shared DESC, c.id`,
-        [`{${keys.join(',')}}`, limit + 1],
+      // Each pass's records sharing most of its keys, counted from the key index alone, up to its
+      // cap; then only the chosen records' search keys, from the narrow table of search keys (a row
+      // each) rather than the records' text. The keys go as array literals: the driver writes a
+      // JavaScript array element by element.
+      const keys = passes.flatMap((pass) => pass.keys);
+      const of = passes.flatMap((pass, i) => pass.keys.map(() => i + 1));
+      const rows = await read(undefined, (db) => db.query<{ id: string; date: string; surname: string; forenames: string; truncated: boolean }>(
+        `WITH hits AS (
+           SELECT q.pass, k.id, count(*) AS shared
+             FROM unnest($1::bigint[], $2::int[]) AS q(key, pass) JOIN ${t.suggestionKeys} k ON k.key = q.key
+            GROUP BY q.pass, k.id),
+         ranked AS (
+           SELECT id, row_number() OVER (PARTITION BY pass ORDER BY shared DESC, id) AS n, ($3::int[])[pass] AS cap FROM hits),
+         chosen AS (SELECT DISTINCT id FROM ranked WHERE n <= cap)
+         SELECT c.id::text AS id, to_char(s.date, 'YYYY-MM-DD') AS date, s.surname, s.forenames,
+                EXISTS (SELECT FROM ranked WHERE n > cap) AS truncated
+           FROM chosen c JOIN ${t.keys} s ON s.id = c.id
+          ORDER BY c.id`,
+        [`{${keys.join(',')}}`, `{${of.join(',')}}`, `{${passes.map((pass) => pass.limit).join(',')}}`],
         PREPARE,
       ));
-      // A candidate's rows come together (ordered by its count, then its id).
+      // A candidate's rows come together (ordered by id).
       const candidates: { id: number; keys: SearchKey[] }[] = [];
       let last: { id: number; keys: SearchKey[] } | undefined;
       for (const row of rows) {
@@ -155,9 +164,18 @@ export function createPostgresRecords(
         if (last?.id !== id) candidates.push((last = { id, keys: [] }));
         last.keys.push({ date: row.date, surname: row.surname, forenames: row.forenames });
       }
-      const truncated = candidates.length > limit;
-      if (truncated) candidates.length = limit;
-      return { records: candidates, ids: candidates.map((candidate) => candidate.id), truncated };
+      return { records: candidates, ids: candidates.map((candidate) => candidate.id), truncated: rows[0]?.truncated ?? false };
+    },
+
+    async registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts> {
+      const rows = await read(undefined, (db) => db.query<{ part: string; count: string }>(
+        `SELECT part::text AS part, count::text AS count FROM ${tables(type).nameCounts}
+          WHERE (part, name) IN (('*', ''), ('s', $1), ('f', $2))`,
+        [surname, forename],
+        PREPARE,
+      ));
+      const of = (part: string) => Number(rows.find((row) => row.part === part)?.count ?? 0);
+      return { records: of('*'), surname: of('s'), forename: of('f') };
     },
 
     async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {

@@ -12,7 +12,8 @@
  * the merge did. Each record's close-match keys (match/keys.ts) are worked out from its search
  * keys here, by the code the memory store uses, and written beside them; a changed record's old
  * close-match keys are worked out again from its old search keys and deleted by their primary key,
- * so the key table needs no index on the record id. The ids of one write must be distinct: the
+ * so the key table needs no index on the record id. The register's counts of names (what close
+ * matches weigh an exact name by) are kept by the same transaction. The ids of one write must be distinct: the
  * merge is one INSERT ... ON CONFLICT, which cannot touch a row twice.
  */
 import { registeredType, updatedType } from '../records/changes.ts';
@@ -134,6 +135,30 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
       ORDER BY 1, 2
      ON CONFLICT DO NOTHING`,
   );
+  // The register's counts (schema/v13-register-counts.ts): each changed record's names counted
+  // out as they were and in as they are, and the new records into the total.
+  await tx.query(
+    `WITH new AS (
+       SELECT 's'::"char" AS part, s.surname AS name, s.id FROM load_keys s JOIN load_changed c ON c.id = s.id
+       UNION
+       SELECT 'f', split_part(s.forenames, ' ', 1), s.id FROM load_keys s JOIN load_changed c ON c.id = s.id WHERE s.forenames <> ''),
+     old_keys AS (
+       SELECT c.id, k->>'surname' AS surname, k->>'forenames' AS forenames
+         FROM load_changed c, json_array_elements(c.old_keys::json) AS k WHERE NOT c.inserted),
+     old AS (
+       SELECT 's'::"char" AS part, surname AS name, id FROM old_keys
+       UNION
+       SELECT 'f', split_part(forenames, ' ', 1), id FROM old_keys WHERE forenames <> ''),
+     delta AS (
+       SELECT part, name, count(*) AS n FROM new GROUP BY part, name
+       UNION ALL
+       SELECT part, name, -count(*) FROM old GROUP BY part, name
+       UNION ALL
+       SELECT '*', '', count(*) FROM load_changed WHERE inserted)
+     INSERT INTO ${t.nameCounts} AS n (part, name, count)
+     SELECT part, name, sum(n) FROM delta GROUP BY part, name HAVING sum(n) <> 0
+     ON CONFLICT (part, name) DO UPDATE SET count = n.count + EXCLUDED.count`,
+  );
   const [{ inserted, updated }] = await tx.query<{ inserted: number; updated: number }>(
     'SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM load_changed',
   );
@@ -190,7 +215,7 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
     const copier = tx as Required<SqlExecutor>;
     const t = tableNames(type);
     // Other writers of the type wait until this one commits (readers do not): an empty table stays empty until then.
-    await tx.query(`LOCK TABLE ${t.records}, ${t.keys}, ${t.suggestionKeys} IN SHARE ROW EXCLUSIVE MODE`);
+    await tx.query(`LOCK TABLE ${t.records}, ${t.keys}, ${t.suggestionKeys}, ${t.nameCounts} IN SHARE ROW EXCLUSIVE MODE`);
     const [{ empty }] = await tx.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT FROM ${t.records}) AS empty`);
     if (empty) {
       // Every record is new, and the ids are distinct: copied straight into the tables, with nothing
@@ -213,6 +238,17 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
         await copyBatch(copier, { ...t, freezeSuggestionKeys: true, ids: 'load_new' }, batch, buffers);
         total += batch.length;
       }
+      // The register's counts, from the search keys just written (the table held none of the type's).
+      await tx.query(`DELETE FROM ${t.nameCounts}`);
+      await tx.query(
+        `INSERT INTO ${t.nameCounts} (part, name, count)
+         SELECT 's', surname, count(DISTINCT id) FROM ${t.keys} GROUP BY surname
+         UNION ALL
+         SELECT 'f', split_part(forenames, ' ', 1), count(DISTINCT id) FROM ${t.keys} WHERE forenames <> '' GROUP BY split_part(forenames, ' ', 1)
+         UNION ALL
+         SELECT '*', '', $1::bigint`,
+        [total],
+      );
       await tx.query(`SET LOCAL maintenance_work_mem = '${KEY_INDEX_MEMORY}'`);
       await tx.query(`ALTER TABLE ${t.suggestionKeys} ADD PRIMARY KEY (key, id)`);
       // Numbering the events sorts the ids (a million take some 40 MB), in memory.

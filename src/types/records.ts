@@ -16,6 +16,16 @@ export interface SearchKey {
  */
 export type VerifiedValues = readonly unknown[];
 
+/**
+ * What the register says of a close-match query (counted by the store as records are written): how
+ * many registrations of the type it holds, and how many have the query's surname and first forename.
+ */
+export interface RegisterCounts {
+  readonly records: number;
+  readonly surname: number;
+  readonly forename: number;
+}
+
 /** A record that may be a close match, with what it is scored by: its search keys. */
 export interface SuggestionCandidate {
   readonly id: number;

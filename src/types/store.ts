@@ -7,7 +7,7 @@ import type { AuditReport, AuditTrail } from './audit.ts';
 import type { CredentialStatuses } from './credentials.ts';
 import type { EventFeed, Subscriptions } from './events.ts';
 import type { WebhookStore } from './webhooks.ts';
-import type { RecordToWrite, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from './records.ts';
+import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from './records.ts';
 
 export interface SearchResult<R> {
   readonly records: R[];
@@ -67,6 +67,12 @@ export interface ReadPaths {
  * The reads. The `Json` forms give each record as the JSON text the store holds, unparsed: the
  * same text for the same stored record, which is what rendered answers are cached on.
  */
+/** One blocking pass of close-match candidates: its keys, and the most records it may bring. */
+export interface KeyPass {
+  readonly keys: readonly (number | string)[];
+  readonly limit: number;
+}
+
 export interface RecordReader {
   lookupJson(type: string, id: string, options?: ReadOptions): Promise<string | undefined>;
   /**
@@ -82,11 +88,17 @@ export interface RecordReader {
    */
   verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number, options?: ReadOptions): Promise<VerificationCandidates>;
   /**
-   * Close-match candidates: the records sharing the most of `keys` (match/keys.ts: numbers, or
-   * their decimal text as PostgreSQL gives a bigint) with the query, with their search keys to be scored by, most keys shared first, then by id; at most `limit`,
-   * `truncated` when more shared one.
+   * Close-match candidates: the union of the passes' records (match/keys.ts), each pass the records
+   * sharing the most of its `keys` (numbers, or their decimal text as PostgreSQL gives a bigint),
+   * then by id, at most its `limit`; with their search keys to be scored by, by id. `truncated` when
+   * more records than its limit shared a key of some pass.
    */
-  suggestionCandidates(type: string, keys: readonly (number | string)[], limit: number): Promise<SearchResult<SuggestionCandidate>>;
+  suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SearchResult<SuggestionCandidate>>;
+  /**
+   * How many registrations of the type the store holds, and how many have this normalised surname
+   * and this first forename (one word): what close matches weigh an exact name by.
+   */
+  registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts>;
   /** The JSON text of each of these records, in the order asked; undefined for an id no record has. */
   lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]>;
   lookup(type: string, id: string): Promise<unknown | undefined>;

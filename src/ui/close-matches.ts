@@ -1,6 +1,7 @@
 /**
  * Close matches as the pages show them: each candidate with its names and date, and a sentence a
- * caseworker reads for each detail ("Forenames: Kathryn sounds like Catherine"). Which party and
+ * caseworker reads for each detail, with how much it counts ("Forenames: Kathryn sounds like
+ * Catherine: some evidence for"). Which party and
  * which date of the record the sentence names is the one whose comparison (src/match, the rules the
  * API scored by) gives the kind the API reported.
  */
@@ -18,7 +19,7 @@ interface CandidateView {
   readonly blocked: boolean;
   /** Names of each party, then the date, as the results table shows them. */
   readonly cells: readonly string[];
-  /** Out of 100. */
+  /** The probability that it is the registration sought, out of 100. */
   readonly percent: number;
   readonly explanations: readonly string[];
 }
@@ -26,6 +27,8 @@ interface CandidateView {
 interface Candidate {
   readonly score: number;
   readonly matched: Readonly<Record<string, string>>;
+  /** The evidence each detail added, in bits (docs/search.md); absent from an answer without it. */
+  readonly weights?: Readonly<Record<string, number>>;
   readonly record: unknown;
 }
 
@@ -54,6 +57,18 @@ export function explain(label: string, kind: MatchKind, given: string, registere
       return `${label}: ${given} has the day and month the other way round from ${registered}`;
     case 'near-date':
       return `${label}: ${given} is close to ${registered}`;
+    case 'two-edits':
+      return `${label}: ${given} is spelt two letters differently from ${registered}`;
+    case 'similar':
+      return `${label}: ${given} is spelt much like ${registered}`;
+    case 'loosely-similar':
+      return `${label}: ${given} is spelt a little like ${registered}`;
+    case 'year-digit':
+      return `${label}: ${given} has the day and month of ${registered}, with a digit of the year different`;
+    case 'two-digits':
+      return `${label}: ${given} differs from ${registered} in two digits`;
+    case 'within-month':
+      return `${label}: ${given} is within a month of ${registered}`;
     case 'missing':
       return `${label}: none is registered`;
     case 'different':
@@ -61,10 +76,20 @@ export function explain(label: string, kind: MatchKind, given: string, registere
   }
 }
 
+/** How much a detail's weight (bits of evidence, log2 m/u) says, in plain words. */
+export function evidence(weight: number): string {
+  if (weight >= 10) return 'very strong evidence for';
+  if (weight >= 5) return 'strong evidence for';
+  if (weight >= 1) return 'some evidence for';
+  if (weight > -1) return 'hardly evidence either way';
+  if (weight > -5) return 'weak evidence against';
+  return 'strong evidence against';
+}
+
 /** The candidates of an answer, ready for the page; `given` is the query as sent (the API's parameter names). */
 export function candidateViews(description: RecordDescription, given: Readonly<Record<string, string>>, candidates: readonly Candidate[]): CandidateView[] {
   const { parties, dateParam } = description.search;
-  return candidates.map(({ score, matched, record }) => {
+  return candidates.map(({ score, matched, weights, record }) => {
     const id = readPath(record, 'id') as number;
     const blocked = readPath(record, description.blockedFlag) !== false;
     const cells = [
@@ -103,10 +128,10 @@ export function candidateViews(description: RecordDescription, given: Readonly<R
       cells,
       percent,
       explanations: [
-        explain('Surname', surnameKind, given.surname, registeredSurname, 'Forenames'),
-        explain('Forenames', forenamesKind, given.forenames, registeredForenames, 'Surname'),
-        explain(capitalised(dateLabel), dateKind, longDate(given[dateParam]), longDate(date), ''),
-      ],
+        [explain('Surname', surnameKind, given.surname, registeredSurname, 'Forenames'), weights?.surname],
+        [explain('Forenames', forenamesKind, given.forenames, registeredForenames, 'Surname'), weights?.forenames],
+        [explain(capitalised(dateLabel), dateKind, longDate(given[dateParam]), longDate(date), ''), weights?.[dateParam]],
+      ].map(([sentence, weight]) => (typeof weight === 'number' ? `${sentence as string}: ${evidence(weight)}` : (sentence as string))),
     };
   });
 }

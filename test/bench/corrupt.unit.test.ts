@@ -28,7 +28,7 @@ const EXPECTED: Record<string, (m: ReturnType<typeof scoreKey>['matched']) => bo
   swapped: (m) => m.surname === 'swapped' && m.forenames === 'swapped',
   'day-month-swapped': (m) => m.date === 'day-month-swapped',
   'near-date': (m) => m.date === 'near-date',
-  'digit-in-date': (m) => m.date === 'near-date',
+  'digit-in-date': (m) => m.date === 'near-date' || m.date === 'year-digit',
 };
 
 test('each single corruption makes the kind of match it is named for', () => {

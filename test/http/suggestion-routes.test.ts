@@ -14,6 +14,7 @@ import { CALLER, FULL_DETAILS, type TestStore, countingReads, filledStore, start
 interface Candidate {
   score: number;
   matched: Record<string, string>;
+  weights: Record<string, number>;
   record: { id: number; [field: string]: unknown };
 }
 interface Answer {
@@ -43,7 +44,8 @@ for (const kind of await storeKinds()) {
         const { candidates } = body as Answer;
         assert.equal(candidates[0]?.record.id, scenario.id, JSON.stringify(candidates.map((c) => [c.record.id, c.score, c.matched])));
         assert.deepEqual(candidates[0].matched, scenario.matched);
-        assert.ok(candidates[0].score < 1 && candidates[0].score >= 0.65, `${candidates[0].score}`);
+        assert.ok(candidates[0].score <= 1 && candidates[0].score >= 0.001, `${candidates[0].score}`);
+        assert.deepEqual(Object.keys(candidates[0].weights), Object.keys(scenario.matched), 'a weight for each detail');
         const scores = candidates.map((c) => c.score);
         assert.deepEqual(scores, [...scores].sort((a, b) => b - a), 'best first');
       });
@@ -183,9 +185,9 @@ describe('who may ask for close matches', () => {
     assert.deepEqual(statuses, [200, 200, 429]);
   });
 
-  test('SUGGEST_MIN_SCORE is the floor under which no candidate is returned', async () => {
-    const app = await startApp(context, await filledStore(context, 'memory'), testConfig({ SUGGEST_MIN_SCORE: '0.98' }));
-    const { body } = await app.get(path('birth', ELLIE));
+  test('SUGGEST_MIN_PROBABILITY is the floor under which no candidate is returned', async () => {
+    const app = await startApp(context, await filledStore(context, 'memory'), testConfig({ SUGGEST_MIN_PROBABILITY: '1' }));
+    const { body } = await app.get(path('birth', { ...ELLIE, dateOfBirth: '2008-08-09' }));
     assert.deepEqual(body, { candidates: [], truncated: false });
     const exact = (await app.get(path('birth', { ...ELLIE, forenames: 'Eleanor Rose' }))).body as Answer;
     assert.equal(exact.candidates[0].score, 1);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { queryKeys, suggestionKeys } from '../../src/match/keys.ts';
+import { type CandidatePass, candidatePasses, queryKeys, suggestionKeys } from '../../src/match/keys.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
 import { records } from '../../src/records/index.ts';
 import { BackfillPendingError, assertSchemaCurrent, migrate } from '../../src/store/migrations.ts';
@@ -37,7 +37,8 @@ for (const kind of await storeKinds()) {
   test(`close-match candidates (${kind})`, async (t) => {
     const store = await emptyStore(t, kind);
     await store.upsert('birth', BIRTHS);
-    const ids = async (q: SearchKey, limit = 10) => (await store.suggestionCandidates('birth', queryKeys(q), limit)).records.map((c) => c.id);
+    const capped = (q: SearchKey, limit: number): CandidatePass[] => candidatePasses(q).map((pass) => ({ ...pass, limit }));
+    const ids = async (q: SearchKey, limit = 10) => (await store.suggestionCandidates('birth', capped(q, limit))).records.map((c) => c.id);
 
     await t.test('each single corruption finds the record, with the search keys it is scored by', async () => {
       assert.deepEqual((await ids(query('Smyth', 'Bill', '2010-03-04')))[0], 2001, 'sound-alike surname, nickname');
@@ -46,24 +47,38 @@ for (const kind of await storeKinds()) {
       assert.deepEqual((await ids(query('Thompson', 'Peggy', '1990-11-21')))[0], 2002, 'nickname and a day out');
       assert.deepEqual((await ids(query('Lowe', 'Kathryn', '2001-06-30')))[0], 2003, 'part of the surname, a forename alike in sound');
       assert.deepEqual((await ids(query('Catherine', 'Fairfax-Lowe', '2001-06-30')))[0], 2003, 'names swapped');
-      const [candidate] = (await store.suggestionCandidates('birth', queryKeys(query('Marsden', 'George', '2011-03-14')), 5)).records;
+      const [candidate] = (await store.suggestionCandidates('birth', capped(query('Marsden', 'George', '2011-03-14'), 5))).records;
       assert.equal(candidate.id, 2004, 'the year mistyped');
+      assert.deepEqual(await ids(query('Merridew', 'Daniel', '1990-11-20')), [2002], 'both names wrong, the date right');
+      assert.deepEqual(await ids(query('Thompson', 'Margaret', '1998-01-02')), [2002], 'the names right, the date far out');
+      assert.deepEqual(await ids(query('Jones', 'Catherine', '2001-06-03')), [2003], 'a married surname, the date near');
       assert.deepEqual(candidate.keys, BIRTHS[3].keys);
     });
 
-    await t.test('ranked by the keys shared, then by id; truncated past the limit', async () => {
-      // Born that day: George Marsden shares more keys with the query than his brother Harry; Walter
-      // Priddy, sharing only the date, is no candidate.
-      assert.deepEqual(await ids(query('Marsden', 'George', '2010-03-14')), [2004, 2006]);
-      const one = await store.suggestionCandidates('birth', queryKeys(query('Marsden', 'George', '2010-03-14')), 1);
+    await t.test('the union of the passes, each ranked by the keys shared, then by id; truncated when a cap bites', async () => {
+      // Born that day: all three are candidates by the date. With a cap of one, the date pass keeps
+      // the first by id, the name passes George Marsden, who shares most keys with the query.
+      assert.deepEqual(await ids(query('Marsden', 'George', '2010-03-14')), [2004, 2005, 2006]);
+      const one = await store.suggestionCandidates('birth', capped(query('Marsden', 'George', '2010-03-14'), 1));
       assert.deepEqual([one.records.map((c) => c.id), one.truncated], [[2004], true]);
+      const enough = await store.suggestionCandidates('birth', capped(query('Marsden', 'George', '2010-03-14'), 3));
+      assert.equal(enough.truncated, false);
       assert.deepEqual(await ids(query('Merridew', 'Daniel', '1950-01-01')), []);
     });
 
     await t.test('a changed record is found by its new keys only', async () => {
       await store.upsert('birth', [birth(2006, 'Harry', 'Marsden', '1931-01-01')]);
-      assert.deepEqual(await ids(query('Marsden', 'George', '2010-03-14')), [2004]);
+      assert.deepEqual(await ids(query('Marsden', 'George', '2010-03-14')), [2004, 2005]);
       assert.deepEqual(await ids(query('Marsden', 'Harry', '1931-01-01')), [2006]);
+    });
+
+    await t.test("the register's counts are kept by each write: records, and each surname and first forename", async () => {
+      assert.deepEqual(await store.registerCounts('birth', 'marsden', 'harry'), { records: 6, surname: 2, forename: 1 });
+      await store.upsert('birth', [birth(2006, 'Harold', 'Priddy', '1931-01-01'), birth(2007, 'Harry James', 'Marsden', '1999-01-01')]);
+      assert.deepEqual(await store.registerCounts('birth', 'marsden', 'harry'), { records: 7, surname: 2, forename: 1 }, 'one Marsden renamed, one added');
+      assert.deepEqual(await store.registerCounts('birth', 'priddy', 'harold'), { records: 7, surname: 2, forename: 1 });
+      assert.deepEqual(await store.registerCounts('birth', 'nobody', 'none'), { records: 7, surname: 0, forename: 0 });
+      await store.upsert('birth', [birth(2006, 'Harry', 'Marsden', '1931-01-01')]);
     });
 
     await t.test('records are read by id, in the order asked, undefined for an id no record has', async () => {

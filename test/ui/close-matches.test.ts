@@ -42,6 +42,12 @@ const WORDS: Record<MatchKind, RegExp> = {
   spelling: /is a different spelling of/,
   'part-of-name': /is part of/,
   'near-date': /is close to/,
+  'two-edits': /is spelt two letters differently from/,
+  similar: /is spelt much like/,
+  'loosely-similar': /is spelt a little like/,
+  'year-digit': /with a digit of the year different/,
+  'two-digits': /differs from .* in two digits/,
+  'within-month': /is within a month of/,
   missing: /none is registered/,
   different: /does not match/,
 };
@@ -67,6 +73,7 @@ describe('the close-matches page', () => {
       assert.match(row, new RegExp(`Surname: .*${WORDS[matched.surname].source}`));
       assert.match(row, new RegExp(`Forenames: .*${WORDS[matched.forenames].source}`));
       assert.match(row, WORDS[matched[dateParams[scenario.type]]]);
+      assert.equal(row.match(/: (very strong|strong|some|weak) evidence (for|against)|: hardly evidence either way/g)?.length, 3, 'how much each detail counts, in words');
       assert.match(body, /You searched for/);
     });
   }

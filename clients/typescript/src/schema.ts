@@ -659,7 +659,7 @@ export interface paths {
         };
         /**
          * Close matches among birth registrations, for a person to judge
-         * @description Finds the birth registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, the day and month exchanged, a date a few days or a digit out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (0 to 1; the same query always gives the same order, by score then system number), what each detail matched (a fixed vocabulary, docs/search.md), and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates scoring under SUGGEST_MIN_SCORE are never returned; at most 200 records sharing keys with the query are scored. Needs the 'suggest' role as well as 'birth'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
+         * @description Finds the birth registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, a married surname, the day and month exchanged, a date a few days, a digit or two out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (the probability, 0 to 1, that it is the registration sought; the same query always gives the same order, by probability then system number), what each detail matched (a fixed vocabulary, docs/search.md) and the evidence it added, and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates under SUGGEST_MIN_PROBABILITY are never returned; candidates are found through any two details right, each blocking pass bringing at most its cap of records (docs/search.md). Needs the 'suggest' role as well as 'birth'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
          */
         get: operations["suggestBirthV1"];
         put?: never;
@@ -679,7 +679,7 @@ export interface paths {
         };
         /**
          * Close matches among death registrations, for a person to judge
-         * @description Finds the death registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, the day and month exchanged, a date a few days or a digit out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (0 to 1; the same query always gives the same order, by score then system number), what each detail matched (a fixed vocabulary, docs/search.md), and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates scoring under SUGGEST_MIN_SCORE are never returned; at most 200 records sharing keys with the query are scored. Needs the 'suggest' role as well as 'death'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
+         * @description Finds the death registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, a married surname, the day and month exchanged, a date a few days, a digit or two out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (the probability, 0 to 1, that it is the registration sought; the same query always gives the same order, by probability then system number), what each detail matched (a fixed vocabulary, docs/search.md) and the evidence it added, and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates under SUGGEST_MIN_PROBABILITY are never returned; candidates are found through any two details right, each blocking pass bringing at most its cap of records (docs/search.md). Needs the 'suggest' role as well as 'death'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
          */
         get: operations["suggestDeathV1"];
         put?: never;
@@ -699,7 +699,7 @@ export interface paths {
         };
         /**
          * Close matches among marriage registrations, for a person to judge
-         * @description Finds the marriage registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, the day and month exchanged, a date a few days or a digit out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (0 to 1; the same query always gives the same order, by score then system number), what each detail matched (a fixed vocabulary, docs/search.md), and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates scoring under SUGGEST_MIN_SCORE are never returned; at most 200 records sharing keys with the query are scored. Needs the 'suggest' role as well as 'marriage'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
+         * @description Finds the marriage registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, a married surname, the day and month exchanged, a date a few days, a digit or two out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (the probability, 0 to 1, that it is the registration sought; the same query always gives the same order, by probability then system number), what each detail matched (a fixed vocabulary, docs/search.md) and the evidence it added, and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates under SUGGEST_MIN_PROBABILITY are never returned; candidates are found through any two details right, each blocking pass bringing at most its cap of records (docs/search.md). Needs the 'suggest' role as well as 'marriage'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
          */
         get: operations["suggestMarriageV1"];
         put?: never;
@@ -719,7 +719,7 @@ export interface paths {
         };
         /**
          * Close matches among civil partnership registrations, for a person to judge
-         * @description Finds the civil partnership registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, the day and month exchanged, a date a few days or a digit out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (0 to 1; the same query always gives the same order, by score then system number), what each detail matched (a fixed vocabulary, docs/search.md), and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates scoring under SUGGEST_MIN_SCORE are never returned; at most 200 records sharing keys with the query are scored. Needs the 'suggest' role as well as 'partnership'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
+         * @description Finds the civil partnership registrations that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, a married surname, the day and month exchanged, a date a few days, a digit or two out. The parameters, and those required, are the search's; 'limit' (1 to 10, default 5) caps the candidates. Each candidate has a score (the probability, 0 to 1, that it is the registration sought; the same query always gives the same order, by probability then system number), what each detail matched (a fixed vocabulary, docs/search.md) and the evidence it added, and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). Candidates under SUGGEST_MIN_PROBABILITY are never returned; candidates are found through any two details right, each blocking pass bringing at most its cap of records (docs/search.md). Needs the 'suggest' role as well as 'partnership'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.
          */
         get: operations["suggestPartnershipV1"];
         put?: never;
@@ -3510,17 +3510,23 @@ export interface operations {
                             /** @description For each detail given, how the record matched it (docs/search.md) */
                             matched: {
                                 /** @enum {string} */
-                                dateOfBirth: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                dateOfBirth: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                                 /** @enum {string} */
-                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                                 /** @enum {string} */
-                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                             };
                             record: components["schemas"]["BirthV1"];
-                            /** @description How closely the record matches, 0 to 1 (three decimal places); the same query always gives the same score */
+                            /** @description The probability that the record is the registration sought, 0 to 1 (three decimal places, calibrated: docs/search.md); the same query always gives the same score */
                             score: number;
+                            /** @description For each detail given, the evidence its match added, in bits (log2 of m/u, docs/search.md): positive for the registration, negative against */
+                            weights: {
+                                dateOfBirth: number;
+                                forenames: number;
+                                surname: number;
+                            };
                         }[];
-                        /** @description More close matches reached the floor than were returned, or more records shared keys with the query than the 200 scored: a fuller query narrows them */
+                        /** @description More close matches reached the floor than were returned, or a blocking pass found more records than its cap (docs/search.md): a fuller query narrows them */
                         truncated: boolean;
                     };
                 };
@@ -3604,17 +3610,23 @@ export interface operations {
                             /** @description For each detail given, how the record matched it (docs/search.md) */
                             matched: {
                                 /** @enum {string} */
-                                date: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                date: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                                 /** @enum {string} */
-                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                                 /** @enum {string} */
-                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                             };
                             record: components["schemas"]["DeathV1"];
-                            /** @description How closely the record matches, 0 to 1 (three decimal places); the same query always gives the same score */
+                            /** @description The probability that the record is the registration sought, 0 to 1 (three decimal places, calibrated: docs/search.md); the same query always gives the same score */
                             score: number;
+                            /** @description For each detail given, the evidence its match added, in bits (log2 of m/u, docs/search.md): positive for the registration, negative against */
+                            weights: {
+                                date: number;
+                                forenames: number;
+                                surname: number;
+                            };
                         }[];
-                        /** @description More close matches reached the floor than were returned, or more records shared keys with the query than the 200 scored: a fuller query narrows them */
+                        /** @description More close matches reached the floor than were returned, or a blocking pass found more records than its cap (docs/search.md): a fuller query narrows them */
                         truncated: boolean;
                     };
                 };
@@ -3698,17 +3710,23 @@ export interface operations {
                             /** @description For each detail given, how the record matched it (docs/search.md) */
                             matched: {
                                 /** @enum {string} */
-                                dateOfMarriage: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                dateOfMarriage: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                                 /** @enum {string} */
-                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                                 /** @enum {string} */
-                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                             };
                             record: components["schemas"]["MarriageV1"];
-                            /** @description How closely the record matches, 0 to 1 (three decimal places); the same query always gives the same score */
+                            /** @description The probability that the record is the registration sought, 0 to 1 (three decimal places, calibrated: docs/search.md); the same query always gives the same score */
                             score: number;
+                            /** @description For each detail given, the evidence its match added, in bits (log2 of m/u, docs/search.md): positive for the registration, negative against */
+                            weights: {
+                                dateOfMarriage: number;
+                                forenames: number;
+                                surname: number;
+                            };
                         }[];
-                        /** @description More close matches reached the floor than were returned, or more records shared keys with the query than the 200 scored: a fuller query narrows them */
+                        /** @description More close matches reached the floor than were returned, or a blocking pass found more records than its cap (docs/search.md): a fuller query narrows them */
                         truncated: boolean;
                     };
                 };
@@ -3792,17 +3810,23 @@ export interface operations {
                             /** @description For each detail given, how the record matched it (docs/search.md) */
                             matched: {
                                 /** @enum {string} */
-                                dateOfPartnership: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                dateOfPartnership: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                                 /** @enum {string} */
-                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                forenames: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                                 /** @enum {string} */
-                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "missing" | "different";
+                                surname: "exact" | "normalised" | "word-prefix" | "swapped" | "nickname" | "sound-alike" | "day-month-swapped" | "spelling" | "part-of-name" | "near-date" | "two-edits" | "similar" | "year-digit" | "two-digits" | "loosely-similar" | "within-month" | "missing" | "different";
                             };
                             record: components["schemas"]["PartnershipV1"];
-                            /** @description How closely the record matches, 0 to 1 (three decimal places); the same query always gives the same score */
+                            /** @description The probability that the record is the registration sought, 0 to 1 (three decimal places, calibrated: docs/search.md); the same query always gives the same score */
                             score: number;
+                            /** @description For each detail given, the evidence its match added, in bits (log2 of m/u, docs/search.md): positive for the registration, negative against */
+                            weights: {
+                                dateOfPartnership: number;
+                                forenames: number;
+                                surname: number;
+                            };
                         }[];
-                        /** @description More close matches reached the floor than were returned, or more records shared keys with the query than the 200 scored: a fuller query narrows them */
+                        /** @description More close matches reached the floor than were returned, or a blocking pass found more records than its cap (docs/search.md): a fuller query narrows them */
                         truncated: boolean;
                     };
                 };

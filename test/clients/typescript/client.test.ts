@@ -58,7 +58,8 @@ for (const kind of await storeKinds()) {
         candidates.map((c) => [c.record.id, c.matched.forenames, c.matched.dateOfBirth]),
         [[123456789, 'nickname', 'exact']],
       );
-      assert.ok(candidates[0].score > 0.9 && candidates[0].score < 1);
+      assert.ok(candidates[0].score > 0.9 && candidates[0].score <= 1);
+      assert.equal(typeof candidates[0].weights.forenames, 'number', 'the evidence each detail added');
       assert.equal(await as(['birth']).suggest('birth', ELEANOR).catch((e: LevApiError) => e.status), 403);
     });
 
