@@ -2,8 +2,8 @@
  * What of a span leaves the process. Instrumentations record more than this service may tell (a
  * URL with its query string, which here holds names and dates of birth; an SQL statement; an
  * error's message), so every span passes this allow-list on its way to the exporter: the
- * attributes named below and no others, URLs without their query, no events, no status message,
- * no link attributes. A new instrumentation's attributes are dropped until they are named here.
+ * attributes named below and no others, URLs without their query and without the system numbers in
+ * their paths, no events, no status message, no link attributes. A new instrumentation's attributes are dropped until they are named here.
  */
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
@@ -33,20 +33,25 @@ const KEPT = new Set([
   'service.name',
 ]);
 
-/** Attributes kept without their query string, and only what comes before it. */
+/** Attributes kept as privateUrl makes them. */
 const URLS = new Set(['url.full', 'url.path', 'http.url', 'http.target']);
 
 /** The service's own attributes (tracing/spans.ts), which name types and counts only. */
 const OWN = 'lev.';
 
-const withoutQuery = (value: string) => value.replace(/[?#].*$/s, '');
+/**
+ * A URL without its query string and fragment, and with every path segment made of digits alone
+ * written `{id}`: a lookup's path holds the record's system number, and a trace that says which
+ * registration a caller read is as personal as the record (the audit trail is the place for that).
+ */
+const privateUrl = (value: string) => value.replace(/[?#].*$/s, '').replace(/\/\d+(?=\/|$)/g, '/{id}');
 
 /** The attributes of `attributes` that may leave the process. */
 export function privateAttributes(attributes: Attributes): Attributes {
   const kept: Attributes = {};
   for (const [key, value] of Object.entries(attributes)) {
     if (KEPT.has(key) || key.startsWith(OWN)) kept[key] = value;
-    else if (URLS.has(key) && typeof value === 'string') kept[key] = withoutQuery(value);
+    else if (URLS.has(key) && typeof value === 'string') kept[key] = privateUrl(value);
   }
   return kept;
 }

@@ -4,7 +4,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { privateAttributes, privateSpan } from '../../src/tracing/private-spans.ts';
 
-test('attributes: methods, routes, status codes and the service\'s own kept; URLs without their query; the rest dropped', () => {
+test('attributes: methods, routes, status codes and the service\'s own kept; URLs without their query or system numbers; the rest dropped', () => {
   assert.deepEqual(
     privateAttributes({
       'http.request.method': 'GET',
@@ -12,6 +12,8 @@ test('attributes: methods, routes, status codes and the service\'s own kept; URL
       'http.response.status_code': 200,
       'url.path': '/v1/registration/birth?surname=Ashworth&dateOfBirth=2008-08-08',
       'url.full': 'https://receiver.example/hook?token=secret#part',
+      'http.target': '/v1/registration/death/123456789',
+      'http.url': 'http://localhost:8080/ui/birth/999999001/qr',
       'lev.record.type': 'birth',
       'lev.result.count': 3,
       'db.system': 'postgresql',
@@ -28,6 +30,8 @@ test('attributes: methods, routes, status codes and the service\'s own kept; URL
       'http.response.status_code': 200,
       'url.path': '/v1/registration/birth',
       'url.full': 'https://receiver.example/hook',
+      'http.target': '/v1/registration/death/{id}',
+      'http.url': 'http://localhost:8080/ui/birth/{id}/qr',
       'lev.record.type': 'birth',
       'lev.result.count': 3,
       'db.system': 'postgresql',
