@@ -40,7 +40,7 @@ test('subscriptions --roles: recorded, changed, listed; unknown roles and misuse
   assert.ok(header > 0, listed.join('\n'));
   assert.deepEqual(listed.slice(header + 1, header + 3), ['dwp\tdeath', 'hmrc\tnone']);
 
-  await mistake(['add', '--client', 'x', '--events', 'death.registered', '--roles', 'death,deaths'], /--roles: unknown role deaths \(known: birth, birth-verify, .*audit\)/);
+  await mistake(['add', '--client', 'x', '--events', 'death.registered', '--roles', 'death,deaths'], /--roles: unknown role deaths \(known: birth, birth-verify, .*audit, credentials\)/);
   await mistake(['add', '--client', 'x', '--events', 'death.registered', '--roles', ','], /--roles: name at least one role/);
   await mistake(['update', '--client', 'dwp', '--roles', 'admin'], /--roles: unknown role admin/);
   await mistake(['update', '--client', 'nobody', '--roles', 'death'], /nobody has no subscription/);

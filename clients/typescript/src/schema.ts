@@ -2422,8 +2422,8 @@ export interface operations {
     credential: {
         parameters: {
             query?: {
-                /** @description sd-jwt (the default): the SD-JWT VC */
-                format?: "sd-jwt";
+                /** @description sd-jwt (the default): the SD-JWT VC, every claim disclosable. qr: what a printed certificate's QR code holds, the claims the certificate shows (system number, names, dates) signed in the clear, small enough for a QR code; with Accept: image/svg+xml, the QR code itself */
+                format?: "sd-jwt" | "qr";
                 /** @description The holder's public key (a JWK of an EC P-256 or OKP Ed25519 key, as JSON in base64url): the credential names it (`cnf`), and only its holder can present the credential with key binding */
                 holderKey?: string;
             };
@@ -2438,13 +2438,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The credential: the issuer-signed JWT and its disclosures, ~-separated */
+            /** @description The credential: the issuer-signed JWT and its disclosures, ~-separated; with format=qr and Accept: image/svg+xml, the QR code of the compact form */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/dc+sd-jwt": string;
+                    "image/svg+xml": string;
                 };
             };
             /** @description A parameter is missing or malformed; the message names it and the expected form */
