@@ -44,6 +44,9 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: schemaRef('Error') } } },
 });
 
+/** A URL the service cannot read at all (a malformed percent-escape, in the path or the query) is refused before any route is chosen. */
+const UNREADABLE = errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8');
+
 const RECORD_ERRORS = {
   '400': errorResponse('A parameter is missing or malformed; the message names it and the expected form'),
   '401': errorResponse('The caller is not identified'),
@@ -306,7 +309,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
       parameters: [...identity],
       responses: {
         '200': { description: 'The subscriptions (an empty array when there are none)', content: { 'application/json': { schema: { type: 'array', items: { $ref: schemaRef('SubscriptionState') } } } } },
-        '400': errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8'),
+        '400': UNREADABLE,
         '401': auditErrors['401'],
         '403': auditErrors['403'],
         '503': errorResponse('The subscriptions are unavailable; retry later'),
@@ -353,7 +356,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
       parameters: [...identity],
       responses: {
         '200': { description: "The client's webhook", content: { 'application/json': { schema: webhookResponse } } },
-        '400': errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8'),
+        '400': UNREADABLE,
         '401': RECORD_ERRORS['401'],
         '404': errorResponse('The client has no webhook'),
         '429': RECORD_ERRORS['429'],
@@ -373,7 +376,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
       parameters: [...identity],
       responses: {
         '200': { description: 'The dead letters (an empty array when there are none)', content: { 'application/json': { schema: deadLettersResponse } } },
-        '400': errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8'),
+        '400': UNREADABLE,
         '401': RECORD_ERRORS['401'],
         '429': RECORD_ERRORS['429'],
         '503': errorResponse('Webhook delivery state is unavailable; retry later'),
@@ -449,20 +452,19 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         summary: "The issuer's metadata (SD-JWT VC JWT VC Issuer Metadata): its public keys",
         description: 'The issuer URL and its public keys as a JWK set: the signing key first, then earlier ones whose credentials have yet to expire. Public.',
         security: [],
-        responses: { '200': { description: 'The issuer metadata', headers: cached('public, max-age=300'), content: { 'application/json': { schema: issuerMetadataSchema } } } },
+        responses: { '200': { description: 'The issuer metadata', headers: cached('public, max-age=300'), content: { 'application/json': { schema: issuerMetadataSchema } } }, '400': UNREADABLE },
       },
     };
   }
 
-  // They take no parameter; a URL the service cannot read at all (a malformed percent-escape, in the
-  // path or the query) is refused before any route is chosen, on these paths as on every other.
-  const unreadable = errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8');
+  // They take no parameter; a URL the service cannot read at all is refused (UNREADABLE), on these
+  // paths as on every other.
   const plain = (description: string) => ({
-    get: { tags: ['operations'], summary: description, security: [], responses: { '200': { description: 'OK' }, '400': unreadable } },
+    get: { tags: ['operations'], summary: description, security: [], responses: { '200': { description: 'OK' }, '400': UNREADABLE } },
   });
   paths['/healthz'] = plain('Liveness: the process is running');
   paths['/readiness'] = {
-    get: { ...plain('Readiness: the record store answers').get, responses: { '200': { description: 'Ready' }, '400': unreadable, '503': errorResponse('Not ready') } },
+    get: { ...plain('Readiness: the record store answers').get, responses: { '200': { description: 'Ready' }, '400': UNREADABLE, '503': errorResponse('Not ready') } },
   };
   paths['/metrics'] = plain('Prometheus metrics, text format');
   paths['/openapi.json'] = plain('This document');

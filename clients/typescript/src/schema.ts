@@ -1925,6 +1925,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     auditCheckpoints: {
