@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { Request } from 'autocannon';
 import { configReference } from '../src/config/index.ts';
+import { tracingConfigReference } from '../src/config/tracing.ts';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
 import { type DriveSettings, type Mode, drive } from './lib/drive.ts';
 import { type PhaseWindow, cpuSeconds, localPortsTo, machineCpu, memory, procAvailable, resetPeak } from './lib/proc.ts';
@@ -170,7 +171,7 @@ const DECIDED = ['HOST', 'PORT', 'AUTH_MODE', 'DATABASE_URL', 'DATABASE_SCHEMA',
 
 /** `--set NAME=VALUE`: settings of the service, checked by name (the service checks their values as it starts). */
 function serviceSettings(items: readonly string[]): Record<string, string> {
-  const known = new Set(configReference().map(({ name }) => name));
+  const known = new Set([...configReference(), ...tracingConfigReference()].map(({ name }) => name));
   const settings: Record<string, string> = {};
   for (const item of items) {
     const at = item.indexOf('=');
@@ -258,7 +259,7 @@ const LEV_API = 'bin/lev-api.js';
  */
 function serviceEnv(opts: Options, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const { name } of configReference()) delete env[name];
+  for (const { name } of [...configReference(), ...tracingConfigReference()]) delete env[name];
   return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...opts.settings, AUTH_MODE: 'mock', ...extra };
 }
 

@@ -28,11 +28,16 @@ function compiledIsCurrent() {
   }
 }
 
-let cli;
-if (compiledIsCurrent()) cli = await import('../dist/cli.js');
-else {
+// Tracing, when the OTEL_* settings ask for it, starts before the commands are imported: its
+// instrumentations can only wrap the modules (pg) loaded after it (src/tracing/start.ts).
+const compiled = compiledIsCurrent();
+if (!compiled) {
   const { register } = await import('tsx/esm/api');
   register();
-  cli = await import('../src/cli.ts');
 }
+const { startTracing } = await import(compiled ? '../dist/tracing/start.js' : '../src/tracing/start.ts');
+const tracing = await startTracing(process.env);
+const cli = await import(compiled ? '../dist/cli.js' : '../src/cli.ts');
 process.exitCode = await cli.main(process.argv.slice(2));
+// A command that ends (migrate, load...) sends its last spans; `serve` and the others stop on a signal.
+await tracing?.shutdown();

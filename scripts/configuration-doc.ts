@@ -8,11 +8,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { configReference } from '../src/config/index.ts';
+import { tracingConfigReference } from '../src/config/tracing.ts';
 import { uiConfigReference } from '../src/config/ui.ts';
 
 export const CONFIGURATION_DOC = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
 
-const references = { serve: configReference, ui: uiConfigReference } as const;
+const references = { serve: configReference, ui: uiConfigReference, tracing: tracingConfigReference } as const;
 
 type Setting = ReturnType<typeof configReference>[number];
 

@@ -37,6 +37,8 @@ import { MAX_URL_LENGTH, createTransport, serverOptions } from './http/transport
 import { isIsoDate } from './records/dates.ts';
 import type { RecordDescription } from './records/define.ts';
 import { viewsOf } from './records/views.ts';
+import { traceRequests } from './tracing/requests.ts';
+import { inSpan } from './tracing/spans.ts';
 import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
 import type { Identifier } from './types/identity.ts';
@@ -91,6 +93,7 @@ export async function buildApp(
   });
 
   transport.attach(app.server, app.log);
+  await traceRequests(app, config.tracing);
   const cors = config.corsOrigins?.length > 0;
   const guardMethods = installErrorHandling(app, { cors });
   if (cors) {
@@ -117,7 +120,9 @@ export async function buildApp(
     }
     const route = request.routeOptions.config;
     if (!route.dataset && !route.verifies && !route.requiresIdentity) return;
-    request.identity = await identify({ headers: request.headers, socket: request.socket, clientCertificate: certificate });
+    request.identity = await inSpan('identify', { 'lev.auth.mode': config.auth?.mode ?? 'none' }, () =>
+      identify({ headers: request.headers, socket: request.socket, clientCertificate: certificate }),
+    );
     // Counted per client, refused or not by the dataset's role below.
     await limiter?.take(request.identity.client);
     // Before the query is even validated: a caller without the dataset's role learns nothing of it.

@@ -15,6 +15,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 export const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'version.ts', 'module-folder.ts'],
   ['config', 'webhook-addresses.ts'],
+  ['tracing'],
   ['types'],
   ['records'],
   ['render', 'match'],

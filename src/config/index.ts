@@ -21,6 +21,7 @@ import { Sessions, UiSessionConfig, sessionsOf } from './sessions.ts';
 import { ConnectionLimits, ConnectionSettings, Cors, Listening, LogLevel, connectionsOf } from './server.ts';
 import { type Settled } from './shape.ts';
 import { ClientCa, TlsConfig, tlsConfig } from './tls.ts';
+import { TracingConfig, tracingOf } from './tracing.ts';
 import { Verification, VerificationConfig, verificationOf } from './verification.ts';
 
 const Env = Type.Object({
@@ -73,6 +74,8 @@ export const Config = Type.Object({
   events: EventsConfig,
   /** Digital certificates: issuer, keys, validity (credentials.ts). */
   credentials: CredentialsConfig,
+  /** OpenTelemetry traces (tracing.ts); off when absent. */
+  tracing: Type.Optional(TracingConfig),
 });
 export type Config = Settled<typeof Config>;
 
@@ -97,6 +100,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
   const rateLimit = serving ? rateLimitConfig(value, given, problems) : undefined;
   const events = eventsOf(value, problems);
   const credentials = credentialsOf(value, problems);
+  const tracing = tracingOf(env, problems);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: value.PORT,
@@ -118,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     events,
     suggestMinScore: value.SUGGEST_MIN_SCORE,
     credentials,
+    ...(tracing ? { tracing } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import { ConnectionLimits, ConnectionSettings, Listening, LogLevel, connectionsO
 import { Sessions, UiSessionConfig, sessionsOf } from './sessions.ts';
 import { opaque, type Settled } from './shape.ts';
 import { TlsConfig, tlsConfig } from './tls.ts';
+import { TracingConfig, tracingOf } from './tracing.ts';
 
 const UiEnv = Type.Object({
   ...Listening,
@@ -61,6 +62,8 @@ export const UiConfig = Type.Object({
   sessions: UiSessionConfig,
   /** OpenID Connect sign-in; the mock's sign-in when absent. */
   oidc: Type.Optional(UiSignInConfig),
+  /** OpenTelemetry traces (tracing.ts); off when absent. */
+  tracing: Type.Optional(TracingConfig),
 });
 export type UiConfig = Settled<typeof UiConfig>;
 
@@ -86,6 +89,7 @@ export function loadUiConfig(env: Record<string, string | undefined>): UiConfig 
   if (ca) certificatesIn('UI_API_CA', value.UI_API_CA as string, ca, problems);
   const cert = value.UI_API_CLIENT_CERT ? readSetting('UI_API_CLIENT_CERT', value.UI_API_CLIENT_CERT, problems) : undefined;
   const key = value.UI_API_CLIENT_KEY ? readSetting('UI_API_CLIENT_KEY', value.UI_API_CLIENT_KEY, problems) : undefined;
+  const tracing = tracingOf(env, problems);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     port: value.PORT,
@@ -107,6 +111,7 @@ export function loadUiConfig(env: Record<string, string | undefined>): UiConfig 
             claims: identityClaimsOf(value, value.OIDC_AUDIENCE ?? ''),
           }
         : undefined,
+    ...(tracing ? { tracing } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { badRequest, notFound, serviceUnavailable, unavailableUnless } from '../
 import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
 import { readOptionsOf } from './feed-position.ts';
 import { idParameters, searchParameters } from './parameters.ts';
+import { inSpan, inSpanSync } from '../tracing/spans.ts';
 
 export type Operation = AuditOperation;
 
@@ -94,22 +95,24 @@ export async function audited(
   const mark = request.url.indexOf('?');
   const [path, query] = mark < 0 ? [request.url, ''] : [request.url.slice(0, mark), request.url.slice(mark + 1)];
   try {
-    const recorded = audit.record({
-      username: identity.username,
-      client: identity.client,
-      groups: identity.groups,
-      dataset,
-      operation,
-      path,
-      query,
-      results,
-      requestId: request.id,
-      ...(records ? { records } : {}),
-      ...details,
+    await inSpan('audit.record', { 'lev.record.type': dataset, 'lev.result.count': results }, async () => {
+      const recorded = audit.record({
+        username: identity.username,
+        client: identity.client,
+        groups: identity.groups,
+        dataset,
+        operation,
+        path,
+        query,
+        results,
+        requestId: request.id,
+        ...(records ? { records } : {}),
+        ...details,
+      });
+      // Queued: the group it joins need not wait for it any more.
+      request.auditExpected?.();
+      await recorded;
     });
-    // Queued: the group it joins need not wait for it any more.
-    request.auditExpected?.();
-    await recorded;
   } catch (error) {
     throw Object.assign(serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'), {
       cause: error,
@@ -128,7 +131,7 @@ export async function renderWhileAudited<T>(audit: AuditTrail, request: FastifyR
   // Awaited below; until then its failure must not count as unhandled.
   committed.catch(() => {});
   await nextTurn();
-  const rendered = render();
+  const rendered = inSpanSync('render', { 'lev.record.count': records.length }, render);
   await committed;
   return rendered;
 }
@@ -163,7 +166,11 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
       async (request, reply) => {
         const id = request.params[view.idParam].replace(/^0+(?=\d)/, '');
         const options = readOptionsOf(request);
-        const stored = await fromStore(() => store.lookupJson(dataset, id, options));
+        const stored = await inSpan('store.lookup', { 'lev.record.type': dataset }, async (span) => {
+          const found = await fromStore(() => store.lookupJson(dataset, id, options));
+          span.setAttribute('lev.result.count', found === undefined ? 0 : 1);
+          return found;
+        });
         if (stored === undefined) throw notFound();
         const json = await renderWhileAudited(audit, request, refsOf(dataset, [Number(id)]), () => rendered.json(view, audienceOf(request), stored));
         // Already JSON: sent as it is, not serialised again.
@@ -180,7 +187,11 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
       async (request, reply) => {
         const key = searchKeyOf(view, request.query);
         const options = readOptionsOf(request);
-        const result = await fromStore(() => store.searchJson(dataset, key, maxResults, options));
+        const result = await inSpan('store.search', { 'lev.record.type': dataset }, async (span) => {
+          const found = await fromStore(() => store.searchJson(dataset, key, maxResults, options));
+          span.setAttribute('lev.result.count', found.ids.length);
+          return found;
+        });
         if (result.truncated) reply.header(TRUNCATED_HEADER, 'true');
         const audience = audienceOf(request);
         const records = await renderWhileAudited(audit, request, refsOf(dataset, result.ids), () =>

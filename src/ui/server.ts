@@ -20,6 +20,7 @@ import { version } from '../version.ts';
 import { createOidcSignIn } from './oidc-sign-in.ts';
 import { uiRoutes } from './routes.ts';
 import { openSessions } from './sessions.ts';
+import { traceRequests } from '../tracing/requests.ts';
 
 interface UiAppDependencies {
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
@@ -39,6 +40,7 @@ export async function buildUiApp(config: UiConfig, { logger, descriptions = reco
     routerOptions: { querystringParser: parseQuery },
   });
   transport.attach(app.server, app.log);
+  await traceRequests(app, config.tracing);
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.headers(securityHeaders(request.url, tls));
     done(null, payload);

@@ -1,0 +1,168 @@
+/**
+ * Traces as an operator's collector receives them: `lev-api serve`, started as operators start it
+ * with the OTEL_* settings, sends its spans to a small OTLP/HTTP receiver here (the JSON encoding).
+ * A search with a known name and date, sent with a traceparent, must come back as one trace that
+ * continues it, with the parts of the request as spans under the request's own, and nothing of the
+ * name or the date anywhere in what was received. On PostgreSQL (where a server answers) the
+ * store's queries are spans too.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { type TestContext } from 'node:test';
+import { loadMock } from '../../src/backend/open.ts';
+import { postgresBackend } from '../../src/backend/postgres.ts';
+import { records } from '../../src/records/index.ts';
+import { migrate } from '../../src/store/migrations.ts';
+import { openPostgres } from '../../src/store/pg-driver.ts';
+import { CALLER, TEST_DATABASE_URL, emptySchema, storeKinds } from '../helper.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  attributes?: { key: string; value: Record<string, unknown> }[];
+}
+
+/** An OTLP/HTTP collector in miniature: each body POSTed to /v1/traces, as received. */
+async function otlpReceiver(t: TestContext) {
+  const bodies: string[] = [];
+  /** The traceparent of each POST to /hook: a webhook receiver's view. */
+  const hooked: (string | undefined)[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      if (request.url === '/v1/traces') bodies.push(body);
+      if (request.url === '/hook') hooked.push(request.headers.traceparent as string | undefined);
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  t.after(() => new Promise((closed) => server.close(closed)));
+  const spans = (): OtlpSpan[] =>
+    bodies.flatMap((body) =>
+      (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap((resource) =>
+        resource.scopeSpans.flatMap((scope) => scope.spans),
+      ),
+    );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, hooked, spans };
+}
+
+/** `lev-api serve` as a process of its own, with `env` only; its address once it listens. */
+async function serve(t: TestContext, env: Record<string, string>): Promise<string> {
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', MOCK_EVENT_INTERVAL_S: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.after(async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+  let output = '';
+  return new Promise((listening, failed) => {
+    child.stdout?.setEncoding('utf8').on('data', (text: string) => {
+      output += text;
+      const found = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (found) listening(found[1]);
+    });
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => (output += text));
+    child.once('exit', (code) => failed(new Error(`lev-api serve exited with ${code}: ${output}`)));
+  });
+}
+
+/** A schema holding the mock's records, for `serve` to read with DATABASE_SCHEMA. */
+async function mockSchema(t: TestContext): Promise<string> {
+  const { schema } = await emptySchema(t);
+  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 10_000, applicationName: schema });
+  await migrate(driver, {});
+  const backend = postgresBackend(driver, records);
+  await loadMock(backend.writer);
+  await backend.close();
+  return schema;
+}
+
+/** A span's name is `name`, or `name:` and what it acts on (pg.query:SELECT test). */
+const nameIs = (span: OtlpSpan, name: string) => span.name === name || span.name.startsWith(`${name}:`);
+
+/** The trace's spans once those named have all arrived (the SDK sends in batches, every 5 s). */
+async function spansOf(receiver: Awaited<ReturnType<typeof otlpReceiver>>, traceId: string, names: readonly string[]) {
+  for (let waited = 0; waited < 30_000; waited += 250) {
+    const spans = receiver.spans().filter((span) => span.traceId === traceId);
+    if (names.every((name) => spans.some((span) => nameIs(span, name)))) return spans;
+    await sleep(250);
+  }
+  assert.fail(`the spans ${names.join(', ')} did not all arrive; received: ${receiver.spans().map((span) => span.name).join(', ')}`);
+}
+
+for (const kind of await storeKinds()) {
+  test(`a search's trace on the ${kind} store: its parts as spans, the caller's trace continued, no name or date`, async (t) => {
+    const receiver = await otlpReceiver(t);
+    const database: Record<string, string> = kind === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: await mockSchema(t), AUTH_MODE: 'mock' } : {};
+    const url = await serve(t, { ...database, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'lev-api-test' });
+
+    const traceId = randomBytes(16).toString('hex');
+    const callerSpan = randomBytes(8).toString('hex');
+    const response = await fetch(`${url}/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08`, {
+      headers: { ...CALLER, traceparent: `00-${traceId}-${callerSpan}-01` },
+    });
+    assert.equal(response.status, 200);
+    assert.equal(((await response.json()) as { id: number }[])[0]?.id, 123456789);
+
+    const own = ['request', 'identify', 'store.search', 'audit.record', 'render'];
+    const spans = await spansOf(receiver, traceId, kind === 'postgres' ? [...own, 'pg.query'] : own);
+    const named = (name: string) => spans.find((span) => nameIs(span, name)) as OtlpSpan;
+    const request = named('request');
+    // The caller's trace continued: the request's span is a child of the caller's.
+    assert.equal(request.parentSpanId, callerSpan);
+    const ancestors = (span: OtlpSpan): string[] => {
+      const parent = spans.find((other) => other.spanId === span.parentSpanId);
+      return parent ? [parent.spanId, ...ancestors(parent)] : [];
+    };
+    for (const name of ['identify', 'store.search', 'audit.record', 'render']) {
+      assert.ok(ancestors(named(name)).includes(request.spanId), `${name} is not within the request's span`);
+    }
+    const attribute = (span: OtlpSpan, key: string) => span.attributes?.find((a) => a.key === key)?.value;
+    assert.deepEqual(attribute(named('store.search'), 'lev.record.type'), { stringValue: 'birth' });
+    assert.deepEqual(attribute(named('store.search'), 'lev.result.count'), { intValue: 1 });
+    assert.deepEqual(attribute(request, 'http.route'), { stringValue: '/v1/registration/birth' });
+    assert.deepEqual(attribute(request, 'url.path'), { stringValue: '/v1/registration/birth' });
+    if (kind === 'postgres') {
+      const queries = spans.filter((span) => nameIs(span, 'pg.query'));
+      assert.ok(queries.some((query) => ancestors(query).includes(named('store.search').spanId)), 'no query within the store.search span');
+      assert.ok(queries.every((query) => attribute(query, 'db.statement') === undefined && attribute(query, 'db.query.text') === undefined));
+    }
+
+    // Nothing the caller asked for, in any span, attribute or event of anything received.
+    const received = receiver.bodies.join('\n');
+    for (const secret of ['Ashworth', 'Eleanor', '2008-08-08', 'surname', 'dateOfBirth']) {
+      assert.ok(!received.toLowerCase().includes(secret.toLowerCase()), `the receiver was sent '${secret}'`);
+    }
+  });
+}
+
+test('a webhook delivery sends traceparent, and its trace reaches the collector', async (t) => {
+  const receiver = await otlpReceiver(t);
+  // The mock's webhook is sent the invented registrations it adds, one a second here.
+  await serve(t, { MOCK_WEBHOOKS: `${receiver.url}/hook`, WEBHOOK_ALLOW_HTTP: 'loopback', MOCK_EVENT_INTERVAL_S: '1', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+  for (let waited = 0; !receiver.hooked.length && waited < 30_000; waited += 250) await sleep(250);
+  const [traceparent] = receiver.hooked;
+  const sent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(traceparent ?? '');
+  assert.ok(sent, `the receiver was sent traceparent ${traceparent}`);
+  const [delivery] = await spansOf(receiver, sent[1], ['POST']);
+  assert.equal(delivery.spanId, sent[2]);
+  const attribute = delivery.attributes?.find((a) => a.key === 'url.full')?.value;
+  assert.deepEqual(attribute, { stringValue: `${receiver.url}/hook` });
+});
