@@ -68,6 +68,9 @@ export const credentialQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** What no parameter's own schema can say (see searchQueryRule): a printed certificate (format=qr) has no holder, so no holderKey. */
+export const credentialQueryRule = { not: { required: ['format', 'holderKey'], properties: { format: { const: 'qr' } } } } as const;
+
 export const typeParams = (types: readonly string[]) => Type.Object({ type: credentialTypeParameter(types) }, { additionalProperties: false });
 export const statusListParams = Type.Object(
   { list: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'The number of the status list', [EXPECTED]: 'a whole number from 1, at most 9 digits' }) },
@@ -149,6 +152,10 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       const identity = request.identity as Identity;
       authoriseDataset(enforceRoles, identity, type);
       authorise(enforceRoles, identity, CREDENTIALS_ROLE, 'Digital certificates need');
+      const paper = request.query.format === 'qr';
+      if (paper && request.query.holderKey !== undefined) {
+        throw badRequest("Invalid query parameter 'holderKey': a printed certificate (format=qr) has no holder to bind");
+      }
       let holderKey;
       if (request.query.holderKey !== undefined) {
         const parsed = parseHolderKey(request.query.holderKey);
@@ -168,8 +175,6 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       if (readPath(record, verification.replacedBy) != null) {
         throw conflict('Replaced', 'The registration was replaced by a re-registration: ask for a credential of the registration that replaced it');
       }
-      const paper = request.query.format === 'qr';
-      if (paper && holderKey) throw badRequest("Invalid query parameter 'holderKey': a printed certificate (format=qr) has no holder to bind");
       const all = credentialClaims(type, view.fields, view.render(record, audienceOf(request)), blockedFlag);
       const { claims, fields } = paper ? certificateClaims(view.record, all.claims) : all;
       const status = await fromStore(() => statuses.allocate(type, Number(id)));

@@ -24,7 +24,7 @@ import {
   userActivityQuery,
 } from './audit-routes.ts';
 import { compileVerification } from '../records/verification.ts';
-import { credentialParams, credentialQuery, issuerMetadataSchema, statusListParams, typeParams } from './credential-routes.ts';
+import { credentialParams, credentialQuery, credentialQueryRule, issuerMetadataSchema, statusListParams, typeParams } from './credential-routes.ts';
 import { CREDENTIAL_TYPE } from '../credentials/issue.ts';
 import { STATUS_LIST_TYPE } from '../credentials/status-list.ts';
 import { LIST_SIZE } from '../types/credentials.ts';
@@ -398,7 +398,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
           `An SD-JWT VC (IETF SD-JWT VC, media type ${CREDENTIAL_TYPE}) of the registration, signed with the issuer's key (ES256 by default), valid CREDENTIAL_VALIDITY_DAYS. ` +
           'Every field the caller may see (as a lookup shows it) is a claim disclosed separately; links to other registrations and the blocked flag are left out, and a top-level field named as a registered claim (status) is carried as <type>Status. ' +
           "Its status claim is an entry of a token status list (GET /v1/credentials/status/{list}) that turns invalid when the registration is corrected, re-registered, blocked or cancelled. " +
-          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. docs/credentials.md explains presenting and verifying.`,
+          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. A holderKey with format=qr is refused (400; x-querystring-schema): a printed certificate has no holder. docs/credentials.md explains presenting and verifying.`,
         parameters: [
           ...parametersOf(credentialParams(types) as unknown as { properties: Record<string, JsonSchema>; required: string[] }, 'path'),
           ...parametersOf(credentialQuery as unknown as { properties: Record<string, JsonSchema> }, 'query'),
@@ -414,6 +414,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
           '404': errorResponse('No record has that system number'),
           '409': errorResponse('Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration'),
         },
+        'x-querystring-schema': credentialQueryRule,
       },
     };
     paths['/v1/credentials/types/{type}'] = {

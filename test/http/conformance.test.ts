@@ -53,6 +53,9 @@ const app = sharedApp(async (running) => {
   const response = await running.get('/openapi.json', {});
   assert.equal(response.status, 200);
   document = response.body;
+  // One credential issued, so that status list 1 exists and its requests can be answered 200.
+  const issued = await running.get(`/v1/credentials/birth/${IDS[0]}`, CALLER);
+  assert.equal(issued.status, 200, issued.text);
 });
 
 // ---------------------------------------------------------------------------
@@ -214,6 +217,8 @@ function plausible(schema: Json, name?: string): fc.Arbitrary<string> {
   if (schema.type === 'integer') return fc.integer({ min: (schema.minimum ?? 0) - 2, max: (schema.maximum ?? 1000) + 2 }).map(String);
   const digits = /\[0-9\]\{1,(\d+)\}/.exec(schema.pattern ?? '')?.[1];
   if (digits) return fc.oneof(fc.constantFrom(...IDS), fc.bigInt(0n, 10n ** BigInt(digits) - 1n).map(String));
+  // A whole number from 1 (a status list's): the small ones exist.
+  if (schema.pattern?.startsWith('^[1-9][0-9]{0,')) return fc.oneof(fc.constantFrom('1', '2'), fc.integer({ min: 1, max: 999_999_999 }).map(String));
   return fc.oneof(fc.constantFrom(...KNOWN.filter((v) => !/^\d{4}-/.test(v)), 'Anne', 'Eleanor Rose'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }));
 }
 
@@ -333,6 +338,24 @@ describe('the served OpenAPI document, held to the service', () => {
       const values = { ...base, ...forenames };
       assert.equal(!invalidity(v0, values), allowed, `the document ${allowed ? 'allows' : 'forbids'} ${JSON.stringify(forenames)}`);
       await check(v0, values);
+    }
+  });
+
+  test("a credential's format=qr with a holderKey: the document's x-querystring-schema and the service agree", async () => {
+    const operation = operations().find((o) => o.path === '/v1/credentials/{type}/{id}');
+    assert.ok(operation?.rule, 'the credential operation carries its rule');
+    const base = validValues(operation);
+    const holderKey = fc.sample(requests(operation).filter((values) => values.holderKey !== undefined && !invalidity(operation, values)), { numRuns: 1, seed: 7 })[0].holderKey;
+    const cases: Array<[Record<string, string | undefined>, boolean]> = [
+      [{ format: 'qr' }, true],
+      [{ format: 'sd-jwt', holderKey }, true],
+      [{ holderKey }, true],
+      [{ format: 'qr', holderKey }, false],
+    ];
+    for (const [query, allowed] of cases) {
+      const values = { ...base, format: undefined, holderKey: undefined, ...query };
+      assert.equal(!invalidity(operation, values), allowed, `the document ${allowed ? 'allows' : 'forbids'} ${JSON.stringify(query)}`);
+      await check(operation, values);
     }
   });
 
