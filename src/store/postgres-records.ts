@@ -11,6 +11,7 @@ import type { RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues } f
 import type { KeyPass, ReadOptions, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
+import { lookupBatches } from './lookup-batches.ts';
 import { parsedReads } from './parsed-reads.ts';
 import type { ReplicaSet } from './replica-set.ts';
 import { tableNames } from './record-tables.ts';
@@ -61,8 +62,19 @@ export function createPostgresRecords(
   /** By type, the ids of the registrations the latest verifications found, newest first: their padding. */
   const recentlyFound = new Map<string, readonly string[]>();
 
+  // The lookups of one turn, of one type, in one statement (lookup-batches.ts). A replica missing
+  // any of them (perhaps its lag) has the primary asked for the batch.
+  const batched = lookupBatches(async (type, ids, atLeast) => {
+    const sql = `SELECT id::text AS id, data::text AS data FROM ${tables(type).records} WHERE id = ANY($1::bigint[])`;
+    const rows = await read(atLeast, (db) => db.query<{ id: string; data: string }>(sql, [ids], PREPARE), (found) => found.length < ids.length);
+    return new Map(rows.map((row) => [row.id, row.data]));
+  });
+
   const json = {
     async lookupJson(type: string, id: string, options?: ReadOptions) {
+      // Batched only when the id is a system number as the table keys it (digits, no leading zero):
+      // anything else is read alone, so that its failure is its own.
+      if (/^(0|[1-9][0-9]{0,17})$/.test(id)) return batched(type, id, options?.atLeast);
       const sql = `SELECT data::text AS data FROM ${tables(type).records} WHERE id = $1`;
       const rows = await read(options?.atLeast, (db) => db.query<{ data: string }>(sql, [id], PREPARE), (found) => !found.length);
       return rows[0]?.data;

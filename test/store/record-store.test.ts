@@ -287,6 +287,18 @@ for (const kind of await storeKinds()) {
       assert.equal(await store.lookupJson('birth', '13001'), texts[0]);
     });
 
+    await t.test('lookups asked together are each answered with their own record, or none', async () => {
+      const batch = [birth(1201, 'Una', 'Together', '2001-01-01'), birth(1202, 'Vic', 'Together', '2001-01-01'), birth(1203, 'Wyn', 'Together', '2001-01-01')];
+      await store.upsert('birth', batch);
+      const ids = ['1203', '1201', '999999999', '1202', '1201'];
+      const found = await Promise.all(ids.map((id) => store.lookupJson('birth', id)));
+      assert.deepEqual(found.map((json) => (json === undefined ? undefined : (JSON.parse(json) as { id: number }).id)), [1203, 1201, undefined, 1202, 1201]);
+      // Another type's lookups in the same turn are another statement's, and find nothing of the births.
+      const [death, again] = await Promise.all([store.lookupJson('death', '1201'), store.lookupJson('birth', '1202')]);
+      assert.equal(death, undefined);
+      assert.equal((JSON.parse(again as string) as { id: number }).id, 1202);
+    });
+
     await t.test('ready answers', async () => {
       await store.records.ready();
       assert.equal(store.kind, kind);
@@ -308,6 +320,30 @@ function recording(driver: SqlDriver) {
   };
   return { spy, seen };
 }
+
+test('postgres: the lookups of one turn are read by one statement a type, and its failure is each one\'s', async (t) => {
+  if (!(await storeKinds()).includes('postgres')) {
+    t.skip('no PostgreSQL server answers');
+    return;
+  }
+  const store = await emptyStore(t, 'postgres');
+  if (store.kind !== 'postgres') throw new Error('a PostgreSQL store');
+  await store.upsert('birth', [birth(1301, 'Ann', 'Turn', '2001-01-01'), birth(1302, 'Ben', 'Turn', '2001-01-01')]);
+  const { spy, seen } = recording(store.driver);
+  const reader = createPostgresRecords(spy, records).reader;
+  const found = await Promise.all([reader.lookupJson('birth', '1301'), reader.lookupJson('birth', '1302'), reader.lookupJson('birth', '1303'), reader.lookupJson('death', '1301')]);
+  assert.deepEqual(found.map((json) => json && (JSON.parse(json) as { id: number }).id), [1301, 1302, undefined, undefined]);
+  assert.equal(seen.length, 2, 'one statement for the births, one for the deaths');
+  assert.deepEqual(seen.map(({ params }) => params[0]), [['1301', '1302', '1303'], ['1301']]);
+  // Read alone, each in the next turn: a statement each.
+  assert.equal(JSON.parse((await reader.lookupJson('birth', '1301')) as string).id, 1301);
+  assert.equal(seen.length, 3);
+  // A batch that fails fails every lookup in it, and only those.
+  const failing: SqlDriver = { ...spy, query: (sql, params) => (sql.includes('birth_') ? Promise.reject(new Error('connection lost')) : spy.query(sql, params)) };
+  const broken = createPostgresRecords(failing, records).reader;
+  const outcomes = await Promise.allSettled([broken.lookupJson('birth', '1301'), broken.lookupJson('birth', '1302'), broken.lookupJson('death', '1301')]);
+  assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected', 'fulfilled']);
+});
 
 test('postgres: every type\'s search uses its search-key primary key, not a sequential scan', async (t) => {
   if (!(await storeKinds()).includes('postgres')) {
