@@ -52,6 +52,8 @@ export interface LoadOptions {
   readonly onProgress?: (progress: LoadProgress) => void;
   /** What `-` reads; default process.stdin. */
   readonly stdin?: AsyncIterable<Buffer | string>;
+  /** The traced load's W3C traceparent, kept with its events (the worker thread has no tracer of its own). */
+  readonly traceParent?: string;
 }
 
 export interface LoadProgress {
@@ -276,7 +278,7 @@ export async function loadSources(
         if (batch.length) yield batch;
       }
       try {
-        add(counts, await writer.write(type.description.name, readAhead(batches(), Math.max(1, Math.round(READ_AHEAD_RECORDS / batchSize)))));
+        add(counts, await writer.write(type.description.name, readAhead(batches(), Math.max(1, Math.round(READ_AHEAD_RECORDS / batchSize))), { traceParent: options.traceParent }));
       } catch (error) {
         // An invalid record names its own position; anything else (a broken file, the database) names the source.
         const message = error instanceof StopLoad ? error.message : `${source.name}: ${databaseFailure(error) ?? (error as Error).message}`;
