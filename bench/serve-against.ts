@@ -33,14 +33,23 @@ const start = async (name: string, bin: string, i: number): Promise<Server & { a
   return { ...s, app };
 };
 const servers = [await start('A', aBin, 0), await start('B', bBin, 1)];
+/** CPU seconds of each backend serving the server now, by pid (a pid /proc no longer has is left out). */
 const backendCpu = async (app: string) => {
   const s = servers.find((x) => x.app === app)!;
   const ports = localPortsTo(s.pid, 5432);
   const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[]) AND client_addr IN ('127.0.0.1', '::1')", [ports]);
-  let total = 0;
-  for (const { pid } of rows) total += cpuSeconds(pid) ?? 0;
-  return { total, pids: rows.map((r) => r.pid).sort().join(',') };
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    const seconds = cpuSeconds(pid);
+    if (seconds !== undefined) cpu.set(pid, seconds);
+  }
+  return cpu;
 };
+/** The backends' CPU between two readings; NaN when the pool's connections changed meanwhile. */
+const backendDelta = (before: Map<number, number>, after: Map<number, number>) =>
+  before.size === after.size && [...before.keys()].every((pid) => after.has(pid))
+    ? [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) as number), 0)
+    : NaN;
 const lists = (scenario: string) =>
   scenario === 'lookup' ? lookupLists(dataset, 20) : scenario.startsWith('search-') ? searchLists(dataset, scenario.slice(7), 20) : verificationLists(dataset, scenario.slice(7), 20);
 for (const s of servers) await drive({ url: s.url, duration: 5, connections: 20, timeout: 10 }, warmupLists(dataset, 20), { kind: 'max' });
@@ -62,9 +71,9 @@ for (let round = 0; round < Number(rounds); round++) {
       const key = `${s.name} ${scenario}`;
       (results[key] ??= { svc: [], db: [], rps: [] });
       results[key].svc.push(((c1 - c0) / n) * 1e6);
-      results[key].db.push(d0.pids === d1.pids ? ((d1.total - d0.total) / n) * 1e6 : NaN);
+      results[key].db.push((backendDelta(d0, d1) / n) * 1e6);
       results[key].rps.push(r.rps);
-      console.log(`round ${round} ${key}: ${Math.round(r.rps)}/s svc ${(((c1 - c0) / n) * 1e6).toFixed(0)} µs/req (user ${(((us1[0] - us0[0]) / n) * 1e6).toFixed(0)} sys ${(((us1[1] - us0[1]) / n) * 1e6).toFixed(0)}) db ${(((d1.total - d0.total) / n) * 1e6).toFixed(0)} µs/req p99 ${r.latencyMs.p99.toFixed(0)} errors ${r.errors} ${bad.length ? JSON.stringify(bad) : ''}`);
+      console.log(`round ${round} ${key}: ${Math.round(r.rps)}/s svc ${(((c1 - c0) / n) * 1e6).toFixed(0)} µs/req (user ${(((us1[0] - us0[0]) / n) * 1e6).toFixed(0)} sys ${(((us1[1] - us0[1]) / n) * 1e6).toFixed(0)}) db ${((backendDelta(d0, d1) / n) * 1e6).toFixed(0)} µs/req p99 ${r.latencyMs.p99.toFixed(0)} errors ${r.errors} ${bad.length ? JSON.stringify(bad) : ''}`);
     }
   }
 }
