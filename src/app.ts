@@ -36,7 +36,6 @@ import { rateLimitPlugin } from './http/plugins/rate-limit.ts';
 import { responseHeadersPlugin } from './http/plugins/response-headers.ts';
 import { suggestionRoutes } from './http/suggestion-routes.ts';
 import { verificationRoutes } from './http/verification-routes.ts';
-import { records } from './records/index.ts';
 import { MAX_URL_LENGTH, createTransport, serverOptions } from './http/transport.ts';
 import { isIsoDate } from './records/dates.ts';
 import type { RecordDescription } from './records/define.ts';
@@ -55,8 +54,8 @@ interface AppDependencies {
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** Who is calling; by default the strategy of the configured AUTH_MODE (`createIdentifier`). */
   readonly identify?: Identifier;
-  /** The record types served (the backend's): by default the built-in ones, src/records/index.ts. */
-  readonly descriptions?: readonly RecordDescription[];
+  /** The record types served: the ones the backend was opened with, read once by the entry point. */
+  readonly descriptions: readonly RecordDescription[];
 }
 
 /** The URL a listening server is reached at from this machine: a wildcard address read as localhost. */
@@ -73,7 +72,7 @@ export async function buildApp(
     backend: { records: store, audit, report, events, subscriptions, webhooks, credentials },
     logger,
     identify = createIdentifier(config),
-    descriptions = records,
+    descriptions,
   }: AppDependencies,
 ) {
   const enforceRoles = enforcesRoles(config.auth);

@@ -206,7 +206,7 @@ export async function startApp(
   logger?: Parameters<typeof buildApp>[1]['logger'],
   descriptions?: Parameters<typeof buildApp>[1]['descriptions'],
 ): Promise<RunningApp> {
-  const app = await buildApp(config, { backend, logger, descriptions });
+  const app = await buildApp(config, { backend, logger, descriptions: descriptions ?? ('descriptions' in backend ? (backend as TestStore).descriptions : records) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   t.after(() => app.close());
   const address = app.server.address();
