@@ -13,11 +13,10 @@ import { MATCH_KINDS } from '../match/vocabulary.ts';
 import { readPath } from '../records/define.ts';
 import type { RenderCache } from '../render/cache.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { AuditTrail } from '../types/audit.ts';
 import type { RecordReader } from '../types/store.ts';
 import { EXPECTED, searchParameters } from './parameters.ts';
 import { type RecordRouteConfig, audienceOf, fromStore } from './route-config.ts';
-import { refsOf, renderWhileAudited } from './audited.ts';
+import { refsOf } from './plugins/audit.ts';
 import { searchKeyOf } from './search-key.ts';
 
 export const suggestionPath = (type: string) => `/v1/suggestions/${type}`;
@@ -97,7 +96,6 @@ export const suggestionResponse = (view: CompiledView, recordRef: string) => ({
 export interface SuggestionRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
-  readonly audit: AuditTrail;
   /** SUGGEST_MIN_PROBABILITY. */
   readonly minProbability: number;
   readonly rendered: RenderCache;
@@ -105,7 +103,7 @@ export interface SuggestionRoutesOptions {
 
 type Query = Record<string, string | undefined>;
 
-export async function suggestionRoutes(app: FastifyInstance, { views, store, audit, minProbability, rendered }: SuggestionRoutesOptions) {
+export async function suggestionRoutes(app: FastifyInstance, { views, store, minProbability, rendered }: SuggestionRoutesOptions) {
   for (const view of views.filter((v) => v.version === 'v1')) {
     const dataset = view.record.name;
     const { parties } = view.record.search;
@@ -128,9 +126,7 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, aud
         const texts = await fromStore(() => store.lookupManyJson(dataset, matches.map((c) => c.id)));
         const kept = matches.flatMap((candidate, i) => (texts[i] === undefined ? [] : [{ ...candidate, text: texts[i] }]));
         const audience = audienceOf(request);
-        const items = await renderWhileAudited(
-          audit,
-          request,
+        const items = await request.renderWhileAudited(
           refsOf(dataset, kept.map((candidate) => candidate.id)),
           () =>
             kept.map((candidate) => {

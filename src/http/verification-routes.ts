@@ -7,7 +7,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
-import type { AuditTrail } from '../types/audit.ts';
 import type { VerificationConfig } from '../config/verification.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { RecordReader } from '../types/store.ts';
@@ -17,14 +16,7 @@ import type { Identity } from '../types/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
 import { readOptionsOf } from './feed-position.ts';
 import { type RecordRouteConfig, fromStore } from './route-config.ts';
-import { audited, refsOf } from './audited.ts';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The dataset a verification route verifies against (it reads nothing out of it). */
-    verifies?: string;
-  }
-}
+import { refsOf } from './plugins/audit.ts';
 
 /** How verification finds its candidates: the store's search, giving what it compares of each. */
 type CandidateSearch = RecordReader['verificationCandidates'];
@@ -101,11 +93,10 @@ export function verificationParameters(compiled: CompiledVerification) {
 interface VerificationRoutesOptions {
   readonly records: readonly RecordDescription[];
   readonly candidates: CandidateSearch;
-  readonly audit: AuditTrail;
   readonly falseShare: VerificationConfig['falseShare'];
 }
 
-export async function verificationRoutes(app: FastifyInstance, { records, candidates: findCandidates, audit, falseShare }: VerificationRoutesOptions) {
+export async function verificationRoutes(app: FastifyInstance, { records, candidates: findCandidates, falseShare }: VerificationRoutesOptions) {
   const registers = app.hasDecorator('metricsRegistry') ? [app.metricsRegistry] : [];
   const answers = new Counter({
     name: 'lev_verifications_total',
@@ -137,7 +128,7 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
       verificationPath(dataset),
       {
         schema: { querystring: verificationParameters(compiled), tags: [dataset, 'verification'] },
-        // The app's onRequest identifies the caller and checks the role before the query is validated: a caller without it learns nothing.
+        // The identity and authorisation plugins identify the caller and check the role before the query is validated: a caller without it learns nothing.
         config: { verifies: dataset, operation: 'verify' },
       },
       async (request, reply) => {
@@ -149,7 +140,7 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
         // Compared as the candidates are, and the answer dropped: finding fewer takes the same comparing.
         compiled.decide({ records: candidates.padding ?? [], truncated: false }, query);
         // The candidates it was decided on, whichever the answer: each was compared with what the caller gave.
-        await audited(audit, request, verified ? 1 : 0, refsOf(dataset, candidates.ids), { dataset, operation: 'verify' } satisfies RecordRouteConfig);
+        await request.audited(verified ? 1 : 0, refsOf(dataset, candidates.ids), { dataset, operation: 'verify' } satisfies RecordRouteConfig);
         monitor.record((request.identity as Identity).client, dataset, verified);
         (verified ? counted.verified : counted.notVerified).inc();
         return reply.type('application/json').send(verified ? VERIFIED : NOT_VERIFIED);

@@ -117,7 +117,12 @@ export interface RecordWriter {
    * In the same transaction, one change-feed event for each record inserted or updated (none for
    * one left unchanged), numbered in commit order.
    */
-  write(type: string, batches: AsyncIterable<readonly RecordToWrite[]>): Promise<WriteCounts>;
+  write(type: string, batches: AsyncIterable<readonly RecordToWrite[]>, options?: WriteOptions): Promise<WriteCounts>;
+}
+
+export interface WriteOptions {
+  /** The W3C traceparent of the traced load, kept with its events so that their delivery continues its trace. */
+  readonly traceParent?: string;
 }
 
 export interface Backend {
@@ -134,5 +139,7 @@ export interface Backend {
   readonly webhooks: WebhookStore;
   /** The status list entries of the digital certificates issued. */
   readonly credentials: CredentialStatuses;
+  /** What the operator should be told as the service starts over it (logged at warn), in words and bounded details. */
+  warnings(): readonly { readonly details: Record<string, unknown>; readonly message: string }[];
   close(): Promise<void>;
 }

@@ -8,15 +8,16 @@ import { rootCertificates } from 'node:tls';
 import { createLevClient } from '@lev-api/client';
 import closeWithGrace from 'close-with-grace';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { Agent } from 'undici';
+import { Agent, fetch as undiciFetch } from 'undici';
 import type { UiConfig } from '../config/ui.ts';
 import { securityHeaders } from '../http/headers.ts';
 import { createTransport, serverOptions } from '../http/transport.ts';
 import { parseQuery } from '../http/query-string.ts';
 import { logRequests } from '../http/request-log.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { records } from '../records/index.ts';
+import { loadRecordTypes } from '../records/index.ts';
 import { version } from '../version.ts';
+import type { CredentialPagesOptions } from './journeys/credentials.ts';
 import { createOidcSignIn } from './oidc-sign-in.ts';
 import { uiRoutes } from './routes.ts';
 import { openSessions } from './sessions.ts';
@@ -25,11 +26,11 @@ import { traceRequests } from '../tracing/requests.ts';
 interface UiAppDependencies {
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
-  /** The record types the API serves: by default the built-in ones, src/records/index.ts. */
-  readonly descriptions?: readonly RecordDescription[];
+  /** The record types the API serves, read once by the entry point. */
+  readonly descriptions: readonly RecordDescription[];
 }
 
-export async function buildUiApp(config: UiConfig, { logger, descriptions = records }: UiAppDependencies = {}) {
+export async function buildUiApp(config: UiConfig, { logger, descriptions }: UiAppDependencies) {
   const tls = Boolean(config.tls);
   // The API's transport: the same deadlines and places for connections (docs/production.md), and
   // the same refusals of what the parser cannot read.
@@ -62,6 +63,7 @@ export async function buildUiApp(config: UiConfig, { logger, descriptions = reco
     secure: tls,
     records: descriptions,
     signIn: config.oidc ? { mode: 'oidc', oidc: createOidcSignIn(config.oidc) } : { mode: 'mock' },
+    ...(config.credentialIssuer ? { credentials: credentialChecks(config.credentialIssuer, dispatcher, !config.oidc) } : {}),
   });
   app.get('/', (_request, reply) => reply.redirect('/ui', 302));
   // For a load balancer: the process answers (the API has its own health).
@@ -70,9 +72,20 @@ export async function buildUiApp(config: UiConfig, { logger, descriptions = reco
   return app;
 }
 
-/** Runs the pages until SIGTERM/SIGINT, then finishes the requests in progress. */
-export async function serveUi(config: UiConfig) {
-  const app = await buildUiApp(config);
+/**
+ * The certificate check against the configured issuer: its keys and status lists fetched over the
+ * API's TLS settings (often the same host), an http:// issuer believed only with mock sign-in.
+ */
+function credentialChecks(issuer: string, dispatcher: Agent | undefined, mock: boolean): CredentialPagesOptions {
+  const fetcher = dispatcher
+    ? (((url: string | URL, init?: RequestInit) => undiciFetch(String(url), { ...(init as object), dispatcher })) as unknown as typeof fetch)
+    : fetch;
+  return { issuer: () => issuer, fetch: fetcher, allowHttp: mock && issuer.startsWith('http://') };
+}
+
+/** Runs the pages (for `descriptions`, by default the built-in types, read here once) until SIGTERM/SIGINT, then finishes the requests in progress. */
+export async function serveUi(config: UiConfig, descriptions?: readonly RecordDescription[]) {
+  const app = await buildUiApp(config, { descriptions: descriptions ?? (await loadRecordTypes()) });
   app.log.info({ api: config.apiUrl, signIn: config.oidc ? 'oidc' : 'mock', sessions: config.sessions.redis ? 'redis' : 'memory', tls: Boolean(config.tls) }, 'pages');
   if (!config.oidc) app.log.warn("AUTH_MODE=mock: caseworkers choose who they are; only for an API in mock mode");
   try {

@@ -49,7 +49,7 @@ for (const kind of await storeKinds()) {
       await store.subscriptions.add({ client, events: EVENTS, fields: FIELDS, ...(roles ? { roles } : {}) });
       await store.webhooks.setEndpoint(client, { url: receivers[client].url }, { secret: newSecret() });
     }
-    const delivery = startConfiguredDelivery(SETTINGS, store, { info() {}, warn() {} }, undefined, { pollMs: 50, backoff: () => 100, slots: 4 });
+    const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50, backoff: () => 100, slots: 4 });
     t.after(() => delivery.stop());
 
     await loadSources(store.writer, 'death', [source([death(11), death(12, true)])]);

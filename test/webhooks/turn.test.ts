@@ -31,7 +31,7 @@ for (const kind of await storeKinds()) {
       await store.subscriptions.add({ client: 'slow', events: ['death.registered'], fields: [] });
       await store.webhooks.setEndpoint('slow', { url: receiver.url }, { secret: newSecret() });
       // A turn long enough for every event, so only the pause can stop it.
-      const delivery = startConfiguredDelivery({ ...SETTINGS, timeoutMs: 3000, leaseMs: 10_000, turnMs: 60_000 }, store, { info() {}, warn() {} }, undefined, { pollMs: 50, slots: 1 });
+      const delivery = startConfiguredDelivery({ ...SETTINGS, timeoutMs: 3000, leaseMs: 10_000, turnMs: 60_000 }, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50, slots: 1 });
       t.after(() => delivery.stop());
       await loadSources(store.writer, 'death', [deaths([1, 2, 3, 4, 5, 6, 7, 8])]);
       await until(() => receiver.received.length === 1, 'the first event');
