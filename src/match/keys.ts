@@ -166,8 +166,14 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
   // The year and month a digit out, or near across a month or year, as far as a key can ask.
   const months = monthVariants(query.date);
   const years = yearVariants(query.date);
-  const month = firstCodes.flatMap((code) => months.map((m) => hashOf(PASSES['forename-month'].kind, code) + m));
-  const year = surnameCodes.flatMap((code) => years.map((y) => hashOf(PASSES['surname-year'].kind, code) + y));
+  const month = firstCodes.flatMap((code) => {
+    const hash = hashOf(PASSES['forename-month'].kind, code);
+    return months.map((m) => hash + m);
+  });
+  const year = surnameCodes.flatMap((code) => {
+    const hash = hashOf(PASSES['surname-year'].kind, code);
+    return years.map((y) => hash + y);
+  });
   const pass = (name: PassName, keys: readonly number[]): CandidatePass => ({ name, keys, limit: PASSES[name].cap });
   return [pass('date', date), pass('names', [...names]), pass('forename-month', month), pass('surname-year', year)];
 }
