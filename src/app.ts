@@ -33,6 +33,7 @@ import { createRateLimiter } from './http/rate-limit.ts';
 import { TRUNCATED_HEADER } from './http/route-config.ts';
 import { recordRoutes } from './http/record-routes.ts';
 import { suggestionRoutes } from './http/suggestion-routes.ts';
+import { watchEnumeration } from './http/enumeration-watch.ts';
 import { verificationRoutes } from './http/verification-routes.ts';
 import { records } from './records/index.ts';
 import { MAX_URL_LENGTH, createTransport, serverOptions } from './http/transport.ts';
@@ -173,8 +174,9 @@ export async function buildApp(
   });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
-  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options), audit, falseShare: config.verification.falseShare });
-  await app.register(suggestionRoutes, { views: compiled, store, audit, minProbability: config.suggestMinProbability, rendered });
+  const enumeration = watchEnumeration(app, config.verification.falseShare);
+  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options), audit, enumeration });
+  await app.register(suggestionRoutes, { views: compiled, store, audit, minProbability: config.suggestMinProbability, rendered, enumeration });
   await app.register(auditRoutes, { report, audit, enforceRoles, types: descriptions.map((record) => record.name) });
   await app.register(eventRoutes, {
     feed: events,
