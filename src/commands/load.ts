@@ -9,6 +9,7 @@ import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { parseArguments } from './arguments.ts';
 import { UsageError } from '../errors.ts';
+import { activeTraceParent, inSpan } from '../tracing/spans.ts';
 
 const TYPES = records.map((d) => d.name);
 const MAX_BATCH = 100_000;
@@ -71,10 +72,14 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
       const sizes = (await fileSources(files)).map((source) => source.size);
       const totalBytes = sizes.every((size) => size !== undefined) ? sizes.reduce((a, b) => a! + b!, 0) : undefined;
       try {
-        const result = await loadInWorker(
-          { database, type: values.type, files, options: { skipInvalid: values['skip-invalid'], rejectsPath, batchSize } },
-          loadHeapMb(totalBytes, files.length),
-          (p) => progress.update(p),
+        // Traced, the load is a span whose context its events keep, so that their delivery continues it.
+        const type = values.type;
+        const result = await inSpan('load', { 'lev.record.type': type }, () =>
+          loadInWorker(
+            { database, type, files, options: { skipInvalid: values['skip-invalid'], rejectsPath, batchSize, traceParent: activeTraceParent() } },
+            loadHeapMb(totalBytes, files.length),
+            (p) => progress.update(p),
+          ),
         );
         progress.done();
         console.log(summary(result));

@@ -29,6 +29,13 @@ const UiEnv = Type.Object({
   UI_OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, description: "oidc: the pages' client id at the issuer" })),
   UI_OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, description: "oidc: the pages' client secret (client_secret_basic)" })),
   UI_OIDC_SCOPE: Type.String({ pattern: '^\\S+( \\S+)*$', default: 'openid', description: 'oidc: the scopes asked for at sign-in' }),
+  UI_CREDENTIAL_ISSUER: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s?#]+[^/\\s?#]$',
+      description:
+        "The issuer of digital certificates the pages' \"Check a digital certificate\" believes (the API's CREDENTIAL_ISSUER_URL); its keys and status lists are fetched from it. Without it the pages offer no certificate check. https:// unless AUTH_MODE=mock",
+    }),
+  ),
   UI_API_CA: Type.Optional(Type.String({ minLength: 1, description: "PEM file of the CA certificates the API's certificate is checked against, besides the system's" })),
   UI_API_CLIENT_CERT: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the client certificate the pages present to the API (mutual TLS); with UI_API_CLIENT_KEY' })),
   UI_API_CLIENT_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the private key of UI_API_CLIENT_CERT (unencrypted)' })),
@@ -60,6 +67,8 @@ export const UiConfig = Type.Object({
   tls: Type.Optional(TlsConfig),
   connections: ConnectionLimits,
   sessions: UiSessionConfig,
+  /** The credential issuer the certificate check believes; no check offered when absent. */
+  credentialIssuer: Type.Optional(Type.String()),
   /** OpenID Connect sign-in; the mock's sign-in when absent. */
   oidc: Type.Optional(UiSignInConfig),
   /** OpenTelemetry traces (tracing.ts); off when absent. */
@@ -89,6 +98,9 @@ export function loadUiConfig(env: Record<string, string | undefined>): UiConfig 
   if (ca) certificatesIn('UI_API_CA', value.UI_API_CA as string, ca, problems);
   const cert = value.UI_API_CLIENT_CERT ? readSetting('UI_API_CLIENT_CERT', value.UI_API_CLIENT_CERT, problems) : undefined;
   const key = value.UI_API_CLIENT_KEY ? readSetting('UI_API_CLIENT_KEY', value.UI_API_CLIENT_KEY, problems) : undefined;
+  if (value.UI_CREDENTIAL_ISSUER?.startsWith('http://') && value.AUTH_MODE !== 'mock') {
+    problems.push(`UI_CREDENTIAL_ISSUER=${value.UI_CREDENTIAL_ISSUER}: an issuer believed outside AUTH_MODE=mock is reached over https://`);
+  }
   const tracing = tracingOf(env, problems);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
@@ -100,6 +112,7 @@ export function loadUiConfig(env: Record<string, string | undefined>): UiConfig 
     tls,
     connections,
     sessions,
+    ...(value.UI_CREDENTIAL_ISSUER ? { credentialIssuer: value.UI_CREDENTIAL_ISSUER } : {}),
     oidc:
       value.AUTH_MODE === 'oidc'
         ? {

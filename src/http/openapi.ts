@@ -29,6 +29,7 @@ import { CREDENTIAL_TYPE } from '../credentials/issue.ts';
 import { STATUS_LIST_TYPE } from '../credentials/status-list.ts';
 import { LIST_SIZE } from '../types/credentials.ts';
 import { CREDENTIALS_ROLE } from '../types/identity.ts';
+import { feedPositionParameter } from './feed-position.ts';
 import { capitalised, inWords, pluralOf } from '../records/wording.ts';
 import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsQueryRule, eventsResponse } from './event-routes.ts';
 import { DEAD_LETTERS_PATH, WEBHOOK_PATH, deadLettersResponse, webhookResponse } from './webhook-routes.ts';
@@ -126,7 +127,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
               'No parameter of OpenAPI 3.1 can require one of two others, so this rule is also given as a JSON Schema of the whole query, in x-querystring-schema.'
             : ''),
         ...(rule ? { 'x-querystring-schema': rule } : {}),
-        parameters: [...parametersOf(searchParameters(view), 'query'), ...identity],
+        parameters: [...parametersOf(searchParameters(view), 'query'), feedPositionParameter, ...identity],
         responses: {
           '200': {
             description: 'The matching records (an empty array when none match)',
@@ -142,7 +143,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
         tags,
         operationId: `read${view.schemaName}`,
         summary: `Look up one ${title} by its system number`,
-        parameters: [...parametersOf(idParameters(view), 'path'), ...identity],
+        parameters: [...parametersOf(idParameters(view), 'path'), feedPositionParameter, ...identity],
         responses: {
           '200': { description: 'The record', content: { 'application/json': { schema: ref } } },
           ...RECORD_ERRORS,
@@ -170,7 +171,7 @@ export function openApiDocument(views: readonly CompiledView[], version: string,
           `The answer is {"verified": false}, the same bytes, when no registration matches, when several match and the details given do not tell them apart (or more than ${CANDIDATE_LIMIT} share the names and date), ` +
           'when the one that matches is blocked or cancelled, or replaced by a re-registration (the current registration of a chain is the one verified). ' +
           `A parameter not listed is refused (400). Needs the '${verifyRole(record.name)}' role, or '${record.name}'. Every verification is audited (operation verify).`,
-        parameters: [...parametersOf(verificationParameters(compiled), 'query'), ...identity],
+        parameters: [...parametersOf(verificationParameters(compiled), 'query'), feedPositionParameter, ...identity],
         responses: {
           '200': { description: 'The answer, and nothing more', content: { 'application/json': { schema: verificationResponse } } },
           ...RECORD_ERRORS,

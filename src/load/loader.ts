@@ -29,6 +29,7 @@ import type { RecordWriter } from '../types/store.ts';
 import { readAhead } from './read-ahead.ts';
 import { streamEntries } from './stream-entries.ts';
 import { LevError } from '../errors.ts';
+import { databaseFailure } from '../store/driver.ts';
 
 export const DEFAULT_BATCH_SIZE = 5000;
 /**
@@ -51,6 +52,8 @@ export interface LoadOptions {
   readonly onProgress?: (progress: LoadProgress) => void;
   /** What `-` reads; default process.stdin. */
   readonly stdin?: AsyncIterable<Buffer | string>;
+  /** The traced load's W3C traceparent, kept with its events (the worker thread has no tracer of its own). */
+  readonly traceParent?: string;
 }
 
 export interface LoadProgress {
@@ -275,10 +278,10 @@ export async function loadSources(
         if (batch.length) yield batch;
       }
       try {
-        add(counts, await writer.write(type.description.name, readAhead(batches(), Math.max(1, Math.round(READ_AHEAD_RECORDS / batchSize)))));
+        add(counts, await writer.write(type.description.name, readAhead(batches(), Math.max(1, Math.round(READ_AHEAD_RECORDS / batchSize))), { traceParent: options.traceParent }));
       } catch (error) {
         // An invalid record names its own position; anything else (a broken file, the database) names the source.
-        const message = error instanceof StopLoad ? error.message : `${source.name}: ${(error as Error).message}`;
+        const message = error instanceof StopLoad ? error.message : `${source.name}: ${databaseFailure(error) ?? (error as Error).message}`;
         throw new LoadError(message, source.name, result(), { cause: error });
       }
       add(totals, counts);

@@ -55,3 +55,19 @@ export interface SqlDriver extends SqlExecutor {
   listen?(channel: string, heard: () => void): () => Promise<void>;
   close(): Promise<void>;
 }
+
+const SOCKET_FAILURES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN']);
+
+/**
+ * What an operator reads when the database itself failed under a command, rather than the socket's
+ * bare words ("write EPIPE"): the connection lost or refused (a socket error, SQLSTATE class 08), or
+ * the server shutting down (57P01-57P03, as when a primary is stopped for a failover).
+ */
+export function databaseFailure(error: unknown): string | undefined {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  if (code === 'ECONNREFUSED' || code === '57P03') return `the database refused the connection (${code}): is the server running, and is it the primary?`;
+  if ((code && (SOCKET_FAILURES.has(code) || code.startsWith('08') || /^57P0[12]$/.test(code))) || /Connection terminated/i.test(message ?? '')) {
+    return `the connection to the database was lost (${code ?? message}): the server stopped, failed over, or the network failed`;
+  }
+  return undefined;
+}

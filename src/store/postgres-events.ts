@@ -18,6 +18,7 @@ interface EventRow {
   record_id: string;
   reason: UpdateReason | null;
   committed_at: Date;
+  trace_parent: string | null;
   head: string;
 }
 
@@ -28,6 +29,7 @@ const eventOf = (row: EventRow): FeedEvent => ({
   recordId: Number(row.record_id),
   ...(row.reason ? { reason: row.reason } : {}),
   time: row.committed_at.toISOString(),
+  ...(row.trace_parent ? { traceParent: row.trace_parent } : {}),
 });
 
 const PREPARE = { prepare: true } as const;
@@ -59,7 +61,7 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
     async read(after, types, limit, window = READ_WINDOW) {
       // The head is read in the same snapshot as the events: every position up to it is visible.
       const rows = await driver.query<EventRow>(
-        `SELECT e.position::text, e.type, e.record_type, e.record_id::text, e.reason, e.committed_at, h.position::text AS head
+        `SELECT e.position::text, e.type, e.record_type, e.record_id::text, e.reason, e.committed_at, e.trace_parent, h.position::text AS head
            FROM feed_head h
            LEFT JOIN LATERAL (
              SELECT * FROM feed_event

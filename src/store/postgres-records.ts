@@ -198,9 +198,9 @@ export function createPostgresRecords(
   // Why a changed record changed, over the merge's stored (o) and staged (l) record: made once, at start.
   const reasons = new Map(descriptions.map((d) => [d.name, reasonSql(d, 'o.data::jsonb', 'l.data::jsonb')]));
   const writer: RecordWriter = {
-    async write(type, batches) {
+    async write(type, batches, options) {
       tables(type);
-      return writeRecords(driver, type, batches, reasons.get(type) as string);
+      return writeRecords(driver, type, batches, reasons.get(type) as string, options?.traceParent);
     },
   };
 

@@ -174,17 +174,17 @@ export const FEED_CHANNEL = 'lev_feed';
  * commit, makes a concurrent load wait here until this one is committed and visible, so positions
  * are given in commit order and a reader never sees a later position before an earlier one.
  */
-async function appendEvents(tx: SqlExecutor, type: string, source: string): Promise<void> {
+async function appendEvents(tx: SqlExecutor, type: string, source: string, traceParent: string | undefined): Promise<void> {
   const [{ head, at }] = await tx.query<{ head: string; at: Date }>('SELECT position::text AS head, clock_timestamp() AS at FROM feed_head FOR UPDATE');
   const [{ added }] = await tx.query<{ added: number }>(
     `WITH added AS (
-       INSERT INTO feed_event (position, type, record_type, record_id, reason, committed_at)
-       SELECT $1::bigint + row_number() OVER (ORDER BY id), CASE WHEN reason IS NULL THEN $2 ELSE $3 END, $4, id, reason, $5
+       INSERT INTO feed_event (position, type, record_type, record_id, reason, committed_at, trace_parent)
+       SELECT $1::bigint + row_number() OVER (ORDER BY id), CASE WHEN reason IS NULL THEN $2 ELSE $3 END, $4, id, reason, $5, $6
          FROM (${source}) s
        RETURNING 1
      )
      SELECT count(*)::int AS added FROM added`,
-    [head, registeredType(type), updatedType(type), type, at],
+    [head, registeredType(type), updatedType(type), type, at, traceParent ?? null],
   );
   if (added === 0) return;
   const [{ position }] = await tx.query<{ position: string }>('UPDATE feed_head SET position = position + $1 RETURNING position::text', [added]);
@@ -209,7 +209,13 @@ const KEY_INDEX_MEMORY = '512MB';
  * Writes every batch of records of `type` in one transaction, with their events: all of them, or
  * none. Ids are distinct across the batches. `reason` is as `merge` takes it.
  */
-export async function writeRecords(driver: SqlDriver, type: string, batches: AsyncIterable<readonly RecordToWrite[]>, reason: string): Promise<WriteCounts> {
+export async function writeRecords(
+  driver: SqlDriver,
+  type: string,
+  batches: AsyncIterable<readonly RecordToWrite[]>,
+  reason: string,
+  traceParent?: string,
+): Promise<WriteCounts> {
   return driver.transaction(async (tx) => {
     if (!tx.copyFrom) throw new Error('this connection cannot COPY');
     const copier = tx as Required<SqlExecutor>;
@@ -253,7 +259,7 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
       await tx.query(`ALTER TABLE ${t.suggestionKeys} ADD PRIMARY KEY (key, id)`);
       // Numbering the events sorts the ids (a million take some 40 MB), in memory.
       await tx.query("SET LOCAL work_mem = '256MB'");
-      if (total > 0) await appendEvents(tx, type, 'SELECT id, NULL::text AS reason FROM load_new');
+      if (total > 0) await appendEvents(tx, type, 'SELECT id, NULL::text AS reason FROM load_new', traceParent);
       return { inserted: total, updated: 0, unchanged: 0 };
     }
     await tx.query("SET LOCAL work_mem = '256MB'");
@@ -276,7 +282,7 @@ export async function writeRecords(driver: SqlDriver, type: string, batches: Asy
       if (staged >= MERGE_EVERY) await mergeStaged();
     }
     if (staged > 0) await mergeStaged();
-    if (counts.inserted + counts.updated > 0) await appendEvents(tx, type, 'SELECT id, reason FROM load_events');
+    if (counts.inserted + counts.updated > 0) await appendEvents(tx, type, 'SELECT id, reason FROM load_events', traceParent);
     return counts;
   });
 }

@@ -29,6 +29,8 @@ export interface FeedEvent {
   readonly reason?: UpdateReason;
   /** When it was committed: ISO 8601, UTC. */
   readonly time: string;
+  /** The W3C traceparent of the traced load that made it, which its delivery continues; never sent to readers. */
+  readonly traceParent?: string;
 }
 
 export interface FeedPage {

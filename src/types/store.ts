@@ -117,7 +117,12 @@ export interface RecordWriter {
    * In the same transaction, one change-feed event for each record inserted or updated (none for
    * one left unchanged), numbered in commit order.
    */
-  write(type: string, batches: AsyncIterable<readonly RecordToWrite[]>): Promise<WriteCounts>;
+  write(type: string, batches: AsyncIterable<readonly RecordToWrite[]>, options?: WriteOptions): Promise<WriteCounts>;
+}
+
+export interface WriteOptions {
+  /** The W3C traceparent of the traced load, kept with its events so that their delivery continues its trace. */
+  readonly traceParent?: string;
 }
 
 export interface Backend {

@@ -2,10 +2,11 @@
  * What every journey's pages share: the caseworker's session (who is signed in, and their client of
  * the API), rendering a page with the layout's context, and the API's refusals told as pages.
  */
-import { type Auth, type LevClient, LevApiError, bearerAuth, mockAuth } from '@lev-api/client';
+import { type Auth, type LevClient, LevApiError, type RecordType, bearerAuth, mockAuth } from '@lev-api/client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type nunjucks from 'nunjucks';
 import type { RecordDescription } from '../records/define.ts';
+import { isSystemNumber } from '../records/system-number.ts';
 import { capitalised, pluralOf } from '../records/wording.ts';
 import { type FieldErrors, type FormField, errorList } from './forms.ts';
 import type { OidcSignIn } from './oidc-sign-in.ts';
@@ -140,6 +141,20 @@ export function createPages({ api, sessions, idleMs, secure, records, signIn, te
     return { id, session, lev: api.withAuth(auth) };
   };
 
+  /**
+   * The registration a page's address names (/ui/:type/:id...), for the caseworker signed in; undefined
+   * when the page has answered already: not found (no such type, not a system number) or sent to sign in.
+   */
+  const registrationOf = async (request: FastifyRequest<{ Params: { type: string; id: string } }>, reply: FastifyReply) => {
+    const description = types.get(request.params.type);
+    if (!description || !isSystemNumber(request.params.id)) {
+      reply.callNotFound();
+      return undefined;
+    }
+    const signed = await signedIn(request, reply);
+    return signed && { signed, description, type: description.name as RecordType, id: request.params.id };
+  };
+
   /** What an API refusal tells the caseworker. */
   const refused = (reply: FastifyReply, session: Session, error: unknown) => {
     if (!(error instanceof LevApiError)) throw error;
@@ -173,6 +188,7 @@ export function createPages({ api, sessions, idleMs, secure, records, signIn, te
     startSession,
     endSession,
     signedIn,
+    registrationOf,
     page,
     context,
     refused,

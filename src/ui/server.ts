@@ -8,7 +8,7 @@ import { rootCertificates } from 'node:tls';
 import { createLevClient } from '@lev-api/client';
 import closeWithGrace from 'close-with-grace';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { Agent } from 'undici';
+import { Agent, fetch as undiciFetch } from 'undici';
 import type { UiConfig } from '../config/ui.ts';
 import { securityHeaders } from '../http/headers.ts';
 import { createTransport, serverOptions } from '../http/transport.ts';
@@ -17,6 +17,7 @@ import { logRequests } from '../http/request-log.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { records } from '../records/index.ts';
 import { version } from '../version.ts';
+import type { CredentialPagesOptions } from './journeys/credentials.ts';
 import { createOidcSignIn } from './oidc-sign-in.ts';
 import { uiRoutes } from './routes.ts';
 import { openSessions } from './sessions.ts';
@@ -62,12 +63,24 @@ export async function buildUiApp(config: UiConfig, { logger, descriptions = reco
     secure: tls,
     records: descriptions,
     signIn: config.oidc ? { mode: 'oidc', oidc: createOidcSignIn(config.oidc) } : { mode: 'mock' },
+    ...(config.credentialIssuer ? { credentials: credentialChecks(config.credentialIssuer, dispatcher, !config.oidc) } : {}),
   });
   app.get('/', (_request, reply) => reply.redirect('/ui', 302));
   // For a load balancer: the process answers (the API has its own health).
   app.get('/healthz', (_request, reply) => reply.type('application/json').send('{"status":"ok"}'));
   app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('Not found'));
   return app;
+}
+
+/**
+ * The certificate check against the configured issuer: its keys and status lists fetched over the
+ * API's TLS settings (often the same host), an http:// issuer believed only with mock sign-in.
+ */
+function credentialChecks(issuer: string, dispatcher: Agent | undefined, mock: boolean): CredentialPagesOptions {
+  const fetcher = dispatcher
+    ? (((url: string | URL, init?: RequestInit) => undiciFetch(String(url), { ...(init as object), dispatcher })) as unknown as typeof fetch)
+    : fetch;
+  return { issuer: () => issuer, fetch: fetcher, allowHttp: mock && issuer.startsWith('http://') };
 }
 
 /** Runs the pages until SIGTERM/SIGINT, then finishes the requests in progress. */

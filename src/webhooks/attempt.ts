@@ -11,6 +11,7 @@ import { signedHeaders, webhookId } from './signing.ts';
 import type { SendResult, Sender } from './send.ts';
 import type { DeliveryMetrics } from './metrics.ts';
 import { receiverAddress } from './state.ts';
+import { inSpanUnder } from '../tracing/spans.ts';
 
 const BACKOFF_BASE_MS = 5000;
 const BACKOFF_CAP_MS = 3_600_000;
@@ -48,7 +49,10 @@ export async function attempt(
   const included = fields ? renderer.fieldsOf(event.recordType, endpoint.fields) : [];
   const id = webhookId(event.position);
   const started = performance.now();
-  const result = await sender.send(endpoint, { ...signedHeaders(endpoint, id, new Date(), body) }, body);
+  // Traced, the POST continues the trace of the load that made the event (its traceparent goes to the receiver).
+  const result = await inSpanUnder(event.traceParent, 'webhook.deliver', { 'lev.record.type': event.recordType }, () =>
+    sender.send(endpoint, { ...signedHeaders(endpoint, id, new Date(), body) }, body),
+  );
   const ok = isTaken(result);
   metrics?.attempted(endpoint.client, ok, (performance.now() - started) / 1000, event.time);
   // Every attempt is audited: a record id reached the receiver (or may have).

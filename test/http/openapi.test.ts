@@ -175,6 +175,18 @@ describe('/openapi.json', () => {
       for (const status of ['200', '400', '401']) assert.ok(search.responses[status], `${view.path} documents ${status}`);
     }
   });
+  test('X-Feed-Position: documented on the lookups, searches and verifications that honour it, and its pattern is what the service refuses', async () => {
+    const operations = Object.entries(document.paths as Json).filter(([, item]) => /^(search|read|verify)[A-Z]/.test(item.get?.operationId ?? ''));
+    assert.ok(operations.length >= 8, operations.map(([path]) => path).join(' '));
+    for (const [path, item] of operations) {
+      const header = (item.get.parameters as Json[]).find((parameter) => parameter.in === 'header' && parameter.name === 'X-Feed-Position');
+      assert.ok(header, `${path} documents X-Feed-Position`);
+      assert.equal(new RegExp(header.schema.pattern).test('soon'), false);
+    }
+    const refused = await app().get('/v1/registration/birth/123456789', { ...CALLER, 'x-feed-position': 'soon' });
+    assert.equal(refused.status, 400);
+    assert.equal((await app().get('/v1/registration/birth/123456789', { ...CALLER, 'x-feed-position': '1' })).status, 200);
+  });
 });
 
 describe('real responses validate against the document', () => {

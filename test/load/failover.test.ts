@@ -54,6 +54,7 @@ test('a load interrupted by the primary crashing fails clearly, applies nothing,
   assert.notEqual(interrupted.code, 0, 'the interrupted load fails');
   const message = interrupted.stderr.trim().split("\n").slice(-3).join(" | ");
   assert.doesNotMatch(interrupted.stderr, /^\s+at /m, `a message, not a stack trace: ${interrupted.stderr.slice(-500)}`);
+  assert.match(interrupted.stderr, /the (connection to the database was lost|database refused the connection)|may or may not have been applied/, `the database named as what failed: ${message}`);
   await standby.promote();
 
   const count = async () => (await standby.query<{ n: string; events: string; ids: string }>(

@@ -9,6 +9,9 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { test } from 'node:test';
@@ -20,6 +23,7 @@ import { postgresBackend } from '../../src/backend/postgres.ts';
 import { records } from '../../src/records/index.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
+import { newSecret } from '../../src/webhooks/signing.ts';
 import { CALLER, TEST_DATABASE_URL, emptySchema, storeKinds } from '../helper.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
@@ -165,4 +169,48 @@ test('a webhook delivery sends traceparent, and its trace reaches the collector'
   assert.equal(delivery.spanId, sent[2]);
   const attribute = delivery.attributes?.find((a) => a.key === 'url.full')?.value;
   assert.deepEqual(attribute, { stringValue: `${receiver.url}/hook` });
+});
+
+/** `lev-api COMMAND` as a process of its own, with `env` only; its exit code and what it wrote. */
+async function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (text: string) => (output += text));
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => (output += text));
+  const code = await new Promise<number | null>((exited) => child.once('exit', exited));
+  return { code, output };
+}
+
+test("a load traced on PostgreSQL: its events' delivery continues the load's trace, and the receiver is sent it", { skip: !(await storeKinds()).includes('postgres') && 'no PostgreSQL server', timeout: 90_000 }, async (t) => {
+  const receiver = await otlpReceiver(t);
+  const { schema } = await emptySchema(t);
+  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 10_000, applicationName: schema });
+  t.after(() => driver.close());
+  await migrate(driver, {});
+  const backend = postgresBackend(driver, records);
+  await backend.subscriptions.add({ client: 'dwp', events: ['death.registered'], fields: [] });
+  await backend.webhooks!.setEndpoint('dwp', { url: `${receiver.url}/hook` }, { secret: newSecret() });
+  const folder = mkdtempSync(join(tmpdir(), 'lev-traced-load-'));
+  t.after(() => rmSync(folder, { recursive: true, force: true }));
+  const file = join(folder, 'deaths.ndjson');
+  const deaths = [1, 2, 3].map((id) => ({ id, deceased: { forenames: 'A', surname: `Traced${id}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } }));
+  writeFileSync(file, deaths.map((death) => JSON.stringify(death)).join('\n'));
+  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, WEBHOOK_ALLOW_HTTP: 'loopback' };
+
+  const loaded = await run(['load', '--type', 'death', file], env);
+  assert.equal(loaded.code, 0, loaded.output);
+  const load = receiver.spans().find((span) => span.name === 'load');
+  assert.ok(load, `the load's span was sent before the command ended; received: ${receiver.spans().map((span) => span.name).join(', ')}`);
+  assert.equal(load.parentSpanId || undefined, undefined, 'a trace of its own');
+
+  const deliver = spawn(process.execPath, [BIN, 'deliver', '--slots', '1'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+  t.after(() => deliver.kill('SIGKILL'));
+  for (let waited = 0; receiver.hooked.length < 3 && waited < 30_000; waited += 250) await sleep(250);
+  assert.equal(receiver.hooked.length, 3, 'the three events delivered');
+  for (const traceparent of receiver.hooked) assert.match(traceparent ?? '', new RegExp(`^00-${load.traceId}-[0-9a-f]{16}-01$`), "the receiver was sent the load's trace");
+  const spans = await spansOf(receiver, load.traceId, ['webhook.deliver', 'POST']);
+  const deliveries = spans.filter((span) => span.name === 'webhook.deliver');
+  assert.ok(deliveries.length >= 3 && deliveries.every((span) => span.parentSpanId === load.spanId), 'each delivery a child of the load');
+  const received = receiver.bodies.join('\n');
+  assert.ok(!received.includes('Traced'), 'no name of a record in any span');
 });

@@ -96,6 +96,10 @@ describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
     assert.match(main, /Surname: Smith sounds like Smyth/);
     assert.match(main, /Forenames: Kathryn sounds like Catherine/);
     assert.match(main, /date of birth: 22 October 2012 is as registered/);
+    // How much each detail counts, in words, and the chance it is the registration sought.
+    assert.match(main, /date of birth: 22 October 2012 is as registered[^\n]*: (very strong|strong) evidence for/);
+    assert.match(main, /Surname: Smith sounds like Smyth[^\n]*: (very strong|strong|some|weak) evidence (for|against)|Surname: Smith sounds like Smyth[^\n]*: hardly evidence either way/);
+    assert.match(main, /\b\d{1,3}%/);
     await screenshot(page, 'close-matches');
     assert.deepEqual(await accessibilityViolations(page), [], 'the close matches: axe found violations');
     await follow(page, '/ui/birth/999999071');

@@ -147,6 +147,30 @@ describe('the pages as a process of their own', () => {
     );
   });
 
+  test("the certificate check, given the API's issuer: a credential the API issued is genuine, an altered one is not; without it, no check", async (t) => {
+    const store = await filledStore(t, 'memory');
+    const api = await startApp(t, store);
+    const { text: credential } = await api.get('/v1/credentials/birth/123456789');
+    const check = async (pages: string) => {
+      const browser = new Browser();
+      await mockSignIn(browser, pages, ['birth']);
+      const form = await browser.get(`${pages}/ui/credentials/check`);
+      if (form.status !== 200) return { form: form.status };
+      const csrf = csrfOf(await form.text());
+      const answer = async (text: string) => /<h1[^>]*>\s*([^<]+?)\s*</.exec(await (await browser.post(`${pages}/ui/credentials/check`, { csrf, credential: text })).text())?.[1];
+      const [head, ...disclosures] = credential.split('~');
+      const forged = [head, Buffer.from(JSON.stringify(['c2FsdA', 'surname', 'Someone'])).toString('base64url'), ...disclosures.slice(1)].join('~');
+      return { form: 200, genuine: await answer(credential), forged: await answer(forged) };
+    };
+    assert.deepEqual(await check(await startPages(t, { UI_API_URL: api.url, UI_CREDENTIAL_ISSUER: api.url })), {
+      form: 200,
+      genuine: 'The digital certificate is genuine',
+      forged: 'The digital certificate is not genuine',
+    });
+    assert.deepEqual(await check(await startPages(t, { UI_API_URL: api.url })), { form: 404 });
+    assert.throws(() => loadUiConfig({ UI_API_URL: 'https://a', AUTH_MODE: 'oidc', OIDC_ISSUER: 'https://i', UI_PUBLIC_URL: 'https://p', UI_OIDC_CLIENT_ID: 'c', UI_OIDC_CLIENT_SECRET: 's', UI_CREDENTIAL_ISSUER: 'http://a' }), /UI_CREDENTIAL_ISSUER=http:\/\/a: an issuer believed outside AUTH_MODE=mock is reached over https/);
+  });
+
   test('with the API out of reach a page says so (503 with a reference), never a bare error', async (t) => {
     const pages = await startPages(t, { UI_API_URL: `http://127.0.0.1:${await freePort()}` });
     const browser = new Browser();

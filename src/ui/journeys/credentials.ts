@@ -5,12 +5,11 @@
  * would, with the typed client's verifyCredential, showing what it discloses, whether it is
  * genuine and whether it still stands. The credential is posted, never put in an address.
  */
-import { CredentialVerificationError, LevApiError, type RecordType, recordClaims, verifyCredential } from '@lev-api/client';
+import { CredentialVerificationError, LevApiError, recordClaims, verifyCredential } from '@lev-api/client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { claimName } from '../../credentials/claims.ts';
 import { fieldAt } from '../../records/check.ts';
 import { type Fields, type RecordDescription, isLeaf } from '../../records/define.ts';
-import { isSystemNumber } from '../../records/system-number.ts';
 import { capitalised } from '../../records/wording.ts';
 import type { Pages } from '../pages.ts';
 
@@ -41,18 +40,16 @@ const rowsOf = (description: RecordDescription | undefined, claims: Record<strin
     return [{ label: description ? labelOf(description, path) : path, value: text }];
   });
 
-export function credentialPages(app: FastifyInstance, { typeOf, signedIn, page, context, refused, nounOf, records }: Pages, options: CredentialPagesOptions) {
+export function credentialPages(app: FastifyInstance, { registrationOf, signedIn, page, context, refused, nounOf, records }: Pages, options: CredentialPagesOptions) {
   const issuerOf = (_request: FastifyRequest) => options.issuer();
 
   app.get<{ Params: { type: string; id: string } }>('/ui/:type/:id/qr', async (request, reply) => {
-    const description = typeOf(request.params.type);
-    if (!description || !isSystemNumber(request.params.id)) return reply.callNotFound();
-    const signed = await signedIn(request, reply);
-    if (!signed) return reply;
-    const type = description.name as RecordType;
+    const found = await registrationOf(request, reply);
+    if (!found) return reply;
+    const { signed, type, id } = found;
     try {
-      const svg = await signed.lev.credential(type, request.params.id, { format: 'qr', svg: true });
-      return page(reply, 'credential-qr.njk', context(signed.session, 'QR code for a printed certificate', { type, noun: nounOf(type), id: request.params.id, svg }));
+      const svg = await signed.lev.credential(type, id, { format: 'qr', svg: true });
+      return page(reply, 'credential-qr.njk', context(signed.session, 'QR code for a printed certificate', { type, noun: nounOf(type), id, svg }));
     } catch (error) {
       if (error instanceof LevApiError && (error.status === 404 || error.status === 409)) {
         return page(reply, 'error.njk', context(signed.session, 'No QR code for this registration', { message: error.message }), error.status);

@@ -1,20 +1,17 @@
 /** The record page: one registration, as the caseworker's roles let the API render it (record-page.ts). */
-import { LevApiError, type RecordType } from '@lev-api/client';
+import { LevApiError } from '@lev-api/client';
 import type { FastifyInstance } from 'fastify';
-import { isSystemNumber } from '../../records/system-number.ts';
 import { capitalised } from '../../records/wording.ts';
 import { AUDIT_ROLE, type Pages } from '../pages.ts';
 import { recordPage as recordView } from '../record-page.ts';
 
-export function recordPage(app: FastifyInstance, { typeOf, signedIn, page, context, refused, nounOf }: Pages) {
+export function recordPage(app: FastifyInstance, { registrationOf, page, context, refused, nounOf }: Pages) {
   app.get<{ Params: { type: string; id: string } }>('/ui/:type/:id', async (request, reply) => {
-    const description = typeOf(request.params.type);
-    if (!description || !isSystemNumber(request.params.id)) return reply.callNotFound();
-    const signed = await signedIn(request, reply);
-    if (!signed) return reply;
-    const type = description.name as RecordType;
+    const found = await registrationOf(request, reply);
+    if (!found) return reply;
+    const { signed, description, type, id } = found;
     try {
-      const record = await signed.lev.lookup(type, request.params.id);
+      const record = await signed.lev.lookup(type, id);
       const canAudit = signed.session.user!.roles.includes(AUDIT_ROLE);
       return page(reply, 'record.njk', context(signed.session, `${capitalised(nounOf(type))} record`, { type, noun: nounOf(type), page: recordView(description, record), canAudit }));
     } catch (error) {
