@@ -5,9 +5,12 @@
  * its dependencies installed) the same queries are asked of that checkout's `closeMatches` over
  * its own memory store, the two alternated round by round in one process, and the ratio given: an
  * A/B that the machine's other load touches alike; the two's answers are compared, query by query. `--profile FILE` writes a CPU profile of the
- * queries alone (not the load) for bench/profile-summary.ts.
+ * queries alone (not the load) for bench/profile-summary.ts. `--one-day N` puts the first N births
+ * on one day (ONE_DAY) and asks only of them, with that date and their names as the error model
+ * leaves them: what the date pass costs with N registrations a day (the national register has
+ * 1,500 to 2,500).
  *
- *   node --import tsx bench/suggest-cpu.ts [--births 100000] [--queries 2000] [--rounds 4] [--against /path/to/checkout] [--profile FILE]
+ *   node --import tsx bench/suggest-cpu.ts [--births 100000] [--queries 2000] [--rounds 4] [--against /path/to/checkout] [--profile FILE] [--one-day N]
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -31,6 +34,7 @@ const { values: options } = parseArgs({
     against: { type: 'string' },
     seed: { type: 'string', default: 'suggest' },
     profile: { type: 'string' },
+    'one-day': { type: 'string' },
   },
 });
 const births = Number(options.births);
@@ -39,6 +43,8 @@ const rounds = Number(options.rounds);
 const seed = options.seed as string;
 const floor = Number(configReference().find((s) => s.name === 'SUGGEST_MIN_PROBABILITY')?.default);
 const type = 'birth';
+const oneDay = options['one-day'] === undefined ? 0 : Number(options['one-day']);
+const ONE_DAY = '1990-06-15';
 
 interface Side {
   readonly name: string;
@@ -56,7 +62,9 @@ async function side(name: string, root: string): Promise<Side> {
   const checked = recordType(records.find((d) => d.name === type)!);
   async function* batches(): AsyncGenerator<RecordToWrite[]> {
     let batch: RecordToWrite[] = [];
+    let at = 0;
     for (const entry of generateRecords(type, { count: births, seed })) {
+      if (at++ < oneDay) (entry as { child: { dateOfBirth: string } }).child.dateOfBirth = ONE_DAY;
       const stored = checked.toStored(entry);
       if ('reason' in stored) throw new Error(stored.reason);
       batch.push({ id: stored.id, json: JSON.stringify(stored.data), keys: stored.keys });
@@ -96,15 +104,15 @@ function makeQueries(): SearchKey[] {
   }
   const found: SearchKey[] = [];
   while (found.length < queryCount) {
-    const record = recordAt(type, { count: births, seed }, r.int(0, births - 1));
+    const record = recordAt(type, { count: births, seed }, r.int(0, (oneDay || births) - 1));
     const party = r.pick(parties);
     const surname = readPath(record, party.surname);
     const given = readPath(record, party.forenames);
-    const date = readPath(record, party.dates[0]);
+    const date = oneDay ? ONE_DAY : readPath(record, party.dates[0]);
     if (typeof surname !== 'string' || typeof given !== 'string' || typeof date !== 'string') continue;
     const { details } = withErrors({ surname, forenames: given, date }, { surnames, forenames }, r);
     if (!askable(details) || !normaliseName(details.surname) || !normaliseName(details.forenames)) continue;
-    found.push({ surname: normaliseName(details.surname), forenames: normaliseName(details.forenames), date: details.date });
+    found.push({ surname: normaliseName(details.surname), forenames: normaliseName(details.forenames), date: oneDay ? ONE_DAY : details.date });
   }
   return found;
 }
