@@ -35,6 +35,7 @@ import { identityPlugin } from './http/plugins/identity.ts';
 import { rateLimitPlugin } from './http/plugins/rate-limit.ts';
 import { responseHeadersPlugin } from './http/plugins/response-headers.ts';
 import { suggestionRoutes } from './http/suggestion-routes.ts';
+import { watchEnumeration } from './http/enumeration-watch.ts';
 import { verificationRoutes } from './http/verification-routes.ts';
 import { MAX_URL_LENGTH, createTransport, serverOptions } from './http/transport.ts';
 import { isIsoDate } from './records/dates.ts';
@@ -137,8 +138,9 @@ export async function buildApp(
   });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, maxResults: config.maxResults, rendered });
-  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options), falseShare: config.verification.falseShare });
-  await app.register(suggestionRoutes, { views: compiled, store, minProbability: config.suggestMinProbability, rendered });
+  const enumeration = watchEnumeration(app, config.verification.falseShare);
+  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options), enumeration });
+  await app.register(suggestionRoutes, { views: compiled, store, minProbability: config.suggestMinProbability, rendered, enumeration });
   await app.register(auditRoutes, { report, types: descriptions.map((record) => record.name) });
   await app.register(eventRoutes, {
     feed: events,

@@ -18,6 +18,9 @@ import { EXPECTED, searchParameters } from './parameters.ts';
 import { type RecordRouteConfig, audienceOf, fromStore } from './route-config.ts';
 import { refsOf } from './plugins/audit.ts';
 import { searchKeyOf } from './search-key.ts';
+import { FOUND_PROBABILITY } from './enumeration-watch.ts';
+import type { FalseShareMonitor } from './false-share-monitor.ts';
+import type { Identity } from '../types/identity.ts';
 
 export const suggestionPath = (type: string) => `/v1/suggestions/${type}`;
 
@@ -99,11 +102,13 @@ export interface SuggestionRoutesOptions {
   /** SUGGEST_MIN_PROBABILITY. */
   readonly minProbability: number;
   readonly rendered: RenderCache;
+  /** The watch on enumeration (enumeration-watch.ts), shared with verifications. */
+  readonly enumeration: FalseShareMonitor;
 }
 
 type Query = Record<string, string | undefined>;
 
-export async function suggestionRoutes(app: FastifyInstance, { views, store, minProbability, rendered }: SuggestionRoutesOptions) {
+export async function suggestionRoutes(app: FastifyInstance, { views, store, minProbability, rendered, enumeration }: SuggestionRoutesOptions) {
   for (const view of views.filter((v) => v.version === 'v1')) {
     const dataset = view.record.name;
     const { parties } = view.record.search;
@@ -141,6 +146,7 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, min
               return `{"score":${candidate.score},"matched":${matchedJson(matched)},"weights":${weightsJson(candidate.weights)},"record":${rendered.json(view, audience, candidate.text)}}`;
             }),
         );
+        enumeration.record((request.identity as Identity).client, dataset, (kept[0]?.score ?? 0) >= FOUND_PROBABILITY);
         return reply.type('application/json').send(`{"candidates":[${items.join(',')}],"truncated":${truncated}}`);
       },
     );

@@ -7,11 +7,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
-import type { VerificationConfig } from '../config/verification.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { RecordReader } from '../types/store.ts';
 import { type CompiledVerification, compileVerification } from '../records/verification.ts';
-import { FalseShareMonitor } from './false-share-monitor.ts';
+import type { FalseShareMonitor } from './false-share-monitor.ts';
 import type { Identity } from '../types/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
 import { readOptionsOf } from './feed-position.ts';
@@ -93,10 +92,11 @@ export function verificationParameters(compiled: CompiledVerification) {
 interface VerificationRoutesOptions {
   readonly records: readonly RecordDescription[];
   readonly candidates: CandidateSearch;
-  readonly falseShare: VerificationConfig['falseShare'];
+  /** The watch on enumeration (enumeration-watch.ts), shared with close matches. */
+  readonly enumeration: FalseShareMonitor;
 }
 
-export async function verificationRoutes(app: FastifyInstance, { records, candidates: findCandidates, falseShare }: VerificationRoutesOptions) {
+export async function verificationRoutes(app: FastifyInstance, { records, candidates: findCandidates, enumeration: monitor }: VerificationRoutesOptions) {
   const registers = app.hasDecorator('metricsRegistry') ? [app.metricsRegistry] : [];
   const answers = new Counter({
     name: 'lev_verifications_total',
@@ -104,21 +104,6 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
     labelNames: ['dataset', 'verified'] as const,
     registers,
   });
-  const suspected = new Counter({
-    name: 'lev_verification_false_share_alarms_total',
-    help: "Times a client's share of verifications answered false passed VERIFY_FALSE_SHARE_THRESHOLD (an enumeration looks like that), by the dataset of the answer that passed it",
-    labelNames: ['dataset'] as const,
-    registers,
-  });
-  const monitor = new FalseShareMonitor(falseShare, ({ client, dataset, answers: count, falseShare: share }) => {
-    suspected.inc({ dataset });
-    // The client, never what it asked: the audit trail holds that, for those allowed to read it.
-    app.log.warn(
-      { client, dataset, answers: count, falseShare: Math.round(share * 1000) / 1000, windowS: falseShare.windowMs / 1000 },
-      "verification: most of a client's answers are false (an enumeration attempt?)",
-    );
-  });
-
   for (const description of records) {
     const compiled = compileVerification(description);
     const dataset = description.name;
