@@ -9,12 +9,18 @@
  *      each receiver checked to have every event, in feed order;
  *   2. latency: `--rate` events a second, each its own commit, for `--duration` seconds; from
  *      commit (the event's `time`) to a healthy receiver's answer, p50/p99.
+ * For each phase, the database's work per delivery from PostgreSQL's statistics: transactions
+ * committed in the database (each statement outside a transaction is one; give the bench a
+ * database of its own, or others' work is counted too) and the scans and updates of this schema's
+ * delivery tables (its own whatever else runs). The statistics are flushed about once a second,
+ * so each phase is read a little after its deliveries end.
  * Needs DATABASE_URL; works in a schema of its own, dropped at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -111,6 +117,37 @@ async function until(condition: () => boolean, timeoutMs: number) {
   }
   return true;
 }
+interface DatabaseWork {
+  readonly transactions: number;
+  readonly endpointScans: number;
+  readonly endpointUpdates: number;
+  readonly subscriptionScans: number;
+}
+/** What PostgreSQL has counted so far: the database's transactions, and the scans and updates of the schema's delivery tables. */
+async function databaseWork(): Promise<DatabaseWork> {
+  const { rows } = await admin.query<Record<keyof DatabaseWork, string>>(
+    `SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()) AS "transactions",
+            (SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'webhook_endpoint') AS "endpointScans",
+            (SELECT n_tup_upd FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'webhook_endpoint') AS "endpointUpdates",
+            (SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'feed_subscription') AS "subscriptionScans"`,
+    [schema],
+  );
+  return Object.fromEntries(Object.entries(rows[0]).map(([key, value]) => [key, Number(value)])) as unknown as DatabaseWork;
+}
+const perDelivery = (before: DatabaseWork, after: DatabaseWork, deliveries: number) =>
+  (Object.keys(before) as (keyof DatabaseWork)[]).map((key) => `${key} ${((after[key] - before[key]) / deliveries).toFixed(3)}`).join(', ');
+/** CPU seconds the delivery workers have used so far (Linux: /proc/PID/stat, user + system, in clock ticks of 10 ms). */
+function workersCpuS() {
+  let ticks = 0;
+  for (const worker of workers) {
+    const fields = readFileSync(`/proc/${worker.pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
+}
+/** PostgreSQL's statistics reach the views within a second of the work (PGSTAT_MIN_INTERVAL). */
+const STATS_FLUSH_MS = 1500;
+
 const inOrder = (positions: readonly number[]) => positions.every((p, i) => i === 0 || p > positions[i - 1]);
 
 const schema = `bench_push_${randomBytes(4).toString('hex')}`;
@@ -141,6 +178,8 @@ try {
   const loadStart = Date.now();
   await loadSources(backend.writer, 'death', [deaths(1, EVENTS)]);
   const committed = Date.now();
+  const workBefore = await databaseWork();
+  const cpuBefore = workersCpuS();
   // One event at a time per subscription, in order: the slow receiver is bounded by its own answers
   // (1000 / --slow-ms a second), so the rate in all is taken until the fast receivers have everything.
   const fast = receivers.filter((r) => r.kind === 'healthy');
@@ -150,6 +189,9 @@ try {
   const caughtUp = await until(() => receivers[0].positions.length >= EVENTS && receivers[1].positions.length >= EVENTS, 3_600_000);
   const allDone = Date.now();
   const delivered = receivers.reduce((sum, r) => sum + r.positions.length, 0);
+  const cpuAfter = workersCpuS();
+  await sleep(STATS_FLUSH_MS);
+  const workAfter = await databaseWork();
   console.log(`load of ${EVENTS} events: ${((committed - loadStart) / 1000).toFixed(1)} s`);
   console.log(`throughput: ${Math.round(deliveredByThen / ((fastDone - committed) / 1000))} events/s delivered in all until the ${fast.length} fast receivers had every event (${((fastDone - committed) / 1000).toFixed(1)} s)${allFast ? '' : ' (TIMED OUT)'}; the slow one took ${receivers[1].positions.length} by then`);
   console.log(`the failing receiver (500 for ${FAIL_MS / 1000} s) and the slow one: both caught up ${((allDone - committed) / 1000).toFixed(1)} s after the commit${caughtUp ? '' : ' (TIMED OUT)'}; ${delivered} events delivered in all`);
@@ -157,11 +199,15 @@ try {
     const complete = new Set(r.positions).size === EVENTS && inOrder([...new Set(r.positions)]);
     if (!complete) console.log(`  ${r.name} (${r.kind}): ${new Set(r.positions).size} of ${EVENTS} events${inOrder(r.positions) ? '' : ', OUT OF ORDER'}`);
   }
+  console.log(`database work a delivery, from the commit until every receiver had every event: ${perDelivery(workBefore, workAfter, delivered)}; the workers' CPU ${(((cpuAfter - cpuBefore) * 1e6) / delivered).toFixed(0)} µs`);
   console.log(`every receiver has every event, in order: ${receivers.every((r) => new Set(r.positions).size === EVENTS && inOrder([...new Set(r.positions)])) ? 'yes' : 'NO'}`);
 
   // 2. Latency at a steady rate.
   for (const r of receivers) r.latencies.length = 0;
   const steady = RATE * DURATION_S;
+  const steadyBefore = await databaseWork();
+  const steadyCpuBefore = workersCpuS();
+  const steadyDelivered = receivers.reduce((sum, r) => sum + r.positions.length, 0);
   const begin = Date.now();
   for (let i = 0; i < steady; i++) {
     const due = begin + (i * 1000) / RATE;
@@ -170,9 +216,14 @@ try {
   }
   await until(() => fast.every((r) => r.latencies.length >= steady), 60_000);
   const latencies = fast.flatMap((r) => r.latencies);
+  const steadyCpuAfter = workersCpuS();
+  const steadyDeliveries = receivers.reduce((sum, r) => sum + r.positions.length, 0) - steadyDelivered;
+  await sleep(STATS_FLUSH_MS);
+  const steadyAfter = await databaseWork();
   console.log(
     `latency at ${RATE} events/s for ${DURATION_S} s, commit to a healthy receiver's 2xx (${latencies.length} deliveries): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms`,
   );
+  console.log(`database work a delivery at the steady rate (the loads' own commits included): ${perDelivery(steadyBefore, steadyAfter, steadyDeliveries)}; the workers' CPU ${(((steadyCpuAfter - steadyCpuBefore) * 1e6) / steadyDeliveries).toFixed(0)} µs`);
 } finally {
   for (const worker of workers) worker.kill('SIGTERM');
   await Promise.all(workers.map((worker) => new Promise((resolve) => (worker.exitCode !== null ? resolve(null) : worker.once('exit', resolve)))));

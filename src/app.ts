@@ -5,8 +5,7 @@
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config/index.ts';
-import { presentedCertificate } from './auth/client-certificate.ts';
-import { authoriseDataset, authoriseSuggestion, authoriseVerification, createIdentifier, enforcesRoles } from './auth/identify.ts';
+import { createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
 import { credentialRoutes } from './http/credential-routes.ts';
 import { createCredentialIssuer } from './credentials/issue.ts';
@@ -16,7 +15,6 @@ import { eventRoutes } from './http/event-routes.ts';
 import { waitingTotal } from './http/waiting-readers.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
-import { forbidden } from './errors.ts';
 import { securityHeaders } from './http/headers.ts';
 import { logRequests } from './http/request-log.ts';
 import { healthRoutes } from './http/health.ts';
@@ -29,18 +27,21 @@ import { uiRoutes } from './ui/routes.ts';
 import { openSessions } from './ui/sessions.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
-import { createRateLimiter } from './http/rate-limit.ts';
 import { TRUNCATED_HEADER } from './http/route-config.ts';
 import { recordRoutes } from './http/record-routes.ts';
+import { auditPlugin } from './http/plugins/audit.ts';
+import { authorisationPlugin } from './http/plugins/authorisation.ts';
+import { identityPlugin } from './http/plugins/identity.ts';
+import { rateLimitPlugin } from './http/plugins/rate-limit.ts';
+import { responseHeadersPlugin } from './http/plugins/response-headers.ts';
 import { suggestionRoutes } from './http/suggestion-routes.ts';
+import { watchEnumeration } from './http/enumeration-watch.ts';
 import { verificationRoutes } from './http/verification-routes.ts';
-import { records } from './records/index.ts';
 import { MAX_URL_LENGTH, createTransport, serverOptions } from './http/transport.ts';
 import { isIsoDate } from './records/dates.ts';
 import type { RecordDescription } from './records/define.ts';
 import { viewsOf } from './records/views.ts';
 import { traceRequests } from './tracing/requests.ts';
-import { inSpan } from './tracing/spans.ts';
 import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
 import type { Identifier } from './types/identity.ts';
@@ -54,8 +55,8 @@ interface AppDependencies {
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** Who is calling; by default the strategy of the configured AUTH_MODE (`createIdentifier`). */
   readonly identify?: Identifier;
-  /** The record types served (the backend's): by default the built-in ones, src/records/index.ts. */
-  readonly descriptions?: readonly RecordDescription[];
+  /** The record types served: the ones the backend was opened with, read once by the entry point. */
+  readonly descriptions: readonly RecordDescription[];
 }
 
 /** The URL a listening server is reached at from this machine: a wildcard address read as localhost. */
@@ -72,7 +73,7 @@ export async function buildApp(
     backend: { records: store, audit, report, events, subscriptions, webhooks, credentials },
     logger,
     identify = createIdentifier(config),
-    descriptions = records,
+    descriptions,
   }: AppDependencies,
 ) {
   const enforceRoles = enforcesRoles(config.auth);
@@ -116,52 +117,16 @@ export async function buildApp(
       maxAge: 600,
     });
   }
-  const limiter = config.rateLimit ? await createRateLimiter(config.rateLimit, app.log) : undefined;
-  if (limiter) app.addHook('onClose', () => limiter.close());
-
-  app.addHook('onRequest', async (request, reply) => {
-    // Request-Id as the existing service (restify) sent it; x-request-id as proxies and tracing expect.
-    reply.header('x-request-id', request.id).header('request-id', request.id);
-    // A client certificate that passed the handshake but breaks an on-boarding rule (logged at the handshake).
-    const certificate = presentedCertificate(request.socket);
-    if (certificate?.problem) {
-      reply.header('connection', 'close');
-      throw forbidden(`The client certificate is not accepted: ${certificate.problem.detail}`);
-    }
-    const route = request.routeOptions.config;
-    if (!route.dataset && !route.verifies && !route.requiresIdentity) return;
-    request.identity = await inSpan('identify', { 'lev.auth.mode': config.auth?.mode ?? 'none' }, () =>
-      identify({ headers: request.headers, socket: request.socket, clientCertificate: certificate }),
-    );
-    // Counted per client, refused or not by the dataset's role below.
-    await limiter?.take(request.identity.client);
-    // Before the query is even validated: a caller without the dataset's role learns nothing of it.
-    if (route.dataset && route.operation === 'suggest') authoriseSuggestion(enforceRoles, request.identity, route.dataset);
-    else if (route.dataset) authoriseDataset(enforceRoles, request.identity, route.dataset);
-    else if (route.verifies) authoriseVerification(enforceRoles, request.identity, route.verifies);
-    // An access that will be audited: the trail may hold its next group back briefly for it (trail.ts).
-    if ((route.dataset || route.verifies) && audit.expect) {
-      const ended = audit.expect();
-      request.auditExpected = ended;
-      // Its entry recorded (audited()), or the request over without one, its connection gone included.
-      reply.raw.once('close', ended);
-    }
-  });
-
-  // Hooks of every request take a callback rather than being async: no promise a request.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    // The existing service labels JSON plain `application/json` (JSON has no charset parameter, RFC 8259),
-    // and tools checking the published interface compare the label exactly.
-    if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
-    reply.headers(securityHeaders(request.url, tls));
-    const cacheControl = request.routeOptions.config.cacheControl;
-    if (cacheControl && reply.statusCode === 200) reply.header('cache-control', cacheControl);
-    done(null, payload);
-  });
+  // Order matters: each plugin's onRequest hook runs after those of the plugins above it.
+  await app.register(responseHeadersPlugin, { tls });
+  await app.register(identityPlugin, { identify, mode: config.auth?.mode ?? 'none' });
+  await app.register(rateLimitPlugin, { limit: config.rateLimit });
+  await app.register(authorisationPlugin, { enforceRoles });
+  await app.register(auditPlugin, { audit });
 
   logRequests(app);
 
-  // A query parameter that could not be decoded is named in a 400 (after the 401 and 403 of onRequest).
+  // A query parameter that could not be decoded is named in a 400 (after the 401 and 403 of the plugins above).
   app.addHook('preValidation', refuseMalformedQuery);
 
   const compiled = viewsOf(descriptions).map(compileView);
@@ -172,17 +137,16 @@ export async function buildApp(
     document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc', credentials: Boolean(credentials) && config.credentials.enabled }),
   });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
-  await app.register(recordRoutes, { views: compiled, store, audit, maxResults: config.maxResults, rendered });
-  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options), audit, falseShare: config.verification.falseShare });
-  await app.register(suggestionRoutes, { views: compiled, store, audit, minProbability: config.suggestMinProbability, rendered });
-  await app.register(auditRoutes, { report, audit, enforceRoles, types: descriptions.map((record) => record.name) });
+  await app.register(recordRoutes, { views: compiled, store, maxResults: config.maxResults, rendered });
+  const enumeration = watchEnumeration(app, config.verification.falseShare);
+  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options), enumeration });
+  await app.register(suggestionRoutes, { views: compiled, store, minProbability: config.suggestMinProbability, rendered, enumeration });
+  await app.register(auditRoutes, { report, types: descriptions.map((record) => record.name) });
   await app.register(eventRoutes, {
     feed: events,
     subscriptions,
-    audit,
     descriptions,
     views: compiled,
-    enforceRoles,
     // The mock's callers read every event without on-boarding, as they read every dataset.
     subscribeEveryone: config.auth?.mode === 'mock',
     retentionDays: config.events.retentionDays,
@@ -200,16 +164,14 @@ export async function buildApp(
     await app.register(credentialRoutes, {
       views: compiled,
       store,
-      audit,
       statuses: credentials,
       keys,
       issuer: createCredentialIssuer(keys, config.credentials.validityS),
       issuerUrl,
       statusTtlS: config.credentials.statusTtlS,
-      enforceRoles,
     });
   }
-  await app.register(subscriptionRoutes, { subscriptions, webhooks, audit, enforceRoles });
+  await app.register(subscriptionRoutes, { subscriptions, webhooks });
   if (config.auth?.mode === 'mock') {
     // The caseworkers' pages, calling this very API as each signed-in caseworker.
     const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });
@@ -229,7 +191,6 @@ export async function buildApp(
         : {}),
     });
   }
-  app.addHook('onClose', () => audit.flush());
   await app.after();
   guardMethods();
   return app;

@@ -6,20 +6,23 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { type Config, loadConfig } from './config/index.ts';
 import { reportError } from './errors.ts';
-import { openBackend } from './backend/open.ts';
+import { type ServiceTypes, loadBuiltInTypes, openBackend } from './backend/open.ts';
 import { startConfiguredDelivery, subscribeMockWebhooks } from './webhooks/start.ts';
 
-export async function serve(config: Config) {
-  const backend = await openBackend(config);
-  const app = await buildApp(config, { backend });
+/** Serves `types` (by default the built-in ones, read here once) over the configured backend. */
+export async function serve(config: Config, types?: ServiceTypes) {
+  const served = types ?? (await loadBuiltInTypes());
+  const { descriptions } = served;
+  const backend = await openBackend(config, served);
+  const app = await buildApp(config, { backend, descriptions });
   app.addHook('onClose', () => backend.close());
   const { webhooks } = config.events;
-  for (const { client, url, secret } of await subscribeMockWebhooks(backend, webhooks.mockUrls)) {
+  for (const { client, url, secret } of await subscribeMockWebhooks(backend, descriptions, webhooks.mockUrls)) {
     // Printed, not logged: shown once, for the client team to verify with.
     console.log(`MOCK_WEBHOOKS: ${url} receives every event as subscription ${client}, signed with ${secret}`);
   }
   if (webhooks.delivery) {
-    const delivery = startConfiguredDelivery(webhooks, backend, app.log, app.metricsRegistry);
+    const delivery = startConfiguredDelivery(webhooks, backend, descriptions, app.log, app.metricsRegistry);
     // Before the store closes (onClose).
     app.addHook('preClose', () => delivery.stop());
   }
@@ -35,13 +38,7 @@ export async function serve(config: Config) {
     },
     'authentication',
   );
-  if (backend.kind === 'memory' && backend.trail.tornTailSetAside) {
-    // The file's name only: the line holds who asked for what.
-    app.log.warn(
-      { setAside: backend.trail.tornTailSetAside },
-      'audit file: its last line was torn (a write a crash cut short, so never acknowledged); it was set aside for investigation and the chain continues from the last whole entry',
-    );
-  }
+  for (const { details, message } of backend.warnings()) app.log.warn(details, message);
   if (auth?.mode === 'mock' && config.database) {
     app.log.warn('AUTH_MODE=mock with DATABASE_URL: identity headers are believed from any caller, and every dataset is open');
   }

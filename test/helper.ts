@@ -112,11 +112,14 @@ export const uniqueSchema = () => `test_${randomBytes(6).toString('hex')}`;
 export type TestStore = (MemoryBackend | PostgresBackend) &
   RecordReader & {
     upsert(type: string, records: readonly StoredRecord[]): Promise<WriteCounts>;
+    /** The record types it was opened with, for what else the test starts over it (webhook delivery). */
+    readonly descriptions: readonly RecordDescription[];
   };
 
-const testStore = (backend: MemoryBackend | PostgresBackend): TestStore => ({
+const testStore = (backend: MemoryBackend | PostgresBackend, descriptions: readonly RecordDescription[]): TestStore => ({
   ...backend,
   ...backend.records,
+  descriptions,
   upsert: (type, stored) =>
     backend.writer.write(
       type,
@@ -136,7 +139,7 @@ export async function emptyStore(
   if (kind === 'memory') {
     const backend = await openMemoryBackend(types.descriptions, { keep: 10_000 });
     t.after(() => backend.close());
-    return testStore(backend);
+    return testStore(backend, types.descriptions);
   }
   let backend: PostgresBackend | undefined;
   const { schema } = await emptySchema(t, () => backend?.close());
@@ -144,7 +147,7 @@ export async function emptyStore(
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000, applicationName: schema });
   await migrate(driver, {}, types.migrations);
   backend = postgresBackend(driver, types.descriptions);
-  return testStore(backend);
+  return testStore(backend, types.descriptions);
 }
 
 /**
@@ -203,7 +206,7 @@ export async function startApp(
   logger?: Parameters<typeof buildApp>[1]['logger'],
   descriptions?: Parameters<typeof buildApp>[1]['descriptions'],
 ): Promise<RunningApp> {
-  const app = await buildApp(config, { backend, logger, descriptions });
+  const app = await buildApp(config, { backend, logger, descriptions: descriptions ?? ('descriptions' in backend ? (backend as TestStore).descriptions : records) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   t.after(() => app.close());
   const address = app.server.address();

@@ -49,6 +49,17 @@ export async function openMemoryBackend(
       firstAfter: async (position, types) => (await events.feed.read(position, types, 1)).events[0],
     }),
     trail,
+    warnings: () =>
+      trail.tornTailSetAside
+        ? [
+            {
+              // The file's name only: the line holds who asked for what.
+              details: { setAside: trail.tornTailSetAside },
+              message:
+                'audit file: its last line was torn (a write a crash cut short, so never acknowledged); it was set aside for investigation and the chain continues from the last whole entry',
+            },
+          ]
+        : [],
     async close() {
       await schedule.stop();
       await trail.close();

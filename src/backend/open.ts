@@ -7,10 +7,10 @@ import type { Config } from '../config/index.ts';
 import { loadDataPath } from '../load/data-path.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import { auditHistory } from '../mock/audit-history.ts';
-import { type TypeScenarios, mockRecords, scenarioFiles } from '../mock/dataset.ts';
+import { type TypeScenarios, loadScenarioFiles, mockRecords, scenarioFiles } from '../mock/dataset.ts';
 import { startLiveMock } from '../mock/live.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { records } from '../records/index.ts';
+import { loadRecordTypes, records } from '../records/index.ts';
 import type { RecordWriter } from '../types/store.ts';
 import { type MemoryBackend, openMemoryBackend } from './memory.ts';
 import { type PostgresBackend, openPostgresBackend } from './postgres.ts';
@@ -34,6 +34,11 @@ export interface ServiceTypes {
 /** The built-in record types. */
 export const BUILT_IN_TYPES: ServiceTypes = { descriptions: records, scenarios: scenarioFiles };
 
+/** The built-in record types and their scenarios, read from their folders: by an entry point, once. */
+export async function loadBuiltInTypes(): Promise<ServiceTypes> {
+  return { descriptions: await loadRecordTypes(), scenarios: await loadScenarioFiles() };
+}
+
 /** Loads the mock records of each type. */
 export async function loadMock(writer: RecordWriter, types: ServiceTypes | readonly RecordDescription[] = BUILT_IN_TYPES): Promise<void> {
   const { descriptions, scenarios } = 'descriptions' in types ? types : { descriptions: types, scenarios: [] };
@@ -46,15 +51,26 @@ export async function seedAuditHistory(backend: MemoryBackend, today: Date): Pro
   for (const { at, entry } of auditHistory(today)) await backend.trail.append([entry], at);
 }
 
+/** Runs `prepare` on a backend just opened; closes it if that fails. */
+async function preparing<B extends MemoryBackend | PostgresBackend>(backend: B, prepare: () => Promise<B>): Promise<B> {
+  try {
+    return await prepare();
+  } catch (error) {
+    await backend.close().catch(() => {});
+    throw error;
+  }
+}
+
 export async function openBackend(config: Config, types: ServiceTypes = BUILT_IN_TYPES): Promise<MemoryBackend | PostgresBackend> {
   const { descriptions } = types;
-  const backend = config.database
-    ? openPostgresBackend(config.database, descriptions, config.auditCheckpoints)
-    : await openMemoryBackend(descriptions, config.embeddedAudit, config.auditCheckpoints);
-  try {
+  if (config.database) {
+    const backend = openPostgresBackend(config.database, descriptions, config.auditCheckpoints);
     // A server's schema is the operator's to migrate: until it is current the service does not start.
-    if (backend.kind === 'postgres') await backend.records.ready();
-    else if (config.dataPath) await loadDataPath(backend.writer, config.dataPath, descriptions);
+    return preparing(backend, async () => (await backend.records.ready(), backend));
+  }
+  const backend = await openMemoryBackend(descriptions, config.embeddedAudit, config.auditCheckpoints);
+  return preparing(backend, async () => {
+    if (config.dataPath) await loadDataPath(backend.writer, config.dataPath, descriptions);
     else {
       // Every built-in record is announced on the change feed as registered, as any load's are.
       await loadMock(backend.writer, types);
@@ -68,8 +84,5 @@ export async function openBackend(config: Config, types: ServiceTypes = BUILT_IN
       return { ...backend, close: () => (live.stop(), backend.close()) };
     }
     return backend;
-  } catch (error) {
-    await backend.close().catch(() => {});
-    throw error;
-  }
+  });
 }

@@ -53,6 +53,7 @@ export function postgresBackend(
     subscriptions: events.subscriptions,
     webhooks: createPostgresWebhooks(driver),
     credentials: createPostgresCredentialStatuses(driver),
+    warnings: () => [],
     async close() {
       await schedule.stop();
       await audit.flush();

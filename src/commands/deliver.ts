@@ -48,7 +48,7 @@ export const deliverCommand: Command = {
     const log = { info: line('info'), warn: line('warn') };
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
-    const delivery = startConfiguredDelivery(config.events.webhooks, backend, log, registry, slotsText ? { slots: Number(slotsText) } : {});
+    const delivery = startConfiguredDelivery(config.events.webhooks, backend, records, log, registry, slotsText ? { slots: Number(slotsText) } : {});
     let metrics: Server | undefined;
     if (portText !== undefined) {
       metrics = createServer(async (request, response) => {

@@ -6,17 +6,14 @@
  * the signed checkpoints for witnesses to keep. Every reading is itself audited (`audit-read`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authorise } from '../auth/identify.ts';
 import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
 import { AUDIT_OPERATIONS, AUDIT_READ, type AuditReport, type AuditTrail, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
 import { unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { TRUNCATED_HEADER } from './route-config.ts';
-import { audited } from './audited.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';
 import { inWords } from '../records/wording.ts';
 
-export const AUDIT_ROLE = 'audit';
 export const USER_ACTIVITY_PATH = '/api/v0/audit/user-activity';
 export const AUDIT_ENTRIES_PATH = '/api/v0/audit/entries';
 export const RECORD_ACCESSES_PATH = '/api/v0/audit/records/{type}/{id}';
@@ -194,32 +191,15 @@ async function numericLimit(request: FastifyRequest) {
 
 interface AuditRoutesOptions {
   readonly report: AuditReport;
-  /** Where the readings of the trail are themselves recorded. */
-  readonly audit: AuditTrail;
-  readonly enforceRoles: boolean;
   /** The record types whose registrations can be asked about. */
   readonly types: readonly string[];
 }
 
-/**
- * A reading for the audit role: refused without it (where roles are enforced), and recorded in the
- * trail (`audit-read`, with how many things it returned) before it is answered: an auditor's
- * reading is an access too. `what` begins the refusal: "The audit report needs the 'audit' role".
- */
-export function auditorReading(audit: AuditTrail, enforceRoles: boolean, what: string) {
-  return async <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> => {
-    authorise(enforceRoles, request.identity, AUDIT_ROLE, what);
-    const value = await reading();
-    await audited(audit, request, count(value), undefined, AUDIT_READ);
-    return value;
-  };
-}
-
-export async function auditRoutes(app: FastifyInstance, { report, audit, enforceRoles, types }: AuditRoutesOptions) {
+export async function auditRoutes(app: FastifyInstance, { report, types }: AuditRoutesOptions) {
   const entriesResponse = auditEntriesResponse(types);
-  const readByAuditor = auditorReading(audit, enforceRoles, 'The audit report needs');
   /** Reads the trail for an auditor. */
-  const read = <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> => readByAuditor(request, () => fromTrail(reading), count);
+  const read = <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> =>
+    request.readByAuditor('The audit report needs', () => fromTrail(reading), count);
 
   app.get<{ Querystring: Record<string, string | undefined> }>(
     USER_ACTIVITY_PATH,

@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from '@sinclair/typebox';
-import { authorise, authoriseDataset } from '../auth/identify.ts';
 import QRCode from 'qrcode';
 import { credentialClaims } from '../credentials/claims.ts';
 import { certificateClaims } from '../credentials/paper.ts';
@@ -18,13 +17,12 @@ import { typeMetadata } from '../credentials/type-metadata.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { isBlocked, readPath } from '../records/define.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { AuditTrail } from '../types/audit.ts';
 import type { CredentialStatuses } from '../types/credentials.ts';
 import { CREDENTIALS_ROLE, type Identity } from '../types/identity.ts';
 import type { RecordReader } from '../types/store.ts';
 import { EXPECTED, systemNumberParameter } from './parameters.ts';
 import { audienceOf, fromStore } from './route-config.ts';
-import { audited, refsOf } from './audited.ts';
+import { refsOf } from './plugins/audit.ts';
 
 export const SVG_TYPE = 'image/svg+xml';
 
@@ -85,20 +83,18 @@ export const issuerMetadataSchema = Type.Object({
 export interface CredentialRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
-  readonly audit: AuditTrail;
   readonly statuses: CredentialStatuses;
   readonly keys: IssuerKeys;
   readonly issuer: CredentialIssuer;
   /** The issuer URL: the configured one, or (the mock) the address the process listens at. */
   readonly issuerUrl: () => string;
   readonly statusTtlS: number;
-  readonly enforceRoles: boolean;
 }
 
 const conflict = (code: string, message: string) => new ApiError(409, code, message);
 
 export async function credentialRoutes(app: FastifyInstance, options: CredentialRoutesOptions) {
-  const { store, audit, statuses, keys, issuer, issuerUrl, statusTtlS, enforceRoles } = options;
+  const { store, statuses, keys, issuer, issuerUrl, statusTtlS } = options;
   const views = new Map(options.views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
   const types = [...views.keys()];
   const issuerOf = (_request: FastifyRequest) => issuerUrl();
@@ -150,8 +146,8 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       const { type } = request.params;
       const view = views.get(type) as CompiledView;
       const identity = request.identity as Identity;
-      authoriseDataset(enforceRoles, identity, type);
-      authorise(enforceRoles, identity, CREDENTIALS_ROLE, 'Digital certificates need');
+      request.authoriseDataset(type);
+      request.authorise(CREDENTIALS_ROLE, 'Digital certificates need');
       const paper = request.query.format === 'qr';
       if (paper && request.query.holderKey !== undefined) {
         throw badRequest("Invalid query parameter 'holderKey': a printed certificate (format=qr) has no holder to bind");
@@ -178,7 +174,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       const all = credentialClaims(type, view.fields, view.render(record, audienceOf(request)), blockedFlag);
       const { claims, fields } = paper ? certificateClaims(view.record, all.claims) : all;
       const status = await fromStore(() => statuses.allocate(type, Number(id)));
-      await audited(audit, request, 1, refsOf(type, [Number(id)]), { dataset: type, operation: 'credential' }, { fields });
+      await request.audited(1, refsOf(type, [Number(id)]), { dataset: type, operation: 'credential' }, { fields });
       const credential = await issuer.issue({ issuer: issuerOf(request), type, claims, status, holderKey, inTheClear: paper });
       if (paper && request.headers.accept?.includes(SVG_TYPE)) {
         return reply.type(SVG_TYPE).send(await QRCode.toString(credential, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));

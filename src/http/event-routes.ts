@@ -11,14 +11,13 @@ import { UPDATE_REASONS, eventTypes } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { eventFieldRenderer, receivableTypes } from '../render/event-fields.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { AuditTrail } from '../types/audit.ts';
 import type { EventFeed, Subscription, Subscriptions } from '../types/events.ts';
 import type { Identity } from '../types/identity.ts';
 import type { WebhookStore } from '../types/webhooks.ts';
 import { type WaitingLimits, waitingSeats } from './waiting-readers.ts';
 import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
-import { audited, refsOf } from './audited.ts';
+import { refsOf } from './plugins/audit.ts';
 import { cloudEventOf } from '../records/cloud-event.ts';
 import { isoInstant } from '../records/dates.ts';
 
@@ -128,11 +127,9 @@ interface EventsQuery {
 export interface EventRoutesOptions {
   readonly feed: EventFeed;
   readonly subscriptions: Subscriptions;
-  readonly audit: AuditTrail;
   readonly descriptions: readonly RecordDescription[];
   /** The v1 view of each record type, to render a subscription's fields as a lookup would. */
   readonly views: readonly CompiledView[];
-  readonly enforceRoles: boolean;
   /** Every identified caller without a subscription reads every event type, with no fields (the mock). */
   readonly subscribeEveryone: boolean;
   readonly retentionDays: number;
@@ -178,7 +175,7 @@ async function numericParameters(request: FastifyRequest) {
 }
 
 export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions) {
-  const { feed, subscriptions, audit, descriptions, views, enforceRoles, subscribeEveryone, retentionDays, webhooks } = options;
+  const { feed, subscriptions, descriptions, views, subscribeEveryone, retentionDays, webhooks } = options;
   const seats = waitingSeats(options.waiting ?? { perClient: Infinity, total: Infinity });
   const known = new Set(eventTypes(descriptions));
   const everything: Subscription = { client: '', events: [...known], fields: [], paused: false, createdAt: new Date(0).toISOString() };
@@ -242,7 +239,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       if (!subscription) throw forbidden(`The client ${identity.client} has no subscription to the change feed: an operator adds one ('lev-api subscriptions add')`);
       // A type of a dataset the client may not read is never delivered, whatever the subscription says.
       const subscribed = subscription.events.filter((type) => known.has(type));
-      const types = enforceRoles ? receivableTypes(subscribed, identity.roles) : subscribed;
+      const types = app.rolesEnforced ? receivableTypes(subscribed, identity.roles) : subscribed;
 
       const bounds = await fromFeed(() => feed.bounds(cutoff()));
       let after: number;
@@ -289,7 +286,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
         await Promise.all(
           [...byType].map(([type, ofType]) => {
             const included = fieldRenderer.fieldsOf(type, subscription.fields);
-            return audited(audit, request, ofType.length, refsOf(type, ofType.map((event) => event.recordId)), { dataset: type, operation: 'events' }, {
+            return request.audited(ofType.length, refsOf(type, ofType.map((event) => event.recordId)), { dataset: type, operation: 'events' }, {
               events: ofType.map((event) => String(event.position)),
               ...(included.length ? { fields: included } : {}),
             });

@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import './route-config.ts';
-import './verification-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -11,7 +11,6 @@ import { idParameters, searchParameters, searchQueryRule } from './parameters.ts
 import { TRUNCATED_HEADER } from './route-config.ts';
 import {
   AUDIT_ENTRIES_PATH,
-  AUDIT_ROLE,
   CHECKPOINTS_PATH,
   RECORD_ACCESSES_PATH,
   USER_ACTIVITY_PATH,
@@ -28,7 +27,7 @@ import { credentialParams, credentialQuery, credentialQueryRule, issuerMetadataS
 import { CREDENTIAL_TYPE } from '../credentials/issue.ts';
 import { STATUS_LIST_TYPE } from '../credentials/status-list.ts';
 import { LIST_SIZE } from '../types/credentials.ts';
-import { CREDENTIALS_ROLE } from '../types/identity.ts';
+import { AUDIT_ROLE, CREDENTIALS_ROLE } from '../types/identity.ts';
 import { feedPositionParameter } from './feed-position.ts';
 import { capitalised, inWords, pluralOf } from '../records/wording.ts';
 import { EVENTS_PATH, cloudEventSchema, eventsQuery, eventsQueryRule, eventsResponse } from './event-routes.ts';

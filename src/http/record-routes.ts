@@ -5,9 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.ts';
 import type { RenderCache } from '../render/cache.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { AuditTrail } from '../types/audit.ts';
 import type { RecordReader } from '../types/store.ts';
-import { refsOf, renderWhileAudited } from './audited.ts';
+import { refsOf } from './plugins/audit.ts';
 import { readOptionsOf } from './feed-position.ts';
 import { idParameters, searchParameters } from './parameters.ts';
 import { type RecordRouteConfig, TRUNCATED_HEADER, audienceOf, fromStore } from './route-config.ts';
@@ -17,7 +16,6 @@ import { inSpan } from '../tracing/spans.ts';
 interface RecordRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
-  readonly audit: AuditTrail;
   readonly maxResults: number;
   /** Renders records, reusing earlier renderings of the same stored text. */
   readonly rendered: RenderCache;
@@ -25,7 +23,7 @@ interface RecordRoutesOptions {
 
 type Query = Record<string, string | undefined>;
 
-export async function recordRoutes(app: FastifyInstance, { views, store, audit, maxResults, rendered }: RecordRoutesOptions) {
+export async function recordRoutes(app: FastifyInstance, { views, store, maxResults, rendered }: RecordRoutesOptions) {
   for (const view of views) {
     const dataset = view.record.name;
     const tags = [dataset, view.version];
@@ -45,7 +43,7 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
           return found;
         });
         if (stored === undefined) throw notFound();
-        const json = await renderWhileAudited(audit, request, refsOf(dataset, [Number(id)]), () => rendered.json(view, audienceOf(request), stored));
+        const json = await request.renderWhileAudited(refsOf(dataset, [Number(id)]), () => rendered.json(view, audienceOf(request), stored));
         // Already JSON: sent as it is, not serialised again.
         return reply.type('application/json').send(json);
       },
@@ -67,7 +65,7 @@ export async function recordRoutes(app: FastifyInstance, { views, store, audit, 
         });
         if (result.truncated) reply.header(TRUNCATED_HEADER, 'true');
         const audience = audienceOf(request);
-        const records = await renderWhileAudited(audit, request, refsOf(dataset, result.ids), () =>
+        const records = await request.renderWhileAudited(refsOf(dataset, result.ids), () =>
           result.records.map((stored) => rendered.json(view, audience, stored)),
         );
         return reply.type('application/json').send(`[${records.join(',')}]`);

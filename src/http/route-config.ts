@@ -1,12 +1,13 @@
 /**
  * What a route tells the plugins and hooks around it (identity, authorisation, metrics, the audit
- * trail) through its config, and what they decorate the request with for the route: shared by
- * every route module, so that none imports another.
+ * trail: `plugins/`) through its config, and small helpers every route module shares, so that
+ * none imports another. What the plugins decorate the request with is declared beside each plugin.
  */
 import type { FastifyRequest } from 'fastify';
 import { unavailableUnless } from '../errors.ts';
 import type { AuditOperation } from '../types/audit.ts';
-import { FULL_DETAILS_ROLE, type Identity } from '../types/identity.ts';
+import { FULL_DETAILS_ROLE } from '../types/identity.ts';
+import type {} from './plugins/identity.ts';
 
 export type Operation = AuditOperation;
 
@@ -19,12 +20,9 @@ export interface RecordRouteConfig {
 export const TRUNCATED_HEADER = 'x-results-truncated';
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    identity?: Identity;
-    /** Ends the request's place among the accesses the audit trail expects an entry from (`AuditTrail.expect`). */
-    auditExpected?: () => void;
-  }
   interface FastifyContextConfig extends Partial<RecordRouteConfig> {
+    /** The dataset a verification route verifies against (it reads nothing out of it). */
+    verifies?: string;
     /** The route needs a caller identity even though it serves no dataset. */
     requiresIdentity?: boolean;
     /** The route's Cache-Control, where its answer may be kept (every other answer is no-store). */

@@ -7,11 +7,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { unavailableUnless } from '../errors.ts';
-import type { AuditTrail } from '../types/audit.ts';
 import type { ListedSubscription, Subscriptions } from '../types/events.ts';
 import type { ListedEndpoint, WebhookStore } from '../types/webhooks.ts';
 import { deliveryStateOf, receiverAddress } from '../webhooks/state.ts';
-import { auditorReading } from './audit-routes.ts';
 
 export const SUBSCRIPTIONS_PATH = '/api/v0/subscriptions';
 
@@ -110,20 +108,17 @@ export interface SubscriptionRoutesOptions {
   readonly subscriptions: Subscriptions;
   /** Absent where the backend delivers no webhooks: every subscription then reads the feed. */
   readonly webhooks?: WebhookStore;
-  readonly audit: AuditTrail;
-  readonly enforceRoles: boolean;
 }
 
 const fromStore = unavailableUnless('The subscriptions are unavailable; try again shortly');
 
-export async function subscriptionRoutes(app: FastifyInstance, { subscriptions, webhooks, audit, enforceRoles }: SubscriptionRoutesOptions) {
-  const read = auditorReading(audit, enforceRoles, "The subscriptions' state needs");
+export async function subscriptionRoutes(app: FastifyInstance, { subscriptions, webhooks }: SubscriptionRoutesOptions) {
   app.get(
     SUBSCRIPTIONS_PATH,
     { schema: { response: { 200: { type: 'array', items: subscriptionStateSchema } } }, config: { requiresIdentity: true } },
     (request) =>
-      read(
-        request,
+      request.readByAuditor(
+        "The subscriptions' state needs",
         () =>
           fromStore(async () => {
             const [all, endpoints] = await Promise.all([subscriptions.list(), webhooks?.list() ?? []]);

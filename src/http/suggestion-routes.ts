@@ -13,12 +13,14 @@ import { MATCH_KINDS } from '../match/vocabulary.ts';
 import { readPath } from '../records/define.ts';
 import type { RenderCache } from '../render/cache.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { AuditTrail } from '../types/audit.ts';
 import type { RecordReader } from '../types/store.ts';
 import { EXPECTED, searchParameters } from './parameters.ts';
 import { type RecordRouteConfig, audienceOf, fromStore } from './route-config.ts';
-import { refsOf, renderWhileAudited } from './audited.ts';
+import { refsOf } from './plugins/audit.ts';
 import { searchKeyOf } from './search-key.ts';
+import { FOUND_PROBABILITY } from './enumeration-watch.ts';
+import type { FalseShareMonitor } from './false-share-monitor.ts';
+import type { Identity } from '../types/identity.ts';
 
 export const suggestionPath = (type: string) => `/v1/suggestions/${type}`;
 
@@ -97,15 +99,16 @@ export const suggestionResponse = (view: CompiledView, recordRef: string) => ({
 export interface SuggestionRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
-  readonly audit: AuditTrail;
   /** SUGGEST_MIN_PROBABILITY. */
   readonly minProbability: number;
   readonly rendered: RenderCache;
+  /** The watch on enumeration (enumeration-watch.ts), shared with verifications. */
+  readonly enumeration: FalseShareMonitor;
 }
 
 type Query = Record<string, string | undefined>;
 
-export async function suggestionRoutes(app: FastifyInstance, { views, store, audit, minProbability, rendered }: SuggestionRoutesOptions) {
+export async function suggestionRoutes(app: FastifyInstance, { views, store, minProbability, rendered, enumeration }: SuggestionRoutesOptions) {
   for (const view of views.filter((v) => v.version === 'v1')) {
     const dataset = view.record.name;
     const { parties } = view.record.search;
@@ -128,9 +131,7 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, aud
         const texts = await fromStore(() => store.lookupManyJson(dataset, matches.map((c) => c.id)));
         const kept = matches.flatMap((candidate, i) => (texts[i] === undefined ? [] : [{ ...candidate, text: texts[i] }]));
         const audience = audienceOf(request);
-        const items = await renderWhileAudited(
-          audit,
-          request,
+        const items = await request.renderWhileAudited(
           refsOf(dataset, kept.map((candidate) => candidate.id)),
           () =>
             kept.map((candidate) => {
@@ -145,6 +146,7 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, aud
               return `{"score":${candidate.score},"matched":${matchedJson(matched)},"weights":${weightsJson(candidate.weights)},"record":${rendered.json(view, audience, candidate.text)}}`;
             }),
         );
+        enumeration.record((request.identity as Identity).client, dataset, (kept[0]?.score ?? 0) >= FOUND_PROBABILITY);
         return reply.type('application/json').send(`{"candidates":[${items.join(',')}],"truncated":${truncated}}`);
       },
     );

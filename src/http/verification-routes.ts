@@ -7,24 +7,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
-import type { AuditTrail } from '../types/audit.ts';
-import type { VerificationConfig } from '../config/verification.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { RecordReader } from '../types/store.ts';
 import { type CompiledVerification, compileVerification } from '../records/verification.ts';
-import { FalseShareMonitor } from './false-share-monitor.ts';
+import type { FalseShareMonitor } from './false-share-monitor.ts';
 import type { Identity } from '../types/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
 import { readOptionsOf } from './feed-position.ts';
 import { type RecordRouteConfig, fromStore } from './route-config.ts';
-import { audited, refsOf } from './audited.ts';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The dataset a verification route verifies against (it reads nothing out of it). */
-    verifies?: string;
-  }
-}
+import { refsOf } from './plugins/audit.ts';
 
 /** How verification finds its candidates: the store's search, giving what it compares of each. */
 type CandidateSearch = RecordReader['verificationCandidates'];
@@ -101,11 +92,11 @@ export function verificationParameters(compiled: CompiledVerification) {
 interface VerificationRoutesOptions {
   readonly records: readonly RecordDescription[];
   readonly candidates: CandidateSearch;
-  readonly audit: AuditTrail;
-  readonly falseShare: VerificationConfig['falseShare'];
+  /** The watch on enumeration (enumeration-watch.ts), shared with close matches. */
+  readonly enumeration: FalseShareMonitor;
 }
 
-export async function verificationRoutes(app: FastifyInstance, { records, candidates: findCandidates, audit, falseShare }: VerificationRoutesOptions) {
+export async function verificationRoutes(app: FastifyInstance, { records, candidates: findCandidates, enumeration: monitor }: VerificationRoutesOptions) {
   const registers = app.hasDecorator('metricsRegistry') ? [app.metricsRegistry] : [];
   const answers = new Counter({
     name: 'lev_verifications_total',
@@ -113,21 +104,6 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
     labelNames: ['dataset', 'verified'] as const,
     registers,
   });
-  const suspected = new Counter({
-    name: 'lev_verification_false_share_alarms_total',
-    help: "Times a client's share of verifications answered false passed VERIFY_FALSE_SHARE_THRESHOLD (an enumeration looks like that), by the dataset of the answer that passed it",
-    labelNames: ['dataset'] as const,
-    registers,
-  });
-  const monitor = new FalseShareMonitor(falseShare, ({ client, dataset, answers: count, falseShare: share }) => {
-    suspected.inc({ dataset });
-    // The client, never what it asked: the audit trail holds that, for those allowed to read it.
-    app.log.warn(
-      { client, dataset, answers: count, falseShare: Math.round(share * 1000) / 1000, windowS: falseShare.windowMs / 1000 },
-      "verification: most of a client's answers are false (an enumeration attempt?)",
-    );
-  });
-
   for (const description of records) {
     const compiled = compileVerification(description);
     const dataset = description.name;
@@ -137,7 +113,7 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
       verificationPath(dataset),
       {
         schema: { querystring: verificationParameters(compiled), tags: [dataset, 'verification'] },
-        // The app's onRequest identifies the caller and checks the role before the query is validated: a caller without it learns nothing.
+        // The identity and authorisation plugins identify the caller and check the role before the query is validated: a caller without it learns nothing.
         config: { verifies: dataset, operation: 'verify' },
       },
       async (request, reply) => {
@@ -149,7 +125,7 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
         // Compared as the candidates are, and the answer dropped: finding fewer takes the same comparing.
         compiled.decide({ records: candidates.padding ?? [], truncated: false }, query);
         // The candidates it was decided on, whichever the answer: each was compared with what the caller gave.
-        await audited(audit, request, verified ? 1 : 0, refsOf(dataset, candidates.ids), { dataset, operation: 'verify' } satisfies RecordRouteConfig);
+        await request.audited(verified ? 1 : 0, refsOf(dataset, candidates.ids), { dataset, operation: 'verify' } satisfies RecordRouteConfig);
         monitor.record((request.identity as Identity).client, dataset, verified);
         (verified ? counted.verified : counted.notVerified).inc();
         return reply.type('application/json').send(verified ? VERIFIED : NOT_VERIFIED);

@@ -50,30 +50,13 @@ export function addDays(date: string, days: number): string {
   return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
 }
 
-const MIN_DAY = daysFromCivil(1, 1, 1);
-const MAX_DAY = daysFromCivil(9999, 12, 31);
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const leap = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-
-/** A real day of the years 0001 to 9999 (isIsoDate's rule, for dates as numbers). */
-const isDay = (year: number, month: number, day: number) =>
-  year >= 1 && year <= 9999 && month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap(year) ? 29 : MONTH_DAYS[month - 1]);
-
-/** The places two dates' texts differ at. */
-function differing(a: string, b: string): number[] {
-  const differ: number[] = [];
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ.push(i);
-  return differ;
-}
-
-/** One digit different, or two neighbouring digits exchanged, within one of the year, month or day. */
-function oneDigitOff(a: string, b: string, differ: readonly number[]): boolean {
-  if (differ.length === 1) return true;
-  return differ.length === 2 && differ[1] === differ[0] + 1 && a[differ[0]] === b[differ[1]] && a[differ[1]] === b[differ[0]] && a[differ[0] + 1] !== '-';
-}
-
 /** Days apart that are still within a month. */
 export const WITHIN_MONTH_DAYS = 31;
+
+const digit = (date: string, at: number) => date.charCodeAt(at) - 48;
+/** The day number of a YYYY-MM-DD date read digit by digit: compared for every candidate, so nothing is cut or allocated. */
+const dayOf = (date: string) =>
+  daysFromCivil(digit(date, 0) * 1000 + digit(date, 1) * 100 + digit(date, 2) * 10 + digit(date, 3), digit(date, 5) * 10 + digit(date, 6), digit(date, 8) * 10 + digit(date, 9));
 
 /**
  * The level a query's date compares at with a registered one: the same; the day and month
@@ -82,13 +65,25 @@ export const WITHIN_MONTH_DAYS = 31;
  */
 export function compareDate(query: string, stored: string): MatchKind {
   if (query === stored) return 'exact';
-  const [year, month, day] = [query.slice(0, 4), query.slice(5, 7), query.slice(8, 10)];
-  if (year === stored.slice(0, 4) && month === stored.slice(8, 10) && day === stored.slice(5, 7)) return 'day-month-swapped';
-  const apart = Math.abs(daysBetween(query, stored));
-  const differ = differing(query, stored);
+  const c = (text: string, at: number) => text.charCodeAt(at);
+  if (c(query, 0) === c(stored, 0) && c(query, 1) === c(stored, 1) && c(query, 2) === c(stored, 2) && c(query, 3) === c(stored, 3) &&
+    c(query, 5) === c(stored, 8) && c(query, 6) === c(stored, 9) && c(query, 8) === c(stored, 5) && c(query, 9) === c(stored, 6)) return 'day-month-swapped';
+  const apart = Math.abs(dayOf(stored) - dayOf(query));
   if (apart <= NEAR_DAYS) return 'near-date';
-  if (oneDigitOff(query, stored, differ)) return differ[0] < 4 ? 'year-digit' : 'near-date';
-  if (differ.length === 2) return 'two-digits';
+  // The places the two texts differ at: how many, and the first two.
+  let differ = 0;
+  let first = -1;
+  let second = -1;
+  for (let i = 0; i < 10; i++) {
+    if (c(query, i) === c(stored, i)) continue;
+    if (differ === 0) first = i;
+    else if (differ === 1) second = i;
+    differ++;
+  }
+  // One digit different, or two neighbouring digits exchanged within one of the year, month or day.
+  const oneDigitOff = differ === 1 || (differ === 2 && second === first + 1 && c(query, first) === c(stored, second) && c(query, second) === c(stored, first));
+  if (oneDigitOff) return first < 4 ? 'year-digit' : 'near-date';
+  if (differ === 2) return 'two-digits';
   if (apart <= WITHIN_MONTH_DAYS) return 'within-month';
   return 'different';
 }

@@ -11,8 +11,9 @@
  *   right or alike in sound, the date wrong however far (and the names exchanged).
  * - `forename-month`: the first forename's code with the date's year and month, any surname. A
  *   married surname, or the other parent's, with the date right or near.
- * - `surname-year`: a surname word's code with the date's year. The forenames wrong and the day or
- *   month wrong.
+ * - `surname-month`: a surname word's code with the date's year and month, asked for every month
+ *   of the year given as well. The forenames wrong and the day or month wrong, or the year a digit
+ *   out.
  * A query asks for the keys its record would have, the first forename's pet forms (nicknames.ts)
  * beside it, and for the year and month passes every year and month its date may stand for (a digit
  * out, near across a month or year end): a name right finds the record with the date a digit out
@@ -21,8 +22,8 @@
  *
  * A key is a whole number below 2^53, a JavaScript number and a PostgreSQL bigint alike: the
  * FNV-1a hash of its kind and sound codes (31 bits, the highest always set) times 2^22, plus its
- * date part (`date`: the day's number, `forename-month`: the year times 12 plus the month less one,
- * `surname-year`: the year, `names`: none). Each key is thus 16 decimal digits, eight bytes in an
+ * date part (`date`: the day's number, `forename-month` and `surname-month`: the year times 12 plus the
+ * month less one, `names`: none). Each key is thus 16 decimal digits, eight bytes in an
  * index rather than the text. Two keys with the same hash only bring a record among the candidates,
  * which its score then ranks as it ranks any candidate.
  */
@@ -47,7 +48,7 @@ export const PASSES = {
   date: { kind: 'd', cap: 2500 },
   names: { kind: 'n', cap: 200 },
   'forename-month': { kind: 'f', cap: 200 },
-  'surname-year': { kind: 's', cap: 200 },
+  'surname-month': { kind: 'm', cap: 200 },
 } as const;
 export type PassName = keyof typeof PASSES;
 
@@ -138,7 +139,7 @@ export function suggestionKeyValues(keys: readonly SearchKey[]): number[] {
   for (const key of keys) {
     add(found, hashOf(PASSES.date.kind, '') + dayNumber(key.date));
     const surnameCodes = codesOfWords(words(key.surname));
-    for (const code of surnameCodes) add(found, hashOf(PASSES['surname-year'].kind, code) + yearOf(key.date));
+    for (const code of surnameCodes) add(found, hashOf(PASSES['surname-month'].kind, code) + monthOf(key.date));
     const first = words(key.forenames)[0];
     if (!first) continue;
     const firstCodes = soundCodes(first);
@@ -165,11 +166,19 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
   }
   // The year and month a digit out, or near across a month or year, as far as a key can ask.
   const months = monthVariants(query.date);
-  const years = yearVariants(query.date);
-  const month = firstCodes.flatMap((code) => months.map((m) => hashOf(PASSES['forename-month'].kind, code) + m));
-  const year = surnameCodes.flatMap((code) => years.map((y) => hashOf(PASSES['surname-year'].kind, code) + y));
+  const month = firstCodes.flatMap((code) => {
+    const hash = hashOf(PASSES['forename-month'].kind, code);
+    return months.map((m) => hash + m);
+  });
+  // The surname's pass also asks every month of the year given: the forenames and the day and month wrong.
+  const year = yearOf(query.date) * 12;
+  const surnameMonths = [...new Set([...months, ...Array.from({ length: 12 }, (_, m) => year + m)])];
+  const surnameMonth = surnameCodes.flatMap((code) => {
+    const hash = hashOf(PASSES['surname-month'].kind, code);
+    return surnameMonths.map((m) => hash + m);
+  });
   const pass = (name: PassName, keys: readonly number[]): CandidatePass => ({ name, keys, limit: PASSES[name].cap });
-  return [pass('date', date), pass('names', [...names]), pass('forename-month', month), pass('surname-year', year)];
+  return [pass('date', date), pass('names', [...names]), pass('forename-month', month), pass('surname-month', surnameMonth)];
 }
 
 /** Every key a query looks up, each once, as numbers. */

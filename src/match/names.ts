@@ -6,7 +6,7 @@
 import { doubleMetaphone } from 'double-metaphone';
 import { areNicknames } from './nicknames.ts';
 import { jaroWinkler } from '@skyra/jaro-winkler';
-import { type Detail, type MatchKind, levelRank } from './vocabulary.ts';
+import { type Detail, MATCH_KINDS, type MatchKind, levelRank } from './vocabulary.ts';
 
 /** Three rows of the distance table, reused by every call (grown when a longer name comes). */
 let rows = [new Int32Array(32), new Int32Array(32), new Int32Array(32)];
@@ -81,8 +81,71 @@ export interface NameMatch {
   readonly kind: MatchKind;
 }
 
-const found = (kind: MatchKind): NameMatch => ({ kind });
+/** One answer a level, shared: comparing allocates nothing. */
+const FOUND = Object.fromEntries(MATCH_KINDS.map((kind) => [kind, Object.freeze({ kind })])) as Record<MatchKind, NameMatch>;
+const found = (kind: MatchKind): NameMatch => FOUND[kind];
 const DIFFERENT = found('different');
+
+/** Which letters of each word matched, reused by every call (grown when a longer word comes). */
+let matchedA = new Uint8Array(32);
+let matchedB = new Uint8Array(32);
+
+const hasSurrogate = (text: string) => {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return true;
+  }
+  return false;
+};
+
+/**
+ * Jaro-Winkler similarity as `@skyra/jaro-winkler` computes it, to the last bit (a test holds the
+ * two equal), over UTF-16 code units and reused buffers: the package spreads each word into an array
+ * of code points and allocates two more arrays a call, which was most of the cost of scoring a close
+ * match's candidates. A word with a character outside the Basic Multilingual Plane (two code units)
+ * is left to the package.
+ */
+export function similarity(a: string, b: string): number {
+  if (hasSurrogate(a) || hasSurrogate(b)) return jaroWinkler(a, b);
+  const la = a.length;
+  const lb = b.length;
+  if (matchedA.length < la) matchedA = new Uint8Array(la * 2);
+  if (matchedB.length < lb) matchedB = new Uint8Array(lb * 2);
+  matchedA.fill(0, 0, la);
+  matchedB.fill(0, 0, lb);
+  const window = Math.floor(Math.max(la, lb) / 2);
+  let matches = 0;
+  for (let i = 0; i < la; i++) {
+    const letter = a.charCodeAt(i);
+    const end = Math.min(i + window + 1, lb);
+    for (let j = Math.max(0, i - window); j < end; j++) {
+      if (matchedB[j] || b.charCodeAt(j) !== letter) continue;
+      matchedA[i] = 1;
+      matchedB[j] = 1;
+      matches++;
+      break;
+    }
+  }
+  if (matches === 0) return 0;
+  let halfTranspositions = 0;
+  for (let i = 0, j = 0; i < la; i++) {
+    if (!matchedA[i]) continue;
+    while (j < lb && !matchedB[j]) j++;
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) halfTranspositions++;
+    j++;
+  }
+  const transpositions = Math.floor(halfTranspositions / 2);
+  const jaro = (matches / la + matches / lb + (matches - transpositions) / matches) / 3;
+  // The common prefix, as the package counts it: past both ends counts as the same, and four
+  // letters the same count as five.
+  let prefix = 0;
+  for (; prefix < 4; prefix++) {
+    const same = prefix < la && prefix < lb ? a.charCodeAt(prefix) === b.charCodeAt(prefix) : prefix >= la && prefix >= lb;
+    if (!same) break;
+  }
+  if (prefix === 4) prefix = 5;
+  return jaro + prefix * 0.1 * (1 - jaro);
+}
 
 /** Jaro-Winkler similarity at or above which two names are `similar`, and `loosely-similar`. */
 export const SIMILAR = 0.9;
@@ -100,8 +163,8 @@ function bySpelling(query: string, stored: string): NameMatch {
     if (edits <= 1) return found('spelling');
     if (edits <= most) return found('two-edits');
   }
-  const similarity = jaroWinkler(query, stored);
-  return similarity >= SIMILAR ? found('similar') : similarity >= LOOSELY_SIMILAR ? found('loosely-similar') : DIFFERENT;
+  const alike = similarity(query, stored);
+  return alike >= SIMILAR ? found('similar') : alike >= LOOSELY_SIMILAR ? found('loosely-similar') : DIFFERENT;
 }
 
 /** One word against another: the same, a pet form (forenames only), alike in sound, or spelt alike. */

@@ -60,72 +60,125 @@ export const probabilityOf = (evidence: number, records: number): number => 1 / 
 /** An exact name's `u`: its share of the register (at least one registration's), or the default when not counted. */
 const shareOf = (count: number, records: number) => (count > 0 && records > 1 ? Math.max(count, 1) / records : undefined);
 
-const BEST_FORENAMES = Math.max(...LEVELS.forenames.map((level) => Math.log2(level.m / level.u)));
-
-/**
- * The query against one of a record's keys, or undefined when its evidence cannot reach `above`
- * (the forenames, compared last, taken at their best).
- */
-function scoreKeyAbove(query: MatchQuery, stored: SearchKey, counts: RegisterCounts, above: number): Scored | undefined {
-  const date = compareDate(query.date, stored.date);
-  const dateWeight = levelWeight('date', date);
-  let surname: MatchKind;
-  let forenames: MatchKind;
-  let surnameWeight: number;
-  let forenamesWeight: number;
-  if (swapped(query, stored)) {
-    [surname, forenames] = ['swapped', 'swapped'];
-    [surnameWeight, forenamesWeight] = [levelWeight('surname', 'swapped'), levelWeight('forenames', 'swapped')];
-  } else {
-    surname = compareSurname(query.surname, stored.surname).kind;
-    surnameWeight = levelWeight('surname', surname, shareOf(counts.surname, counts.records));
-    const exactForenames = shareOf(counts.forename, counts.records);
-    if (dateWeight + surnameWeight + Math.max(BEST_FORENAMES, exactForenames ? levelWeight('forenames', 'exact', exactForenames) : 0) < above) return undefined;
-    forenames = compareForenames(query.forenames, stored.forenames).kind;
-    forenamesWeight = levelWeight('forenames', forenames, exactForenames);
-  }
-  const evidence = surnameWeight + forenamesWeight + dateWeight;
-  if (evidence < above) return undefined;
-  return {
-    score: rounded(probabilityOf(evidence, counts.records), 3),
-    matched: { surname, forenames, date },
-    weights: { surname: rounded(surnameWeight, 2), forenames: rounded(forenamesWeight, 2), date: rounded(dateWeight, 2) },
-    evidence,
-  };
-}
-
-/** The query against one of a record's keys. */
-export const scoreKey = (query: MatchQuery, stored: SearchKey, counts: RegisterCounts = NO_COUNTS): Scored =>
-  scoreKeyAbove(query, stored, counts, -Infinity) as Scored;
+/** The evidence a probability needs, given the register's size: the floor in bits. */
+export const evidenceFor = (probability: number, records: number): number =>
+  probability <= 0 ? -Infinity : probability >= 1 ? Infinity : Math.log2(probability / (1 - probability)) - priorBits(records);
 
 /** Whether one key comes before another: by date, then surname, then forenames. */
 const before = (a: SearchKey, b: SearchKey) =>
   a.date !== b.date ? a.date < b.date : a.surname !== b.surname ? a.surname < b.surname : a.forenames < b.forenames;
 
-/** The evidence a probability needs, given the register's size: the floor in bits. */
-export const evidenceFor = (probability: number, records: number): number =>
-  probability <= 0 ? -Infinity : probability >= 1 ? Infinity : Math.log2(probability / (1 - probability)) - priorBits(records);
+/** A record's best key and its evidence, before it is described (Scorer.describe). */
+export interface Best {
+  readonly key: SearchKey;
+  readonly evidence: number;
+}
 
 /**
- * The query against a record: its best key, on a tie the one first by date, then surname, then
- * forenames (so that the order a store gives the keys in changes nothing). Undefined for a record
- * with no keys, or, given a floor (a probability), for one whose best key is under it (its keys are
- * then compared only as far as it takes to know).
+ * One query's scoring, for every candidate of its close matches. A query's candidates share their
+ * details (a pass brings the registrations of one day, or of one name's sound with any date), so
+ * each registered surname, forenames and date is compared with the query's once, and kept: a
+ * candidate then costs three lookups and a sum. The weights of the query's levels are worked out
+ * once (an exact name's with the name's own share of the register).
+ */
+export interface Scorer {
+  /** The score a sum of weights gives: its probability (the register's size the prior), three places. */
+  readonly score: (evidence: number) => number;
+  /** The evidence a key has, or undefined when it cannot reach `above` (the forenames, compared last, taken at their best). */
+  keyEvidence(stored: SearchKey, above: number): number | undefined;
+  /**
+   * A record's best key reaching `above`: on a tie the one first by date, then surname, then
+   * forenames (so that the order a store gives the keys in changes nothing).
+   */
+  best(keys: readonly SearchKey[], above: number): Best | undefined;
+  /** A key's score, what each detail matched and the weight each added. */
+  describe(stored: SearchKey): Scored;
+}
+
+export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUNTS): Scorer {
+  const exactU = { surname: shareOf(counts.surname, counts.records), forenames: shareOf(counts.forename, counts.records), date: undefined };
+  const weights = {} as Record<Detail, Partial<Record<MatchKind, number>>>;
+  for (const detail of ['surname', 'forenames', 'date'] as const) {
+    weights[detail] = Object.fromEntries(LEVELS[detail].map((level) => [level.kind, levelWeight(detail, level.kind, exactU[detail])]));
+  }
+  const bestForenames = Math.max(...Object.values(weights.forenames) as number[]);
+  const dates = new Map<string, MatchKind>();
+  const surnames = new Map<string, MatchKind>();
+  const forenames = new Map<string, MatchKind>();
+  const dateOf = (date: string) => {
+    let kind = dates.get(date);
+    if (kind === undefined) dates.set(date, (kind = compareDate(query.date, date)));
+    return kind;
+  };
+  const surnameOf = (surname: string) => {
+    let kind = surnames.get(surname);
+    if (kind === undefined) surnames.set(surname, (kind = compareSurname(query.surname, surname).kind));
+    return kind;
+  };
+  const forenamesOf = (given: string) => {
+    let kind = forenames.get(given);
+    if (kind === undefined) forenames.set(given, (kind = compareForenames(query.forenames, given).kind));
+    return kind;
+  };
+  const score = (evidence: number) => rounded(probabilityOf(evidence, counts.records), 3);
+
+  const keyEvidence = (stored: SearchKey, above: number): number | undefined => {
+    const date = weights.date[dateOf(stored.date)] as number;
+    let evidence: number;
+    if (swapped(query, stored)) evidence = date + (weights.surname.swapped as number) + (weights.forenames.swapped as number);
+    else {
+      const surname = date + (weights.surname[surnameOf(stored.surname)] as number);
+      if (surname + bestForenames < above) return undefined;
+      evidence = surname + (weights.forenames[forenamesOf(stored.forenames)] as number);
+    }
+    return evidence < above ? undefined : evidence;
+  };
+
+  return {
+    score,
+    keyEvidence,
+    best(keys, above) {
+      let best: Best | undefined;
+      for (const key of keys) {
+        // Once one key is scored, a later one matters only if it has as much evidence or more.
+        const evidence = keyEvidence(key, best ? best.evidence : above);
+        if (evidence !== undefined && (!best || evidence > best.evidence || (evidence === best.evidence && before(key, best.key)))) best = { key, evidence };
+      }
+      return best;
+    },
+    describe(stored) {
+      const date = dateOf(stored.date);
+      const [surname, forenames] = swapped(query, stored) ? (['swapped', 'swapped'] as const) : [surnameOf(stored.surname), forenamesOf(stored.forenames)];
+      const surnameWeight = weights.surname[surname] as number;
+      const forenamesWeight = weights.forenames[forenames] as number;
+      const dateWeight = weights.date[date] as number;
+      const evidence = surnameWeight + forenamesWeight + dateWeight;
+      return {
+        score: score(evidence),
+        matched: { surname, forenames, date },
+        weights: { surname: rounded(surnameWeight, 2), forenames: rounded(forenamesWeight, 2), date: rounded(dateWeight, 2) },
+        evidence,
+      };
+    },
+  };
+}
+
+/** The query against one of a record's keys. */
+export const scoreKey = (query: MatchQuery, stored: SearchKey, counts: RegisterCounts = NO_COUNTS): Scored => createScorer(query, counts).describe(stored);
+
+/** The evidence the floor (a probability) needs: a probability rounds to the floor from half a thousandth under it. */
+export const floorEvidence = (floor: number, records: number): number => evidenceFor(floor - 0.0005, records);
+
+/**
+ * The query against a record: its best key (Scorer.best). Undefined for a record with no keys, or,
+ * given a floor (a probability), for one whose best key is under it (its keys are then compared
+ * only as far as it takes to know).
  */
 export function scoreRecord(query: MatchQuery, keys: readonly SearchKey[], floor = 0, counts: RegisterCounts = NO_COUNTS): Scored | undefined {
-  let best: Scored | undefined;
-  let bestKey: SearchKey | undefined;
-  // A probability rounds to the floor from half a thousandth under it.
-  const least = evidenceFor(floor - 0.0005, counts.records);
-  for (const key of keys) {
-    // Once one key is scored, a later one matters only if it has as much evidence or more.
-    const scored = scoreKeyAbove(query, key, counts, best ? best.evidence : least);
-    if (scored && (!best || scored.evidence > best.evidence || (scored.evidence === best.evidence && before(key, bestKey as SearchKey)))) {
-      best = scored;
-      bestKey = key;
-    }
-  }
-  return best && best.score >= floor ? best : undefined;
+  const scorer = createScorer(query, counts);
+  const best = scorer.best(keys, floorEvidence(floor, counts.records));
+  const scored = best && scorer.describe(best.key);
+  return scored && scored.score >= floor ? scored : undefined;
 }
 
 /**

@@ -4,10 +4,10 @@
  * by its best key with the register's counts (score.ts), those under the floor (a probability)
  * dropped, best first (by probability, then by id), at most `limit`.
  */
-import type { SearchKey } from '../types/records.ts';
+import type { SearchKey, SuggestionCandidate } from '../types/records.ts';
 import type { RecordReader } from '../types/store.ts';
 import { candidatePasses } from './keys.ts';
-import { type Scored, scoreRecord } from './score.ts';
+import { type Best, type Scored, type Scorer, createScorer, floorEvidence } from './score.ts';
 
 export interface CloseMatch extends Scored {
   readonly id: number;
@@ -21,6 +21,32 @@ export interface CloseMatches {
 
 const firstWord = (name: string) => name.split(' ')[0];
 
+/**
+ * Scores the candidates against the query and keeps the best `limit`. Every candidate reaching the
+ * floor counts towards `truncated`; once more than `limit` have reached it, a candidate matters only
+ * if it can reach the `limit`-th best so far (as much evidence or more, for a tie is ordered by id),
+ * and is compared only as far as it takes to know. Only the kept are described.
+ */
+function best(scorer: Scorer, candidates: readonly SuggestionCandidate[], limit: number, floor: number, least: number) {
+  // The best so far, at most `limit`, in answer order (evidence down, then id up).
+  const kept: (Best & { readonly id: number })[] = [];
+  let reached = 0;
+  for (const candidate of candidates) {
+    const above = reached > limit && limit > 0 ? kept[limit - 1].evidence : least;
+    const found = scorer.best(candidate.keys, above);
+    if (!found || scorer.score(found.evidence) < floor) continue;
+    reached++;
+    const entry = { id: candidate.id, ...found };
+    let at = kept.length;
+    while (at > 0 && (kept[at - 1].evidence < entry.evidence || (kept[at - 1].evidence === entry.evidence && kept[at - 1].id > entry.id))) at--;
+    if (at < limit) {
+      kept.splice(at, 0, entry);
+      if (kept.length > limit) kept.pop();
+    }
+  }
+  return { kept, reached };
+}
+
 export async function closeMatches(
   store: Pick<RecordReader, 'suggestionCandidates' | 'registerCounts'>,
   type: string,
@@ -31,11 +57,8 @@ export async function closeMatches(
     store.suggestionCandidates(type, candidatePasses(query)),
     store.registerCounts(type, query.surname, firstWord(query.forenames)),
   ]);
-  const scored: CloseMatch[] = [];
-  for (const candidate of found.records) {
-    const best = scoreRecord(query, candidate.keys, minProbability, counts);
-    if (best) scored.push({ id: candidate.id, ...best });
-  }
-  scored.sort((a, b) => b.evidence - a.evidence || a.id - b.id);
-  return { matches: scored.slice(0, limit), truncated: scored.length > limit || found.truncated };
+  const scorer = createScorer(query, counts);
+  const { kept, reached } = best(scorer, found.records, limit, minProbability, floorEvidence(minProbability, counts.records));
+  const matches = kept.map(({ id, key }): CloseMatch => ({ id, ...scorer.describe(key) }));
+  return { matches, truncated: reached > limit || found.truncated };
 }

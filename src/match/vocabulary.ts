@@ -50,7 +50,7 @@ export type Detail = 'surname' | 'forenames' | 'date';
  */
 export const LEVELS: Readonly<Record<Detail, readonly Level[]>> = {
   surname: [
-    { kind: 'exact', m: 0.86, u: 0.002 },
+    { kind: 'exact', m: 0.815, u: 0.002 },
     { kind: 'swapped', m: 0.01, u: 0.000_01 },
     { kind: 'sound-alike', m: 0.03, u: 0.002 },
     { kind: 'spelling', m: 0.03, u: 0.000_5 },
@@ -58,10 +58,10 @@ export const LEVELS: Readonly<Record<Detail, readonly Level[]>> = {
     { kind: 'two-edits', m: 0.01, u: 0.001 },
     { kind: 'similar', m: 0.008, u: 0.004 },
     { kind: 'loosely-similar', m: 0.012, u: 0.05 },
-    { kind: 'different', m: 0.035, u: 0.94 },
+    { kind: 'different', m: 0.08, u: 0.94 },
   ],
   forenames: [
-    { kind: 'exact', m: 0.82, u: 0.01 },
+    { kind: 'exact', m: 0.77, u: 0.01 },
     { kind: 'swapped', m: 1, u: 1 },
     { kind: 'word-prefix', m: 0.05, u: 0.004 },
     { kind: 'nickname', m: 0.02, u: 0.002 },
@@ -72,7 +72,7 @@ export const LEVELS: Readonly<Record<Detail, readonly Level[]>> = {
     { kind: 'similar', m: 0.006, u: 0.006 },
     { kind: 'loosely-similar', m: 0.01, u: 0.05 },
     { kind: 'missing', m: 0.01, u: 0.01 },
-    { kind: 'different', m: 0.03, u: 0.91 },
+    { kind: 'different', m: 0.08, u: 0.91 },
   ],
   date: [
     { kind: 'exact', m: 0.82, u: 0.000_03 },

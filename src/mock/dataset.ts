@@ -1676,7 +1676,9 @@ export async function readScenarioFiles(folder: URL): Promise<TypeScenarios[]> {
  * The scenario files of the types this file has no hand-written records for, one a type: each
  * file in `src/mock/scenarios/` (`<type>.ts`, exporting its TypeScenarios), read from the folder.
  */
-export const scenarioFiles: readonly TypeScenarios[] = await readScenarioFiles(new URL('./scenarios/', import.meta.url));
+export const loadScenarioFiles = (): Promise<TypeScenarios[]> => readScenarioFiles(new URL('./scenarios/', import.meta.url));
+
+export const scenarioFiles: readonly TypeScenarios[] = await loadScenarioFiles();
 
 /** Every scenario: what each mock record is for and how to find it. */
 export const scenarios: readonly Scenario[] = [...handWritten, ...closeMatchLevels, ...scenarioFiles.flatMap((file) => file.scenarios)];

@@ -6,7 +6,6 @@
 import { recordAt } from '../generate/records.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { records } from '../records/index.ts';
 import type { RecordWriter } from '../types/store.ts';
 
 /** The most registrations a running mock invents: the store stays small however long it runs (a day at 30 s). */
@@ -22,15 +21,15 @@ export interface LiveMock {
 }
 
 /**
- * Adds a registration of one of `descriptions` (by default the built-in types) every `intervalS`
+ * Adds a registration of one of `descriptions` every `intervalS`
  * seconds (none when 0), at most MOCK_ADDED_LIMIT; `failed` hears a load that failed (the timer goes on).
  */
 export function startLiveMock(
   writer: RecordWriter,
   intervalS: number,
   failed: (error: Error) => void,
-  random: () => number = Math.random,
-  descriptions: readonly RecordDescription[] = records,
+  random: () => number,
+  descriptions: readonly RecordDescription[],
 ): LiveMock {
   const added = new Map<RecordDescription, number>(descriptions.map((type) => [type, 0]));
   let total = 0;

@@ -29,5 +29,8 @@ export async function readDescriptions(folder: URL): Promise<RecordDescription[]
   return inOrder(modules.map((module) => soleExport(module, isDescription, 'record descriptions')));
 }
 
+/** The built-in record types (the files of `types/`), in the order routes and documents list them: read by the entry points, once. */
+export const loadRecordTypes = (): Promise<RecordDescription[]> => readDescriptions(new URL('./types/', import.meta.url));
+
 /** Every record type the service serves, in the order routes and documents list them. */
 export const records: readonly RecordDescription[] = await readDescriptions(new URL('./types/', import.meta.url));

@@ -7,7 +7,6 @@
 import { birth } from './types/birth.ts';
 import { birthV0Fields, projectBirthV0 } from './birth-v0.ts';
 import type { Fields, RecordDescription } from './define.ts';
-import { records } from './index.ts';
 import { capitalised } from './wording.ts';
 
 export interface ViewDescription {
@@ -66,6 +65,3 @@ export const viewsOf = (descriptions: readonly RecordDescription[]): readonly Vi
   ...(descriptions.includes(birth) ? [birthV0View] : []),
   ...descriptions.map(v1View),
 ];
-
-/** The views of the built-in record types. */
-export const views: readonly ViewDescription[] = viewsOf(records);

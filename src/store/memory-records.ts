@@ -187,9 +187,14 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
           if (ids === undefined) continue;
           for (const id of Array.isArray(ids) ? ids : [ids]) shared.set(id, (shared.get(id) ?? 0) + 1);
         }
+        if (shared.size <= pass.limit) {
+          // All of them: no need to rank.
+          for (const id of shared.keys()) chosen.add(id);
+          continue;
+        }
         const ranked = [...shared].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-        for (const [id] of ranked.slice(0, pass.limit)) chosen.add(id);
-        truncated ||= ranked.length > pass.limit;
+        for (let i = 0; i < pass.limit; i++) chosen.add(ranked[i][0]);
+        truncated = true;
       }
       const ids = [...chosen].sort((a, b) => a - b);
       return { records: ids.map((id) => ({ id, keys: records.byId.get(id)!.keys })), ids, truncated };

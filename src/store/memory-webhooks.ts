@@ -36,6 +36,12 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
     const state = endpoints.get(lease.endpoint.client);
     return state && state.leaseOwner === lease.owner ? state : undefined;
   };
+  /** Not disabled, and its subscription neither paused nor removed. */
+  const mayBeSent = async (state: State) => {
+    if (state.disabledAt) return false;
+    const subscription = await sources.subscription(state.client);
+    return subscription !== undefined && !subscription.paused;
+  };
   const extend = (state: State, leaseMs: number) => void (state.leaseUntil = now() + leaseMs);
   const deadOf = (client: string) => {
     let letters = dead.get(client);
@@ -128,10 +134,10 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
           break;
         case 'gone':
           Object.assign(state, { disabledAt: at, disabledReason: `the receiver answered ${outcome.status} Gone`, lastStatus: outcome.status, leaseOwner: undefined, leaseUntil: undefined });
-          return true;
+          return { active: false };
       }
       extend(state, leaseMs);
-      return true;
+      return { active: await mayBeSent(state) };
     },
     async skipTo(lease, position) {
       const state = holds(lease);
@@ -141,9 +147,7 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
     },
     async active(lease) {
       const state = holds(lease);
-      if (!state || state.disabledAt) return false;
-      const subscription = await sources.subscription(state.client);
-      return subscription !== undefined && !subscription.paused;
+      return state !== undefined && (await mayBeSent(state));
     },
     async release(lease) {
       const state = holds(lease);

@@ -6,7 +6,7 @@
  * database) cannot move a position another worker now owns.
  */
 import type { SqlDriver } from './driver.ts';
-import type { AttemptOutcome, DeadLetter, Lease, ListedEndpoint, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
+import type { AttemptOutcome, DeadLetter, Lease, ListedEndpoint, Recorded, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
 
 interface EndpointRow {
   client: string;
@@ -34,6 +34,9 @@ interface EndpointRow {
 const COLUMNS = `w.client, w.url, w.secret, w.previous_secret, w.previous_until, w.signing_key, w.tls_cert, w.tls_key,
   w.delivered_through::text, w.attempts, w.failing_since, w.next_attempt_at, w.last_status, w.last_error,
   w.disabled_at, w.disabled_reason, s.paused, s.events, s.fields, s.roles`;
+
+/** Whether a subscription may be sent to (`active`), of `w` (webhook_endpoint) joined to `s` (feed_subscription). */
+const ACTIVE = 'NOT s.paused AND w.disabled_at IS NULL';
 
 const iso = (time: Date | null) => (time ? { value: time.toISOString() } : undefined);
 
@@ -84,6 +87,8 @@ const DEAD_COLUMNS = 'client, position::text, failed_at, attempts, last_status, 
 export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
   /** Runs `sql` (whose last parameter is the lease owner) only while the lease is held. */
   const held = async (sql: string, params: unknown[]) => (await driver.query(sql, params)).length > 0;
+  /** An UPDATE of the endpoint (`w`) joined to its subscription (`s`), RETURNING ${ACTIVE}: false when the lease was not held. */
+  const recorded = (rows: { active: boolean }[]): Recorded => rows.length > 0 && { active: rows[0].active };
 
   return {
     async setEndpoint(client, spec, keys) {
@@ -155,49 +160,55 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
     async active(lease) {
       const rows = await driver.query(
         `SELECT 1 FROM webhook_endpoint w JOIN feed_subscription s USING (client)
-          WHERE w.client = $1 AND w.lease_owner = $2 AND NOT s.paused AND w.disabled_at IS NULL`,
+          WHERE w.client = $1 AND w.lease_owner = $2 AND ${ACTIVE}`,
         [lease.endpoint.client, lease.owner],
       );
       return rows.length > 0;
     },
-    async record(lease, outcome: AttemptOutcome, leaseMs) {
+    async record(lease, outcome: AttemptOutcome, leaseMs): Promise<Recorded> {
       const { client } = lease.endpoint;
       const extend = `lease_until = now() + ${Math.round(leaseMs)} * interval '1 millisecond', updated_at = now()`;
+      // Each statement reads the subscription as it updates the endpoint: whether it is still active, for no extra round trip.
+      const held = `FROM feed_subscription s WHERE w.client = $1 AND s.client = w.client AND w.lease_owner = $2 AND w.delivered_through < $3 RETURNING ${ACTIVE} AS active`;
       switch (outcome.kind) {
         case 'delivered':
-          return held(
-            `UPDATE webhook_endpoint SET delivered_through = $3, attempts = 0, failing_since = NULL, next_attempt_at = NULL, last_status = NULL, last_error = NULL, ${extend}
-              WHERE client = $1 AND lease_owner = $2 AND delivered_through < $3 RETURNING 1`,
-            [client, lease.owner, outcome.position],
+          return recorded(
+            await driver.query(
+              `UPDATE webhook_endpoint w SET delivered_through = $3, attempts = 0, failing_since = NULL, next_attempt_at = NULL, last_status = NULL, last_error = NULL, ${extend} ${held}`,
+              [client, lease.owner, outcome.position],
+            ),
           );
         case 'retry':
-          return held(
-            `UPDATE webhook_endpoint SET attempts = attempts + 1, failing_since = coalesce(failing_since, now()),
-                    next_attempt_at = now() + $4 * interval '1 millisecond', last_status = $5, last_error = $6, ${extend}
-              WHERE client = $1 AND lease_owner = $2 AND delivered_through < $3 RETURNING 1`,
-            [client, lease.owner, outcome.position, outcome.delayMs, outcome.status ?? null, outcome.error],
+          return recorded(
+            await driver.query(
+              `UPDATE webhook_endpoint w SET attempts = w.attempts + 1, failing_since = coalesce(w.failing_since, now()),
+                      next_attempt_at = now() + $4 * interval '1 millisecond', last_status = $5, last_error = $6, ${extend} ${held}`,
+              [client, lease.owner, outcome.position, outcome.delayMs, outcome.status ?? null, outcome.error],
+            ),
           );
         case 'dead':
           // The dead letter and the position past it together: neither without the other.
           return driver.transaction(async (tx) => {
-            const moved = await tx.query(
-              `UPDATE webhook_endpoint SET delivered_through = $3, attempts = 0, failing_since = NULL, next_attempt_at = NULL, last_status = $4, last_error = $5, ${extend}
-                WHERE client = $1 AND lease_owner = $2 AND delivered_through < $3 RETURNING 1`,
-              [client, lease.owner, outcome.position, outcome.status ?? null, outcome.error],
+            const moved = recorded(
+              await tx.query(
+                `UPDATE webhook_endpoint w SET delivered_through = $3, attempts = 0, failing_since = NULL, next_attempt_at = NULL, last_status = $4, last_error = $5, ${extend} ${held}`,
+                [client, lease.owner, outcome.position, outcome.status ?? null, outcome.error],
+              ),
             );
-            if (moved.length === 0) return false;
+            if (!moved) return false;
             await tx.query(
               `INSERT INTO webhook_dead_letter (client, position, attempts, last_status, last_error) VALUES ($1, $2, $3, $4, $5)
                ON CONFLICT (client, position) DO UPDATE SET failed_at = now(), attempts = EXCLUDED.attempts, last_status = EXCLUDED.last_status, last_error = EXCLUDED.last_error, redeliver = false`,
               [client, outcome.position, outcome.attempts, outcome.status ?? null, outcome.error],
             );
-            return true;
+            return moved;
           });
         case 'gone':
-          return held(
-            `UPDATE webhook_endpoint SET disabled_at = now(), disabled_reason = $4, last_status = $5, lease_owner = NULL, lease_until = NULL, updated_at = now()
-              WHERE client = $1 AND lease_owner = $2 AND delivered_through < $3 RETURNING 1`,
-            [client, lease.owner, outcome.position, `the receiver answered ${outcome.status} Gone`, outcome.status],
+          return recorded(
+            await driver.query(
+              `UPDATE webhook_endpoint w SET disabled_at = now(), disabled_reason = $4, last_status = $5, lease_owner = NULL, lease_until = NULL, updated_at = now() ${held}`,
+              [client, lease.owner, outcome.position, `the receiver answered ${outcome.status} Gone`, outcome.status],
+            ),
           );
       }
     },

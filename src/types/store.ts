@@ -139,5 +139,7 @@ export interface Backend {
   readonly webhooks: WebhookStore;
   /** The status list entries of the digital certificates issued. */
   readonly credentials: CredentialStatuses;
+  /** What the operator should be told as the service starts over it (logged at warn), in words and bounded details. */
+  warnings(): readonly { readonly details: Record<string, unknown>; readonly message: string }[];
   close(): Promise<void>;
 }

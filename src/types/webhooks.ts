@@ -78,6 +78,9 @@ export type AttemptOutcome =
   | { readonly kind: 'dead'; readonly position: number; readonly attempts: number; readonly status?: number; readonly error: string }
   | { readonly kind: 'gone'; readonly position: number; readonly status: number };
 
+/** An outcome recorded under a lease still held: whether the subscription was, then, not paused, disabled or removed. */
+export type Recorded = false | { readonly active: boolean };
+
 export interface DeadLetterRange {
   readonly position?: number;
   readonly from?: Date;
@@ -101,15 +104,17 @@ export interface WebhookStore {
   claim(owner: string, leaseMs: number, limit: number, exclude?: readonly string[]): Promise<Lease[]>;
   /**
    * Whether the lease is still held and its subscription may still be sent to: not paused,
-   * disabled or removed since it was claimed. Asked before each event, so a pause takes effect
-   * before the next one is sent.
+   * disabled or removed since it was claimed. Asked while a turn sends, at most ACTIVE_EVERY_MS
+   * apart (webhooks/active.ts), so a pause takes effect within that bound.
    */
   active(lease: Lease): Promise<boolean>;
   /**
    * Records an attempt's outcome and extends the lease; false when the lease was lost (another
-   * worker has the subscription now: stop).
+   * worker has the subscription now: stop), else whether the subscription may still be sent to,
+   * as `active` would answer in the same statement (so a turn that records its position need not
+   * ask `active` as well).
    */
-  record(lease: Lease, outcome: AttemptOutcome, leaseMs: number): Promise<boolean>;
+  record(lease: Lease, outcome: AttemptOutcome, leaseMs: number): Promise<Recorded>;
   /** Moves the position past events of types the subscription does not receive. */
   skipTo(lease: Lease, position: number): Promise<boolean>;
   /** Gives the lease back; the time it ended orders the next claims (the longest waiting first). */

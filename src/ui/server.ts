@@ -15,7 +15,7 @@ import { createTransport, serverOptions } from '../http/transport.ts';
 import { parseQuery } from '../http/query-string.ts';
 import { logRequests } from '../http/request-log.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { records } from '../records/index.ts';
+import { loadRecordTypes } from '../records/index.ts';
 import { version } from '../version.ts';
 import type { CredentialPagesOptions } from './journeys/credentials.ts';
 import { createOidcSignIn } from './oidc-sign-in.ts';
@@ -26,11 +26,11 @@ import { traceRequests } from '../tracing/requests.ts';
 interface UiAppDependencies {
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
-  /** The record types the API serves: by default the built-in ones, src/records/index.ts. */
-  readonly descriptions?: readonly RecordDescription[];
+  /** The record types the API serves, read once by the entry point. */
+  readonly descriptions: readonly RecordDescription[];
 }
 
-export async function buildUiApp(config: UiConfig, { logger, descriptions = records }: UiAppDependencies = {}) {
+export async function buildUiApp(config: UiConfig, { logger, descriptions }: UiAppDependencies) {
   const tls = Boolean(config.tls);
   // The API's transport: the same deadlines and places for connections (docs/production.md), and
   // the same refusals of what the parser cannot read.
@@ -83,9 +83,9 @@ function credentialChecks(issuer: string, dispatcher: Agent | undefined, mock: b
   return { issuer: () => issuer, fetch: fetcher, allowHttp: mock && issuer.startsWith('http://') };
 }
 
-/** Runs the pages until SIGTERM/SIGINT, then finishes the requests in progress. */
-export async function serveUi(config: UiConfig) {
-  const app = await buildUiApp(config);
+/** Runs the pages (for `descriptions`, by default the built-in types, read here once) until SIGTERM/SIGINT, then finishes the requests in progress. */
+export async function serveUi(config: UiConfig, descriptions?: readonly RecordDescription[]) {
+  const app = await buildUiApp(config, { descriptions: descriptions ?? (await loadRecordTypes()) });
   app.log.info({ api: config.apiUrl, signIn: config.oidc ? 'oidc' : 'mock', sessions: config.sessions.redis ? 'redis' : 'memory', tls: Boolean(config.tls) }, 'pages');
   if (!config.oidc) app.log.warn("AUTH_MODE=mock: caseworkers choose who they are; only for an API in mock mode");
   try {

@@ -4,11 +4,13 @@
  * stands for a delivery the trail lacks. The next event is sent as soon as one gets its 2xx, while
  * its entry commits in the background (`keep`), and the position of the events taken is recorded
  * behind the sending: one UPDATE at a time, for every event taken since the last, at most one every
- * POSITION_EVERY_MS. Each UPDATE also extends the lease. A worker that dies before it lands leaves
+ * POSITION_EVERY_MS. Each UPDATE also extends the lease, and tells the turn whether the
+ * subscription is still active (so it need not ask the store separately). A worker that dies before it lands leaves
  * those events to be sent again, with the same webhook-id, and audited again.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AttemptOutcome, Lease, WebhookStore } from '../types/webhooks.ts';
+import type { ActiveCheck } from './active.ts';
 import type { DeliveryLog } from './worker.ts';
 
 /**
@@ -38,7 +40,15 @@ export interface PositionRecorder {
   readonly trouble: unknown;
 }
 
-export function positionRecorder(store: WebhookStore, lease: Lease, { leaseMs, claimedAt, log }: { leaseMs: number; claimedAt: number; log: DeliveryLog }): PositionRecorder {
+export interface PositionOptions {
+  readonly leaseMs: number;
+  readonly claimedAt: number;
+  readonly log: DeliveryLog;
+  /** Told what each recording found of the subscription (still active or not), as of when it was sent. */
+  readonly active?: Pick<ActiveCheck, 'seen'>;
+}
+
+export function positionRecorder(store: WebhookStore, lease: Lease, { leaseMs, claimedAt, log, active }: PositionOptions): PositionRecorder {
   const { endpoint } = lease;
   let taken = endpoint.deliveredThrough;
   let recorded = endpoint.deliveredThrough;
@@ -57,12 +67,14 @@ export function positionRecorder(store: WebhookStore, lease: Lease, { leaseMs, c
 
   const record = async (outcome: AttemptOutcome) => {
     const sent = performance.now();
-    if (!(await store.record(lease, outcome, leaseMs))) {
+    const recorded = await store.record(lease, outcome, leaseMs);
+    if (!recorded) {
       if (!lost) log.warn({ subscription: endpoint.client }, 'webhook lease lost: another worker has the subscription');
       lost = true;
       return false;
     }
     leaseFrom = sent;
+    active?.seen(sent, recorded.active);
     return true;
   };
   const recordTaken = async () => {

@@ -4,8 +4,8 @@
  */
 import type { Registry } from 'prom-client';
 import type { WebhooksConfig } from '../config/events.ts';
-import { records } from '../records/index.ts';
-import { views } from '../records/views.ts';
+import type { RecordDescription } from '../records/define.ts';
+import { viewsOf } from '../records/views.ts';
 import { eventFieldRenderer } from '../render/event-fields.ts';
 import { compileView } from '../render/view.ts';
 import type { Backend } from '../types/store.ts';
@@ -18,6 +18,8 @@ import { newSecret } from './signing.ts';
 export function startConfiguredDelivery(
   settings: WebhooksConfig,
   backend: Pick<Backend, 'events' | 'audit' | 'webhooks'>,
+  /** The record types the feed carries: the ones the backend was opened with. */
+  descriptions: readonly RecordDescription[],
   log: DeliveryLog,
   registry?: Registry,
   overrides: Partial<DeliveryOptions> = {},
@@ -28,7 +30,7 @@ export function startConfiguredDelivery(
     feed: backend.events,
     audit: backend.audit,
     sender: createSender({ checker, timeoutMs: settings.timeoutMs, ...(settings.ca ? { ca: settings.ca } : {}) }),
-    renderer: eventFieldRenderer(records, views.map(compileView)),
+    renderer: eventFieldRenderer(descriptions, viewsOf(descriptions).map(compileView)),
     leaseMs: settings.leaseMs,
     turnMs: settings.turnMs,
     slowShare: settings.slowShare,
@@ -40,8 +42,12 @@ export function startConfiguredDelivery(
 }
 
 /** MOCK_WEBHOOKS: each URL subscribed to every event type (as `mock-webhook-N`); their secrets, to print once. */
-export async function subscribeMockWebhooks(backend: Pick<Backend, 'subscriptions' | 'webhooks'>, urls: readonly string[]) {
-  const events = records.flatMap((d) => [`${d.name}.registered`, `${d.name}.updated`]);
+export async function subscribeMockWebhooks(
+  backend: Pick<Backend, 'subscriptions' | 'webhooks'>,
+  descriptions: readonly RecordDescription[],
+  urls: readonly string[],
+) {
+  const events = descriptions.flatMap((d) => [`${d.name}.registered`, `${d.name}.updated`]);
   const secrets: { client: string; url: string; secret: string }[] = [];
   for (const [index, url] of urls.entries()) {
     const client = `mock-webhook-${index + 1}`;

@@ -1,13 +1,14 @@
 /**
  * One turn of one subscription under its lease: the dead letters queued again, then its events
  * from the feed, one at a time in feed order (the next once the one before got its 2xx), until the
- * page is sent, an attempt fails, or the turn's time is up. Before each event the subscription is
- * asked again whether it may still be sent to, so a pause, a 410 or a removal takes effect before
- * the next event goes.
+ * page is sent, an attempt fails, or the turn's time is up. Before each event the turn makes sure
+ * the subscription may still be sent to, by an answer of the store at most ACTIVE_EVERY_MS old
+ * (active.ts), so a pause, a disable or a removal takes effect within that bound.
  */
 import type { EventFeed, FeedEvent } from '../types/events.ts';
 import type { Lease, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
 import { type EventFieldRenderer, receivableTypes } from '../render/event-fields.ts';
+import { type ActiveCheck, activeCheck } from './active.ts';
 import { type Attempter, attempt, decide, isTaken } from './attempt.ts';
 import type { DeliveryMetrics } from './metrics.ts';
 import { positionRecorder } from './positions.ts';
@@ -66,11 +67,11 @@ function turnClock(claimedAt: number, turnMs: number) {
 }
 
 /** Dead letters queued again (`redeliver`), each once; its outcome recorded only once its entry is kept. */
-async function redeliverQueued(context: TurnContext, lease: Lease, types: readonly string[], clock: ReturnType<typeof turnClock>) {
+async function redeliverQueued(context: TurnContext, lease: Lease, types: readonly string[], clock: ReturnType<typeof turnClock>, active: ActiveCheck) {
   const { store, feed } = context;
   const { endpoint } = lease;
   for (const letter of await store.queued(endpoint.client, context.batch)) {
-    if (clock.out() || context.stopping.aborted || !(await store.active(lease))) return false;
+    if (clock.out() || context.stopping.aborted || !(await active.may())) return false;
     const event = await eventAt(feed, letter.position, types);
     if (!event) {
       await store.redelivered(lease, letter.position, false, undefined, 'the event is no longer kept in the feed, or no longer of a type the subscription receives');
@@ -90,10 +91,11 @@ export async function deliverTurn(context: TurnContext, lease: Lease, claimedAt:
   const types = typesOf(endpoint);
   const clock = turnClock(claimedAt, context.turnMs);
   const ended = () => ({ slow: clock.slow() });
-  if (!(await redeliverQueued(context, lease, types, clock))) return ended();
+  const active = activeCheck(store, lease, { claimedAt });
+  if (!(await redeliverQueued(context, lease, types, clock, active))) return ended();
   if (endpoint.nextAttemptAt && Date.parse(endpoint.nextAttemptAt) > Date.now()) return ended();
 
-  const positions = positionRecorder(store, lease, { leaseMs, claimedAt, log });
+  const positions = positionRecorder(store, lease, { leaseMs, claimedAt, log, active });
   try {
     let state: { attempts: number; failingSince?: string } = endpoint;
     const page = await feed.read(endpoint.deliveredThrough, types, context.batch);
@@ -110,8 +112,8 @@ export async function deliverTurn(context: TurnContext, lease: Lease, claimedAt:
       }
       // The turn's time is up: the others' turn; what was taken is recorded in `finish`.
       if (clock.out()) return ended();
-      // Paused, disabled or removed since the last event: nothing more is sent.
-      if (!(await store.active(lease))) return ended();
+      // Paused, disabled or removed: nothing more is sent.
+      if (!(await active.may())) return ended();
       clock.attempted();
       const { result, kept: entry } = await attempt(context, endpoint, event, state.attempts + 1, 'feed', fields.get(event));
       const outcome = decide(result, state, event.position, context);

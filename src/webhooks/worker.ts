@@ -5,7 +5,8 @@
  * (positions.ts), so a worker killed mid-delivery loses nothing: the lease runs out, another worker
  * takes the subscription and sends again, with the same webhook-id, what was not recorded. A turn
  * ends after a batch or a time budget, and slow subscriptions hold at most a share of the slots
- * (fairness.ts). The database unreachable pauses the loop; it resumes when it answers.
+ * (fairness.ts). Idle slots wait in line, woken one at a time (a commit wakes one; each that finds
+ * work wakes the next). The database unreachable pauses the loop; it resumes when it answers.
  */
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
@@ -118,13 +119,39 @@ export function startDelivery(options: DeliveryOptions) {
     }
   }
 
+  /**
+   * Slots with nothing to do wait in line: a commit to the feed (or `pollMs` without one, for
+   * retries come due) wakes the first, and a slot that claims a lease wakes the next, so a commit
+   * costs the claims there is work for and one more, not a claim from every idle slot.
+   */
+  const idle: (() => void)[] = [];
+  let watching = false;
+  const wakeNext = () => idle.shift()?.();
+  async function watch() {
+    watching = true;
+    while (idle.length > 0 && !stopping.signal.aborted) {
+      await feed.changed(pollMs, stopping.signal).catch(pause);
+      wakeNext();
+    }
+    watching = false;
+  }
+  const waitInLine = () =>
+    new Promise<void>((resolve) => {
+      idle.push(resolve);
+      if (!watching) void watch();
+    });
+  stopping.signal.addEventListener('abort', () => idle.splice(0).forEach((wake) => wake()));
+
   // Each slot holds leases under a name of its own: a slot whose lease ran out can never record under another slot's.
   async function slot(index: number) {
     while (!stopping.signal.aborted) {
       const claimedAt = performance.now();
       const lease = await claim(index);
-      if (lease) await turn(index, lease, claimedAt);
-      else if (!databaseDown) await feed.changed(pollMs, stopping.signal).catch(pause);
+      if (lease) {
+        // There may be more work: the next idle slot looks for it while this one delivers.
+        wakeNext();
+        await turn(index, lease, claimedAt);
+      } else if (!databaseDown) await waitInLine();
     }
   }
 

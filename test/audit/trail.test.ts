@@ -79,7 +79,7 @@ for (const kind of await storeKinds()) {
       const failing: AuditTrail = { record: async () => Promise.reject(new Error('disk full')), flush: async () => {} };
       const { buildApp } = await import('../../src/app.ts');
       const { testConfig } = await import('../helper.ts');
-      const app = await buildApp(testConfig(), { backend: { ...store, audit: failing } });
+      const app = await buildApp(testConfig(), { backend: { ...store, audit: failing }, descriptions: store.descriptions });
       t.after(() => app.close());
       const response = await app.inject({ url: '/v1/registration/birth/123456789', headers: CALLER });
       assert.equal(response.statusCode, 503);

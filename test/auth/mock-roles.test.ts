@@ -21,7 +21,7 @@ const ENTRIES = '/api/v0/audit/entries?user=test-user';
 const caller = (roles: string) => ({ 'x-auth-username': 'test-user', 'x-auth-aud': 'test-client', 'x-auth-roles': roles });
 
 async function mockApp(t: { after: (fn: () => unknown) => void }, env: Record<string, string> = {}) {
-  const app = await buildApp(testConfig(env), { backend: store });
+  const app = await buildApp(testConfig(env), { backend: store, descriptions: store.descriptions });
   t.after(() => app.close());
   const get = (url: string, roles?: string) => app.inject({ url, headers: roles === undefined ? {} : caller(roles) });
   return get;

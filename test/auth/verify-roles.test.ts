@@ -39,7 +39,7 @@ function matrix(mode: string, config: () => Config, headersFor: Headers) {
   describe(`AUTH_MODE=${mode}`, () => {
     let app: Awaited<ReturnType<typeof buildApp>>;
     before(async () => {
-      app = await buildApp(config(), { backend: store });
+      app = await buildApp(config(), { backend: store, descriptions: store.descriptions });
       context.after(() => app.close());
     });
     const get = async (url: string, roles: string[]) => {
@@ -94,7 +94,7 @@ matrix('mock with MOCK_ENFORCE_ROLES', () => testConfig({ MOCK_ENFORCE_ROLES: 't
 
 describe('AUTH_MODE=mock', () => {
   test('any identified caller verifies, whatever its roles; an unidentified one is 401', async (t) => {
-    const app = await buildApp(testConfig(), { backend: store });
+    const app = await buildApp(testConfig(), { backend: store, descriptions: store.descriptions });
     t.after(() => app.close());
     const caller = { 'x-auth-username': 'someone', 'x-auth-aud': 'some-client' };
     for (const roles of ['', 'death-verify', 'nothing']) {

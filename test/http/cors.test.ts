@@ -20,7 +20,7 @@ const preflight = (origin: string) => ({
 
 describe('CORS off (the default)', () => {
   test('a preflight is 405 and an answer carries no CORS header', async (t) => {
-    const app = await buildApp(testConfig(), { backend: await store });
+    const app = await buildApp(testConfig(), { backend: await store, descriptions: (await store).descriptions });
     t.after(() => app.close());
     const refused = await app.inject(preflight('https://a.example'));
     assert.equal(refused.statusCode, 405);
@@ -33,7 +33,7 @@ describe('CORS off (the default)', () => {
 
 describe('CORS_ORIGINS', () => {
   test("the listed origins' preflights are answered and their answers readable; other origins get no CORS header", async (t) => {
-    const app = await buildApp(testConfig({ CORS_ORIGINS: 'https://a.example,http://localhost:3000' }), { backend: await store });
+    const app = await buildApp(testConfig({ CORS_ORIGINS: 'https://a.example,http://localhost:3000' }), { backend: await store, descriptions: (await store).descriptions });
     t.after(() => app.close());
     for (const origin of ['https://a.example', 'http://localhost:3000']) {
       const allowed = await app.inject(preflight(origin));

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { describe, test } from 'node:test';
-import { type ViewDescription, views } from '../../src/records/views.ts';
+import type { ViewDescription } from '../../src/records/views.ts';
+import { views } from '../record-types.ts';
 import { CALLER, FULL_DETAILS, sharedApp } from '../helper.ts';
 
 type Params = Record<string, string | readonly string[]>;

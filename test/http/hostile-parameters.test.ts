@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
+import { records } from '../../src/records/index.ts';
 import { CALLER, filledStore, storeKinds, testConfig } from '../helper.ts';
 
 const HOSTILE = ['a%00b', '%00', '%ED%A0%80', 'a%ED%BF%BFb', '%FF', '%C0%80', '%EF%BF%BE', 'a%1Fb', '%7F', '%C2%85', '%E2%80%8E', 'a%F0%9F%98%80'];
@@ -30,7 +31,7 @@ const ROUTES: Record<string, (value: string) => string> = {
 for (const kind of await storeKinds()) {
   describe(`hostile parameter values on the ${kind} store`, () => {
     test('never a 5xx: a 400 naming the parameter, or an ordinary answer', async (t) => {
-      const app = await buildApp(testConfig(), { backend: await filledStore(t, kind) });
+      const app = await buildApp(testConfig(), { backend: await filledStore(t, kind), descriptions: records });
       t.after(() => app.close());
       for (const [parameter, url] of Object.entries(ROUTES)) {
         for (const value of HOSTILE) {

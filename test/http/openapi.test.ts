@@ -10,7 +10,8 @@ import { describe, test } from 'node:test';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { mockRecords, scenarios } from '../../src/mock/dataset.ts';
-import { type ViewDescription, views } from '../../src/records/views.ts';
+import type { ViewDescription } from '../../src/records/views.ts';
+import { views } from '../record-types.ts';
 import { CALLER, FULL_DETAILS, sharedApp } from '../helper.ts';
 
 const addFormats = formatsModule as unknown as typeof formatsModule.default;

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { views } from '../../src/records/views.ts';
+import { views } from '../record-types.ts';
 import { CALLER, sharedApp } from '../helper.ts';
 import { MALFORMED_ESCAPES } from './malformed-escapes.ts';
 

@@ -20,7 +20,8 @@ import {
   readPath,
   visibilityOf,
 } from '../../src/records/define.ts';
-import { type ViewDescription, views } from '../../src/records/views.ts';
+import type { ViewDescription } from '../../src/records/views.ts';
+import { views } from '../record-types.ts';
 import { CALLER, FULL_DETAILS, type RunningApp, type StoreKind, type TestStore, filledStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
 
 type Json = Record<string, unknown>;

@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { closeMatchOnlyScenarios, scenarios } from '../../src/mock/dataset.ts';
 import { MATCH_KINDS } from '../../src/match/vocabulary.ts';
 import { AUDIENCE, startIssuer } from '../auth/issuer.ts';
@@ -183,6 +185,36 @@ describe('who may ask for close matches', () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await app.get(path('birth', ELLIE))).status);
     assert.deepEqual(statuses, [200, 200, 429]);
+  });
+
+  test('close matches finding nothing likely count in the watch on enumeration, with verifications, without what was asked', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    }));
+    const config = testConfig({ VERIFY_FALSE_SHARE_THRESHOLD: '0.5', VERIFY_FALSE_SHARE_MIN_COUNT: '6', VERIFY_FALSE_SHARE_WINDOW_S: '600' });
+    const app = await startApp(context, await filledStore(context, 'memory'), config, logger);
+    const warned = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
+    const honest = { ...CALLER, 'x-auth-aud': 'honest-client' };
+    for (let i = 0; i < 8; i++) assert.equal((await app.get(path('birth', ELLIE), honest)).status, 200);
+    assert.equal(warned().length, 0, 'the registration found: no alarm');
+
+    const prober = { ...CALLER, 'x-auth-aud': 'prober-client' };
+    const guesses = ['Quillfeather', 'Zebedee', 'Ormsby', 'Pettigrew', 'Vanstone', 'Wigglesworth'];
+    for (const [i, surname] of guesses.entries()) {
+      const { body } = await app.get(path('birth', { surname, forenames: 'Wilhelmina', dateOfBirth: `1931-02-0${i + 1}` }), prober);
+      assert.ok(!(body as Answer).candidates.some((c) => c.score >= 0.9), 'a guess finds nothing likely');
+      // Judged only from the sixth answer on (VERIFY_FALSE_SHARE_MIN_COUNT).
+      assert.equal(warned().length, i + 1 < 6 ? 0 : 1, `after ${i + 1} answers`);
+    }
+    const [alarm] = warned();
+    assert.deepEqual([alarm.client, alarm.dataset], ['prober-client', 'birth']);
+    for (const asked of [...guesses, 'Wilhelmina', '1931-02-0']) assert.ok(!lines.some((line) => line.includes(asked)), `no log line holds ${asked}`);
+    const metrics = (await app.get('/metrics')).text;
+    assert.match(metrics, /^lev_verification_false_share_alarms_total\{dataset="birth"\} 1$/m);
   });
 
   test('SUGGEST_MIN_PROBABILITY is the floor under which no candidate is returned', async () => {

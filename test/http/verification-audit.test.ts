@@ -24,7 +24,7 @@ const REQUESTS: Array<[string, number]> = [
 for (const kind of await storeKinds()) {
   test(`audit rows equal verifications answered, with their outcome (${kind})`, async (t) => {
     const store = await filledStore(t, kind);
-    const app = await buildApp(testConfig(), { backend: store });
+    const app = await buildApp(testConfig(), { backend: store, descriptions: store.descriptions });
     t.after(() => app.close());
     const answered = new Map<string, { dataset: string; results: number; path: string }>();
     for (let round = 0; round < 3; round++) {

@@ -22,7 +22,7 @@ let app: Awaited<ReturnType<typeof buildApp>>;
 before(async () => {
   const store = await filledStore(context, 'memory');
   // A small bucket for some clients to empty.
-  app = await buildApp(testConfig({ AUTH_MODE: 'proxy', TRUSTED_PROXIES: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_BURST: '200' }), { backend: store });
+  app = await buildApp(testConfig({ AUTH_MODE: 'proxy', TRUSTED_PROXIES: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_BURST: '200' }), { backend: store, descriptions: store.descriptions });
   context.after(() => app.close());
 });
 

@@ -135,7 +135,7 @@ function appOn(kind: StoreKind, config: () => Config = () => testConfig()) {
   let store: TestStore | undefined;
   before(async () => {
     store = await filledStore(context, kind);
-    app = await buildApp(config(), { backend: store });
+    app = await buildApp(config(), { backend: store, descriptions: store.descriptions });
     context.after(() => app?.close());
   });
   return () => {
@@ -336,7 +336,7 @@ describe('bad input is a 400 naming the parameter, as the searches answer', () =
 describe('abuse: the rate limit and the share of false answers', () => {
   test('verifications count against the rate limit', async (t) => {
     const store = await filledStore(t, 'memory');
-    const app = await buildApp(testConfig({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' }), { backend: store });
+    const app = await buildApp(testConfig({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' }), { backend: store, descriptions: store.descriptions });
     t.after(() => app.close());
     const query = queryFrom('birth', stored('birth', FULL_ID));
     assert.equal((await verify(app, 'birth', query)).status, 200);
@@ -356,7 +356,7 @@ describe('abuse: the rate limit and the share of false answers', () => {
       },
     });
     const config = testConfig({ VERIFY_FALSE_SHARE_THRESHOLD: '0.5', VERIFY_FALSE_SHARE_MIN_COUNT: '6', VERIFY_FALSE_SHARE_WINDOW_S: '600' });
-    const app = await buildApp(config, { backend: store, logger: pino({ level: 'info' }, stream) });
+    const app = await buildApp(config, { backend: store, descriptions: store.descriptions, logger: pino({ level: 'info' }, stream) });
     t.after(() => app.close());
     const good = queryFrom('birth', stored('birth', FULL_ID));
     const guesses = ['Quillfeather', 'Zebedee', 'Ormsby', 'Pettigrew', 'Vanstone', 'Wigglesworth', 'Yeoland', 'Abernethy'];

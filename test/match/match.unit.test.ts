@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { compareDate } from '../../src/match/dates.ts';
 import { queryKeys, suggestionKeys } from '../../src/match/keys.ts';
-import { compareForenames, compareSurname, editDistance, soundAlike } from '../../src/match/names.ts';
+import { jaroWinkler } from '@skyra/jaro-winkler';
+import { compareForenames, compareSurname, editDistance, similarity, soundAlike } from '../../src/match/names.ts';
 import { areNicknames, nicknamesOf } from '../../src/match/nicknames.ts';
 import { estimateM } from '../../src/match/estimate.ts';
 import { probabilityOf, scoreKey, scoreRecord } from '../../src/match/score.ts';
@@ -49,6 +50,15 @@ describe('names', () => {
     assert.equal(compareSurname('ollerenshaw', 'ollrenhsaww').kind, 'similar');
     assert.equal(compareSurname('ashworth', 'ashwell').kind, 'loosely-similar');
     assert.equal(compareSurname('ashworth', 'merridew').kind, 'different');
+  });
+
+  test('similarity is the Jaro-Winkler of @skyra/jaro-winkler, to the last bit', () => {
+    const words = ['', 'a', 'ab', 'abc', 'abcd', 'abcde', 'martha', 'marhta', 'dixon', 'dicksonx', 'jones', 'johnson', 'mary ann', 'maryann', 'zoë', '𝒜lice', 'alice', 'ψυχή'];
+    for (const a of words) for (const b of words) assert.equal(similarity(a, b), jaroWinkler(a, b), `${a} ${b}`);
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-f ]{0,12}$/), fc.stringMatching(/^[a-f ]{0,12}$/), (a, b) => similarity(a, b) === jaroWinkler(a, b)),
+      { numRuns: 5000 },
+    );
   });
 
   test('sound-alike needs a code of two sounds or the same first letter', () => {

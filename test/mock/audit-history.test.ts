@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { verifyEntries } from '../../src/audit/verify.ts';
-import { openBackend } from '../../src/backend/open.ts';
+import { BUILT_IN_TYPES, openBackend } from '../../src/backend/open.ts';
 import { HISTORY_CALLERS, HISTORY_DAYS, auditHistory } from '../../src/mock/audit-history.ts';
 import { CALLER, testConfig } from '../helper.ts';
 
@@ -27,7 +27,7 @@ test('the history is the same for the same day, covers working days only, and en
 test('the mock starts with that history in its audit trail: several users, groups and datasets, chained', async (t) => {
   const store = await openBackend(testConfig());
   assert.equal(store.kind, 'memory');
-  const app = await buildApp(testConfig(), { backend: store });
+  const app = await buildApp(testConfig(), { backend: store, descriptions: BUILT_IN_TYPES.descriptions });
   t.after(async () => {
     await app.close();
     await store.close();

@@ -41,7 +41,7 @@ test('invented registrations are of every type, fetchable over HTTP at source/su
   const store = await emptyStore(t, 'memory');
   let turn = 0;
   const types = records.map((record) => record.name);
-  const live = startLiveMock(store.writer, 0, (error) => assert.fail(error), () => (turn++ % types.length) / types.length);
+  const live = startLiveMock(store.writer, 0, (error) => assert.fail(error), () => (turn++ % types.length) / types.length, records);
   for (let i = 0; i < 2 * types.length; i++) assert.equal(await live.addOne(), true);
   const { events } = await store.events.read(0, ALL, 100);
   assert.deepEqual(events.map((e) => e.type), [...types, ...types].map((type) => `${type}.registered`));

@@ -7,7 +7,7 @@ import { birth } from '../../src/records/types/birth.ts';
 import { death } from '../../src/records/types/death.ts';
 import { marriage } from '../../src/records/types/marriage.ts';
 import { partnership } from '../../src/records/types/partnership.ts';
-import { views } from '../../src/records/views.ts';
+import { views } from '../record-types.ts';
 import { compileView } from '../../src/render/view.ts';
 import { recordType } from '../../src/data/entries.ts';
 

@@ -18,12 +18,16 @@ import { leavesOf, readPath } from '../../src/records/define.ts';
 import { testfixture } from '../fixtures/testfixture/description.ts';
 import { fixtureScenarios } from '../fixtures/testfixture/scenarios.ts';
 import { fixtureMigration } from '../fixtures/testfixture/migration.ts';
+import { newSecret } from '../../src/webhooks/signing.ts';
+import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
+import { SETTINGS, startReceiver, until } from '../webhooks/receiver.ts';
 import { CALLER, FULL_DETAILS, emptyStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
 
 const types: ServiceTypes = { descriptions: [...BUILT_IN_TYPES.descriptions, testfixture], scenarios: [fixtureScenarios] };
 const FIXTURE = { ...CALLER, 'x-auth-roles': 'testfixture' };
 const FIXTURE_FULL = { ...FULL_DETAILS, 'x-auth-roles': 'testfixture,full-details' };
 const GENERATED_FIRST_ID = 500_000_000;
+const PUSHED_FIRST_ID = 600_000_000;
 
 for (const kind of await storeKinds()) describe(`a fifth record type described only in a test fixture, on the ${kind} store`, async () => {
   const t = suiteContext();
@@ -107,6 +111,20 @@ for (const kind of await storeKinds()) describe(`a fifth record type described o
       assert.ok(document.paths[path], `${path} is documented`);
     }
     assert.ok(document.components.schemas.TestfixtureV1);
+  });
+
+  test('webhook delivery pushes its events, their fields rendered by its description', async (t) => {
+    const receiver = await startReceiver(t);
+    await backend.subscriptions.add({ client: 'fifth-type-hook', events: ['testfixture.registered'], fields: ['court'], roles: ['testfixture'] });
+    await backend.webhooks.setEndpoint('fifth-type-hook', { url: receiver.url }, { secret: newSecret() });
+    const delivery = startConfiguredDelivery(SETTINGS, backend, types.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50 });
+    t.after(() => delivery.stop());
+    const record = [...generateRecords(testfixture, { count: 20, seed: 'pushed', firstId: PUSHED_FIRST_ID })].find((r) => readPath(r, 'status.blocked') === false)!;
+    await loadSources(backend.writer, testfixture, [{ name: 'one pushed record', size: undefined, open: () => [JSON.stringify(record)] }]);
+    const pushed = () => receiver.received.map((r) => JSON.parse(r.body) as Record<string, any>).find((event) => Number(event.subject) === record.id);
+    await until(() => pushed() !== undefined, 'the pushed record');
+    assert.equal(pushed()!.type, 'testfixture.registered');
+    assert.deepEqual(pushed()!.data.fields, { court: readPath(record, 'court') });
   });
 
   test('the pages serve it', async () => {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Fields, groupFields, isLeaf, isLink, isList, visibilityOf } from '../../src/records/define.ts';
-import { views } from '../../src/records/views.ts';
+import { views } from '../record-types.ts';
 import { compileView } from '../../src/render/view.ts';
 
 /** Dot paths of the leaves of a field tree (not inside lists or links). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { views } from '../../src/records/views.ts';
+import { views } from '../record-types.ts';
 import { createRenderCache } from '../../src/render/cache.ts';
 import { compileView } from '../../src/render/view.ts';
 

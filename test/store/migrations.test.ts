@@ -126,7 +126,7 @@ test('every described record type has its tables after migrate; a type without t
   assert.deepEqual(await missingRecordTables(driver, records), ['partnership']);
   const backend = postgresBackend(driver, records);
   await assert.rejects(backend.records.ready(), MissingTablesError);
-  const app = await buildApp(testConfig(), { backend });
+  const app = await buildApp(testConfig(), { backend, descriptions: records });
   t.after(() => app.close());
   const readiness = await app.inject({ url: '/readiness' });
   assert.equal(readiness.statusCode, 503);

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import pino from 'pino';
 import { loadUiConfig } from '../../src/config/ui.ts';
+import { records } from '../../src/records/index.ts';
 import { buildUiApp } from '../../src/ui/server.ts';
 import { AUDIENCE, PAGES_CLIENT, startIssuer } from '../auth/issuer.ts';
 import { filledStore, startApp, testConfig } from '../helper.ts';
@@ -26,7 +27,7 @@ export async function freePort(): Promise<number> {
 export async function startPages(t: Context, env: Record<string, string>, port = 0, lines?: string[]) {
   const config = loadUiConfig({ LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(port), ...env });
   const logger = lines ? pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) : undefined;
-  const app = await buildUiApp(config, { logger });
+  const app = await buildUiApp(config, { logger, descriptions: records });
   await app.listen({ port: config.port, host: '127.0.0.1' });
   t.after(() => app.close());
   return `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;

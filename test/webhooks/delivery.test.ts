@@ -34,7 +34,7 @@ const loadDeaths = (store: TestStore, ids: readonly number[]) => loadSources(sto
 const quiet = { info() {}, warn() {} };
 
 function deliver(store: TestStore, t: { after(fn: () => unknown): void }, settings: Partial<WebhooksConfig> = {}, overrides: Partial<DeliveryOptions> = {}) {
-  const delivery = startConfiguredDelivery({ ...SETTINGS, ...settings }, store, quiet, undefined, { pollMs: 50, backoff: () => 100, slots: 2, ...overrides });
+  const delivery = startConfiguredDelivery({ ...SETTINGS, ...settings }, store, store.descriptions, quiet, undefined, { pollMs: 50, backoff: () => 100, slots: 2, ...overrides });
   t.after(() => delivery.stop());
   return delivery;
 }

@@ -46,7 +46,7 @@ test('three slow receivers and two slots: the fast one is served within its boun
   const fast = await startReceiver(t);
   await store.subscriptions.add({ client: 'fast', events: ['death.registered'], fields: [] });
   await store.webhooks.setEndpoint('fast', { url: fast.url }, { secret: newSecret() });
-  const delivery = startConfiguredDelivery({ ...SETTINGS, timeoutMs: 5000, leaseMs: 20_000, turnMs: 1000, slowShare: 0.5 }, store, { info() {}, warn() {} }, undefined, { pollMs: 100, slots: 2 });
+  const delivery = startConfiguredDelivery({ ...SETTINGS, timeoutMs: 5000, leaseMs: 20_000, turnMs: 1000, slowShare: 0.5 }, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 100, slots: 2 });
   t.after(() => delivery.stop());
 
   // 20 events, committed a few at a time over about 8 seconds.

@@ -27,7 +27,7 @@ test('per-subscription delivery metrics', async (t) => {
     await store.webhooks.setEndpoint(client, { url: receiver.url }, { secret: newSecret() });
   }
   const registry = new Registry();
-  const delivery = startConfiguredDelivery({ ...SETTINGS, retryMs: 60_000 }, store, { info() {}, warn() {} }, registry, { pollMs: 50, backoff: () => 50 });
+  const delivery = startConfiguredDelivery({ ...SETTINGS, retryMs: 60_000 }, store, store.descriptions, { info() {}, warn() {} }, registry, { pollMs: 50, backoff: () => 50 });
   t.after(() => delivery.stop());
   await loadSources(store.writer, 'death', [deaths([1, 2, 3])]);
   await until(() => good.taken().length === 3 && bad.received.length >= 3, 'deliveries and failures');
@@ -51,7 +51,7 @@ test('lev_feed_lag_positions of a client that only has events pushed counts from
   await store.webhooks.setEndpoint('pushed', { url: receiver.url }, { secret: newSecret() });
   await store.subscriptions.add({ client: 'reader', events: ['death.registered'], fields: [] });
   const app = await startApp(t, store);
-  const delivery = startConfiguredDelivery(SETTINGS, store, { info() {}, warn() {} }, undefined, { pollMs: 50 });
+  const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50 });
   t.after(() => delivery.stop());
   await loadSources(store.writer, 'death', [deaths([1, 2, 3])]);
   await until(() => receiver.taken().length === 3, 'the deliveries');

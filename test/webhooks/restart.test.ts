@@ -114,7 +114,7 @@ test('a PostgreSQL server restarted mid-delivery: nothing lost, in order, duplic
   }
   const logged: string[] = [];
   const log = { info: (_d: object, message: string) => void logged.push(message), warn: (_d: object, message: string) => void logged.push(message) };
-  const delivery = startConfiguredDelivery(SETTINGS, backend, log, undefined, { pollMs: 100, backoff: () => 100, slots: 2, batch: 20 });
+  const delivery = startConfiguredDelivery(SETTINGS, backend, records, log, undefined, { pollMs: 100, backoff: () => 100, slots: 2, batch: 20 });
   t.after(() => delivery.stop());
 
   const before = 3000;

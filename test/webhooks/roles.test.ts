@@ -28,7 +28,13 @@ const birth = (id: number): Json => ({
 const FIELDS = ['deceased.dateOfDeath', 'deceased.causeOfDeath', 'child.surname'];
 const EVENTS = ['death.registered', 'birth.registered'];
 
-const bodies = (receiver: Receiver) => receiver.received.map((r) => JSON.parse(r.body) as Json);
+/**
+ * Each event as first received. Delivery is at least once: on a starved machine a lease can run out
+ * mid-turn and another slot send an event again, with the same webhook-id (workers.test.ts holds that).
+ */
+const bodies = (receiver: Receiver) =>
+  receiver.received.filter((r, i) => receiver.received.findIndex((other) => other.id === r.id) === i).map((r) => JSON.parse(r.body) as Json);
+const distinctTaken = (receiver: Receiver) => new Set(receiver.taken()).size;
 
 for (const kind of await storeKinds()) {
   test(`${kind}: pushed fields rendered as a lookup renders them for the roles recorded; no event of a dataset they do not read; thin without roles`, async (t) => {
@@ -49,12 +55,12 @@ for (const kind of await storeKinds()) {
       await store.subscriptions.add({ client, events: EVENTS, fields: FIELDS, ...(roles ? { roles } : {}) });
       await store.webhooks.setEndpoint(client, { url: receivers[client].url }, { secret: newSecret() });
     }
-    const delivery = startConfiguredDelivery(SETTINGS, store, { info() {}, warn() {} }, undefined, { pollMs: 50, backoff: () => 100, slots: 4 });
+    const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50, backoff: () => 100, slots: 4 });
     t.after(() => delivery.stop());
 
     await loadSources(store.writer, 'death', [source([death(11), death(12, true)])]);
     await loadSources(store.writer, 'birth', [source([birth(21)])]);
-    await until(() => receivers['dwp-basic'].taken().length === 2 && receivers['dwp-full'].taken().length === 2 && receivers.unrecorded.taken().length === 3, 'the deliveries');
+    await until(() => distinctTaken(receivers['dwp-basic']) === 2 && distinctTaken(receivers['dwp-full']) === 2 && distinctTaken(receivers.unrecorded) === 3, 'the deliveries');
 
     const app = await startApp(t, store);
     for (const client of ['dwp-basic', 'dwp-full'] as const) {
@@ -84,13 +90,20 @@ for (const kind of await storeKinds()) {
     // Changing the roles takes effect from the next event: the birth role added, births with their field.
     assert.equal(await store.subscriptions.setRoles('dwp-basic', ['death', 'birth']), true);
     await loadSources(store.writer, 'birth', [source([birth(22)])]);
-    await until(() => receivers['dwp-basic'].taken().length === 3, 'the birth, now the birth role is recorded');
+    await until(() => distinctTaken(receivers['dwp-basic']) === 3, 'the birth, now the birth role is recorded');
     assert.deepEqual(bodies(receivers['dwp-basic'])[2].data.fields, { 'child.surname': 'Private' });
 
     // Each attempt's audit entry names the fields it included, and only where it included some.
-    const entries = (await trailEntries(store)).filter((entry) => entry.username === 'lev-api-deliver');
+    // An entry commits after its 2xx (while the next event goes): wait for the birth's.
+    let entries: Awaited<ReturnType<typeof trailEntries>> = [];
     const of = (client: string) => entries.filter((entry) => entry.client === client);
-    assert.deepEqual(of('dwp-full').map((entry) => entry.fields), [['deceased.dateOfDeath', 'deceased.causeOfDeath'], ['deceased.dateOfDeath', 'deceased.causeOfDeath']]);
+    await until(async () => {
+      entries = (await trailEntries(store)).filter((entry) => entry.username === 'lev-api-deliver');
+      return of('dwp-basic').length >= 3;
+    }, "the birth's audit entry");
+    // One entry an attempt: an event sent again (the same webhook-id) has one of its own, naming the same fields.
+    const perEvent = (client: string) => [...new Map(of(client).map((entry) => [entry.requestId, entry.fields])).values()];
+    assert.deepEqual(perEvent('dwp-full'), [['deceased.dateOfDeath', 'deceased.causeOfDeath'], ['deceased.dateOfDeath', 'deceased.causeOfDeath']]);
     assert.deepEqual(of('dwp-basic').at(-1)!.fields, ['child.surname']);
     assert.ok(of('unrecorded').every((entry) => !entry.fields?.length));
     assert.equal(of('verifier').length, 0);

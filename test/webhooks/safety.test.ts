@@ -93,7 +93,7 @@ test('the worker records the refusal as the subscription\'s last error, audits i
   await store.subscriptions.add({ client: 'failing', events: ['death.registered'], fields: [] });
   await store.webhooks.setEndpoint('failing', { url: failing.url }, { secret: newSecret() });
   const checker = destinationPolicy({ allowHttpLoopback: true, allowedNetworks: [], resolve: resolveEvil });
-  const delivery = startConfiguredDelivery(SETTINGS, store, log, undefined, {
+  const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, log, undefined, {
     pollMs: 50,
     backoff: () => 100,
     sender: createSender({ checker, timeoutMs: 2000 }),
@@ -120,7 +120,7 @@ test('HTTPS with the test PKI: the receiver\'s certificate checked against WEBHO
   await store.webhooks.setEndpoint('tls', { url: receiver.url, tlsCert: client.certPath, tlsKey: client.keyPath }, { secret });
   await store.subscriptions.add({ client: 'no-cert', events: ['death.registered'], fields: [] });
   await store.webhooks.setEndpoint('no-cert', { url: receiver.url }, { secret: newSecret() });
-  const delivery = startConfiguredDelivery({ ...SETTINGS, allowHttpLoopback: false, allowedNetworks: ['127.0.0.0/8', '::1/128'], ca: ca.cert.toString() }, store, { info() {}, warn() {} }, undefined, {
+  const delivery = startConfiguredDelivery({ ...SETTINGS, allowHttpLoopback: false, allowedNetworks: ['127.0.0.0/8', '::1/128'], ca: ca.cert.toString() }, store, store.descriptions, { info() {}, warn() {} }, undefined, {
     pollMs: 50,
     backoff: () => 100,
   });

@@ -1,12 +1,16 @@
 /**
  * A turn stops before the next event once its subscription is paused or removed, on both stores:
- * a slow receiver is in the middle of a turn of many events when the operator pauses it.
+ * a slow receiver is in the middle of a turn of many events when the operator pauses it. The
+ * receiver holds each answer far longer than ACTIVE_EVERY_MS, so the answer the turn had when it
+ * sent the event in flight is too old for the next one: it must ask again, and find the pause.
+ * (The bound itself, step by step on a clock of its own, is active.unit.test.ts's.)
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Source, loadSources } from '../../src/load/loader.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
+import { ACTIVE_EVERY_MS } from '../../src/webhooks/active.ts';
 import { emptyStore, storeKinds } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
 
@@ -21,11 +25,13 @@ for (const kind of await storeKinds()) {
     test(`${kind}: ${stop} takes effect before the next event of a turn in progress`, async (t) => {
       const store = await emptyStore(t, kind);
       const receiver = await startReceiver(t);
-      receiver.answer = () => ({ status: 204, delayMs: 600 });
+      const holdMs = 600;
+      assert.ok(holdMs > 4 * ACTIVE_EVERY_MS);
+      receiver.answer = () => ({ status: 204, delayMs: holdMs });
       await store.subscriptions.add({ client: 'slow', events: ['death.registered'], fields: [] });
       await store.webhooks.setEndpoint('slow', { url: receiver.url }, { secret: newSecret() });
       // A turn long enough for every event, so only the pause can stop it.
-      const delivery = startConfiguredDelivery({ ...SETTINGS, timeoutMs: 3000, leaseMs: 10_000, turnMs: 60_000 }, store, { info() {}, warn() {} }, undefined, { pollMs: 50, slots: 1 });
+      const delivery = startConfiguredDelivery({ ...SETTINGS, timeoutMs: 3000, leaseMs: 10_000, turnMs: 60_000 }, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50, slots: 1 });
       t.after(() => delivery.stop());
       await loadSources(store.writer, 'death', [deaths([1, 2, 3, 4, 5, 6, 7, 8])]);
       await until(() => receiver.received.length === 1, 'the first event');

@@ -117,7 +117,7 @@ test('every database connection of a worker cut mid-delivery: delivery pauses, t
   const logged: string[] = [];
   const log = { info: (_d: object, message: string) => void logged.push(message), warn: (_d: object, message: string) => void logged.push(message) };
   const unkeptLimit = 2;
-  const delivery = startConfiguredDelivery(SETTINGS, backend, log, undefined, { pollMs: 100, backoff: () => 100, unkeptLimit });
+  const delivery = startConfiguredDelivery(SETTINGS, backend, records, log, undefined, { pollMs: 100, backoff: () => 100, unkeptLimit });
   t.after(() => delivery.stop());
   await loadSources(backend.writer, 'death', [deaths([1, 2, 3, 4, 5, 6, 7, 8])]);
   await until(() => new Set(receiver.taken()).size === 8, 'all eight delivered after the cut', 40_000);
@@ -216,7 +216,7 @@ test('the audit trail refusing entries mid-delivery: the turn stops, the positio
   const unguard = await guardAuditTrail(admin, schema, 3, `RAISE EXCEPTION 'the test refuses this entry'`);
   const logged: string[] = [];
   const log = { info: (_d: object, message: string) => void logged.push(message), warn: (_d: object, message: string) => void logged.push(message) };
-  const delivery = startConfiguredDelivery(SETTINGS, backend, log, undefined, { pollMs: 100, backoff: () => 100, unkeptLimit: UNKEPT_LIMIT });
+  const delivery = startConfiguredDelivery(SETTINGS, backend, records, log, undefined, { pollMs: 100, backoff: () => 100, unkeptLimit: UNKEPT_LIMIT });
   t.after(() => delivery.stop());
   await loadSources(backend.writer, 'death', [deaths(ids)]);
 

@@ -2,12 +2,13 @@
 import { buildApp } from '../../../src/app.ts';
 import { openMemoryBackend } from '../../../src/backend/memory.ts';
 import { loadConfig } from '../../../src/config/index.ts';
-import { records } from '../../../src/records/index.ts';
+import { loadRecordTypes } from '../../../src/records/index.ts';
 
 export async function servedDocument(): Promise<Record<string, any>> {
   const config = loadConfig({ LOG_LEVEL: 'silent' });
-  const backend = await openMemoryBackend(records, config.embeddedAudit);
-  const app = await buildApp(config, { backend });
+  const descriptions = await loadRecordTypes();
+  const backend = await openMemoryBackend(descriptions, config.embeddedAudit);
+  const app = await buildApp(config, { backend, descriptions });
   try {
     const response = await app.inject({ method: 'GET', url: '/openapi.json' });
     if (response.statusCode !== 200) throw new Error(`/openapi.json answered ${response.statusCode}`);

@@ -19,7 +19,7 @@ test('verifyWebhook accepts what the service signed, with the secret or the publ
   const signingKey = newSigningKey();
   await store.subscriptions.add({ client: 'dwp', events: ['death.registered'], fields: [] });
   await store.webhooks.setEndpoint('dwp', { url: receiver.url }, { secret, signingKey });
-  const delivery = startConfiguredDelivery(SETTINGS, store, { info() {}, warn() {} }, undefined, { pollMs: 50 });
+  const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50 });
   t.after(() => delivery.stop());
   const source: Source = { name: 'one', size: undefined, open: () => [JSON.stringify({ id: 41, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } })] };
   await loadSources(store.writer, 'death', [source]);

@@ -1,0 +1,47 @@
+/**
+ * Who is calling. Every request's client certificate is checked against the on-boarding rules
+ * (one that passed the TLS handshake may still break them); a route that serves a dataset,
+ * verifies against one or says it needs an identity (`requiresIdentity`) then has its caller
+ * identified by the configured strategy (`Identifier`), as `request.identity`, or is refused
+ * with its 401. The plugins after this one (rate limit, authorisation, audit) act on requests
+ * that have an identity.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { presentedCertificate } from '../../auth/client-certificate.ts';
+import { forbidden } from '../../errors.ts';
+import { inSpan } from '../../tracing/spans.ts';
+import type { Identifier, Identity } from '../../types/identity.ts';
+import type {} from '../route-config.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller, on routes that need one; undefined on the others (health, metrics, the document). */
+    identity?: Identity;
+  }
+}
+
+interface IdentityOptions {
+  readonly identify: Identifier;
+  /** The AUTH_MODE, as the `identify` span names it. */
+  readonly mode: string;
+}
+
+export const identityPlugin = fp(
+  async function identity(app: FastifyInstance, { identify, mode }: IdentityOptions) {
+    app.decorateRequest('identity', undefined);
+    app.addHook('onRequest', async (request, reply) => {
+      const certificate = presentedCertificate(request.socket);
+      if (certificate?.problem) {
+        reply.header('connection', 'close');
+        throw forbidden(`The client certificate is not accepted: ${certificate.problem.detail}`);
+      }
+      const route = request.routeOptions.config;
+      if (!route.dataset && !route.verifies && !route.requiresIdentity) return;
+      request.identity = await inSpan('identify', { 'lev.auth.mode': mode }, () =>
+        identify({ headers: request.headers, socket: request.socket, clientCertificate: certificate }),
+      );
+    });
+  },
+  { name: 'lev-identity', dependencies: ['lev-response-headers'] },
+);
