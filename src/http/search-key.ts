@@ -4,10 +4,13 @@
  */
 import { badRequest } from '../errors.ts';
 import { normaliseName } from '../records/normalise.ts';
+import { NAME_PATTERN } from './parameters.ts';
 import type { CompiledView } from '../render/view.ts';
 import type { SearchKey } from '../types/records.ts';
 
 type Query = Record<string, string | undefined>;
+
+const NAME = new RegExp(NAME_PATTERN, 'u');
 
 /** The forenames searched for: the `forenames` parameter or, in v0, its words given one by one. */
 function forenamesOf(view: CompiledView, query: Query): string {
@@ -20,6 +23,10 @@ function forenamesOf(view: CompiledView, query: Query): string {
   if (given !== undefined && partsGiven) throw badRequest(`Give either ${alternative}, not both`);
   if (given !== undefined) return given;
   if (!query[first]) throw badRequest(`Missing query parameter: give ${alternative}`);
+  // The document's rule (parameters.ts, searchQueryRule): a letter or digit among the words, by the names' pattern.
+  if (!forenameParts.some((part) => query[part] !== undefined && NAME.test(query[part]))) {
+    throw badRequest(`Invalid query parameter '${first}': the forenames must contain at least one letter or digit`);
+  }
   return forenameParts
     .map((part) => query[part])
     .filter(Boolean)

@@ -331,6 +331,9 @@ describe('the served OpenAPI document, held to the service', () => {
       [{ forename1: '' }, false],
       [{ forename1: '', forename2: 'Rose' }, false],
       [{ forename1: '---' }, false],
+      // A symbol NFKD makes letters of (™ to TM) is no letter to the names' pattern, as with 'forenames'.
+      [{ forename1: '™' }, false],
+      [{ forename1: '™', forename2: 'Rose' }, true],
       [{ forenames: 'Eleanor', forename1: 'Eleanor' }, false],
       [{ forenames: 'Eleanor', forename3: '' }, false],
     ];
