@@ -15,7 +15,8 @@ import { openPostgres } from '../../src/store/pg-driver.ts';
 import { clusterUnavailable, startCluster } from '../store/pg-cluster.ts';
 
 const skip = clusterUnavailable();
-const COUNT = 50_000;
+/** Enough that the load is still under way well after its first progress line, however fast the machine. */
+const COUNT = 150_000;
 
 /** Runs the CLI to its end: exit code and what it wrote to standard error. */
 function cli(args: string[], env: Record<string, string>, started?: () => void): Promise<{ code: number | null; stderr: string }> {
@@ -46,7 +47,7 @@ test('a load interrupted by the primary crashing fails clearly, applies nothing,
   let crash: Promise<void> | undefined;
   const interrupted = await cli(['load', '--type', 'birth', file], { DATABASE_URL: primary.url }, () => {
     crash = (async () => {
-      await sleep(1000);
+      await sleep(100);
       await primary.stop('immediate');
     })();
   });
