@@ -54,6 +54,9 @@ const USAGE = `npm run bench:suggest -- [options]
   --seed S        seed of the records and of the corruptions (default suggest)
   --stores LIST   embedded,postgres (default: embedded, and postgres when DATABASE_URL is set)
   --json FILE     also write the figures as JSON
+  --misses FILE   write each error-model query whose registration was not among the first ten, as
+                  NDJSON (the group, the errors, what was asked and what is registered): invented
+                  records only
 `;
 
 const { values: options } = parseArgs({
@@ -67,6 +70,7 @@ const { values: options } = parseArgs({
     seed: { type: 'string', default: 'suggest' },
     stores: { type: 'string' },
     json: { type: 'string' },
+    misses: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -216,6 +220,9 @@ interface Generated {
   readonly notAsked: Map<string, number>;
 }
 
+/** The error model's queries that missed, for --misses. */
+const misses: unknown[] = [];
+
 async function evaluateGenerated(reader: RecordReader): Promise<Generated> {
   const groups = new Map<string, Recall>();
   const notAsked = new Map<string, number>();
@@ -244,6 +251,7 @@ async function evaluateGenerated(reader: RecordReader): Promise<Generated> {
       const micros = Number(process.hrtime.bigint() - started) / 1000;
       const truth = sameEvent(record);
       const at = matches.findIndex((m) => truth.has(m.id));
+      if (at < 0) misses.push({ group: groupOf(corrupted.changed), errors: corrupted.errors, asked, registered: { surname, forenames, date: dates } });
       for (const m of matches) {
         const band = calibration[BANDS.findIndex((bound, i) => m.score >= bound && m.score < BANDS[i + 1])];
         band.n++;
@@ -341,4 +349,5 @@ for (const store of stores) {
     process.exit(2);
   }
 }
+if (options.misses) await writeFile(options.misses, misses.map((miss) => JSON.stringify(miss)).join('\n') + '\n');
 if (options.json) await writeFile(options.json, JSON.stringify({ births, others, queries, seed, minScore, results }, null, 2));
