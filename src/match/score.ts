@@ -45,10 +45,14 @@ const firstWord = (name: string) => {
   return space < 0 ? name : name.slice(0, space);
 };
 
-/** Forenames given as the surname and the surname as the forenames (the first forename, if several). */
+/**
+ * Forenames given as the surname and the surname as the forenames: the whole forenames or the first
+ * of them in the surname's place, and the surname, alone or first, in the forenames'.
+ */
 function swapped(query: MatchQuery, stored: SearchKey): boolean {
   if (!stored.forenames) return false;
-  return query.surname === firstWord(stored.forenames) && (query.forenames === stored.surname || firstWord(query.forenames) === stored.surname);
+  return (query.surname === stored.forenames || query.surname === firstWord(stored.forenames)) &&
+    (query.forenames === stored.surname || firstWord(query.forenames) === stored.surname);
 }
 
 /** The prior odds, in bits, that a registration is the one sought: one in the register's records. */

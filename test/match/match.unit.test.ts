@@ -129,6 +129,8 @@ describe('scores', () => {
     assert.deepEqual(nickname.matched, { surname: 'exact', forenames: 'nickname', date: 'exact' });
     const swappedNames = scoreKey(key('Eleanor', 'Ashworth', '2008-08-08'), stored);
     assert.deepEqual(swappedNames.matched, { surname: 'swapped', forenames: 'swapped', date: 'exact' });
+    const swappedFields = scoreKey(key('Eleanor Rose', 'Ashworth', '2008-08-08'), stored);
+    assert.deepEqual(swappedFields.matched, { surname: 'swapped', forenames: 'swapped', date: 'exact' }, 'the whole forenames in the place of the surname');
     const far = scoreKey(key('Ashworth', 'Eleanor', '1990-01-01'), stored, { records: 100_000, surname: 30, forenames: 400 } as never);
     assert.equal(far.matched.date, 'different');
     assert.ok(far.weights.date < 0, 'a different date is evidence against');
@@ -205,10 +207,13 @@ describe('candidate keys', () => {
       ['the names right, the date far out', key('Fairfax-Lowe', 'Lily', '1996-03-12')],
       ['a married surname, the date a few days out', key('Pemberton', 'Lily', '2009-06-27')],
       ['the forenames wrong, the month wrong', key('Fairfax-Lowe', 'Daisy', '2009-09-30')],
+      ['the forename mistyped out of its sound, the date elsewhere in the decade', key('Fairfax-Lowe', 'Lkly', '2003-11-02')],
+      ['the surname mistyped out of its sound, the date elsewhere in the decade', key('Gairfax-Lowe', 'Lily', '2001-02-17')],
     ];
     for (const [what, query] of queries) assert.ok(shares(query), what);
     assert.ok(!shares(key('Merridew', 'Daniel', '2009-06-29')), 'only one detail right, or none');
     assert.ok(!shares(key('Merridew', 'Lily', '2011-06-30')), 'the forename alone right');
+    assert.ok(!shares(key('Fairfax-Lowe', 'Daisy', '2003-11-02')), 'the surname alone right, the date elsewhere in the decade');
   });
 
   test('the day and month exchanged share a key', () => {
