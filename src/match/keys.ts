@@ -14,16 +14,21 @@
  * - `surname-month`: a surname word's code with the date's year and month, asked for every month
  *   of the year given as well. The forenames wrong and the day or month wrong, or the year a digit
  *   out.
+ * - `surname-decade` and `forename-decade`: one name's code with the other's first letter and the
+ *   decade. One name misspelt so that it no longer sounds alike (a key beside the one meant, a letter
+ *   lost) and the date wrong anywhere in its decade: a typing error rarely touches a name's first
+ *   letter, and a date written wrong rarely leaves its decade.
  * A query asks for the keys its record would have, the first forename's pet forms (nicknames.ts)
  * beside it, and for the year and month passes every year and month its date may stand for (a digit
  * out, near across a month or year end): a name right finds the record with the date a digit out
- * whatever the other name. Each pass takes the records sharing the most of its keys, up to its cap: a cap that
- * bites makes the answer `truncated`.
+ * whatever the other name. Each pass takes the records sharing the most of its keys, then those of
+ * its likeliest keys (a pass's keys are asked likeliest first: the month given before the months a
+ * digit away), up to its cap: a cap that bites makes the answer `truncated`.
  *
  * A key is a whole number below 2^53, a JavaScript number and a PostgreSQL bigint alike: the
  * FNV-1a hash of its kind and sound codes (31 bits, the highest always set) times 2^22, plus its
  * date part (`date`: the day's number, `forename-month` and `surname-month`: the year times 12 plus the
- * month less one, `names`: none). Each key is thus 16 decimal digits, eight bytes in an
+ * month less one, `surname-decade` and `forename-decade`: the year divided by ten, `names`: none). Each key is thus 16 decimal digits, eight bytes in an
  * index rather than the text. Two keys with the same hash only bring a record among the candidates,
  * which its score then ranks as it ranks any candidate.
  */
@@ -41,14 +46,18 @@ const BAR = 0x7c;
 
 /**
  * The blocking passes and each one's cap: the most records it brings to be scored. The date pass
- * takes a whole day of the national register (1,500 to 2,500 births a day); a name pass a common
- * name's share of it.
+ * takes a whole day of the national register (1,500 to 2,500 births a day); the names pass a
+ * common name's share of it; the month and decade passes, whose keys are many and asked likeliest
+ * first, the records of their likeliest keys (a common forename's month holds dozens at a million
+ * births, and every one a candidate costs the scoring and reading of it).
  */
 export const PASSES = {
   date: { kind: 'd', cap: 2500 },
   names: { kind: 'n', cap: 200 },
-  'forename-month': { kind: 'f', cap: 200 },
-  'surname-month': { kind: 'm', cap: 200 },
+  'forename-month': { kind: 'f', cap: 60 },
+  'surname-month': { kind: 'm', cap: 60 },
+  'surname-decade': { kind: 's', cap: 60 },
+  'forename-decade': { kind: 'i', cap: 60 },
 } as const;
 export type PassName = keyof typeof PASSES;
 
@@ -77,6 +86,9 @@ const words = (name: string) => (name ? name.split(' ') : []);
 const codesOfWords = (names: readonly string[]) => [...new Set(names.flatMap((word) => soundCodes(word)))];
 
 const yearOf = (date: string) => Number(date.slice(0, 4));
+const decadeOf = (date: string) => Math.floor(yearOf(date) / 10);
+/** A name's first letter, for the decade passes: the letter a typing error seldom changes. */
+const initialOf = (name: string | undefined) => name?.[0] ?? '';
 const monthOf = (date: string) => yearOf(date) * 12 + Number(date.slice(5, 7)) - 1;
 /** The date with its day and month exchanged, when that is a date of its own. */
 function exchanged(date: string): string | undefined {
@@ -108,9 +120,10 @@ function yearVariants(date: string): number[] {
 }
 
 /**
- * The months (year times 12 plus month less one) a query's date may stand for: its own, the month
- * with a digit out or the day taken for it, the next or last month when the date is within a few
- * days of it, and the same month of the years a digit away.
+ * The months (year times 12 plus month less one) a query's date may stand for, likeliest first: its
+ * own; the next or last month when the date is within a few days of it; the day taken for the
+ * month; the same month of the years next to it; the month with a digit out; the same month of the
+ * years a digit away.
  */
 function monthVariants(date: string): number[] {
   const year = yearOf(date);
@@ -121,9 +134,12 @@ function monthVariants(date: string): number[] {
     if (m >= 1 && m <= 12) found.add(y * 12 + m - 1);
   };
   add(year, month);
-  for (const m of [...digitVariants(month), day]) add(year, m);
   if (day <= NEAR_DAYS) found.add(year * 12 + month - 2);
   if (day >= 28 - NEAR_DAYS) found.add(year * 12 + month);
+  add(year, day);
+  add(year - 1, month);
+  add(year + 1, month);
+  for (const m of digitVariants(month)) add(year, m);
   for (const y of yearVariants(date)) add(y, month);
   return [...found];
 }
@@ -145,6 +161,9 @@ export function suggestionKeyValues(keys: readonly SearchKey[]): number[] {
     const firstCodes = soundCodes(first);
     for (const code of firstCodes) add(found, hashOf(PASSES['forename-month'].kind, code) + monthOf(key.date));
     for (const surname of surnameCodes) for (const forename of firstCodes) add(found, hashOf(PASSES.names.kind, surname, forename));
+    const decade = decadeOf(key.date);
+    for (const code of surnameCodes) add(found, hashOf(PASSES['surname-decade'].kind, code, initialOf(first)) + decade);
+    for (const code of firstCodes) add(found, hashOf(PASSES['forename-decade'].kind, code, initialOf(key.surname)) + decade);
   }
   return found;
 }
@@ -166,19 +185,31 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
   }
   // The year and month a digit out, or near across a month or year, as far as a key can ask.
   const months = monthVariants(query.date);
-  const month = firstCodes.flatMap((code) => {
-    const hash = hashOf(PASSES['forename-month'].kind, code);
-    return months.map((m) => hash + m);
-  });
+  // Month by month, likeliest first (a pass takes the records of its earliest keys first), each
+  // month with every code.
+  const monthKeys = (kind: string, codes: readonly string[], asked: readonly number[]) => {
+    const hashes = codes.map((code) => hashOf(kind, code));
+    return asked.flatMap((m) => hashes.map((hash) => hash + m));
+  };
+  const month = monthKeys(PASSES['forename-month'].kind, firstCodes, months);
   // The surname's pass also asks every month of the year given: the forenames and the day and month wrong.
   const year = yearOf(query.date) * 12;
   const surnameMonths = [...new Set([...months, ...Array.from({ length: 12 }, (_, m) => year + m)])];
-  const surnameMonth = surnameCodes.flatMap((code) => {
-    const hash = hashOf(PASSES['surname-month'].kind, code);
-    return surnameMonths.map((m) => hash + m);
-  });
+  const surnameMonth = monthKeys(PASSES['surname-month'].kind, surnameCodes, surnameMonths);
+  // The decade passes ask the name as given only: a nickname or a sound-alike with another name's
+  // initial and a date anywhere in the decade is too little to go on.
+  const decade = decadeOf(query.date);
+  const surnameDecade = first ? surnameCodes.map((code) => hashOf(PASSES['surname-decade'].kind, code, initialOf(first)) + decade) : [];
+  const forenameDecade = first ? soundCodes(first).map((code) => hashOf(PASSES['forename-decade'].kind, code, initialOf(query.surname)) + decade) : [];
   const pass = (name: PassName, keys: readonly number[]): CandidatePass => ({ name, keys, limit: PASSES[name].cap });
-  return [pass('date', date), pass('names', [...names]), pass('forename-month', month), pass('surname-month', surnameMonth)];
+  return [
+    pass('date', date),
+    pass('names', [...names]),
+    pass('forename-month', month),
+    pass('surname-month', surnameMonth),
+    pass('surname-decade', surnameDecade),
+    pass('forename-decade', forenameDecade),
+  ];
 }
 
 /** Every key a query looks up, each once, as numbers. */

@@ -181,18 +181,23 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       const chosen = new Set<number>();
       let truncated = false;
       for (const pass of passes) {
-        const shared = new Map<number, number>();
-        for (const slot of new Set(pass.keys.map(slotOfGiven))) {
+        // By record: how many of the pass's keys it shares, and the first of them (keys.ts).
+        const shared = new Map<number, { count: number; first: number }>();
+        [...new Set(pass.keys.map(slotOfGiven))].forEach((slot, at) => {
           const ids = records.bySuggestionKey.get(slot);
-          if (ids === undefined) continue;
-          for (const id of Array.isArray(ids) ? ids : [ids]) shared.set(id, (shared.get(id) ?? 0) + 1);
-        }
+          if (ids === undefined) return;
+          for (const id of Array.isArray(ids) ? ids : [ids]) {
+            const hit = shared.get(id);
+            if (hit) hit.count++;
+            else shared.set(id, { count: 1, first: at });
+          }
+        });
         if (shared.size <= pass.limit) {
           // All of them: no need to rank.
           for (const id of shared.keys()) chosen.add(id);
           continue;
         }
-        const ranked = [...shared].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+        const ranked = [...shared].sort(([a, x], [b, y]) => y.count - x.count || x.first - y.first || a - b);
         for (let i = 0; i < pass.limit; i++) chosen.add(ranked[i][0]);
         truncated = true;
       }

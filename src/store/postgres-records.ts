@@ -147,19 +147,20 @@ export function createPostgresRecords(
 
     async suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SearchResult<SuggestionCandidate>> {
       const t = tables(type);
-      // Each pass's records sharing most of its keys, counted from the key index alone, up to its
-      // cap; then only the chosen records' search keys, from the narrow table of search keys (a row
-      // each) rather than the records' text. The keys go as array literals: the driver writes a
+      // Each pass's records sharing most of its keys, then those of its earliest keys (keys.ts),
+      // counted from the key index alone, up to its cap; then only the chosen records' search keys,
+      // from the index on id of the narrow table of search keys, which carries them (migration 16),
+      // rather than the records' text. The keys go as array literals: the driver writes a
       // JavaScript array element by element.
       const keys = passes.flatMap((pass) => pass.keys);
       const of = passes.flatMap((pass, i) => pass.keys.map(() => i + 1));
       const rows = await read(undefined, (db) => db.query<{ id: string; date: string; surname: string; forenames: string; truncated: boolean }>(
         `WITH hits AS (
-           SELECT q.pass, k.id, count(*) AS shared
-             FROM unnest($1::bigint[], $2::int[]) AS q(key, pass) JOIN ${t.suggestionKeys} k ON k.key = q.key
+           SELECT q.pass, k.id, count(*) AS shared, min(q.at) AS first
+             FROM unnest($1::bigint[], $2::int[]) WITH ORDINALITY AS q(key, pass, at) JOIN ${t.suggestionKeys} k ON k.key = q.key
             GROUP BY q.pass, k.id),
          ranked AS (
-           SELECT id, row_number() OVER (PARTITION BY pass ORDER BY shared DESC, id) AS n, ($3::int[])[pass] AS cap FROM hits),
+           SELECT id, row_number() OVER (PARTITION BY pass ORDER BY shared DESC, first, id) AS n, ($3::int[])[pass] AS cap FROM hits),
          chosen AS (SELECT DISTINCT id FROM ranked WHERE n <= cap)
          SELECT c.id::text AS id, to_char(s.date, 'YYYY-MM-DD') AS date, s.surname, s.forenames,
                 EXISTS (SELECT FROM ranked WHERE n > cap) AS truncated

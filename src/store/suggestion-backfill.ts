@@ -72,8 +72,15 @@ export async function backfillSuggestionKeys(driver: SqlDriver, { batch = BACKFI
         return rows.length;
       });
       counts[type] += given;
-      onProgress?.({ type, records: counts[type], done: given === 0 });
-      if (given === 0) break;
+      if (given === 0) {
+        // Rows written by transactions are visible to an index-only scan once a vacuum has marked
+        // their pages so: until autovacuum came to it, each candidate a query counts would cost a
+        // visit to the table.
+        if (counts[type] > 0) await driver.exec(`VACUUM (ANALYZE) ${t.suggestionKeys}`);
+        onProgress?.({ type, records: counts[type], done: true });
+        break;
+      }
+      onProgress?.({ type, records: counts[type], done: false });
     }
   }
   return counts;
