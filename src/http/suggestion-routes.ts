@@ -135,9 +135,13 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, min
           refsOf(dataset, kept.map((candidate) => candidate.id)),
           () =>
             kept.map((candidate) => {
-              const data = JSON.parse(candidate.text) as unknown;
               // Equal after normalisation, and written as the register has it (not only alike after it)?
-              const registered = (path: 'surname' | 'forenames') => parties.map((party) => readPath(data, party[path]));
+              // The record is parsed only for a name that matched exactly, once.
+              let data: unknown;
+              const registered = (path: 'surname' | 'forenames') => () => {
+                data ??= JSON.parse(candidate.text);
+                return parties.map((party) => readPath(data, party[path]));
+              };
               const matched: Matched = {
                 ...candidate.matched,
                 surname: namedExactly(candidate.matched.surname, query[names.surname], registered('surname')),

@@ -190,9 +190,9 @@ export function scoreRecord(query: MatchQuery, keys: readonly SearchKey[], floor
  * equal to one only after normalisation (case, accents, punctuation); any other kind as it is.
  * Without the registered names (a blocked record's may be absent), `exact` stands.
  */
-export function namedExactly(kind: MatchKind, given: string | undefined, registered: readonly unknown[]): MatchKind {
+export function namedExactly(kind: MatchKind, given: string | undefined, registered: () => readonly unknown[]): MatchKind {
   if (kind !== 'exact' || given === undefined) return kind;
-  const names = registered.filter((name): name is string => typeof name === 'string');
+  const names = registered().filter((name): name is string => typeof name === 'string');
   if (!names.length) return kind;
   const written = given.trim();
   return names.some((name) => name.trim() === written) ? 'exact' : 'normalised';

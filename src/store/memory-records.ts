@@ -181,23 +181,25 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       const chosen = new Set<number>();
       let truncated = false;
       for (const pass of passes) {
-        // By record: how many of the pass's keys it shares, and the first of them (keys.ts).
-        const shared = new Map<number, { count: number; first: number }>();
-        [...new Set(pass.keys.map(slotOfGiven))].forEach((slot, at) => {
+        // By record, its rank as one number, higher first: how many of the pass's keys it shares,
+        // then how early the first of them comes (keys.ts). A number rather than an object a hit:
+        // a query's passes hit hundreds of records.
+        const rank = new Map<number, number>();
+        const slots = [...new Set(pass.keys.map(slotOfGiven))];
+        slots.forEach((slot, at) => {
           const ids = records.bySuggestionKey.get(slot);
           if (ids === undefined) return;
           for (const id of Array.isArray(ids) ? ids : [ids]) {
-            const hit = shared.get(id);
-            if (hit) hit.count++;
-            else shared.set(id, { count: 1, first: at });
+            const held = rank.get(id);
+            rank.set(id, held === undefined ? slots.length - at : held + slots.length + 1);
           }
         });
-        if (shared.size <= pass.limit) {
+        if (rank.size <= pass.limit) {
           // All of them: no need to rank.
-          for (const id of shared.keys()) chosen.add(id);
+          for (const id of rank.keys()) chosen.add(id);
           continue;
         }
-        const ranked = [...shared].sort(([a, x], [b, y]) => y.count - x.count || x.first - y.first || a - b);
+        const ranked = [...rank].sort(([a, x], [b, y]) => y - x || a - b);
         for (let i = 0; i < pass.limit; i++) chosen.add(ranked[i][0]);
         truncated = true;
       }
