@@ -216,13 +216,15 @@ export async function writeRecords(
   reason: string,
   traceParent?: string,
 ): Promise<WriteCounts> {
-  return driver.transaction(async (tx) => {
+  let intoEmpty = false;
+  const written = await driver.transaction(async (tx) => {
     if (!tx.copyFrom) throw new Error('this connection cannot COPY');
     const copier = tx as Required<SqlExecutor>;
     const t = tableNames(type);
     // Other writers of the type wait until this one commits (readers do not): an empty table stays empty until then.
     await tx.query(`LOCK TABLE ${t.records}, ${t.keys}, ${t.suggestionKeys}, ${t.nameCounts} IN SHARE ROW EXCLUSIVE MODE`);
     const [{ empty }] = await tx.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT FROM ${t.records}) AS empty`);
+    intoEmpty = empty;
     if (empty) {
       // Every record is new, and the ids are distinct: copied straight into the tables, with nothing
       // to compare. The close-match keys (several a record) are copied into their table with its
@@ -285,4 +287,13 @@ export async function writeRecords(
     if (counts.inserted + counts.updated > 0) await appendEvents(tx, type, 'SELECT id, reason FROM load_events', traceParent);
     return counts;
   });
+  if (intoEmpty && written.inserted > 0) {
+    // A close match reads its candidates' search keys from the index on id alone, once a vacuum has
+    // marked the pages of a load's rows visible to all; and the planner's figures are the new
+    // table's. Autovacuum would come to it within minutes: until then each candidate costs a visit
+    // to the table. The load has committed, so a vacuum that fails (the server stopping) leaves it
+    // to autovacuum rather than failing the load.
+    await driver.exec(`VACUUM (ANALYZE) ${tableNames(type).keys}`).catch(() => {});
+  }
+  return written;
 }
