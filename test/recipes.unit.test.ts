@@ -11,12 +11,14 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readScenarioFiles } from '../src/mock/dataset.ts';
-import { readDescriptions, records } from '../src/records/index.ts';
+import { readDescriptions } from '../src/records/index.ts';
 import { migrations } from '../src/store/migrations.ts';
 import { tableNames } from '../src/store/record-tables.ts';
 import { testfixture } from './fixtures/testfixture/description.ts';
 import { fixtureMigration } from './fixtures/testfixture/migration.ts';
 import { fixtureScenarios } from './fixtures/testfixture/scenarios.ts';
+import { builtInTypes as records } from './record-types.ts';
+
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');

@@ -7,10 +7,10 @@ import type { Config } from '../config/index.ts';
 import { loadDataPath } from '../load/data-path.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import { auditHistory } from '../mock/audit-history.ts';
-import { type TypeScenarios, loadScenarioFiles, mockRecords, scenarioFiles } from '../mock/dataset.ts';
+import { type TypeScenarios, loadScenarioFiles, mockRecords } from '../mock/dataset.ts';
 import { startLiveMock } from '../mock/live.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { loadRecordTypes, records } from '../records/index.ts';
+import { loadRecordTypes } from '../records/index.ts';
 import type { RecordWriter } from '../types/store.ts';
 import { type MemoryBackend, openMemoryBackend } from './memory.ts';
 import { type PostgresBackend, openPostgresBackend } from './postgres.ts';
@@ -31,16 +31,13 @@ export interface ServiceTypes {
   readonly scenarios?: readonly TypeScenarios[];
 }
 
-/** The built-in record types. */
-export const BUILT_IN_TYPES: ServiceTypes = { descriptions: records, scenarios: scenarioFiles };
-
 /** The built-in record types and their scenarios, read from their folders: by an entry point, once. */
 export async function loadBuiltInTypes(): Promise<ServiceTypes> {
   return { descriptions: await loadRecordTypes(), scenarios: await loadScenarioFiles() };
 }
 
 /** Loads the mock records of each type. */
-export async function loadMock(writer: RecordWriter, types: ServiceTypes | readonly RecordDescription[] = BUILT_IN_TYPES): Promise<void> {
+export async function loadMock(writer: RecordWriter, types: ServiceTypes | readonly RecordDescription[]): Promise<void> {
   const { descriptions, scenarios } = 'descriptions' in types ? types : { descriptions: types, scenarios: [] };
   const dataset = mockRecords(descriptions, scenarios);
   for (const description of descriptions) await loadSources(writer, description, [mockSource(description.name, dataset[description.name] ?? [])]);
@@ -61,7 +58,8 @@ async function preparing<B extends MemoryBackend | PostgresBackend>(backend: B, 
   }
 }
 
-export async function openBackend(config: Config, types: ServiceTypes = BUILT_IN_TYPES): Promise<MemoryBackend | PostgresBackend> {
+/** Opens the configured backend for `types`, read by the entry point. */
+export async function openBackend(config: Config, types: ServiceTypes): Promise<MemoryBackend | PostgresBackend> {
   const { descriptions } = types;
   if (config.database) {
     const backend = openPostgresBackend(config.database, descriptions, config.auditCheckpoints);

@@ -1,4 +1,4 @@
-import type { Command } from '../types/command.ts';
+import type { Command } from './command.ts';
 import { loadConfig } from '../config/index.ts';
 import { LATEST_VERSION, migrate } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
@@ -7,7 +7,7 @@ import { UsageError } from '../errors.ts';
 
 export const migrateCommand: Command = {
   summary: 'Apply pending schema migrations to DATABASE_URL (idempotent)',
-  usage: 'DATABASE_URL=postgres://... lev-api migrate',
+  usage: () => 'DATABASE_URL=postgres://... lev-api migrate',
   async run(args, env) {
     parseArguments(args, {});
     const config = loadConfig(env, { serving: false });
