@@ -12,13 +12,14 @@ import { describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readScenarioFiles } from '../src/mock/dataset.ts';
 import { readDescriptions } from '../src/records/index.ts';
-import { migrations } from '../src/store/migrations.ts';
+import { loadMigrations } from '../src/store/migrations.ts';
 import { tableNames } from '../src/store/record-tables.ts';
 import { testfixture } from './fixtures/testfixture/description.ts';
 import { fixtureMigration } from './fixtures/testfixture/migration.ts';
 import { fixtureScenarios } from './fixtures/testfixture/scenarios.ts';
 import { builtInTypes as records } from './record-types.ts';
 
+const migrations = await loadMigrations();
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type ServiceTypes, loadMock } from '../../src/backend/open.ts';
-import { migrations } from '../../src/store/migrations.ts';
+import { loadMigrations } from '../../src/store/migrations.ts';
 import { recordType } from '../../src/data/entries.ts';
 import { generateRecords, searchSample } from '../../src/generate/records.ts';
 import { loadSources } from '../../src/load/loader.ts';
@@ -24,6 +24,7 @@ import { SETTINGS, startReceiver, until } from '../webhooks/receiver.ts';
 import { CALLER, FULL_DETAILS, emptyStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
 import { builtInTypes } from '../record-types.ts';
 
+const migrations = await loadMigrations();
 
 const types: ServiceTypes = { descriptions: [...builtInTypes, testfixture], scenarios: [fixtureScenarios] };
 const FIXTURE = { ...CALLER, 'x-auth-roles': 'testfixture' };

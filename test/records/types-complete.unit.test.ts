@@ -13,13 +13,14 @@ import { suggestionKeys } from '../../src/match/keys.ts';
 import { FULL_ID, type TypeScenarios, mockRecords, scenariosOf } from '../../src/mock/dataset.ts';
 import { type RecordDescription, isBlocked, readPath } from '../../src/records/define.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
-import { type Migration, migrations } from '../../src/store/migrations.ts';
+import { type Migration, loadMigrations } from '../../src/store/migrations.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
 import { testfixture } from '../fixtures/testfixture/description.ts';
 import { fixtureMigration } from '../fixtures/testfixture/migration.ts';
 import { fixtureScenarios } from '../fixtures/testfixture/scenarios.ts';
 import { builtInTypes as records, builtInScenarios } from '../record-types.ts';
 
+const migrations = await loadMigrations();
 
 /** The mock records the tests of every type read by id. */
 const BLOCKED_ID = 999999020;

@@ -11,14 +11,14 @@ import { postgresBackend } from '../../src/backend/postgres.ts';
 import type { RecordDescription } from '../../src/records/define.ts';
 import type { SqlDriver } from '../../src/store/driver.ts';
 import {
-  LATEST_VERSION,
   MigrationChangedError,
   MissingTablesError,
   UnknownMigrationError,
   assertSchemaCurrent,
   checksum,
+  latestVersion,
+  loadMigrations,
   migrate,
-  migrations,
   missingRecordTables,
   pendingMigrations,
   splitStatements,
@@ -30,6 +30,8 @@ import type { RecordToWrite } from '../../src/types/records.ts';
 import { TEST_DATABASE_URL, emptySchema, emptyStore, postgresAvailable, testConfig, uniqueSchema } from '../helper.ts';
 import { builtInTypes as records } from '../record-types.ts';
 
+const migrations = await loadMigrations();
+const LATEST_VERSION = latestVersion(migrations);
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 

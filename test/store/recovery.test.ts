@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '../../src/config/index.ts';
-import { migrations, pendingMigrations } from '../../src/store/migrations.ts';
+import { pendingMigrations, loadMigrations } from '../../src/store/migrations.ts';
 import { openBackend } from '../../src/backend/open.ts';
 import { TEST_DATABASE_URL, type TestStore, emptySchema, filledStore, postgresAvailable, startApp } from '../helper.ts';
 import { builtInServiceTypes } from '../record-types.ts';
 
+const migrations = await loadMigrations();
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
