@@ -4,6 +4,7 @@
  * records (and an invented audit history), or with the records of LEV_DATA.
  */
 import type { Config } from '../config/index.ts';
+import { DescriptionError } from '../errors.ts';
 import { loadDataPath } from '../load/data-path.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import { auditHistory } from '../mock/audit-history.ts';
@@ -36,10 +37,14 @@ export async function loadBuiltInTypes(): Promise<ServiceTypes> {
   return { descriptions: await loadRecordTypes(), scenarios: await loadScenarioFiles() };
 }
 
-/** Loads the mock records of each type. */
-export async function loadMock(writer: RecordWriter, types: ServiceTypes | readonly RecordDescription[]): Promise<void> {
-  const { descriptions, scenarios } = 'descriptions' in types ? types : { descriptions: types, scenarios: [] };
+/**
+ * Loads the mock records of each type. Checked once, at start: a type the mock has no records of
+ * (no hand-written ones, no scenario file) is refused rather than served empty.
+ */
+export async function loadMock(writer: RecordWriter, { descriptions, scenarios = [] }: ServiceTypes): Promise<void> {
   const dataset = mockRecords(descriptions, scenarios);
+  const empty = descriptions.find((description) => !dataset[description.name]?.length);
+  if (empty) throw new DescriptionError(empty.name, 'mock records', 'the mock has none: a scenario file in src/mock/scenarios/ gives them (docs/mock-data.md)');
   for (const description of descriptions) await loadSources(writer, description, [mockSource(description.name, dataset[description.name] ?? [])]);
 }
 
