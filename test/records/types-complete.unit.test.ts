@@ -9,13 +9,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { loadMock } from '../../src/backend/open.ts';
 import { suggestionKeys } from '../../src/match/keys.ts';
 import { FULL_ID, type TypeScenarios, mockRecords, scenariosOf } from '../../src/mock/dataset.ts';
 import { type RecordDescription, isBlocked, readPath } from '../../src/records/define.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
 import { type Migration, loadMigrations } from '../../src/store/migrations.ts';
-import { createMemoryRecords } from '../../src/store/memory-records.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
 import { testfixture } from '../fixtures/testfixture/description.ts';
 import { fixtureMigration } from '../fixtures/testfixture/migration.ts';
@@ -69,15 +67,6 @@ function missing({ descriptions, migrations: applied, scenarios = builtInScenari
     return problems.map((problem) => `${name}: ${problem}`);
   });
 }
-
-test('the mock refuses, at start, a type it has no records of', async () => {
-  const { writer } = createMemoryRecords([testfixture]);
-  await assert.rejects(loadMock(writer, { descriptions: [testfixture], scenarios: [] }), {
-    name: 'DescriptionError',
-    message: /^record type testfixture: mock records: the mock has none/,
-  });
-  await loadMock(writer, { descriptions: [testfixture], scenarios: [fixtureScenarios] });
-});
 
 describe('every described type has a migration, mock scenarios and search keys', () => {
   test('the built-in types', () => {
