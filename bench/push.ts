@@ -27,11 +27,15 @@ import pg from 'pg';
 import { type Source, loadSources } from '../src/load/loader.ts';
 import { postgresBackend } from '../src/backend/postgres.ts';
 import { eventTypes } from '../src/records/changes.ts';
-import { records } from '../src/records/index.ts';
+import { loadRecordTypes } from '../src/records/index.ts';
 import { migrate } from '../src/store/migrations.ts';
 import { openPostgres } from '../src/store/pg-driver.ts';
 import { newSecret } from '../src/webhooks/signing.ts';
 import { percentile } from './lib/events.ts';
+
+/** The record types, read once by this script. */
+const records = await loadRecordTypes();
+const deathType = records.find((d) => d.name === 'death')!;
 
 const { values } = parseArgs({
   options: {
@@ -176,7 +180,7 @@ try {
 
   // 1. Throughput.
   const loadStart = Date.now();
-  await loadSources(backend.writer, 'death', [deaths(1, EVENTS)]);
+  await loadSources(backend.writer, deathType, [deaths(1, EVENTS)]);
   const committed = Date.now();
   const workBefore = await databaseWork();
   const cpuBefore = workersCpuS();
@@ -212,7 +216,7 @@ try {
   for (let i = 0; i < steady; i++) {
     const due = begin + (i * 1000) / RATE;
     if (due > Date.now()) await sleep(due - Date.now());
-    await loadSources(backend.writer, 'death', [deaths(EVENTS + 1 + i, 1)]);
+    await loadSources(backend.writer, deathType, [deaths(EVENTS + 1 + i, 1)]);
   }
   await until(() => fast.every((r) => r.latencies.length >= steady), 60_000);
   const latencies = fast.flatMap((r) => r.latencies);

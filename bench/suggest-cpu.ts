@@ -21,10 +21,13 @@ import { recordType } from '../src/data/entries.ts';
 import { generateRecords, recordAt } from '../src/generate/records.ts';
 import { Random } from '../src/generate/random.ts';
 import { type Party, readPath } from '../src/records/define.ts';
-import { records } from '../src/records/index.ts';
+import { loadRecordTypes } from '../src/records/index.ts';
 import { normaliseName } from '../src/records/normalise.ts';
 import type { RecordToWrite, SearchKey } from '../src/types/records.ts';
 import { askable, withErrors } from './lib/errors.ts';
+
+/** The record types, read once by this script. */
+const records = await loadRecordTypes();
 
 const { values: options } = parseArgs({
   options: {

@@ -31,7 +31,7 @@ import { generateRecords, recordAt } from '../src/generate/records.ts';
 import { Random } from '../src/generate/random.ts';
 import { closeMatches } from '../src/match/suggest.ts';
 import { type Party, readPath } from '../src/records/define.ts';
-import { records } from '../src/records/index.ts';
+import { loadRecordTypes } from '../src/records/index.ts';
 import { normaliseName } from '../src/records/normalise.ts';
 import { createMemoryRecords } from '../src/store/memory-records.ts';
 import { migrate } from '../src/store/migrations.ts';
@@ -42,6 +42,9 @@ import type { RecordReader, RecordWriter } from '../src/types/store.ts';
 import { GENERATED_TYPES, type GeneratedType, countsOf } from './lib/workload.ts';
 import { type Corruption, type Details, PAIRS, SINGLE } from './lib/corrupt.ts';
 import { type RealValues, askable, groupOf, withErrors } from './lib/errors.ts';
+
+/** The record types, read once by this script. */
+const records = await loadRecordTypes();
 
 const USAGE = `npm run bench:suggest -- [options]
 

@@ -9,7 +9,9 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Migration, checksum, migrations } from '../src/store/migrations.ts';
+import { type Migration, checksum, loadMigrations } from '../src/store/migrations.ts';
+
+const migrations = await loadMigrations();
 
 export const PINS_FILE = fileURLToPath(new URL('../src/store/schema/checksums.json', import.meta.url));
 

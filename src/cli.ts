@@ -1,11 +1,13 @@
 /**
  * `lev-api <command>`: each command lives in src/commands/ and exports
- * `run(args, env)`, returning the process exit code.
+ * `run(args, env, descriptions)`, returning the process exit code. The record types are read here,
+ * once, and passed to the command.
  */
 import { reportError } from './errors.ts';
+import { loadRecordTypes } from './records/index.ts';
 import { version } from './version.ts';
 
-import type { Command } from './types/command.ts';
+import type { Command } from './commands/command.ts';
 
 const commands: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve.ts')).serveCommand,
@@ -48,12 +50,13 @@ export async function main(argv: string[], env: Record<string, string | undefine
     return 2;
   }
   const command = await load();
+  const descriptions = await loadRecordTypes();
   if (args.includes('--help') || args.includes('-h')) {
-    console.log(`Usage: ${command.usage}\n\n${command.summary}`);
+    console.log(`Usage: ${command.usage(descriptions)}\n\n${command.summary}`);
     return 0;
   }
   try {
-    return await command.run(args, env);
+    return await command.run(args, env, descriptions);
   } catch (error) {
     const { line, exitCode } = reportError(name, error);
     console.error(line);

@@ -42,6 +42,9 @@ export async function serve(config: Config, types?: ServiceTypes) {
   if (auth?.mode === 'mock' && config.database) {
     app.log.warn('AUTH_MODE=mock with DATABASE_URL: identity headers are believed from any caller, and every dataset is open');
   }
+  let grace: ReturnType<typeof closeWithGrace> | undefined;
+  // Closed otherwise (by its caller, in-process), the process is no longer this server's to end.
+  app.addHook('onClose', () => grace?.uninstall());
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -51,7 +54,7 @@ export async function serve(config: Config, types?: ServiceTypes) {
   }
   // Only once listening: close-with-grace also ends the process with 0 on 'beforeExit', which would
   // hide a failure to start as success.
-  closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+  grace = closeWithGrace({ delay: 10_000 }, async ({ err }) => {
     if (err) app.log.error({ err: { type: (err as Error).name } }, 'stopping after an error');
     await app.close();
   });

@@ -18,12 +18,12 @@ import { recordType } from '../src/data/entries.ts';
 import { loadDataPath } from '../src/load/data-path.ts';
 import { openPostgres } from '../src/store/pg-driver.ts';
 import { type Migration, migrate } from '../src/store/migrations.ts';
-import { records } from '../src/records/index.ts';
 import type { RecordDescription } from '../src/records/define.ts';
 import type { StoredRecord, WriteCounts } from '../src/types/records.ts';
 import type { RecordReader } from '../src/types/store.ts';
 import type { ChainedEntry } from '../src/types/audit.ts';
 import { type VerifyResult, auditEntries, verifyAuditChain, verifyEntries } from '../src/audit/verify.ts';
+import { builtInTypes as records, builtInServiceTypes } from './record-types.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -177,7 +177,7 @@ export async function filledStore(
   data?: string | ReadonlyMap<string, readonly StoredRecord[]>,
 ): Promise<TestStore> {
   const store = await emptyStore(t, kind);
-  if (data === undefined) await loadMock(store.writer);
+  if (data === undefined) await loadMock(store.writer, builtInServiceTypes);
   else if (typeof data === 'string') await loadDataPath(store.writer, data, records);
   else for (const [type, stored] of data) await store.upsert(type, stored);
   return store;

@@ -11,12 +11,15 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readScenarioFiles } from '../src/mock/dataset.ts';
-import { readDescriptions, records } from '../src/records/index.ts';
-import { migrations } from '../src/store/migrations.ts';
+import { readDescriptions } from '../src/records/index.ts';
+import { loadMigrations } from '../src/store/migrations.ts';
 import { tableNames } from '../src/store/record-tables.ts';
 import { testfixture } from './fixtures/testfixture/description.ts';
 import { fixtureMigration } from './fixtures/testfixture/migration.ts';
 import { fixtureScenarios } from './fixtures/testfixture/scenarios.ts';
+import { builtInTypes as records } from './record-types.ts';
+
+const migrations = await loadMigrations();
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -102,18 +105,23 @@ describe('the recipes', () => {
     const url = pathToFileURL(`${folder}/`);
     const define = pathToFileURL(join(ROOT, 'src/records/types/death.ts')).href;
     const fixture = pathToFileURL(join(ROOT, 'test/fixtures/testfixture/description.ts')).href;
+    const defining = pathToFileURL(join(ROOT, 'src/records/define.ts')).href;
+    const made = (text: string) => `import { defineRecord } from ${JSON.stringify(defining)};\n${text}`;
     try {
+      // Modules as the sources are (ESM), so that they share src/records/define.ts with the test's.
+      writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
       assert.deepEqual(await readDescriptions(url), []);
       writeFileSync(join(folder, 'a.ts'), `export { testfixture } from ${JSON.stringify(fixture)};\n`);
       writeFileSync(join(folder, 'b.ts'), `export { death } from ${JSON.stringify(define)};\n`);
-      writeFileSync(join(folder, 'z.ts'), `import { testfixture } from ${JSON.stringify(fixture)};\nexport const alpha = { ...testfixture, name: 'alpha' };\n`);
+      writeFileSync(join(folder, 'z.ts'), made(`import { testfixture } from ${JSON.stringify(fixture)};\nexport const alpha = defineRecord({ ...testfixture, name: 'alpha' });\n`));
       // Death declares its order; the others come after, by name.
       assert.deepEqual((await readDescriptions(url)).map((d) => d.name), ['death', 'alpha', 'testfixture']);
-      writeFileSync(join(folder, 'c.ts'), `import { death } from ${JSON.stringify(define)};\nexport const again = { ...death };\n`);
+      writeFileSync(join(folder, 'c.ts'), made(`import { death } from ${JSON.stringify(define)};\nexport const again = defineRecord({ ...death });\n`));
       await assert.rejects(readDescriptions(url), /two record descriptions are named 'death'/);
       // Another file: a module once imported is not read again.
       rmSync(join(folder, 'c.ts'));
-      writeFileSync(join(folder, 'd.ts'), 'export const nothing = 1;\n');
+      // An object of a description's shape that defineRecord did not make is not one.
+      writeFileSync(join(folder, 'd.ts'), `import { death } from ${JSON.stringify(define)};\nexport const nothing = 1;\nexport const lookalike = { ...death, name: 'lookalike' };\n`);
       await assert.rejects(readDescriptions(url), /d\.ts exports 0 record descriptions, not one/);
     } finally {
       rmSync(folder, { recursive: true, force: true });

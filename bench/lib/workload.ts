@@ -6,9 +6,12 @@
 import type { Request } from 'autocannon';
 import { recordAt, searchSample } from '../../src/generate/records.ts';
 import { readPath } from '../../src/records/define.ts';
-import { records } from '../../src/records/index.ts';
+import { loadRecordTypes } from '../../src/records/index.ts';
 import { Random } from '../../src/generate/random.ts';
 import { PAIRS, SINGLE } from './corrupt.ts';
+
+/** The record types, read once: the benchmark's scripts are entry points (src/ modules are passed theirs). */
+const records = await loadRecordTypes();
 
 /** The types the benchmarks generate, load and query: every described one (src/records/types/), in its order. */
 export const GENERATED_TYPES: readonly string[] = records.map((d) => d.name);

@@ -4,13 +4,14 @@
  * records (and an invented audit history), or with the records of LEV_DATA.
  */
 import type { Config } from '../config/index.ts';
+import { DescriptionError } from '../errors.ts';
 import { loadDataPath } from '../load/data-path.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import { auditHistory } from '../mock/audit-history.ts';
-import { type TypeScenarios, loadScenarioFiles, mockRecords, scenarioFiles } from '../mock/dataset.ts';
+import { type TypeScenarios, loadScenarioFiles, mockRecords } from '../mock/dataset.ts';
 import { startLiveMock } from '../mock/live.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { loadRecordTypes, records } from '../records/index.ts';
+import { loadRecordTypes } from '../records/index.ts';
 import type { RecordWriter } from '../types/store.ts';
 import { type MemoryBackend, openMemoryBackend } from './memory.ts';
 import { type PostgresBackend, openPostgresBackend } from './postgres.ts';
@@ -31,18 +32,19 @@ export interface ServiceTypes {
   readonly scenarios?: readonly TypeScenarios[];
 }
 
-/** The built-in record types. */
-export const BUILT_IN_TYPES: ServiceTypes = { descriptions: records, scenarios: scenarioFiles };
-
 /** The built-in record types and their scenarios, read from their folders: by an entry point, once. */
 export async function loadBuiltInTypes(): Promise<ServiceTypes> {
   return { descriptions: await loadRecordTypes(), scenarios: await loadScenarioFiles() };
 }
 
-/** Loads the mock records of each type. */
-export async function loadMock(writer: RecordWriter, types: ServiceTypes | readonly RecordDescription[] = BUILT_IN_TYPES): Promise<void> {
-  const { descriptions, scenarios } = 'descriptions' in types ? types : { descriptions: types, scenarios: [] };
+/**
+ * Loads the mock records of each type. Checked once, at start: a type the mock has no records of
+ * (no hand-written ones, no scenario file) is refused rather than served empty.
+ */
+export async function loadMock(writer: RecordWriter, { descriptions, scenarios = [] }: ServiceTypes): Promise<void> {
   const dataset = mockRecords(descriptions, scenarios);
+  const empty = descriptions.find((description) => !dataset[description.name]?.length);
+  if (empty) throw new DescriptionError(empty.name, 'mock records', 'the mock has none: a scenario file in src/mock/scenarios/ gives them (docs/mock-data.md)');
   for (const description of descriptions) await loadSources(writer, description, [mockSource(description.name, dataset[description.name] ?? [])]);
 }
 
@@ -61,7 +63,8 @@ async function preparing<B extends MemoryBackend | PostgresBackend>(backend: B, 
   }
 }
 
-export async function openBackend(config: Config, types: ServiceTypes = BUILT_IN_TYPES): Promise<MemoryBackend | PostgresBackend> {
+/** Opens the configured backend for `types`, read by the entry point. */
+export async function openBackend(config: Config, types: ServiceTypes): Promise<MemoryBackend | PostgresBackend> {
   const { descriptions } = types;
   if (config.database) {
     const backend = openPostgresBackend(config.database, descriptions, config.auditCheckpoints);

@@ -8,11 +8,11 @@ import { verifyAuditFiles } from '../audit/file/verify.ts';
 import { createChainWriter } from '../audit/chain-writer.ts';
 import { parseCheckpoints } from '../audit/checkpoint.ts';
 import { auditEntries, countAuditEntries, verifyAuditChain } from '../audit/verify.ts';
-import type { Command } from '../types/command.ts';
+import type { Command } from './command.ts';
 import type { Checkpoint } from '../types/audit.ts';
 import { AUDIT_READ, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
 import { loadConfig } from '../config/index.ts';
-import { records } from '../records/index.ts';
+import type { RecordDescription } from '../records/define.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import type { SqlDriver } from '../store/driver.ts';
@@ -141,9 +141,9 @@ async function verify(driver: SqlDriver, witnessed: readonly Checkpoint[]): Prom
   return 1;
 }
 
-function recordArguments(positionals: readonly string[]): { type: string; id: number } {
+function recordArguments(positionals: readonly string[], descriptions: readonly RecordDescription[]): { type: string; id: number } {
   const [type, id, ...more] = positionals;
-  const types: readonly string[] = records.map((record) => record.name);
+  const types: readonly string[] = descriptions.map((record) => record.name);
   if (type === undefined || id === undefined) throw new UsageError(`name the registration: lev-api audit record TYPE ID, TYPE one of ${types.join(', ')}`);
   if (more.length) throw new UsageError(`unexpected argument '${more[0]}'`);
   if (!types.includes(type)) throw new UsageError(`no record type '${type}': the types are ${types.join(', ')}`);
@@ -153,8 +153,8 @@ function recordArguments(positionals: readonly string[]): { type: string; id: nu
 
 export const auditCommand: Command = {
   summary: "Check the audit trail (verify), write its entries as NDJSON (export), or say who saw a registration (record)",
-  usage: USAGE,
-  async run(args, env) {
+  usage: () => USAGE,
+  async run(args, env, descriptions) {
     const [action, ...rest] = args;
     if (!ACTIONS.includes(action as (typeof ACTIONS)[number])) {
       throw new UsageError(action === undefined ? "name what to do: 'verify', 'export' or 'record'" : `expected 'verify', 'export' or 'record', not '${action}'`);
@@ -173,7 +173,7 @@ export const auditCommand: Command = {
     }
     if (values.file !== undefined) return verifyFile(values.file as string);
     const witnessed = values.checkpoint === undefined ? [] : await readCheckpoints(values.checkpoint as string);
-    const record = action === 'record' ? recordArguments(positionals) : undefined;
+    const record = action === 'record' ? recordArguments(positionals, descriptions) : undefined;
     const from = dateOption('from', values.from as string | undefined);
     const to = dateOption('to', values.to as string | undefined);
     if (from && to && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
@@ -190,7 +190,7 @@ export const auditCommand: Command = {
     }
     const driver = openPostgres(config.database);
     try {
-      await assertSchemaCurrent(driver, records);
+      await assertSchemaCurrent(driver, descriptions);
       if (action === 'verify') return await verify(driver, witnessed);
       if (record) {
         const page = await recordAccesses(driver, { ...record, from: from ?? '1970-01-01', to: to ?? new Date().toISOString().slice(0, 10), limit });

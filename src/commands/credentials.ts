@@ -7,7 +7,7 @@ import { CredentialVerificationError, recordClaims, verifyCredential } from '@le
 import { readIssuerKeyFile } from '../config/credentials.ts';
 import { issuerKey, newIssuerKey, privateJwk } from '../credentials/keys.ts';
 import { UsageError } from '../errors.ts';
-import type { Command } from '../types/command.ts';
+import type { Command } from './command.ts';
 import { parseArguments } from './arguments.ts';
 
 const USAGE = `lev-api credentials verify FILE --issuer URL[,URL...] [--nonce NONCE] [--allow-http]
@@ -84,7 +84,7 @@ async function rotateKey(args: string[]): Promise<number> {
 
 export const credentialsCommand: Command = {
   summary: 'Check a digital certificate offline, or rotate the issuer key',
-  usage: USAGE,
+  usage: () => USAGE,
   async run(args) {
     const [action, ...rest] = args;
     if (action === 'verify') return verify(rest);

@@ -5,11 +5,10 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { Command } from '../types/command.ts';
+import type { Command } from './command.ts';
 import { loadConfig } from '../config/index.ts';
 import { UsageError } from '../errors.ts';
 import { openPostgresBackend } from '../backend/postgres.ts';
-import { records } from '../records/index.ts';
 import { startConfiguredDelivery } from '../webhooks/start.ts';
 import { parseArguments } from './arguments.ts';
 
@@ -19,14 +18,14 @@ const line = (level: string) => (details: object, message: string) =>
 
 export const deliverCommand: Command = {
   summary: "Deliver the change feed's events to webhook subscriptions (workers sharing the work through DATABASE_URL)",
-  usage: `DATABASE_URL=postgres://... lev-api deliver [--slots N] [--metrics-port PORT]
+  usage: () => `DATABASE_URL=postgres://... lev-api deliver [--slots N] [--metrics-port PORT]
 
   Runs until SIGTERM or SIGINT. Settings: WEBHOOK_TIMEOUT_S, WEBHOOK_RETRY_HOURS, WEBHOOK_LEASE_S,
   WEBHOOK_TURN_S, WEBHOOK_SLOW_SHARE, WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOWED_NETWORKS, WEBHOOK_CA_FILE (see 'lev-api serve --help').
   --slots         subscriptions delivered at once by this process (1 to 256, default 8)
   --metrics-port  serve Prometheus metrics (per subscription: delivered, failed, retrying, dead-lettered,
                   oldest undelivered, latency) at http://0.0.0.0:PORT/metrics`,
-  async run(args, env) {
+  async run(args, env, descriptions) {
     const { values } = parseArguments(args, { slots: { type: 'string' }, 'metrics-port': { type: 'string' } });
     const slotsText = (values as { slots?: string }).slots;
     const portText = (values as { 'metrics-port'?: string })['metrics-port'];
@@ -38,7 +37,7 @@ export const deliverCommand: Command = {
     }
     const config = loadConfig(env, { serving: false });
     if (!config.database) throw new UsageError('DATABASE_URL is not set: delivery state is kept in the server\'s database (the mock delivers in its own process, EVENTS_DELIVERY=on)');
-    const backend = openPostgresBackend(config.database, records, config.auditCheckpoints);
+    const backend = openPostgresBackend(config.database, descriptions, config.auditCheckpoints);
     try {
       await backend.records.ready();
     } catch (error) {
@@ -48,7 +47,7 @@ export const deliverCommand: Command = {
     const log = { info: line('info'), warn: line('warn') };
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
-    const delivery = startConfiguredDelivery(config.events.webhooks, backend, records, log, registry, slotsText ? { slots: Number(slotsText) } : {});
+    const delivery = startConfiguredDelivery(config.events.webhooks, backend, descriptions, log, registry, slotsText ? { slots: Number(slotsText) } : {});
     let metrics: Server | undefined;
     if (portText !== undefined) {
       metrics = createServer(async (request, response) => {

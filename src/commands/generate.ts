@@ -1,15 +1,13 @@
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
-import type { Command } from '../types/command.ts';
+import type { Command } from './command.ts';
 import { DEFAULT_FIRST_ID, generateRecords } from '../generate/records.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { records } from '../records/index.ts';
 import { parseArguments } from './arguments.ts';
 import { UsageError } from '../errors.ts';
 
 /** Every described type: the built-in ones have builders tuned by hand, a newer one is made from its description. */
-const TYPES = records.map((record) => record.name);
-const USAGE = `lev-api generate --type ${TYPES.join('|')} --count N [--seed S] [--out FILE] [--first-id ID]`;
+const typeNames = (descriptions: readonly RecordDescription[]) => descriptions.map((record) => record.name);
 const DEFAULT_SEED = 'lev';
 /** Lines are gathered into chunks of about this many characters before each write. */
 const CHUNK = 1 << 17;
@@ -28,7 +26,7 @@ const wholeNumber = (name: string, value: string): number => {
   return number;
 };
 
-function parse(args: string[]): Options {
+function parse(args: string[], descriptions: readonly RecordDescription[]): Options {
   const { values } = parseArguments(args, {
     type: { type: 'string' },
     count: { type: 'string' },
@@ -37,8 +35,8 @@ function parse(args: string[]): Options {
     'first-id': { type: 'string' },
   });
   if (values.type === undefined) throw new UsageError(`--type is required`);
-  const description = records.find((record) => record.name === values.type);
-  if (!description) throw new UsageError(`--type must be one of ${TYPES.join(', ')} (got '${values.type}')`);
+  const description = descriptions.find((record) => record.name === values.type);
+  if (!description) throw new UsageError(`--type must be one of ${typeNames(descriptions).join(', ')} (got '${values.type}')`);
   if (values.count === undefined) throw new UsageError(`--count is required`);
   const count = wholeNumber('count', values.count);
   const firstId = values['first-id'] === undefined ? DEFAULT_FIRST_ID : wholeNumber('first-id', values['first-id']);
@@ -73,9 +71,9 @@ function write(stream: Writable, chunk: string, failure: () => Error | undefined
 
 export const generateCommand: Command = {
   summary: 'Write synthetic registrations as NDJSON (one v1 record a line), the same for the same seed',
-  usage: USAGE,
-  async run(args) {
-    const options = parse(args);
+  usage: (descriptions) => `lev-api generate --type ${typeNames(descriptions).join('|')} --count N [--seed S] [--out FILE] [--first-id ID]`,
+  async run(args, _env, descriptions) {
+    const options = parse(args, descriptions);
     const started = process.hrtime.bigint();
     const toFile = options.out !== undefined;
     const stream: Writable = toFile ? createWriteStream(options.out!, { highWaterMark: 1 << 20 }) : process.stdout;

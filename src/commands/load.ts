@@ -1,24 +1,22 @@
 import { resolve } from 'node:path';
-import type { Command } from '../types/command.ts';
+import type { Command } from './command.ts';
 import { loadConfig } from '../config/index.ts';
 import { loadHeapMb, loadInWorker } from '../load/in-worker.ts';
 import { DEFAULT_BATCH_SIZE, LoadError, defaultRejectsPath, fileSources, summary } from '../load/loader.ts';
 import { progressReporter } from '../load/progress.ts';
-import { records } from '../records/index.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { parseArguments } from './arguments.ts';
 import { UsageError } from '../errors.ts';
 import { activeTraceParent, inSpan } from '../tracing/spans.ts';
 
-const TYPES = records.map((d) => d.name);
 const MAX_BATCH = 100_000;
 /** A batch of thousands of records may take longer than a request is allowed to. */
 const MIN_STATEMENT_TIMEOUT_MS = 600_000;
 
 export const loadCommand: Command = {
   summary: 'Bulk load records (JSON arrays or NDJSON) into DATABASE_URL, each file in one transaction',
-  usage: `DATABASE_URL=postgres://... lev-api load --type ${TYPES.join('|')} [--skip-invalid] [--rejects FILE] [--batch N] FILE...
+  usage: (descriptions) => `DATABASE_URL=postgres://... lev-api load --type ${descriptions.map((d) => d.name).join('|')} [--skip-invalid] [--rejects FILE] [--batch N] FILE...
 
   FILE               a JSON array or NDJSON file of v1 records or of the existing service's rows; - reads stdin
   --type TYPE        the record type every file holds
@@ -30,7 +28,7 @@ export const loadCommand: Command = {
 Records are upserted by id: loading a file again changes nothing. Progress goes to stderr,
 the summary to stdout. Exit code 0 when every file loaded, 1 when one could not be, 2 for a usage mistake.`,
 
-  async run(args, env) {
+  async run(args, env, descriptions) {
     const { values, positionals: files } = parseArguments(
       args,
       {
@@ -41,8 +39,9 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
       },
       { positionals: true },
     );
-    if (!values.type) throw new UsageError(`--type is required (${TYPES.join(', ')})`);
-    if (!(TYPES as readonly string[]).includes(values.type)) throw new UsageError(`--type must be one of ${TYPES.join(', ')}, not '${values.type}'`);
+    const types = descriptions.map((d) => d.name);
+    if (!values.type) throw new UsageError(`--type is required (${types.join(', ')})`);
+    if (!types.includes(values.type)) throw new UsageError(`--type must be one of ${types.join(', ')}, not '${values.type}'`);
     if (files.length === 0) throw new UsageError('name at least one FILE to load (- for stdin)');
     if (files.filter((file) => file === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
     if (values.rejects !== undefined && !values['skip-invalid']) throw new UsageError('--rejects needs --skip-invalid');
@@ -63,7 +62,7 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
     const driver = openPostgres(database);
     const progress = progressReporter(process.stderr);
     try {
-      await assertSchemaCurrent(driver, records);
+      await assertSchemaCurrent(driver, descriptions);
       const rejectsPath = values['skip-invalid'] ? (values.rejects ?? defaultRejectsPath(files)) : undefined;
       if (rejectsPath && files.some((file) => file !== '-' && resolve(file) === resolve(rejectsPath))) {
         throw new UsageError(`${rejectsPath}: the rejects file cannot be one of the files to load`);

@@ -5,11 +5,11 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from '../types/command.ts';
+import type { Command } from './command.ts';
 import { loadConfig } from '../config/index.ts';
 import { eventTypes, subscriptionProblem } from '../records/changes.ts';
 import { isoInstant, isoInstantShaped } from '../records/dates.ts';
-import { records } from '../records/index.ts';
+import type { RecordDescription } from '../records/define.ts';
 import { roleVocabulary, rolesProblem } from '../records/roles.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
@@ -26,7 +26,7 @@ import { UsageError } from '../errors.ts';
 const ACTIONS = ['add', 'list', 'pause', 'resume', 'remove', 'update', 'rotate-secret', 'dead-letters', 'redeliver'] as const;
 type Action = (typeof ACTIONS)[number];
 
-const USAGE = `DATABASE_URL=postgres://... lev-api subscriptions add --client ID --events TYPE,... [--fields PATH,...] [--roles ROLE,...]
+const usage = (records: readonly RecordDescription[]) => `DATABASE_URL=postgres://... lev-api subscriptions add --client ID --events TYPE,... [--fields PATH,...] [--roles ROLE,...]
                 [--webhook https://... [--ed25519] [--client-cert FILE --client-key FILE]]
        lev-api subscriptions update --client ID (--webhook https://... [--client-cert FILE --client-key FILE] | --roles ROLE,...)
        lev-api subscriptions list
@@ -135,8 +135,8 @@ function webhookRow(w: ListedEndpoint): string {
 
 export const subscriptionsCommand: Command = {
   summary: 'Manage who receives which change-feed events, and their webhooks (add, update, list, pause, resume, remove, rotate-secret, dead-letters, redeliver)',
-  usage: USAGE,
-  async run(args, env) {
+  usage,
+  async run(args, env, records) {
     const [action, ...rest] = args;
     if (!(ACTIONS as readonly string[]).includes(action)) {
       throw new UsageError(action === undefined ? `name what to do: ${ACTIONS.join(', ')}` : `expected one of ${ACTIONS.join(', ')}, not '${action}'`);

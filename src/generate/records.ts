@@ -15,7 +15,6 @@
  * present and null where nothing is recorded (groups of nulls, empty lists).
  */
 import { type RecordDescription, readPath } from '../records/define.ts';
-import { records } from '../records/index.ts';
 import { birth } from '../records/types/birth.ts';
 import { death } from '../records/types/death.ts';
 import { marriage } from '../records/types/marriage.ts';
@@ -1125,9 +1124,8 @@ const kinds = new WeakMap<RecordDescription, Kind>();
  */
 function kindOf(type: string | RecordDescription): Kind {
   if (typeof type === 'string') {
-    const description = records.find((d) => d.name === type);
-    if (!description) throw new RangeError(`unknown record type '${type}': expected one of ${records.map((d) => d.name).join(', ')}`);
-    return kindOf(description);
+    if (!isTunedType(type)) throw new RangeError(`unknown record type '${type}': expected one of ${TUNED_TYPES.join(', ')}`);
+    return kindOf(TUNED[type].description);
   }
   let kind = kinds.get(type);
   if (!kind) {
@@ -1181,7 +1179,7 @@ function makeBlock(kind: Kind, seed: Seed, absent: Seed, block: number, firstId:
 }
 
 /**
- * `count` complete v1 records of `type` (a built-in type's name, or a description), ids
+ * `count` complete v1 records of `type` (a description, or the name of a tuned type), ids
  * `firstId`, `firstId + 1`, ... Lazy: memory stays constant whatever the count.
  */
 export function* generateRecords(type: string | RecordDescription, options: GenerateOptions): Generator<Record<string, unknown>> {

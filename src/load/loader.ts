@@ -23,7 +23,6 @@ import { resolve } from 'node:path';
 import { type RecordType, recordType } from '../data/entries.ts';
 import { mayHoldEscapes, storableRecord } from '../data/storable.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { records } from '../records/index.ts';
 import type { RecordToWrite, WriteCounts } from '../types/records.ts';
 import type { RecordWriter } from '../types/store.ts';
 import { readAhead } from './read-ahead.ts';
@@ -179,30 +178,28 @@ const SOURCE_SHIFT = 2 ** 32;
 const position = (source: number, number: number) => source * SOURCE_SHIFT + number;
 
 /**
- * Loads `files` (a path, or `-` for stdin) of records of `type` through `writer`.
+ * Loads `files` (a path, or `-` for stdin) of records of the type `description` describes through `writer`.
  * Returns the counts; throws a LoadError when a file cannot be loaded (the
  * files before it stay loaded; nothing of it is applied).
  */
-export async function loadFiles(writer: RecordWriter, typeName: string | RecordDescription, files: readonly string[], options: LoadOptions = {}): Promise<LoadResult> {
+export async function loadFiles(writer: RecordWriter, description: RecordDescription, files: readonly string[], options: LoadOptions = {}): Promise<LoadResult> {
   const rejectsPath = options.skipInvalid ? (options.rejectsPath ?? defaultRejectsPath(files)) : undefined;
   if (rejectsPath && files.some((file) => file !== '-' && resolve(file) === resolve(rejectsPath))) {
     throw new Error(`${rejectsPath}: the rejects file cannot be one of the files to load`);
   }
-  return loadSources(writer, typeName, await fileSources(files, options.stdin), { ...options, rejectsPath });
+  return loadSources(writer, description, await fileSources(files, options.stdin), { ...options, rejectsPath });
 }
 
 /**
- * Loads sources of records of `type` through `writer`, each source in one transaction. The type is
- * its description, or the name of a built-in one.
+ * Loads sources of records of the type `description` describes through `writer`, each source in
+ * one transaction.
  */
 export async function loadSources(
   writer: RecordWriter,
-  typeName: string | RecordDescription,
+  description: RecordDescription,
   sources: readonly Source[],
   options: LoadOptions = {},
 ): Promise<LoadResult> {
-  const description = typeof typeName === 'string' ? records.find((d) => d.name === typeName) : typeName;
-  if (!description) throw new Error(`unknown record type ${String(typeName)}`);
   const type = recordType(description);
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`the batch size must be a positive integer, not ${batchSize}`);

@@ -11,7 +11,6 @@ import type { RecordDescription } from '../records/define.ts';
 import { addDays } from '../match/dates.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
 import { importFolder, soleExport } from '../module-folder.ts';
-import { records as builtInDescriptions } from '../records/index.ts';
 import { birth } from '../records/types/birth.ts';
 import { death } from '../records/types/death.ts';
 import { marriage } from '../records/types/marriage.ts';
@@ -1678,13 +1677,11 @@ export async function readScenarioFiles(folder: URL): Promise<TypeScenarios[]> {
  */
 export const loadScenarioFiles = (): Promise<TypeScenarios[]> => readScenarioFiles(new URL('./scenarios/', import.meta.url));
 
-export const scenarioFiles: readonly TypeScenarios[] = await loadScenarioFiles();
+/** The scenarios written here (the built-in types'): what each of their mock records is for and how to find it. */
+export const scenarios: readonly Scenario[] = [...handWritten, ...closeMatchLevels];
 
-/** Every scenario: what each mock record is for and how to find it. */
-export const scenarios: readonly Scenario[] = [...handWritten, ...closeMatchLevels, ...scenarioFiles.flatMap((file) => file.scenarios)];
-
-/** The scenarios of a type: those written here, or those of its scenario file. */
-export const scenariosOf = (type: string, files: readonly TypeScenarios[] = scenarioFiles): readonly Scenario[] => [
+/** The scenarios of a type: those written here, or those of its scenario file among `files`. */
+export const scenariosOf = (type: string, files: readonly TypeScenarios[]): readonly Scenario[] => [
   ...[...handWritten, ...closeMatchLevels].filter((s) => s.type === type),
   ...files.filter((file) => file.type === type).flatMap((file) => file.scenarios),
 ];
@@ -1744,12 +1741,12 @@ function chained(set: TypeScenarios, records: Data[]): Data[] {
 }
 
 /**
- * The mock records of each type described (by default the built-in ones), by type, as the v1
+ * The mock records of each type described, by type, as the v1
  * views store them; a type without hand-written records here has them from its scenario file
  * (`more`). Each type's record 123456789 has every field filled: a field described after its
  * records were written is filled from the description. A fresh copy on every call.
  */
-export function mockRecords(descriptions: readonly RecordDescription[] = builtInDescriptions, more: readonly TypeScenarios[] = scenarioFiles): Record<string, object[]> {
+export function mockRecords(descriptions: readonly RecordDescription[], more: readonly TypeScenarios[] = []): Record<string, object[]> {
   const out: Record<string, object[]> = {};
   for (const description of descriptions) {
     const builtIn = BUILT_IN[description.name];

@@ -231,7 +231,13 @@ export interface RecordDescription {
   };
 }
 
-export const defineRecord = <const D extends RecordDescription>(description: D): D => description;
+/** The descriptions defineRecord made: a module's export is one of them, whatever else has their shape. */
+const defined = new WeakSet<RecordDescription>();
+
+export const defineRecord = <const D extends RecordDescription>(description: D): D => (defined.add(description), description);
+
+/** Whether `value` is a description defineRecord made (not merely an object of its shape). */
+export const isDefinedRecord = (value: unknown): value is RecordDescription => typeof value === 'object' && value !== null && defined.has(value as RecordDescription);
 
 /** Reads a dot path from a stored record; missing or null groups read as undefined. */
 export function readPath(record: unknown, path: string): unknown {

@@ -5,14 +5,7 @@
  * documents and pages list them so, whatever order the file system gives.
  */
 import { byCodeUnit, importFolder, soleExport } from '../module-folder.ts';
-import type { RecordDescription } from './define.ts';
-
-const isDescription = (value: unknown): value is RecordDescription =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as RecordDescription).name === 'string' &&
-  typeof (value as RecordDescription).fields === 'object' &&
-  typeof (value as RecordDescription).search === 'object';
+import { type RecordDescription, isDefinedRecord } from './define.ts';
 
 /** Sorted by their `order`, those without one last, then by name (by code unit); two descriptions of one name are refused. */
 export function inOrder(descriptions: readonly RecordDescription[]): RecordDescription[] {
@@ -23,14 +16,11 @@ export function inOrder(descriptions: readonly RecordDescription[]): RecordDescr
   return sorted;
 }
 
-/** The descriptions of a folder's files, one a file, in their order (`inOrder`). */
+/** The descriptions of a folder's files, one a file (what `defineRecord()` made), in their order (`inOrder`). */
 export async function readDescriptions(folder: URL): Promise<RecordDescription[]> {
   const modules = await importFolder(folder);
-  return inOrder(modules.map((module) => soleExport(module, isDescription, 'record descriptions')));
+  return inOrder(modules.map((module) => soleExport(module, isDefinedRecord, 'record descriptions')));
 }
 
 /** The built-in record types (the files of `types/`), in the order routes and documents list them: read by the entry points, once. */
 export const loadRecordTypes = (): Promise<RecordDescription[]> => readDescriptions(new URL('./types/', import.meta.url));
-
-/** Every record type the service serves, in the order routes and documents list them. */
-export const records: readonly RecordDescription[] = await readDescriptions(new URL('./types/', import.meta.url));

@@ -64,10 +64,11 @@ export async function readMigrations(folder: URL): Promise<Migration[]> {
   return list;
 }
 
-/** This code's migrations: each file of src/store/schema/ (compiled, dist/store/schema/), found by its name. */
-export const migrations: readonly Migration[] = await readMigrations(new URL('./schema/', import.meta.url));
+/** This code's migrations: each file of src/store/schema/ (compiled, dist/store/schema/), found by its name; read when asked for, never at import. */
+export const loadMigrations = (): Promise<Migration[]> => readMigrations(new URL('./schema/', import.meta.url));
 
-export const LATEST_VERSION = migrations[migrations.length - 1].version;
+/** The version the last of `list` brings a schema to. */
+export const latestVersion = (list: readonly Migration[]): number => list[list.length - 1]?.version ?? 0;
 
 export const checksum = (migration: Migration) => createHash('sha256').update(migration.sql).digest('hex');
 
@@ -94,10 +95,10 @@ export class MigrationChangedError extends LevError {
 }
 
 export class UnknownMigrationError extends LevError {
-  constructor(readonly versions: readonly number[]) {
+  constructor(readonly versions: readonly number[], latest: number) {
     super(
       `This database has migration(s) ${versions.join(', ')} applied, which this code does not know: it was migrated by a ` +
-        `newer release (this one knows up to ${LATEST_VERSION}). Run that release, or a newer one.`,
+        `newer release (this one knows up to ${latest}). Run that release, or a newer one.`,
       { code: 'UnknownMigration' },
     );
   }
@@ -146,14 +147,15 @@ async function appliedMigrations(db: SqlExecutor): Promise<Applied[]> {
 function checkApplied(applied: readonly Applied[], list: readonly Migration[]): void {
   const known = new Map(list.map((m) => [m.version, m]));
   const unknown = applied.filter((a) => !known.has(a.version)).map((a) => a.version);
-  if (unknown.length) throw new UnknownMigrationError(unknown);
+  if (unknown.length) throw new UnknownMigrationError(unknown, latestVersion(list));
   for (const { version, checksum: recorded } of applied) {
     if (recorded !== null && recorded !== checksum(known.get(version)!)) throw new MigrationChangedError(version);
   }
 }
 
-/** Migrations not yet applied, in order, after checking those that are; `list` is this code's (a test may add a fixture type's). */
-export async function pendingMigrations(db: SqlExecutor, list: readonly Migration[] = migrations): Promise<Migration[]> {
+/** Migrations not yet applied, in order, after checking those that are; `list` is by default this code's (a test may add a fixture type's). */
+export async function pendingMigrations(db: SqlExecutor, given?: readonly Migration[]): Promise<Migration[]> {
+  const list = given ?? (await loadMigrations());
   const applied = await appliedMigrations(db);
   checkApplied(applied, list);
   const done = new Set(applied.map((a) => a.version));
@@ -174,8 +176,8 @@ export class BackfillPendingError extends Error {
  * Applies every pending migration, then fills in what a migration left to fill (the close-match
  * keys of records stored before migration 8 or 10, resuming an interrupted run); returns the migrations it applied.
  */
-export async function migrate(driver: SqlDriver, backfill: BackfillOptions = {}, list: readonly Migration[] = migrations): Promise<Migration[]> {
-  const applied = await applyMigrations(driver, list);
+export async function migrate(driver: SqlDriver, backfill: BackfillOptions = {}, given?: readonly Migration[]): Promise<Migration[]> {
+  const applied = await applyMigrations(driver, given ?? (await loadMigrations()));
   await backfillSuggestionKeys(driver, backfill);
   return applied;
 }

@@ -15,7 +15,6 @@ import { createTransport, serverOptions } from '../http/transport.ts';
 import { parseQuery } from '../http/query-string.ts';
 import { logRequests } from '../http/request-log.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { loadRecordTypes } from '../records/index.ts';
 import { version } from '../version.ts';
 import type { CredentialPagesOptions } from './journeys/credentials.ts';
 import { createOidcSignIn } from './oidc-sign-in.ts';
@@ -83,9 +82,9 @@ function credentialChecks(issuer: string, dispatcher: Agent | undefined, mock: b
   return { issuer: () => issuer, fetch: fetcher, allowHttp: mock && issuer.startsWith('http://') };
 }
 
-/** Runs the pages (for `descriptions`, by default the built-in types, read here once) until SIGTERM/SIGINT, then finishes the requests in progress. */
-export async function serveUi(config: UiConfig, descriptions?: readonly RecordDescription[]) {
-  const app = await buildUiApp(config, { descriptions: descriptions ?? (await loadRecordTypes()) });
+/** Runs the pages (for `descriptions`, read by the entry point) until SIGTERM/SIGINT, then finishes the requests in progress. */
+export async function serveUi(config: UiConfig, descriptions: readonly RecordDescription[]) {
+  const app = await buildUiApp(config, { descriptions });
   app.log.info({ api: config.apiUrl, signIn: config.oidc ? 'oidc' : 'mock', sessions: config.sessions.redis ? 'redis' : 'memory', tls: Boolean(config.tls) }, 'pages');
   if (!config.oidc) app.log.warn("AUTH_MODE=mock: caseworkers choose who they are; only for an API in mock mode");
   try {

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createChainWriter } from '../../src/audit/chain-writer.ts';
 import { postgresBackend } from '../../src/backend/postgres.ts';
-import { records } from '../../src/records/index.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import type { AuditEntry, AuditReport, EntriesFilter } from '../../src/types/audit.ts';
 import { ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../../src/types/audit.ts';
 import { TEST_DATABASE_URL, type TestStore, emptyStore, storeKinds } from '../helper.ts';
+import { builtInTypes as records } from '../record-types.ts';
 
 const entry = (username: string, n: number, more: Partial<AuditEntry> = {}): AuditEntry => ({
   username,

@@ -12,11 +12,13 @@ import { GENESIS_HASH, chainHash } from '../../src/audit/chain.ts';
 import { checkpointFault, checkpointSigner, newSigningKey, parseCheckpoints } from '../../src/audit/checkpoint.ts';
 import { takeCheckpoint } from '../../src/audit/checkpoint-writer.ts';
 import { verifyAuditChain } from '../../src/audit/verify.ts';
-import { checksum, migrate, migrations, splitStatements } from '../../src/store/migrations.ts';
+import { checksum, migrate, splitStatements, loadMigrations } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import type { SqlDriver } from '../../src/store/driver.ts';
 import type { AuditEntry, Checkpoint } from '../../src/types/audit.ts';
 import { TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
+
+const migrations = await loadMigrations();
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 

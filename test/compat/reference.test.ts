@@ -21,6 +21,7 @@ import { type TestContext, test } from 'node:test';
 import { CALLER, FULL_DETAILS, type RunningApp, filledStore, startApp, storeKinds, testConfig } from '../helper.ts';
 import { openBackend } from '../../src/backend/open.ts';
 import { REFERENCE, referenceMissing } from './reference-folder.ts';
+import { builtInServiceTypes } from '../record-types.ts';
 
 const MOCK_DATA = resolve(REFERENCE, 'mock-data');
 const skip = referenceMissing(MOCK_DATA);
@@ -387,7 +388,7 @@ test('the audit report filters users by a substring, as the existing service doe
 test('lev-web reads the audit report of a fresh mock with an empty X-Auth-Roles, and finds a history in it', { skip }, async (t: TestContext) => {
   // The existing service made no identity check on the report (FIELDS.md 6.3), and its mock had audit rows;
   // lev-web sends a username and an audience and no roles. Here too the mock's report is open, and not empty.
-  const store = await openBackend(testConfig());
+  const store = await openBackend(testConfig(), builtInServiceTypes);
   const app = await startApp(t, store);
   t.after(() => store.close());
   const levWeb = { 'x-auth-username': 'caseworker@example.gov.uk', 'x-auth-aud': 'lev-web', 'x-auth-roles': '' };

@@ -20,9 +20,9 @@ import pg from 'pg';
 import { generateRecords } from '../../src/generate/records.ts';
 import { type Source, loadSources } from '../../src/load/loader.ts';
 import { eventTypes } from '../../src/records/changes.ts';
-import { records } from '../../src/records/index.ts';
 import type { FeedEvent } from '../../src/types/events.ts';
 import { TEST_DATABASE_URL, type TestStore, emptyStore, startApp, storeKinds, testConfig, trailEntries } from '../helper.ts';
+import { builtInType, builtInTypes as records } from '../record-types.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
 const ALL = eventTypes(records);
@@ -61,7 +61,7 @@ const source = (name: string, entries: readonly Json[], breakAfter?: number, slo
   },
 });
 const load = (store: TestStore, type: string, entries: readonly Json[], batchSize = 2, slow = false) =>
-  loadSources(store.writer, type, [source(`${type}s`, entries, undefined, slow)], { batchSize });
+  loadSources(store.writer, builtInType(type), [source(`${type}s`, entries, undefined, slow)], { batchSize });
 
 const short = (events: readonly FeedEvent[]) => events.map((e) => `${e.type} ${e.recordId}${e.reason ? ` ${e.reason}` : ''}`);
 
@@ -155,7 +155,7 @@ for (const kind of await storeKinds()) {
       assert.equal(await store.lookupJson('birth', '5000000'), undefined);
     } else {
       await assert.rejects(
-        loadSources(store.writer, 'birth', [source('births', [birth(30), birth(31), birth(32), birth(33)], 3)], { batchSize: 1 }),
+        loadSources(store.writer, builtInType('birth'), [source('births', [birth(30), birth(31), birth(32), birth(33)], 3)], { batchSize: 1 }),
         /cut off/,
       );
       assert.equal(await store.lookupJson('birth', '30'), undefined);

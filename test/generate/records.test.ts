@@ -17,9 +17,9 @@ import {
   searchSample,
 } from '../../src/generate/records.ts';
 import { type Fields, groupFields, isLeaf, isLink, isList, readPath } from '../../src/records/define.ts';
-import { records } from '../../src/records/index.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
+import { builtInTypes as records } from '../record-types.ts';
 
 type Rec = Record<string, unknown>;
 const descriptionOf = (type: string) => records.find((d) => d.name === type)!;

@@ -15,10 +15,10 @@ import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { createCredentialIssuer } from '../../src/credentials/issue.ts';
 import { issuerKeys, newIssuerKey } from '../../src/credentials/keys.ts';
 import { type RecordDescription, readPath } from '../../src/records/define.ts';
-import { records } from '../../src/records/index.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
 import type { StoredRecord } from '../../src/types/records.ts';
 import { CALLER, type RunningApp, type TestStore, emptyStore, startApp, storeKinds, testConfig, trailEntries } from '../helper.ts';
+import { builtInTypes as records } from '../record-types.ts';
 
 type Json = Record<string, any>;
 

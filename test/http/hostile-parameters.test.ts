@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
-import { records } from '../../src/records/index.ts';
 import { CALLER, filledStore, storeKinds, testConfig } from '../helper.ts';
+import { builtInTypes as records } from '../record-types.ts';
 
 const HOSTILE = ['a%00b', '%00', '%ED%A0%80', 'a%ED%BF%BFb', '%FF', '%C0%80', '%EF%BF%BE', 'a%1Fb', '%7F', '%C2%85', '%E2%80%8E', 'a%F0%9F%98%80'];
 

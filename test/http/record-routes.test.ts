@@ -21,7 +21,7 @@ import {
   visibilityOf,
 } from '../../src/records/define.ts';
 import type { ViewDescription } from '../../src/records/views.ts';
-import { views } from '../record-types.ts';
+import { views, builtInTypes } from '../record-types.ts';
 import { CALLER, FULL_DETAILS, type RunningApp, type StoreKind, type TestStore, filledStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
 
 type Json = Record<string, unknown>;
@@ -64,7 +64,7 @@ function sharedStore(kind: StoreKind) {
 // Stored records and what the description says they look like
 // ---------------------------------------------------------------------------
 
-const mock = mockRecords() as unknown as Record<string, Json[]>;
+const mock = mockRecords(builtInTypes) as unknown as Record<string, Json[]>;
 
 /** Every stored (v1) record of the view's type. */
 const recordsOf = (view: ViewDescription): Json[] => mock[view.record.name] ?? [];

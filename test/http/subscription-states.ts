@@ -6,6 +6,7 @@
 import { type Source, loadSources } from '../../src/load/loader.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import type { TestStore } from '../helper.ts';
+import { builtInType } from '../record-types.ts';
 
 const deaths = (ids: number[]): Source => ({
   name: 'deaths',
@@ -32,7 +33,7 @@ export async function subscribedStates(store: TestStore): Promise<void> {
   }
   await store.subscriptions.setPaused('dvla-licences', true);
   const { head: before } = await store.events.bounds(new Date(0));
-  await loadSources(store.writer, 'death', [deaths([990000001, 990000002, 990000003])]);
+  await loadSources(store.writer, builtInType('death'), [deaths([990000001, 990000002, 990000003])]);
   const { head } = await store.events.bounds(new Date(0));
   await store.subscriptions.acknowledge(FEED_READER, before + 1);
 

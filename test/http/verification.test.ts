@@ -14,18 +14,18 @@ import { Writable } from 'node:stream';
 import { before, describe, test } from 'node:test';
 import pino from 'pino';
 import type { Config } from '../../src/config/index.ts';
-import { type TypeScenarios, mockRecords, scenarioFiles, scenarios } from '../../src/mock/dataset.ts';
+import { type TypeScenarios, mockRecords, scenarios } from '../../src/mock/dataset.ts';
 import { readPath } from '../../src/records/define.ts';
-import { records } from '../../src/records/index.ts';
 import { compileVerification } from '../../src/records/verification.ts';
 import { buildApp } from '../../src/app.ts';
 import { CALLER, type StoreKind, type TestStore, filledStore, storeKinds, suiteContext, testConfig } from '../helper.ts';
+import { builtInTypes as records, builtInTypes, builtInScenarios } from '../record-types.ts';
 
 type Json = Record<string, unknown>;
 type Type = string;
 type Query = Record<string, string>;
 
-const mock = mockRecords() as unknown as Record<Type, Json[]>;
+const mock = mockRecords(builtInTypes) as unknown as Record<Type, Json[]>;
 const stored = (type: Type, id: number) => {
   const record = mock[type].find((r) => r.id === id);
   assert.ok(record, `the mock has ${type} ${id}`);
@@ -83,7 +83,7 @@ const BUILT_IN_SOURCES: Record<Type, Sources> = {
 };
 const SOURCES: Record<Type, Sources> = {
   ...BUILT_IN_SOURCES,
-  ...Object.fromEntries(scenarioFiles.flatMap((file) => (file.verificationSources ? [[file.type, file.verificationSources]] : []))),
+  ...Object.fromEntries(builtInScenarios.flatMap((file) => (file.verificationSources ? [[file.type, file.verificationSources]] : []))),
 };
 const TYPES: Type[] = records.map((record) => record.name);
 /** The date parameters: the built-in types', and any a type added since declares. */

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { Agent, request } from 'undici';
 import { type Source, loadSources } from '../../src/load/loader.ts';
 import { emptyStore, postgresAvailable, startApp, testConfig } from '../helper.ts';
+import { builtInType } from '../record-types.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
@@ -66,7 +67,7 @@ test('one client holding more waiting reads than MAX_CONNECTIONS shuts nobody ou
   assert.ok(Date.now() - started < 8000, 'nothing waited for the held reads');
 
   // A commit answers the held reads with their event.
-  await loadSources(store.writer, 'death', [deaths([9001])]);
+  await loadSources(store.writer, builtInType('death'), [deaths([9001])]);
   for (const answer of await Promise.all([...held, ...others])) {
     assert.equal(answer.status, 200);
     assert.equal((answer.body?.events as unknown[]).length, 1);

@@ -12,10 +12,10 @@ import { loadConfig } from '../../src/config/index.ts';
 import { openBackend } from '../../src/backend/open.ts';
 import { DataError, loadDataPath } from '../../src/load/data-path.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
-import { records } from '../../src/records/index.ts';
 import type { RecordReader } from '../../src/types/store.ts';
 import { type TestStore, emptyStore } from '../helper.ts';
 import { REFERENCE, referenceMissing } from '../compat/reference-folder.ts';
+import { builtInTypes as records, builtInServiceTypes } from '../record-types.ts';
 
 /** A fresh folder under the system temporary folder, removed when the test ends. */
 async function tempDir(t: { after: (fn: () => Promise<void>) => void }): Promise<string> {
@@ -241,7 +241,7 @@ test('the service refuses a folder with one bad file, and serves nothing', async
   const config = loadConfig({ LEV_DATA: dir, LOG_LEVEL: 'silent' });
   assert.equal(config.dataPath, dir);
   assert.equal(config.database, undefined);
-  await assert.rejects(openBackend(config), (error: unknown) => {
+  await assert.rejects(openBackend(config, builtInServiceTypes), (error: unknown) => {
     assert.ok(error instanceof DataError, String(error));
     assert.match(error.message, /deaths\.ndjson:2: invalid death record: \/deceased\/dateOfDeath/);
     return true;
@@ -249,7 +249,7 @@ test('the service refuses a folder with one bad file, and serves nothing', async
 
   // Fixed, the same folder is served, and only its records (not the built-in mock data).
   await write(dir, 'deaths.ndjson', ndjson([deathV1(42, 'Good', 'Record', '1900-01-01', '2001-01-01')]));
-  const backend = await openBackend(config);
+  const backend = await openBackend(config, builtInServiceTypes);
   t.after(() => backend.close());
   assert.equal(backend.kind, 'memory');
   assert.equal(((await backend.records.lookup('birth', '41')) as { id: number }).id, 41);

@@ -21,9 +21,9 @@ import { normaliseName } from '../../src/records/normalise.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
-import { records as descriptions } from '../../src/records/index.ts';
 import { TEST_DATABASE_URL, type TestStore, emptySchema, emptyStore, postgresAvailable, recordTypes, storeKinds } from '../helper.ts';
 import { REFERENCE, referenceMissing } from '../compat/reference-folder.ts';
+import { builtInType, builtInTypes as descriptions, builtInTypes } from '../record-types.ts';
 
 const MOCK_DATA = resolve(REFERENCE, 'mock-data');
 
@@ -262,7 +262,7 @@ describe('progress', () => {
 // loadFiles
 // ---------------------------------------------------------------------------
 
-const mock = mockRecords() as Record<string, Json[]>;
+const mock = mockRecords(builtInTypes) as Record<string, Json[]>;
 
 /** `count` valid births: the mock births over and over, with ids from `firstId`. */
 function births(count: number, firstId = 1): Json[] {
@@ -322,11 +322,11 @@ for (const kind of await storeKinds()) {
       const store = await fresh();
       const records = births(230);
       await writeFile(file('valid.ndjson'), ndjson(records));
-      assert.deepEqual(counts(await loadFiles(store.writer, 'birth', [file('valid.ndjson')], { batchSize: 50 })), expected({ read: 230, inserted: 230 }));
+      assert.deepEqual(counts(await loadFiles(store.writer, builtInType('birth'), [file('valid.ndjson')], { batchSize: 50 })), expected({ read: 230, inserted: 230 }));
       assert.equal(await held(store, 'birth', 1, 231), 230);
       const keysAfterFirst = await rowsOf(store, 'birth_search_key');
 
-      assert.deepEqual(counts(await loadFiles(store.writer, 'birth', [file('valid.ndjson')], { batchSize: 50 })), expected({ read: 230, unchanged: 230 }));
+      assert.deepEqual(counts(await loadFiles(store.writer, builtInType('birth'), [file('valid.ndjson')], { batchSize: 50 })), expected({ read: 230, unchanged: 230 }));
       assert.deepEqual(await rowsOf(store, 'birth_search_key'), keysAfterFirst);
 
       // Record 3 renamed, record 200 given a new entry number, and two new records.
@@ -337,7 +337,7 @@ for (const kind of await storeKinds()) {
       changed.push(...births(2, 10_000));
       await writeFile(file('changed.ndjson'), ndjson(changed));
       assert.deepEqual(
-        counts(await loadFiles(store.writer, 'birth', [file('changed.ndjson')], { batchSize: 50 })),
+        counts(await loadFiles(store.writer, builtInType('birth'), [file('changed.ndjson')], { batchSize: 50 })),
         expected({ read: 232, inserted: 2, updated: 2, unchanged: 228 }),
       );
       assert.equal((await held(store, 'birth', 1, 231)) + (await held(store, 'birth', 10_000, 10_002)), 232);
@@ -357,7 +357,7 @@ for (const kind of await storeKinds()) {
       records[101] = { ...(records[101] as Json), child: { surname: 42 } };
       await writeFile(file('invalid.ndjson'), ndjson(records));
       // Batches of 25: four were written before the bad record was read.
-      const error = await loadError(loadFiles(store.writer, 'birth', [file('invalid.ndjson')], { batchSize: 25 }));
+      const error = await loadError(loadFiles(store.writer, builtInType('birth'), [file('invalid.ndjson')], { batchSize: 25 }));
       assert.match(error.message, new RegExp(`^${file('invalid.ndjson').replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}:102: invalid birth record: /child/surname: `));
       assert.equal(error.file, file('invalid.ndjson'));
       assert.deepEqual(counts(error.committed), expected({}));
@@ -367,12 +367,12 @@ for (const kind of await storeKinds()) {
       // Over loaded records: the updates in the batches before the bad record are undone too.
       const original = births(120);
       await writeFile(file('original.ndjson'), ndjson(original));
-      await loadFiles(store.writer, 'birth', [file('original.ndjson')]);
+      await loadFiles(store.writer, builtInType('birth'), [file('original.ndjson')]);
       const keysBefore = await rowsOf(store, 'birth_search_key');
       const renamed: unknown[] = original.map((r) => ({ ...r, child: { ...r.child, surname: 'Changed' } }));
       renamed[101] = records[101];
       await writeFile(file('renamed.ndjson'), ndjson(renamed));
-      await loadError(loadFiles(store.writer, 'birth', [file('renamed.ndjson')], { batchSize: 25 }));
+      await loadError(loadFiles(store.writer, builtInType('birth'), [file('renamed.ndjson')], { batchSize: 25 }));
       assert.deepEqual(await store.lookup('birth', '1'), original[0]);
       assert.deepEqual(await rowsOf(store, 'birth_search_key'), keysBefore);
       const first = original[0].child;
@@ -384,13 +384,13 @@ for (const kind of await storeKinds()) {
     await t.test('a line that is not JSON is an invalid record too; a JSON array reports item numbers', async () => {
       const store = await fresh();
       await writeFile(file('garbled.ndjson'), `${JSON.stringify(births(1)[0])}\n{"id": 2,\n`);
-      const garbled = await loadError(loadFiles(store.writer, 'birth', [file('garbled.ndjson')]));
+      const garbled = await loadError(loadFiles(store.writer, builtInType('birth'), [file('garbled.ndjson')]));
       assert.match(garbled.message, /garbled\.ndjson:2: invalid birth record: not valid JSON \(/);
 
       const items: unknown[] = births(5);
       items[3] = 'not an object';
       await writeFile(file('invalid.json'), JSON.stringify(items, null, 2));
-      const array = await loadError(loadFiles(store.writer, 'birth', [file('invalid.json')]));
+      const array = await loadError(loadFiles(store.writer, builtInType('birth'), [file('invalid.json')]));
       assert.match(array.message, /invalid\.json item 4: invalid birth record: not a JSON object$/);
       assert.equal(await held(store, 'birth', 1, 6), 0);
     });
@@ -399,7 +399,7 @@ for (const kind of await storeKinds()) {
       const store = await fresh();
       await writeFile(file('first.ndjson'), ndjson(births(10)));
       await writeFile(file('second.json'), '[' + JSON.stringify(births(3, 100)[0]) + ',{"id":-1}]');
-      const error = await loadError(loadFiles(store.writer, 'birth', [file('first.ndjson'), file('second.json')]));
+      const error = await loadError(loadFiles(store.writer, builtInType('birth'), [file('first.ndjson'), file('second.json')]));
       assert.match(error.message, /second\.json item 2: invalid birth record: \/id: /);
       assert.deepEqual(counts(error.committed), expected({ read: 10, inserted: 10 }));
       assert.equal(await held(store, 'birth', 1, 11), 10);
@@ -410,7 +410,7 @@ for (const kind of await storeKinds()) {
       const store = await fresh();
       await writeFile(file('unclosed.json'), '[' + births(3).map((b) => JSON.stringify(b)).join(','));
       const error = await loadError(
-        loadFiles(store.writer, 'birth', [file('unclosed.json')], { skipInvalid: true, rejectsPath: file('unclosed.rejects'), batchSize: 1 }),
+        loadFiles(store.writer, builtInType('birth'), [file('unclosed.json')], { skipInvalid: true, rejectsPath: file('unclosed.rejects'), batchSize: 1 }),
       );
       assert.match(error.message, /unclosed\.json: not a valid JSON array: the file ends after item 3: the array is not closed$/);
       assert.equal(await held(store, 'birth', 1, 4), 0);
@@ -426,7 +426,7 @@ for (const kind of await storeKinds()) {
       text.splice(35, 0, '{"id": 1, oops}');
       await writeFile(file('mixed.ndjson'), text.join('\n'));
       const rejects = file('mixed.rejects.ndjson');
-      const result = await loadFiles(store.writer, 'birth', [file('mixed.ndjson')], { skipInvalid: true, rejectsPath: rejects, batchSize: 7 });
+      const result = await loadFiles(store.writer, builtInType('birth'), [file('mixed.ndjson')], { skipInvalid: true, rejectsPath: rejects, batchSize: 7 });
       assert.deepEqual(counts(result), expected({ read: 41, inserted: 37, rejected: 4 }));
       assert.equal(result.rejectsPath, rejects);
       assert.equal(await held(store, 'birth', 1, 41), 37);
@@ -443,7 +443,7 @@ for (const kind of await storeKinds()) {
 
       // The default rejects file sits beside the first file.
       await writeFile(file('clean.ndjson'), ndjson(births(2, 500)));
-      const clean = await loadFiles(store.writer, 'birth', [file('clean.ndjson')], { skipInvalid: true });
+      const clean = await loadFiles(store.writer, builtInType('birth'), [file('clean.ndjson')], { skipInvalid: true });
       assert.equal(clean.rejectsPath, `${file('clean.ndjson')}.rejects.ndjson`);
       assert.equal(await readFile(`${file('clean.ndjson')}.rejects.ndjson`, 'utf8'), '');
     });
@@ -455,11 +455,11 @@ for (const kind of await storeKinds()) {
       lines[0] = lines[0].replace(/"forenames":"[^"]*"/, '"forenames":"Nul\\u0000"');
       lines[1] = lines[1].replace(/"forenames":"[^"]*"/, '"forenames":"Half \\ud83d"');
       await writeFile(file('unstorable.ndjson'), lines.join('\n'));
-      const result = await loadFiles(store.writer, 'birth', [file('unstorable.ndjson')], { skipInvalid: true, rejectsPath: file('unstorable.rejects') });
+      const result = await loadFiles(store.writer, builtInType('birth'), [file('unstorable.ndjson')], { skipInvalid: true, rejectsPath: file('unstorable.rejects') });
       assert.deepEqual(counts(result), expected({ read: 3, inserted: 1, rejected: 2 }));
       // A whole surrogate pair, escaped, is fine.
       await writeFile(file('emoji.ndjson'), JSON.stringify({ ...births(1, 900)[0], informant1: { forenames: 'Smile \\ud83d\\ude00' } }).replace('\\\\ud83d\\\\ude00', '\\ud83d\\ude00'));
-      assert.deepEqual(counts(await loadFiles(store.writer, 'birth', [file('emoji.ndjson')])), expected({ read: 1, inserted: 1 }));
+      assert.deepEqual(counts(await loadFiles(store.writer, builtInType('birth'), [file('emoji.ndjson')])), expected({ read: 1, inserted: 1 }));
       assert.equal(((await store.lookup('birth', '900')) as Json).informant1.forenames, 'Smile 😀');
     });
 
@@ -468,33 +468,33 @@ for (const kind of await storeKinds()) {
       const [a, b] = births(2);
       const a2 = { ...structuredClone(a), entryNumber: 99 };
       await writeFile(file('repeated.ndjson'), ndjson([a, b, a2]));
-      const repeated = await loadError(loadFiles(store.writer, 'birth', [file('repeated.ndjson')], { batchSize: 1 }));
+      const repeated = await loadError(loadFiles(store.writer, builtInType('birth'), [file('repeated.ndjson')], { batchSize: 1 }));
       assert.equal(repeated.message, `${file('repeated.ndjson')}:3: invalid birth record: /id: ${a.id} was given already, at ${file('repeated.ndjson')}:1`);
       assert.equal(await held(store, 'birth', 1, 3), 0, 'nothing of the file applied');
-      const skipped = await loadFiles(store.writer, 'birth', [file('repeated.ndjson')], { skipInvalid: true, rejectsPath: file('repeated.rejects') });
+      const skipped = await loadFiles(store.writer, builtInType('birth'), [file('repeated.ndjson')], { skipInvalid: true, rejectsPath: file('repeated.rejects') });
       assert.deepEqual(counts(skipped), expected({ read: 3, inserted: 2, rejected: 1 }));
       assert.equal(((await store.lookup('birth', String(a.id))) as Json).entryNumber, a.entryNumber, 'the first is kept');
       await writeFile(file('a2.ndjson'), ndjson([a2]));
-      assert.deepEqual(counts(await loadFiles(store.writer, 'birth', [file('a2.ndjson')])), expected({ read: 1, updated: 1 }), 'another load may change it');
+      assert.deepEqual(counts(await loadFiles(store.writer, builtInType('birth'), [file('a2.ndjson')])), expected({ read: 1, updated: 1 }), 'another load may change it');
 
       // The same records as a pretty-printed array: unchanged.
       await writeFile(file('same.json'), JSON.stringify([b, a2], null, 2));
-      assert.deepEqual(counts(await loadFiles(store.writer, 'birth', [file('same.json')])), expected({ read: 2, unchanged: 2 }));
+      assert.deepEqual(counts(await loadFiles(store.writer, builtInType('birth'), [file('same.json')])), expected({ read: 2, unchanged: 2 }));
 
       // Rows of the existing service: {id, data, ...search columns}.
       const row = (r: Json) => ({ id: r.id, data: r, forenames: r.child.forenames, surname: r.child.surname, date_of_birth: r.child.dateOfBirth });
       const rows = births(3, 700).map(row);
       await writeFile(file('rows.json'), JSON.stringify(rows));
       await writeFile(file('rows.ndjson'), ndjson([row(a2), ...rows]));
-      assert.deepEqual(counts(await loadFiles(store.writer, 'birth', [file('rows.json')])), expected({ read: 3, inserted: 3 }));
-      assert.deepEqual(counts(await loadFiles(store.writer, 'birth', [file('rows.ndjson')])), expected({ read: 4, unchanged: 4 }));
+      assert.deepEqual(counts(await loadFiles(store.writer, builtInType('birth'), [file('rows.json')])), expected({ read: 3, inserted: 3 }));
+      assert.deepEqual(counts(await loadFiles(store.writer, builtInType('birth'), [file('rows.ndjson')])), expected({ read: 4, unchanged: 4 }));
       assert.deepEqual(await store.lookup('birth', '701'), rows[1].data);
       const found = await store.search('birth', { date: rows[1].date_of_birth, surname: normaliseName(rows[1].surname), forenames: normaliseName(rows[1].forenames) }, 50);
       assert.ok(found.records.some((r) => (r as Json).id === 701));
 
       // A row whose id differs from its record's.
       await writeFile(file('bad-row.ndjson'), ndjson([{ ...row(a2), id: 5 }]));
-      const error = await loadError(loadFiles(store.writer, 'birth', [file('bad-row.ndjson')]));
+      const error = await loadError(loadFiles(store.writer, builtInType('birth'), [file('bad-row.ndjson')]));
       assert.match(error.message, /bad-row\.ndjson:1: invalid birth record: \/id: the row id 5 differs/);
     });
 
@@ -502,12 +502,12 @@ for (const kind of await storeKinds()) {
       const store = await fresh();
       for (const type of ['birth', 'death', 'marriage', 'partnership']) {
         const stdin = Readable.from([Buffer.from(ndjson(mock[type]))]);
-        const result = await loadFiles(store.writer, type, ['-'], { stdin });
+        const result = await loadFiles(store.writer, builtInType(type), ['-'], { stdin });
         const ids = new Set(mock[type].map((r) => r.id));
         assert.equal(ids.size, mock[type].length, `the built-in ${type} records have distinct ids`);
         assert.deepEqual(counts(result), expected({ read: mock[type].length, inserted: ids.size }), type);
       }
-      const error = await loadError(loadFiles(store.writer, 'death', ['-'], { stdin: Readable.from(['{"id":"x"}\n']) }));
+      const error = await loadError(loadFiles(store.writer, builtInType('death'), ['-'], { stdin: Readable.from(['{"id":"x"}\n']) }));
       assert.match(error.message, /^stdin:1: invalid death record: \/id: /);
     });
 
@@ -525,10 +525,10 @@ for (const kind of await storeKinds()) {
       const rows = births(5, 200).map((r) => ({ id: r.id, data: r, forenames: 'Column', surname: 'Only', date_of_birth: '2001-02-03' }));
       await store.upsert('birth', [...viaStore, ...rows].map(toStored));
       await writeFile(file('via-loader.ndjson'), ndjson(viaLoader));
-      await loadFiles(store.writer, 'birth', [file('via-loader.ndjson')]);
+      await loadFiles(store.writer, builtInType('birth'), [file('via-loader.ndjson')]);
 
       await writeFile(file('via-store.ndjson'), ndjson([...viaStore, ...rows]));
-      assert.deepEqual(counts(await loadFiles(store.writer, 'birth', [file('via-store.ndjson')])), expected({ read: 45, unchanged: 45 }));
+      assert.deepEqual(counts(await loadFiles(store.writer, builtInType('birth'), [file('via-store.ndjson')])), expected({ read: 45, unchanged: 45 }));
       assert.deepEqual(await store.upsert('birth', viaLoader.map(toStored)), { inserted: 0, updated: 0, unchanged: 40 });
 
       // The same search-key rows either way.
@@ -548,7 +548,7 @@ for (const kind of await storeKinds()) {
       const store = await fresh();
       await writeFile(file('progress.ndjson'), ndjson(births(20)));
       const seen: number[] = [];
-      await loadFiles(store.writer, 'birth', [file('progress.ndjson')], { onProgress: (p) => seen.push(p.records) });
+      await loadFiles(store.writer, builtInType('birth'), [file('progress.ndjson')], { onProgress: (p) => seen.push(p.records) });
       assert.equal(seen.at(-1), 20);
     });
 
@@ -562,10 +562,10 @@ for (const kind of await storeKinds()) {
         const ids = new Set(rows.map((r) => r.id)).size;
         const path = join(MOCK_DATA, name);
         assert.equal(ids, rows.length, `${name} has distinct ids`);
-        const first = await loadFiles(store.writer, type, [path]);
+        const first = await loadFiles(store.writer, builtInType(type), [path]);
         assert.deepEqual(counts(first), expected({ read: rows.length, inserted: ids }), name);
         for (const row of rows) assert.notEqual(await store.lookupJson(type, String(row.id)), undefined, `${type} ${row.id}`);
-        assert.deepEqual(counts(await loadFiles(store.writer, type, [path])), expected({ read: rows.length, unchanged: ids }));
+        assert.deepEqual(counts(await loadFiles(store.writer, builtInType(type), [path])), expected({ read: rows.length, unchanged: ids }));
       }
     });
   });
@@ -584,11 +584,11 @@ for (const kind of await storeKinds()) {
     await writeFile(file, Buffer.concat(lines));
 
     const store = await emptyStore(t, kind);
-    const error = await loadError(loadFiles(store.writer, 'birth', [file]));
+    const error = await loadError(loadFiles(store.writer, builtInType('birth'), [file]));
     assert.ok(error.message.startsWith(`${file}:15: invalid birth record: not valid UTF-8`), error.message);
     assert.equal(await held(store, 'birth', 500, 530), 0, 'nothing of the file applied');
 
-    const skipped = await loadFiles(store.writer, 'birth', [file], { skipInvalid: true, rejectsPath: join(dir, 'rejects.ndjson') });
+    const skipped = await loadFiles(store.writer, builtInType('birth'), [file], { skipInvalid: true, rejectsPath: join(dir, 'rejects.ndjson') });
     assert.deepEqual(counts(skipped), expected({ read: 30, inserted: 29, rejected: 1 }));
     assert.equal(await store.lookupJson('birth', '514'), undefined, 'the entry is rejected, not stored with U+FFFD');
     const [reject] = (await readFile(join(dir, 'rejects.ndjson'), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line));
@@ -598,7 +598,7 @@ for (const kind of await storeKinds()) {
     // In a JSON array the same names its item.
     const array = join(dir, 'births.json');
     await writeFile(array, Buffer.concat([Buffer.from('['), ...lines.map((line, i) => Buffer.concat([line.subarray(0, -1), Buffer.from(i < lines.length - 1 ? ',\n' : ']\n')]))]));
-    const arrayError = await loadError(loadFiles((await emptyStore(t, kind)).writer, 'birth', [array]));
+    const arrayError = await loadError(loadFiles((await emptyStore(t, kind)).writer, builtInType('birth'), [array]));
     assert.ok(arrayError.message.startsWith(`${array} item 15: invalid birth record: not valid UTF-8`), arrayError.message);
   });
 }
@@ -608,11 +608,10 @@ test('missing files are refused before anything is loaded', async (t) => {
   const store = await emptyStore(t, kind);
   const dir = await tempDir(t);
   await writeFile(join(dir, 'ok.ndjson'), ndjson(births(2)));
-  await assert.rejects(loadFiles(store.writer, 'birth', [join(dir, 'ok.ndjson'), join(dir, 'missing.ndjson')]), /missing\.ndjson: no such file/);
+  await assert.rejects(loadFiles(store.writer, builtInType('birth'), [join(dir, 'ok.ndjson'), join(dir, 'missing.ndjson')]), /missing\.ndjson: no such file/);
   assert.equal(await held(store, 'birth', 1, 3), 0);
-  await assert.rejects(loadFiles(store.writer, 'nonsense', [join(dir, 'ok.ndjson')]), /unknown record type/);
   await assert.rejects(
-    loadFiles(store.writer, 'birth', [join(dir, 'ok.ndjson')], { skipInvalid: true, rejectsPath: join(dir, '.', 'ok.ndjson') }),
+    loadFiles(store.writer, builtInType('birth'), [join(dir, 'ok.ndjson')], { skipInvalid: true, rejectsPath: join(dir, '.', 'ok.ndjson') }),
     /the rejects file cannot be one of the files to load/,
   );
   assert.equal((await readFile(join(dir, 'ok.ndjson'), 'utf8')).split('\n').length, 3);
@@ -634,7 +633,7 @@ async function runLoad(t: TestContext, args: string[], env: Record<string, strin
   t.mock.method(console, 'log', (...parts: unknown[]) => out.push(parts.join(' ')));
   t.mock.method(console, 'error', (...parts: unknown[]) => err.push(parts.join(' ')));
   try {
-    const code = await loadCommand.run(args, env);
+    const code = await loadCommand.run(args, env, builtInTypes);
     return { code, out: out.join('\n'), err: err.join('\n') };
   } finally {
     t.mock.restoreAll();
@@ -642,15 +641,15 @@ async function runLoad(t: TestContext, args: string[], env: Record<string, strin
 }
 
 test('lev-api load refuses without DATABASE_URL, and a usage mistake', async () => {
-  await assert.rejects(loadCommand.run(['--type', 'birth', 'x.ndjson'], {}), { name: 'UsageError', message: /DATABASE_URL is not set/ });
+  await assert.rejects(loadCommand.run(['--type', 'birth', 'x.ndjson'], {}, builtInTypes), { name: 'UsageError', message: /DATABASE_URL is not set/ });
   const env = { DATABASE_URL: TEST_DATABASE_URL };
-  await assert.rejects(loadCommand.run(['x.ndjson'], env), { name: 'UsageError', message: /--type is required/ });
-  await assert.rejects(loadCommand.run(['--type', 'dog', 'x'], env), { name: 'UsageError', message: /--type must be one of/ });
-  await assert.rejects(loadCommand.run(['--type', 'birth'], env), { name: 'UsageError', message: /at least one FILE/ });
-  await assert.rejects(loadCommand.run(['--type', 'birth', '--batch', '0', 'x'], env), { name: 'UsageError', message: /--batch/ });
-  await assert.rejects(loadCommand.run(['--type', 'birth', '--rejects', 'r', 'x'], env), { name: 'UsageError', message: /--skip-invalid/ });
-  await assert.rejects(loadCommand.run(['--type', 'birth', '-', '-'], env), { name: 'UsageError', message: /once/ });
-  await assert.rejects(loadCommand.run(['--type', 'birth', '--nope', 'x'], env), { name: 'UsageError' });
+  await assert.rejects(loadCommand.run(['x.ndjson'], env, builtInTypes), { name: 'UsageError', message: /--type is required/ });
+  await assert.rejects(loadCommand.run(['--type', 'dog', 'x'], env, builtInTypes), { name: 'UsageError', message: /--type must be one of/ });
+  await assert.rejects(loadCommand.run(['--type', 'birth'], env, builtInTypes), { name: 'UsageError', message: /at least one FILE/ });
+  await assert.rejects(loadCommand.run(['--type', 'birth', '--batch', '0', 'x'], env, builtInTypes), { name: 'UsageError', message: /--batch/ });
+  await assert.rejects(loadCommand.run(['--type', 'birth', '--rejects', 'r', 'x'], env, builtInTypes), { name: 'UsageError', message: /--skip-invalid/ });
+  await assert.rejects(loadCommand.run(['--type', 'birth', '-', '-'], env, builtInTypes), { name: 'UsageError', message: /once/ });
+  await assert.rejects(loadCommand.run(['--type', 'birth', '--nope', 'x'], env, builtInTypes), { name: 'UsageError' });
 });
 
 test('lev-api load against a PostgreSQL server', { skip: !(await postgresAvailable()) && 'no PostgreSQL server' }, async (t) => {
@@ -661,7 +660,7 @@ test('lev-api load against a PostgreSQL server', { skip: !(await postgresAvailab
   await writeFile(data, ndjson(births(30)));
 
   await t.test('refuses while the schema is behind', async () => {
-    await assert.rejects(loadCommand.run(['--type', 'birth', data], env), { name: 'SchemaBehindError', message: /lev-api migrate/ });
+    await assert.rejects(loadCommand.run(['--type', 'birth', data], env, builtInTypes), { name: 'SchemaBehindError', message: /lev-api migrate/ });
   });
 
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 1, statementTimeoutMs: 10_000 });

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { verifyEntries } from '../../src/audit/verify.ts';
-import { BUILT_IN_TYPES, openBackend } from '../../src/backend/open.ts';
+import { openBackend } from '../../src/backend/open.ts';
 import { HISTORY_CALLERS, HISTORY_DAYS, auditHistory } from '../../src/mock/audit-history.ts';
 import { CALLER, testConfig } from '../helper.ts';
+import { builtInServiceTypes, builtInTypes } from '../record-types.ts';
 
 const REPORT = '/api/v0/audit/user-activity';
 const AUDITOR = { ...CALLER, 'x-auth-roles': 'audit' };
@@ -25,9 +26,9 @@ test('the history is the same for the same day, covers working days only, and en
 });
 
 test('the mock starts with that history in its audit trail: several users, groups and datasets, chained', async (t) => {
-  const store = await openBackend(testConfig());
+  const store = await openBackend(testConfig(), builtInServiceTypes);
   assert.equal(store.kind, 'memory');
-  const app = await buildApp(testConfig(), { backend: store, descriptions: BUILT_IN_TYPES.descriptions });
+  const app = await buildApp(testConfig(), { backend: store, descriptions: builtInTypes });
   t.after(async () => {
     await app.close();
     await store.close();

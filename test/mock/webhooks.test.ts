@@ -8,8 +8,8 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { records } from '../../src/records/index.ts';
 import { startReceiver, until } from '../webhooks/receiver.ts';
+import { builtInTypes as records } from '../record-types.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
 

@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import test, { describe } from 'node:test';
 import { DescriptionError, checkDescription, fieldAt, requireField } from '../../src/records/check.ts';
 import { type RecordDescription, isoDate } from '../../src/records/define.ts';
-import { records } from '../../src/records/index.ts';
 import { birth } from '../../src/records/types/birth.ts';
 import { death } from '../../src/records/types/death.ts';
 import { marriage } from '../../src/records/types/marriage.ts';
 import { partnership } from '../../src/records/types/partnership.ts';
-import { views } from '../record-types.ts';
+import { views, builtInTypes as records } from '../record-types.ts';
 import { compileView } from '../../src/render/view.ts';
 import { recordType } from '../../src/data/entries.ts';
 

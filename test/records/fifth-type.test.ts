@@ -8,8 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BUILT_IN_TYPES, type ServiceTypes, loadMock } from '../../src/backend/open.ts';
-import { migrations } from '../../src/store/migrations.ts';
+import { type ServiceTypes, loadMock } from '../../src/backend/open.ts';
+import { loadMigrations } from '../../src/store/migrations.ts';
 import { recordType } from '../../src/data/entries.ts';
 import { generateRecords, searchSample } from '../../src/generate/records.ts';
 import { loadSources } from '../../src/load/loader.ts';
@@ -22,8 +22,11 @@ import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { SETTINGS, startReceiver, until } from '../webhooks/receiver.ts';
 import { CALLER, FULL_DETAILS, emptyStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
+import { builtInTypes } from '../record-types.ts';
 
-const types: ServiceTypes = { descriptions: [...BUILT_IN_TYPES.descriptions, testfixture], scenarios: [fixtureScenarios] };
+const migrations = await loadMigrations();
+
+const types: ServiceTypes = { descriptions: [...builtInTypes, testfixture], scenarios: [fixtureScenarios] };
 const FIXTURE = { ...CALLER, 'x-auth-roles': 'testfixture' };
 const FIXTURE_FULL = { ...FULL_DETAILS, 'x-auth-roles': 'testfixture,full-details' };
 const GENERATED_FIRST_ID = 500_000_000;

@@ -10,15 +10,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { suggestionKeys } from '../../src/match/keys.ts';
-import { FULL_ID, type TypeScenarios, mockRecords, scenarioFiles, scenariosOf } from '../../src/mock/dataset.ts';
+import { FULL_ID, type TypeScenarios, mockRecords, scenariosOf } from '../../src/mock/dataset.ts';
 import { type RecordDescription, isBlocked, readPath } from '../../src/records/define.ts';
-import { records } from '../../src/records/index.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
-import { type Migration, migrations } from '../../src/store/migrations.ts';
+import { type Migration, loadMigrations } from '../../src/store/migrations.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
 import { testfixture } from '../fixtures/testfixture/description.ts';
 import { fixtureMigration } from '../fixtures/testfixture/migration.ts';
 import { fixtureScenarios } from '../fixtures/testfixture/scenarios.ts';
+import { builtInTypes as records, builtInScenarios } from '../record-types.ts';
+
+const migrations = await loadMigrations();
 
 /** The mock records the tests of every type read by id. */
 const BLOCKED_ID = 999999020;
@@ -31,7 +33,7 @@ interface Types {
 }
 
 /** What each type misses, one line each: `<type>: <what>`. */
-function missing({ descriptions, migrations: applied, scenarios = scenarioFiles }: Types): string[] {
+function missing({ descriptions, migrations: applied, scenarios = builtInScenarios }: Types): string[] {
   const sql = applied.map((m) => m.sql).join('\n');
   const dataset = mockRecords(descriptions, scenarios) as Record<string, Record<string, unknown>[]>;
   return descriptions.flatMap(({ name }, i) => {
@@ -72,7 +74,7 @@ describe('every described type has a migration, mock scenarios and search keys',
   });
 
   test('a type described in a fixture, with its migration and its scenario file', () => {
-    assert.deepEqual(missing({ descriptions: [...records, testfixture], migrations: [...migrations, fixtureMigration], scenarios: [...scenarioFiles, fixtureScenarios] }), []);
+    assert.deepEqual(missing({ descriptions: [...records, testfixture], migrations: [...migrations, fixtureMigration], scenarios: [...builtInScenarios, fixtureScenarios] }), []);
   });
 
   test('a type without a migration is named with the tables it lacks', () => {

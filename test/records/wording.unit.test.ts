@@ -1,8 +1,8 @@
 /** How record types are named in sentences, from their descriptions' `noun` and `plural`. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { records } from '../../src/records/index.ts';
 import { capitalised, inWords, pluralOf } from '../../src/records/wording.ts';
+import { builtInTypes as records } from '../record-types.ts';
 
 test('lists read as a sentence does: one word alone, two with the last word, more with commas', () => {
   assert.equal(inWords([], 'or'), '');

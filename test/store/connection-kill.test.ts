@@ -15,8 +15,8 @@ import { migrate } from '../../src/store/migrations.ts';
 import { loadMock } from '../../src/backend/open.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
-import { records } from '../../src/records/index.ts';
 import { CALLER, TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
+import { builtInTypes as records, builtInServiceTypes } from '../record-types.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server at TEST_DATABASE_URL';
 const KILL_FOR_MS = 15_000;
@@ -106,7 +106,7 @@ test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 5
   const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}application_name=${schema}`;
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 10_000 });
   await migrate(driver);
-  await loadMock(createPostgresRecords(driver, records).writer);
+  await loadMock(createPostgresRecords(driver, records).writer, builtInServiceTypes);
   await driver.close();
 
   let service: Awaited<ReturnType<typeof serve>> | undefined;
@@ -162,7 +162,7 @@ test('four processes writing the audit trail at once, connections killed at rand
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 10_000 });
   t.after(() => driver.close());
   await migrate(driver);
-  await loadMock(createPostgresRecords(driver, records).writer);
+  await loadMock(createPostgresRecords(driver, records).writer, builtInServiceTypes);
 
   // Checkpoints every second, so that some are taken while connections die.
   const env = { DATABASE_URL: url, DATABASE_SCHEMA: schema, AUTH_MODE: 'mock', DATABASE_POOL_SIZE: '4', AUDIT_CHECKPOINT_S: '1' };

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { PINS_FILE, pin, readPins } from '../../scripts/migration-pins.ts';
-import { checksum, migrations, readMigrations } from '../../src/store/migrations.ts';
+import { checksum, readMigrations, loadMigrations } from '../../src/store/migrations.ts';
+
+const migrations = await loadMigrations();
 
 describe('migration files', () => {
   test('the text of every migration is the one pinned, and every migration is pinned', () => {

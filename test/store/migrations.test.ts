@@ -9,17 +9,16 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import { postgresBackend } from '../../src/backend/postgres.ts';
 import type { RecordDescription } from '../../src/records/define.ts';
-import { records } from '../../src/records/index.ts';
 import type { SqlDriver } from '../../src/store/driver.ts';
 import {
-  LATEST_VERSION,
   MigrationChangedError,
   MissingTablesError,
   UnknownMigrationError,
   assertSchemaCurrent,
   checksum,
+  latestVersion,
+  loadMigrations,
   migrate,
-  migrations,
   missingRecordTables,
   pendingMigrations,
   splitStatements,
@@ -29,6 +28,10 @@ import { replicaSet } from '../../src/store/replica-set.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
 import type { RecordToWrite } from '../../src/types/records.ts';
 import { TEST_DATABASE_URL, emptySchema, emptyStore, postgresAvailable, testConfig, uniqueSchema } from '../helper.ts';
+import { builtInTypes as records } from '../record-types.ts';
+
+const migrations = await loadMigrations();
+const LATEST_VERSION = latestVersion(migrations);
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 

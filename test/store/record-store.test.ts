@@ -9,10 +9,10 @@ import type { SqlDriver } from '../../src/store/driver.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
 import { readPath } from '../../src/records/define.ts';
-import { records } from '../../src/records/index.ts';
 import { verifiedPaths } from '../../src/records/verification.ts';
 import type { RecordToWrite, StoredRecord } from '../../src/types/records.ts';
 import { emptyStore, recordTypes, storeKinds } from '../helper.ts';
+import { builtInTypes as records } from '../record-types.ts';
 
 const types = new Map(recordTypes().map((type) => [type.description.name, type]));
 

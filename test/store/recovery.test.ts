@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '../../src/config/index.ts';
-import { migrations, pendingMigrations } from '../../src/store/migrations.ts';
+import { pendingMigrations, loadMigrations } from '../../src/store/migrations.ts';
 import { openBackend } from '../../src/backend/open.ts';
 import { TEST_DATABASE_URL, type TestStore, emptySchema, filledStore, postgresAvailable, startApp } from '../helper.ts';
+import { builtInServiceTypes } from '../record-types.ts';
+
+const migrations = await loadMigrations();
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
@@ -53,7 +56,7 @@ test('readiness is 503 while the database is unreachable', { skip }, async (t) =
 test('serve refuses a database whose schema is behind and names the fix', { skip }, async (t) => {
   const { schema, admin } = await emptySchema(t);
   const config = loadConfig({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, AUTH_MODE: 'mock' });
-  await assert.rejects(openBackend(config), /schema is behind.*lev-api migrate/s);
+  await assert.rejects(openBackend(config, builtInServiceTypes), /schema is behind.*lev-api migrate/s);
   await admin.query(`SET search_path = ${schema}`);
   assert.equal((await pendingMigrations({ query: async (sql, params) => (await admin.query(sql, params as unknown[])).rows })).length, migrations.length);
 });

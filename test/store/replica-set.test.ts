@@ -7,7 +7,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { openBackend, loadMock } from '../../src/backend/open.ts';
 import { loadSources } from '../../src/load/loader.ts';
-import { records } from '../../src/records/index.ts';
 import { verifiedPaths } from '../../src/records/verification.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
@@ -15,6 +14,7 @@ import { createPostgresRecords } from '../../src/store/postgres-records.ts';
 import type { RecordWriter } from '../../src/types/store.ts';
 import { FULL_DETAILS, startApp, testConfig } from '../helper.ts';
 import { clusterUnavailable, startCluster } from './pg-cluster.ts';
+import { builtInType, builtInTypes as records, builtInServiceTypes } from '../record-types.ts';
 
 const skip = clusterUnavailable();
 const MAX_LAG_MS = 1000;
@@ -32,7 +32,7 @@ async function until(check: () => boolean | Promise<boolean>, ms: number, what: 
 
 /** Loads one birth record as any load does (its feed event included). */
 const loadBirth = (writer: RecordWriter, record: object) =>
-  loadSources(writer, 'birth', [{ name: 'test', size: undefined, open: () => [JSON.stringify(record)] }]);
+  loadSources(writer, builtInType('birth'), [{ name: 'test', size: undefined, open: () => [JSON.stringify(record)] }]);
 
 test('a lagging replica: the primary answers what it lacks, and past the bound it answers nothing', { skip, timeout: 120_000 }, async (t) => {
   const cluster = await startCluster(t);
@@ -41,7 +41,7 @@ test('a lagging replica: the primary answers what it lacks, and past the bound i
   t.after(() => owner.close());
   await migrate(owner);
   const { writer } = createPostgresRecords(owner, records);
-  await loadMock(writer);
+  await loadMock(writer, builtInServiceTypes);
   await cluster.caughtUp();
 
   const config = testConfig({
@@ -51,7 +51,7 @@ test('a lagging replica: the primary answers what it lacks, and past the bound i
     DATABASE_READ_PROBE_MS: String(PROBE_MS),
     AUTH_MODE: 'mock',
   });
-  const backend = await openBackend(config);
+  const backend = await openBackend(config, builtInServiceTypes);
   t.after(() => backend.close());
   const app = await startApp(t, backend, config);
   const paths = () => (backend.records.readPaths as NonNullable<typeof backend.records.readPaths>)();
@@ -113,7 +113,7 @@ test('a replica that stops is out of rotation within two seconds, no answer fail
   const owner = openPostgres({ url: cluster.primary.url, poolSize: 2, statementTimeoutMs: 10_000 });
   t.after(() => owner.close());
   await migrate(owner);
-  await loadMock(createPostgresRecords(owner, records).writer);
+  await loadMock(createPostgresRecords(owner, records).writer, builtInServiceTypes);
   await cluster.caughtUp();
   const config = testConfig({
     DATABASE_URL: cluster.primary.url,
@@ -121,7 +121,7 @@ test('a replica that stops is out of rotation within two seconds, no answer fail
     DATABASE_READ_PROBE_MS: '250',
     AUTH_MODE: 'mock',
   });
-  const backend = await openBackend(config);
+  const backend = await openBackend(config, builtInServiceTypes);
   t.after(() => backend.close());
   const app = await startApp(t, backend, config);
   const paths = () => (backend.records.readPaths as NonNullable<typeof backend.records.readPaths>)();

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type CandidatePass, candidatePasses, queryKeys, suggestionKeys } from '../../src/match/keys.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
-import { records } from '../../src/records/index.ts';
 import { BackfillPendingError, assertSchemaCurrent, migrate } from '../../src/store/migrations.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
 import { backfillSuggestionKeys } from '../../src/store/suggestion-backfill.ts';
 import type { SearchKey, StoredRecord } from '../../src/types/records.ts';
 import { emptyStore, recordTypes, storeKinds } from '../helper.ts';
+import { builtInTypes as records } from '../record-types.ts';
 
 const birthType = recordTypes().find((type) => type.description.name === 'birth')!;
 

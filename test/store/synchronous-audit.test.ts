@@ -8,12 +8,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { Agent, get } from 'node:http';
 import { openBackend, loadMock } from '../../src/backend/open.ts';
-import { records } from '../../src/records/index.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
 import { CALLER, type RunningApp, startApp, testConfig } from '../helper.ts';
 import { clusterUnavailable, startCluster } from './pg-cluster.ts';
+import { builtInTypes as records, builtInServiceTypes } from '../record-types.ts';
 
 const skip = clusterUnavailable();
 const PATH = '/v1/registration/birth/123456789';
@@ -54,7 +54,7 @@ test('with a synchronous standby, every answered lookup has its audit entry on t
   const owner = openPostgres({ url: primary.url, poolSize: 2, statementTimeoutMs: 10_000 });
   t.after(() => owner.close());
   await migrate(owner);
-  await loadMock(createPostgresRecords(owner, records).writer);
+  await loadMock(createPostgresRecords(owner, records).writer, builtInServiceTypes);
   await cluster.caughtUp();
   const [{ sync_state }] = await primary.query<{ sync_state: string }>("SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby1'");
   assert.equal(sync_state, 'sync');
@@ -65,7 +65,7 @@ test('with a synchronous standby, every answered lookup has its audit entry on t
       AUTH_MODE: 'mock',
       ...(synchronous ? { DATABASE_SYNCHRONOUS_COMMIT: 'remote_write' } : {}),
     });
-    const backend = await openBackend(config);
+    const backend = await openBackend(config, builtInServiceTypes);
     t.after(() => backend.close().catch(() => {}));
     return startApp(t, backend, config);
   };

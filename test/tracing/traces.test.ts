@@ -20,11 +20,11 @@ import { fileURLToPath } from 'node:url';
 import { type TestContext } from 'node:test';
 import { loadMock } from '../../src/backend/open.ts';
 import { postgresBackend } from '../../src/backend/postgres.ts';
-import { records } from '../../src/records/index.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { CALLER, TEST_DATABASE_URL, emptySchema, storeKinds } from '../helper.ts';
+import { builtInTypes as records, builtInServiceTypes } from '../record-types.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
 
@@ -93,7 +93,7 @@ async function mockSchema(t: TestContext): Promise<string> {
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 10_000, applicationName: schema });
   await migrate(driver, {});
   const backend = postgresBackend(driver, records);
-  await loadMock(backend.writer);
+  await loadMock(backend.writer, builtInServiceTypes);
   await backend.close();
   return schema;
 }

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { closeMatchOnlyScenarios, scenarios } from '../../src/mock/dataset.ts';
 import type { MatchKind } from '../../src/match/vocabulary.ts';
-import { records } from '../../src/records/index.ts';
 import { explain } from '../../src/ui/close-matches.ts';
 import { sharedApp } from '../helper.ts';
+import { builtInTypes as records } from '../record-types.ts';
 
 const app = sharedApp();
 const cookieOf = (headers: Headers) => /lev_ui_session=([^;]+)/.exec(headers.get('set-cookie') ?? '')?.[1];

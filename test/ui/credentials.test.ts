@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { records } from '../../src/records/index.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
 import { type RunningApp, type TestStore, filledStore, startApp, suiteContext } from '../helper.ts';
 import { accessibilityViolations, browserMissing, launch, screenshot } from './browser.ts';
+import { builtInTypes as records } from '../record-types.ts';
 
 const missing = browserMissing();
 const [birth] = records;

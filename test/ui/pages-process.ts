@@ -6,10 +6,10 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import pino from 'pino';
 import { loadUiConfig } from '../../src/config/ui.ts';
-import { records } from '../../src/records/index.ts';
 import { buildUiApp } from '../../src/ui/server.ts';
 import { AUDIENCE, PAGES_CLIENT, startIssuer } from '../auth/issuer.ts';
 import { filledStore, startApp, testConfig } from '../helper.ts';
+import { builtInTypes as records } from '../record-types.ts';
 
 type Context = Parameters<typeof startApp>[0];
 

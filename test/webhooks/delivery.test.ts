@@ -16,6 +16,7 @@ import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import type { DeliveryOptions } from '../../src/webhooks/worker.ts';
 import { type TestStore, CALLER, emptyStore, startApp, storeKinds, trailEntries } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
+import { builtInType } from '../record-types.ts';
 
 type Json = Record<string, any>;
 const death = (id: number): Json => ({
@@ -28,7 +29,7 @@ const source = (entries: readonly Json[]): Source => ({
   size: undefined,
   open: () => [entries.map((entry) => JSON.stringify(entry)).join('\n')],
 });
-const loadDeaths = (store: TestStore, ids: readonly number[]) => loadSources(store.writer, 'death', [source(ids.map(death))]);
+const loadDeaths = (store: TestStore, ids: readonly number[]) => loadSources(store.writer, builtInType('death'), [source(ids.map(death))]);
 
 
 const quiet = { info() {}, warn() {} };

@@ -12,6 +12,7 @@ import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { emptyStore, postgresAvailable } from '../helper.ts';
 import { type Receiver, SETTINGS, startReceiver, until } from './receiver.ts';
+import { builtInType } from '../record-types.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
@@ -52,7 +53,7 @@ test('three slow receivers and two slots: the fast one is served within its boun
   // 20 events, committed a few at a time over about 8 seconds.
   const ids = Array.from({ length: 20 }, (_, index) => 1000 + index);
   for (let batch = 0; batch < 5; batch++) {
-    await loadSources(store.writer, 'death', [deaths(ids.slice(batch * 4, batch * 4 + 4))]);
+    await loadSources(store.writer, builtInType('death'), [deaths(ids.slice(batch * 4, batch * 4 + 4))]);
     await new Promise((resolve) => setTimeout(resolve, 1600));
   }
   await until(() => fast.taken().length === 20, 'every event at the fast receiver', 15_000);

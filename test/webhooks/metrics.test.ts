@@ -10,6 +10,7 @@ import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { emptyStore, startApp } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
+import { builtInType } from '../record-types.ts';
 
 const deaths = (ids: number[]): Source => ({
   name: 'deaths',
@@ -29,7 +30,7 @@ test('per-subscription delivery metrics', async (t) => {
   const registry = new Registry();
   const delivery = startConfiguredDelivery({ ...SETTINGS, retryMs: 60_000 }, store, store.descriptions, { info() {}, warn() {} }, registry, { pollMs: 50, backoff: () => 50 });
   t.after(() => delivery.stop());
-  await loadSources(store.writer, 'death', [deaths([1, 2, 3])]);
+  await loadSources(store.writer, builtInType('death'), [deaths([1, 2, 3])]);
   await until(() => good.taken().length === 3 && bad.received.length >= 3, 'deliveries and failures');
   const text = await registry.metrics();
   const value = (line: RegExp) => Number(line.exec(text)?.[1]);
@@ -53,7 +54,7 @@ test('lev_feed_lag_positions of a client that only has events pushed counts from
   const app = await startApp(t, store);
   const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50 });
   t.after(() => delivery.stop());
-  await loadSources(store.writer, 'death', [deaths([1, 2, 3])]);
+  await loadSources(store.writer, builtInType('death'), [deaths([1, 2, 3])]);
   await until(() => receiver.taken().length === 3, 'the deliveries');
   await until(async () => (await store.webhooks.get('pushed'))?.deliveredThrough === 3, 'the position recorded');
   const metrics = (await app.get('/metrics', {})).text;

@@ -16,12 +16,12 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { type Source, loadSources } from '../../src/load/loader.ts';
 import { postgresBackend } from '../../src/backend/postgres.ts';
-import { records } from '../../src/records/index.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { SETTINGS, type Receiver, startReceiver, until } from './receiver.ts';
+import { builtInType, builtInTypes as records } from '../record-types.ts';
 
 const run = promisify(execFile);
 const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -118,7 +118,7 @@ test('a PostgreSQL server restarted mid-delivery: nothing lost, in order, duplic
   t.after(() => delivery.stop());
 
   const before = 3000;
-  await loadSources(backend.writer, 'death', [deaths(1, before)]);
+  await loadSources(backend.writer, builtInType('death'), [deaths(1, before)]);
   const bootTime = async () => (await driver.query<{ at: Date }>('SELECT pg_postmaster_start_time() AS at'))[0].at.getTime();
   const firstBoot = await bootTime();
   await until(() => receivers.every((r) => r.taken().length >= 100), 'delivery under way', 60_000);
@@ -128,7 +128,7 @@ test('a PostgreSQL server restarted mid-delivery: nothing lost, in order, duplic
 
   // The pool opens new connections by itself: a load after the restart commits, and is delivered too.
   await until(async () => (await bootTime().catch(() => firstBoot)) !== firstBoot, 'the restarted server answering', 30_000);
-  await loadSources(backend.writer, 'death', [deaths(before + 1, 100)]);
+  await loadSources(backend.writer, builtInType('death'), [deaths(before + 1, 100)]);
   const expected = Array.from({ length: before + 100 }, (_, i) => i + 1);
   await until(() => receivers.every((r) => new Set(r.taken()).size === expected.length), 'every event at both receivers', 120_000);
 

@@ -12,6 +12,7 @@ import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { type TestStore, CALLER, emptyStore, startApp, storeKinds, trailEntries } from '../helper.ts';
 import { type Receiver, SETTINGS, startReceiver, until } from './receiver.ts';
+import { builtInType } from '../record-types.ts';
 
 type Json = Record<string, any>;
 const source = (entries: readonly Json[]): Source => ({ name: 'records', size: undefined, open: () => [entries.map((entry) => JSON.stringify(entry)).join('\n')] });
@@ -58,8 +59,8 @@ for (const kind of await storeKinds()) {
     const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50, backoff: () => 100, slots: 4 });
     t.after(() => delivery.stop());
 
-    await loadSources(store.writer, 'death', [source([death(11), death(12, true)])]);
-    await loadSources(store.writer, 'birth', [source([birth(21)])]);
+    await loadSources(store.writer, builtInType('death'), [source([death(11), death(12, true)])]);
+    await loadSources(store.writer, builtInType('birth'), [source([birth(21)])]);
     await until(() => distinctTaken(receivers['dwp-basic']) === 2 && distinctTaken(receivers['dwp-full']) === 2 && distinctTaken(receivers.unrecorded) === 3, 'the deliveries');
 
     const app = await startApp(t, store);
@@ -89,7 +90,7 @@ for (const kind of await storeKinds()) {
 
     // Changing the roles takes effect from the next event: the birth role added, births with their field.
     assert.equal(await store.subscriptions.setRoles('dwp-basic', ['death', 'birth']), true);
-    await loadSources(store.writer, 'birth', [source([birth(22)])]);
+    await loadSources(store.writer, builtInType('birth'), [source([birth(22)])]);
     await until(() => distinctTaken(receivers['dwp-basic']) === 3, 'the birth, now the birth role is recorded');
     assert.deepEqual(bodies(receivers['dwp-basic'])[2].data.fields, { 'child.surname': 'Private' });
 

@@ -15,6 +15,7 @@ import { type Source, loadSources } from '../../src/load/loader.ts';
 import { emptyStore } from '../helper.ts';
 import { createPki } from '../auth/pki.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
+import { builtInType } from '../record-types.ts';
 
 /** The IPv6 spellings of internal IPv4 addresses, each a name resolves to. */
 const INTERNAL_IPV6: Record<string, [string, string]> = {
@@ -100,7 +101,7 @@ test('the worker records the refusal as the subscription\'s last error, audits i
   });
   t.after(() => delivery.stop());
   const death = { id: 7, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } };
-  await loadSources(store.writer, 'death', [{ name: 'one', size: undefined, open: () => [JSON.stringify(death)] } as Source]);
+  await loadSources(store.writer, builtInType('death'), [{ name: 'one', size: undefined, open: () => [JSON.stringify(death)] } as Source]);
   await until(async () => (await store.webhooks.get('evil'))?.lastError !== undefined && failing.received.length > 1, 'a refusal and a failure');
   assert.match((await store.webhooks.get('evil'))!.lastError!, /evil\.example resolves to 127\.0\.0\.1 is a loopback address/);
   assert.equal((await store.webhooks.get('failing'))!.lastStatus, 500);
@@ -126,7 +127,7 @@ test('HTTPS with the test PKI: the receiver\'s certificate checked against WEBHO
   });
   t.after(() => delivery.stop());
   const death = { id: 8, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } };
-  await loadSources(store.writer, 'death', [{ name: 'one', size: undefined, open: () => [JSON.stringify(death)] } as Source]);
+  await loadSources(store.writer, builtInType('death'), [{ name: 'one', size: undefined, open: () => [JSON.stringify(death)] } as Source]);
   await until(() => receiver.taken().length === 1, 'the HTTPS delivery');
   assert.equal(receiver.received[0].clientCertificate, 'lev-api-webhooks');
   new Webhook(secret).verify(receiver.received[0].body, receiver.received[0].headers);

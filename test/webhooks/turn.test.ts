@@ -13,6 +13,7 @@ import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { ACTIVE_EVERY_MS } from '../../src/webhooks/active.ts';
 import { emptyStore, storeKinds } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
+import { builtInType } from '../record-types.ts';
 
 const deaths = (ids: number[]): Source => ({
   name: 'deaths',
@@ -33,7 +34,7 @@ for (const kind of await storeKinds()) {
       // A turn long enough for every event, so only the pause can stop it.
       const delivery = startConfiguredDelivery({ ...SETTINGS, timeoutMs: 3000, leaseMs: 10_000, turnMs: 60_000 }, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50, slots: 1 });
       t.after(() => delivery.stop());
-      await loadSources(store.writer, 'death', [deaths([1, 2, 3, 4, 5, 6, 7, 8])]);
+      await loadSources(store.writer, builtInType('death'), [deaths([1, 2, 3, 4, 5, 6, 7, 8])]);
       await until(() => receiver.received.length === 1, 'the first event');
       if (stop === 'pause') assert.equal(await store.subscriptions.setPaused('slow', true), true);
       else assert.equal(await store.subscriptions.remove('slow'), true);

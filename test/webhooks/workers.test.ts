@@ -15,7 +15,6 @@ import { test } from 'node:test';
 import pg from 'pg';
 import { type Source, loadSources } from '../../src/load/loader.ts';
 import { postgresBackend } from '../../src/backend/postgres.ts';
-import { records } from '../../src/records/index.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
@@ -23,6 +22,7 @@ import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { UNKEPT_LIMIT } from '../../src/webhooks/worker.ts';
 import { TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
+import { builtInType, builtInTypes as records } from '../record-types.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
@@ -64,7 +64,7 @@ test('kill -9 of a worker mid-delivery loses nothing; another takes over within 
   };
   await backend.subscriptions.add({ client: 'dwp', events: ['death.registered'], fields: [] });
   await backend.webhooks.setEndpoint('dwp', { url: receiver.url }, { secret: newSecret() });
-  await loadSources(backend.writer, 'death', [deaths([1, 2, 3, 4, 5, 6])]);
+  await loadSources(backend.writer, builtInType('death'), [deaths([1, 2, 3, 4, 5, 6])]);
 
   const first = deliverProcess(schema);
   t.after(() => first.kill('SIGKILL'));
@@ -119,7 +119,7 @@ test('every database connection of a worker cut mid-delivery: delivery pauses, t
   const unkeptLimit = 2;
   const delivery = startConfiguredDelivery(SETTINGS, backend, records, log, undefined, { pollMs: 100, backoff: () => 100, unkeptLimit });
   t.after(() => delivery.stop());
-  await loadSources(backend.writer, 'death', [deaths([1, 2, 3, 4, 5, 6, 7, 8])]);
+  await loadSources(backend.writer, builtInType('death'), [deaths([1, 2, 3, 4, 5, 6, 7, 8])]);
   await until(() => new Set(receiver.taken()).size === 8, 'all eight delivered after the cut', 40_000);
   assert.ok(cut);
   const positions = receiver.taken();
@@ -160,7 +160,7 @@ test('the audit trail stalled mid-delivery, then the worker killed with kill -9:
   await backend.subscriptions.add({ client: 'dwp', events: ['death.registered'], fields: [] });
   await backend.webhooks.setEndpoint('dwp', { url: receiver.url }, { secret: newSecret() });
   const ids = Array.from({ length: 20 }, (_, i) => i + 1);
-  await loadSources(backend.writer, 'death', [deaths(ids)]);
+  await loadSources(backend.writer, builtInType('death'), [deaths(ids)]);
   // From the third entry on, each statement waits for an advisory lock the test holds: the worker's entries stop committing.
   const key = 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
   const locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -218,7 +218,7 @@ test('the audit trail refusing entries mid-delivery: the turn stops, the positio
   const log = { info: (_d: object, message: string) => void logged.push(message), warn: (_d: object, message: string) => void logged.push(message) };
   const delivery = startConfiguredDelivery(SETTINGS, backend, records, log, undefined, { pollMs: 100, backoff: () => 100, unkeptLimit: UNKEPT_LIMIT });
   t.after(() => delivery.stop());
-  await loadSources(backend.writer, 'death', [deaths(ids)]);
+  await loadSources(backend.writer, builtInType('death'), [deaths(ids)]);
 
   // Refused, the first unkept event is sent again and again; the position never passes it.
   let state = await deliveryState(admin, schema);

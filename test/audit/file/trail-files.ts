@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { openMemoryBackend } from '../../../src/backend/memory.ts';
-import { records } from '../../../src/records/index.ts';
 import { auditCommand } from '../../../src/commands/audit.ts';
 import { loadConfig } from '../../../src/config/index.ts';
 import type { AuditEntry } from '../../../src/types/audit.ts';
+import { builtInTypes as records, builtInTypes } from '../../record-types.ts';
 
 export const entry = (i: number): AuditEntry => ({
   username: `user-${i % 3}`,
@@ -36,7 +36,7 @@ export async function verifyCommand(t: TestContext, path: string) {
   t.mock.method(console, 'log', (...parts: unknown[]) => lines.push(parts.join(' ')));
   t.mock.method(console, 'error', (...parts: unknown[]) => lines.push(parts.join(' ')));
   try {
-    return { code: await auditCommand.run(['verify', '--file', path], {}), output: lines.join('\n') };
+    return { code: await auditCommand.run(['verify', '--file', path], {}, builtInTypes), output: lines.join('\n') };
   } finally {
     t.mock.restoreAll();
   }

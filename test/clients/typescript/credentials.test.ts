@@ -18,10 +18,10 @@ import { CredentialVerificationError, recordClaims, verifyCredential } from '@le
 import { readIssuerKeyFile } from '../../../src/config/credentials.ts';
 import { createCredentialIssuer } from '../../../src/credentials/issue.ts';
 import { issuerKeys, newIssuerKey } from '../../../src/credentials/keys.ts';
-import { records } from '../../../src/records/index.ts';
 import { searchKeys } from '../../../src/records/search-keys.ts';
 import { emptyStore, startApp, testConfig } from '../../helper.ts';
 import { runCli } from '../../run-cli.ts';
+import { builtInTypes as records } from '../../record-types.ts';
 
 const [birth] = records;
 const child = (id: number, correction = 'None') => {

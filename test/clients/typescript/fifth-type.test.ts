@@ -12,16 +12,16 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { clientTypes, recordTypesOf } from '../../../clients/typescript/scripts/openapi-types.ts';
 import { buildApp } from '../../../src/app.ts';
-import { BUILT_IN_TYPES } from '../../../src/backend/open.ts';
 import { openMemoryBackend } from '../../../src/backend/memory.ts';
 import { testfixture } from '../../fixtures/testfixture/description.ts';
+import { builtInTypes } from '../../record-types.ts';
 import { testConfig } from '../../helper.ts';
 
 const CLIENT = fileURLToPath(new URL('../../../clients/typescript/', import.meta.url));
 const TSC = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url));
 
 async function servedWithFixture(): Promise<Record<string, any>> {
-  const descriptions = [...BUILT_IN_TYPES.descriptions, testfixture];
+  const descriptions = [...builtInTypes, testfixture];
   const backend = await openMemoryBackend(descriptions, { keep: 10 });
   const app = await buildApp(testConfig(), { backend, descriptions });
   try {
@@ -48,7 +48,7 @@ export const unknown: RecordType = 'divorce';
 
 test('a fifth record type the service serves is typed in the client from the generated schema alone', { timeout: 120_000 }, async (t) => {
   const document = await servedWithFixture();
-  assert.deepEqual(recordTypesOf(document), [...BUILT_IN_TYPES.descriptions.map((d) => d.name), 'testfixture']);
+  assert.deepEqual(recordTypesOf(document), [...builtInTypes.map((d) => d.name), 'testfixture']);
   const copy = fileURLToPath(new URL('../../../test-output/client-fifth-type/', import.meta.url));
   await rm(copy, { recursive: true, force: true });
   await mkdir(copy, { recursive: true });

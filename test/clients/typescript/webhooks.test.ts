@@ -11,6 +11,7 @@ import { newSecret, newSigningKey, publicKeyOf } from '../../../src/webhooks/sig
 import { startConfiguredDelivery } from '../../../src/webhooks/start.ts';
 import { emptyStore } from '../../helper.ts';
 import { SETTINGS, startReceiver, until } from '../../webhooks/receiver.ts';
+import { builtInType } from '../../record-types.ts';
 
 test('verifyWebhook accepts what the service signed, with the secret or the public key, and nothing else', async (t) => {
   const store = await emptyStore(t, 'memory');
@@ -22,7 +23,7 @@ test('verifyWebhook accepts what the service signed, with the secret or the publ
   const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50 });
   t.after(() => delivery.stop());
   const source: Source = { name: 'one', size: undefined, open: () => [JSON.stringify({ id: 41, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } })] };
-  await loadSources(store.writer, 'death', [source]);
+  await loadSources(store.writer, builtInType('death'), [source]);
   await until(() => receiver.received.length === 1, 'the delivery');
   const { headers, body } = receiver.received[0];
 
