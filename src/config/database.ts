@@ -10,7 +10,7 @@ export const Database = {
   DATABASE_URL: Type.Optional(
     Type.String({
       pattern: '^postgres(ql)?://',
-      description: 'PostgreSQL server; without it the embedded store is used',
+      description: 'PostgreSQL server (the primary), one host: an address that follows the primary across a failover; without it the embedded store is used',
     }),
   ),
   DATABASE_READ_URLS: Type.Optional(
@@ -63,11 +63,21 @@ export const DatabaseConfig = Type.Object({
 });
 export type DatabaseConfig = Settled<typeof DatabaseConfig>;
 
+/**
+ * Whether a libpq URL names several hosts (`postgres://a:5432,b:5432/db`): a comma between the
+ * scheme and the path, after any user and password (which may hold one).
+ */
+const severalHosts = (url: string) => /^postgres(?:ql)?:\/\/(?:[^@/?#]*@)?[^@/?#]*,[^@/?#]*(?:[/?#]|$)/.test(url);
+
 /** The server's settings, undefined for the embedded store; replicas without a primary, or LEV_DATA with one, are problems. */
 export function databaseOf(value: EnvValues<typeof Database>, problems: string[]): DatabaseConfig | undefined {
   if (value.DATABASE_READ_URLS && !value.DATABASE_URL) problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
   if (value.DATABASE_READ_PROBE_MS * 2 > value.DATABASE_READ_MAX_LAG_MS) {
     problems.push(`DATABASE_READ_PROBE_MS (${value.DATABASE_READ_PROBE_MS}) must be at most half DATABASE_READ_MAX_LAG_MS (${value.DATABASE_READ_MAX_LAG_MS}): a replica is measured as behind by up to one interval more than it is`);
+  }
+  // pg takes one host: it would fail at the first connection with "Invalid URL" (docs/postgresql.md).
+  if (value.DATABASE_URL && severalHosts(value.DATABASE_URL)) {
+    problems.push('DATABASE_URL names several hosts, which the PostgreSQL driver (pg) does not read: give one address that follows the primary, a DNS name, virtual IP or proxy (docs/postgresql.md)');
   }
   if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
   return value.DATABASE_URL

@@ -6,43 +6,16 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { Agent, get } from 'node:http';
 import { openBackend, loadMock } from '../../src/backend/open.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
-import { CALLER, type RunningApp, startApp, testConfig } from '../helper.ts';
+import { type RunningApp, startApp, testConfig } from '../helper.ts';
+import { drive } from './lookups-under-load.ts';
 import { clusterUnavailable, startCluster } from './pg-cluster.ts';
 import { builtInTypes as records, builtInServiceTypes } from '../record-types.ts';
 
 const skip = clusterUnavailable();
-const PATH = '/v1/registration/birth/123456789';
-
-/** 20 keep-alive clients reading until `stop` resolves: each answer's status, and the request ids of the 200s. */
-async function drive(url: string, stop: Promise<unknown>): Promise<{ statuses: Record<string, number>; answered: string[] }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 20 });
-  const statuses: Record<string, number> = {};
-  const answered: string[] = [];
-  let running = true;
-  void stop.then(() => (running = false));
-  await Promise.all(
-    Array.from({ length: 20 }, async () => {
-      while (running) {
-        const status = await new Promise<string>((resolve) => {
-          get(url + PATH, { agent, headers: CALLER }, (response) => {
-            if (response.statusCode === 200) answered.push(String(response.headers['x-request-id']));
-            response.resume().once('end', () => resolve(String(response.statusCode))).once('error', () => resolve('error'));
-          }).once('error', () => resolve('error'));
-        });
-        statuses[status] = (statuses[status] ?? 0) + 1;
-        // Between a crash and the test's end the answers are 503s: no need to spin on them.
-        if (status !== '200') await sleep(20);
-      }
-    }),
-  );
-  agent.destroy();
-  return { statuses, answered };
-}
 
 test('with a synchronous standby, every answered lookup has its audit entry on the promoted standby; and its cost', { skip, timeout: 180_000 }, async (t) => {
   const cluster = await startCluster(t);
