@@ -11,11 +11,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { verifyAuditChain } from '../../src/audit/verify.ts';
 import { loadMock, openBackend } from '../../src/backend/open.ts';
-import { records } from '../../src/records/index.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
 import { startApp, testConfig } from '../helper.ts';
+import { builtInTypes as records, builtInServiceTypes } from '../record-types.ts';
 import { drive } from './lookups-under-load.ts';
 import { clusterUnavailable, startCluster } from './pg-cluster.ts';
 
@@ -54,13 +54,13 @@ test('a primary failing over behind one address: answers resume within 10 s of t
   await primary.query('SELECT pg_reload_conf()');
   const owner = openPostgres({ url: primary.url, poolSize: 2, statementTimeoutMs: 10_000 });
   await migrate(owner);
-  await loadMock(createPostgresRecords(owner, records).writer);
+  await loadMock(createPostgresRecords(owner, records).writer, builtInServiceTypes);
   await owner.close();
   await cluster.caughtUp();
 
   const address = await movableAddress(t, primary.port);
   const config = testConfig({ DATABASE_URL: address.url, AUTH_MODE: 'mock', DATABASE_SYNCHRONOUS_COMMIT: 'remote_write' });
-  const backend = await openBackend(config);
+  const backend = await openBackend(config, builtInServiceTypes);
   t.after(() => backend.close().catch(() => {}));
   const app = await startApp(t, backend, config);
 
