@@ -45,14 +45,26 @@ const firstWord = (name: string) => {
   return space < 0 ? name : name.slice(0, space);
 };
 
+/** Name levels close enough for one of two exchanged names: the name itself, or a slip of it. */
+const SWAPPED_ALIKE = new Set<MatchKind>(['exact', 'sound-alike', 'spelling']);
+
 /**
  * Forenames given as the surname and the surname as the forenames: the whole forenames or the first
- * of them in the surname's place, and the surname, alone or first, in the forenames'.
+ * of them in the surname's place, and the surname, alone or first, in the forenames'; or so with
+ * one of the two misspelt (alike in sound, or an edit out) and the other exact, as a form that
+ * exchanged the fields and was typed with a slip gives them. Each side starts with the other's
+ * letter first, so that most records are told apart without a comparison.
  */
 function swapped(query: MatchQuery, stored: SearchKey): boolean {
   if (!stored.forenames) return false;
-  return (query.surname === stored.forenames || query.surname === firstWord(stored.forenames)) &&
-    (query.forenames === stored.surname || firstWord(query.forenames) === stored.surname);
+  const first = firstWord(stored.forenames);
+  const asSurname = query.surname === stored.forenames || query.surname === first;
+  const asForenames = query.forenames === stored.surname || firstWord(query.forenames) === stored.surname;
+  if (asSurname && asForenames) return true;
+  if (asSurname === asForenames || query.surname[0] !== first[0] || query.forenames[0] !== stored.surname[0]) return false;
+  return asSurname
+    ? SWAPPED_ALIKE.has(compareSurname(firstWord(query.forenames), stored.surname).kind)
+    : SWAPPED_ALIKE.has(compareSurname(firstWord(query.surname), first).kind);
 }
 
 /** The prior odds, in bits, that a registration is the one sought: one in the register's records. */

@@ -131,6 +131,12 @@ describe('scores', () => {
     assert.deepEqual(swappedNames.matched, { surname: 'swapped', forenames: 'swapped', date: 'exact' });
     const swappedFields = scoreKey(key('Eleanor Rose', 'Ashworth', '2008-08-08'), stored);
     assert.deepEqual(swappedFields.matched, { surname: 'swapped', forenames: 'swapped', date: 'exact' }, 'the whole forenames in the place of the surname');
+    const swappedSlip = scoreKey(key('Eleanor Rose', 'Ashwoth', '2008-08-08'), stored);
+    assert.deepEqual(swappedSlip.matched, { surname: 'swapped', forenames: 'swapped', date: 'exact' }, 'exchanged, the surname with a slip');
+    const swappedOtherSlip = scoreKey(key('Elanor', 'Ashworth', '2008-08-08'), stored);
+    assert.deepEqual(swappedOtherSlip.matched, { surname: 'swapped', forenames: 'swapped', date: 'exact' }, 'exchanged, the forename with a slip');
+    assert.notEqual(scoreKey(key('Eleanor', 'Ashford', '2008-08-08'), stored).matched.surname, 'swapped', 'exchanged with another name is not');
+    assert.notEqual(scoreKey(key('Elanor', 'Ashwoth', '2008-08-08'), stored).matched.surname, 'swapped', 'both misspelt is not');
     const far = scoreKey(key('Ashworth', 'Eleanor', '1990-01-01'), stored, { records: 100_000, surname: 30, forenames: 400 } as never);
     assert.equal(far.matched.date, 'different');
     assert.ok(far.weights.date < 0, 'a different date is evidence against');
