@@ -52,14 +52,3 @@ export function credentialClaims(type: string, fields: Fields, rendered: Claims,
   const claims = walk(fields, rendered, '');
   return { claims, fields: disclosed };
 }
-
-/** The SD-JWT disclosure frame of claims: every key at every depth selectively disclosable. */
-export type Frame = { _sd?: string[]; [key: string]: Frame | string[] | undefined };
-
-export function disclosureFrame(claims: Claims): Frame {
-  const frame: Frame = { _sd: Object.keys(claims) };
-  for (const [key, value] of Object.entries(claims)) {
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) frame[key] = disclosureFrame(value as Claims);
-  }
-  return frame;
-}

@@ -175,7 +175,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       const { claims, fields } = paper ? certificateClaims(view.record, all.claims) : all;
       const status = await fromStore(() => statuses.allocate(type, Number(id)));
       await request.audited(1, refsOf(type, [Number(id)]), { dataset: type, operation: 'credential' }, { fields });
-      const credential = await issuer.issue({ issuer: issuerOf(request), type, claims, status, holderKey, inTheClear: paper });
+      const credential = issuer.issue({ issuer: issuerOf(request), type, claims, status, holderKey, inTheClear: paper });
       if (paper && request.headers.accept?.includes(SVG_TYPE)) {
         return reply.type(SVG_TYPE).send(await QRCode.toString(credential, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
       }
