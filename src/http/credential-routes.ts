@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from '@sinclair/typebox';
 import QRCode from 'qrcode';
-import { credentialClaims } from '../credentials/claims.ts';
+import { compileClaims } from '../credentials/claims.ts';
 import { certificateClaims } from '../credentials/paper.ts';
 import { type CredentialIssuer, CREDENTIAL_TYPE } from '../credentials/issue.ts';
 import { parseHolderKey } from '../credentials/holder-key.ts';
@@ -97,6 +97,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
   const { store, statuses, keys, issuer, issuerUrl, statusTtlS } = options;
   const views = new Map(options.views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
   const types = [...views.keys()];
+  const claimsOf = new Map([...views].map(([type, view]) => [type, compileClaims(type, view.fields, view.record.blockedFlag)]));
   const issuerOf = (_request: FastifyRequest) => issuerUrl();
   // Public documents a wallet or a relying party's page may fetch from anywhere.
   const open = { 'access-control-allow-origin': '*' };
@@ -171,7 +172,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       if (readPath(record, verification.replacedBy) != null) {
         throw conflict('Replaced', 'The registration was replaced by a re-registration: ask for a credential of the registration that replaced it');
       }
-      const all = credentialClaims(type, view.fields, view.render(record, audienceOf(request)), blockedFlag);
+      const all = (claimsOf.get(type) as ReturnType<typeof compileClaims>)(view.render(record, audienceOf(request)));
       const { claims, fields } = paper ? certificateClaims(view.record, all.claims) : all;
       const status = await fromStore(() => statuses.allocate(type, Number(id)));
       await request.audited(1, refsOf(type, [Number(id)]), { dataset: type, operation: 'credential' }, { fields });

@@ -9,7 +9,7 @@ import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { test } from 'node:test';
 import { digest } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import { type Claims, credentialClaims } from '../../src/credentials/claims.ts';
+import { type Claims, compileClaims } from '../../src/credentials/claims.ts';
 import { SALT_BYTES, discloseAll, saltSource } from '../../src/credentials/disclosures.ts';
 import { createCredentialIssuer } from '../../src/credentials/issue.ts';
 import { type IssuerKey, issuerKeys, newIssuerKey, signWith } from '../../src/credentials/keys.ts';
@@ -53,7 +53,7 @@ const verifierOf = (key: IssuerKey) =>
   });
 
 const claimsOf = (view: (typeof views)[number], position: number) =>
-  credentialClaims(view.record.name, view.fields, view.render(recordAt(view.record.name, { count: 10, seed: 'issue' }, position), { fullDetails: true }), view.record.blockedFlag).claims;
+  compileClaims(view.record.name, view.fields, view.record.blockedFlag)(view.render(recordAt(view.record.name, { count: 10, seed: 'issue' }, position), { fullDetails: true })).claims;
 
 const holderKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }) as Record<string, string>;
 
