@@ -5,7 +5,7 @@
  * its claims so packed; a list (aliases) is disclosed as a whole.
  *
  * This is what `@sd-jwt/core`'s `pack()` does with a frame naming every key, and it gives the same
- * output for the same salts (test/credentials/disclosures.unit.test.ts holds them equal); it is
+ * output for the same salts (test/credentials/issue.unit.test.ts holds them equal); it is
  * done here in one synchronous walk because the library's asynchronous one (a promise for each
  * salt and digest, base64 through js-base64) cost most of the time of issuing a credential.
  */
