@@ -154,8 +154,11 @@ export async function buildApp(
     ...(webhooks ? { webhooks } : {}),
   });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
-  // The mock's issuer is the address it listens at (no CREDENTIAL_ISSUER_URL there), read once it listens.
-  const issuerUrl = () => config.credentials.issuer ?? listeningUrl(app.server.address(), tls);
+  // The mock's issuer is the address it listens at (no CREDENTIAL_ISSUER_URL there), read once it
+  // listens and kept: reading it is a system call, and every credential and status list names it.
+  let listeningAt: string | undefined;
+  const issuerUrl = () =>
+    config.credentials.issuer ?? listeningAt ?? (app.server.listening ? (listeningAt = listeningUrl(app.server.address(), tls)) : listeningUrl(null, tls));
   if (credentials && config.credentials.enabled) {
     const keys = await issuerKeys(config.credentials.keys);
     if (keys.madeAtStart) {

@@ -10,7 +10,7 @@
  * own (the origin), so that chain continues into theirs, and signed
  * checkpoints (checkpoint.ts) bind every writer's head together.
  */
-import * as crypto from 'node:crypto';
+import { sha256 } from '../digest.ts';
 import type { AuditEntry, RecordRef } from '../types/audit.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -18,10 +18,6 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** SQL for an entry's `at` as the text its hash covers. */
 export const AT_ISO = `to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-// One-shot where Node has it (20.12): the digest of the same text, in a third of the time.
-export const sha256: (text: string) => string = crypto.hash
-  ? (text) => crypto.hash('sha256', text, 'hex')
-  : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 export function chainHash(previousHash: string, at: string, entry: AuditEntry): string {
   const content: unknown[] = [

@@ -8,7 +8,8 @@
 import * as crypto from 'node:crypto';
 import type { Checkpoint, CheckpointBody, WriterHead } from '../types/audit.ts';
 import { parseSigningKey } from '../config/pem.ts';
-import { GENESIS_HASH, sha256 } from './chain.ts';
+import { sha256 } from '../digest.ts';
+import { GENESIS_HASH } from './chain.ts';
 
 /** The checkpoint's hash, over its body in a fixed order (a body read back from jsonb has its keys in another). */
 const checkpointHash = (body: CheckpointBody): string =>

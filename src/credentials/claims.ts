@@ -21,45 +21,55 @@ const RESERVED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti', 'cnf'
 /** The claim name of a top-level record field. */
 export const claimName = (type: string, key: string) => (RESERVED.has(key) ? `${type}${key[0].toUpperCase()}${key.slice(1)}` : key);
 
+interface ClaimField {
+  /** The field's name in the rendered record. */
+  readonly key: string;
+  /** Its claim's name (claimName at the top). */
+  readonly name: string;
+  /** Its dot path, as the audit trail names it. */
+  readonly path: string;
+  readonly kind: 'leaf' | 'list' | 'group';
+  readonly inner: readonly ClaimField[];
+}
+
 /**
  * The claims of a rendered record, nothing recorded or nothing visible left out, and the dot paths
  * of the record's fields they hold (a list counts as one field), as the audit trail names them.
+ * What depends on the description alone (which fields, their names and paths) is worked out here,
+ * once a type; what is left for each record is its values.
  */
-export function credentialClaims(type: string, fields: Fields, rendered: Claims, blockedFlag: string): { claims: Claims; fields: string[] } {
-  const disclosed: string[] = [];
-  const walk = (group: Fields, values: Claims, prefix: string): Claims => {
-    const out: Claims = {};
-    for (const [key, field] of Object.entries(group)) {
+export function compileClaims(type: string, fields: Fields, blockedFlag: string): (rendered: Claims) => { claims: Claims; fields: string[] } {
+  const compile = (group: Fields, prefix: string): ClaimField[] =>
+    Object.entries(group).flatMap(([key, field]): ClaimField[] => {
       const path = `${prefix}${key}`;
-      const value = values[key];
+      if (isLink(field) || path === blockedFlag) return [];
       const name = prefix ? key : claimName(type, key);
-      if (isLink(field) || path === blockedFlag || value === null || value === undefined) continue;
-      if (isLeaf(field)) {
-        out[name] = value;
-        disclosed.push(path);
-      } else if (isList(field)) {
-        if (Array.isArray(value) && value.length) {
-          out[name] = value;
-          disclosed.push(path);
+      if (isLeaf(field)) return [{ key, name, path, kind: 'leaf', inner: [] }];
+      if (isList(field)) return [{ key, name, path, kind: 'list', inner: [] }];
+      return [{ key, name, path, kind: 'group', inner: compile(groupFields(field as GroupField | Fields), `${path}.`) }];
+    });
+  const top = compile(fields, '');
+  return (rendered) => {
+    const disclosed: string[] = [];
+    const walk = (group: readonly ClaimField[], values: Claims): Claims => {
+      const out: Claims = {};
+      for (const field of group) {
+        const value = values[field.key];
+        if (value === null || value === undefined) continue;
+        if (field.kind === 'leaf' || (field.kind === 'list' && Array.isArray(value) && value.length)) {
+          out[field.name] = value;
+          disclosed.push(field.path);
+        } else if (field.kind === 'group' && typeof value === 'object') {
+          const inner = walk(field.inner, value as Claims);
+          for (const _ in inner) {
+            out[field.name] = inner;
+            break;
+          }
         }
-      } else if (typeof value === 'object') {
-        const inner = walk(groupFields(field as GroupField | Fields), value as Claims, `${path}.`);
-        if (Object.keys(inner).length) out[name] = inner;
       }
-    }
-    return out;
+      return out;
+    };
+    const claims = walk(top, rendered);
+    return { claims, fields: disclosed };
   };
-  const claims = walk(fields, rendered, '');
-  return { claims, fields: disclosed };
-}
-
-/** The SD-JWT disclosure frame of claims: every key at every depth selectively disclosable. */
-export type Frame = { _sd?: string[]; [key: string]: Frame | string[] | undefined };
-
-export function disclosureFrame(claims: Claims): Frame {
-  const frame: Frame = { _sd: Object.keys(claims) };
-  for (const [key, value] of Object.entries(claims)) {
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) frame[key] = disclosureFrame(value as Claims);
-  }
-  return frame;
 }

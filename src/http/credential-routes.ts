@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from '@sinclair/typebox';
 import QRCode from 'qrcode';
-import { credentialClaims } from '../credentials/claims.ts';
+import { compileClaims } from '../credentials/claims.ts';
 import { certificateClaims } from '../credentials/paper.ts';
 import { type CredentialIssuer, CREDENTIAL_TYPE } from '../credentials/issue.ts';
 import { parseHolderKey } from '../credentials/holder-key.ts';
@@ -93,10 +93,20 @@ export interface CredentialRoutesOptions {
 
 const conflict = (code: string, message: string) => new ApiError(409, code, message);
 
+/** A status list as last signed: its invalid entries (ascending), when, and the token. */
+interface Listed {
+  readonly invalid: readonly number[];
+  readonly signedAt: number;
+  readonly token: string;
+}
+
+const sameEntries = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((idx, i) => idx === b[i]);
+
 export async function credentialRoutes(app: FastifyInstance, options: CredentialRoutesOptions) {
   const { store, statuses, keys, issuer, issuerUrl, statusTtlS } = options;
   const views = new Map(options.views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
   const types = [...views.keys()];
+  const claimsOf = new Map([...views].map(([type, view]) => [type, compileClaims(type, view.fields, view.record.blockedFlag)]));
   const issuerOf = (_request: FastifyRequest) => issuerUrl();
   // Public documents a wallet or a relying party's page may fetch from anywhere.
   const open = { 'access-control-allow-origin': '*' };
@@ -111,8 +121,17 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
     async (request, reply) => reply.headers(open).send(typeMetadata((views.get(request.params.type) as CompiledView).record, issuerOf(request))),
   );
 
-  // Each list signed at most once a STATUS_LIST_REUSE_MS a process, however many ask: the body is cached.
-  const signed = new Map<string, { at: number; token: Promise<string | undefined> }>();
+  // Each list read at most once a STATUS_LIST_REUSE_MS a process, however many ask: the body is
+  // cached. It is signed again only when its entries changed or its signature is a ttl old: encoding
+  // and signing 131,072 entries holds the process for about 10 ms.
+  const signed = new Map<string, { at: number; listed: Promise<Listed | undefined> }>();
+  const relist = async (list: number, iss: string, now: number, previous: Listed | undefined): Promise<Listed | undefined> => {
+    const entries = await fromStore(() => statuses.invalid(list));
+    if (entries === undefined) return undefined;
+    const invalid = [...entries].sort((a, b) => a - b);
+    if (previous && now - previous.signedAt < statusTtlS * 1000 && sameEntries(previous.invalid, invalid)) return previous;
+    return { invalid, signedAt: now, token: await statusListToken(keys.current, iss, list, invalid, statusTtlS, now) };
+  };
   app.get<{ Params: Static<typeof statusListParams> }>(
     STATUS_LIST_PATH,
     { schema: { params: statusListParams }, config: { cacheControl: `public, max-age=${statusTtlS}` } },
@@ -123,16 +142,17 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       const now = Date.now();
       let found = signed.get(key);
       if (!found || now - found.at >= STATUS_LIST_REUSE_MS) {
-        const token = fromStore(() => statuses.invalid(list)).then((invalid) => invalid && statusListToken(keys.current, iss, list, invalid, statusTtlS, now));
-        found = { at: now, token };
+        const previous = found?.listed.catch(() => undefined);
+        const listed = (previous ?? Promise.resolve(undefined)).then((last) => relist(list, iss, now, last));
+        found = { at: now, listed };
         signed.set(key, found);
         // A failure is not kept for the next caller.
-        token.catch(() => signed.delete(key));
+        listed.catch(() => signed.delete(key));
         if (signed.size > 1000) signed.delete(signed.keys().next().value as string);
       }
-      const token = await found.token;
-      if (token === undefined) throw notFound('No status list has that number');
-      return reply.headers(open).type(STATUS_LIST_TYPE).send(token);
+      const listed = await found.listed;
+      if (listed === undefined) throw notFound('No status list has that number');
+      return reply.headers(open).type(STATUS_LIST_TYPE).send(listed.token);
     },
   );
 
@@ -171,11 +191,11 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       if (readPath(record, verification.replacedBy) != null) {
         throw conflict('Replaced', 'The registration was replaced by a re-registration: ask for a credential of the registration that replaced it');
       }
-      const all = credentialClaims(type, view.fields, view.render(record, audienceOf(request)), blockedFlag);
+      const all = (claimsOf.get(type) as ReturnType<typeof compileClaims>)(view.render(record, audienceOf(request)));
       const { claims, fields } = paper ? certificateClaims(view.record, all.claims) : all;
       const status = await fromStore(() => statuses.allocate(type, Number(id)));
       await request.audited(1, refsOf(type, [Number(id)]), { dataset: type, operation: 'credential' }, { fields });
-      const credential = await issuer.issue({ issuer: issuerOf(request), type, claims, status, holderKey, inTheClear: paper });
+      const credential = issuer.issue({ issuer: issuerOf(request), type, claims, status, holderKey, inTheClear: paper });
       if (paper && request.headers.accept?.includes(SVG_TYPE)) {
         return reply.type(SVG_TYPE).send(await QRCode.toString(credential, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
       }

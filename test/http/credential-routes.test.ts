@@ -13,6 +13,7 @@ import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { createCredentialIssuer } from '../../src/credentials/issue.ts';
+import { STATUS_LIST_REUSE_MS } from '../../src/http/credential-routes.ts';
 import { issuerKeys, newIssuerKey } from '../../src/credentials/keys.ts';
 import { type RecordDescription, readPath } from '../../src/records/define.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
@@ -232,6 +233,9 @@ test('the status list is public, signed, cacheable and the size the issue asks; 
   assert.equal(body.ttl, 60);
   assert.ok(getListFromStatusListJWT(list.text).statusList.length >= 100_000);
   assert.ok((await issuerVerifier(app))(list.text.split('.').slice(0, 2).join('.'), list.text.split('.')[2]), 'signed with the published key');
+  // Read again once the process would read it afresh: unchanged, so not signed again (the same token).
+  await new Promise((resolve) => setTimeout(resolve, STATUS_LIST_REUSE_MS + 100));
+  assert.equal((await app.get(new URL((payload.status as Json).status_list.uri).pathname, {})).text, list.text);
   const type = await app.get('/v1/credentials/types/birth', {});
   assert.equal(type.body.vct, `${app.url}/v1/credentials/types/birth`);
   assert.ok(type.body.claims.some((claim: Json) => claim.path.join('.') === 'child.forenames'));

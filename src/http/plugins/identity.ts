@@ -6,7 +6,7 @@
  * with its 401. The plugins after this one (rate limit, authorisation, audit) act on requests
  * that have an identity.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { presentedCertificate } from '../../auth/client-certificate.ts';
 import { forbidden } from '../../errors.ts';
@@ -30,17 +30,19 @@ interface IdentityOptions {
 export const identityPlugin = fp(
   async function identity(app: FastifyInstance, { identify, mode }: IdentityOptions) {
     app.decorateRequest('identity', undefined);
-    app.addHook('onRequest', async (request, reply) => {
+    const identifyCaller = async (request: FastifyRequest, clientCertificate: ReturnType<typeof presentedCertificate>) => {
+      request.identity = await inSpan('identify', { 'lev.auth.mode': mode }, () => identify({ headers: request.headers, socket: request.socket, clientCertificate }));
+    };
+    // A callback rather than an async function: a public route (a status list, the issuer's keys) costs no promise.
+    app.addHook('onRequest', (request, reply, done) => {
       const certificate = presentedCertificate(request.socket);
       if (certificate?.problem) {
         reply.header('connection', 'close');
-        throw forbidden(`The client certificate is not accepted: ${certificate.problem.detail}`);
+        return done(forbidden(`The client certificate is not accepted: ${certificate.problem.detail}`));
       }
       const route = request.routeOptions.config;
-      if (!route.dataset && !route.verifies && !route.requiresIdentity) return;
-      request.identity = await inSpan('identify', { 'lev.auth.mode': mode }, () =>
-        identify({ headers: request.headers, socket: request.socket, clientCertificate: certificate }),
-      );
+      if (!route.dataset && !route.verifies && !route.requiresIdentity) return done();
+      identifyCaller(request, certificate).then(() => done(), done);
     });
   },
   { name: 'lev-identity', dependencies: ['lev-response-headers'] },
