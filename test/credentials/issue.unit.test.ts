@@ -15,7 +15,7 @@ import { createCredentialIssuer } from '../../src/credentials/issue.ts';
 import { type IssuerKey, issuerKeys, newIssuerKey, signWith } from '../../src/credentials/keys.ts';
 import { statusListToken } from '../../src/credentials/status-list.ts';
 import { recordAt } from '../../src/generate/records.ts';
-import { records } from '../../src/records/index.ts';
+import { builtInTypes as records } from '../record-types.ts';
 import { viewsOf } from '../../src/records/views.ts';
 import { compileView } from '../../src/render/view.ts';
 
