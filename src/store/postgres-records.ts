@@ -11,7 +11,7 @@ import type { RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues } f
 import type { KeyPass, ReadOptions, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
-import { lookupBatches } from './lookup-batches.ts';
+import { turnBatches } from './turn-batches.ts';
 import { parsedReads } from './parsed-reads.ts';
 import type { ReplicaSet } from './replica-set.ts';
 import { tableNames } from './record-tables.ts';
@@ -62,39 +62,65 @@ export function createPostgresRecords(
   /** By type, the ids of the registrations the latest verifications found, newest first: their padding. */
   const recentlyFound = new Map<string, readonly string[]>();
 
-  // The lookups of one turn, of one type, in one statement (lookup-batches.ts). A replica missing
+  // The lookups of one turn, of one type, in one statement (turn-batches.ts). A replica missing
   // any of them (perhaps its lag) has the primary asked for the batch.
-  const batched = lookupBatches(async (type, ids, atLeast) => {
-    const sql = `SELECT id::text AS id, data::text AS data FROM ${tables(type).records} WHERE id = ANY($1::bigint[])`;
-    const rows = await read(atLeast, (db) => db.query<{ id: string; data: string }>(sql, [ids], PREPARE), (found) => found.length < ids.length);
-    return new Map(rows.map((row) => [row.id, row.data]));
+  const lookups = turnBatches({
+    groupKey: ({ type, atLeast }: { type: string; atLeast: number | undefined }) => `${type}\u0000${atLeast ?? ''}`,
+    itemKey: (id: string) => id,
+    async read({ type, atLeast }, ids) {
+      const sql = `SELECT id::text AS id, data::text AS data FROM ${tables(type).records} WHERE id = ANY($1::bigint[])`;
+      const rows = await read(atLeast, (db) => db.query<{ id: string; data: string }>(sql, [ids], PREPARE), (found) => found.length < ids.length);
+      const byId = new Map(rows.map((row) => [row.id, row.data]));
+      return ids.map((id) => byId.get(id));
+    },
+  });
+
+  // The searches of one turn, of one type and limit, in one statement: each search's records as its
+  // own statement would find them (laterally, its own LIMIT). Normalised keys hold no character below
+  // '!' but the space, so [q, q || '!') is exactly "q, or q followed by a space and more words"
+  // (forenamesMatch): one index range. A replica finding none for any of them (perhaps its lag) has
+  // the primary asked for the batch.
+  const searches = turnBatches({
+    groupKey: ({ type, limit, atLeast }: { type: string; limit: number; atLeast: number | undefined }) => `${type}\u0000${limit}\u0000${atLeast ?? ''}`,
+    itemKey: (key: SearchKey) => `${key.date}\u0000${key.surname}\u0000${key.forenames}`,
+    async read({ type, limit, atLeast }, keys) {
+      const t = tables(type);
+      const rows = await read(atLeast, (db) => db.query<{ n: string; id: string; data: string }>(
+        `SELECT q.n::text AS n, r.id::text AS id, r.data::text AS data
+           FROM unnest($1::date[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS q(date, surname, low, high, n)
+          CROSS JOIN LATERAL (
+            SELECT r.id, r.data FROM ${t.records} r
+             WHERE r.id IN (SELECT k.id FROM ${t.keys} k
+                             WHERE k.date = q.date AND k.surname = q.surname COLLATE "C"
+                               AND k.forenames >= q.low COLLATE "C" AND k.forenames < q.high COLLATE "C")
+             ORDER BY r.id
+             LIMIT $5) r
+          ORDER BY q.n, r.id`,
+        [keys.map((k) => k.date), keys.map((k) => k.surname), keys.map((k) => k.forenames), keys.map((k) => `${k.forenames}!`), limit + 1],
+        PREPARE,
+      ), (found) => new Set(found.map((row) => row.n)).size < keys.length);
+      const found: { id: string; data: string }[][] = keys.map(() => []);
+      for (const row of rows) found[Number(row.n) - 1].push(row);
+      return found.map((hits): SearchResult<string> => {
+        const kept = hits.slice(0, limit);
+        return { records: kept.map((row) => row.data), ids: kept.map((row) => Number(row.id)), truncated: hits.length > limit };
+      });
+    },
   });
 
   const json = {
     async lookupJson(type: string, id: string, options?: ReadOptions) {
       // Batched only when the id is a system number as the table keys it (digits, no leading zero):
       // anything else is read alone, so that its failure is its own.
-      if (/^(0|[1-9][0-9]{0,17})$/.test(id)) return batched(type, id, options?.atLeast);
+      if (/^(0|[1-9][0-9]{0,17})$/.test(id)) return lookups({ type, atLeast: options?.atLeast }, id);
       const sql = `SELECT data::text AS data FROM ${tables(type).records} WHERE id = $1`;
       const rows = await read(options?.atLeast, (db) => db.query<{ data: string }>(sql, [id], PREPARE), (found) => !found.length);
       return rows[0]?.data;
     },
 
     async searchJson(type: string, key: SearchKey, limit: number, options?: ReadOptions): Promise<SearchResult<string>> {
-      const t = tables(type);
-      // Normalised keys hold no character below '!' but the space, so [q, q || '!')
-      // is exactly "q, or q followed by a space and more words" (forenamesMatch): one index range.
-      const rows = await read(options?.atLeast, (db) => db.query<{ id: string; data: string }>(
-        `SELECT r.id::text AS id, r.data::text AS data FROM ${t.records} r
-          WHERE r.id IN (SELECT k.id FROM ${t.keys} k
-                          WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4)
-          ORDER BY r.id
-          LIMIT $5`,
-        [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1],
-        PREPARE,
-      ), (found) => !found.length);
-      const found = rows.slice(0, limit);
-      return { records: found.map((row) => row.data), ids: found.map((row) => Number(row.id)), truncated: rows.length > limit };
+      tables(type);
+      return searches({ type, limit, atLeast: options?.atLeast }, key);
     },
 
     // Not asked again of the primary when none is found: finding none must cost what finding some
