@@ -130,12 +130,11 @@ export async function buildApp(
   app.addHook('preValidation', refuseMalformedQuery);
 
   const compiled = viewsOf(descriptions).map(compileView);
+  // Before every route: the document is generated from the routes registered after it.
+  await app.register(openApiRoutes, { document: openApiDocument(compiled, version), identityHeaders: config.auth?.mode !== 'oidc' });
   await app.register(metricsPlugin);
   await app.register(healthRoutes, { store });
   if (store.readPaths) await app.register(replicaMetrics, { readPaths: store.readPaths });
-  await app.register(openApiRoutes, {
-    document: openApiDocument(compiled, version, { identityHeaders: config.auth?.mode !== 'oidc', credentials: Boolean(credentials) && config.credentials.enabled }),
-  });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, maxResults: config.maxResults, rendered });
   const enumeration = watchEnumeration(app, config.verification.falseShare);

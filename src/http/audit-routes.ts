@@ -13,11 +13,13 @@ import { EXPECTED } from './parameters.ts';
 import { TRUNCATED_HEADER } from './route-config.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';
 import { inWords } from '../records/wording.ts';
+import { AUDIT_ROLE } from '../types/identity.ts';
+import { RECORD_ERRORS, answer, errorResponse } from './documentation.ts';
 
-export const USER_ACTIVITY_PATH = '/api/v0/audit/user-activity';
-export const AUDIT_ENTRIES_PATH = '/api/v0/audit/entries';
-export const RECORD_ACCESSES_PATH = '/api/v0/audit/records/{type}/{id}';
-export const CHECKPOINTS_PATH = '/api/v0/audit/checkpoints';
+const USER_ACTIVITY_PATH = '/api/v0/audit/user-activity';
+const AUDIT_ENTRIES_PATH = '/api/v0/audit/entries';
+const RECORD_ACCESSES_PATH = '/api/v0/audit/records/{type}/{id}';
+const CHECKPOINTS_PATH = '/api/v0/audit/checkpoints';
 
 
 const day = (description: string) => ({
@@ -47,7 +49,7 @@ const datasetsOf = (types: readonly string[]) => inWords(types, 'or');
 const dataset = (types: readonly string[]) => word(`Only this dataset: ${datasetsOf(types)}`);
 
 /** The report's query, for these record types. */
-export const userActivityQuery = (types: readonly string[]) => ({
+const userActivityQuery = (types: readonly string[]) => ({
   type: 'object',
   properties: {
     from: day('First day (UTC) counted; default 1970-01-01'),
@@ -69,7 +71,7 @@ const limit = {
 } as const;
 
 /** The drill-down's query, for these record types. */
-export const auditEntriesQuery = (types: readonly string[]) => ({
+const auditEntriesQuery = (types: readonly string[]) => ({
   type: 'object',
   // Unlike the report's, a mistyped filter here (`operations=search`) would answer a different
   // question about a named person without saying so: refused, naming the parameters there are.
@@ -86,7 +88,7 @@ export const auditEntriesQuery = (types: readonly string[]) => ({
 }) as const;
 
 /** An entry of the trail as the audit routes give it, for these record types. */
-export const auditEntrySchema = (types: readonly string[]) => ({
+const auditEntrySchema = (types: readonly string[]) => ({
   type: 'object',
   additionalProperties: false,
   required: ['at', 'username', 'client', 'groups', 'dataset', 'operation', 'path', 'query', 'results', 'requestId'],
@@ -114,7 +116,7 @@ export const auditEntrySchema = (types: readonly string[]) => ({
   },
 }) as const;
 
-export const recordAccessesQuery = {
+const recordAccessesQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -124,7 +126,7 @@ export const recordAccessesQuery = {
   },
 } as const;
 
-export const recordAccessesParams = (types: readonly string[]) =>
+const recordAccessesParams = (types: readonly string[]) =>
   ({
     type: 'object',
     required: ['type', 'id'],
@@ -135,7 +137,7 @@ export const recordAccessesParams = (types: readonly string[]) =>
   }) as const;
 
 const CHECKPOINTS_LIMIT = 100;
-export const checkpointsQuery = {
+const checkpointsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -143,7 +145,7 @@ export const checkpointsQuery = {
   },
 } as const;
 
-export const checkpointSchema = {
+const checkpointSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['at', 'entries', 'origin', 'heads', 'previous', 'hash', 'publicKey', 'signature'],
@@ -168,8 +170,24 @@ export const checkpointSchema = {
   },
 } as const;
 
-/** Newest first. Truncation is told as the searches tell it, by TRUNCATED_HEADER: one signal across the API, which the typed client already reads. */
-const auditEntriesResponse = (types: readonly string[]) => ({ type: 'array', items: auditEntrySchema(types) }) as const;
+/**
+ * Newest first. Truncation is told as the searches tell it, by TRUNCATED_HEADER: one signal across the API, which the typed client already reads.
+ * The entry has an `$id`: the document names it (components AuditEntry) where both routes refer to it.
+ */
+const auditEntriesResponse = (types: readonly string[], description: string) =>
+  answer(description, {
+    headers: { [TRUNCATED_HEADER]: { description: 'Present and true when more entries matched than were returned', type: 'string', enum: ['true'] } },
+    type: 'array',
+    items: { $id: 'AuditEntry', title: 'Audit entry', ...auditEntrySchema(types) },
+  });
+
+/** What every route of the audit trail may answer besides its 200. */
+const AUDIT_ERRORS = {
+  400: RECORD_ERRORS[400],
+  401: RECORD_ERRORS[401],
+  403: errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
+  503: errorResponse('The audit trail is unavailable; retry later'),
+} as const;
 
 type Days = { from?: string; to?: string };
 type EntriesQuery = Days & { user: string; operation?: string; dataset?: string; limit?: number };
@@ -196,14 +214,29 @@ interface AuditRoutesOptions {
 }
 
 export async function auditRoutes(app: FastifyInstance, { report, types }: AuditRoutesOptions) {
-  const entriesResponse = auditEntriesResponse(types);
   /** Reads the trail for an auditor. */
   const read = <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> =>
     request.readByAuditor('The audit report needs', () => fromTrail(reading), count);
 
   app.get<{ Querystring: Record<string, string | undefined> }>(
     USER_ACTIVITY_PATH,
-    { schema: { querystring: userActivityQuery(types) }, config: { requiresIdentity: true } },
+    {
+      schema: {
+        tags: ['audit'],
+        operationId: 'userActivity',
+        summary: 'Accesses per user per day, from the audit trail',
+        description: `Needs the '${AUDIT_ROLE}' role (in the mock, any identified caller may read it unless MOCK_ENFORCE_ROLES is set). Counts every lookup and search that returned data.`,
+        querystring: userActivityQuery(types),
+        response: {
+          200: answer('For each username, for each day (UTC, YYYY-MM-DD), the number of accesses', {
+            type: 'object',
+            additionalProperties: { type: 'object', additionalProperties: { type: 'integer', minimum: 1 } },
+          }),
+          ...AUDIT_ERRORS,
+        },
+      },
+      config: { requiresIdentity: true },
+    },
     (request) =>
       read(
         request,
@@ -215,7 +248,16 @@ export async function auditRoutes(app: FastifyInstance, { report, types }: Audit
   app.get<{ Querystring: EntriesQuery }>(
     AUDIT_ENTRIES_PATH,
     {
-      schema: { querystring: auditEntriesQuery(types), response: { 200: entriesResponse } },
+      schema: {
+        tags: ['audit'],
+        operationId: 'auditEntries',
+        summary: "One user's accesses, from the audit trail",
+        description:
+          `The audit report's drill-down: the entries of one username (the whole of it, not a part) over the days asked, newest first, at most 'limit' of them; when more matched, the ${TRUNCATED_HEADER} header is true. ` +
+          `Needs the '${AUDIT_ROLE}' role, as the report does. A parameter not listed is refused (400).`,
+        querystring: auditEntriesQuery(types),
+        response: { 200: auditEntriesResponse(types, "The user's entries, newest first (an empty array when there are none)"), ...AUDIT_ERRORS },
+      },
       config: { requiresIdentity: true },
       preValidation: numericLimit,
     },
@@ -229,7 +271,18 @@ export async function auditRoutes(app: FastifyInstance, { report, types }: Audit
   app.get<{ Params: { type: string; id: string }; Querystring: Days & { limit?: number } }>(
     RECORD_ACCESSES_PATH.replace('{type}', ':type').replace('{id}', ':id'),
     {
-      schema: { params: recordAccessesParams(types), querystring: recordAccessesQuery, response: { 200: entriesResponse } },
+      schema: {
+        tags: ['audit'],
+        operationId: 'recordAccesses',
+        summary: 'Who saw a registration, from the audit trail',
+        description:
+          'Every access that disclosed or decided on the registration (a lookup of it, a search that returned it, a verification that compared it) over the days asked, ' +
+          `newest first, with its time, user, client and operation; at most 'limit', and when more matched the ${TRUNCATED_HEADER} header is true. ` +
+          `Needs the '${AUDIT_ROLE}' role. Reading it is itself audited (operation audit-read).`,
+        params: recordAccessesParams(types),
+        querystring: recordAccessesQuery,
+        response: { 200: auditEntriesResponse(types, 'The accesses, newest first (an empty array when there are none)'), ...AUDIT_ERRORS },
+      },
       config: { requiresIdentity: true },
       preValidation: numericLimit,
     },
@@ -245,7 +298,20 @@ export async function auditRoutes(app: FastifyInstance, { report, types }: Audit
   app.get<{ Querystring: { limit?: number } }>(
     CHECKPOINTS_PATH,
     {
-      schema: { querystring: checkpointsQuery, response: { 200: { type: 'array', items: checkpointSchema } } },
+      schema: {
+        tags: ['audit'],
+        operationId: 'auditCheckpoints',
+        summary: "The audit trail's signed checkpoints",
+        description:
+          "Checkpoints taken every AUDIT_CHECKPOINT_S: the trail's size and every writer's head, signed with Ed25519, newest first. " +
+          "A witness keeps them elsewhere; 'lev-api audit verify --checkpoint FILE' then proves that nothing the trail held at a checkpoint has changed. " +
+          `Needs the '${AUDIT_ROLE}' role. Reading them is itself audited (operation audit-read).`,
+        querystring: checkpointsQuery,
+        response: {
+          200: answer('The checkpoints, newest first', { type: 'array', items: { $id: 'AuditCheckpoint', title: 'Audit checkpoint', ...checkpointSchema } }),
+          ...AUDIT_ERRORS,
+        },
+      },
       config: { requiresIdentity: true },
       preValidation: numericLimit,
     },

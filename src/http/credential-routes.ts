@@ -23,6 +23,8 @@ import type { RecordReader } from '../types/store.ts';
 import { EXPECTED, systemNumberParameter } from './parameters.ts';
 import { audienceOf, fromStore } from './route-config.ts';
 import { refsOf } from './plugins/audit.ts';
+import { LIST_SIZE } from '../types/credentials.ts';
+import { RECORD_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse } from './documentation.ts';
 
 export const SVG_TYPE = 'image/svg+xml';
 
@@ -39,10 +41,10 @@ export const STATUS_LIST_REUSE_MS = 1000;
 export const credentialTypeParameter = (types: readonly string[]) =>
   Type.Unsafe<string>({ type: 'string', enum: [...types], description: 'The record type', [EXPECTED]: `one of ${types.join(', ')}` });
 
-export const credentialParams = (types: readonly string[]) =>
+const credentialParams = (types: readonly string[]) =>
   Type.Object({ type: credentialTypeParameter(types), id: Type.Unsafe<string>(systemNumberParameter('The system number of the registration')) }, { additionalProperties: false });
 
-export const credentialQuery = Type.Object(
+const credentialQuery = Type.Object(
   {
     holderKey: Type.Optional(
       Type.String({
@@ -67,15 +69,15 @@ export const credentialQuery = Type.Object(
 );
 
 /** What no parameter's own schema can say (see searchQueryRule): a printed certificate (format=qr) has no holder, so no holderKey. */
-export const credentialQueryRule = { not: { required: ['format', 'holderKey'], properties: { format: { const: 'qr' } } } } as const;
+const credentialQueryRule = { not: { required: ['format', 'holderKey'], properties: { format: { const: 'qr' } } } } as const;
 
-export const typeParams = (types: readonly string[]) => Type.Object({ type: credentialTypeParameter(types) }, { additionalProperties: false });
-export const statusListParams = Type.Object(
+const typeParams = (types: readonly string[]) => Type.Object({ type: credentialTypeParameter(types) }, { additionalProperties: false });
+const statusListParams = Type.Object(
   { list: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'The number of the status list', [EXPECTED]: 'a whole number from 1, at most 9 digits' }) },
   { additionalProperties: false },
 );
 
-export const issuerMetadataSchema = Type.Object({
+const issuerMetadataSchema = Type.Object({
   issuer: Type.String({ description: 'The issuer URL, as credentials name it in iss' }),
   jwks: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'The public keys: the current one first, then those that signed credentials not yet expired' }) }),
 });
@@ -110,14 +112,44 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
   const issuerOf = (_request: FastifyRequest) => issuerUrl();
   // Public documents a wallet or a relying party's page may fetch from anywhere.
   const open = { 'access-control-allow-origin': '*' };
+  // How the document describes those headers; `security: []`: they need no caller.
+  const cached = (what: string) => ({
+    'cache-control': { description: what, type: 'string' },
+    'access-control-allow-origin': { description: 'Any page may read it: *', type: 'string' },
+  });
+  const publicDocument = { tags: ['credentials'], security: [] };
 
-  app.get(ISSUER_METADATA_PATH, { config: { cacheControl: 'public, max-age=300' } }, async (request, reply) =>
+  app.get(
+    ISSUER_METADATA_PATH,
+    {
+      schema: {
+        ...publicDocument,
+        operationId: 'credentialIssuer',
+        summary: "The issuer's metadata (SD-JWT VC JWT VC Issuer Metadata): its public keys",
+        description: 'The issuer URL and its public keys as a JWK set: the signing key first, then earlier ones whose credentials have yet to expire. Public.',
+        response: { 200: answer('The issuer metadata', { headers: cached('public, max-age=300'), ...issuerMetadataSchema }), 400: UNREADABLE },
+      },
+      ...documentationOnly,
+      config: { cacheControl: 'public, max-age=300' },
+    },
+    async (request, reply) =>
     reply.headers(open).send({ issuer: issuerOf(request), jwks: { keys: keys.all.map((key) => key.publicJwk) } }),
   );
 
   app.get<{ Params: Static<ReturnType<typeof typeParams>> }>(
     TYPE_METADATA_PATH,
-    { schema: { params: typeParams(types) }, config: { cacheControl: 'public, max-age=86400' } },
+    {
+      schema: {
+        ...publicDocument,
+        operationId: 'credentialType',
+        summary: "A credential type's metadata (SD-JWT VC type metadata): what its vct names",
+        description: 'The type, its name and every claim a credential of it may carry, labelled; derived from the record description. Public.',
+        params: typeParams(types),
+        response: { 200: answer('The type metadata', { headers: cached('public, max-age=86400'), type: 'object' }), 400: errorResponse('The type is not one of the record types') },
+      },
+      ...documentationOnly,
+      config: { cacheControl: 'public, max-age=86400' },
+    },
     async (request, reply) => reply.headers(open).send(typeMetadata((views.get(request.params.type) as CompiledView).record, issuerOf(request))),
   );
 
@@ -134,7 +166,25 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
   };
   app.get<{ Params: Static<typeof statusListParams> }>(
     STATUS_LIST_PATH,
-    { schema: { params: statusListParams }, config: { cacheControl: `public, max-age=${statusTtlS}` } },
+    {
+      schema: {
+        ...publicDocument,
+        operationId: 'credentialStatusList',
+        summary: 'A token status list (IETF draft-ietf-oauth-status-list): which credentials still stand',
+        description:
+          `A signed JWT (typ statuslist+jwt) of ${LIST_SIZE} one-bit entries, 1 where the credential is invalid; indexes are drawn at random, so it names no registration. ` +
+          'It says how long it may be kept (ttl, CREDENTIAL_STATUS_TTL_S, and Cache-Control). Public.',
+        params: statusListParams,
+        response: {
+          200: { description: 'The status list token', headers: cached('public, max-age=CREDENTIAL_STATUS_TTL_S'), content: { [STATUS_LIST_TYPE]: { schema: { type: 'string' } } } },
+          400: errorResponse('The list is not a number'),
+          404: errorResponse('No status list has that number'),
+          503: errorResponse('The store is unavailable; retry later'),
+        },
+      },
+      ...documentationOnly,
+      config: { cacheControl: `public, max-age=${statusTtlS}` },
+    },
     async (request, reply) => {
       const list = Number(request.params.list);
       const iss = issuerOf(request);
@@ -159,7 +209,30 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
   app.get<{ Params: Static<ReturnType<typeof credentialParams>>; Querystring: Static<typeof credentialQuery> }>(
     CREDENTIAL_PATH,
     {
-      schema: { params: credentialParams(types), querystring: credentialQuery },
+      schema: {
+        tags: ['credentials'],
+        operationId: 'credential',
+        summary: 'A registration as a digital certificate: an SD-JWT VC',
+        description:
+          `An SD-JWT VC (IETF SD-JWT VC, media type ${CREDENTIAL_TYPE}) of the registration, signed with the issuer's key (ES256 by default), valid CREDENTIAL_VALIDITY_DAYS. ` +
+          'Every field the caller may see (as a lookup shows it) is a claim disclosed separately; links to other registrations and the blocked flag are left out, and a top-level field named as a registered claim (status) is carried as <type>Status. ' +
+          "Its status claim is an entry of a token status list (GET /v1/credentials/status/{list}) that turns invalid when the registration is corrected, re-registered, blocked or cancelled. " +
+          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. A holderKey with format=qr is refused (400; x-querystring-schema): a printed certificate has no holder. docs/credentials.md explains presenting and verifying.`,
+        params: credentialParams(types),
+        querystring: credentialQuery,
+        response: {
+          200: {
+            description: 'The credential: the issuer-signed JWT and its disclosures, ~-separated; with format=qr and Accept: image/svg+xml, the QR code of the compact form',
+            content: { [CREDENTIAL_TYPE]: { schema: { type: 'string' } }, [SVG_TYPE]: { schema: { type: 'string' } } },
+          },
+          ...RECORD_ERRORS,
+          403: errorResponse(`The caller lacks the dataset's role or the '${CREDENTIALS_ROLE}' role`),
+          404: errorResponse('No record has that system number'),
+          409: errorResponse('Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration'),
+        },
+        'x-querystring-schema': credentialQueryRule,
+      },
+      ...documentationOnly,
       config: { requiresIdentity: true },
     },
     async (request, reply) => {

@@ -20,8 +20,9 @@ import { EXPECTED } from './parameters.ts';
 import { refsOf } from './plugins/audit.ts';
 import { cloudEventOf } from '../records/cloud-event.ts';
 import { isoInstant } from '../records/dates.ts';
+import { RECORD_ERRORS, answer, errorResponse } from './documentation.ts';
 
-export const EVENTS_PATH = '/v1/events';
+const EVENTS_PATH = '/v1/events';
 export const DEFAULT_EVENTS_LIMIT = 100;
 export const MAX_EVENTS_LIMIT = 1000;
 export const MAX_WAIT_S = 30;
@@ -32,7 +33,7 @@ const DAY_MS = 86_400_000;
 
 const ISO_TIME = '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2}))?$';
 
-export const eventsQuery = {
+const eventsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -70,9 +71,9 @@ export const eventsQuery = {
 } as const;
 
 /** What no parameter's own schema can say, as a JSON Schema of the whole query (see searchQueryRule): 'after' or 'since', not both. */
-export const eventsQueryRule = { not: { required: ['after', 'since'] } } as const;
+const eventsQueryRule = { not: { required: ['after', 'since'] } } as const;
 
-export const cloudEventSchema = {
+const cloudEventSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['specversion', 'id', 'type', 'source', 'subject', 'time', 'datacontenttype', 'data'],
@@ -107,12 +108,13 @@ export const cloudEventSchema = {
   },
 } as const;
 
-export const eventsResponse = {
+const eventsResponse = {
   type: 'object',
   additionalProperties: false,
   required: ['events', 'next'],
   properties: {
-    events: { type: 'array', items: cloudEventSchema, description: 'Oldest first' },
+    // The event has an `$id`: the document names it (components CloudEvent).
+    events: { type: 'array', items: { $id: 'CloudEvent', title: 'Change-feed event (CloudEvents 1.0)', ...cloudEventSchema }, description: 'Oldest first' },
     next: { type: 'string', description: "Give it as 'after' to read on" },
   },
 } as const;
@@ -224,7 +226,27 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   app.get<{ Querystring: EventsQuery }>(
     EVENTS_PATH,
     {
-      schema: { querystring: eventsQuery, response: { 200: eventsResponse }, tags: ['events'] },
+      schema: {
+        tags: ['events'],
+        operationId: 'events',
+        summary: "The change feed: the calling client's events, oldest first",
+        description:
+          'Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. ' +
+          "Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. " +
+          "Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. " +
+          'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400), and so are after and since together (x-querystring-schema).',
+        'x-querystring-schema': eventsQueryRule,
+        querystring: eventsQuery,
+        response: {
+          200: answer('The events (an empty array when there are none yet) and where to read on from', eventsResponse),
+          400: RECORD_ERRORS[400],
+          401: RECORD_ERRORS[401],
+          403: errorResponse('The client has no subscription to the change feed, or its client certificate breaks the on-boarding rules'),
+          410: errorResponse("CursorExpired: 'after' is older than the events kept, or not of this feed (started again since); start again with 'since'"),
+          429: RECORD_ERRORS[429],
+          503: errorResponse('The change feed or the audit trail is unavailable; retry later'),
+        },
+      },
       config: { requiresIdentity: true },
       preValidation: numericParameters,
     },

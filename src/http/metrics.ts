@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import './route-config.ts';
+import { operationsRoute } from './documentation.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,7 +41,7 @@ export const metricsPlugin = fp(async function metrics(app: FastifyInstance) {
   // For the plugins registered after it (verification's counters).
   app.decorate('metricsRegistry', registry);
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: operationsRoute('Prometheus metrics, text format') }, async (_request, reply) => {
     reply.type(registry.contentType);
     return registry.metrics();
   });

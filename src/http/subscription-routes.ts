@@ -10,14 +10,16 @@ import { unavailableUnless } from '../errors.ts';
 import type { ListedSubscription, Subscriptions } from '../types/events.ts';
 import type { ListedEndpoint, WebhookStore } from '../types/webhooks.ts';
 import { deliveryStateOf, receiverAddress } from '../webhooks/state.ts';
+import { AUDIT_ROLE } from '../types/identity.ts';
+import { RECORD_ERRORS, UNREADABLE, answer, errorResponse } from './documentation.ts';
 
-export const SUBSCRIPTIONS_PATH = '/api/v0/subscriptions';
+const SUBSCRIPTIONS_PATH = '/api/v0/subscriptions';
 
 export const SUBSCRIPTION_STATES = ['active', 'paused', 'disabled'] as const;
 
 const time = (description: string) => ({ type: 'string', format: 'date-time', description }) as const;
 
-export const subscriptionStateSchema = {
+const subscriptionStateSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['client', 'events', 'state', 'lag', 'failures', 'deadLetters'],
@@ -115,7 +117,28 @@ const fromStore = unavailableUnless('The subscriptions are unavailable; try agai
 export async function subscriptionRoutes(app: FastifyInstance, { subscriptions, webhooks }: SubscriptionRoutesOptions) {
   app.get(
     SUBSCRIPTIONS_PATH,
-    { schema: { response: { 200: { type: 'array', items: subscriptionStateSchema } } }, config: { requiresIdentity: true } },
+    {
+      schema: {
+        tags: ['audit'],
+        operationId: 'subscriptions',
+        summary: 'Every subscription to the change feed: where its events go, its state, lag, failures and dead letters',
+        description:
+          "Each client's subscription, by client: its webhook (the URL without its query), or none when the client reads the feed; active, paused, or disabled by its receiver's 410 Gone; " +
+          'how many events it is behind; the failed attempts at the event being delivered now, and its dead letters. Never a secret. ' +
+          `Needs the '${AUDIT_ROLE}' role. Reading it is itself audited (operation audit-read).`,
+        response: {
+          200: answer('The subscriptions (an empty array when there are none)', {
+            type: 'array',
+            items: { $id: 'SubscriptionState', title: "A subscription's state", ...subscriptionStateSchema },
+          }),
+          400: UNREADABLE,
+          401: RECORD_ERRORS[401],
+          403: errorResponse(`The caller lacks the '${AUDIT_ROLE}' role`),
+          503: errorResponse('The subscriptions are unavailable; retry later'),
+        },
+      },
+      config: { requiresIdentity: true },
+    },
     (request) =>
       request.readByAuditor(
         "The subscriptions' state needs",

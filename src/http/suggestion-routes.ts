@@ -21,14 +21,17 @@ import { searchKeyOf } from './search-key.ts';
 import { FOUND_PROBABILITY } from './enumeration-watch.ts';
 import type { FalseShareMonitor } from './false-share-monitor.ts';
 import type { Identity } from '../types/identity.ts';
+import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from './documentation.ts';
+import { SUGGEST_ROLE } from '../auth/identify.ts';
+import { schemaRef } from '../render/view.ts';
 
 export const suggestionPath = (type: string) => `/v1/suggestions/${type}`;
 
-export const DEFAULT_SUGGESTIONS = 5;
-export const MAX_SUGGESTIONS = 10;
+const DEFAULT_SUGGESTIONS = 5;
+const MAX_SUGGESTIONS = 10;
 
 /** The search's parameters and `limit`, from the same builders: the same checks and messages. */
-export function suggestionParameters(view: CompiledView) {
+function suggestionParameters(view: CompiledView) {
   const search = searchParameters(view);
   return {
     ...search,
@@ -63,7 +66,7 @@ const weightsSchema = (view: CompiledView) => ({
   properties: Object.fromEntries([view.query.surname, view.query.forenames, view.query.date].map((name) => [name, { type: 'number' }])),
 });
 
-export const suggestionResponse = (view: CompiledView, recordRef: string) => ({
+const suggestionResponse = (view: CompiledView, recordRef: string) => ({
   type: 'object',
   required: ['candidates', 'truncated'],
   additionalProperties: false,
@@ -96,6 +99,19 @@ export const suggestionResponse = (view: CompiledView, recordRef: string) => ({
   },
 });
 
+/** What the OpenAPI document says a type's close matches are. */
+function suggestionDescription(view: CompiledView): string {
+  const record = view.record;
+  const title = record.title.toLowerCase();
+  return (
+    `Finds the ${title}s that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, a married surname, the day and month exchanged, a date a few days, a digit or two out. ` +
+    `The parameters, and those required, are the search's; 'limit' (1 to ${MAX_SUGGESTIONS}, default 5) caps the candidates. ` +
+    "Each candidate has a score (the probability, 0 to 1, that it is the registration sought; the same query always gives the same order, by probability then system number), what each detail matched (a fixed vocabulary, docs/search.md) and the evidence it added, and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). " +
+    `Candidates under SUGGEST_MIN_PROBABILITY are never returned; candidates are found through any two details right, each blocking pass bringing at most its cap of records (docs/search.md). ` +
+    `Needs the '${SUGGEST_ROLE}' role as well as '${record.name}'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.`
+  );
+}
+
 export interface SuggestionRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
@@ -120,7 +136,19 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, min
     app.get<{ Querystring: Query }>(
       suggestionPath(dataset),
       {
-        schema: { querystring: suggestionParameters(view), tags: [dataset, 'suggestions'] },
+        schema: {
+          tags: [dataset, 'suggestions'],
+          operationId: `suggest${view.schemaName}`,
+          summary: `Close matches among ${view.record.title.toLowerCase()}s, for a person to judge`,
+          description: suggestionDescription(view),
+          querystring: suggestionParameters(view),
+          response: {
+            200: answer('The close matches, best first', suggestionResponse(view, schemaRef(view.schemaName))),
+            ...RECORD_ERRORS,
+            403: errorResponse(`The caller lacks the '${SUGGEST_ROLE}' role or the '${dataset}' role, or its client certificate breaks the on-boarding rules`),
+          },
+        },
+        ...documentationOnly,
         config: { dataset, operation: 'suggest' } satisfies RecordRouteConfig,
       },
       async (request, reply) => {

@@ -16,6 +16,9 @@ import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from '.
 import { readOptionsOf } from './feed-position.ts';
 import { type RecordRouteConfig, fromStore } from './route-config.ts';
 import { refsOf } from './plugins/audit.ts';
+import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from './documentation.ts';
+import { verifyRole } from '../auth/identify.ts';
+import { capitalised } from '../records/wording.ts';
 
 /** How verification finds its candidates: the store's search, giving what it compares of each. */
 type CandidateSearch = RecordReader['verificationCandidates'];
@@ -25,7 +28,7 @@ type CandidateSearch = RecordReader['verificationCandidates'];
  * person's surname, leading forenames and date cannot be told apart by the details either
  * (the answer is then false, as for any ambiguity); a cap keeps every answer's work bounded.
  */
-export const CANDIDATE_LIMIT = 100;
+const CANDIDATE_LIMIT = 100;
 
 /**
  * The registrations every verification reads and compares at least: the candidates found, padded
@@ -41,7 +44,7 @@ export const verificationPath = (type: string) => `/v1/verification/${type}`;
 const VERIFIED = '{"verified":true}';
 const NOT_VERIFIED = '{"verified":false}';
 
-export const verificationResponse = {
+const verificationResponse = {
   type: 'object',
   required: ['verified'],
   additionalProperties: false,
@@ -50,11 +53,26 @@ export const verificationResponse = {
   },
 } as const;
 
+/** What the OpenAPI document says a type's verification does. */
+function verificationDescription(record: RecordDescription): string {
+  const title = record.title.toLowerCase();
+  return (
+    `Answers whether the details given match exactly one current ${title}, and nothing else of it. ` +
+    (record.verification.names.length > 1 ? `Both parties are named, in either order. ` : '') +
+    "Names and places are compared after the searches' normalisation (case, accents and apostrophes ignored, hyphens and other punctuation as spaces); " +
+    "surnames and places must be equal; forenames equal, or the registered forenames' leading whole words equal to those given (Anne verifies Anne Marie, never Annette); " +
+    'dates equal; every optional detail given must match as well (a place matches any one of the forms registered). ' +
+    `The answer is {"verified": false}, the same bytes, when no registration matches, when several match and the details given do not tell them apart (or more than ${CANDIDATE_LIMIT} share the names and date), ` +
+    'when the one that matches is blocked or cancelled, or replaced by a re-registration (the current registration of a chain is the one verified). ' +
+    `A parameter not listed is refused (400). Needs the '${verifyRole(record.name)}' role, or '${record.name}'. Every verification is audited (operation verify).`
+  );
+}
+
 /** Places are longer than names (a full address), and compared whole. */
 const PLACE_LENGTH = 1000;
 
 /** The query schema of a type's verification, from the same builders as the searches' (so the same checks and messages). */
-export function verificationParameters(compiled: CompiledVerification) {
+function verificationParameters(compiled: CompiledVerification) {
   const properties: Record<string, Record<string, unknown>> = {};
   for (const parameter of compiled.parameters) {
     const { name, description } = parameter;
@@ -112,9 +130,21 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
     app.get<{ Querystring: Record<string, string | undefined> }>(
       verificationPath(dataset),
       {
-        schema: { querystring: verificationParameters(compiled), tags: [dataset, 'verification'] },
+        schema: {
+          tags: [dataset, 'verification'],
+          operationId: `verify${capitalised(dataset)}`,
+          summary: `Verify the details of a ${description.title.toLowerCase()} without reading it`,
+          description: verificationDescription(description),
+          querystring: verificationParameters(compiled),
+          response: {
+            200: answer('The answer, and nothing more', verificationResponse),
+            ...RECORD_ERRORS,
+            403: errorResponse(`The caller lacks the '${verifyRole(dataset)}' role (or '${dataset}'), or its client certificate breaks the on-boarding rules`),
+          },
+        },
+        ...documentationOnly,
         // The identity and authorisation plugins identify the caller and check the role before the query is validated: a caller without it learns nothing.
-        config: { verifies: dataset, operation: 'verify' },
+        config: { verifies: dataset, operation: 'verify', feedPosition: true },
       },
       async (request, reply) => {
         // A value with no letter or digit throws VerificationInputError, a 400 of its own.

@@ -11,12 +11,13 @@ import type { WebhookStore } from '../types/webhooks.ts';
 import { notFound, unavailableUnless } from '../errors.ts';
 import { publicKeyOf } from '../webhooks/signing.ts';
 import { DELIVERY_STATES, deliveryStateOf } from '../webhooks/state.ts';
+import { RECORD_ERRORS, UNREADABLE, answer, errorResponse } from './documentation.ts';
 
-export const DEAD_LETTERS_PATH = '/v1/events/dead-letters';
-export const WEBHOOK_PATH = '/v1/events/webhook';
+const DEAD_LETTERS_PATH = '/v1/events/dead-letters';
+const WEBHOOK_PATH = '/v1/events/webhook';
 const LIMIT = 1000;
 
-export const deadLettersResponse = {
+const deadLettersResponse = {
   type: 'object',
   additionalProperties: false,
   required: ['deadLetters'],
@@ -41,7 +42,7 @@ export const deadLettersResponse = {
   },
 } as const;
 
-export const webhookResponse = {
+const webhookResponse = {
   type: 'object',
   additionalProperties: false,
   required: ['url', 'state', 'deliveredThrough', 'deadLetters'],
@@ -59,8 +60,25 @@ export const webhookResponse = {
 
 const fromStore = unavailableUnless('Webhook delivery state is unavailable; try again shortly');
 
+/** What both routes may answer besides their 200. */
+const ERRORS = {
+  400: UNREADABLE,
+  401: RECORD_ERRORS[401],
+  429: RECORD_ERRORS[429],
+  503: errorResponse('Webhook delivery state is unavailable; retry later'),
+} as const;
+
 export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhooks: WebhookStore }) {
-  app.get(WEBHOOK_PATH, { schema: { response: { 200: webhookResponse }, tags: ['events'] }, config: { requiresIdentity: true } }, async (request) => {
+  const webhookSchema = {
+    tags: ['events'],
+    operationId: 'webhook',
+    summary: "The calling client's webhook: where its events are pushed, the state of delivery, and the public key of its v1a signatures",
+    description:
+      'Where an operator gave the subscription a webhook, the service POSTs each of its events there, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature). ' +
+      'Never the whsec_ secret: it is shown once, to the operator. Where the subscription signs with Ed25519 too, publicKey is what its v1a signatures verify with.',
+    response: { 200: answer("The client's webhook", webhookResponse), ...ERRORS, 404: errorResponse('The client has no webhook') },
+  };
+  app.get(WEBHOOK_PATH, { schema: webhookSchema, config: { requiresIdentity: true } }, async (request) => {
     const { client } = request.identity as Identity;
     const endpoint = (await fromStore(() => webhooks.list())).find((listed) => listed.client === client);
     if (!endpoint) throw notFound(`The client ${client} has no webhook: an operator adds one ('lev-api subscriptions update --webhook')`);
@@ -79,7 +97,18 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhoo
 
   app.get(
     DEAD_LETTERS_PATH,
-    { schema: { response: { 200: deadLettersResponse }, tags: ['events'] }, config: { requiresIdentity: true } },
+    {
+      schema: {
+        tags: ['events'],
+        operationId: 'deadLetters',
+        summary: "The events webhook delivery gave up on for the calling client's webhook",
+        description:
+          "Where the client's subscription has a webhook: the events not taken after WEBHOOK_RETRY_HOURS of retries, oldest first (at most 1000), with the last status and why it failed (never the receiver's answer). " +
+          "Each is in the change feed under its id while kept; an operator queues them again with 'lev-api subscriptions redeliver', and each is sent again with the same webhook-id.",
+        response: { 200: answer('The dead letters (an empty array when there are none)', deadLettersResponse), ...ERRORS },
+      },
+      config: { requiresIdentity: true },
+    },
     async (request) => {
       const { client } = request.identity as Identity;
       const letters = await fromStore(() => webhooks.deadLetters(client, LIMIT));
