@@ -31,7 +31,8 @@ const RECHECK_MS = 1000;
 const PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-const ISO_TIME = '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2}))?$';
+// As isoInstant reads it: the year 0000, which RFC 3339's `format: date` allows, is not a day of isIsoDate's.
+const ISO_TIME = '^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2}))?$';
 
 const eventsQuery = {
   type: 'object',

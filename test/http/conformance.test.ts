@@ -134,7 +134,9 @@ function urlOf(operation: Operation, values: Readonly<Record<string, string | un
   for (const parameter of operation.parameters) {
     const value = values[parameter.name];
     if (value === undefined) continue;
-    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(value));
+    // A segment of "." or ".." (escaped or not) is a dot segment: every URL client resolves it away
+    // before sending, so no request can carry it as a parameter. Written with a letter beside it instead.
+    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(/^\.{1,2}$/.test(value) ? `${value}x` : value));
     else if (parameter.in === 'query') query.push(`${parameter.name}=${encodeURIComponent(value)}`);
   }
   return query.length ? `${path}?${query.join('&')}` : path;
