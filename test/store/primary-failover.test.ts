@@ -53,17 +53,25 @@ async function movableAddress(t: { after(fn: () => unknown): void }, port: numbe
   };
 }
 
-test('a primary failing over behind one address: answers resume within 10 s of the promotion, only 503s meanwhile, every 200 audited', { skip, timeout: 180_000 }, async (t) => {
+/**
+ * A primary and a synchronous standby (synchronous-audit.test.ts), so that no entry of an answer
+ * sent is lost in the crash; migrated, `fill`ed, and replayed by the standby.
+ */
+async function migratedCluster(t: Parameters<typeof startCluster>[0], fill?: (owner: ReturnType<typeof openPostgres>) => Promise<unknown>) {
   const cluster = await startCluster(t);
   const { primary, standbys: [standby] } = cluster;
-  // A synchronous standby (synchronous-audit.test.ts), so that no entry of an answer sent is lost in the crash.
   await primary.query("ALTER SYSTEM SET synchronous_standby_names = 'standby1'");
   await primary.query('SELECT pg_reload_conf()');
   const owner = openPostgres({ url: primary.url, poolSize: 2, statementTimeoutMs: 10_000 });
   await migrate(owner);
-  await loadMock(createPostgresRecords(owner, records).writer, builtInServiceTypes);
+  await fill?.(owner);
   await owner.close();
   await cluster.caughtUp();
+  return { primary, standby };
+}
+
+test('a primary failing over behind one address: answers resume within 10 s of the promotion, only 503s meanwhile, every 200 audited', { skip, timeout: 180_000 }, async (t) => {
+  const { primary, standby } = await migratedCluster(t, (owner) => loadMock(createPostgresRecords(owner, records).writer, builtInServiceTypes));
 
   const address = await movableAddress(t, primary.port);
   const config = testConfig({ DATABASE_URL: address.url, AUTH_MODE: 'mock', DATABASE_SYNCHRONOUS_COMMIT: 'remote_write' });
@@ -111,14 +119,7 @@ const deaths = (ids: readonly number[]): Source => ({
 });
 
 test('lev-api deliver across a failover behind one address: it reconnects by itself, and every event arrives, in order', { skip, timeout: 180_000 }, async (t) => {
-  const cluster = await startCluster(t);
-  const { primary, standbys: [standby] } = cluster;
-  await primary.query("ALTER SYSTEM SET synchronous_standby_names = 'standby1'");
-  await primary.query('SELECT pg_reload_conf()');
-  const owner = openPostgres({ url: primary.url, poolSize: 1, statementTimeoutMs: 10_000 });
-  await migrate(owner);
-  await owner.close();
-  await cluster.caughtUp();
+  const { primary, standby } = await migratedCluster(t);
 
   const address = await movableAddress(t, primary.port);
   const backend = postgresBackend(openPostgres({ url: address.url, poolSize: 2, statementTimeoutMs: 10_000 }), records);
