@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configReference } from '../../src/config/index.ts';
 import { tracingConfigReference } from '../../src/config/tracing.ts';
-import { AUDIT_WARMUP_S } from '../audit.ts';
+import { AUDIT_WARMUP_S } from './audit-phases.ts';
 import { GENERATED_TYPES } from './workload.ts';
 
 export const USAGE = `npm run bench -- [options]
