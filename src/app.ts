@@ -60,7 +60,7 @@ interface AppDependencies {
 }
 
 /** The URL a listening server is reached at from this machine: a wildcard address read as localhost. */
-export function listeningUrl(address: ReturnType<import('node:net').Server['address']>, tls: boolean): string {
+function listeningUrl(address: ReturnType<import('node:net').Server['address']>, tls: boolean): string {
   const scheme = tls ? 'https' : 'http';
   if (!address || typeof address !== 'object') return `${scheme}://localhost`;
   const host = address.address === '0.0.0.0' || address.address === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -5,7 +5,7 @@
  */
 import * as crypto from 'node:crypto';
 
-export type DigestEncoding = 'hex' | 'base64url';
+type DigestEncoding = 'hex' | 'base64url';
 
 export const sha256: (text: string, encoding?: DigestEncoding) => string = crypto.hash
   ? (text, encoding = 'hex') => crypto.hash('sha256', text, encoding)

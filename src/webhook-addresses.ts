@@ -52,7 +52,7 @@ const ipv4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high &
  * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated but still routed by some stacks),
  * IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::).
  */
-export function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   const p = address.parts;
   const range = address.range();
   if (range === 'ipv4Mapped' || range === 'rfc6145' || address.match(NAT64)) return ipv4Of(p[6], p[7]);
@@ -63,7 +63,7 @@ export function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
 }
 
 /** A list of networks (CIDR) an address may be checked against; throws naming a bad one (src/config/events.ts checks the webhook settings with it). */
-export interface NetworkList {
+interface NetworkList {
   check(address: Address): boolean;
 }
 
@@ -110,7 +110,7 @@ export function addressProblem(text: string, allowed: NetworkList, loopbackAllow
   return `${text} is a ${words} address (allow its network with WEBHOOK_ALLOWED_NETWORKS if the receiver really is there)`;
 }
 
-export const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Why a URL cannot be a webhook's (its form, before any address is known); undefined when it can. */
 export function webhookUrlProblem(text: string, allowHttpLoopback: boolean): string | undefined {

@@ -49,7 +49,7 @@ export async function loadMock(writer: RecordWriter, { descriptions, scenarios =
 }
 
 /** The mock's invented audit history (src/mock/audit-history.ts), chained like any other entries. */
-export async function seedAuditHistory(backend: MemoryBackend, today: Date): Promise<void> {
+async function seedAuditHistory(backend: MemoryBackend, today: Date): Promise<void> {
   for (const { at, entry } of auditHistory(today)) await backend.trail.append([entry], at);
 }
 

@@ -63,7 +63,7 @@ export function issuerAlgorithm(key: KeyObject): 'ES256' | 'EdDSA' {
 }
 
 /** A private key from PEM or base64 DER (PKCS#8), checked to be one an issuer signs with. */
-export function parseIssuerKey(text: string): KeyObject {
+function parseIssuerKey(text: string): KeyObject {
   const key = text.includes('-----BEGIN')
     ? createPrivateKey(text)
     : createPrivateKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'pkcs8' });

@@ -17,9 +17,9 @@ import { typePath } from './type-metadata.ts';
 
 export const CREDENTIAL_TYPE = 'application/dc+sd-jwt';
 /** The JWS `typ` of an SD-JWT VC. */
-export const CREDENTIAL_TYP = 'dc+sd-jwt';
+const CREDENTIAL_TYP = 'dc+sd-jwt';
 
-export interface CredentialRequest {
+interface CredentialRequest {
   /** The issuer URL (https:// outside the mock). */
   readonly issuer: string;
   readonly type: string;

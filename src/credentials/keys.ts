@@ -8,7 +8,7 @@ import { type JsonWebKey, type KeyObject, createPublicKey, generateKeyPairSync, 
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { issuerAlgorithm } from '../config/credentials.ts';
 
-export type IssuerAlgorithm = ReturnType<typeof issuerAlgorithm>;
+type IssuerAlgorithm = ReturnType<typeof issuerAlgorithm>;
 
 export interface IssuerKey {
   readonly kid: string;

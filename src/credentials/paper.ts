@@ -8,7 +8,7 @@ import { readPath, type RecordDescription } from '../records/define.ts';
 import type { Claims } from './claims.ts';
 
 /** The dot paths of the fields a printed certificate shows, from the description. */
-export const certificatePaths = (description: RecordDescription): string[] => [
+const certificatePaths = (description: RecordDescription): string[] => [
   'id',
   ...description.search.parties.flatMap((party) => [party.forenames, party.surname, ...party.dates]),
 ];

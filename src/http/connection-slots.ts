@@ -27,10 +27,10 @@ import type { Socket } from 'node:net';
 const PROBATION_MS = 500;
 
 /** Places beyond MAX_CONNECTIONS for the operator's paths, when every other place is busy. */
-export const RESERVED_PLACES = 4;
+const RESERVED_PLACES = 4;
 
 /** The paths a probe or a scraper calls: answered whatever the connection count. */
-export const OPERATIONAL_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readiness', '/metrics']);
+const OPERATIONAL_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readiness', '/metrics']);
 
 const operational = (request: IncomingMessage) => OPERATIONAL_PATHS.has((request.url ?? '').split('?')[0]);
 

@@ -26,19 +26,19 @@ import { refsOf } from './plugins/audit.ts';
 import { LIST_SIZE } from '../types/credentials.ts';
 import { RECORD_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse } from './documentation.ts';
 
-export const SVG_TYPE = 'image/svg+xml';
+const SVG_TYPE = 'image/svg+xml';
 
-export const ISSUER_METADATA_PATH = '/.well-known/jwt-vc-issuer';
-export const CREDENTIAL_PATH = '/v1/credentials/:type/:id';
-export const TYPE_METADATA_PATH = '/v1/credentials/types/:type';
-export const STATUS_LIST_PATH = '/v1/credentials/status/:list';
+const ISSUER_METADATA_PATH = '/.well-known/jwt-vc-issuer';
+const CREDENTIAL_PATH = '/v1/credentials/:type/:id';
+const TYPE_METADATA_PATH = '/v1/credentials/types/:type';
+const STATUS_LIST_PATH = '/v1/credentials/status/:list';
 
 /** How long a process reuses a status list it signed: revocations show within this, and serving one is a cached body. */
 export const STATUS_LIST_REUSE_MS = 1000;
 
 // A plain enum, not a union of literals: the document's readers (and its conformance test) take an
 // enum as the list of values, where an anyOf of constants reads as a riddle.
-export const credentialTypeParameter = (types: readonly string[]) =>
+const credentialTypeParameter = (types: readonly string[]) =>
   Type.Unsafe<string>({ type: 'string', enum: [...types], description: 'The record type', [EXPECTED]: `one of ${types.join(', ')}` });
 
 const credentialParams = (types: readonly string[]) =>
@@ -82,7 +82,7 @@ const issuerMetadataSchema = Type.Object({
   jwks: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'The public keys: the current one first, then those that signed credentials not yet expired' }) }),
 });
 
-export interface CredentialRoutesOptions {
+interface CredentialRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
   readonly statuses: CredentialStatuses;

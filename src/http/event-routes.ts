@@ -23,9 +23,9 @@ import { isoInstant } from '../records/dates.ts';
 import { RECORD_ERRORS, answer, errorResponse } from './documentation.ts';
 
 const EVENTS_PATH = '/v1/events';
-export const DEFAULT_EVENTS_LIMIT = 100;
-export const MAX_EVENTS_LIMIT = 1000;
-export const MAX_WAIT_S = 30;
+const DEFAULT_EVENTS_LIMIT = 100;
+const MAX_EVENTS_LIMIT = 1000;
+const MAX_WAIT_S = 30;
 /** A waiting reader reads the feed again at least this often, should a notification be lost. */
 const RECHECK_MS = 1000;
 const PRUNE_EVERY_MS = 3_600_000;
@@ -127,7 +127,7 @@ interface EventsQuery {
   wait: number;
 }
 
-export interface EventRoutesOptions {
+interface EventRoutesOptions {
   readonly feed: EventFeed;
   readonly subscriptions: Subscriptions;
   readonly descriptions: readonly RecordDescription[];
@@ -155,14 +155,14 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
 
 const fromFeed = unavailableUnless('The change feed is unavailable; try again shortly');
 
-export const cursorExpired = (after: number, retentionDays: number) =>
+const cursorExpired = (after: number, retentionDays: number) =>
   new ApiError(
     410,
     'CursorExpired',
     `Events after ${after} are no longer kept (the feed keeps ${retentionDays} days): start again with 'since', a date within the last ${retentionDays} days, and fetch the records you may have missed`,
   );
 
-export const feedRestarted = (after: number, head: number) =>
+const feedRestarted = (after: number, head: number) =>
   new ApiError(
     410,
     'CursorExpired',

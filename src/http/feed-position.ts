@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.ts';
 import type { ReadOptions } from '../types/store.ts';
 
-export const FEED_POSITION_HEADER = 'x-feed-position';
+const FEED_POSITION_HEADER = 'x-feed-position';
 const POSITION_PATTERN = '^[0-9]{1,15}$';
 
 /** The header as the OpenAPI document describes it, on the operations that honour it. */

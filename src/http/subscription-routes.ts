@@ -15,7 +15,7 @@ import { RECORD_ERRORS, UNREADABLE, answer, errorResponse } from './documentatio
 
 const SUBSCRIPTIONS_PATH = '/api/v0/subscriptions';
 
-export const SUBSCRIPTION_STATES = ['active', 'paused', 'disabled'] as const;
+const SUBSCRIPTION_STATES = ['active', 'paused', 'disabled'] as const;
 
 const time = (description: string) => ({ type: 'string', format: 'date-time', description }) as const;
 
@@ -75,7 +75,7 @@ const shownUrl = (url: string) => `${receiverAddress(url)}${new URL(url).search 
 
 const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
-export function subscriptionState(subscription: ListedSubscription, endpoint: ListedEndpoint | undefined): SubscriptionState {
+function subscriptionState(subscription: ListedSubscription, endpoint: ListedEndpoint | undefined): SubscriptionState {
   if (!endpoint) {
     return defined({
       client: subscription.client,
@@ -106,7 +106,7 @@ export function subscriptionState(subscription: ListedSubscription, endpoint: Li
   });
 }
 
-export interface SubscriptionRoutesOptions {
+interface SubscriptionRoutesOptions {
   readonly subscriptions: Subscriptions;
   /** Absent where the backend delivers no webhooks: every subscription then reads the feed. */
   readonly webhooks?: WebhookStore;

@@ -112,7 +112,7 @@ function suggestionDescription(view: CompiledView): string {
   );
 }
 
-export interface SuggestionRoutesOptions {
+interface SuggestionRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
   /** SUGGEST_MIN_PROBABILITY. */

@@ -14,7 +14,7 @@ export interface WaitingLimits {
   readonly total: number;
 }
 
-export interface WaitingSeats {
+interface WaitingSeats {
   /** A seat until `deadline` (ms since the epoch) for `client`, released by the function returned; throws the 429 or 503. */
   take(client: string, deadline: number): () => void;
   /** Requests waiting now (for tests and the metric). */

@@ -37,10 +37,10 @@ function civilFromDays(days: number): [number, number, number] {
 }
 
 /** The year of a day number. */
-export const yearOfDay = (days: number): number => civilFromDays(days)[0];
+const yearOfDay = (days: number): number => civilFromDays(days)[0];
 
 /** The days from one date to another (negative when `to` is earlier). */
-export const daysBetween = (from: string, to: string) => dayNumber(to) - dayNumber(from);
+const daysBetween = (from: string, to: string) => dayNumber(to) - dayNumber(from);
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
@@ -51,7 +51,7 @@ export function addDays(date: string, days: number): string {
 }
 
 /** Days apart that are still within a month. */
-export const WITHIN_MONTH_DAYS = 31;
+const WITHIN_MONTH_DAYS = 31;
 
 const digit = (date: string, at: number) => date.charCodeAt(at) - 48;
 /** The day number of a YYYY-MM-DD date read digit by digit: compared for every candidate, so nothing is cut or allocated. */

@@ -10,7 +10,7 @@
 /** A pair as compared: each detail's level, by its index among the detail's levels. */
 export type Comparison = readonly number[];
 
-export interface Estimate {
+interface Estimate {
   /** By detail, each level's m. */
   readonly m: number[][];
   /** The share of the pairs that match. */

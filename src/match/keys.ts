@@ -51,7 +51,7 @@ const BAR = 0x7c;
  * first, the records of their likeliest keys (a common forename's month holds dozens at a million
  * births, and every one a candidate costs the scoring and reading of it).
  */
-export const PASSES = {
+const PASSES = {
   date: { kind: 'd', cap: 2500 },
   names: { kind: 'n', cap: 200 },
   'forename-month': { kind: 'f', cap: 60 },
@@ -59,7 +59,7 @@ export const PASSES = {
   'surname-decade': { kind: 's', cap: 60 },
   'forename-decade': { kind: 'i', cap: 60 },
 } as const;
-export type PassName = keyof typeof PASSES;
+type PassName = keyof typeof PASSES;
 
 /** The keys one pass looks up, and how many records it may bring. */
 export interface CandidatePass {
@@ -213,7 +213,7 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
 }
 
 /** Every key a query looks up, each once, as numbers. */
-export const queryKeyValues = (query: SearchKey): number[] => [...new Set(candidatePasses(query).flatMap((pass) => pass.keys))];
+const queryKeyValues = (query: SearchKey): number[] => [...new Set(candidatePasses(query).flatMap((pass) => pass.keys))];
 
 /** The keys a record's search keys give, each once, written as PostgreSQL returns a bigint. */
 export const suggestionKeys = (keys: readonly SearchKey[]): string[] => suggestionKeyValues(keys).map(String);

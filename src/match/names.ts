@@ -77,7 +77,7 @@ export function soundAlike(a: string, b: string): boolean {
   return codesA.some((code) => codesB.includes(code) && !code.startsWith('=') && (code.length > 1 || a[0] === b[0]));
 }
 
-export interface NameMatch {
+interface NameMatch {
   readonly kind: MatchKind;
 }
 
@@ -148,8 +148,8 @@ export function similarity(a: string, b: string): number {
 }
 
 /** Jaro-Winkler similarity at or above which two names are `similar`, and `loosely-similar`. */
-export const SIMILAR = 0.9;
-export const LOOSELY_SIMILAR = 0.8;
+const SIMILAR = 0.9;
+const LOOSELY_SIMILAR = 0.8;
 
 /**
  * Two spellings against each other: one edit (from 4 letters, the OpenCRVS rule), two edits (from 5),

@@ -33,10 +33,10 @@ export interface Scored {
 }
 
 /** A query as the match compares it: names normalised (normaliseName), the date YYYY-MM-DD. */
-export type MatchQuery = SearchKey;
+type MatchQuery = SearchKey;
 
 /** For a register nothing is known of: a name's `u` is then its level's default. */
-export const NO_COUNTS: RegisterCounts = { records: 1, surname: 0, forename: 0 };
+const NO_COUNTS: RegisterCounts = { records: 1, surname: 0, forename: 0 };
 
 const rounded = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 
@@ -77,7 +77,7 @@ export const probabilityOf = (evidence: number, records: number): number => 1 / 
 const shareOf = (count: number, records: number) => (count > 0 && records > 1 ? Math.max(count, 1) / records : undefined);
 
 /** The evidence a probability needs, given the register's size: the floor in bits. */
-export const evidenceFor = (probability: number, records: number): number =>
+const evidenceFor = (probability: number, records: number): number =>
   probability <= 0 ? -Infinity : probability >= 1 ? Infinity : Math.log2(probability / (1 - probability)) - priorBits(records);
 
 /** Whether one key comes before another: by date, then surname, then forenames. */

@@ -13,7 +13,7 @@ export interface CloseMatch extends Scored {
   readonly id: number;
 }
 
-export interface CloseMatches {
+interface CloseMatches {
   readonly matches: CloseMatch[];
   /** More matches reached the floor than `limit`, or a blocking pass found more records than its cap. */
   readonly truncated: boolean;

@@ -34,7 +34,7 @@ export const MATCH_KINDS = [
 export type MatchKind = (typeof MATCH_KINDS)[number];
 
 /** A comparison level: the word it is named by, and its m and u probabilities. */
-export interface Level {
+interface Level {
   readonly kind: MatchKind;
   readonly m: number;
   readonly u: number;

@@ -17,7 +17,7 @@ export interface SqlExecutor {
   copyFrom?(sql: string, data: string | Uint8Array): Promise<void>;
 }
 
-export interface TransactionOptions {
+interface TransactionOptions {
   /**
    * A transaction-level advisory lock (`pg_advisory_xact_lock`) held from the transaction's start
    * to its end: transactions taking the same lock, in any process, run one after the other, and

@@ -2,7 +2,7 @@
  * Readers of the change feed waiting for a commit (`wait=`), for both stores: each wait ends at the
  * next wake, at its time limit, or when its signal aborts, whichever comes first.
  */
-export interface FeedWaiters {
+interface FeedWaiters {
   /** Resolves at the next wake, after `ms`, or when `signal` aborts. */
   wait(ms: number, signal?: AbortSignal): Promise<void>;
   /** Ends every wait begun before it. */

@@ -10,7 +10,7 @@ import { type CredentialStatuses, LIST_SIZE, type StatusEntry } from '../types/c
 /** Tries at random indexes before a list counts as full enough to open the next (it fills to about three quarters). */
 export const TRIES_PER_LIST = 8;
 
-export interface MemoryCredentialStatuses extends CredentialStatuses {
+interface MemoryCredentialStatuses extends CredentialStatuses {
   /** Makes every credential of these registrations invalid. */
   revoke(type: string, ids: readonly number[]): void;
 }

@@ -75,7 +75,7 @@ const sameKeys = (a: readonly SearchKey[], b: readonly SearchKey[]) =>
 const unchanged = (kept: Kept, record: RecordToWrite) =>
   sameKeys(kept.keys, record.keys) && (kept.json === record.json || isDeepStrictEqual(JSON.parse(kept.json), JSON.parse(record.json)));
 
-export interface MemoryRecords {
+interface MemoryRecords {
   readonly reader: RecordReader;
   /** Writes records and their events together. */
   readonly writer: RecordWriter;

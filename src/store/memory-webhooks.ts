@@ -9,7 +9,7 @@ import type { DeadLetter, Lease, ListedEndpoint, WebhookEndpoint, WebhookStore }
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type State = Mutable<Omit<WebhookEndpoint, 'paused' | 'events' | 'fields' | 'roles'>> & { leaseOwner?: string; leaseUntil?: number };
 
-export interface MemoryWebhookSources {
+interface MemoryWebhookSources {
   head(): Promise<number>;
   subscription(client: string): Promise<Subscription | undefined>;
   /** The first event after a position of these types (for the oldest undelivered's age). */

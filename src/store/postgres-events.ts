@@ -34,7 +34,7 @@ const eventOf = (row: EventRow): FeedEvent => ({
 
 const PREPARE = { prepare: true } as const;
 
-export interface PostgresEvents {
+interface PostgresEvents {
   readonly feed: EventFeed;
   readonly subscriptions: Subscriptions;
 }

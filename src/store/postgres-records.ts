@@ -17,7 +17,7 @@ import type { ReplicaSet } from './replica-set.ts';
 import { tableNames } from './record-tables.ts';
 import { writeRecords } from './postgres-write.ts';
 
-export interface PostgresRecords {
+interface PostgresRecords {
   readonly reader: RecordReader;
   readonly writer: RecordWriter;
 }

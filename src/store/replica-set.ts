@@ -13,7 +13,7 @@
 import type { FallbackCounts, ReplicaState } from '../types/store.ts';
 import type { SqlDriver } from './driver.ts';
 
-export interface ReplicaSetOptions {
+interface ReplicaSetOptions {
   /** The most a replica may be behind the primary and still answer. */
   readonly maxLagMs: number;
   /** How often the replicas are probed. */
@@ -39,7 +39,7 @@ export interface ReplicaSet {
 }
 
 /** `X/Y` (two hexadecimal halves), as PostgreSQL writes a WAL position, as a number of bytes. */
-export function lsnBytes(lsn: string): bigint {
+function lsnBytes(lsn: string): bigint {
   const [high, low] = lsn.split('/');
   return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }

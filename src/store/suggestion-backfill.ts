@@ -12,9 +12,9 @@ import type { SearchKey } from '../types/records.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
 
-export const BACKFILL_BATCH = 5000;
+const BACKFILL_BATCH = 5000;
 
-export interface BackfillProgress {
+interface BackfillProgress {
   readonly type: string;
   /** Records given keys by this run so far. */
   readonly records: number;

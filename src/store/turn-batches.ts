@@ -10,7 +10,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-export interface TurnBatches<Group, Item, Result> {
+interface TurnBatches<Group, Item, Result> {
   /** What reads may share a statement: the same type, read position, limit. */
   groupKey(group: Group): string;
   /** Reads of the same item in one batch are read once. */

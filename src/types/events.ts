@@ -33,14 +33,14 @@ export interface FeedEvent {
   readonly traceParent?: string;
 }
 
-export interface FeedPage {
+interface FeedPage {
   /** Oldest first. */
   readonly events: FeedEvent[];
   /** The position to read after next: the last event's when the page is full, else the feed's end as read. */
   readonly next: number;
 }
 
-export interface FeedBounds {
+interface FeedBounds {
   /** The last position given (0 before any event). */
   readonly head: number;
   /** Events up to this position are older than the retention cutoff asked about (or deleted): a reader after an earlier position has missed some. */

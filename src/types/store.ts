@@ -36,7 +36,7 @@ export interface ReadOptions {
   readonly atLeast?: number;
 }
 
-export type ReplicaCondition = 'up' | 'lagging' | 'down';
+type ReplicaCondition = 'up' | 'lagging' | 'down';
 
 export interface ReplicaState {
   /** `1`, `2`...: its place in DATABASE_READ_URLS (never the URL, which may hold a password). */
@@ -120,7 +120,7 @@ export interface RecordWriter {
   write(type: string, batches: AsyncIterable<readonly RecordToWrite[]>, options?: WriteOptions): Promise<WriteCounts>;
 }
 
-export interface WriteOptions {
+interface WriteOptions {
   /** The W3C traceparent of the traced load, kept with its events so that their delivery continues its trace. */
   readonly traceParent?: string;
 }

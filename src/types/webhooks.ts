@@ -6,7 +6,7 @@
  */
 
 /** How a subscription's events are pushed: set with `lev-api subscriptions add|update --webhook`. */
-export interface WebhookSpec {
+interface WebhookSpec {
   readonly url: string;
   /** PEM files of the client certificate (and its key) presented to the receiver, where it asks for mTLS. */
   readonly tlsCert?: string;

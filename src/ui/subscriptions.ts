@@ -5,7 +5,7 @@
 import type { SubscriptionState } from '@lev-api/client';
 import { longDate } from './dates.ts';
 
-export interface SubscriptionView {
+interface SubscriptionView {
   readonly client: string;
   /** The webhook's URL, or that the client reads the feed. */
   readonly endpoint: string;
@@ -17,7 +17,7 @@ export interface SubscriptionView {
 }
 
 /** "24 November 2026 at 10:02:03 UTC". */
-export const whenUtc = (at: string) => `${longDate(at.slice(0, 10))} at ${at.slice(11, 19)} UTC`;
+const whenUtc = (at: string) => `${longDate(at.slice(0, 10))} at ${at.slice(11, 19)} UTC`;
 
 const events = (count: number) => `${count} ${count === 1 ? 'event' : 'events'}`;
 

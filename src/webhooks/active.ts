@@ -31,7 +31,7 @@ export interface ActiveCheck {
   seen(askedAt: number, active: boolean): void;
 }
 
-export interface ActiveCheckOptions {
+interface ActiveCheckOptions {
   /** When the claim that gave the lease was sent: it too found the subscription active. */
   readonly claimedAt?: number;
   readonly everyMs?: number;

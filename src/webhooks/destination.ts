@@ -17,7 +17,7 @@ export class RefusedDestination extends LevError {
   }
 }
 
-export interface DestinationPolicy {
+interface DestinationPolicy {
   /** `http://` URLs to a loopback address are allowed (tests, the mock). */
   readonly allowHttpLoopback: boolean;
   /** Networks (CIDR) allowed though special: an internal receiver's range. */
@@ -26,7 +26,7 @@ export interface DestinationPolicy {
   readonly resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
 
-export interface Destination {
+interface Destination {
   readonly url: URL;
   /** What an address of the URL's host may not be, or undefined when it may be connected to. */
   problem(address: string): string | undefined;

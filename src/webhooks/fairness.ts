@@ -7,7 +7,7 @@
  * its last turn first (WebhookStore.claim).
  */
 
-export interface SlotShares {
+interface SlotShares {
   /** Runs a claim for `slot`, given the subscriptions it may not take now; one claim at a time while any is slow, so the share holds. */
   claim<T extends { endpoint: { client: string } }>(slot: number, take: (exclude: readonly string[]) => Promise<T[]>): Promise<T[]>;
   /** The slot's turn of `client` ended; `slow` when it used its whole time. */

@@ -20,7 +20,7 @@ import type { DeliveryLog } from './worker.ts';
  */
 export const POSITION_EVERY_MS = 25;
 
-export interface PositionRecorder {
+interface PositionRecorder {
   /** A 2xx'd event whose audit entry is committing. */
   keep(position: number, kept: Promise<void>): void;
   /** Resolves once at most `limit` 2xx'd events have entries not yet committed. */
@@ -40,7 +40,7 @@ export interface PositionRecorder {
   readonly trouble: unknown;
 }
 
-export interface PositionOptions {
+interface PositionOptions {
   readonly leaseMs: number;
   readonly claimedAt: number;
   readonly log: DeliveryLog;

@@ -23,7 +23,7 @@ export interface SendResult {
   readonly refused?: boolean;
 }
 
-export interface SenderOptions {
+interface SenderOptions {
   readonly checker: DestinationChecker;
   readonly timeoutMs: number;
   /** Extra CAs (PEM) a receiver's certificate may chain to. */

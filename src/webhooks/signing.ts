@@ -11,8 +11,8 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, si
 import { Webhook } from 'standardwebhooks';
 import type { WebhookKeys } from '../types/webhooks.ts';
 
-export const SECRET_PREFIX = 'whsec_';
-export const PUBLIC_KEY_PREFIX = 'whpk_';
+const SECRET_PREFIX = 'whsec_';
+const PUBLIC_KEY_PREFIX = 'whpk_';
 
 /** A new HMAC secret: 32 random bytes, as the specification's `whsec_` + base64. */
 export const newSecret = () => SECRET_PREFIX + randomBytes(32).toString('base64');
@@ -33,7 +33,7 @@ export function publicKeyOf(signingKey: string): string {
 /** The message id of a feed event: the same for every attempt at it, so receivers can drop duplicates. */
 export const webhookId = (position: number) => `msg_lev_${position}`;
 
-export interface SignedHeaders {
+interface SignedHeaders {
   readonly 'webhook-id': string;
   readonly 'webhook-timestamp': string;
   readonly 'webhook-signature': string;

@@ -6,7 +6,7 @@
 import type { WebhookEndpoint } from '../types/webhooks.ts';
 
 export const DELIVERY_STATES = ['delivering', 'retrying', 'paused', 'disabled'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
+type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** Disabled (the receiver answered 410 Gone) before paused, paused before retrying. */
 export const deliveryStateOf = (endpoint: Pick<WebhookEndpoint, 'disabledAt' | 'paused' | 'attempts'>): DeliveryState =>

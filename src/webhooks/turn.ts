@@ -34,7 +34,7 @@ export interface TurnContext extends Attempter {
 }
 
 /** How a turn ended: `slow` when it used its whole time (its receiver holds a slot long). */
-export interface TurnEnd {
+interface TurnEnd {
   readonly slow: boolean;
 }
 

@@ -65,8 +65,8 @@ export interface DeliveryOptions {
 
 /** `unkeptLimit` by default: the sending may run two events ahead of their entries' commits. */
 export const UNKEPT_LIMIT = 2;
-export const DEFAULT_TURN_MS = 5000;
-export const DEFAULT_SLOW_SHARE = 0.5;
+const DEFAULT_TURN_MS = 5000;
+const DEFAULT_SLOW_SHARE = 0.5;
 
 export function startDelivery(options: DeliveryOptions) {
   const { store, feed, log } = options;

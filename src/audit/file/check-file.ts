@@ -10,7 +10,7 @@ import { GENESIS_HASH, chainHash } from '../chain.ts';
 import type { FileHead } from './files.ts';
 import { wholeLinesEnd } from './tail.ts';
 
-export interface FileCheck {
+interface FileCheck {
   readonly entries: number;
   /** The hash the file ends with. */
   readonly last: string | undefined;

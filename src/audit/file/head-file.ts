@@ -62,7 +62,7 @@ export async function holds(path: string, hash: string): Promise<boolean> {
   }
 }
 
-export interface HeadFile {
+interface HeadFile {
   /** Records the head durably, in place. */
   write(head: RecordedHead): Promise<void>;
   /** Gives the file its one line's size, then records the head: at start, whatever the file held. */
