@@ -3,14 +3,14 @@
  * caseworker reads for each detail, with how much it counts ("Forenames: Kathryn sounds like
  * Catherine: some evidence for"). Which party and
  * which date of the record the sentence names is the one whose comparison (src/match, the rules the
- * API scored by) gives the kind the API reported.
+ * API scored by, scoreKey) gives the kinds the API reported.
  */
 import type { RecordDescription } from '../records/define.ts';
 import { readPath } from '../records/define.ts';
 import { normaliseName } from '../records/normalise.ts';
+import { partySearchKeys } from '../records/search-keys.ts';
 import { capitalised } from '../records/wording.ts';
-import { compareDate } from '../match/dates.ts';
-import { compareForenames, compareSurname } from '../match/names.ts';
+import { scoreKey } from '../match/score.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
 import { longDate } from './dates.ts';
 
@@ -101,26 +101,24 @@ export function candidateViews(description: RecordDescription, given: Readonly<R
     const surnameKind = matched.surname as MatchKind;
     const forenamesKind = matched.forenames as MatchKind;
     const dateKind = matched[dateParam] as MatchKind;
-    const surname = normaliseName(given.surname);
-    const forenames = normaliseName(given.forenames);
-    // The party the API matched: the first whose names compare as it reported.
-    const party =
-      parties.find((p) => {
-        const s = normaliseName(text(readPath(record, p.surname)));
-        const f = normaliseName(text(readPath(record, p.forenames)));
-        if (surnameKind === 'swapped') return s.length > 0 && (forenames === s || forenames.startsWith(`${s} `));
-        const sk = compareSurname(surname, s).kind;
-        const fk = compareForenames(forenames, f).kind;
-        return (sk === surnameKind || (sk === 'exact' && surnameKind === 'normalised')) && (fk === forenamesKind || (fk === 'exact' && forenamesKind === 'normalised'));
-      }) ?? parties[0];
+    // The party and the date the API matched: the first key of the record that the API's own rule
+    // (scoreKey) finds at the kinds it reported, an exact name standing for one written otherwise.
+    const query = { surname: normaliseName(given.surname), forenames: normaliseName(given.forenames), date: given[dateParam] };
+    const same = (kind: MatchKind, reported: MatchKind) => kind === reported || (kind === 'exact' && reported === 'normalised');
+    const found = parties
+      .flatMap((party) => partySearchKeys(party, record).map((key) => ({ party, key })))
+      .find(({ key }) => {
+        const kinds = scoreKey(query, key).matched;
+        return same(kinds.surname, surnameKind) && same(kinds.forenames, forenamesKind) && kinds.date === dateKind;
+      });
+    const party = found?.party ?? parties[0];
     const registeredSurname = text(readPath(record, party.surname));
     // Compared word by word: the registered forenames' leading words, as many as were given.
     const wordByWord = forenamesKind === 'nickname' || forenamesKind === 'sound-alike' || forenamesKind === 'spelling';
     const givenWords = given.forenames.trim().split(/\s+/).length;
     const allForenames = text(readPath(record, party.forenames));
     const registeredForenames = wordByWord ? allForenames.split(/\s+/).slice(0, givenWords).join(' ') : allForenames;
-    const dates = party.dates.map((path) => text(readPath(record, path))).filter(Boolean);
-    const date = dates.find((d) => compareDate(given[dateParam], d) === dateKind) ?? dates[0] ?? '';
+    const date = found?.key.date ?? text(readPath(record, party.dates[0]));
     const dateLabel = description.search.dateDescription.replace(/,? ?YYYY-MM-DD\.?$/, '').replace(/^The /, '');
     return {
       id,
