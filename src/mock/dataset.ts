@@ -75,8 +75,8 @@ const defined = new WeakSet<TypeScenarios>();
 
 /**
  * Marks a scenario file's export as one, as `defineRecord` marks a description: the folder reader
- * takes only what this made. Refuses a scenario of another type, one neither a search nor a close
- * match finds, and a second scenario of a record that says what the record holds again.
+ * takes only what this made. Refuses a scenario of another type, one that neither a search nor a
+ * close match finds, and a record given twice (by a later scenario with an earlier one's id).
  */
 export function defineScenarios<const S extends TypeScenarios>(file: S): S {
   const seen = new Set<number>();
