@@ -151,12 +151,17 @@ describe('the recipes', () => {
     const folder = mkdtempSync(join(tmpdir(), 'lev-scenarios-'));
     try {
       assert.deepEqual(await readScenarioFiles(pathToFileURL(`${folder}/`)), [], 'an empty folder');
+      // Modules as the sources' are, so that the file below re-exports the fixture the test imported, not a CommonJS copy of it.
+      writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
       const fixture = pathToFileURL(join(ROOT, 'test/fixtures/testfixture/scenarios.ts')).href;
       writeFileSync(join(folder, 'testfixture.ts'), `export { fixtureScenarios } from ${JSON.stringify(fixture)};\n`);
       writeFileSync(join(folder, 'notes.md'), 'not a scenario file\n');
       assert.deepEqual(await readScenarioFiles(pathToFileURL(`${folder}/`)), [fixtureScenarios]);
+      writeFileSync(join(folder, 'unmarked.ts'), "export const scenarios = { type: 'unmarked', scenarios: [] };\n");
+      await assert.rejects(readScenarioFiles(pathToFileURL(`${folder}/`)), /unmarked\.ts exports 0 TypeScenarios made by defineScenarios\(\), not one/, 'an object of the shape, not made by defineScenarios');
+      rmSync(join(folder, 'unmarked.ts'));
       writeFileSync(join(folder, 'empty.ts'), 'export const nothing = 1;\n');
-      await assert.rejects(readScenarioFiles(pathToFileURL(`${folder}/`)), /empty\.ts exports 0 TypeScenarios, not one/);
+      await assert.rejects(readScenarioFiles(pathToFileURL(`${folder}/`)), /empty\.ts exports 0 TypeScenarios made by defineScenarios\(\), not one/);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

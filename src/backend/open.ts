@@ -8,7 +8,7 @@ import { DescriptionError } from '../errors.ts';
 import { loadDataPath } from '../load/data-path.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import { auditHistory } from '../mock/audit-history.ts';
-import { type TypeScenarios, loadScenarioFiles, mockRecords } from '../mock/dataset.ts';
+import { type TypeScenarios, isSearchable, loadScenarioFiles, mockRecords, scenariosOf } from '../mock/dataset.ts';
 import { startLiveMock } from '../mock/live.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { loadRecordTypes } from '../records/index.ts';
@@ -23,13 +23,10 @@ const mockSource = (type: string, entries: readonly object[]): Source => ({
   open: () => [entries.map((entry) => JSON.stringify(entry)).join('\n')],
 });
 
-/**
- * The record types a service serves: their descriptions, and the mock scenarios of those the
- * built-in dataset has no records for (a type described outside src/records/, as a test's is).
- */
+/** The record types a service serves: their descriptions, and their mock scenario files. */
 export interface ServiceTypes {
   readonly descriptions: readonly RecordDescription[];
-  readonly scenarios?: readonly TypeScenarios[];
+  readonly scenarios: readonly TypeScenarios[];
 }
 
 /** The built-in record types and their scenarios, read from their folders: by an entry point, once. */
@@ -39,18 +36,19 @@ export async function loadBuiltInTypes(): Promise<ServiceTypes> {
 
 /**
  * Loads the mock records of each type. Checked once, at start: a type the mock has no records of
- * (no hand-written ones, no scenario file) is refused rather than served empty.
+ * (no scenario file) is refused rather than served empty.
  */
-export async function loadMock(writer: RecordWriter, { descriptions, scenarios = [] }: ServiceTypes): Promise<void> {
+export async function loadMock(writer: RecordWriter, { descriptions, scenarios }: ServiceTypes): Promise<void> {
   const dataset = mockRecords(descriptions, scenarios);
   const empty = descriptions.find((description) => !dataset[description.name]?.length);
   if (empty) throw new DescriptionError(empty.name, 'mock records', 'the mock has none: a scenario file in src/mock/scenarios/ gives them (docs/mock-data.md)');
   for (const description of descriptions) await loadSources(writer, description, [mockSource(description.name, dataset[description.name] ?? [])]);
 }
 
-/** The mock's invented audit history (src/mock/audit-history.ts), chained like any other entries. */
-async function seedAuditHistory(backend: MemoryBackend, today: Date): Promise<void> {
-  for (const { at, entry } of auditHistory(today)) await backend.trail.append([entry], at);
+/** The mock's invented audit history (src/mock/audit-history.ts) of the types' searchable scenarios, chained like any other entries. */
+async function seedAuditHistory(backend: MemoryBackend, today: Date, { descriptions, scenarios }: ServiceTypes): Promise<void> {
+  const searchable = descriptions.flatMap((description) => scenariosOf(description.name, scenarios)).filter(isSearchable);
+  for (const { at, entry } of auditHistory(today, searchable)) await backend.trail.append([entry], at);
 }
 
 /** Runs `prepare` on a backend just opened; closes it if that fails. */
@@ -78,7 +76,7 @@ export async function openBackend(config: Config, types: ServiceTypes): Promise<
       // Every built-in record is announced on the change feed as registered, as any load's are.
       await loadMock(backend.writer, types);
       // Only into a trail of the process's own: never into an audit file that outlives it.
-      if (!config.embeddedAudit.file) await seedAuditHistory(backend, new Date());
+      if (!config.embeddedAudit.file) await seedAuditHistory(backend, new Date(), types);
       const live = startLiveMock(backend.writer, config.events.mockIntervalS, (error) =>
         console.error(`the live mock could not add a registration: ${error.message}`),
         Math.random,

@@ -5,7 +5,7 @@
  * Deterministic for a given day; the entries are chained like any others when written.
  */
 import type { AuditEntry } from '../types/audit.ts';
-import { scenarios } from './dataset.ts';
+import type { SearchableScenario } from './dataset.ts';
 
 interface Caller {
   readonly username: string;
@@ -32,8 +32,9 @@ export interface DatedEntry {
   readonly entry: AuditEntry;
 }
 
-/** The history's entries for the four weeks before `today` (a Date), oldest first. */
-export function auditHistory(today: Date): DatedEntry[] {
+/** The history's entries for the four weeks before `today` (a Date), oldest first, over the records of `scenarios`. */
+export function auditHistory(today: Date, scenarios: readonly SearchableScenario[]): DatedEntry[] {
+  if (!scenarios.length) return [];
   const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
   const entries: DatedEntry[] = [];
   let turn = 0;

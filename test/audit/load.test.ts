@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import autocannon from 'autocannon';
-import { scenarios } from '../../src/mock/dataset.ts';
 import { CALLER, filledStore, startApp, storeKinds, trailEntries, verifyTrail } from '../helper.ts';
+import { searchableScenarios as scenarios } from '../record-types.ts';
 
 for (const kind of await storeKinds()) {
   test(`audit entries equal data responses after a load test (${kind} store)`, async (t) => {

@@ -25,10 +25,10 @@ import formatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { parseHolderKey } from '../../src/credentials/holder-key.ts';
 import { NAME_PATTERN } from '../../src/http/parameters.ts';
-import { mockRecords, scenarios } from '../../src/mock/dataset.ts';
+import { mockRecords } from '../../src/mock/dataset.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
 import { CALLER, sharedApp } from '../helper.ts';
-import { builtInTypes } from '../record-types.ts';
+import { builtInScenarios, builtInTypes, searchableScenarios as scenarios } from '../record-types.ts';
 
 const addFormats = formatsModule as unknown as typeof formatsModule.default;
 const RUNS = Number(process.env.CONFORMANCE_RUNS ?? 60);
@@ -187,7 +187,7 @@ async function check(operation: Operation, values: Readonly<Record<string, strin
 // ---------------------------------------------------------------------------
 
 const KNOWN = [...new Set(scenarios.flatMap((s) => Object.values(s.search)))];
-const IDS = Object.values(mockRecords(builtInTypes)).flatMap((records) => (records as Array<{ id: number }>).map((record) => String(record.id)));
+const IDS = Object.values(mockRecords(builtInTypes, builtInScenarios)).flatMap((records) => (records as Array<{ id: number }>).map((record) => String(record.id)));
 
 /** The edges: names with no letter or digit (U+02BC is a letter to Unicode, dropped as an apostrophe), letters only compatibility maps give, controls, lengths, dates and numbers at their limits. */
 const EDGES = [

@@ -9,9 +9,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { scenarios } from '../../src/mock/dataset.ts';
 import type { ViewDescription } from '../../src/records/views.ts';
-import { views } from '../record-types.ts';
+import { searchableScenarios as scenarios, views } from '../record-types.ts';
 import { CALLER, FULL_DETAILS, sharedApp } from '../helper.ts';
 
 const ALLOWED = new Set([200, 400, 401, 404, 414]);

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
-import { mockRecords, scenarios } from '../../src/mock/dataset.ts';
+import { mockRecords } from '../../src/mock/dataset.ts';
 import type { ViewDescription } from '../../src/records/views.ts';
-import { views, builtInTypes } from '../record-types.ts';
+import { views, builtInTypes, builtInScenarios, searchableScenarios as scenarios } from '../record-types.ts';
 import { CALLER, FULL_DETAILS, sharedApp } from '../helper.ts';
 
 const addFormats = formatsModule as unknown as typeof formatsModule.default;
@@ -79,7 +79,7 @@ function assertValid(validate: ValidateFunction, body: unknown, where: string) {
 }
 
 const lookupPath = (view: ViewDescription) => `${view.path}/{${view.idParam}}`;
-const storedIds = (view: ViewDescription) => ((mockRecords(builtInTypes) as unknown as Record<string, Json[]>)[view.record.name] ?? []).map((r) => r.id as number);
+const storedIds = (view: ViewDescription) => ((mockRecords(builtInTypes, builtInScenarios) as unknown as Record<string, Json[]>)[view.record.name] ?? []).map((r) => r.id as number);
 
 const searchQuery = (view: ViewDescription, search: Readonly<Record<string, string>>) =>
   [

@@ -2,12 +2,12 @@
  * Lookups and searches of every view, over a real socket, on every store kind
  * (embedded always, PostgreSQL where a server answers). Expectations are
  * derived by walking the view descriptions over the built-in mock records and
- * the `scenarios` list, never retyped from them.
+ * their scenario files, never retyped from them.
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Config } from '../../src/config/index.ts';
-import { closeMatchOnlyScenarios, mockRecords, scenarios, type Scenario } from '../../src/mock/dataset.ts';
+import { type SearchableScenario as Scenario, mockRecords } from '../../src/mock/dataset.ts';
 import {
   type Fields,
   type Visibility,
@@ -21,7 +21,7 @@ import {
   visibilityOf,
 } from '../../src/records/define.ts';
 import type { ViewDescription } from '../../src/records/views.ts';
-import { views, builtInTypes } from '../record-types.ts';
+import { views, builtInTypes, builtInScenarios, closeMatchOnlyScenarios, searchableScenarios as scenarios } from '../record-types.ts';
 import { CALLER, FULL_DETAILS, type RunningApp, type StoreKind, type TestStore, filledStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
 
 type Json = Record<string, unknown>;
@@ -64,7 +64,7 @@ function sharedStore(kind: StoreKind) {
 // Stored records and what the description says they look like
 // ---------------------------------------------------------------------------
 
-const mock = mockRecords(builtInTypes) as unknown as Record<string, Json[]>;
+const mock = mockRecords(builtInTypes, builtInScenarios) as unknown as Record<string, Json[]>;
 
 /** Every stored (v1) record of the view's type. */
 const recordsOf = (view: ViewDescription): Json[] => mock[view.record.name] ?? [];

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { closeMatchOnlyScenarios, scenarios } from '../../src/mock/dataset.ts';
 import { MATCH_KINDS } from '../../src/match/vocabulary.ts';
 import { AUDIENCE, startIssuer } from '../auth/issuer.ts';
 import { CALLER, FULL_DETAILS, type TestStore, countingReads, filledStore, startApp, storeKinds, suiteContext, testConfig, trailEntries } from '../helper.ts';
+import { closeMatchScenarios } from '../record-types.ts';
 
 interface Candidate {
   score: number;
@@ -24,7 +24,7 @@ interface Answer {
   truncated: boolean;
 }
 
-const closeMatches = [...scenarios.filter((s) => s.suggestion), ...closeMatchOnlyScenarios].map((s) => ({ id: s.id, type: s.type, shows: s.shows, ...s.suggestion! }));
+const closeMatches = closeMatchScenarios.map((s) => ({ id: s.id, type: s.type, shows: s.shows, ...s.suggestion }));
 const path = (type: string, query: Record<string, string>) => `/v1/suggestions/${type}?${new URLSearchParams(query)}`;
 const ELLIE = { surname: 'Ashworth', forenames: 'Ellie', dateOfBirth: '2008-08-08' };
 

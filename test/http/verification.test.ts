@@ -4,28 +4,28 @@
  * verifies with its required details and with every optional one, each single
  * wrong detail gives false, and so do blocked, cancelled, replaced and
  * ambiguous registrations, all with the same bytes; bad input is a 400 naming
- * the parameter. Where each parameter's value sits in a record is stated here
- * for the built-in types and in its scenario file for a type added since
- * (SOURCES), apart from the record descriptions, so a declaration pointing at
- * the wrong field fails; the values themselves are read from the mock records.
+ * the parameter. Where each parameter's value sits in a record is stated in
+ * each type's scenario file (SOURCES), apart from the record descriptions, so a
+ * declaration pointing at the wrong field fails; the values themselves are read
+ * from the mock records.
  */
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { before, describe, test } from 'node:test';
 import pino from 'pino';
 import type { Config } from '../../src/config/index.ts';
-import { type TypeScenarios, mockRecords, scenarios } from '../../src/mock/dataset.ts';
+import { type TypeScenarios, mockRecords } from '../../src/mock/dataset.ts';
 import { readPath } from '../../src/records/define.ts';
 import { compileVerification } from '../../src/records/verification.ts';
 import { buildApp } from '../../src/app.ts';
 import { CALLER, type StoreKind, type TestStore, filledStore, storeKinds, suiteContext, testConfig } from '../helper.ts';
-import { builtInTypes as records, builtInTypes, builtInScenarios } from '../record-types.ts';
+import { builtInTypes as records, builtInTypes, builtInScenarios, searchableScenarios as scenarios } from '../record-types.ts';
 
 type Json = Record<string, unknown>;
 type Type = string;
 type Query = Record<string, string>;
 
-const mock = mockRecords(builtInTypes) as unknown as Record<Type, Json[]>;
+const mock = mockRecords(builtInTypes, builtInScenarios) as unknown as Record<Type, Json[]>;
 const stored = (type: Type, id: number) => {
   const record = mock[type].find((r) => r.id === id);
   assert.ok(record, `the mock has ${type} ${id}`);
@@ -38,53 +38,8 @@ const FALSE = '{"verified":false}';
 
 type Sources = NonNullable<TypeScenarios['verificationSources']>;
 
-/**
- * Each parameter, and where its value is in a record: required ones first. The built-in types'
- * here; a type with a scenario file states its own there (`verificationSources`).
- */
-const BUILT_IN_SOURCES: Record<Type, Sources> = {
-  birth: {
-    required: { surname: 'child.surname', forenames: 'child.forenames', dateOfBirth: 'child.dateOfBirth' },
-    optional: {
-      systemNumber: 'id',
-      placeOfBirth: 'child.birthplace',
-      motherForenames: 'mother.forenames',
-      motherSurname: 'mother.surname',
-      motherMaidenSurname: 'mother.maidenSurname',
-      fatherForenames: 'father.forenames',
-      fatherSurname: 'father.surname',
-      registrationDistrict: 'registrar.district',
-    },
-  },
-  death: {
-    required: { surname: 'deceased.surname', forenames: 'deceased.forenames', dateOfDeath: 'deceased.dateOfDeath' },
-    optional: { systemNumber: 'id', dateOfBirth: 'deceased.dateOfBirth', placeOfDeath: 'deceased.deathplace', registrationDistrict: 'registrar.district' },
-  },
-  marriage: {
-    required: {
-      partner1Surname: 'groom.surname',
-      partner1Forenames: 'groom.forenames',
-      partner2Surname: 'bride.surname',
-      partner2Forenames: 'bride.forenames',
-      dateOfMarriage: 'dateOfMarriage',
-    },
-    optional: { systemNumber: 'id', placeOfMarriage: 'placeOfMarriage.short', registrationDistrict: 'registrar.district' },
-  },
-  partnership: {
-    required: {
-      partner1Surname: 'partner1.surname',
-      partner1Forenames: 'partner1.forenames',
-      partner2Surname: 'partner2.surname',
-      partner2Forenames: 'partner2.forenames',
-      dateOfPartnership: 'dateOfPartnership',
-    },
-    optional: { systemNumber: 'id', placeOfPartnership: 'placeOfPartnership.short' },
-  },
-};
-const SOURCES: Record<Type, Sources> = {
-  ...BUILT_IN_SOURCES,
-  ...Object.fromEntries(builtInScenarios.flatMap((file) => (file.verificationSources ? [[file.type, file.verificationSources]] : []))),
-};
+/** Each parameter, and where its value is in a record, required ones first: as each type's scenario file states it (`verificationSources`). */
+const SOURCES: Record<Type, Sources> = Object.fromEntries(builtInScenarios.flatMap((file) => (file.verificationSources ? [[file.type, file.verificationSources]] : [])));
 const TYPES: Type[] = records.map((record) => record.name);
 /** The date parameters: the built-in types', and any a type added since declares. */
 const DATE_PARAMS = new Set([

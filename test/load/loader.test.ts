@@ -23,7 +23,7 @@ import { openPostgres } from '../../src/store/pg-driver.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
 import { TEST_DATABASE_URL, type TestStore, emptySchema, emptyStore, postgresAvailable, recordTypes, storeKinds } from '../helper.ts';
 import { REFERENCE, referenceMissing } from '../compat/reference-folder.ts';
-import { builtInType, builtInTypes as descriptions, builtInTypes } from '../record-types.ts';
+import { builtInScenarios, builtInType, builtInTypes as descriptions, builtInTypes } from '../record-types.ts';
 
 const MOCK_DATA = resolve(REFERENCE, 'mock-data');
 
@@ -262,7 +262,7 @@ describe('progress', () => {
 // loadFiles
 // ---------------------------------------------------------------------------
 
-const mock = mockRecords(builtInTypes) as Record<string, Json[]>;
+const mock = mockRecords(builtInTypes, builtInScenarios) as Record<string, Json[]>;
 
 /** `count` valid births: the mock births over and over, with ids from `firstId`. */
 function births(count: number, firstId = 1): Json[] {

@@ -5,7 +5,7 @@ import { verifyEntries } from '../../src/audit/verify.ts';
 import { openBackend } from '../../src/backend/open.ts';
 import { HISTORY_CALLERS, HISTORY_DAYS, auditHistory } from '../../src/mock/audit-history.ts';
 import { CALLER, testConfig } from '../helper.ts';
-import { builtInServiceTypes, builtInTypes } from '../record-types.ts';
+import { builtInServiceTypes, builtInTypes, searchableScenarios } from '../record-types.ts';
 
 const REPORT = '/api/v0/audit/user-activity';
 const AUDITOR = { ...CALLER, 'x-auth-roles': 'audit' };
@@ -13,8 +13,8 @@ const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString
 
 test('the history is the same for the same day, covers working days only, and ends before today', () => {
   const today = new Date('2026-11-23T10:00:00Z');
-  const entries = auditHistory(today);
-  assert.deepEqual(auditHistory(new Date('2026-11-23T23:59:00Z')), entries);
+  const entries = auditHistory(today, searchableScenarios);
+  assert.deepEqual(auditHistory(new Date('2026-11-23T23:59:00Z'), searchableScenarios), entries);
   assert.ok(entries.every(({ at }) => at < '2026-11-23' && at >= '2026-10-26'));
   assert.ok(entries.every(({ at }) => ![0, 6].includes(new Date(at).getUTCDay())), 'no weekend entries');
   assert.deepEqual(
@@ -52,5 +52,5 @@ test('the mock starts with that history in its audit trail: several users, group
   await app.close();
   const verified = await verifyEntries(store.kind === 'memory' ? store.trail.kept() : []);
   // The history, then the six readings of the report above (each an audit-read) and the lookup.
-  assert.deepEqual(verified, { ok: true, entries: auditHistory(new Date()).length + 6 + 1 });
+  assert.deepEqual(verified, { ok: true, entries: auditHistory(new Date(), searchableScenarios).length + 6 + 1 });
 });

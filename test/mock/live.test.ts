@@ -10,14 +10,14 @@ import { MOCK_ADDED_LIMIT, startLiveMock } from '../../src/mock/live.ts';
 import { mockRecords } from '../../src/mock/dataset.ts';
 import { eventTypes } from '../../src/records/changes.ts';
 import { emptyStore, startApp, testConfig } from '../helper.ts';
-import { builtInTypes as records, builtInServiceTypes, builtInTypes } from '../record-types.ts';
+import { builtInTypes as records, builtInScenarios, builtInServiceTypes, builtInTypes } from '../record-types.ts';
 
 const ALL = eventTypes(records);
 
 test('the mock starts with every built-in record announced as registered, then adds one every interval', async (t) => {
   const backend = await openBackend(testConfig({ MOCK_EVENT_INTERVAL_S: '1' }), builtInServiceTypes);
   t.after(() => backend.close());
-  const builtIn = Object.values(mockRecords(builtInTypes)).reduce((sum, list) => sum + list.length, 0);
+  const builtIn = Object.values(mockRecords(builtInTypes, builtInScenarios)).reduce((sum, list) => sum + list.length, 0);
   const start = await backend.events.read(0, ALL, 1000);
   assert.equal(start.events.length, builtIn);
   assert.ok(start.events.every((event) => event.type.endsWith('.registered')));

@@ -22,11 +22,11 @@ import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { SETTINGS, startReceiver, until } from '../webhooks/receiver.ts';
 import { CALLER, FULL_DETAILS, emptyStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
-import { builtInTypes } from '../record-types.ts';
+import { builtInScenarios, builtInTypes } from '../record-types.ts';
 
 const migrations = await loadMigrations();
 
-const types: ServiceTypes = { descriptions: [...builtInTypes, testfixture], scenarios: [fixtureScenarios] };
+const types: ServiceTypes = { descriptions: [...builtInTypes, testfixture], scenarios: [...builtInScenarios, fixtureScenarios] };
 const FIXTURE = { ...CALLER, 'x-auth-roles': 'testfixture' };
 const FIXTURE_FULL = { ...FULL_DETAILS, 'x-auth-roles': 'testfixture,full-details' };
 const GENERATED_FIRST_ID = 500_000_000;

@@ -3,7 +3,7 @@ import { before, describe, test } from 'node:test';
 import { mockRecords } from '../../src/mock/dataset.ts';
 import { type TestStore, filledStore, recordTypes, startApp, suiteContext } from '../helper.ts';
 import { INVISIBLE } from './invisible.ts';
-import { builtInTypes } from '../record-types.ts';
+import { builtInScenarios, builtInTypes } from '../record-types.ts';
 
 describe('searching with invisible format characters in the name', () => {
   const context = suiteContext();
@@ -34,7 +34,7 @@ describe('a record loaded with invisible format characters in its names', () => 
   test('is found by the plain name', async (t) => {
     const birthType = recordTypes().find((type) => type.description.name === 'birth');
     assert.ok(birthType);
-    const entry = mockRecords(builtInTypes).birth.find((record) => (record as { id: number }).id === 123456789) as { child: { forenames: string; surname: string } };
+    const entry = mockRecords(builtInTypes, builtInScenarios).birth.find((record) => (record as { id: number }).id === 123456789) as { child: { forenames: string; surname: string } };
     entry.child.surname = 'Ash\u200dwo\u00adrth';
     entry.child.forenames = '\ufeffEle\u200canor Rose';
     const stored = birthType.toStored(entry);

@@ -43,7 +43,7 @@ function missing({ descriptions, migrations: applied, scenarios = builtInScenari
       if (!new RegExp(`CREATE TABLE (IF NOT EXISTS )?${table} \\(`).test(sql)) problems.push(`no migration creates its table ${table} (a migration in src/store/schema/)`);
     }
     const own = scenariosOf(name, scenarios);
-    if (!own.length) problems.push('no mock scenarios (a scenario file beside its description, or records in src/mock/dataset.ts)');
+    if (!own.length) problems.push('no mock scenarios (a scenario file in src/mock/scenarios/)');
     else if (!own.some((s) => s.id === FULL_ID)) problems.push(`no mock scenario ${FULL_ID}, the record with every field filled`);
     const file = scenarios.find((set) => set.type === name);
     if (file && !file.verificationSources) problems.push("its scenario file gives no verificationSources: where each verification parameter's value sits in a record");
@@ -106,7 +106,7 @@ describe('every described type has a migration, mock scenarios and search keys',
 
   test('a type without mock scenarios, or without its fully filled record, is named', () => {
     assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [] }), [
-      'testfixture: no mock scenarios (a scenario file beside its description, or records in src/mock/dataset.ts)',
+      'testfixture: no mock scenarios (a scenario file in src/mock/scenarios/)',
     ]);
     const withoutFull = { ...fixtureScenarios, scenarios: fixtureScenarios.scenarios.filter((s) => s.id !== FULL_ID) };
     assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [withoutFull] }), [

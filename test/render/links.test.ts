@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { mockRecords } from '../../src/mock/dataset.ts';
 import { CALLER, FULL_DETAILS, sharedApp } from '../helper.ts';
-import { builtInTypes } from '../record-types.ts';
+import { builtInScenarios, builtInTypes } from '../record-types.ts';
 
 type Json = Record<string, any>;
 const app = sharedApp();
@@ -30,7 +30,7 @@ async function lookup(path: string, headers: Record<string, string> = FULL_DETAI
 describe('linked registrations', () => {
   test('a record without links leaves both keys out, blocked or not', async () => {
     let withoutLinks = 0;
-    for (const [type, records] of Object.entries(mockRecords(builtInTypes)) as Array<[string, Json[]]>) {
+    for (const [type, records] of Object.entries(mockRecords(builtInTypes, builtInScenarios)) as Array<[string, Json[]]>) {
       for (const stored of records) {
         if (stored.previousRegistration || stored.nextRegistration) continue;
         withoutLinks++;
@@ -47,7 +47,7 @@ describe('linked registrations', () => {
   });
 
   test('a chain stops at a blocked registration: its links are left out wherever it is shown', async () => {
-    const stored = Object.fromEntries((mockRecords(builtInTypes).birth as Json[]).map((record) => [record.id, record]));
+    const stored = Object.fromEntries((mockRecords(builtInTypes, builtInScenarios).birth as Json[]).map((record) => [record.id, record]));
     // The stored chain runs through the blocked record in both directions.
     assert.equal(stored[FIRST].nextRegistration.nextRegistration.id, LAST);
     assert.equal(stored[LAST].previousRegistration.previousRegistration.id, FIRST);

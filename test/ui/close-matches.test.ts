@@ -5,11 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { closeMatchOnlyScenarios, scenarios } from '../../src/mock/dataset.ts';
 import type { MatchKind } from '../../src/match/vocabulary.ts';
 import { explain } from '../../src/ui/close-matches.ts';
 import { sharedApp } from '../helper.ts';
-import { builtInTypes as records } from '../record-types.ts';
+import { builtInTypes as records, closeMatchScenarios } from '../record-types.ts';
 
 const app = sharedApp();
 const cookieOf = (headers: Headers) => /lev_ui_session=([^;]+)/.exec(headers.get('set-cookie') ?? '')?.[1];
@@ -58,7 +57,7 @@ describe('the close-matches page', () => {
   // Each type's date parameter, from its description: a type added since is tested as the others are.
   const dateParams: Record<string, string> = Object.fromEntries(records.map((d) => [d.name, d.search.dateParam]));
 
-  for (const scenario of [...scenarios.filter((s) => s.suggestion), ...closeMatchOnlyScenarios]) {
+  for (const scenario of closeMatchScenarios) {
     test(`${scenario.type} ${scenario.id}: ${scenario.shows}`, async () => {
       const url = app().url;
       const cookie = await signIn(url, [scenario.type, 'suggest']);
