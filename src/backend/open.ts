@@ -8,7 +8,7 @@ import { DescriptionError } from '../errors.ts';
 import { loadDataPath } from '../load/data-path.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import { auditHistory } from '../mock/audit-history.ts';
-import { type TypeScenarios, isSearchable, loadScenarioFiles, mockRecords, scenariosOf } from '../mock/dataset.ts';
+import { type TypeScenarios, isSearchable, loadScenarioFiles, mockProblems, mockRecords, scenariosOf } from '../mock/dataset.ts';
 import { startLiveMock } from '../mock/live.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { loadRecordTypes } from '../records/index.ts';
@@ -35,13 +35,14 @@ export async function loadBuiltInTypes(): Promise<ServiceTypes> {
 }
 
 /**
- * Loads the mock records of each type. Checked once, at start: a type the mock has no records of
- * (no scenario file) is refused rather than served empty.
+ * Loads the mock records of each type. Checked once, at start: a type the mock cannot serve (no
+ * scenario file, no record with every field filled, a record nothing finds) is refused rather
+ * than served empty or unfindable.
  */
 export async function loadMock(writer: RecordWriter, { descriptions, scenarios }: ServiceTypes): Promise<void> {
   const dataset = mockRecords(descriptions, scenarios);
-  const empty = descriptions.find((description) => !dataset[description.name]?.length);
-  if (empty) throw new DescriptionError(empty.name, 'mock records', 'the mock has none: a scenario file in src/mock/scenarios/ gives them (docs/mock-data.md)');
+  const [first] = mockProblems(descriptions, scenarios, dataset);
+  if (first) throw new DescriptionError(first.type, 'mock records', first.problem);
   for (const description of descriptions) await loadSources(writer, description, [mockSource(description.name, dataset[description.name] ?? [])]);
 }
 

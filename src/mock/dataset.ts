@@ -5,7 +5,9 @@
  * made from the type's description (`describedRecords`), and is the same on every call.
  */
 import { importFolder, soleExport } from '../module-folder.ts';
+import { suggestionKeys } from '../match/keys.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
+import { searchKeys } from '../records/search-keys.ts';
 import { type RecordDescription, leavesOf } from '../records/define.ts';
 import { VALUE_MAKERS } from '../generate/records.ts';
 import { Random } from '../generate/random.ts';
@@ -219,4 +221,25 @@ export function mockRecords(descriptions: readonly RecordDescription[], files: r
     out[description.name] = set ? describedRecords(description, set) : [];
   }
   return structuredClone(out);
+}
+
+/**
+ * What the mock could not serve of each type: no scenarios, no
+ * record with every field filled (FULL_ID), or a record no search or close match can find. The
+ * mock refuses to start on any (backend/open.ts), so a type added without them fails at once.
+ */
+export function mockProblems(descriptions: readonly RecordDescription[], files: readonly TypeScenarios[], dataset = mockRecords(descriptions, files)): { type: string; problem: string }[] {
+  return descriptions.flatMap((description) => {
+    const { name } = description;
+    const records = (dataset[name] ?? []) as Data[];
+    const problems: string[] = [];
+    if (!records.length) problems.push('no mock scenarios (a scenario file in src/mock/scenarios/, docs/mock-data.md)');
+    else if (!records.some((record) => record.id === FULL_ID)) problems.push(`no mock scenario ${FULL_ID}, the record with every field filled`);
+    for (const record of records) {
+      const keys = searchKeys(description, record);
+      if (!keys.length) problems.push(`mock record ${record.id as number} gives no search keys: its parties' surnames or dates are empty`);
+      else if (!suggestionKeys(keys).length) problems.push(`mock record ${record.id as number} gives no close-match keys`);
+    }
+    return problems.map((problem) => ({ type: name, problem }));
+  });
 }

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { suggestionKeys } from '../../src/match/keys.ts';
-import { FULL_ID, type TypeScenarios, mockRecords, scenariosOf } from '../../src/mock/dataset.ts';
+import { FULL_ID, type TypeScenarios, mockProblems, mockRecords, scenariosOf } from '../../src/mock/dataset.ts';
 import { type RecordDescription, isBlocked, readPath } from '../../src/records/define.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
 import { type Migration, loadMigrations } from '../../src/store/migrations.ts';
@@ -42,9 +42,8 @@ function missing({ descriptions, migrations: applied, scenarios = builtInScenari
     for (const table of Object.values(tableNames(name))) {
       if (!new RegExp(`CREATE TABLE (IF NOT EXISTS )?${table} \\(`).test(sql)) problems.push(`no migration creates its table ${table} (a migration in src/store/schema/)`);
     }
+    problems.push(...mockProblems([description], scenarios, dataset).map((found) => found.problem));
     const own = scenariosOf(name, scenarios);
-    if (!own.length) problems.push('no mock scenarios (a scenario file in src/mock/scenarios/)');
-    else if (!own.some((s) => s.id === FULL_ID)) problems.push(`no mock scenario ${FULL_ID}, the record with every field filled`);
     const file = scenarios.find((set) => set.type === name);
     if (file && !file.verificationSources) problems.push("its scenario file gives no verificationSources: where each verification parameter's value sits in a record");
     const records = dataset[name] ?? [];
@@ -58,11 +57,6 @@ function missing({ descriptions, migrations: applied, scenarios = builtInScenari
     if (own.length && !(byId(BLOCKED_ID) && isBlocked(byId(BLOCKED_ID), description.blockedFlag))) problems.push(`no blocked mock scenario ${BLOCKED_ID}`);
     if (own.length && readPath(byId(CHAIN[0]), 'nextRegistration.id') !== CHAIN[1]) {
       problems.push(`no re-registration chain: mock scenario ${CHAIN[1]} replacing ${CHAIN[0]} (\`replaces\` in a scenario file)`);
-    }
-    for (const record of records) {
-      const keys = searchKeys(description, record);
-      if (!keys.length) problems.push(`mock record ${record.id as number} gives no search keys: its parties' surnames or dates are empty`);
-      else if (!suggestionKeys(keys).length) problems.push(`mock record ${record.id as number} gives no close-match keys`);
     }
     return problems.map((problem) => `${name}: ${problem}`);
   });
@@ -106,7 +100,7 @@ describe('every described type has a migration, mock scenarios and search keys',
 
   test('a type without mock scenarios, or without its fully filled record, is named', () => {
     assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [] }), [
-      'testfixture: no mock scenarios (a scenario file in src/mock/scenarios/)',
+      'testfixture: no mock scenarios (a scenario file in src/mock/scenarios/, docs/mock-data.md)',
     ]);
     const withoutFull = { ...fixtureScenarios, scenarios: fixtureScenarios.scenarios.filter((s) => s.id !== FULL_ID) };
     assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [withoutFull] }), [
