@@ -12,12 +12,14 @@ export const BLOCKED_SHARE = 0.001;
 export interface TunedKind {
   /** The description the builder is tuned for. */
   readonly description: RecordDescription;
-  /** One registration, every key of the field tree present. */
+  /** One registration, without the keys it does not tune (shape.ts gives them from the description). */
   readonly build: (r: Random, id: number) => Rec;
   /** The first registration (amended) and its re-registration, both without links. */
   readonly reregister: (r: Random, first: Rec, id: number) => [Rec, Rec];
   /** Dates a search of this type plausibly asks for. */
   readonly dates: readonly [number, number];
+  /** Leaves the builder never records (dot paths): null in every record, where a leaf it does not know is invented. */
+  readonly unrecorded?: readonly string[];
 }
 
 /** A note the register seldom makes, or 'None'. */
@@ -25,6 +27,5 @@ export const none = (r: Random, p: number, notes: readonly string[]): string => 
 
 export const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
-/** Groups with nothing recorded. Shared and frozen: records are only ever serialised. */
-export const nullGroup = <K extends string>(...keys: K[]): Readonly<Record<K, null>> =>
-  Object.freeze(Object.fromEntries(keys.map((k) => [k, null])) as Record<K, null>);
+/** Another name a party has used, as a register's list of aliases holds it (no prefix or suffix recorded). */
+export const alias = (forenames: string | null, surname: string | null) => ({ prefix: null, forenames, surname, suffix: null });

@@ -11,11 +11,10 @@
  * can be rebuilt from its position alone (`searchSample` does so), and a
  * longer run starts with the records of a shorter one.
  *
- * A built-in type's records come from its builder tuned by hand (types/), as
- * object literals with every key of the field tree present and null where
- * nothing is recorded; any leaf described after the builder was written is
- * invented from the description (values.ts). Any other type is made from its
- * description alone.
+ * A built-in type's records come from its builder tuned by hand (types/), which
+ * writes what it tunes; the description gives every other key (shape.ts), null
+ * where nothing is recorded, and invents any leaf described after the builder
+ * was written (values.ts). Any other type is made from its description alone.
  */
 import { type RecordDescription, readPath } from '../records/define.ts';
 import { LATEST, dayNumber, iso } from './days.ts';
@@ -24,6 +23,7 @@ import { VALUE_MAKERS } from './makers.ts';
 import { MISS_SURNAMES } from './names.ts';
 import { firstWord, forename, pickCommunity } from './people.ts';
 import { Random, type Seed, hashSeed } from './random.ts';
+import { shapeOf } from './shape.ts';
 import { births } from './types/birth.ts';
 import { deaths } from './types/death.ts';
 import { marriages } from './types/marriage.ts';
@@ -57,6 +57,8 @@ interface Kind {
   readonly reregister?: (r: Random, first: Rec, id: number) => [Rec, Rec];
   /** Dates a search of this type plausibly asks for. */
   readonly dates: readonly [number, number];
+  /** Gives a built record every key of the description (shape.ts). */
+  readonly shape: (record: Rec) => Rec;
   /** Leaves of the description the builder does not write (described after it was): filled from the description. */
   readonly absent: readonly string[];
 }
@@ -102,9 +104,11 @@ function kindOf(type: string | RecordDescription): Kind {
     const tuned = isTunedType(type.name) ? TUNED[type.name] : undefined;
     if (tuned) {
       const sample = tuned.build(Random.fromString('lev-generate absent leaves'), 1);
-      kind = { ...tuned, description: type, absent: absentLeaves(type, sample) };
+      const unrecorded = new Set(tuned.unrecorded);
+      const absent = absentLeaves(type, sample).filter((path) => !unrecorded.has(path));
+      kind = { ...tuned, description: type, shape: shapeOf(type.fields, sample), absent };
     } else {
-      kind = { description: type, build: describedBuild(type), dates: DESCRIBED_DATES, absent: [] };
+      kind = { description: type, build: describedBuild(type), dates: DESCRIBED_DATES, shape: (record) => record, absent: [] };
     }
     kinds.set(type, kind);
   }
@@ -133,9 +137,10 @@ const absentSeed = (type: string | RecordDescription, seed: string): Seed => has
  */
 function makeBlock(kind: Kind, seed: Seed, absent: Seed, block: number, firstId: number, both: boolean): Rec[] {
   const r = Random.derive(seed, block);
+  const { shape } = kind;
   const complete = kind.absent.length
-    ? ((extra: Random) => (record: Rec) => fillFromDescription(kind.description, record, extra, VALUE_MAKERS, { paths: kind.absent }))(Random.derive(absent, block))
-    : (record: Rec) => record;
+    ? ((extra: Random) => (record: Rec) => fillFromDescription(kind.description, shape(record), extra, VALUE_MAKERS, { paths: kind.absent }))(Random.derive(absent, block))
+    : shape;
   const paired = r.chance(PAIR_SHARE);
   const id = firstId + block * 2;
   const first = complete(kind.build(r, id));

@@ -5,16 +5,17 @@
  */
 import { birth } from '../../records/types/birth.ts';
 import { LATEST, iso, parseDay, yearOf, EARLIEST_BIRTH } from '../days.ts';
-import { BLOCKED_SHARE, type TunedKind, none, nullGroup } from '../kind.ts';
+import { BLOCKED_SHARE, type TunedKind, alias, none } from '../kind.ts';
 import { type Name, firstWord, forenames, gendered, occupation, official, pickCommunity, prefix, signed, suffix, surname } from '../people.ts';
 import { address, birthplace, pickPlace } from '../places.ts';
 import type { Random } from '../random.ts';
+import { nullGroup } from '../shape.ts';
 import type { Rec } from '../values.ts';
 
 const BIRTH_RANGE = [EARLIEST_BIRTH, LATEST - 42] as const;
 
-const NO_INFORMANT = nullGroup('forenames', 'surname', 'address', 'qualification', 'signature', 'signatureIsMark');
-const NO_FATHER = Object.freeze({ ...nullGroup('prefix', 'forenames', 'surname', 'suffix', 'birthplace', 'occupation'), aliases: Object.freeze([]), deceased: null });
+const NO_INFORMANT = nullGroup(birth.fields.informant2);
+const NO_FATHER = nullGroup(birth.fields.father);
 
 const BIRTH_NOTES = ['Adoption order made', 'Parental order made', 'Entry made on the authority of the Registrar General'];
 const BIRTH_CORRECTIONS = [
@@ -26,8 +27,6 @@ const BIRTH_CORRECTIONS = [
 ];
 const NAME_UPDATES = ['Forenames changed within twelve months of registration', 'Name given in baptism substituted', 'Forename added within twelve months of registration'];
 const PR_ORDERS = ['Parental responsibility agreement lodged', 'Parental responsibility order made', 'Residence order made'];
-
-const alias = (forenames: string | null, surname: string | null) => ({ prefix: null, forenames, surname, suffix: null });
 
 function registrationDelay(r: Random): number {
   // Most births are registered within a few weeks; the law allows 42 days.
@@ -133,13 +132,9 @@ function build(r: Random, id: number): Rec {
     informant1,
     informant2,
     child: {
-      originalPrefix: null,
-      prefix: null,
       forenames: finalForenames,
       originalForenames: nameUpdated ? childForenames : null,
       surname: gendered(childFamily, male),
-      originalSuffix: null,
-      suffix: null,
       dateOfBirth: iso(born),
       sex,
       birthplace: inHospital ? place.hospital : home,
@@ -163,8 +158,6 @@ function build(r: Random, id: number): Rec {
       praOrCourtOrder: year >= 1989 ? none(r, 0.01, PR_ORDERS) : 'None',
       reregistration: 'None',
     },
-    previousRegistration: null,
-    nextRegistration: null,
   };
 }
 
@@ -220,4 +213,11 @@ function reregister(r: Random, first: Rec, id: number): [Rec, Rec] {
   return [{ ...first, status: { ...first.status, marginalNote: 'Birth re-registered' } }, second];
 }
 
-export const births: TunedKind = { description: birth, build, reregister, dates: BIRTH_RANGE };
+export const births: TunedKind = {
+  description: birth,
+  build,
+  reregister,
+  dates: BIRTH_RANGE,
+  // The generator gives no child a title or suffix, as first registered or since.
+  unrecorded: ['child.originalPrefix', 'child.prefix', 'child.originalSuffix', 'child.suffix'],
+};

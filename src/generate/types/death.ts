@@ -5,20 +5,21 @@
  */
 import { death } from '../../records/types/death.ts';
 import { EARLIEST_BIRTH, LATEST, ageOn, dayNumber, iso, parseDay, yearOf, yearsBefore } from '../days.ts';
-import { BLOCKED_SHARE, type TunedKind, none, nullGroup, plural } from '../kind.ts';
+import { BLOCKED_SHARE, type TunedKind, alias, none, plural } from '../kind.ts';
 import { CARE_HOME_NAMES, CARE_HOMES, CAUSES_OF_DEATH } from '../names.ts';
 import { ENGLISH, coronerName, doctor, forename, forenames, gendered, occupation, official, pickCommunity, prefix, signed, suffix, surname } from '../people.ts';
 import { address, birthplace, nearby, pickPlace } from '../places.ts';
 import type { Random } from '../random.ts';
+import { nullGroup } from '../shape.ts';
 import type { Rec } from '../values.ts';
 
 const DEATH_RANGE = [dayNumber(1975, 1, 1), LATEST - 14] as const;
 const COVID = [dayNumber(2020, 3, 1), dayNumber(2022, 12, 31)] as const;
 
-const NO_PARTNER = nullGroup('name', 'occupation', 'retired');
-const NO_RELATIVE = nullGroup('name', 'occupation');
-const NO_CORONER = nullGroup('name', 'designation', 'area');
-const NO_INFORMANT = nullGroup('forenames', 'surname', 'address', 'qualification', 'signature');
+const NO_PARTNER = nullGroup(death.fields.partner);
+const NO_RELATIVE = nullGroup(death.fields.father);
+const NO_CORONER = nullGroup(death.fields.coroner);
+const NO_INFORMANT = nullGroup(death.fields.informant);
 const CORONER_DESIGNATIONS = ['Senior Coroner', 'Area Coroner', 'Assistant Coroner'];
 
 const DEATH_CORRECTIONS = [
@@ -173,10 +174,10 @@ function build(r: Random, id: number): Rec {
 
   const aliases: Rec[] = [];
   if (r.chance(0.015)) {
-    if (maiden) aliases.push({ type: 'formerly known as', prefix: null, forenames: names, surname: maiden, suffix: null });
+    if (maiden) aliases.push({ type: 'formerly known as', ...alias(names, maiden) });
     else {
       const space = names.indexOf(' ');
-      aliases.push({ type: 'otherwise', prefix: null, forenames: space < 0 ? forename(r, community, male, bornIn) : names.slice(space + 1), surname: SURNAME, suffix: null });
+      aliases.push({ type: 'otherwise', ...alias(space < 0 ? forename(r, community, male, bornIn) : names.slice(space + 1), SURNAME) });
     }
   }
 
@@ -225,8 +226,6 @@ function build(r: Random, id: number): Rec {
       marginalNote: none(r, 0.004, DEATH_NOTES),
       onAuthorityOfRegistrarGeneral: r.chance(0.002),
     },
-    previousRegistration: null,
-    nextRegistration: null,
   };
 }
 

@@ -5,18 +5,21 @@
  */
 import { marriage } from '../../records/types/marriage.ts';
 import { LATEST, dayNumber, iso, weekday, yearOf } from '../days.ts';
-import { BLOCKED_SHARE, type TunedKind, none, nullGroup } from '../kind.ts';
+import { BLOCKED_SHARE, type TunedKind, alias, none } from '../kind.ts';
 import { CHURCHES, type Denomination, VENUES } from '../names.ts';
 import { ENGLISH, type Spouse, firstWord, forename, forenames, gendered, occupation, official, pickCommunity, prefix, signed, suffix, surname } from '../people.ts';
 import { STREET_TABLE, address, nearby, pickPlace } from '../places.ts';
 import type { Random } from '../random.ts';
+import { nullGroup } from '../shape.ts';
 import type { Rec } from '../values.ts';
 
 const MARRIAGE_RANGE = [dayNumber(1930, 1, 1), LATEST] as const;
 
-const NO_WITNESS = nullGroup('signature', 'signatureIsMark');
-const NO_MINISTER = nullGroup('signature', 'designation');
-const NO_PARENT = nullGroup('forenames', 'surname', 'occupation', 'retired', 'designation', 'deceased');
+const NO_WITNESS = nullGroup(marriage.fields.witness12);
+const NO_MINISTER = nullGroup(marriage.fields.minister2);
+const NO_PARENT = nullGroup(marriage.fields.fatherOfBride);
+/** The register's witness boxes, in order: as many as the description has. */
+const WITNESSES = Object.keys(marriage.fields).filter((key) => /^witness\d+$/.test(key));
 const ANGLICAN = ['Vicar', 'Rector', 'Curate', 'Priest in charge'];
 
 /** Who solemnised a religious marriage, as they sign and are designated. */
@@ -64,7 +67,7 @@ function spouse(r: Random, year: number, male: boolean, age: number, community: 
     occupation: male || r.chance(year < 1970 ? 0.5 : 0.9) ? occupation(r, year, male) : null,
     retired: age >= 65 && r.chance(0.8),
     address: home,
-    aliases: r.chance(0.012) ? [{ prefix: null, forenames: firstWord(names), surname: SURNAME, suffix: null }] : [],
+    aliases: r.chance(0.012) ? [alias(firstWord(names), SURNAME)] : [],
     condition,
     signature: signed(names, family),
     signatureIsMark: year < 1950 && r.chance(0.01),
@@ -158,23 +161,10 @@ function build(r: Random, id: number): Rec {
     bride,
     fatherOfGroom,
     fatherOfBride,
-    witness1: witness(1),
-    witness2: witness(2),
-    witness3: witness(3),
-    witness4: witness(4),
-    witness5: witness(5),
-    witness6: witness(6),
-    witness7: witness(7),
-    witness8: witness(8),
-    witness9: witness(9),
-    witness10: witness(10),
-    witness11: witness(11),
-    witness12: witness(12),
+    ...Object.fromEntries(WITNESSES.map((key, i) => [key, witness(i + 1)])),
     minister1,
     minister2,
     status: { blocked: r.chance(BLOCKED_SHARE), marginalNote: none(r, 0.003, MARRIAGE_NOTES) },
-    previousRegistration: null,
-    nextRegistration: null,
   };
 }
 

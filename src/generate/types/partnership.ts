@@ -5,18 +5,19 @@
  */
 import { partnership } from '../../records/types/partnership.ts';
 import { LATEST, ageOn, dayNumber, iso, parseDay, yearOf, yearsBefore } from '../days.ts';
-import { BLOCKED_SHARE, type TunedKind, none, nullGroup } from '../kind.ts';
+import { BLOCKED_SHARE, type TunedKind, alias, none } from '../kind.ts';
 import { VENUES } from '../names.ts';
 import { type Spouse, firstWord, forename, forenames, gendered, occupation, official, pickCommunity, prefix, signed, suffix, surname } from '../people.ts';
 import { STREET_TABLE, address, nearby, pickPlace } from '../places.ts';
 import type { Random } from '../random.ts';
+import { nullGroup } from '../shape.ts';
 import type { Rec } from '../values.ts';
 
 /** Civil partnerships could be formed in England and Wales from 21 December 2005. */
 const PARTNERSHIP_RANGE = [dayNumber(2005, 12, 21), LATEST] as const;
 const OPPOSITE_SEX_PARTNERSHIPS = dayNumber(2019, 12, 31);
 
-const NO_PARENT = nullGroup('surname', 'forenames', 'occupation', 'retired', 'designation', 'deceased');
+const NO_PARENT = nullGroup(partnership.fields.fatherOfPartner1);
 const PARTNERSHIP_NOTES = ['Entry corrected on the authority of the Registrar General', 'Civil partnership converted into a marriage', 'Partnership dissolved'];
 const PARTNER_CONDITIONS = ['Divorced', 'Previous marriage dissolved', 'Widowed', 'Surviving civil partner', 'Previous civil partnership dissolved'];
 
@@ -47,7 +48,7 @@ function partner(r: Random, who: Spouse, formed: number, home: string): Rec {
     address: home,
     dob: iso(yearsBefore(r, formed, who.age)),
     sex: who.male ? 'Male' : 'Female',
-    aliases: r.chance(0.015) ? [{ prefix: null, forenames: firstWord(names), surname: SURNAME, suffix: null }] : [],
+    aliases: r.chance(0.015) ? [alias(firstWord(names), SURNAME)] : [],
     occupation: occupation(r, year, who.male),
     retired: who.age >= 65 && r.chance(0.8),
     condition: r.chance(0.88) ? 'Single' : year >= 2007 ? r.pick(PARTNER_CONDITIONS) : r.pick(PARTNER_CONDITIONS.slice(0, 3)),
@@ -96,8 +97,6 @@ function build(r: Random, id: number): Rec {
     witness1: witness(),
     witness2: witness(),
     status: { blocked: r.chance(BLOCKED_SHARE), marginalNote: none(r, 0.003, PARTNERSHIP_NOTES) },
-    previousRegistration: null,
-    nextRegistration: null,
   };
 }
 
