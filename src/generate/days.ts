@@ -3,17 +3,14 @@
  * 1850-2030, so their ISO strings, years and month-days are worked out once into a table and a
  * record's dates cost an array read each: the generator makes millions of them.
  */
+import { daysFromCivil } from '../match/dates.ts';
 import type { Random } from './random.ts';
 
-/** Day number of a calendar date (proleptic Gregorian; H. Hinnant's days_from_civil). */
-export function dayNumber(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
+/** daysFromCivil counts from 0000-03-01; 1970-01-01 is its day 719,468. */
+const UNIX_EPOCH = 719_468;
+
+/** Day number of a calendar date (proleptic Gregorian). */
+export const dayNumber = (year: number, month: number, day: number): number => daysFromCivil(year, month, day) - UNIX_EPOCH;
 
 const TABLE_FIRST_YEAR = 1850;
 const TABLE_LAST_YEAR = 2030;
