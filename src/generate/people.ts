@@ -3,16 +3,9 @@
  * occupations by sex and working years, and the officials who sign. Pools are weighted once, when
  * the module loads, so each name costs one weighted draw.
  */
-import {
-  type ByEra,
-  COMMUNITIES,
-  DOCTOR_QUALIFICATIONS,
-  FEMALE_PREFIXES,
-  MALE_PREFIXES,
-  OCCUPATIONS,
-  SUFFIXES,
-} from './names.ts';
+import { type ByEra, COMMUNITIES, FEMALE_PREFIXES, MALE_PREFIXES, SUFFIXES } from './names.ts';
 import { type Random, Weighted } from './random.ts';
+import { DOCTOR_QUALIFICATIONS, OCCUPATIONS } from './register-words.ts';
 
 const unique = (items: readonly string[]) => [...new Set(items)];
 const byEra = <T, U>(era: ByEra<T>, f: (list: T) => U): ByEra<U> => ({ classic: f(era.classic), mid: f(era.mid), modern: f(era.modern) });

@@ -2,7 +2,7 @@
  * Where generated events happen and people live: registration districts weighted by population,
  * their towns (each with its hospital, made once), addresses, and birthplaces at home or abroad.
  */
-import { BUILDINGS, CARE_HOME_NAMES, DISTRICTS, type District, HOSPITALS, HOUSE_NAMES, STREETS, WELSH_STREETS } from './names.ts';
+import { BUILDINGS, CARE_HOME_NAMES, DISTRICTS, type District, HOSPITALS, HOUSE_NAMES, STREETS, WELSH_STREETS } from './place-names.ts';
 import { POOLS } from './people.ts';
 import { Random, Weighted } from './random.ts';
 

@@ -6,7 +6,8 @@
 import { death } from '../../records/types/death.ts';
 import { EARLIEST_BIRTH, LATEST, ageOn, dayNumber, iso, parseDay, yearOf, yearsBefore } from '../days.ts';
 import { BLOCKED_SHARE, type TunedKind, alias, none, plural } from '../kind.ts';
-import { CARE_HOME_NAMES, CARE_HOMES, CAUSES_OF_DEATH } from '../names.ts';
+import { CARE_HOME_NAMES, CARE_HOMES } from '../place-names.ts';
+import { CAUSES_OF_DEATH } from '../register-words.ts';
 import { ENGLISH, coronerName, doctor, forename, forenames, gendered, occupation, official, pickCommunity, prefix, signed, suffix, surname } from '../people.ts';
 import { address, birthplace, nearby, pickPlace } from '../places.ts';
 import type { Random } from '../random.ts';

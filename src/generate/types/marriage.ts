@@ -6,7 +6,7 @@
 import { marriage } from '../../records/types/marriage.ts';
 import { LATEST, dayNumber, iso, weekday, yearOf } from '../days.ts';
 import { BLOCKED_SHARE, type TunedKind, alias, none } from '../kind.ts';
-import { CHURCHES, type Denomination, VENUES } from '../names.ts';
+import { CHURCHES, type Denomination, VENUES } from '../place-names.ts';
 import { ENGLISH, type Spouse, firstWord, forename, forenames, gendered, occupation, official, pickCommunity, prefix, signed, suffix, surname } from '../people.ts';
 import { STREET_TABLE, address, nearby, pickPlace } from '../places.ts';
 import type { Random } from '../random.ts';

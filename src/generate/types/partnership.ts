@@ -6,7 +6,7 @@
 import { partnership } from '../../records/types/partnership.ts';
 import { LATEST, ageOn, dayNumber, iso, parseDay, yearOf, yearsBefore } from '../days.ts';
 import { BLOCKED_SHARE, type TunedKind, alias, none } from '../kind.ts';
-import { VENUES } from '../names.ts';
+import { VENUES } from '../place-names.ts';
 import { type Spouse, firstWord, forename, forenames, gendered, occupation, official, pickCommunity, prefix, signed, suffix, surname } from '../people.ts';
 import { STREET_TABLE, address, nearby, pickPlace } from '../places.ts';
 import type { Random } from '../random.ts';
