@@ -13,7 +13,7 @@ export const NEAR_DAYS = 3;
  * A date's day number: days since 0000-03-01 of the proleptic Gregorian calendar, worked out with
  * arithmetic (H. Hinnant's days_from_civil), 0 to 3,652,425 for the years 0001 to 9999.
  */
-function daysFromCivil(year: number, month: number, day: number): number {
+export function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
   const yearOfEra = y - era * 400;
