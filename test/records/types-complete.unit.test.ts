@@ -2,7 +2,7 @@
  * Every described record type has what serving it needs beyond its description: a migration that
  * creates its tables, mock scenarios (one of them the record with every field filled), and records
  * that give search keys and close-match keys; and what the tests of every type read from its mock
- * records (test/http/record-routes.test.ts, test/http/verification.test.ts): a blocked record
+ * records (test/http/record-routes-*.test.ts, test/http/verification.test.ts): a blocked record
  * 999999020, a re-registration chain 999999040 → 999999041, several forenames on the record with
  * every field filled, and, for a type with a scenario file, where each verification parameter's
  * value sits in a record. A type missing one fails here, named with what it misses.
