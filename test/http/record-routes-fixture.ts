@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { before } from 'node:test';
 import type { Config } from '../../src/config/index.ts';
-import { mockRecords } from '../../src/mock/dataset.ts';
+import { FULL_ID, mockRecords } from '../../src/mock/dataset.ts';
 import { type Fields, type Visibility, HIDDEN, groupFields, isBlocked, isLeaf, isLink, isList, visibilityOf } from '../../src/records/define.ts';
 import type { ViewDescription } from '../../src/records/views.ts';
 import { builtInTypes, builtInScenarios } from '../record-types.ts';
@@ -16,7 +16,7 @@ import { type RunningApp, type StoreKind, type TestStore, filledStore, startApp,
 export type Json = Record<string, unknown>;
 export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export const FULL_ID = 123456789;
+export { FULL_ID };
 
 // ---------------------------------------------------------------------------
 // The app, once per suite
