@@ -4,7 +4,7 @@
  * CPU a request of each service process and of its backends (found by its connections' ports;
  * `NaN` when the pool's connections changed during the phase). docs/performance.md.
  *
- *   node --import tsx bench/serve-against.ts A/bin/lev-api.js B/bin/lev-api.js SCHEMA [SECONDS] [ROUNDS] [lookup,search-birth] [BIRTHS] [OTHERS]
+ *   node --import tsx bench/serve-against.ts A/bin/lev-api.js B/bin/lev-api.js SCHEMA [SECONDS] [ROUNDS] [lookup,search-birth,verify-birth,suggest-birth] [BIRTHS] [OTHERS]
  *
  * SEED names the --seed the schema was loaded with (default bench), so that the ids and searches find records.
  */
@@ -14,7 +14,7 @@ import { cpuSeconds, localPortsTo } from './lib/proc.ts';
 import { readFileSync } from 'node:fs';
 const userSys = (pid: number) => { const st = readFileSync(`/proc/${pid}/stat`, 'utf8'); const f = st.slice(st.lastIndexOf(')') + 2).split(' '); return [Number(f[11]) / 100, Number(f[12]) / 100]; };
 import { freePort, startServer, type Server } from './lib/processes.ts';
-import { countsOf, lookupLists, searchLists, verificationLists, warmupLists, type Dataset } from './lib/workload.ts';
+import { countsOf, type Dataset, type GeneratedType, lookupLists, searchLists, suggestionLists, verificationLists, warmupLists } from './lib/workload.ts';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
 
 const [aBin, bBin, schema, seconds = '8', rounds = '3', scenarios = 'lookup,search-birth', births = '200000', others = '20000'] = process.argv.slice(2);
@@ -50,8 +50,14 @@ const backendDelta = (before: Map<number, number>, after: Map<number, number>) =
   before.size === after.size && [...before.keys()].every((pid) => after.has(pid))
     ? [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) as number), 0)
     : NaN;
-const lists = (scenario: string) =>
-  scenario === 'lookup' ? lookupLists(dataset, 20) : scenario.startsWith('search-') ? searchLists(dataset, scenario.slice(7), 20) : verificationLists(dataset, scenario.slice(7), 20);
+const lists = (scenario: string) => {
+  if (scenario === 'lookup') return lookupLists(dataset, 20);
+  const [kind, type] = scenario.split(/-(.*)/s);
+  if (kind === 'search') return searchLists(dataset, type, 20);
+  if (kind === 'verify') return verificationLists(dataset, type, 20);
+  if (kind === 'suggest') return suggestionLists(dataset, type as GeneratedType, 20);
+  throw new Error(`${scenario}: not a scenario this compares (lookup, search-<type>, verify-<type>, suggest-<type>)`);
+};
 for (const s of servers) await drive({ url: s.url, duration: 5, connections: 20, timeout: 10 }, warmupLists(dataset, 20), { kind: 'max' });
 const results: Record<string, { svc: number[]; db: number[]; rps: number[] }> = {};
 for (let round = 0; round < Number(rounds); round++) {
