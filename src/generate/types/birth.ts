@@ -33,7 +33,6 @@ function registrationDelay(r: Random): number {
   return r.chance(0.9) ? r.bell(2, 30) : r.int(0, 42);
 }
 
-
 function build(r: Random, id: number): Rec {
   const place = pickPlace(r);
   const born = r.int(BIRTH_RANGE[0], BIRTH_RANGE[1]);
