@@ -1,5 +1,5 @@
 /**
- * A load into a type's empty tables on PostgreSQL leaves the planner the new tables' figures and
+ * A load into a type's empty tables on PostgreSQL leaves the planner the key tables' figures and
  * their pages visible to all, so that the first close match after it is read through the indexes
  * (not a scan of every close-match key), without waiting for autovacuum.
  */
@@ -18,7 +18,7 @@ function births(count: number) {
   });
 }
 
-test('a load into empty tables analyses them, and vacuums the tables of keys read from their indexes alone', { skip: !(await storeKinds()).includes('postgres') }, async (t) => {
+test('a load into empty tables vacuums and analyses the tables of keys, read from their indexes alone, and the name counts', { skip: !(await storeKinds()).includes('postgres') }, async (t) => {
   const store = await emptyStore(t, 'postgres');
   await store.upsert('birth', births(500));
   assert.equal(store.kind, 'postgres');
@@ -34,7 +34,7 @@ test('a load into empty tables analyses them, and vacuums the tables of keys rea
   );
   assert.deepEqual(rows, [
     { relname: 'birth_name_count', analysed: true, vacuumed: false },
-    { relname: 'birth_registration', analysed: true, vacuumed: false },
+    { relname: 'birth_registration', analysed: false, vacuumed: false },
     { relname: 'birth_search_key', analysed: true, vacuumed: true },
     { relname: 'birth_suggestion_key', analysed: true, vacuumed: true },
   ]);
