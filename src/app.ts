@@ -27,7 +27,8 @@ import { uiRoutes } from './ui/routes.ts';
 import { openSessions } from './ui/sessions.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
-import { TRUNCATED_HEADER } from './http/route-config.ts';
+import { TRUNCATED_HEADER, fromStore } from './http/route-config.ts';
+import { statusLists } from './http/status-lists.ts';
 import { recordRoutes } from './http/record-routes.ts';
 import { auditPlugin } from './http/plugins/audit.ts';
 import { authorisationPlugin } from './http/plugins/authorisation.ts';
@@ -163,15 +164,19 @@ export async function buildApp(
     if (keys.madeAtStart) {
       app.log.info({ kid: keys.current.kid }, 'credentials: no issuer key configured, so this process made one at start; relying parties find it at /.well-known/jwt-vc-issuer');
     }
+    const lists = statusLists({ statuses: credentials, key: () => keys.current, ttlS: config.credentials.statusTtlS, fromStore });
     await app.register(credentialRoutes, {
       views: compiled,
       store,
       statuses: credentials,
+      lists,
       keys,
       issuer: createCredentialIssuer(keys, config.credentials.validityS),
       issuerUrl,
-      statusTtlS: config.credentials.statusTtlS,
     });
+    // A list just signed is answered before Fastify, unless tracing or CORS, which act on every
+    // request Fastify answers, are on: then Fastify answers it too.
+    if (!config.tracing && !cors) transport.answerEarly(lists.answerEarly({ issuer: issuerUrl, tls, log: app.log }));
   }
   await app.register(subscriptionRoutes, { subscriptions, webhooks });
   if (config.auth?.mode === 'mock') {

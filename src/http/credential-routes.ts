@@ -12,7 +12,7 @@ import { certificateClaims } from '../credentials/paper.ts';
 import { type CredentialIssuer, CREDENTIAL_TYPE } from '../credentials/issue.ts';
 import { parseHolderKey } from '../credentials/holder-key.ts';
 import type { IssuerKeys } from '../credentials/keys.ts';
-import { STATUS_LIST_TYPE, statusListToken } from '../credentials/status-list.ts';
+import { STATUS_LIST_TYPE } from '../credentials/status-list.ts';
 import { typeMetadata } from '../credentials/type-metadata.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { isBlocked, readPath } from '../records/define.ts';
@@ -23,6 +23,7 @@ import type { RecordReader } from '../types/store.ts';
 import { EXPECTED, systemNumberParameter } from './parameters.ts';
 import { audienceOf, fromStore } from './route-config.ts';
 import { refsOf } from './plugins/audit.ts';
+import { STATUS_LIST_ROUTE, type StatusLists } from './status-lists.ts';
 import { LIST_SIZE } from '../types/credentials.ts';
 import { RECORD_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse } from './documentation.ts';
 
@@ -31,10 +32,6 @@ const SVG_TYPE = 'image/svg+xml';
 const ISSUER_METADATA_PATH = '/.well-known/jwt-vc-issuer';
 const CREDENTIAL_PATH = '/v1/credentials/:type/:id';
 const TYPE_METADATA_PATH = '/v1/credentials/types/:type';
-const STATUS_LIST_PATH = '/v1/credentials/status/:list';
-
-/** How long a process reuses a status list it signed: revocations show within this, and serving one is a cached body. */
-export const STATUS_LIST_REUSE_MS = 1000;
 
 // A plain enum, not a union of literals: the document's readers (and its conformance test) take an
 // enum as the list of values, where an anyOf of constants reads as a riddle.
@@ -86,26 +83,18 @@ interface CredentialRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
   readonly statuses: CredentialStatuses;
+  /** The status lists as signed and cached (status-lists.ts), which the transport may answer early. */
+  readonly lists: StatusLists;
   readonly keys: IssuerKeys;
   readonly issuer: CredentialIssuer;
   /** The issuer URL: the configured one, or (the mock) the address the process listens at. */
   readonly issuerUrl: () => string;
-  readonly statusTtlS: number;
 }
 
 const conflict = (code: string, message: string) => new ApiError(409, code, message);
 
-/** A status list as last signed: its invalid entries (ascending), when, and the token. */
-interface Listed {
-  readonly invalid: readonly number[];
-  readonly signedAt: number;
-  readonly token: string;
-}
-
-const sameEntries = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((idx, i) => idx === b[i]);
-
 export async function credentialRoutes(app: FastifyInstance, options: CredentialRoutesOptions) {
-  const { store, statuses, keys, issuer, issuerUrl, statusTtlS } = options;
+  const { store, statuses, lists, keys, issuer, issuerUrl } = options;
   const views = new Map(options.views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
   const types = [...views.keys()];
   const claimsOf = new Map([...views].map(([type, view]) => [type, compileClaims(type, view.fields, view.record.blockedFlag)]));
@@ -153,19 +142,8 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
     async (request, reply) => reply.headers(open).send(typeMetadata((views.get(request.params.type) as CompiledView).record, issuerOf(request))),
   );
 
-  // Each list read at most once a STATUS_LIST_REUSE_MS a process, however many ask: the body is
-  // cached. It is signed again only when its entries changed or its signature is a ttl old: encoding
-  // and signing 131,072 entries holds the process for about 10 ms.
-  const signed = new Map<string, { at: number; listed: Promise<Listed | undefined> }>();
-  const relist = async (list: number, iss: string, now: number, previous: Listed | undefined): Promise<Listed | undefined> => {
-    const entries = await fromStore(() => statuses.invalid(list));
-    if (entries === undefined) return undefined;
-    const invalid = [...entries].sort((a, b) => a - b);
-    if (previous && now - previous.signedAt < statusTtlS * 1000 && sameEntries(previous.invalid, invalid)) return previous;
-    return { invalid, signedAt: now, token: await statusListToken(keys.current, iss, list, invalid, statusTtlS, now) };
-  };
   app.get<{ Params: Static<typeof statusListParams> }>(
-    STATUS_LIST_PATH,
+    STATUS_LIST_ROUTE,
     {
       schema: {
         ...publicDocument,
@@ -183,26 +161,12 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         },
       },
       ...documentationOnly,
-      config: { cacheControl: `public, max-age=${statusTtlS}` },
+      config: { cacheControl: lists.headers['cache-control'] },
     },
     async (request, reply) => {
-      const list = Number(request.params.list);
-      const iss = issuerOf(request);
-      const key = `${list} ${iss}`;
-      const now = Date.now();
-      let found = signed.get(key);
-      if (!found || now - found.at >= STATUS_LIST_REUSE_MS) {
-        const previous = found?.listed.catch(() => undefined);
-        const listed = (previous ?? Promise.resolve(undefined)).then((last) => relist(list, iss, now, last));
-        found = { at: now, listed };
-        signed.set(key, found);
-        // A failure is not kept for the next caller.
-        listed.catch(() => signed.delete(key));
-        if (signed.size > 1000) signed.delete(signed.keys().next().value as string);
-      }
-      const listed = await found.listed;
-      if (listed === undefined) throw notFound('No status list has that number');
-      return reply.headers(open).type(STATUS_LIST_TYPE).send(listed.token);
+      const token = await lists.token(Number(request.params.list), issuerOf(request));
+      if (token === undefined) throw notFound('No status list has that number');
+      return reply.headers(lists.headers).send(token);
     },
   );
 

@@ -2,18 +2,31 @@
  * One line a request, after it is answered: the route pattern, never the URL, which holds the
  * searched names and dates (and, at the pages' sign-in callback, the issuer's code).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+
+interface RequestLine {
+  readonly route: string;
+  readonly method: string;
+  readonly status: number;
+  readonly ms: number;
+}
+
+/**
+ * The line, under the request's id as Fastify's request logger binds it: for requests Fastify
+ * answers, and for those answered before it routes them (status-lists.ts). Not even built when the
+ * level leaves it out (LOG_LEVEL=warn under load).
+ */
+export function logRequestLine(log: FastifyBaseLogger, reqId: string | undefined, { route, method, status, ms }: RequestLine): void {
+  if (!(log as Logger).isLevelEnabled('info')) return;
+  const line = { route, method, status, ms: Math.round(ms) };
+  log.info(reqId === undefined ? line : { reqId, ...line }, 'request');
+}
 
 export function logRequests(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, done) => {
-    // Not even built when the level leaves it out (LOG_LEVEL=warn under load).
-    if ((request.log as Logger).isLevelEnabled('info')) {
-      request.log.info(
-        { route: request.routeOptions.url ?? 'unrouted', method: request.method, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-        'request',
-      );
-    }
+    // request.log carries the request's id already.
+    logRequestLine(request.log, undefined, { route: request.routeOptions.url ?? 'unrouted', method: request.method, status: reply.statusCode, ms: reply.elapsedTime });
     done();
   });
 }

@@ -39,6 +39,9 @@ export const MAX_URL_LENGTH = 8 * 1024;
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
+/** Answers a request before Fastify routes it and says so, or returns false to leave it to Fastify. */
+export type EarlyAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;
+
 interface Transport {
   /** Fastify's `serverFactory`. */
   readonly serverFactory: (handler: Handler, options: FastifyServerOptions) => Server;
@@ -46,6 +49,8 @@ interface Transport {
   readonly clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => void;
   /** Logs the server's refusals to the app's logger, which exists only once the server does. */
   attach(server: Server, log: FastifyBaseLogger): void;
+  /** Answers what `early` answers before Fastify sees it (status-lists.ts), once the refusals above have passed it. */
+  answerEarly(early: EarlyAnswer): void;
 }
 
 /**
@@ -102,6 +107,7 @@ const UNLIMITED: ConnectionLimits = { requestTimeoutMs: 300_000, headersTimeoutM
 
 export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLimits = UNLIMITED): Transport {
   let log: FastifyBaseLogger | undefined;
+  let early: EarlyAnswer | undefined;
   const secure = Boolean(tls);
 
   const refuse = (request: IncomingMessage, response: ServerResponse, status: number, code: string, message: string) => {
@@ -135,7 +141,7 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
           refuse(request, response, 503, 'ServiceUnavailable', 'Every connection the service accepts is busy: try again shortly');
         } else if ((request.url?.length ?? 0) > MAX_URL_LENGTH) refuseLongUrl(request, response);
         else if (hostProblem(request)) refuse(request, response, 400, 'BadRequest', hostProblem(request)!);
-        else handler(request, response);
+        else if (!early?.(request, response)) handler(request, response);
       };
       const server: Server = tls
         ? (createHttpsServer(
@@ -173,6 +179,10 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
       log?.info({ route: 'unrouted', status, err: { code: error.code } }, 'request');
       if (socket.writable) socket.write(rawAnswer(status, code, message, secure));
       socket.destroy();
+    },
+
+    answerEarly(answer) {
+      early = answer;
     },
 
     attach(server, logger) {

@@ -13,7 +13,7 @@ import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { createCredentialIssuer } from '../../src/credentials/issue.ts';
-import { STATUS_LIST_REUSE_MS } from '../../src/http/credential-routes.ts';
+import { STATUS_LIST_REUSE_MS } from '../../src/http/status-lists.ts';
 import { issuerKeys, newIssuerKey } from '../../src/credentials/keys.ts';
 import { type RecordDescription, readPath } from '../../src/records/define.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
