@@ -86,7 +86,8 @@ export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOption
         const signing: Signing = { at: now, listed };
         found = signing;
         signed.set(key, signing);
-        listed.then((done) => (signing.token = done?.token), () => signed.delete(key)); // a failure is not kept for the next caller
+        // A failure is not kept for the next caller.
+        listed.then((done) => (signing.token = done?.token), () => signed.get(key) === signing && signed.delete(key));
         if (signed.size > 1000) signed.delete(signed.keys().next().value as string);
       }
       return (await found.listed)?.token;
