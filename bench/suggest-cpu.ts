@@ -10,7 +10,7 @@
  * leaves them: what the date pass costs with N registrations a day (the national register has
  * 1,500 to 2,500).
  *
- *   node --import tsx bench/suggest-cpu.ts [--births 100000] [--queries 2000] [--rounds 4] [--against /path/to/checkout] [--profile FILE] [--one-day N]
+ *   node --import tsx bench/suggest-cpu.ts [--births 100000] [--queries 2000] [--rounds 4] [--against /path/to/checkout] [--profile FILE] [--one-day N] [--built]
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -38,6 +38,7 @@ const { values: options } = parseArgs({
     seed: { type: 'string', default: 'suggest' },
     profile: { type: 'string' },
     'one-day': { type: 'string' },
+    built: { type: 'boolean', default: false },
   },
 });
 const births = Number(options.births);
@@ -59,8 +60,11 @@ interface Side {
 
 /** A checkout's memory store filled with the births, and its closeMatches over it. */
 async function side(name: string, root: string): Promise<Side> {
-  const { createMemoryRecords } = await import(resolve(root, 'src/store/memory-records.ts'));
-  const { closeMatches } = await import(resolve(root, 'src/match/suggest.ts'));
+  // tsx keeps functions' names by wrapping them, which inflates a closure's cost: --built measures
+  // each checkout's compiled dist/ (npm run build) instead.
+  const module = (path: string) => resolve(root, options.built ? `dist/${path}.js` : `src/${path}.ts`);
+  const { createMemoryRecords } = await import(module('store/memory-records'));
+  const { closeMatches } = await import(module('match/suggest'));
   const store = createMemoryRecords(records);
   const checked = recordType(records.find((d) => d.name === type)!);
   async function* batches(): AsyncGenerator<RecordToWrite[]> {

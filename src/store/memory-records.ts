@@ -5,12 +5,11 @@
  * forenames and ids of its search keys; the forenames are then matched by
  * `forenamesMatch`, the same rule the SQL store expresses as a key range. Close-match keys
  * (match/keys.ts) are worked out from the search keys when a record is written, by the code the SQL
- * store uses, and kept in a map of their own, by a hash of each key.
+ * store uses, and kept in an index of their own (memory-suggestion-index.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { compileReason } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { suggestionKeyValues } from '../match/keys.ts';
 import { forenamesMatch } from '../records/search-keys.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from '../types/records.ts';
@@ -18,6 +17,7 @@ import type { RecordChange } from '../types/events.ts';
 import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
 import { parsedReads } from './parsed-reads.ts';
+import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';
 import { isSystemNumber } from '../records/system-number.ts';
 
 interface Kept {
@@ -39,29 +39,12 @@ interface TypeRecords {
   readonly byId: Map<number, Kept>;
   /** Search keys by date and surname. */
   readonly byKey: Map<string, Keyed[]>;
-  /**
-   * The ids of the records giving each close-match key, by the key's slot (`slotOf`): one id alone, as
-   * most keys have, is kept without an array.
-   */
-  readonly bySuggestionKey: Map<number, number | number[]>;
+  /** The records by their close-match keys. */
+  readonly suggestions: SuggestionIndex;
   /** How many records have each surname, and each first forename: the register's counts. */
   readonly surnames: Map<string, number>;
   readonly forenames: Map<string, number>;
 }
-
-/**
- * A close-match key's place in the memory index: the key (a number below 2^53, match/keys.ts) folded
- * to 30 bits, which V8 keeps as a small integer rather than a number of its own. Keys of one name
- * and neighbouring days fold to neighbouring slots. Two keys sharing a slot only bring a record
- * among the candidates that its score then ranks, as any candidate is.
- */
-function slotOf(key: number): number {
-  const high = Math.floor(key / 2 ** 22);
-  return (Math.imul(high, 0x01000193) ^ (key % 2 ** 22)) & 0x3fffffff;
-}
-
-/** A key as the reader's callers give it (a number, or its decimal text), folded to its slot. */
-const slotOfGiven = (key: number | string) => slotOf(typeof key === 'number' ? key : Number(key));
 
 const keyOf = (date: string, surname: string) => `${date}\u0000${surname}`;
 
@@ -84,7 +67,7 @@ interface MemoryRecords {
 
 export function createMemoryRecords(descriptions: readonly RecordDescription[]): MemoryRecords {
   const types = new Map<string, TypeRecords>(
-    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map(), bySuggestionKey: new Map(), surnames: new Map(), forenames: new Map() }]),
+    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map(), suggestions: createSuggestionIndex(), surnames: new Map(), forenames: new Map() }]),
   );
   /** By type, what the latest verifications found, newest first: their padding. */
   const recentlyFound = new Map<string, readonly VerifiedValues[]>();
@@ -113,13 +96,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       if (rest.length) records.byKey.set(bucket, rest);
       else records.byKey.delete(bucket);
     }
-    for (const slot of new Set(suggestionKeyValues(keys).map(slotOf))) {
-      const ids = records.bySuggestionKey.get(slot);
-      const rest = Array.isArray(ids) ? ids.filter((other) => other !== id) : [];
-      if (rest.length > 1) records.bySuggestionKey.set(slot, rest);
-      else if (rest.length === 1) records.bySuggestionKey.set(slot, rest[0]);
-      else records.bySuggestionKey.delete(slot);
-    }
+    records.suggestions.remove(id);
   };
   const index = (records: TypeRecords, id: number, keys: readonly SearchKey[]) => {
     count(records, keys, 1);
@@ -129,13 +106,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       if (list) list.push({ forenames: key.forenames, id });
       else records.byKey.set(bucket, [{ forenames: key.forenames, id }]);
     }
-    // A record's keys sharing a slot count once, as they would were they one key.
-    for (const slot of new Set(suggestionKeyValues(keys).map(slotOf))) {
-      const ids = records.bySuggestionKey.get(slot);
-      if (ids === undefined) records.bySuggestionKey.set(slot, id);
-      else if (Array.isArray(ids)) ids.push(id);
-      else records.bySuggestionKey.set(slot, [ids, id]);
-    }
+    records.suggestions.add(id, keys);
   };
 
   const events = createMemoryEvents((type, id) => recordsOf(type).byId.get(id)?.json);
@@ -177,34 +148,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     },
 
     async suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SearchResult<SuggestionCandidate>> {
-      const records = recordsOf(type);
-      const chosen = new Set<number>();
-      let truncated = false;
-      for (const pass of passes) {
-        // By record, its rank as one number, higher first: how many of the pass's keys it shares,
-        // then how early the first of them comes (keys.ts). A number rather than an object a hit:
-        // a query's passes hit hundreds of records.
-        const rank = new Map<number, number>();
-        const slots = [...new Set(pass.keys.map(slotOfGiven))];
-        slots.forEach((slot, at) => {
-          const ids = records.bySuggestionKey.get(slot);
-          if (ids === undefined) return;
-          for (const id of Array.isArray(ids) ? ids : [ids]) {
-            const held = rank.get(id);
-            rank.set(id, held === undefined ? slots.length - at : held + slots.length + 1);
-          }
-        });
-        if (rank.size <= pass.limit) {
-          // All of them: no need to rank.
-          for (const id of rank.keys()) chosen.add(id);
-          continue;
-        }
-        const ranked = [...rank].sort(([a, x], [b, y]) => y - x || a - b);
-        for (let i = 0; i < pass.limit; i++) chosen.add(ranked[i][0]);
-        truncated = true;
-      }
-      const ids = [...chosen].sort((a, b) => a - b);
-      return { records: ids.map((id) => ({ id, keys: records.byId.get(id)!.keys })), ids, truncated };
+      return recordsOf(type).suggestions.candidates(passes);
     },
 
     async registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts> {

@@ -1,0 +1,253 @@
+/**
+ * The memory store's close-match index, in flat typed arrays rather than maps of objects.
+ *
+ * A close match reads some 40 to 250 candidates' search keys and the postings of some 100 keys, each
+ * a few bytes in a heap of a gigabyte or more. Kept as objects and `Map` entries they lie scattered
+ * across it, and reading them, a cache and TLB miss or two apiece, was most of what scoring and
+ * finding cost (docs/performance.md). Here:
+ * - each record has a position, and each of its search keys is three numbers side by side (the
+ *   date, the surname, the forenames), each naming a string kept once in a table of its own: a
+ *   candidate reads a few neighbouring numbers and strings that every record with the same name
+ *   shares;
+ * - the postings of each slot (`slotOf`: a key folded to 30 bits) are a list of positions, found
+ *   through an open-addressing table of slots.
+ * Candidates are answered as the stores' readers answer them: each with its search keys, built from
+ * those numbers when asked for.
+ *
+ * A record written again is removed and added: its old keys are left behind until they are half of
+ * those kept, when the keys and the string table are written afresh (so memory stays within
+ * twice what the records need, and each write costs constant time on average).
+ */
+import { suggestionKeyValues } from '../match/keys.ts';
+import type { SearchKey, SuggestionCandidate } from '../types/records.ts';
+import type { KeyPass, SearchResult } from '../types/store.ts';
+
+/**
+ * A close-match key's slot: the key (a number below 2^53, match/keys.ts) folded to 30 bits. Keys of
+ * one name and neighbouring days fold to neighbouring slots. Two keys sharing a slot only bring a
+ * record among the candidates that its score then ranks, as any candidate is.
+ */
+function slotOf(key: number): number {
+  const high = Math.floor(key / 2 ** 22);
+  return (Math.imul(high, 0x01000193) ^ (key % 2 ** 22)) & 0x3fffffff;
+}
+
+/** A key as the reader's callers give it (a number, or its decimal text), folded to its slot. */
+const slotOfGiven = (key: number | string) => slotOf(typeof key === 'number' ? key : Number(key));
+
+/** A record's keys' slots, each once: keys sharing a slot count once, as they would were they one key. */
+const slotsOf = (keys: readonly SearchKey[]) => [...new Set(suggestionKeyValues(keys).map(slotOf))];
+
+/** No position, no posting: the end of a list, an empty place. */
+const NONE = -1;
+
+/** A typed array twice as long, its contents kept. */
+function grown<T extends Int32Array | Float64Array>(array: T, least: number): T {
+  const bigger = new (array.constructor as new (length: number) => T)(Math.max(least, array.length * 2));
+  bigger.set(array);
+  return bigger;
+}
+
+/** Strings kept once each, by number. */
+class Strings {
+  readonly table: string[] = [];
+  private readonly numbers = new Map<string, number>();
+
+  numberOf(text: string): number {
+    let n = this.numbers.get(text);
+    if (n === undefined) {
+      n = this.table.length;
+      this.table.push(text);
+      this.numbers.set(text, n);
+    }
+    return n;
+  }
+}
+
+export interface SuggestionIndex {
+  /** Indexes a record's keys; a record already indexed is first removed. */
+  add(id: number, keys: readonly SearchKey[]): void;
+  remove(id: number): void;
+  /** The passes' candidates, as RecordReader.suggestionCandidates answers them. */
+  candidates(passes: readonly KeyPass[]): SearchResult<SuggestionCandidate>;
+}
+
+export function createSuggestionIndex(): SuggestionIndex {
+  // Each array below holds a record's, a key's or a posting's numbers side by side, so that reading
+  // one is reading one place in memory.
+  // Records, by position: the id; where its keys are among the keys, and how many.
+  const positions = new Map<number, number>();
+  let ids = new Float64Array(1024);
+  let records = new Int32Array(1024 * 2);
+  const freePositions: number[] = [];
+  let nextPosition = 0;
+
+  // The keys: date, surname and forenames, each the number of a string in `strings`.
+  let strings = new Strings();
+  let keyColumns = new Int32Array(1024 * 3);
+  let keysUsed = 0;
+  let keysLive = 0;
+
+  // The slots: an open-addressing table of [slot + 1, first posting] pairs (0: an empty place), and
+  // the postings, each a position and the next posting of its slot.
+  let table = new Int32Array(1024 * 2);
+  let slotsHeld = 0;
+  let postings = new Int32Array(1024 * 2);
+  let postingsUsed = 0;
+  let freePosting = NONE;
+
+  // Places are found by the high bits of a multiplicative hash: the slots of one name's
+  // neighbouring days are neighbours, and would otherwise fill runs of neighbouring places.
+  let shift = 32 - 10;
+  const placeOf = (slot: number): number => {
+    const mask = table.length / 2 - 1;
+    let at = Math.imul(slot, 0x9e3779b1) >>> shift;
+    while (table[at * 2] !== 0 && table[at * 2] !== slot + 1) at = (at + 1) & mask;
+    return at;
+  };
+
+  /** The table anew with `places` places (a power of two). */
+  const rehash = (places: number) => {
+    const old = table;
+    table = new Int32Array(places * 2);
+    shift = 32 - Math.log2(places);
+    slotsHeld = 0;
+    for (let at = 0; at < old.length; at += 2) {
+      // Slots whose postings all went are dropped.
+      if (old[at] === 0 || old[at + 1] === NONE) continue;
+      const place = placeOf(old[at] - 1);
+      table[place * 2] = old[at];
+      table[place * 2 + 1] = old[at + 1];
+      slotsHeld++;
+    }
+  };
+
+  const post = (slot: number, position: number) => {
+    // At most half full, counting slots whose postings all went, so that a probe ends soon: those
+    // are dropped first, and the table doubled if that is not enough.
+    if ((slotsHeld + 1) * 4 > table.length) {
+      rehash(table.length / 2);
+      if ((slotsHeld + 1) * 4 > table.length) rehash(table.length);
+    }
+    const place = placeOf(slot);
+    if (table[place * 2] === 0) {
+      table[place * 2] = slot + 1;
+      table[place * 2 + 1] = NONE;
+      slotsHeld++;
+    }
+    let posting = freePosting;
+    if (posting !== NONE) freePosting = postings[posting * 2 + 1];
+    else {
+      if (postingsUsed * 2 === postings.length) postings = grown(postings, 0);
+      posting = postingsUsed++;
+    }
+    postings[posting * 2] = position;
+    postings[posting * 2 + 1] = table[place * 2 + 1];
+    table[place * 2 + 1] = posting;
+  };
+
+  const unpost = (slot: number, position: number) => {
+    const place = placeOf(slot);
+    if (table[place * 2] === 0) return;
+    let before = NONE;
+    for (let posting = table[place * 2 + 1]; posting !== NONE; before = posting, posting = postings[posting * 2 + 1]) {
+      if (postings[posting * 2] !== position) continue;
+      if (before === NONE) table[place * 2 + 1] = postings[posting * 2 + 1];
+      else postings[before * 2 + 1] = postings[posting * 2 + 1];
+      postings[posting * 2 + 1] = freePosting;
+      freePosting = posting;
+      return;
+    }
+  };
+
+  const keysAt = (position: number): SearchKey[] => {
+    const keys: SearchKey[] = [];
+    const { table: text } = strings;
+    for (let k = records[position * 2], end = k + records[position * 2 + 1]; k < end; k++) {
+      keys.push({ date: text[keyColumns[k * 3]], surname: text[keyColumns[k * 3 + 1]], forenames: text[keyColumns[k * 3 + 2]] });
+    }
+    return keys;
+  };
+
+  /** Writes the live records' keys afresh, and a fresh string table, in position order. */
+  const compact = () => {
+    const live = [...positions.values()].sort((a, b) => a - b);
+    const held = live.map(keysAt);
+    strings = new Strings();
+    keyColumns = new Int32Array(Math.max(1024, keysLive * 2) * 3);
+    keysUsed = 0;
+    live.forEach((position, i) => putKeys(position, held[i]));
+  };
+
+  const putKeys = (position: number, keys: readonly SearchKey[]) => {
+    if ((keysUsed + keys.length) * 3 > keyColumns.length) keyColumns = grown(keyColumns, (keysUsed + keys.length) * 3);
+    records[position * 2] = keysUsed;
+    records[position * 2 + 1] = keys.length;
+    for (const key of keys) {
+      keyColumns[keysUsed * 3] = strings.numberOf(key.date);
+      keyColumns[keysUsed * 3 + 1] = strings.numberOf(key.surname);
+      keyColumns[keysUsed * 3 + 2] = strings.numberOf(key.forenames);
+      keysUsed++;
+    }
+  };
+
+  const remove = (id: number) => {
+    const position = positions.get(id);
+    if (position === undefined) return;
+    for (const slot of slotsOf(keysAt(position))) unpost(slot, position);
+    keysLive -= records[position * 2 + 1];
+    positions.delete(id);
+    ids[position] = NaN;
+    freePositions.push(position);
+    if (keysUsed > 1024 && keysLive * 2 < keysUsed) compact();
+  };
+
+  const add = (id: number, keys: readonly SearchKey[]) => {
+    remove(id);
+    let position = freePositions.pop();
+    if (position === undefined) {
+      position = nextPosition++;
+      if (position === ids.length) {
+        ids = grown(ids, 0);
+        records = grown(records, 0);
+      }
+    }
+    positions.set(id, position);
+    ids[position] = id;
+    putKeys(position, keys);
+    keysLive += keys.length;
+    for (const slot of slotsOf(keys)) post(slot, position);
+  };
+
+  const candidates = (passes: readonly KeyPass[]): SearchResult<SuggestionCandidate> => {
+    const chosen = new Set<number>();
+    let truncated = false;
+    for (const pass of passes) {
+      // By position, its rank as one number, higher first: how many of the pass's keys it shares,
+      // then how early the first of them comes (keys.ts).
+      const rank = new Map<number, number>();
+      const slots = [...new Set(pass.keys.map(slotOfGiven))];
+      for (let at = 0; at < slots.length; at++) {
+        const place = placeOf(slots[at]);
+        if (table[place * 2] === 0) continue;
+        for (let posting = table[place * 2 + 1]; posting !== NONE; posting = postings[posting * 2 + 1]) {
+          const position = postings[posting * 2];
+          const held = rank.get(position);
+          rank.set(position, held === undefined ? slots.length - at : held + slots.length + 1);
+        }
+      }
+      if (rank.size <= pass.limit) {
+        // All of them: no need to rank.
+        for (const position of rank.keys()) chosen.add(position);
+        continue;
+      }
+      const ranked = [...rank].sort(([a, x], [b, y]) => y - x || ids[a] - ids[b]);
+      for (let i = 0; i < pass.limit; i++) chosen.add(ranked[i][0]);
+      truncated = true;
+    }
+    const found = [...chosen].sort((a, b) => ids[a] - ids[b]);
+    return { records: found.map((position) => ({ id: ids[position], keys: keysAt(position) })), ids: found.map((position) => ids[position]), truncated };
+  };
+
+  return { add, remove, candidates };
+}

@@ -1,0 +1,86 @@
+/**
+ * The memory store's close-match index against the rule it keeps (RecordReader.suggestionCandidates),
+ * worked out here the plain way from every record's keys: after records are added, written again
+ * with other keys and removed, so that postings are unlinked and reused, the slot table rehashed and
+ * the key columns compacted.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Random } from '../../src/generate/random.ts';
+import { candidatePasses, suggestionKeyValues } from '../../src/match/keys.ts';
+import { createSuggestionIndex } from '../../src/store/memory-suggestion-index.ts';
+import type { SearchKey } from '../../src/types/records.ts';
+import type { KeyPass } from '../../src/types/store.ts';
+
+const SURNAMES = ['smith', 'smyth', 'jones', 'johns', 'brown', 'braun', 'ollerenshaw', 'fairfax lowe', 'lowe'];
+const FORENAMES = ['william', 'bill', 'william henry', 'margaret', 'peggy', 'catherine', 'kathryn', ''];
+
+function randomKey(r: Random): SearchKey {
+  const date = `20${r.int(10, 12)}-0${r.int(1, 3)}-${r.int(10, 14)}`;
+  return { surname: r.pick(SURNAMES), forenames: r.pick(FORENAMES), date };
+}
+const randomKeys = (r: Random) => Array.from({ length: r.int(1, 2) }, () => randomKey(r));
+
+/** The rule, read off every record: each pass's records by keys shared, then how early, then id, up to its limit. */
+function expected(records: Map<number, readonly SearchKey[]>, passes: readonly KeyPass[]) {
+  const chosen = new Set<number>();
+  let truncated = false;
+  for (const pass of passes) {
+    const keys = [...new Set(pass.keys.map(Number))];
+    const ranked: { id: number; shared: number; first: number }[] = [];
+    for (const [id, recordKeys] of records) {
+      const held = new Set(suggestionKeyValues(recordKeys));
+      const at = keys.flatMap((key, i) => (held.has(key) ? [i] : []));
+      if (at.length) ranked.push({ id, shared: at.length, first: at[0] });
+    }
+    ranked.sort((a, b) => b.shared - a.shared || a.first - b.first || a.id - b.id);
+    for (const { id } of ranked.slice(0, pass.limit)) chosen.add(id);
+    truncated ||= ranked.length > pass.limit;
+  }
+  const ids = [...chosen].sort((a, b) => a - b);
+  return { ids, keys: ids.map((id) => records.get(id)), truncated };
+}
+
+test('the index answers as the rule reads off every record, through additions, rewrites and removals', () => {
+  const r = Random.fromString('memory-suggestion-index');
+  const index = createSuggestionIndex();
+  const records = new Map<number, readonly SearchKey[]>();
+  const check = (when: string) => {
+    for (let q = 0; q < 40; q++) {
+      const passes = candidatePasses(randomKey(r)).map((pass) => ({ ...pass, limit: r.pick([3, 20, 500]) }));
+      const found = index.candidates(passes);
+      const want = expected(records, passes);
+      assert.deepEqual(found.ids, want.ids, when);
+      assert.deepEqual(found.records.map((record) => record.keys), want.keys, when);
+      assert.equal(found.truncated, want.truncated, when);
+    }
+  };
+
+  for (let id = 1; id <= 3000; id++) {
+    const keys = randomKeys(r);
+    index.add(id, keys);
+    records.set(id, keys);
+  }
+  check('added');
+  // Written again: old keys left behind, then compacted away once they are half the columns.
+  for (let n = 0; n < 4000; n++) {
+    const id = r.int(1, 3000);
+    const keys = randomKeys(r);
+    index.add(id, keys);
+    records.set(id, keys);
+  }
+  check('written again');
+  for (let id = 1; id <= 3000; id += 2) {
+    index.remove(id);
+    records.delete(id);
+  }
+  index.remove(99_999);
+  check('removed');
+  // Positions and postings freed by the removals are used again.
+  for (let id = 1_000_000_000_001; id <= 1_000_000_001_500; id++) {
+    const keys = randomKeys(r);
+    index.add(id, keys);
+    records.set(id, keys);
+  }
+  check('added again, with ids past 2^32');
+});
