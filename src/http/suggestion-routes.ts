@@ -131,6 +131,12 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, min
     const names = { surname: view.query.surname, forenames: view.query.forenames, date: view.query.date };
     const matchedJson = (matched: Matched) =>
       JSON.stringify({ [names.surname]: matched.surname, [names.forenames]: matched.forenames, [names.date]: matched.date });
+    // The names each party of a record is registered with, as written.
+    const registeredNames = `registered names of ${dataset}`;
+    const namesOf = (data: unknown) => ({
+      surname: parties.map((party) => readPath(data, party.surname)),
+      forenames: parties.map((party) => readPath(data, party.forenames)),
+    });
     const weightsJson = (weights: Weights) => JSON.stringify({ [names.surname]: weights.surname, [names.forenames]: weights.forenames, [names.date]: weights.date });
 
     app.get<{ Querystring: Query }>(
@@ -164,12 +170,9 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, min
           () =>
             kept.map((candidate) => {
               // Equal after normalisation, and written as the register has it (not only alike after it)?
-              // The record is parsed only for a name that matched exactly, once.
-              let data: unknown;
-              const registered = (path: 'surname' | 'forenames') => () => {
-                data ??= JSON.parse(candidate.text);
-                return parties.map((party) => readPath(data, party[path]));
-              };
+              // The registered names are read only for a name that matched exactly, and kept with the
+              // record's renderings: parsing a record at every answer was a fifth of a close match's cost.
+              const registered = (path: 'surname' | 'forenames') => () => rendered.derived(candidate.text, registeredNames, namesOf)[path];
               const matched: Matched = {
                 ...candidate.matched,
                 surname: namedExactly(candidate.matched.surname, query[names.surname], registered('surname')),

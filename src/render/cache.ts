@@ -21,6 +21,13 @@ import type { CompiledView } from './view.ts';
 export interface RenderCache {
   /** The JSON answer of `view` for `audience`, of the record stored as `stored`. */
   json(view: CompiledView, audience: Audience, stored: string): string;
+  /**
+   * What `derive` works out from the record stored as `stored` (parsed for it), kept beside its
+   * renderings under `name`: for small facts a route needs of a record it answers with, which would
+   * otherwise cost parsing the record at every answer. `derive` must be a function of the record
+   * alone, the same for every call with the same `name`.
+   */
+  derived<T>(stored: string, name: string, derive: (data: unknown) => T): T;
   /** What the cache holds now, for tests and metrics. */
   readonly size: { readonly records: number; readonly bytes: number };
 }
@@ -30,10 +37,13 @@ const NOT_LATIN1 = /[^\u0000-\u00ff]/;
 const stringBytes = (text: string) => (NOT_LATIN1.test(text) ? 2 : 1) * text.length;
 /** What an entry costs beyond its strings: its object, array and map slot, roughly. */
 const ENTRY_BYTES = 160;
+/** What a derived value costs, counted as a small object of a few short strings. */
+const DERIVED_BYTES = 200;
 
 interface Entry {
   /** By view and audience: `views.indexOf(view) * 2 + (fullDetails ? 1 : 0)`. */
   readonly renderings: (string | undefined)[];
+  derived?: Map<string, unknown>;
   bytes: number;
 }
 
@@ -45,32 +55,56 @@ export function createRenderCache(views: readonly CompiledView[], maxBytes: numb
   let currentBytes = 0;
   let previousBytes = 0;
 
+  /** The entry of `stored`, and whether it is in the current generation. */
+  const entryOf = (stored: string) => {
+    const held = current.get(stored);
+    return { held: held !== undefined, entry: held ?? previous.get(stored) ?? { renderings: [], bytes: ENTRY_BYTES + stringBytes(stored) } };
+  };
+  /** `bytes` more held by `entry`. */
+  const grow = (entry: Entry, held: boolean, bytes: number) => {
+    entry.bytes += bytes;
+    if (held) currentBytes += bytes;
+  };
+  /** An entry used now, in the current generation (which, full, becomes the previous one). */
+  const keep = (stored: string, entry: Entry, held: boolean) => {
+    if (held) return;
+    if (currentBytes + entry.bytes > maxBytes / 2) {
+      previous = current;
+      previousBytes = currentBytes;
+      current = new Map();
+      currentBytes = 0;
+    }
+    current.set(stored, entry);
+    currentBytes += entry.bytes;
+  };
+
   return {
     json(view, audience, stored) {
       const slot = slots.get(view);
       if (slot === undefined || maxBytes <= 0) return render(view, audience, stored);
       const index = slot + (audience.fullDetails ? 1 : 0);
-      const held = current.get(stored);
-      const entry = held ?? previous.get(stored) ?? { renderings: [], bytes: ENTRY_BYTES + stringBytes(stored) };
+      const { entry, held } = entryOf(stored);
       let json = entry.renderings[index];
       if (json === undefined) {
         json = render(view, audience, stored);
         entry.renderings[index] = json;
-        const bytes = stringBytes(json);
-        entry.bytes += bytes;
-        if (held) currentBytes += bytes;
+        grow(entry, held, stringBytes(json));
       }
-      if (!held) {
-        if (currentBytes + entry.bytes > maxBytes / 2) {
-          previous = current;
-          previousBytes = currentBytes;
-          current = new Map();
-          currentBytes = 0;
-        }
-        current.set(stored, entry);
-        currentBytes += entry.bytes;
-      }
+      keep(stored, entry, held);
       return json;
+    },
+    derived<T>(stored: string, name: string, derive: (data: unknown) => T): T {
+      if (maxBytes <= 0) return derive(JSON.parse(stored));
+      const { entry, held } = entryOf(stored);
+      entry.derived ??= new Map();
+      let value = entry.derived.get(name) as T | undefined;
+      if (value === undefined && !entry.derived.has(name)) {
+        value = derive(JSON.parse(stored));
+        entry.derived.set(name, value);
+        grow(entry, held, DERIVED_BYTES);
+      }
+      keep(stored, entry, held);
+      return value as T;
     },
     get size() {
       const records = new Set([...previous.keys(), ...current.keys()]).size;

@@ -60,3 +60,23 @@ test('the bound counts two bytes a character for text beyond Latin-1, as V8 hold
   assert.equal(a.chars, b.chars);
   assert.equal(b.bytes - a.bytes, b.chars);
 });
+
+test('a value derived from a record is worked out once for its text, and again for a changed record', () => {
+  const cache = createRenderCache(compiled, 1 << 20);
+  let parsed = 0;
+  const surname = (data: unknown) => {
+    parsed++;
+    return (data as { child: { surname: string } }).child.surname;
+  };
+  assert.equal(cache.derived(birth(1, 7), 'surname', surname), 'Bell');
+  assert.equal(cache.derived(` ${birth(1, 7)}`.slice(1), 'surname', surname), 'Bell');
+  assert.equal(parsed, 1, 'kept for the same text');
+  assert.equal(cache.derived(birth(1, 7), 'entry', (data) => (data as { entryNumber: number }).entryNumber), 7, 'kept apart by name');
+  assert.equal(cache.derived(birth(1, 8), 'surname', surname), 'Bell');
+  assert.equal(parsed, 2, 'another text is another record');
+  // Held with the renderings, within the same bound.
+  const small = createRenderCache(compiled, 2_000);
+  for (let id = 1; id <= 100; id++) small.derived(birth(id, 1), 'surname', surname);
+  assert.ok(small.size.bytes <= 2_000, `${small.size.bytes} bytes held`);
+  assert.equal(createRenderCache(compiled, 0).derived(birth(1, 7), 'surname', surname), 'Bell');
+});
