@@ -83,7 +83,11 @@ function hashOf(kind: string, first: string, second?: string): number {
 }
 
 const words = (name: string) => (name ? name.split(' ') : []);
-const codesOfWords = (names: readonly string[]) => [...new Set(names.flatMap((word) => soundCodes(word)))];
+function codesOfWords(names: readonly string[]): string[] {
+  const codes: string[] = [];
+  for (const word of names) for (const code of soundCodes(word)) if (!codes.includes(code)) codes.push(code);
+  return codes;
+}
 
 const yearOf = (date: string) => Number(date.slice(0, 4));
 const decadeOf = (date: string) => Math.floor(yearOf(date) / 10);
@@ -187,9 +191,12 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
   const months = monthVariants(query.date);
   // Month by month, likeliest first (a pass takes the records of its earliest keys first), each
   // month with every code.
+  // (Loops, not flatMap: V8's flatMap took half of working out a query's keys.)
   const monthKeys = (kind: string, codes: readonly string[], asked: readonly number[]) => {
     const hashes = codes.map((code) => hashOf(kind, code));
-    return asked.flatMap((m) => hashes.map((hash) => hash + m));
+    const keys: number[] = [];
+    for (const m of asked) for (const hash of hashes) keys.push(hash + m);
+    return keys;
   };
   const month = monthKeys(PASSES['forename-month'].kind, firstCodes, months);
   // The surname's pass also asks every month of the year given: the forenames and the day and month wrong.

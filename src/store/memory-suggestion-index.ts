@@ -245,8 +245,9 @@ export function createSuggestionIndex(): SuggestionIndex {
       for (let i = 0; i < pass.limit; i++) chosen.add(ranked[i][0]);
       truncated = true;
     }
-    const found = [...chosen].sort((a, b) => ids[a] - ids[b]);
-    return { records: found.map((position) => ({ id: ids[position], keys: keysAt(position) })), ids: found.map((position) => ids[position]), truncated };
+    // Each id read once: a comparison reading two would miss the cache at each.
+    const found = [...chosen].map((position) => ({ id: ids[position], position })).sort((a, b) => a.id - b.id);
+    return { records: found.map(({ id, position }) => ({ id, keys: keysAt(position) })), ids: found.map(({ id }) => id), truncated };
   };
 
   return { add, remove, candidates };
