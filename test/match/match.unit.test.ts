@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { compareDate } from '../../src/match/dates.ts';
 import { queryKeys, suggestionKeys } from '../../src/match/keys.ts';
 import { jaroWinkler } from '@skyra/jaro-winkler';
-import { compareForenames, compareSurname, editDistance, similarity, soundAlike } from '../../src/match/names.ts';
+import { commonLetters, compareForenames, compareSurname, editDistance, similarity, soundAlike } from '../../src/match/names.ts';
 import { areNicknames, nicknamesOf } from '../../src/match/nicknames.ts';
 import { estimateM } from '../../src/match/estimate.ts';
 import { probabilityOf, scoreKey, scoreRecord } from '../../src/match/score.ts';
@@ -59,6 +59,27 @@ describe('names', () => {
       fc.property(fc.stringMatching(/^[a-f ]{0,12}$/), fc.stringMatching(/^[a-f ]{0,12}$/), (a, b) => similarity(a, b) === jaroWinkler(a, b)),
       { numRuns: 5000 },
     );
+  });
+
+  test('the letters in common decide a spelling only where edits and similarity would decide it alike', () => {
+    assert.equal(commonLetters('anna', 'nana'), 4);
+    assert.equal(commonLetters('aab', 'abb'), 2);
+    assert.equal(commonLetters('smith', 'dawe'), 0);
+    assert.equal(commonLetters('zoë', 'zoe'), -1, 'not counted beyond ASCII');
+    // The rule as written, every measure taken: one edit from 4 letters, two from 5, then similarity.
+    const plain = (a: string, b: string) => {
+      const longer = Math.max(a.length, b.length);
+      const most = longer >= 5 ? 2 : 1;
+      const edits = longer >= 4 ? editDistance(a, b, most) : Infinity;
+      if (edits <= 1) return 'spelling';
+      if (edits <= most) return 'two-edits';
+      const alike = similarity(a, b);
+      return alike >= 0.9 ? 'similar' : alike >= 0.8 ? 'loosely-similar' : 'different';
+    };
+    const spelt = (a: string, b: string) => a === b || soundAlike(a, b) || compareSurname(a, b).kind === plain(a, b);
+    const names = ['smith', 'smyth', 'ashworth', 'ashwell', 'merridew', 'marsden', 'markdeb', 'ollerenshaw', 'ollrenhsaww', 'pikes', 'pyles', 'zoë', 'zoe', 'martha', 'marhta'];
+    for (const a of names) for (const b of names) assert.ok(spelt(a, b), `${a} ${b}`);
+    fc.assert(fc.property(fc.stringMatching(/^[a-g]{1,10}$/), fc.stringMatching(/^[a-g]{1,10}$/), spelt), { numRuns: 20000 });
   });
 
   test('sound-alike needs a code of two sounds or the same first letter', () => {
