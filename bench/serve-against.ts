@@ -6,6 +6,10 @@
  *
  *   node --import tsx bench/serve-against.ts A/bin/lev-api.js B/bin/lev-api.js SCHEMA [SECONDS] [ROUNDS] [lookup,search-birth,verify-birth,suggest-birth] [BIRTHS] [OTHERS]
  *
+ * SCHEMA `embedded:FOLDER` compares the two on the embedded store instead, each loading the
+ * generated records of FOLDER (`lev-api generate --seed bench` into `<type>.ndjson`, as `npm run
+ * bench` writes them): no backends, and no DATABASE_URL needed.
+ *
  * SEED names the --seed the schema was loaded with (default bench), so that the ids and searches find records.
  */
 import pg from 'pg';
@@ -20,21 +24,25 @@ import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
 const [aBin, bBin, schema, seconds = '8', rounds = '3', scenarios = 'lookup,search-birth', births = '200000', others = '20000'] = process.argv.slice(2);
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const dataset: Dataset = { seed: process.env.SEED ?? 'bench', firstId: DEFAULT_FIRST_ID, counts: countsOf(Number(births), Number(others)) };
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
+const embedded = schema.startsWith('embedded:') ? schema.slice('embedded:'.length) : undefined;
+const admin = embedded ? undefined : new pg.Client({ connectionString: url });
+await admin?.connect();
 const extra = JSON.parse(process.env.AB_ENV ?? '{}');
 const start = async (name: string, bin: string, i: number): Promise<Server & { app: string }> => {
   const port = await freePort();
   const app = `serve_against_${i}`;
-  const env = { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', AUTH_MODE: 'mock', PORT: String(port), DATABASE_URL: `${url}?application_name=${app}`, DATABASE_SCHEMA: schema, ...(extra[name] ?? {}) };
-  for (const k of Object.keys(env)) if (k.startsWith('LEV_DATA')) delete env[k];
+  const store = embedded ? { LEV_DATA: embedded } : { DATABASE_URL: `${url}?application_name=${app}`, DATABASE_SCHEMA: schema };
+  const env: Record<string, string | undefined> = { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', AUTH_MODE: 'mock', PORT: String(port), ...(extra[name] ?? {}) };
+  for (const k of Object.keys(env)) if (k.startsWith('LEV_DATA') || k.startsWith('DATABASE_')) delete env[k];
+  Object.assign(env, store);
   const nodeArgs = process.env.CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', `${process.env.CPU_PROF_DIR}/${name}`] : [];
-  const s = await startServer(name, nodeArgs, [bin, 'serve'], env, port, 60);
+  const s = await startServer(name, nodeArgs, [bin, 'serve'], env, port, embedded ? 300 : 60);
   return { ...s, app };
 };
 const servers = [await start('A', aBin, 0), await start('B', bBin, 1)];
 /** CPU seconds of each backend serving the server now, by pid (a pid /proc no longer has is left out). */
 const backendCpu = async (app: string) => {
+  if (!admin) return new Map<number, number>();
   const s = servers.find((x) => x.app === app)!;
   const ports = localPortsTo(s.pid, 5432);
   const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[]) AND client_addr IN ('127.0.0.1', '::1')", [ports]);
@@ -86,4 +94,4 @@ for (let round = 0; round < Number(rounds); round++) {
 const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 for (const [key, v] of Object.entries(results)) console.log(`${key}: median svc ${med(v.svc).toFixed(0)} µs, db ${med(v.db).toFixed(0)} µs, ${Math.round(med(v.rps))}/s`);
 for (const s of servers) await s.stop();
-await admin.end();
+await admin?.end();
