@@ -171,7 +171,8 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, min
             kept.map((candidate) => {
               // Equal after normalisation, and written as the register has it (not only alike after it)?
               // The registered names are read only for a name that matched exactly, and kept with the
-              // record's renderings: parsing a record at every answer was a fifth of a close match's cost.
+              // record's renderings: parsing each record at every answer was about half of what the route
+              // itself cost.
               const registered = (path: 'surname' | 'forenames') => () => rendered.derived(candidate.text, registeredNames, namesOf)[path];
               const matched: Matched = {
                 ...candidate.matched,

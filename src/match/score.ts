@@ -95,8 +95,8 @@ export interface Best {
  * names (a pass brings the registrations of one name's sound, with any date), so each registered
  * surname and forenames is compared with the query's once, and kept; a date, cheaper to compare
  * than to keep, is compared each time. A candidate then costs a date's comparison, two lookups and
- * a sum. The weights of the query's levels are worked out
- * once (an exact name's with the name's own share of the register).
+ * a sum. The weights of the query's levels are worked out once (an exact name's with the name's
+ * own share of the register).
  */
 export interface Scorer {
   /** The score a sum of weights gives: its probability (the register's size the prior), three places. */
