@@ -86,6 +86,20 @@ const FOUND = Object.fromEntries(MATCH_KINDS.map((kind) => [kind, Object.freeze(
 const found = (kind: MatchKind): NameMatch => FOUND[kind];
 const DIFFERENT = found('different');
 
+/**
+ * Winkler's step: Jaro similarity raised for a common start, counted as `@skyra/jaro-winkler` counts
+ * it (past both ends counts as the same, and four letters the same count as five).
+ */
+function withCommonStart(a: string, b: string, jaro: number): number {
+  let prefix = 0;
+  for (; prefix < 4; prefix++) {
+    const same = prefix < a.length && prefix < b.length ? a.charCodeAt(prefix) === b.charCodeAt(prefix) : prefix >= a.length && prefix >= b.length;
+    if (!same) break;
+  }
+  if (prefix === 4) prefix = 5;
+  return jaro + prefix * 0.1 * (1 - jaro);
+}
+
 /** Which letters of each word matched, reused by every call (grown when a longer word comes). */
 let matchedA = new Uint8Array(32);
 let matchedB = new Uint8Array(32);
@@ -136,15 +150,7 @@ export function similarity(a: string, b: string): number {
   }
   const transpositions = Math.floor(halfTranspositions / 2);
   const jaro = (matches / la + matches / lb + (matches - transpositions) / matches) / 3;
-  // The common prefix, as the package counts it: past both ends counts as the same, and four
-  // letters the same count as five.
-  let prefix = 0;
-  for (; prefix < 4; prefix++) {
-    const same = prefix < la && prefix < lb ? a.charCodeAt(prefix) === b.charCodeAt(prefix) : prefix >= la && prefix >= lb;
-    if (!same) break;
-  }
-  if (prefix === 4) prefix = 5;
-  return jaro + prefix * 0.1 * (1 - jaro);
+  return withCommonStart(a, b, jaro);
 }
 
 /** Jaro-Winkler similarity at or above which two names are `similar`, and `loosely-similar`. */
@@ -188,19 +194,13 @@ export function commonLetters(a: string, b: string): number {
 /**
  * The most Jaro-Winkler similarity two words with `common` letters in common can have: Jaro's
  * matches are at most those letters and its transpositions at least none, and the common start is
- * counted as `similarity` counts it. Written as `similarity` writes it, so that the bound is the
- * similarity itself when every common letter matches in place.
+ * counted as `similarity` counts it (`withCommonStart`). Written as `similarity` writes it, so that
+ * the bound is the similarity itself when every common letter matches in place.
  */
 function mostSimilarity(a: string, b: string, common: number): number {
   if (common === 0) return 0;
   const jaro = Math.min(1, (common / a.length + common / b.length + (common - 0) / common) / 3);
-  let prefix = 0;
-  for (; prefix < 4; prefix++) {
-    const same = prefix < a.length && prefix < b.length ? a.charCodeAt(prefix) === b.charCodeAt(prefix) : prefix >= a.length && prefix >= b.length;
-    if (!same) break;
-  }
-  if (prefix === 4) prefix = 5;
-  return jaro + prefix * 0.1 * (1 - jaro);
+  return withCommonStart(a, b, jaro);
 }
 
 /**
