@@ -4,6 +4,7 @@
  */
 import type { Registry } from 'prom-client';
 import type { WebhooksConfig } from '../config/events.ts';
+import { eventTypes } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { viewsOf } from '../records/views.ts';
 import { eventFieldRenderer } from '../render/event-fields.ts';
@@ -47,7 +48,7 @@ export async function subscribeMockWebhooks(
   descriptions: readonly RecordDescription[],
   urls: readonly string[],
 ) {
-  const events = descriptions.flatMap((d) => [`${d.name}.registered`, `${d.name}.updated`]);
+  const events = eventTypes(descriptions);
   const secrets: { client: string; url: string; secret: string }[] = [];
   for (const [index, url] of urls.entries()) {
     const client = `mock-webhook-${index + 1}`;
