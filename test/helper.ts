@@ -120,14 +120,23 @@ const testStore = (backend: MemoryBackend | PostgresBackend, descriptions: reado
   ...backend,
   ...backend.records,
   descriptions,
-  upsert: (type, stored) =>
-    backend.writer.write(
+  async upsert(type, stored) {
+    const counts = await backend.writer.write(
       type,
       (async function* () {
         yield stored.map((record) => ({ id: record.id, json: JSON.stringify(record.data), keys: record.keys }));
       })(),
-    ),
+    );
+    await heldIndexesCaughtUp(backend);
+    return counts;
+  },
 });
+
+/** Close-match indexes held in the service follow the feed: what was written is read once they reach its head. */
+async function heldIndexesCaughtUp(backend: MemoryBackend | PostgresBackend) {
+  const held = 'suggestionIndexes' in backend ? backend.suggestionIndexes : undefined;
+  if (held) await held.reached((await backend.events.bounds(new Date(0))).head);
+}
 
 /** An empty store with the schema applied; closed (and its schema dropped) when the test ends. */
 export async function emptyStore(
@@ -135,6 +144,8 @@ export async function emptyStore(
   kind: StoreKind,
   /** The record types stored (by default the built-in ones), and on PostgreSQL the migrations that make their tables. */
   types: { readonly descriptions: readonly RecordDescription[]; readonly migrations?: readonly Migration[] } = { descriptions: records },
+  /** On PostgreSQL, where close matches find their candidates (SUGGESTION_INDEX). */
+  suggestionIndex: 'database' | 'service' = 'database',
 ): Promise<TestStore> {
   if (kind === 'memory') {
     const backend = await openMemoryBackend(types.descriptions, { keep: 10_000 });
@@ -146,7 +157,7 @@ export async function emptyStore(
   // Named after its schema, so a test that kills connections kills only its own.
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000, applicationName: schema });
   await migrate(driver, {}, types.migrations);
-  backend = postgresBackend(driver, types.descriptions);
+  backend = postgresBackend(driver, types.descriptions, undefined, { suggestionIndex });
   return testStore(backend, types.descriptions);
 }
 
@@ -175,11 +186,14 @@ export async function filledStore(
   t: Pick<TestContext, 'after'>,
   kind: StoreKind,
   data?: string | ReadonlyMap<string, readonly StoredRecord[]>,
+  /** On PostgreSQL, where close matches find their candidates (SUGGESTION_INDEX). */
+  suggestionIndex: 'database' | 'service' = 'database',
 ): Promise<TestStore> {
-  const store = await emptyStore(t, kind);
+  const store = await emptyStore(t, kind, undefined, suggestionIndex);
   if (data === undefined) await loadMock(store.writer, builtInServiceTypes);
   else if (typeof data === 'string') await loadDataPath(store.writer, data, records);
   else for (const [type, stored] of data) await store.upsert(type, stored);
+  await heldIndexesCaughtUp(store);
   return store;
 }
 

@@ -66,7 +66,10 @@ async function preparing<B extends MemoryBackend | PostgresBackend>(backend: B, 
 export async function openBackend(config: Config, types: ServiceTypes): Promise<MemoryBackend | PostgresBackend> {
   const { descriptions } = types;
   if (config.database) {
-    const backend = openPostgresBackend(config.database, descriptions, config.auditCheckpoints);
+    const backend = openPostgresBackend(config.database, descriptions, {
+      checkpoints: config.auditCheckpoints,
+      suggestionIndex: config.database.suggestionIndex,
+    });
     // A server's schema is the operator's to migrate: until it is current the service does not start.
     return preparing(backend, async () => (await backend.records.ready(), backend));
   }

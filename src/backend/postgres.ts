@@ -13,6 +13,7 @@ import type { SqlDriver } from '../store/driver.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { createPostgresCredentialStatuses } from '../store/postgres-credentials.ts';
 import { type ReplicaSet, replicaSet } from '../store/replica-set.ts';
+import { type FollowedSuggestionIndexes, followSuggestionIndexes } from '../store/followed-suggestion-index.ts';
 import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
 import { createPostgresWebhooks } from '../store/postgres-webhooks.ts';
@@ -22,6 +23,14 @@ export interface PostgresBackend extends Backend {
   readonly kind: 'postgres';
   /** The primary, for what only PostgreSQL does (migrations, the audit chain's checks, tests). */
   readonly driver: SqlDriver;
+  /** The close-match indexes held in the service, when SUGGESTION_INDEX=service. */
+  readonly suggestionIndexes?: FollowedSuggestionIndexes;
+}
+
+interface PostgresBackendOptions {
+  readonly checkpoints?: AuditCheckpointConfig;
+  /** Where close matches find their candidates (SUGGESTION_INDEX): 'service' builds and follows indexes in this process. */
+  readonly suggestionIndex?: 'database' | 'service';
 }
 
 /** The backend over `driver` (the primary) and `replicas`; closing it closes them. */
@@ -29,17 +38,23 @@ export function postgresBackend(
   driver: SqlDriver,
   descriptions: readonly RecordDescription[],
   replicas?: ReplicaSet,
-  checkpoints: AuditCheckpointConfig = { intervalMs: 60_000 },
+  { checkpoints = { intervalMs: 60_000 }, suggestionIndex = 'database' }: PostgresBackendOptions = {},
 ): PostgresBackend {
-  const { reader, writer } = createPostgresRecords(driver, descriptions, replicas);
+  const events = createPostgresEvents(driver, descriptions.map((d) => d.name));
+  const suggestionIndexes = suggestionIndex === 'service'
+    ? followSuggestionIndexes(driver, events.feed, descriptions.map((d) => d.name), (error) =>
+        // The message only: the indexes hold names, and an error never quotes them.
+        console.error(`the close-match index stopped (${error.message}); building it again, close matches read the database meanwhile`))
+    : undefined;
+  const { reader, writer } = createPostgresRecords(driver, descriptions, replicas, suggestionIndexes);
   const audit = postgresAuditTrail(driver);
   const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
   // Every process tries at every interval; the one that finds no checkpoint taken within the last half interval takes it.
   const schedule = scheduleCheckpoints(() => takeCheckpoint(driver, signer, checkpoints.intervalMs / 2), checkpoints.intervalMs);
-  const events = createPostgresEvents(driver, descriptions.map((d) => d.name));
   return {
     kind: 'postgres',
     driver,
+    ...(suggestionIndexes ? { suggestionIndexes } : {}),
     records: reader,
     writer,
     audit,
@@ -55,7 +70,7 @@ export function postgresBackend(
     credentials: createPostgresCredentialStatuses(driver),
     warnings: () => [],
     async close() {
-      await schedule.stop();
+      await Promise.all([schedule.stop(), suggestionIndexes?.stop()]);
       await audit.flush();
       await Promise.all([driver.close(), replicas?.close()]);
     },
@@ -65,10 +80,10 @@ export function postgresBackend(
 export function openPostgresBackend(
   database: NonNullable<Config['database']>,
   descriptions: readonly RecordDescription[],
-  checkpoints?: AuditCheckpointConfig,
+  options: PostgresBackendOptions = {},
 ): PostgresBackend {
   const driver = openPostgres(database);
   const readers = database.readUrls.map((url) => openPostgres({ ...database, url, applicationName: 'lev-api-read' }));
   const replicas = readers.length ? replicaSet(driver, readers, { maxLagMs: database.readMaxLagMs, intervalMs: database.readProbeMs }) : undefined;
-  return postgresBackend(driver, descriptions, replicas, checkpoints);
+  return postgresBackend(driver, descriptions, replicas, options);
 }

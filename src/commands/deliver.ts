@@ -37,7 +37,7 @@ export const deliverCommand: Command = {
     }
     const config = loadConfig(env, { serving: false });
     if (!config.database) throw new UsageError('DATABASE_URL is not set: delivery state is kept in the server\'s database (the mock delivers in its own process, EVENTS_DELIVERY=on)');
-    const backend = openPostgresBackend(config.database, descriptions, config.auditCheckpoints);
+    const backend = openPostgresBackend(config.database, descriptions, { checkpoints: config.auditCheckpoints });
     try {
       await backend.records.ready();
     } catch (error) {

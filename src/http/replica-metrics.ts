@@ -1,7 +1,8 @@
 /**
  * The read replicas in /metrics: each one's state and lag, and the reads asked of the primary
  * instead, read from the store when scraped. Labelled by the replica's place in
- * DATABASE_READ_URLS, never its URL (which may hold a password).
+ * DATABASE_READ_URLS, never its URL (which may hold a password). With SUGGESTION_INDEX=service,
+ * the close-match indexes' state too: whether built, and how far along the change feed.
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge } from 'prom-client';
@@ -37,6 +38,23 @@ export async function replicaMetrics(app: FastifyInstance, { readPaths }: { read
     collect() {
       this.reset();
       for (const [reason, count] of Object.entries(readPaths().fallbacks)) this.inc({ reason }, count);
+    },
+  });
+  if (!readPaths().suggestionIndex) return;
+  new Gauge({
+    name: 'lev_suggestion_index_built',
+    help: 'Whether the close-match indexes held in the service are built (1), or being built while the database finds candidates (0)',
+    registers,
+    collect() {
+      this.set(readPaths().suggestionIndex?.built ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'lev_suggestion_index_position',
+    help: "The change feed position the close-match indexes held in the service have applied: behind the feed's head by the writes they have yet to read",
+    registers,
+    collect() {
+      this.set(readPaths().suggestionIndex?.position ?? 0);
     },
   });
 }

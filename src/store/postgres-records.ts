@@ -9,6 +9,7 @@ import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues } from '../types/records.ts';
 import type { KeyPass, ReadOptions, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
+import type { FollowedSuggestionIndexes } from './followed-suggestion-index.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
 import { turnBatches } from './turn-batches.ts';
@@ -30,6 +31,8 @@ export function createPostgresRecords(
   driver: SqlDriver,
   descriptions: readonly RecordDescription[],
   replicas?: ReplicaSet,
+  /** Close-match indexes held in the service (SUGGESTION_INDEX=service), asked before the key tables. */
+  held?: Pick<FollowedSuggestionIndexes, 'candidates' | 'state'>,
 ): PostgresRecords {
   /**
    * Runs `work` on a fit replica, or on the primary. A replica that fails is taken out of rotation
@@ -173,6 +176,8 @@ export function createPostgresRecords(
 
     async suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SearchResult<SuggestionCandidate>> {
       const t = tables(type);
+      const found = held?.candidates(type, passes);
+      if (found) return found;
       // Each pass's records sharing most of its keys, then those of its earliest keys (keys.ts),
       // counted from the key index alone, up to its cap; then only the chosen records' search keys,
       // from the index on id of the narrow table of search keys, which carries them (migration 16),
@@ -231,7 +236,11 @@ export function createPostgresRecords(
       await assertSchemaCurrent(driver, descriptions);
     },
 
-    readPaths: () => ({ replicas: replicas?.states() ?? [], fallbacks: { ...(replicas?.fallbacks ?? { empty: 0, failed: 0, unfit: 0 }) } }),
+    readPaths: () => ({
+      replicas: replicas?.states() ?? [],
+      fallbacks: { ...(replicas?.fallbacks ?? { empty: 0, failed: 0, unfit: 0 }) },
+      ...(held ? { suggestionIndex: held.state } : {}),
+    }),
   };
 
   // Why a changed record changed, over the merge's stored (o) and staged (l) record: made once, at start.

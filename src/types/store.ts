@@ -61,6 +61,8 @@ export interface FallbackCounts {
 export interface ReadPaths {
   readonly replicas: readonly ReplicaState[];
   readonly fallbacks: Readonly<FallbackCounts>;
+  /** Close-match indexes held in the service (SUGGESTION_INDEX=service): built, and the feed position applied. */
+  readonly suggestionIndex?: { readonly built: boolean; readonly position: number };
 }
 
 /**

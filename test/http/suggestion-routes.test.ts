@@ -33,11 +33,23 @@ test('the mock has a close-match scenario for every kind of match but "different
   assert.deepEqual(MATCH_KINDS.filter((kind) => kind !== 'different' && !shown.has(kind)), []);
 });
 
-for (const kind of await storeKinds()) {
-  describe(`close matches (${kind})`, async () => {
+// On PostgreSQL, with its key tables finding the candidates and with indexes held in the service.
+const variants = (await storeKinds()).flatMap((kind) => (kind === 'postgres' ? (['database', 'service'] as const) : (['database'] as const)).map((index) => ({ kind, index })));
+for (const { kind, index } of variants) {
+  describe(`close matches (${kind}${index === 'service' ? ', the index held in the service' : ''})`, async () => {
     const context = suiteContext();
-    const store: TestStore = await filledStore(context, kind);
+    const store: TestStore = await filledStore(context, kind, undefined, index);
     const app = await startApp(context, store);
+
+    if (index === 'service') {
+      test('/metrics says the indexes are built, and how far along the change feed', async () => {
+        const { text } = await app.get('/metrics');
+        assert.match(text, /^lev_suggestion_index_built 1$/m);
+        const head = (await store.events.bounds(new Date(0))).head;
+        assert.ok(head > 0);
+        assert.match(text, new RegExp(`^lev_suggestion_index_position ${head}$`, 'm'));
+      });
+    }
 
     for (const scenario of closeMatches) {
       test(`${scenario.type} ${scenario.id}: ${scenario.shows}`, async () => {

@@ -9,8 +9,10 @@ import { type CandidatePass, candidatePasses, queryKeys, suggestionKeys } from '
 import { normaliseName } from '../../src/records/normalise.ts';
 import { BackfillPendingError, assertSchemaCurrent, migrate } from '../../src/store/migrations.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
+import { followSuggestionIndexes } from '../../src/store/followed-suggestion-index.ts';
 import { backfillSuggestionKeys } from '../../src/store/suggestion-backfill.ts';
-import type { SearchKey, StoredRecord } from '../../src/types/records.ts';
+import type { SearchKey, StoredRecord, SuggestionCandidate } from '../../src/types/records.ts';
+import type { SearchResult } from '../../src/types/store.ts';
 import { emptyStore, recordTypes, storeKinds } from '../helper.ts';
 import { builtInTypes as records } from '../record-types.ts';
 
@@ -33,9 +35,12 @@ const BIRTHS = [
   birth(2006, 'Harry', 'Marsden', '2010-03-14'),
 ];
 
-for (const kind of await storeKinds()) {
-  test(`close-match candidates (${kind})`, async (t) => {
-    const store = await emptyStore(t, kind);
+// On PostgreSQL, both ways of finding candidates (SUGGESTION_INDEX): its key tables, and indexes
+// held in the service that follow the change feed.
+const variants = (await storeKinds()).flatMap((kind) => (kind === 'postgres' ? (['database', 'service'] as const) : (['database'] as const)).map((index) => ({ kind, index })));
+for (const { kind, index } of variants) {
+  test(`close-match candidates (${kind}${index === 'service' ? ', the index held in the service' : ''})`, async (t) => {
+    const store = await emptyStore(t, kind, undefined, index);
     await store.upsert('birth', BIRTHS);
     const capped = (q: SearchKey, limit: number): CandidatePass[] => candidatePasses(q).map((pass) => ({ ...pass, limit }));
     const ids = async (q: SearchKey, limit = 10) => (await store.suggestionCandidates('birth', capped(q, limit))).records.map((c) => c.id);
@@ -128,6 +133,57 @@ if ((await storeKinds()).includes('postgres')) {
     await assertSchemaCurrent(driver, records);
     const [{ done }] = await driver.query<{ done: boolean }>("SELECT bool_and(done) AS done FROM suggestion_key_backfill");
     assert.equal(done, true);
+  });
+
+  test('postgres: an index held in the service is built from what is stored, follows the feed, and is built again after a gap', async (t) => {
+    const store = await emptyStore(t, 'postgres');
+    if (store.kind !== 'postgres') throw new Error('a postgres store');
+    const many = Array.from({ length: 300 }, (_, i) => birth(4000 + i, ['Ann', 'Bill', 'Cara'][i % 3], `Marsden${'abcdefghij'[i % 10]}`, `2010-03-${String(1 + (i % 28)).padStart(2, '0')}`));
+    await store.upsert('birth', [...BIRTHS, ...many]);
+    // Events read once with a gap before them, as if pruned before the follower came to them.
+    let gaps = 0;
+    const feed = {
+      ...store.events,
+      read: async (...args: Parameters<typeof store.events.read>) => {
+        const page = await store.events.read(...args);
+        if (gaps === 1 && page.events.length) {
+          gaps++;
+          return { ...page, events: page.events.map((event) => ({ ...event, position: event.position + 1 })) };
+        }
+        return page;
+      },
+    };
+    const errors: string[] = [];
+    const held = followSuggestionIndexes(store.driver, feed, ['birth', 'death'], (error) => errors.push(error.message));
+    t.after(() => held.stop());
+    const head = async () => (await store.events.bounds(new Date(0))).head;
+    await held.reached(await head());
+    const queries = [query('Marsden', 'George', '2010-03-14'), query('Marsdenc', 'Ann', '2010-03-03'), query('Smyth', 'Bill', '2010-03-04'), query('Thompson', 'Peggy', '1990-11-21')];
+    const same = async (why: string) => {
+      for (const q of queries) {
+        const passes = candidatePasses(q).map((pass) => ({ ...pass, limit: 20 }));
+        const mine = held.candidates('birth', passes);
+        assert.ok(mine, 'built');
+        const theirs = await store.suggestionCandidates('birth', passes);
+        const sorted = (found: SearchResult<SuggestionCandidate>) => [[...found.records].sort((a, b) => a.id - b.id), found.truncated];
+        assert.deepEqual(sorted(mine), sorted(theirs), `${why}: ${q.surname} ${q.forenames} ${q.date}`);
+      }
+    };
+    await same('built from the records stored');
+
+    gaps = 1;
+    await store.upsert('birth', [birth(2004, 'George', 'Marsden', '1931-01-01'), birth(5000, 'George', 'Marsden', '2010-03-14')]);
+    await held.reached(await head());
+    assert.equal(gaps, 2, 'the gap was read');
+    assert.match(errors.join('\n'), /holds no events from/);
+    await same('built again after a gap');
+
+    await store.upsert('birth', [birth(2004, 'George', 'Marsden', '2010-03-14'), birth(5001, 'Georgina', 'Marsden', '2010-03-14')]);
+    await held.reached(await head());
+    await same('a new record and a changed one followed');
+    assert.ok(held.candidates('birth', candidatePasses(query('Marsden', 'George', '2010-03-14')))!.ids.includes(5001));
+    assert.equal(held.candidates('marriage', candidatePasses(query('Marsden', 'George', '2010-03-14'))), undefined, 'a type not followed is left to the database');
+    assert.deepEqual(held.state, { built: true, position: await head() });
   });
 
   test('postgres: candidates are found through the key index, not by reading the records', async (t) => {

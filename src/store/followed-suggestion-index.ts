@@ -1,0 +1,178 @@
+/**
+ * Close-match indexes held in the service over a PostgreSQL store (SUGGESTION_INDEX=service): one
+ * memory index a record type (memory-suggestion-index.ts, the embedded store's own), built from
+ * the search keys at start and kept current from the change feed.
+ *
+ * Why: the database's index finds a close match's candidates at a cost of its own that no query
+ * shape removes (docs/performance.md: the key probes and the ranking of some 800 postings alone take
+ * ten times a search's whole statement at a million births), and the service then parses the few
+ * hundred rows. Here the candidates cost what they cost the embedded store, and the database reads
+ * only the records answered. The price is memory in every process (about 170 MB a million births)
+ * and a start that reads every search key: for registers that fit, not the national one.
+ *
+ * Every write to the records writes a feed event in its transaction (postgres-write.ts), one for
+ * each record it changed, and the feed's positions have no gap: so the records of the events after
+ * the position an index was built at are all that can differ from it. Each such record's search
+ * keys are read again, and it is indexed anew (or removed when it has none). The index is built
+ * after reading the feed's head, so an event both seen by the build and read again is applied
+ * twice, which changes nothing. A gap (events pruned before they were read) rebuilds it.
+ *
+ * Until an index is built, and after an error until it is built again, the type's close matches are
+ * found by the database (`candidates` answers undefined): slower, never different.
+ */
+import { registeredType, updatedType } from '../records/changes.ts';
+import type { SearchKey, SuggestionCandidate } from '../types/records.ts';
+import type { EventFeed } from '../types/events.ts';
+import type { KeyPass, SearchResult } from '../types/store.ts';
+import type { SqlDriver } from './driver.ts';
+import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';
+import { tableNames } from './record-tables.ts';
+
+/** Records a build reads in one statement, and events a step of following reads. */
+const BUILD_BATCH = 20_000;
+const EVENTS_BATCH = 1_000;
+/** How long a caught-up follower waits for a NOTIFY before reading the feed anyway. */
+const IDLE_MS = 5_000;
+/** How long after an error before building again. */
+const RETRY_MS = 1_000;
+
+export interface FollowedSuggestionIndexes {
+  /** The type's candidates from its index, or undefined while the index is being built. */
+  candidates(type: string, passes: readonly KeyPass[]): SearchResult<SuggestionCandidate> | undefined;
+  /** Resolves once every type's index is built and has applied the feed's events up to `position`. */
+  reached(position: number): Promise<void>;
+  /** Where the indexes stand, for metrics and tests: built, and the feed position applied. */
+  readonly state: { readonly built: boolean; readonly position: number };
+  stop(): Promise<void>;
+}
+
+interface KeyRow {
+  id: string;
+  date: string;
+  surname: string;
+  forenames: string;
+}
+
+/** Adds rows (ordered by id) to `index`, a record's rows together; the ids read. */
+function addRows(index: SuggestionIndex, rows: readonly KeyRow[]): Set<number> {
+  const ids = new Set<number>();
+  let keys: SearchKey[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    keys.push({ date: row.date, surname: row.surname, forenames: row.forenames });
+    if (rows[i + 1]?.id !== row.id) {
+      const id = Number(row.id);
+      index.add(id, keys);
+      ids.add(id);
+      keys = [];
+    }
+  }
+  return ids;
+}
+
+const KEY_COLUMNS = `id::text AS id, to_char(date, 'YYYY-MM-DD') AS date, surname, forenames`;
+
+export function followSuggestionIndexes(
+  driver: SqlDriver,
+  feed: EventFeed,
+  types: readonly string[],
+  onError: (error: Error) => void,
+): FollowedSuggestionIndexes {
+  let indexes: Map<string, SuggestionIndex> | undefined;
+  let position = 0;
+  let stopped = false;
+  const abort = new AbortController();
+  const waiting: { position: number; resolve: () => void }[] = [];
+  const settle = () => {
+    for (let i = waiting.length - 1; i >= 0; i--) {
+      if (indexes && waiting[i].position <= position) waiting.splice(i, 1)[0].resolve();
+    }
+  };
+
+  /** Every type's index from its search keys, read by id a batch at a time (the index on id carries them). */
+  const build = async () => {
+    const built = new Map<string, SuggestionIndex>();
+    for (const type of types) {
+      const index = createSuggestionIndex();
+      for (let after = '-1'; !stopped; ) {
+        const rows = await driver.query<KeyRow>(
+          `SELECT ${KEY_COLUMNS} FROM ${tableNames(type).keys}
+            WHERE id IN (SELECT DISTINCT id FROM ${tableNames(type).keys} WHERE id > $1 ORDER BY id LIMIT ${BUILD_BATCH})
+            ORDER BY id`,
+          [after],
+        );
+        if (!rows.length) break;
+        addRows(index, rows);
+        after = rows[rows.length - 1].id;
+      }
+      built.set(type, index);
+    }
+    return built;
+  };
+
+  /** Applies the events after `position`; whether there were any. */
+  const follow = async (): Promise<boolean> => {
+    const page = await feed.read(position, types.flatMap((type) => [registeredType(type), updatedType(type)]), EVENTS_BATCH);
+    if (!page.events.length) {
+      position = page.next;
+      return false;
+    }
+    if (page.events[0].position !== position + 1) throw new Error(`the change feed holds no events from ${position + 1} to ${page.events[0].position - 1} (pruned): building the close-match index again`);
+    const byType = new Map<string, number[]>();
+    for (const event of page.events) {
+      const ids = byType.get(event.recordType);
+      if (ids) ids.push(event.recordId);
+      else byType.set(event.recordType, [event.recordId]);
+    }
+    for (const [type, ids] of byType) {
+      const index = indexes?.get(type);
+      if (!index) continue;
+      const rows = await driver.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM ${tableNames(type).keys} WHERE id = ANY($1::bigint[]) ORDER BY id`, [`{${ids.join(',')}}`]);
+      const found = addRows(index, rows);
+      for (const id of ids) if (!found.has(id)) index.remove(id);
+    }
+    position = page.next;
+    return true;
+  };
+
+  const run = async () => {
+    while (!stopped) {
+      try {
+        indexes = undefined;
+        const { head } = await feed.bounds(new Date(0));
+        const built = await build();
+        if (stopped) return;
+        [indexes, position] = [built, head];
+        while (!stopped) {
+          if (!(await follow())) {
+            settle();
+            await feed.changed(IDLE_MS, abort.signal);
+          }
+        }
+      } catch (error) {
+        if (stopped) return;
+        indexes = undefined;
+        onError(error as Error);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
+      }
+    }
+  };
+  const running = run();
+
+  return {
+    candidates: (type, passes) => indexes?.get(type)?.candidates(passes),
+    reached: (at) => new Promise<void>((resolve) => {
+      waiting.push({ position: at, resolve });
+      settle();
+    }),
+    get state() {
+      return { built: indexes !== undefined, position };
+    },
+    async stop() {
+      stopped = true;
+      abort.abort();
+      await running;
+      for (const { resolve } of waiting.splice(0)) resolve();
+    },
+  };
+}
