@@ -10,6 +10,9 @@
  * generated records of FOLDER (`lev-api generate --seed bench` into `<type>.ndjson`, as `npm run
  * bench` writes them): no backends, and no DATABASE_URL needed.
  *
+ * AB_ENV (JSON: {"A": {...}, "B": {...}}) gives each side settings of its own, e.g. B with
+ * SUGGESTION_INDEX=service (whose indexes are built before anything is measured).
+ *
  * SEED names the --seed the schema was loaded with (default bench), so that the ids and searches find records.
  */
 import pg from 'pg';
@@ -18,6 +21,7 @@ import { cpuSeconds, localPortsTo } from './lib/proc.ts';
 import { readFileSync } from 'node:fs';
 const userSys = (pid: number) => { const st = readFileSync(`/proc/${pid}/stat`, 'utf8'); const f = st.slice(st.lastIndexOf(')') + 2).split(' '); return [Number(f[11]) / 100, Number(f[12]) / 100]; };
 import { freePort, startServer, type Server } from './lib/processes.ts';
+import { indexesBuilt } from './lib/targets.ts';
 import { countsOf, type Dataset, type GeneratedType, lookupLists, searchLists, suggestionLists, verificationLists, warmupLists } from './lib/workload.ts';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
 
@@ -37,6 +41,7 @@ const start = async (name: string, bin: string, i: number): Promise<Server & { a
   Object.assign(env, store);
   const nodeArgs = process.env.CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', `${process.env.CPU_PROF_DIR}/${name}`] : [];
   const s = await startServer(name, nodeArgs, [bin, 'serve'], env, port, embedded ? 300 : 60);
+  if (env.SUGGESTION_INDEX === 'service') console.log(`${name}: close-match indexes built in ${(await indexesBuilt(port)).toFixed(1)} s more`);
   return { ...s, app };
 };
 const servers = [await start('A', aBin, 0), await start('B', bBin, 1)];

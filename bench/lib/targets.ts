@@ -30,6 +30,17 @@ export function serviceEnv(opts: Options, extra: Record<string, string>): NodeJS
   return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...opts.settings, AUTH_MODE: 'mock', ...extra };
 }
 
+/** Seconds until the service's /metrics says its close-match indexes are built (SUGGESTION_INDEX=service). */
+export async function indexesBuilt(port: number): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    if (/^lev_suggestion_index_built 1$/m.test(text)) return (performance.now() - started) / 1000;
+    if (performance.now() - started > 600_000) throw new Error('the close-match indexes were not built within 10 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 const describeCounts = (dataset: Dataset) =>
   GENERATED_TYPES.map((type) => `${dataset.counts[type].toLocaleString('en-GB')} ${type}s`).join(', ');
 
@@ -152,6 +163,7 @@ export async function startPostgres(opts: Options, sizes: { births: number; othe
   const server = await startServer(`${label} service`, nodeArgs, args, { ...env, PORT: String(port) }, port, 120);
   cleanups.push(() => server.stop());
   log(`${label}: ready in ${server.startSeconds.toFixed(1)} s`);
+  if (env.SUGGESTION_INDEX === 'service') log(`${label}: close-match indexes built in the service in ${(await indexesBuilt(port)).toFixed(1)} s more`);
   // The service's connections, found by their local ports, are the backends whose CPU is its database's.
   const databasePort = Number(new URL(url).port || 5432);
   const databaseCpu = async () => {
