@@ -87,6 +87,7 @@ export function databaseOf(value: EnvValues<typeof Database>, problems: string[]
     problems.push('DATABASE_URL names several hosts, which the PostgreSQL driver (pg) does not read: give one address that follows the primary, a DNS name, virtual IP or proxy (docs/postgresql.md)');
   }
   if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
+  if (value.SUGGESTION_INDEX === 'service' && !value.DATABASE_URL) problems.push("SUGGESTION_INDEX=service is for PostgreSQL (DATABASE_URL): the embedded store's close matches always use the index in its memory");
   return value.DATABASE_URL
     ? {
         url: value.DATABASE_URL,
