@@ -21,12 +21,13 @@
  * found by the database (`candidates` answers undefined): slower, never different.
  */
 import { registeredType, updatedType } from '../records/changes.ts';
-import type { SearchKey, SuggestionCandidate } from '../types/records.ts';
+import type { SuggestionCandidate } from '../types/records.ts';
 import type { EventFeed } from '../types/events.ts';
 import type { KeyPass, SearchResult } from '../types/store.ts';
 import type { SqlDriver } from './driver.ts';
 import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';
 import { tableNames } from './record-tables.ts';
+import { type SearchKeyRow, recordsOfRows, searchKeyColumns } from './search-key-rows.ts';
 
 /** Records a build reads in one statement, and events a step of following reads. */
 const BUILD_BATCH = 20_000;
@@ -46,31 +47,15 @@ export interface FollowedSuggestionIndexes {
   stop(): Promise<void>;
 }
 
-interface KeyRow {
-  id: string;
-  date: string;
-  surname: string;
-  forenames: string;
-}
-
-/** Adds rows (ordered by id) to `index`, a record's rows together; the ids read. */
-function addRows(index: SuggestionIndex, rows: readonly KeyRow[]): Set<number> {
+/** Indexes each record of rows ordered by id; the ids read. */
+function addRows(index: SuggestionIndex, rows: readonly SearchKeyRow[]): Set<number> {
   const ids = new Set<number>();
-  let keys: SearchKey[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    keys.push({ date: row.date, surname: row.surname, forenames: row.forenames });
-    if (rows[i + 1]?.id !== row.id) {
-      const id = Number(row.id);
-      index.add(id, keys);
-      ids.add(id);
-      keys = [];
-    }
+  for (const { id, keys } of recordsOfRows(rows)) {
+    index.add(id, keys);
+    ids.add(id);
   }
   return ids;
 }
-
-const KEY_COLUMNS = `id::text AS id, to_char(date, 'YYYY-MM-DD') AS date, surname, forenames`;
 
 export function followSuggestionIndexes(
   driver: SqlDriver,
@@ -95,10 +80,10 @@ export function followSuggestionIndexes(
     for (const type of types) {
       const index = createSuggestionIndex();
       for (let after = '-1'; !stopped; ) {
-        const rows = await driver.query<KeyRow>(
-          `SELECT ${KEY_COLUMNS} FROM ${tableNames(type).keys}
-            WHERE id IN (SELECT DISTINCT id FROM ${tableNames(type).keys} WHERE id > $1 ORDER BY id LIMIT ${BUILD_BATCH})
-            ORDER BY id`,
+        const rows = await driver.query<SearchKeyRow>(
+          `SELECT ${searchKeyColumns('k')} FROM ${tableNames(type).keys} k
+            WHERE k.id IN (SELECT DISTINCT id FROM ${tableNames(type).keys} WHERE id > $1 ORDER BY id LIMIT ${BUILD_BATCH})
+            ORDER BY k.id`,
           [after],
         );
         if (!rows.length) break;
@@ -127,7 +112,7 @@ export function followSuggestionIndexes(
     for (const [type, ids] of byType) {
       const index = indexes?.get(type);
       if (!index) continue;
-      const rows = await driver.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM ${tableNames(type).keys} WHERE id = ANY($1::bigint[]) ORDER BY id`, [`{${ids.join(',')}}`]);
+      const rows = await driver.query<SearchKeyRow>(`SELECT ${searchKeyColumns('k')} FROM ${tableNames(type).keys} k WHERE k.id = ANY($1::bigint[]) ORDER BY k.id`, [`{${ids.join(',')}}`]);
       const found = addRows(index, rows);
       for (const id of ids) if (!found.has(id)) index.remove(id);
     }

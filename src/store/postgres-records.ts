@@ -12,6 +12,7 @@ import type { KeyPass, ReadOptions, RecordReader, RecordWriter, SearchResult, Ve
 import type { FollowedSuggestionIndexes } from './followed-suggestion-index.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
+import { type SearchKeyRow, recordsOfRows, searchKeyColumns } from './search-key-rows.ts';
 import { turnBatches } from './turn-batches.ts';
 import { parsedReads } from './parsed-reads.ts';
 import type { ReplicaSet } from './replica-set.ts';
@@ -185,7 +186,7 @@ export function createPostgresRecords(
       // JavaScript array element by element.
       const keys = passes.flatMap((pass) => pass.keys);
       const of = passes.flatMap((pass, i) => pass.keys.map(() => i + 1));
-      const rows = await read(undefined, (db) => db.query<{ id: string; date: string; surname: string; forenames: string; truncated: boolean }>(
+      const rows = await read(undefined, (db) => db.query<SearchKeyRow & { truncated: boolean }>(
         `WITH hits AS (
            SELECT q.pass, k.id, count(*) AS shared, min(q.at) AS first
              FROM unnest($1::bigint[], $2::int[]) WITH ORDINALITY AS q(key, pass, at) JOIN ${t.suggestionKeys} k ON k.key = q.key
@@ -193,21 +194,14 @@ export function createPostgresRecords(
          ranked AS (
            SELECT id, row_number() OVER (PARTITION BY pass ORDER BY shared DESC, first, id) AS n, ($3::int[])[pass] AS cap FROM hits),
          chosen AS (SELECT DISTINCT id FROM ranked WHERE n <= cap)
-         SELECT c.id::text AS id, to_char(s.date, 'YYYY-MM-DD') AS date, s.surname, s.forenames,
+         SELECT ${searchKeyColumns('s')},
                 EXISTS (SELECT FROM ranked WHERE n > cap) AS truncated
            FROM chosen c JOIN ${t.keys} s ON s.id = c.id
           ORDER BY c.id`,
         [`{${keys.join(',')}}`, `{${of.join(',')}}`, `{${passes.map((pass) => pass.limit).join(',')}}`],
         PREPARE,
       ));
-      // A candidate's rows come together (ordered by id).
-      const candidates: { id: number; keys: SearchKey[] }[] = [];
-      let last: { id: number; keys: SearchKey[] } | undefined;
-      for (const row of rows) {
-        const id = Number(row.id);
-        if (last?.id !== id) candidates.push((last = { id, keys: [] }));
-        last.keys.push({ date: row.date, surname: row.surname, forenames: row.forenames });
-      }
+      const candidates = recordsOfRows(rows);
       return { records: candidates, ids: candidates.map((candidate) => candidate.id), truncated: rows[0]?.truncated ?? false };
     },
 
