@@ -45,6 +45,12 @@ const firstWord = (name: string) => {
   return space < 0 ? name : name.slice(0, space);
 };
 
+/** The first word of the query's names, worked out once a query. */
+interface FirstWords {
+  readonly surname: string;
+  readonly forenames: string;
+}
+
 /** Name levels close enough for one of two exchanged names: the name itself, or a slip of it. */
 const SWAPPED_ALIKE = new Set<MatchKind>(['exact', 'sound-alike', 'spelling']);
 
@@ -55,16 +61,18 @@ const SWAPPED_ALIKE = new Set<MatchKind>(['exact', 'sound-alike', 'spelling']);
  * exchanged the fields and was typed with a slip gives them. Each side starts with the other's
  * letter first, so that most records are told apart without a comparison.
  */
-function swapped(query: MatchQuery, stored: SearchKey): boolean {
-  if (!stored.forenames) return false;
+function swapped(query: MatchQuery, queryFirst: FirstWords, stored: SearchKey): boolean {
+  // Every way below needs the query's surname to start as the registered forenames do, and its
+  // forenames as the registered surname: told from the first letters, most keys cost no more.
+  if (!stored.forenames || query.surname[0] !== stored.forenames[0] || query.forenames[0] !== stored.surname[0]) return false;
   const first = firstWord(stored.forenames);
   const asSurname = query.surname === stored.forenames || query.surname === first;
-  const asForenames = query.forenames === stored.surname || firstWord(query.forenames) === stored.surname;
+  const asForenames = query.forenames === stored.surname || queryFirst.forenames === stored.surname;
   if (asSurname && asForenames) return true;
-  if (asSurname === asForenames || query.surname[0] !== first[0] || query.forenames[0] !== stored.surname[0]) return false;
+  if (asSurname === asForenames) return false;
   return asSurname
-    ? SWAPPED_ALIKE.has(compareSurname(firstWord(query.forenames), stored.surname).kind)
-    : SWAPPED_ALIKE.has(compareSurname(firstWord(query.surname), first).kind);
+    ? SWAPPED_ALIKE.has(compareSurname(queryFirst.forenames, stored.surname).kind)
+    : SWAPPED_ALIKE.has(compareSurname(queryFirst.surname, first).kind);
 }
 
 /** The prior odds, in bits, that a registration is the one sought: one in the register's records. */
@@ -112,12 +120,17 @@ export interface Scorer {
   describe(stored: SearchKey): Scored;
 }
 
+const DETAILS = ['surname', 'forenames', 'date'] as const;
+/** Each level's weight with its default `u`, worked out once: a query changes only an exact name's. */
+const DEFAULT_WEIGHTS = Object.fromEntries(
+  DETAILS.map((detail) => [detail, Object.fromEntries(LEVELS[detail].map((level) => [level.kind, levelWeight(detail, level.kind)]))]),
+) as Record<Detail, Partial<Record<MatchKind, number>>>;
+
 export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUNTS): Scorer {
   const exactU = { surname: shareOf(counts.surname, counts.records), forenames: shareOf(counts.forename, counts.records), date: undefined };
   const weights = {} as Record<Detail, Partial<Record<MatchKind, number>>>;
-  for (const detail of ['surname', 'forenames', 'date'] as const) {
-    weights[detail] = Object.fromEntries(LEVELS[detail].map((level) => [level.kind, levelWeight(detail, level.kind, exactU[detail])]));
-  }
+  for (const detail of DETAILS) weights[detail] = exactU[detail] === undefined ? DEFAULT_WEIGHTS[detail] : { ...DEFAULT_WEIGHTS[detail], exact: levelWeight(detail, 'exact', exactU[detail]) };
+  const queryFirst: FirstWords = { surname: firstWord(query.surname), forenames: firstWord(query.forenames) };
   const bestForenames = Math.max(...Object.values(weights.forenames) as number[]);
   const surnames = new Map<string, MatchKind>();
   const forenames = new Map<string, MatchKind>();
@@ -139,7 +152,7 @@ export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUN
   const keyEvidence = (stored: SearchKey, above: number): number | undefined => {
     const date = weights.date[dateOf(stored.date)] as number;
     let evidence: number;
-    if (swapped(query, stored)) evidence = date + (weights.surname.swapped as number) + (weights.forenames.swapped as number);
+    if (swapped(query, queryFirst, stored)) evidence = date + (weights.surname.swapped as number) + (weights.forenames.swapped as number);
     else {
       const surname = date + (weights.surname[surnameOf(stored.surname)] as number);
       if (surname + bestForenames < above) return undefined;
@@ -162,7 +175,7 @@ export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUN
     },
     describe(stored) {
       const date = dateOf(stored.date);
-      const [surname, forenames] = swapped(query, stored) ? (['swapped', 'swapped'] as const) : [surnameOf(stored.surname), forenamesOf(stored.forenames)];
+      const [surname, forenames] = swapped(query, queryFirst, stored) ? (['swapped', 'swapped'] as const) : [surnameOf(stored.surname), forenamesOf(stored.forenames)];
       const surnameWeight = weights.surname[surname] as number;
       const forenamesWeight = weights.forenames[forenames] as number;
       const dateWeight = weights.date[date] as number;

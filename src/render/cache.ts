@@ -49,7 +49,15 @@ interface Entry {
 
 export function createRenderCache(views: readonly CompiledView[], maxBytes: number): RenderCache {
   const slots = new Map(views.map((view, i) => [view, i * 2]));
-  const render = (view: CompiledView, audience: Audience, stored: string) => JSON.stringify(view.render(JSON.parse(stored), audience));
+  // The record parsed last: a route that derives a fact of a record and then renders it (close
+  // matches, for a name matched exactly) parses it once. Renderers and `derive` only read it.
+  let lastText: string | undefined;
+  let lastData: unknown;
+  const parse = (stored: string) => {
+    if (stored !== lastText) [lastText, lastData] = [stored, JSON.parse(stored)];
+    return lastData;
+  };
+  const render = (view: CompiledView, audience: Audience, stored: string) => JSON.stringify(view.render(parse(stored), audience));
   let current = new Map<string, Entry>();
   let previous = new Map<string, Entry>();
   let currentBytes = 0;
@@ -94,12 +102,12 @@ export function createRenderCache(views: readonly CompiledView[], maxBytes: numb
       return json;
     },
     derived<T>(stored: string, name: string, derive: (data: unknown) => T): T {
-      if (maxBytes <= 0) return derive(JSON.parse(stored));
+      if (maxBytes <= 0) return derive(parse(stored));
       const { entry, held } = entryOf(stored);
       entry.derived ??= new Map();
       let value = entry.derived.get(name) as T | undefined;
       if (value === undefined && !entry.derived.has(name)) {
-        value = derive(JSON.parse(stored));
+        value = derive(parse(stored));
         entry.derived.set(name, value);
         grow(entry, held, DERIVED_BYTES);
       }
