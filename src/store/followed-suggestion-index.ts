@@ -6,8 +6,9 @@
  * Why: the database's index finds a close match's candidates at a cost of its own that no query
  * shape removes (docs/performance.md: the key probes and the ranking of some 800 postings alone take
  * ten times a search's whole statement at a million births), and the service then parses the few
- * hundred rows. Here the candidates cost what they cost the embedded store, and the database reads
- * only the records answered. The price is memory in every process (about 170 MB a million births)
+ * hundred rows. Here the candidates cost what they cost the embedded store, the register's name
+ * counts are the index's own (kept as the embedded store keeps them), and the database reads only
+ * the records answered. The price is memory in every process (about 170 MB a million births)
  * and a start that reads every search key: for registers that fit, not the national one.
  *
  * Every write to the records writes a feed event in its transaction (postgres-write.ts), one for
@@ -18,10 +19,11 @@
  * twice, which changes nothing. A gap (events pruned before they were read) rebuilds it.
  *
  * Until an index is built, and after an error until it is built again, the type's close matches are
- * found by the database (`candidates` answers undefined): slower, never different.
+ * found and weighed by the database (`candidates` and `counts` answer undefined): slower, never
+ * different.
  */
 import { registeredType, updatedType } from '../records/changes.ts';
-import type { SuggestionCandidate } from '../types/records.ts';
+import type { RegisterCounts, SuggestionCandidate } from '../types/records.ts';
 import type { EventFeed } from '../types/events.ts';
 import type { KeyPass, SearchResult } from '../types/store.ts';
 import type { SqlDriver } from './driver.ts';
@@ -40,11 +42,23 @@ const RETRY_MS = 1_000;
 export interface FollowedSuggestionIndexes {
   /** The type's candidates from its index, or undefined while the index is being built. */
   candidates(type: string, passes: readonly KeyPass[]): SearchResult<SuggestionCandidate> | undefined;
+  /** The type's register counts (RecordReader.registerCounts) as the index stands, or undefined while it is being built. */
+  counts(type: string, surname: string, forename: string): RegisterCounts | undefined;
   /** Resolves once every type's index is built and has applied the feed's events up to `position`. */
   reached(position: number): Promise<void>;
   /** Where the indexes stand, for metrics and tests: built, and the feed position applied. */
   readonly state: { readonly built: boolean; readonly position: number };
   stop(): Promise<void>;
+}
+
+/**
+ * A type's index, and how many records the type has. That number is the database's (the register
+ * counts' own row, kept by each load's transaction, postgres-write.ts), read again with each page of
+ * events followed: the index holds only records with search keys.
+ */
+interface Held {
+  readonly index: SuggestionIndex;
+  records: number;
 }
 
 /** Indexes each record of rows ordered by id; the ids read. */
@@ -63,7 +77,7 @@ export function followSuggestionIndexes(
   types: readonly string[],
   onError: (error: Error) => void,
 ): FollowedSuggestionIndexes {
-  let indexes: Map<string, SuggestionIndex> | undefined;
+  let indexes: Map<string, Held> | undefined;
   let position = 0;
   let stopped = false;
   const abort = new AbortController();
@@ -74,9 +88,14 @@ export function followSuggestionIndexes(
     }
   };
 
+  const recordsOf = async (type: string) => {
+    const rows = await driver.query<{ count: string }>(`SELECT count::text AS count FROM ${tableNames(type).nameCounts} WHERE part = '*' AND name = ''`);
+    return Number(rows[0]?.count ?? 0);
+  };
+
   /** Every type's index from its search keys, read by id a batch at a time (the index on id carries them). */
   const build = async () => {
-    const built = new Map<string, SuggestionIndex>();
+    const built = new Map<string, Held>();
     for (const type of types) {
       const index = createSuggestionIndex();
       for (let after = '-1'; !stopped; ) {
@@ -90,7 +109,7 @@ export function followSuggestionIndexes(
         addRows(index, rows);
         after = rows[rows.length - 1].id;
       }
-      built.set(type, index);
+      built.set(type, { index, records: await recordsOf(type) });
     }
     return built;
   };
@@ -110,11 +129,13 @@ export function followSuggestionIndexes(
       else byType.set(event.recordType, [event.recordId]);
     }
     for (const [type, ids] of byType) {
-      const index = indexes?.get(type);
-      if (!index) continue;
+      const held = indexes?.get(type);
+      if (!held) continue;
+      const { index } = held;
       const rows = await driver.query<SearchKeyRow>(`SELECT ${searchKeyColumns('k')} FROM ${tableNames(type).keys} k WHERE k.id = ANY($1::bigint[]) ORDER BY k.id`, [`{${ids.join(',')}}`]);
       const found = addRows(index, rows);
       for (const id of ids) if (!found.has(id)) index.remove(id);
+      held.records = await recordsOf(type);
     }
     position = page.next;
     return true;
@@ -145,7 +166,11 @@ export function followSuggestionIndexes(
   const running = run();
 
   return {
-    candidates: (type, passes) => indexes?.get(type)?.candidates(passes),
+    candidates: (type, passes) => indexes?.get(type)?.index.candidates(passes),
+    counts(type, surname, forename) {
+      const held = indexes?.get(type);
+      return held && { records: held.records, ...held.index.nameCounts(surname, forename) };
+    },
     reached: (at) => new Promise<void>((resolve) => {
       waiting.push({ position: at, resolve });
       settle();

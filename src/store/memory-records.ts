@@ -41,9 +41,6 @@ interface TypeRecords {
   readonly byKey: Map<string, Keyed[]>;
   /** The records by their close-match keys. */
   readonly suggestions: SuggestionIndex;
-  /** How many records have each surname, and each first forename: the register's counts. */
-  readonly surnames: Map<string, number>;
-  readonly forenames: Map<string, number>;
 }
 
 const keyOf = (date: string, surname: string) => `${date}\u0000${surname}`;
@@ -67,7 +64,7 @@ interface MemoryRecords {
 
 export function createMemoryRecords(descriptions: readonly RecordDescription[]): MemoryRecords {
   const types = new Map<string, TypeRecords>(
-    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map(), suggestions: createSuggestionIndex(), surnames: new Map(), forenames: new Map() }]),
+    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map(), suggestions: createSuggestionIndex() }]),
   );
   /** By type, what the latest verifications found, newest first: their padding. */
   const recentlyFound = new Map<string, readonly VerifiedValues[]>();
@@ -77,19 +74,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     return found;
   };
 
-  /** A record's names counted in (1) or out (-1): each distinct surname and first forename once. */
-  const count = (records: TypeRecords, keys: readonly SearchKey[], by: 1 | -1) => {
-    const bump = (map: Map<string, number>, name: string) => {
-      const n = (map.get(name) ?? 0) + by;
-      if (n > 0) map.set(name, n);
-      else map.delete(name);
-    };
-    for (const surname of new Set(keys.map((key) => key.surname))) bump(records.surnames, surname);
-    for (const forename of new Set(keys.filter((key) => key.forenames).map((key) => key.forenames.split(' ')[0]))) bump(records.forenames, forename);
-  };
-
   const unindex = (records: TypeRecords, id: number, keys: readonly SearchKey[]) => {
-    count(records, keys, -1);
     for (const key of keys) {
       const bucket = keyOf(key.date, key.surname);
       const rest = records.byKey.get(bucket)?.filter((keyed) => keyed.id !== id) ?? [];
@@ -99,7 +84,6 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     records.suggestions.remove(id);
   };
   const index = (records: TypeRecords, id: number, keys: readonly SearchKey[]) => {
-    count(records, keys, 1);
     for (const key of keys) {
       const bucket = keyOf(key.date, key.surname);
       const list = records.byKey.get(bucket);
@@ -153,7 +137,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
 
     async registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts> {
       const records = recordsOf(type);
-      return { records: records.byId.size, surname: records.surnames.get(surname) ?? 0, forename: records.forenames.get(forename) ?? 0 };
+      return { records: records.byId.size, ...records.suggestions.nameCounts(surname, forename) };
     },
 
     async lookupManyJson(type: string, ids: readonly number[]): Promise<(string | undefined)[]> {

@@ -70,6 +70,23 @@ export interface SuggestionIndex {
   remove(id: number): void;
   /** The passes' candidates, as RecordReader.suggestionCandidates answers them. */
   candidates(passes: readonly KeyPass[]): SearchResult<SuggestionCandidate>;
+  /**
+   * How many records indexed have this surname, and this first forename (RecordReader.registerCounts):
+   * each record's distinct surnames and first forenames counted once, as a load counts them on
+   * PostgreSQL.
+   */
+  nameCounts(surname: string, forename: string): { readonly surname: number; readonly forename: number };
+}
+
+/** A record's names counted in (1) or out (-1): each distinct surname and first forename once. */
+function countNames(surnames: Map<string, number>, forenames: Map<string, number>, keys: readonly SearchKey[], by: 1 | -1) {
+  const bump = (map: Map<string, number>, name: string) => {
+    const n = (map.get(name) ?? 0) + by;
+    if (n > 0) map.set(name, n);
+    else map.delete(name);
+  };
+  for (const surname of new Set(keys.map((key) => key.surname))) bump(surnames, surname);
+  for (const forename of new Set(keys.filter((key) => key.forenames).map((key) => key.forenames.split(' ')[0]))) bump(forenames, forename);
 }
 
 export function createSuggestionIndex(): SuggestionIndex {
@@ -217,10 +234,15 @@ export function createSuggestionIndex(): SuggestionIndex {
     }
   };
 
+  const surnames = new Map<string, number>();
+  const forenames = new Map<string, number>();
+
   const remove = (id: number) => {
     const position = positions.get(id);
     if (position === undefined) return;
-    for (const slot of slotsOf(keysAt(position))) unpost(slot, position);
+    const keys = keysAt(position);
+    countNames(surnames, forenames, keys, -1);
+    for (const slot of slotsOf(keys)) unpost(slot, position);
     keysLive -= records[position * 2 + 1];
     positions.delete(id);
     ids[position] = NaN;
@@ -242,6 +264,7 @@ export function createSuggestionIndex(): SuggestionIndex {
     ids[position] = id;
     putKeys(position, keys);
     keysLive += keys.length;
+    countNames(surnames, forenames, keys, 1);
     for (const slot of slotsOf(keys)) post(slot, position);
     if (postingsUsed >= packedAt * 2) pack();
   };
@@ -298,5 +321,7 @@ export function createSuggestionIndex(): SuggestionIndex {
     return { records: sorted.map(({ id, position }) => ({ id, keys: keysAt(position) })), ids: sorted.map(({ id }) => id), truncated };
   };
 
-  return { add, remove, candidates };
+  const nameCounts = (surname: string, forename: string) => ({ surname: surnames.get(surname) ?? 0, forename: forenames.get(forename) ?? 0 });
+
+  return { add, remove, candidates, nameCounts };
 }

@@ -33,7 +33,7 @@ export function createPostgresRecords(
   descriptions: readonly RecordDescription[],
   replicas?: ReplicaSet,
   /** Close-match indexes held in the service (SUGGESTION_INDEX=service), asked before the key tables. */
-  held?: Pick<FollowedSuggestionIndexes, 'candidates' | 'state'>,
+  held?: Pick<FollowedSuggestionIndexes, 'candidates' | 'counts' | 'state'>,
 ): PostgresRecords {
   /**
    * Runs `work` on a fit replica, or on the primary. A replica that fails is taken out of rotation
@@ -206,6 +206,8 @@ export function createPostgresRecords(
     },
 
     async registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts> {
+      const counted = held?.counts(type, surname, forename);
+      if (counted) return counted;
       const rows = await read(undefined, (db) => db.query<{ part: string; count: string }>(
         `SELECT part::text AS part, count::text AS count FROM ${tables(type).nameCounts}
           WHERE (part, name) IN (('*', ''), ('s', $1), ('f', $2))`,

@@ -167,6 +167,8 @@ if ((await storeKinds()).includes('postgres')) {
         const theirs = await store.suggestionCandidates('birth', passes);
         const sorted = (found: SearchResult<SuggestionCandidate>) => [[...found.records].sort((a, b) => a.id - b.id), found.truncated];
         assert.deepEqual(sorted(mine), sorted(theirs), `${why}: ${q.surname} ${q.forenames} ${q.date}`);
+        const forename = q.forenames.split(' ')[0];
+        assert.deepEqual(held.counts('birth', q.surname, forename), await store.registerCounts('birth', q.surname, forename), `${why}: the counts of ${q.surname}, ${forename}`);
       }
     };
     await same('built from the records stored');
@@ -183,6 +185,7 @@ if ((await storeKinds()).includes('postgres')) {
     await same('a new record and a changed one followed');
     assert.ok(held.candidates('birth', candidatePasses(query('Marsden', 'George', '2010-03-14')))!.ids.includes(5001));
     assert.equal(held.candidates('marriage', candidatePasses(query('Marsden', 'George', '2010-03-14'))), undefined, 'a type not followed is left to the database');
+    assert.equal(held.counts('marriage', 'marsden', 'george'), undefined);
     assert.deepEqual(held.state, { built: true, position: await head() });
   });
 
