@@ -316,9 +316,24 @@ export function createSuggestionIndex(): SuggestionIndex {
       for (const position of found) rankOf[position] = 0;
       found.length = 0;
     }
-    // Each id read once: a comparison reading two would miss the cache at each.
-    const sorted = [...chosen].map((position) => ({ id: ids[position], position })).sort((a, b) => a.id - b.id);
-    return { records: sorted.map(({ id, position }) => ({ id, keys: keysAt(position) })), ids: sorted.map(({ id }) => id), truncated };
+    // By id. Positions are given in the order records come and a record written again keeps its
+    // own, so for a register loaded in id order, position order is id order: sorted natively as
+    // numbers, checked, and sorted by id only when it is not.
+    let order = Int32Array.from(chosen).sort();
+    for (let i = 1; i < order.length; i++) {
+      if (ids[order[i - 1]] > ids[order[i]]) {
+        order = Int32Array.from([...order].sort((a, b) => ids[a] - ids[b]));
+        break;
+      }
+    }
+    const records: SuggestionCandidate[] = [];
+    const answered: number[] = [];
+    for (const position of order) {
+      const id = ids[position];
+      answered.push(id);
+      records.push({ id, keys: keysAt(position) });
+    }
+    return { records, ids: answered, truncated };
   };
 
   const nameCounts = (surname: string, forename: string) => ({ surname: surnames.get(surname) ?? 0, forename: forenames.get(forename) ?? 0 });

@@ -1,7 +1,7 @@
 /**
  * The memory store's close-match index against the rule it keeps (RecordReader.suggestionCandidates),
- * worked out here the plain way from every record's keys: after records are added, written again
- * with other keys and removed, so that postings are unlinked and reused, the slot table rehashed and
+ * and the register's counts it keeps, worked out here the plain way from every record's keys: after
+ * records are added (in id order, and not), written again with other keys and removed, so that postings are unlinked and reused, the slot table rehashed and
  * the key columns compacted.
  */
 import assert from 'node:assert/strict';
@@ -69,6 +69,13 @@ test('the index answers as the rule reads off every record, through additions, r
       assert.deepEqual(found.ids, want.ids, when);
       assert.deepEqual(found.records.map((record) => record.keys), want.keys, when);
       assert.equal(found.truncated, want.truncated, when);
+    }
+    // The register's counts: each record's distinct surnames and first forenames, once a record.
+    for (const surname of SURNAMES) {
+      const forename = r.pick(FORENAMES.filter(Boolean)).split(' ')[0];
+      const holding = (name: (key: SearchKey) => string, value: string) => [...records.values()].filter((keys) => keys.some((key) => name(key) === value)).length;
+      const want = { surname: holding((key) => key.surname, surname), forename: holding((key) => key.forenames.split(' ')[0], forename) };
+      assert.deepEqual(index.nameCounts(surname, forename), want, `${when}: ${surname}, ${forename}`);
     }
   };
 
