@@ -36,7 +36,7 @@ function best(scorer: Scorer, candidates: readonly SuggestionCandidate[], limit:
     const found = scorer.best(candidate.keys, above);
     if (!found || scorer.score(found.evidence) < floor) continue;
     reached++;
-    const entry = { id: candidate.id, ...found };
+    const entry = { id: candidate.id, key: found.key, evidence: found.evidence };
     let at = kept.length;
     while (at > 0 && (kept[at - 1].evidence < entry.evidence || (kept[at - 1].evidence === entry.evidence && kept[at - 1].id > entry.id))) at--;
     if (at < limit) {
