@@ -89,7 +89,7 @@ async function side(name: string, root: string): Promise<Side> {
     async suggestionCandidates(t: string, passes: readonly { keys: readonly unknown[] }[]) {
       const found = await store.reader.suggestionCandidates(t, passes);
       sizes.keys += passes.reduce((sum, pass) => sum + pass.keys.length, 0);
-      sizes.candidates += found.records.length;
+      sizes.candidates += found.ids.length;
       sizes.asked++;
       return found;
     },

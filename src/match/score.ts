@@ -9,9 +9,10 @@
 import type { RegisterCounts, SearchKey } from '../types/records.ts';
 
 export type { RegisterCounts };
+import { type SuggestionCandidates, keyAt, packCandidates } from './candidates.ts';
 import { compareDate } from './dates.ts';
 import { compareForenames, compareSurname } from './names.ts';
-import { type Detail, type MatchKind, LEVELS, levelWeight } from './vocabulary.ts';
+import { type Detail, MATCH_KINDS, type MatchKind, LEVELS, levelWeight } from './vocabulary.ts';
 
 /** What each detail of the query matched. */
 export interface Matched {
@@ -88,101 +89,138 @@ const shareOf = (count: number, records: number) => (count > 0 && records > 1 ? 
 const evidenceFor = (probability: number, records: number): number =>
   probability <= 0 ? -Infinity : probability >= 1 ? Infinity : Math.log2(probability / (1 - probability)) - priorBits(records);
 
-/** Whether one key comes before another: by date, then surname, then forenames. */
-const before = (a: SearchKey, b: SearchKey) =>
-  a.date !== b.date ? a.date < b.date : a.surname !== b.surname ? a.surname < b.surname : a.forenames < b.forenames;
+/** Whether key `a` of the candidates comes before key `b`: by date, then surname, then forenames. */
+function before({ keys, strings }: SuggestionCandidates, a: number, b: number): boolean {
+  for (let part = 0; part < 3; part++) {
+    const x = strings[keys[a * 3 + part]];
+    const y = strings[keys[b * 3 + part]];
+    if (x !== y) return x < y;
+  }
+  return false;
+}
 
-/** A record's best key and its evidence, before it is described (Scorer.describe). */
+/** A candidate's best key (a key of the candidates, by number) and its evidence, before it is described (Scorer.describe). */
 export interface Best {
-  readonly key: SearchKey;
+  readonly key: number;
   readonly evidence: number;
 }
 
 /**
  * One query's scoring, for every candidate of its close matches. A query's candidates share their
- * names (a pass brings the registrations of one name's sound, with any date), so each registered
- * surname and forenames is compared with the query's once, and kept; a date, cheaper to compare
- * than to keep, is compared each time. A candidate then costs a date's comparison, two lookups and
- * a sum. The weights of the query's levels are worked out once (an exact name's with the name's
- * own share of the register).
+ * names and many their dates (a pass brings the registrations of one name's sound, or of one day),
+ * and each distinct string comes once in the candidates (candidates.ts): each is compared with the
+ * query's once, its level kept by its number, so that a key costs a few array reads and a sum. The
+ * weights of the query's levels are worked out once (an exact name's with the name's own share of
+ * the register).
  */
 export interface Scorer {
   /** The score a sum of weights gives: its probability (the register's size the prior), three places. */
   readonly score: (evidence: number) => number;
-  /** The evidence a key has, or undefined when it cannot reach `above` (the forenames, compared last, taken at their best). */
-  keyEvidence(stored: SearchKey, above: number): number | undefined;
   /**
-   * A record's best key reaching `above`: on a tie the one first by date, then surname, then
-   * forenames (so that the order a store gives the keys in changes nothing).
+   * Candidate i's best key reaching `above`: on a tie the one first by date, then surname, then
+   * forenames (so that the order a store gives the keys in changes nothing). Each key is compared
+   * only as far as it takes to know it cannot reach `above` (the forenames, compared last, taken at
+   * their best).
    */
-  best(keys: readonly SearchKey[], above: number): Best | undefined;
-  /** A key's score, what each detail matched and the weight each added. */
-  describe(stored: SearchKey): Scored;
+  best(candidates: SuggestionCandidates, i: number, above: number): Best | undefined;
+  /** Key k of the candidates: its score, what each detail matched and the weight each added. */
+  describe(candidates: SuggestionCandidates, k: number): Scored;
 }
 
-const DETAILS = ['surname', 'forenames', 'date'] as const;
-/** Each level's weight with its default `u`, worked out once: a query changes only an exact name's. */
+/** A level's number: its place in MATCH_KINDS, plus one (0: not compared yet). */
+const KIND_NUMBER = Object.fromEntries(MATCH_KINDS.map((kind, i) => [kind, i + 1])) as Record<MatchKind, number>;
+
+/**
+ * Each detail's weights by level number (NaN for a level the detail has not), with the default
+ * `u`: worked out once, as a query changes only an exact name's.
+ */
 const DEFAULT_WEIGHTS = Object.fromEntries(
-  DETAILS.map((detail) => [detail, Object.fromEntries(LEVELS[detail].map((level) => [level.kind, levelWeight(detail, level.kind)]))]),
-) as Record<Detail, Partial<Record<MatchKind, number>>>;
+  (['surname', 'forenames', 'date'] as const).map((detail) => {
+    const weights = new Float64Array(MATCH_KINDS.length + 1).fill(NaN);
+    for (const level of LEVELS[detail]) weights[KIND_NUMBER[level.kind]] = levelWeight(detail, level.kind);
+    return [detail, weights];
+  }),
+) as Record<Detail, Float64Array>;
+
+/** A detail's weights for a query: the defaults, an exact name's from its own share of the register when counted. */
+function weightsOf(detail: Detail, exactU: number | undefined): Float64Array {
+  if (exactU === undefined) return DEFAULT_WEIGHTS[detail];
+  const weights = Float64Array.from(DEFAULT_WEIGHTS[detail]);
+  weights[KIND_NUMBER.exact] = levelWeight(detail, 'exact', exactU);
+  return weights;
+}
 
 export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUNTS): Scorer {
-  const exactU = { surname: shareOf(counts.surname, counts.records), forenames: shareOf(counts.forename, counts.records), date: undefined };
-  const weights = {} as Record<Detail, Partial<Record<MatchKind, number>>>;
-  for (const detail of DETAILS) weights[detail] = exactU[detail] === undefined ? DEFAULT_WEIGHTS[detail] : { ...DEFAULT_WEIGHTS[detail], exact: levelWeight(detail, 'exact', exactU[detail]) };
+  const dateWeights = DEFAULT_WEIGHTS.date;
+  const surnameWeights = weightsOf('surname', shareOf(counts.surname, counts.records));
+  const forenamesWeights = weightsOf('forenames', shareOf(counts.forename, counts.records));
+  const swappedWeight = surnameWeights[KIND_NUMBER.swapped] + forenamesWeights[KIND_NUMBER.swapped];
   const queryFirst: FirstWords = { surname: firstWord(query.surname), forenames: firstWord(query.forenames) };
-  const bestForenames = Math.max(...Object.values(weights.forenames) as number[]);
-  const surnames = new Map<string, MatchKind>();
-  const forenames = new Map<string, MatchKind>();
-  // Dates are compared afresh: most of a query's candidates have a date of their own, and a map
-  // kept them at several times the cost of comparing them (about 0.1 µs).
-  const dateOf = (date: string) => compareDate(query.date, date);
-  const surnameOf = (surname: string) => {
-    let kind = surnames.get(surname);
-    if (kind === undefined) surnames.set(surname, (kind = compareSurname(query.surname, surname).kind));
-    return kind;
-  };
-  const forenamesOf = (given: string) => {
-    let kind = forenames.get(given);
-    if (kind === undefined) forenames.set(given, (kind = compareForenames(query.forenames, given).kind));
-    return kind;
-  };
+  const bestForenames = forenamesWeights.reduce((most, weight) => (weight > most ? weight : most), -Infinity);
+  const surnameInitial = query.surname.charCodeAt(0);
+  const forenamesInitial = query.forenames.charCodeAt(0);
   const score = (evidence: number) => rounded(probabilityOf(evidence, counts.records), 3);
 
-  const keyEvidence = (stored: SearchKey, above: number): number | undefined => {
-    const date = weights.date[dateOf(stored.date)] as number;
+  // The level each string of the candidates compares at, as a date, a surname and forenames, by
+  // the string's number (0: not yet compared); and its first letter's code plus one (-1 for none):
+  // four numbers a string, side by side, in one array a query.
+  let of: SuggestionCandidates | undefined;
+  let levels = new Int32Array(0);
+  const compared = (candidates: SuggestionCandidates) => {
+    if (of === candidates) return;
+    of = candidates;
+    levels = new Int32Array(candidates.strings.length * 4);
+  };
+  const textOf = (n: number) => (of as SuggestionCandidates).strings[n];
+  const dateAt = (n: number) => levels[n * 4] || (levels[n * 4] = KIND_NUMBER[compareDate(query.date, textOf(n))]);
+  const surnameAt = (n: number) => levels[n * 4 + 1] || (levels[n * 4 + 1] = KIND_NUMBER[compareSurname(query.surname, textOf(n)).kind]);
+  const forenamesAt = (n: number) => levels[n * 4 + 2] || (levels[n * 4 + 2] = KIND_NUMBER[compareForenames(query.forenames, textOf(n)).kind]);
+  const initialAt = (n: number) => levels[n * 4 + 3] || (levels[n * 4 + 3] = textOf(n).charCodeAt(0) + 1 || -1);
+  /** Key k's names exchanged (swapped): told from the first letters first, as most keys are not. */
+  const swappedAt = (candidates: SuggestionCandidates, k: number) =>
+    initialAt(candidates.keys[k * 3 + 2]) === surnameInitial + 1 && initialAt(candidates.keys[k * 3 + 1]) === forenamesInitial + 1 && swapped(query, queryFirst, keyAt(candidates, k));
+
+  const keyEvidence = (candidates: SuggestionCandidates, k: number, above: number): number | undefined => {
+    const { keys } = candidates;
+    const date = dateWeights[dateAt(keys[k * 3])];
     let evidence: number;
-    if (swapped(query, queryFirst, stored)) evidence = date + (weights.surname.swapped as number) + (weights.forenames.swapped as number);
+    if (swappedAt(candidates, k)) evidence = date + swappedWeight;
     else {
-      const surname = date + (weights.surname[surnameOf(stored.surname)] as number);
+      const surname = date + surnameWeights[surnameAt(keys[k * 3 + 1])];
       if (surname + bestForenames < above) return undefined;
-      evidence = surname + (weights.forenames[forenamesOf(stored.forenames)] as number);
+      evidence = surname + forenamesWeights[forenamesAt(keys[k * 3 + 2])];
     }
     return evidence < above ? undefined : evidence;
   };
 
   return {
     score,
-    keyEvidence,
-    best(keys, above) {
-      let best: Best | undefined;
-      for (const key of keys) {
+    best(candidates, i, above) {
+      compared(candidates);
+      let best: number | undefined;
+      let bestEvidence = -Infinity;
+      for (let k = candidates.starts[i], end = candidates.starts[i + 1]; k < end; k++) {
         // Once one key is scored, a later one matters only if it has as much evidence or more.
-        const evidence = keyEvidence(key, best ? best.evidence : above);
-        if (evidence !== undefined && (!best || evidence > best.evidence || (evidence === best.evidence && before(key, best.key)))) best = { key, evidence };
+        const evidence = keyEvidence(candidates, k, best === undefined ? above : bestEvidence);
+        if (evidence !== undefined && (best === undefined || evidence > bestEvidence || (evidence === bestEvidence && before(candidates, k, best)))) {
+          best = k;
+          bestEvidence = evidence;
+        }
       }
-      return best;
+      return best === undefined ? undefined : { key: best, evidence: bestEvidence };
     },
-    describe(stored) {
-      const date = dateOf(stored.date);
-      const [surname, forenames] = swapped(query, queryFirst, stored) ? (['swapped', 'swapped'] as const) : [surnameOf(stored.surname), forenamesOf(stored.forenames)];
-      const surnameWeight = weights.surname[surname] as number;
-      const forenamesWeight = weights.forenames[forenames] as number;
-      const dateWeight = weights.date[date] as number;
+    describe(candidates, k) {
+      compared(candidates);
+      const { keys } = candidates;
+      const date = dateAt(keys[k * 3]);
+      const [surname, forenames] = swappedAt(candidates, k) ? [KIND_NUMBER.swapped, KIND_NUMBER.swapped] : [surnameAt(keys[k * 3 + 1]), forenamesAt(keys[k * 3 + 2])];
+      const surnameWeight = surnameWeights[surname];
+      const forenamesWeight = forenamesWeights[forenames];
+      const dateWeight = dateWeights[date];
       const evidence = surnameWeight + forenamesWeight + dateWeight;
       return {
         score: score(evidence),
-        matched: { surname, forenames, date },
+        matched: { surname: MATCH_KINDS[surname - 1], forenames: MATCH_KINDS[forenames - 1], date: MATCH_KINDS[date - 1] },
         weights: { surname: rounded(surnameWeight, 2), forenames: rounded(forenamesWeight, 2), date: rounded(dateWeight, 2) },
         evidence,
       };
@@ -191,7 +229,8 @@ export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUN
 }
 
 /** The query against one of a record's keys. */
-export const scoreKey = (query: MatchQuery, stored: SearchKey, counts: RegisterCounts = NO_COUNTS): Scored => createScorer(query, counts).describe(stored);
+export const scoreKey = (query: MatchQuery, stored: SearchKey, counts: RegisterCounts = NO_COUNTS): Scored =>
+  createScorer(query, counts).describe(packCandidates([{ id: 0, keys: [stored] }]), 0);
 
 /** The evidence the floor (a probability) needs: a probability rounds to the floor from half a thousandth under it. */
 export const floorEvidence = (floor: number, records: number): number => evidenceFor(floor - 0.0005, records);
@@ -203,8 +242,9 @@ export const floorEvidence = (floor: number, records: number): number => evidenc
  */
 export function scoreRecord(query: MatchQuery, keys: readonly SearchKey[], floor = 0, counts: RegisterCounts = NO_COUNTS): Scored | undefined {
   const scorer = createScorer(query, counts);
-  const best = scorer.best(keys, floorEvidence(floor, counts.records));
-  const scored = best && scorer.describe(best.key);
+  const candidates = packCandidates([{ id: 0, keys }]);
+  const best = candidates.ids.length ? scorer.best(candidates, 0, floorEvidence(floor, counts.records)) : undefined;
+  const scored = best && scorer.describe(candidates, best.key);
   return scored && scored.score >= floor ? scored : undefined;
 }
 

@@ -4,8 +4,9 @@
  * by its best key with the register's counts (score.ts), those under the floor (a probability)
  * dropped, best first (by probability, then by id), at most `limit`.
  */
-import type { SearchKey, SuggestionCandidate } from '../types/records.ts';
+import type { SearchKey } from '../types/records.ts';
 import type { RecordReader } from '../types/store.ts';
+import type { SuggestionCandidates } from './candidates.ts';
 import { candidatePasses } from './keys.ts';
 import { type Best, type Scored, type Scorer, createScorer, floorEvidence } from './score.ts';
 
@@ -27,16 +28,16 @@ const firstWord = (name: string) => name.split(' ')[0];
  * if it can reach the `limit`-th best so far (as much evidence or more, for a tie is ordered by id),
  * and is compared only as far as it takes to know. Only the kept are described.
  */
-function best(scorer: Scorer, candidates: readonly SuggestionCandidate[], limit: number, floor: number, least: number) {
+function best(scorer: Scorer, candidates: SuggestionCandidates, limit: number, floor: number, least: number) {
   // The best so far, at most `limit`, in answer order (evidence down, then id up).
   const kept: (Best & { readonly id: number })[] = [];
   let reached = 0;
-  for (const candidate of candidates) {
+  for (let i = 0; i < candidates.ids.length; i++) {
     const above = reached > limit && limit > 0 ? kept[limit - 1].evidence : least;
-    const found = scorer.best(candidate.keys, above);
+    const found = scorer.best(candidates, i, above);
     if (!found || scorer.score(found.evidence) < floor) continue;
     reached++;
-    const entry = { id: candidate.id, key: found.key, evidence: found.evidence };
+    const entry = { id: candidates.ids[i], key: found.key, evidence: found.evidence };
     let at = kept.length;
     while (at > 0 && (kept[at - 1].evidence < entry.evidence || (kept[at - 1].evidence === entry.evidence && kept[at - 1].id > entry.id))) at--;
     if (at < limit) {
@@ -58,7 +59,7 @@ export async function closeMatches(
     store.registerCounts(type, query.surname, firstWord(query.forenames)),
   ]);
   const scorer = createScorer(query, counts);
-  const { kept, reached } = best(scorer, found.records, limit, minProbability, floorEvidence(minProbability, counts.records));
-  const matches = kept.map(({ id, key }): CloseMatch => ({ id, ...scorer.describe(key) }));
+  const { kept, reached } = best(scorer, found, limit, minProbability, floorEvidence(minProbability, counts.records));
+  const matches = kept.map(({ id, key }): CloseMatch => ({ id, ...scorer.describe(found, key) }));
   return { matches, truncated: reached > limit || found.truncated };
 }

@@ -23,9 +23,10 @@
  * different.
  */
 import { registeredType, updatedType } from '../records/changes.ts';
-import type { RegisterCounts, SuggestionCandidate } from '../types/records.ts';
+import type { SuggestionCandidates } from '../match/candidates.ts';
+import type { RegisterCounts } from '../types/records.ts';
 import type { EventFeed } from '../types/events.ts';
-import type { KeyPass, SearchResult } from '../types/store.ts';
+import type { KeyPass } from '../types/store.ts';
 import type { SqlDriver } from './driver.ts';
 import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';
 import { tableNames } from './record-tables.ts';
@@ -41,7 +42,7 @@ const RETRY_MS = 1_000;
 
 export interface FollowedSuggestionIndexes {
   /** The type's candidates from its index, or undefined while the index is being built. */
-  candidates(type: string, passes: readonly KeyPass[]): SearchResult<SuggestionCandidate> | undefined;
+  candidates(type: string, passes: readonly KeyPass[]): SuggestionCandidates | undefined;
   /** The type's register counts (RecordReader.registerCounts) as the index stands, or undefined while it is being built. */
   counts(type: string, surname: string, forename: string): RegisterCounts | undefined;
   /** Resolves once every type's index is built and has applied the feed's events up to `position`. */

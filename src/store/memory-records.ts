@@ -12,7 +12,8 @@ import { compileReason } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { forenamesMatch } from '../records/search-keys.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from '../types/records.ts';
+import type { SuggestionCandidates } from '../match/candidates.ts';
+import type { RecordToWrite, RegisterCounts, SearchKey, VerifiedValues, WriteCounts } from '../types/records.ts';
 import type { RecordChange } from '../types/events.ts';
 import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
@@ -131,7 +132,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       return { ...found, padding };
     },
 
-    async suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SearchResult<SuggestionCandidate>> {
+    async suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SuggestionCandidates> {
       return recordsOf(type).suggestions.candidates(passes);
     },
 

@@ -11,16 +11,17 @@
  *   shares;
  * - the postings of each slot (`slotOf`: a key folded to 30 bits) are a list of positions, found
  *   through an open-addressing table of slots.
- * Candidates are answered as the stores' readers answer them: each with its search keys, built from
- * those numbers when asked for.
+ * Candidates are answered as the stores' readers answer them (match/candidates.ts): their keys as
+ * numbers of the strings they hold, numbered afresh from the table's for each answer.
  *
  * A record written again is removed and added: its old keys are left behind until they are half of
  * those kept, when the keys and the string table are written afresh (so memory stays within
  * twice what the records need, and each write costs constant time on average).
  */
 import { suggestionKeyValues } from '../match/keys.ts';
-import type { SearchKey, SuggestionCandidate } from '../types/records.ts';
-import type { KeyPass, SearchResult } from '../types/store.ts';
+import type { SuggestionCandidates } from '../match/candidates.ts';
+import type { SearchKey } from '../types/records.ts';
+import type { KeyPass } from '../types/store.ts';
 
 /**
  * A close-match key's slot: the key (a number below 2^53, match/keys.ts) folded to 30 bits. Keys of
@@ -69,7 +70,7 @@ export interface SuggestionIndex {
   add(id: number, keys: readonly SearchKey[]): void;
   remove(id: number): void;
   /** The passes' candidates, as RecordReader.suggestionCandidates answers them. */
-  candidates(passes: readonly KeyPass[]): SearchResult<SuggestionCandidate>;
+  candidates(passes: readonly KeyPass[]): SuggestionCandidates;
   /**
    * How many records indexed have this surname, and this first forename (RecordReader.registerCounts):
    * each record's distinct surnames and first forenames counted once, as a load counts them on
@@ -269,12 +270,26 @@ export function createSuggestionIndex(): SuggestionIndex {
     if (postingsUsed >= packedAt * 2) pack();
   };
 
-  // Each position's rank in the pass at hand (0: not found by it), and the positions it found.
+  // Scratch of every answer, put back to all 0 before it ends: each position's rank in the pass at
+  // hand (0: not found by it), and the positions it found; whether each position is chosen; each
+  // string's number in the answer, plus one (0: not in it).
   let rankOf = new Int32Array(1024);
   const found: number[] = [];
-  const candidates = (passes: readonly KeyPass[]): SearchResult<SuggestionCandidate> => {
-    if (rankOf.length < ids.length) rankOf = new Int32Array(ids.length);
-    const chosen = new Set<number>();
+  let isChosen = new Uint8Array(1024);
+  let localOf = new Int32Array(1024);
+  const candidates = (passes: readonly KeyPass[]): SuggestionCandidates => {
+    if (rankOf.length < ids.length) {
+      rankOf = new Int32Array(ids.length);
+      isChosen = new Uint8Array(ids.length);
+    }
+    // The positions chosen by any pass, each once.
+    const chosen: number[] = [];
+    const choose = (position: number) => {
+      if (isChosen[position] === 0) {
+        isChosen[position] = 1;
+        chosen.push(position);
+      }
+    };
     let truncated = false;
     for (const pass of passes) {
       // By position, its rank as one number, higher first: how many of the pass's keys it shares,
@@ -293,7 +308,7 @@ export function createSuggestionIndex(): SuggestionIndex {
       }
       if (found.length <= pass.limit) {
         // All of them: no need to rank.
-        for (const position of found) chosen.add(position);
+        for (const position of found) choose(position);
       } else {
         // The `limit`-th highest rank: every position above it, then those at it by id.
         // (A typed array filled by a loop and sorted without a comparison function: V8's native sort.)
@@ -305,12 +320,12 @@ export function createSuggestionIndex(): SuggestionIndex {
         let left = pass.limit;
         for (const position of found) {
           if (rankOf[position] > least) {
-            chosen.add(position);
+            choose(position);
             left--;
           } else if (rankOf[position] === least) tied.push(position);
         }
         tied.sort((a, b) => ids[a] - ids[b]);
-        for (let i = 0; i < left; i++) chosen.add(tied[i]);
+        for (let i = 0; i < left; i++) choose(tied[i]);
         truncated = true;
       }
       for (const position of found) rankOf[position] = 0;
@@ -319,6 +334,7 @@ export function createSuggestionIndex(): SuggestionIndex {
     // By id. Positions are given in the order records come and a record written again keeps its
     // own, so for a register loaded in id order, position order is id order: sorted natively as
     // numbers, checked, and sorted by id only when it is not.
+    for (const position of chosen) isChosen[position] = 0;
     let order = Int32Array.from(chosen).sort();
     for (let i = 1; i < order.length; i++) {
       if (ids[order[i - 1]] > ids[order[i]]) {
@@ -326,14 +342,34 @@ export function createSuggestionIndex(): SuggestionIndex {
         break;
       }
     }
-    const records: SuggestionCandidate[] = [];
+    // Each key's strings numbered afresh, in the order first met (localOf: each string's number
+    // here plus one, 0 for none yet, put back to 0 after), so that the answer names only the
+    // strings its candidates hold.
+    if (localOf.length < strings.table.length) localOf = new Int32Array(strings.table.length * 2);
     const answered: number[] = [];
-    for (const position of order) {
-      const id = ids[position];
-      answered.push(id);
-      records.push({ id, keys: keysAt(position) });
+    const starts = new Int32Array(order.length + 1);
+    let keyCount = 0;
+    for (const position of order) keyCount += records[position * 2 + 1];
+    const keys = new Int32Array(keyCount * 3);
+    const text: string[] = [];
+    const met: number[] = [];
+    let at = 0;
+    for (let i = 0; i < order.length; i++) {
+      const position = order[i];
+      answered.push(ids[position]);
+      starts[i] = at / 3;
+      for (let k = records[position * 2] * 3, end = k + records[position * 2 + 1] * 3; k < end; k++) {
+        const global = keyColumns[k];
+        if (localOf[global] === 0) {
+          localOf[global] = text.push(strings.table[global]);
+          met.push(global);
+        }
+        keys[at++] = localOf[global] - 1;
+      }
     }
-    return { records, ids: answered, truncated };
+    starts[order.length] = at / 3;
+    for (const global of met) localOf[global] = 0;
+    return { ids: answered, starts, keys, strings: text, truncated };
   };
 
   const nameCounts = (surname: string, forename: string) => ({ surname: surnames.get(surname) ?? 0, forename: forenames.get(forename) ?? 0 });

@@ -7,12 +7,13 @@
 import { reasonSql } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues } from '../types/records.ts';
+import type { SuggestionCandidates } from '../match/candidates.ts';
+import type { RegisterCounts, SearchKey, VerifiedValues } from '../types/records.ts';
 import type { KeyPass, ReadOptions, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import type { FollowedSuggestionIndexes } from './followed-suggestion-index.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
-import { type SearchKeyRow, recordsOfRows, searchKeyColumns } from './search-key-rows.ts';
+import { type SearchKeyRow, candidatesOfRows, searchKeyColumns } from './search-key-rows.ts';
 import { turnBatches } from './turn-batches.ts';
 import { parsedReads } from './parsed-reads.ts';
 import type { ReplicaSet } from './replica-set.ts';
@@ -175,7 +176,7 @@ export function createPostgresRecords(
       return { records, ids: foundIds.slice(0, limit).map(Number), truncated, padding };
     },
 
-    async suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SearchResult<SuggestionCandidate>> {
+    async suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SuggestionCandidates> {
       const t = tables(type);
       const found = held?.candidates(type, passes);
       if (found) return found;
@@ -201,8 +202,7 @@ export function createPostgresRecords(
         [`{${keys.join(',')}}`, `{${of.join(',')}}`, `{${passes.map((pass) => pass.limit).join(',')}}`],
         PREPARE,
       ));
-      const candidates = recordsOfRows(rows);
-      return { records: candidates, ids: candidates.map((candidate) => candidate.id), truncated: rows[0]?.truncated ?? false };
+      return candidatesOfRows(rows, rows[0]?.truncated ?? false);
     },
 
     async registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts> {

@@ -2,7 +2,8 @@
  * Search keys as PostgreSQL's `<type>_search_key` tables give them, a row a key, turned into each
  * record's keys: read by a close match's candidates and by the service's close-match index alike.
  */
-import type { SearchKey, SuggestionCandidate } from '../types/records.ts';
+import { type SuggestionCandidates, candidateWriter } from '../match/candidates.ts';
+import type { SearchKey } from '../types/records.ts';
 
 /** A search key's row: the columns `searchKeyColumns` selects. */
 export interface SearchKeyRow {
@@ -17,7 +18,7 @@ export const searchKeyColumns = (table: string) =>
   `${table}.id::text AS id, to_char(${table}.date, 'YYYY-MM-DD') AS date, ${table}.surname, ${table}.forenames`;
 
 /** Each record's keys, from rows ordered by id (a record's rows together). */
-export function recordsOfRows(rows: readonly SearchKeyRow[]): SuggestionCandidate[] {
+export function recordsOfRows(rows: readonly SearchKeyRow[]): { id: number; keys: SearchKey[] }[] {
   const records: { id: number; keys: SearchKey[] }[] = [];
   let last: { id: number; keys: SearchKey[] } | undefined;
   for (const row of rows) {
@@ -26,4 +27,11 @@ export function recordsOfRows(rows: readonly SearchKeyRow[]): SuggestionCandidat
     last.keys.push({ date: row.date, surname: row.surname, forenames: row.forenames });
   }
   return records;
+}
+
+/** A close match's candidates, from rows ordered by id. */
+export function candidatesOfRows(rows: readonly SearchKeyRow[], truncated: boolean): SuggestionCandidates {
+  const writer = candidateWriter();
+  for (const row of rows) writer.key(Number(row.id), row);
+  return writer.done(truncated);
 }

@@ -26,12 +26,6 @@ export interface RegisterCounts {
   readonly forename: number;
 }
 
-/** A record that may be a close match, with what it is scored by: its search keys. */
-export interface SuggestionCandidate {
-  readonly id: number;
-  readonly keys: readonly SearchKey[];
-}
-
 /** A checked record with its search keys. */
 export interface StoredRecord {
   readonly id: number;

@@ -7,7 +7,8 @@ import type { AuditReport, AuditTrail } from './audit.ts';
 import type { CredentialStatuses } from './credentials.ts';
 import type { EventFeed, Subscriptions } from './events.ts';
 import type { WebhookStore } from './webhooks.ts';
-import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidate, VerifiedValues, WriteCounts } from './records.ts';
+import type { SuggestionCandidates } from '../match/candidates.ts';
+import type { RecordToWrite, RegisterCounts, SearchKey, VerifiedValues, WriteCounts } from './records.ts';
 
 export interface SearchResult<R> {
   readonly records: R[];
@@ -92,10 +93,10 @@ export interface RecordReader {
   /**
    * Close-match candidates: the union of the passes' records (match/keys.ts), each pass the records
    * sharing the most of its `keys` (numbers, or their decimal text as PostgreSQL gives a bigint),
-   * then by id, at most its `limit`; with their search keys to be scored by, by id. `truncated` when
-   * more records than its limit shared a key of some pass.
+   * then by id, at most its `limit`; by id, with their search keys to be scored by
+   * (match/candidates.ts). `truncated` when more records than its limit shared a key of some pass.
    */
-  suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SearchResult<SuggestionCandidate>>;
+  suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SuggestionCandidates>;
   /**
    * How many registrations of the type the store holds, and how many have this normalised surname
    * and this first forename (one word): what close matches weigh an exact name by.

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { Random } from '../../src/generate/random.ts';
 import { candidatePasses, suggestionKeyValues } from '../../src/match/keys.ts';
 import { createSuggestionIndex } from '../../src/store/memory-suggestion-index.ts';
+import { unpackCandidates } from '../../src/match/candidates.ts';
 import type { SearchKey } from '../../src/types/records.ts';
 import type { KeyPass } from '../../src/types/store.ts';
 
@@ -67,7 +68,7 @@ test('the index answers as the rule reads off every record, through additions, r
       const found = index.candidates(passes);
       const want = expected(records, holders, passes);
       assert.deepEqual(found.ids, want.ids, when);
-      assert.deepEqual(found.records.map((record) => record.keys), want.keys, when);
+      assert.deepEqual(unpackCandidates(found).map((record) => record.keys), want.keys, when);
       assert.equal(found.truncated, want.truncated, when);
     }
     // The register's counts: each record's distinct surnames and first forenames, once a record.

@@ -11,8 +11,8 @@ import { BackfillPendingError, assertSchemaCurrent, migrate } from '../../src/st
 import { tableNames } from '../../src/store/record-tables.ts';
 import { followSuggestionIndexes } from '../../src/store/followed-suggestion-index.ts';
 import { backfillSuggestionKeys } from '../../src/store/suggestion-backfill.ts';
-import type { SearchKey, StoredRecord, SuggestionCandidate } from '../../src/types/records.ts';
-import type { SearchResult } from '../../src/types/store.ts';
+import type { SearchKey, StoredRecord } from '../../src/types/records.ts';
+import { type SuggestionCandidates, unpackCandidates } from '../../src/match/candidates.ts';
 import { emptyStore, recordTypes, storeKinds } from '../helper.ts';
 import { builtInTypes as records } from '../record-types.ts';
 
@@ -43,7 +43,7 @@ for (const { kind, index } of variants) {
     const store = await emptyStore(t, kind, undefined, index);
     await store.upsert('birth', BIRTHS);
     const capped = (q: SearchKey, limit: number): CandidatePass[] => candidatePasses(q).map((pass) => ({ ...pass, limit }));
-    const ids = async (q: SearchKey, limit = 10) => (await store.suggestionCandidates('birth', capped(q, limit))).records.map((c) => c.id);
+    const ids = async (q: SearchKey, limit = 10) => (await store.suggestionCandidates('birth', capped(q, limit))).ids;
 
     await t.test('each single corruption finds the record, with the search keys it is scored by', async () => {
       assert.deepEqual((await ids(query('Smyth', 'Bill', '2010-03-04')))[0], 2001, 'sound-alike surname, nickname');
@@ -52,7 +52,7 @@ for (const { kind, index } of variants) {
       assert.deepEqual((await ids(query('Thompson', 'Peggy', '1990-11-21')))[0], 2002, 'nickname and a day out');
       assert.deepEqual((await ids(query('Lowe', 'Kathryn', '2001-06-30')))[0], 2003, 'part of the surname, a forename alike in sound');
       assert.deepEqual((await ids(query('Catherine', 'Fairfax-Lowe', '2001-06-30')))[0], 2003, 'names swapped');
-      const [candidate] = (await store.suggestionCandidates('birth', capped(query('Marsden', 'George', '2011-03-14'), 5))).records;
+      const [candidate] = unpackCandidates(await store.suggestionCandidates('birth', capped(query('Marsden', 'George', '2011-03-14'), 5)));
       assert.equal(candidate.id, 2004, 'the year mistyped');
       assert.deepEqual(await ids(query('Merridew', 'Daniel', '1990-11-20')), [2002], 'both names wrong, the date right');
       assert.deepEqual(await ids(query('Thompson', 'Margaret', '1998-01-02')), [2002], 'the names right, the date far out');
@@ -65,7 +65,7 @@ for (const { kind, index } of variants) {
       // the first by id, the name passes George Marsden, who shares most keys with the query.
       assert.deepEqual(await ids(query('Marsden', 'George', '2010-03-14')), [2004, 2005, 2006]);
       const one = await store.suggestionCandidates('birth', capped(query('Marsden', 'George', '2010-03-14'), 1));
-      assert.deepEqual([one.records.map((c) => c.id), one.truncated], [[2004], true]);
+      assert.deepEqual([one.ids, one.truncated], [[2004], true]);
       const enough = await store.suggestionCandidates('birth', capped(query('Marsden', 'George', '2010-03-14'), 3));
       assert.equal(enough.truncated, false);
       assert.deepEqual(await ids(query('Merridew', 'Daniel', '1950-01-01')), []);
@@ -165,7 +165,7 @@ if ((await storeKinds()).includes('postgres')) {
         const mine = held.candidates('birth', passes);
         assert.ok(mine, 'built');
         const theirs = await store.suggestionCandidates('birth', passes);
-        const sorted = (found: SearchResult<SuggestionCandidate>) => [[...found.records].sort((a, b) => a.id - b.id), found.truncated];
+        const sorted = (found: SuggestionCandidates) => [unpackCandidates(found), found.truncated];
         assert.deepEqual(sorted(mine), sorted(theirs), `${why}: ${q.surname} ${q.forenames} ${q.date}`);
         const forename = q.forenames.split(' ')[0];
         assert.deepEqual(held.counts('birth', q.surname, forename), await store.registerCounts('birth', q.surname, forename), `${why}: the counts of ${q.surname}, ${forename}`);

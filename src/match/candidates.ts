@@ -1,0 +1,69 @@
+/**
+ * A close match's candidates as the stores answer them (RecordReader.suggestionCandidates): each
+ * distinct date and name of their search keys once, and each key three numbers naming them. A query
+ * brings some 200 candidates at a million births, sharing a few dozen names and dates: scored by
+ * those numbers (score.ts), each distinct string is compared once and a candidate costs a few
+ * array reads, where a search-key object a key cost an allocation and reads scattered across the
+ * heap (docs/performance.md).
+ */
+import type { SearchKey } from '../types/records.ts';
+
+export interface SuggestionCandidates {
+  /** The candidates' ids, ascending. */
+  readonly ids: readonly number[];
+  /** Candidate i's keys are keys `starts[i]` to `starts[i + 1]` (one more entry than `ids`). */
+  readonly starts: Int32Array;
+  /** Each key's date, surname and forenames, side by side: numbers of `strings`. */
+  readonly keys: Int32Array;
+  /** The dates (YYYY-MM-DD) and names (normalised) the keys name, each once. */
+  readonly strings: readonly string[];
+  /** A blocking pass found more records than its cap. */
+  readonly truncated: boolean;
+}
+
+/** Candidates written one key at a time, in id order, from keys whose strings are numbered here. */
+export function candidateWriter() {
+  const ids: number[] = [];
+  const starts: number[] = [];
+  const keys: number[] = [];
+  const strings: string[] = [];
+  const numbers = new Map<string, number>();
+  const numberOf = (text: string) => {
+    let n = numbers.get(text);
+    if (n === undefined) {
+      n = strings.push(text) - 1;
+      numbers.set(text, n);
+    }
+    return n;
+  };
+  return {
+    /** A key of candidate `id`: a new candidate when `id` is not the last one's. */
+    key(id: number, key: SearchKey) {
+      if (ids[ids.length - 1] !== id) {
+        ids.push(id);
+        starts.push(keys.length / 3);
+      }
+      keys.push(numberOf(key.date), numberOf(key.surname), numberOf(key.forenames));
+    },
+    done(truncated: boolean): SuggestionCandidates {
+      return { ids, starts: Int32Array.from([...starts, keys.length / 3]), keys: Int32Array.from(keys), strings, truncated };
+    },
+  };
+}
+
+/** Records with their keys, packed (ids ascending): a record without keys is no candidate. */
+export function packCandidates(records: readonly { readonly id: number; readonly keys: readonly SearchKey[] }[], truncated = false): SuggestionCandidates {
+  const writer = candidateWriter();
+  for (const record of records) for (const key of record.keys) writer.key(record.id, key);
+  return writer.done(truncated);
+}
+
+/** Key k of the candidates, as a search key. */
+export function keyAt({ keys, strings }: SuggestionCandidates, k: number): SearchKey {
+  return { date: strings[keys[k * 3]], surname: strings[keys[k * 3 + 1]], forenames: strings[keys[k * 3 + 2]] };
+}
+
+/** Each candidate with its keys as search keys, for tests and tools rather than scoring. */
+export function unpackCandidates(found: SuggestionCandidates): { id: number; keys: SearchKey[] }[] {
+  return found.ids.map((id, i) => ({ id, keys: Array.from({ length: found.starts[i + 1] - found.starts[i] }, (_, j) => keyAt(found, found.starts[i] + j)) }));
+}
