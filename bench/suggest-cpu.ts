@@ -8,9 +8,13 @@
  * queries alone (not the load) for bench/profile-summary.ts. `--one-day N` puts the first N births
  * on one day (ONE_DAY) and asks only of them, with that date and their names as the error model
  * leaves them: what the date pass costs with N registrations a day (the national register has
- * 1,500 to 2,500).
+ * 1,500 to 2,500). `--index-only` gives each side its close-match index alone
+ * (store/memory-suggestion-index.ts) rather than a memory store: the records are not held, as the
+ * service holds none with SUGGESTION_INDEX=service on PostgreSQL, so the collector has no heap of
+ * records to walk (at a million births that walk was a fifth of the CPU, and moved the A/B by 10%
+ * and more from run to run).
  *
- *   node --import tsx bench/suggest-cpu.ts [--births 100000] [--queries 2000] [--rounds 4] [--against /path/to/checkout] [--profile FILE] [--one-day N] [--built]
+ *   node --import tsx bench/suggest-cpu.ts [--births 100000] [--queries 2000] [--rounds 4] [--against /path/to/checkout] [--profile FILE] [--one-day N] [--built] [--index-only]
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -39,6 +43,7 @@ const { values: options } = parseArgs({
     profile: { type: 'string' },
     'one-day': { type: 'string' },
     built: { type: 'boolean', default: false },
+    'index-only': { type: 'boolean', default: false },
   },
 });
 const births = Number(options.births);
@@ -64,8 +69,10 @@ async function side(name: string, root: string): Promise<Side> {
   // each checkout's compiled dist/ (npm run build) instead.
   const module = (path: string) => resolve(root, options.built ? `dist/${path}.js` : `src/${path}.ts`);
   const { createMemoryRecords } = await import(module('store/memory-records'));
+  const { createSuggestionIndex } = await import(module('store/memory-suggestion-index'));
   const { closeMatches } = await import(module('match/suggest'));
   const store = createMemoryRecords(records);
+  const index = options['index-only'] ? createSuggestionIndex() : undefined;
   const checked = recordType(records.find((d) => d.name === type)!);
   async function* batches(): AsyncGenerator<RecordToWrite[]> {
     let batch: RecordToWrite[] = [];
@@ -74,6 +81,10 @@ async function side(name: string, root: string): Promise<Side> {
       if (at++ < oneDay) (entry as { child: { dateOfBirth: string } }).child.dateOfBirth = ONE_DAY;
       const stored = checked.toStored(entry);
       if ('reason' in stored) throw new Error(stored.reason);
+      if (index) {
+        index.add(stored.id, stored.keys);
+        continue;
+      }
       batch.push({ id: stored.id, json: JSON.stringify(stored.data), keys: stored.keys });
       if (batch.length === 5000) {
         yield batch;
@@ -85,9 +96,9 @@ async function side(name: string, root: string): Promise<Side> {
   await store.writer.write(type, batches());
   // Counted on the side: how many keys a query asks for and how many candidates it brings.
   const reader = {
-    registerCounts: store.reader.registerCounts,
+    registerCounts: index ? async (_t: string, surname: string, forename: string) => ({ records: births, ...index.nameCounts(surname, forename) }) : store.reader.registerCounts,
     async suggestionCandidates(t: string, passes: readonly { keys: readonly unknown[] }[]) {
-      const found = await store.reader.suggestionCandidates(t, passes);
+      const found = index ? index.candidates(passes) : await store.reader.suggestionCandidates(t, passes);
       sizes.keys += passes.reduce((sum, pass) => sum + pass.keys.length, 0);
       sizes.candidates += found.ids.length;
       sizes.asked++;

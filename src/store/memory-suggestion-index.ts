@@ -270,46 +270,18 @@ export function createSuggestionIndex(): SuggestionIndex {
     if (postingsUsed >= packedAt * 2) pack();
   };
 
-  // Scratch of every answer, put back to all 0 before it ends: the positions the pass at hand found
-  // and their ranks (0: not found by it), side by side, and the pass's open-addressing table of
-  // them (each place a position plus one, 0 for none, and its index in `found`), at most half full,
-  // and the places used;
-  // whether each position is chosen; each string's number in the answer, plus one (0: not in it).
+  // Scratch of every answer, put back to all 0 before it ends: each position's rank in the pass at
+  // hand (0: not found by it), and the positions it found; whether each position is chosen; each
+  // string's number in the answer, plus one (0: not in it).
+  let rankOf = new Int32Array(1024);
   const found: number[] = [];
-  const ranks: number[] = [];
-  let seenPlaces = new Int32Array(64 * 2);
-  let seenShift = 32 - 6;
-  const usedPlaces: number[] = [];
-  /** The index in `found` of a position the pass found already, or -1 when it is new (and now held). */
-  const seen = (position: number): number => {
-    if (found.length * 4 >= seenPlaces.length) {
-      // Twice as many places, the positions found put in again.
-      seenPlaces = new Int32Array(seenPlaces.length * 2);
-      seenShift--;
-      usedPlaces.length = 0;
-      found.forEach((held, i) => place(held, i));
-    }
-    return place(position, found.length);
-  };
-  /** The place of a position in the pass's table: its own, or the empty one where it would go. */
-  const placeOfSeen = (position: number): number => {
-    const mask = seenPlaces.length / 2 - 1;
-    let at = Math.imul(position, 0x9e3779b1) >>> seenShift;
-    while (seenPlaces[at * 2] !== 0 && seenPlaces[at * 2] !== position + 1) at = (at + 1) & mask;
-    return at;
-  };
-  const place = (position: number, index: number): number => {
-    const at = placeOfSeen(position);
-    if (seenPlaces[at * 2] !== 0) return seenPlaces[at * 2 + 1];
-    seenPlaces[at * 2] = position + 1;
-    seenPlaces[at * 2 + 1] = index;
-    usedPlaces.push(at);
-    return -1;
-  };
   let isChosen = new Uint8Array(1024);
   let localOf = new Int32Array(1024);
   const candidates = (passes: readonly KeyPass[]): SuggestionCandidates => {
-    if (isChosen.length < ids.length) isChosen = new Uint8Array(ids.length);
+    if (rankOf.length < ids.length) {
+      rankOf = new Int32Array(ids.length);
+      isChosen = new Uint8Array(ids.length);
+    }
     // The positions chosen by any pass, each once.
     const chosen: number[] = [];
     const choose = (position: number) => {
@@ -321,20 +293,17 @@ export function createSuggestionIndex(): SuggestionIndex {
     let truncated = false;
     for (const pass of passes) {
       // By position, its rank as one number, higher first: how many of the pass's keys it shares,
-      // then how early the first of them comes (keys.ts). Each position found is looked up in a
-      // table of the pass's own (a few kilobytes, where a rank by position would be megabytes read
-      // at random), which gives its place in `found` and `ranks`.
+      // then how early the first of them comes (keys.ts).
       const slots = [...new Set(pass.keys.map(slotOfGiven))];
       for (let at = 0; at < slots.length; at++) {
         const place = placeOf(slots[at]);
         if (table[place * 2] === 0) continue;
         for (let posting = table[place * 2 + 1]; posting !== NONE; posting = postings[posting * 2 + 1]) {
           const position = postings[posting * 2];
-          const i = seen(position);
-          if (i < 0) {
+          if (rankOf[position] === 0) {
+            rankOf[position] = slots.length - at;
             found.push(position);
-            ranks.push(slots.length - at);
-          } else ranks[i] += slots.length + 1;
+          } else rankOf[position] += slots.length + 1;
         }
       }
       if (found.length <= pass.limit) {
@@ -342,25 +311,29 @@ export function createSuggestionIndex(): SuggestionIndex {
         for (const position of found) choose(position);
       } else {
         // The `limit`-th highest rank: every position above it, then those at it by id.
-        // (A typed array sorted without a comparison function: V8's native sort.)
-        const least = Int32Array.from(ranks).sort()[ranks.length - pass.limit];
+        // (A typed array filled by a loop and sorted without a comparison function: V8's native sort.)
+        const ranks = new Int32Array(found.length);
+        for (let i = 0; i < found.length; i++) ranks[i] = rankOf[found[i]];
+        ranks.sort();
+        const least = ranks[ranks.length - pass.limit];
         const tied: number[] = [];
         let left = pass.limit;
-        for (let i = 0; i < found.length; i++) {
-          if (ranks[i] > least) {
-            choose(found[i]);
+        for (const position of found) {
+          if (rankOf[position] > least) {
+            choose(position);
             left--;
-          } else if (ranks[i] === least) tied.push(found[i]);
+          } else if (rankOf[position] === least) tied.push(position);
         }
         tied.sort((a, b) => ids[a] - ids[b]);
         for (let i = 0; i < left; i++) choose(tied[i]);
         truncated = true;
       }
-      for (const at of usedPlaces) seenPlaces[at * 2] = 0;
-      usedPlaces.length = 0;
+      for (const position of found) rankOf[position] = 0;
       found.length = 0;
-      ranks.length = 0;
     }
+    // By id. Positions are given in the order records come and a record written again keeps its
+    // own, so for a register loaded in id order, position order is id order: sorted natively as
+    // numbers, checked, and sorted by id only when it is not.
     for (const position of chosen) isChosen[position] = 0;
     let order = Int32Array.from(chosen).sort();
     for (let i = 1; i < order.length; i++) {
