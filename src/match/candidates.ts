@@ -1,25 +1,13 @@
 /**
- * A close match's candidates as the stores answer them (RecordReader.suggestionCandidates): each
- * distinct date and name of their search keys once, and each key three numbers naming them. A query
+ * A close match's candidates as the stores answer them (SuggestionCandidates, types/records.ts),
+ * written and read: each distinct date and name of their search keys once, and each key three
+ * numbers naming them. A query
  * brings some 200 candidates at a million births, sharing a few dozen names and dates: scored by
  * those numbers (score.ts), each distinct string is compared once and a candidate costs a few
  * array reads, where a search-key object a key cost an allocation and reads scattered across the
  * heap (docs/performance.md).
  */
-import type { SearchKey } from '../types/records.ts';
-
-export interface SuggestionCandidates {
-  /** The candidates' ids, ascending. */
-  readonly ids: readonly number[];
-  /** Candidate i's keys are keys `starts[i]` to `starts[i + 1]` (one more entry than `ids`). */
-  readonly starts: Int32Array;
-  /** Each key's date, surname and forenames, side by side: numbers of `strings`. */
-  readonly keys: Int32Array;
-  /** The dates (YYYY-MM-DD) and names (normalised) the keys name, each once. */
-  readonly strings: readonly string[];
-  /** A blocking pass found more records than its cap. */
-  readonly truncated: boolean;
-}
+import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
 
 /** Candidates written one key at a time, in id order, from keys whose strings are numbered here. */
 export function candidateWriter() {

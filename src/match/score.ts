@@ -6,10 +6,10 @@
  * into a probability. Over each way the record can be found (each party, each of its dates), the
  * best kept. The same query and record always give the same score.
  */
-import type { RegisterCounts, SearchKey } from '../types/records.ts';
+import type { RegisterCounts, SearchKey, SuggestionCandidates } from '../types/records.ts';
 
 export type { RegisterCounts };
-import { type SuggestionCandidates, keyAt, packCandidates } from './candidates.ts';
+import { keyAt, packCandidates } from './candidates.ts';
 import { compareDate } from './dates.ts';
 import { compareForenames, compareSurname } from './names.ts';
 import { type Detail, MATCH_KINDS, type MatchKind, LEVELS, levelWeight } from './vocabulary.ts';

@@ -23,8 +23,7 @@
  * different.
  */
 import { registeredType, updatedType } from '../records/changes.ts';
-import type { SuggestionCandidates } from '../match/candidates.ts';
-import type { RegisterCounts } from '../types/records.ts';
+import type { RegisterCounts, SuggestionCandidates } from '../types/records.ts';
 import type { EventFeed } from '../types/events.ts';
 import type { KeyPass } from '../types/store.ts';
 import type { SqlDriver } from './driver.ts';

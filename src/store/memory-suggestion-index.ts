@@ -19,8 +19,7 @@
  * twice what the records need, and each write costs constant time on average).
  */
 import { suggestionKeyValues } from '../match/keys.ts';
-import type { SuggestionCandidates } from '../match/candidates.ts';
-import type { SearchKey } from '../types/records.ts';
+import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
 import type { KeyPass } from '../types/store.ts';
 
 /**

@@ -7,8 +7,7 @@
 import { reasonSql } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { SuggestionCandidates } from '../match/candidates.ts';
-import type { RegisterCounts, SearchKey, VerifiedValues } from '../types/records.ts';
+import type { RegisterCounts, SearchKey, SuggestionCandidates, VerifiedValues } from '../types/records.ts';
 import type { KeyPass, ReadOptions, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import type { FollowedSuggestionIndexes } from './followed-suggestion-index.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';

@@ -2,8 +2,8 @@
  * Search keys as PostgreSQL's `<type>_search_key` tables give them, a row a key, turned into each
  * record's keys: read by a close match's candidates and by the service's close-match index alike.
  */
-import { type SuggestionCandidates, candidateWriter } from '../match/candidates.ts';
-import type { SearchKey } from '../types/records.ts';
+import { candidateWriter } from '../match/candidates.ts';
+import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
 
 /** A search key's row: the columns `searchKeyColumns` selects. */
 export interface SearchKeyRow {

@@ -26,6 +26,24 @@ export interface RegisterCounts {
   readonly forename: number;
 }
 
+/**
+ * A close match's candidates as the stores answer them (RecordReader.suggestionCandidates): each
+ * distinct date and name of their search keys once, and each key three numbers naming them, so
+ * that a query compares each distinct string once (match/candidates.ts writes and reads them).
+ */
+export interface SuggestionCandidates {
+  /** The candidates' ids, ascending. */
+  readonly ids: readonly number[];
+  /** Candidate i's keys are keys `starts[i]` to `starts[i + 1]` (one more entry than `ids`). */
+  readonly starts: Int32Array;
+  /** Each key's date, surname and forenames, side by side: numbers of `strings`. */
+  readonly keys: Int32Array;
+  /** The dates (YYYY-MM-DD) and names (normalised) the keys name, each once. */
+  readonly strings: readonly string[];
+  /** A blocking pass found more records than its cap. */
+  readonly truncated: boolean;
+}
+
 /** A checked record with its search keys. */
 export interface StoredRecord {
   readonly id: number;

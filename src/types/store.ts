@@ -7,8 +7,7 @@ import type { AuditReport, AuditTrail } from './audit.ts';
 import type { CredentialStatuses } from './credentials.ts';
 import type { EventFeed, Subscriptions } from './events.ts';
 import type { WebhookStore } from './webhooks.ts';
-import type { SuggestionCandidates } from '../match/candidates.ts';
-import type { RecordToWrite, RegisterCounts, SearchKey, VerifiedValues, WriteCounts } from './records.ts';
+import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidates, VerifiedValues, WriteCounts } from './records.ts';
 
 export interface SearchResult<R> {
   readonly records: R[];

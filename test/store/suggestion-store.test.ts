@@ -11,8 +11,8 @@ import { BackfillPendingError, assertSchemaCurrent, migrate } from '../../src/st
 import { tableNames } from '../../src/store/record-tables.ts';
 import { followSuggestionIndexes } from '../../src/store/followed-suggestion-index.ts';
 import { backfillSuggestionKeys } from '../../src/store/suggestion-backfill.ts';
-import type { SearchKey, StoredRecord } from '../../src/types/records.ts';
-import { type SuggestionCandidates, unpackCandidates } from '../../src/match/candidates.ts';
+import type { SearchKey, StoredRecord, SuggestionCandidates } from '../../src/types/records.ts';
+import { unpackCandidates } from '../../src/match/candidates.ts';
 import { emptyStore, recordTypes, storeKinds } from '../helper.ts';
 import { builtInTypes as records } from '../record-types.ts';
 
