@@ -9,8 +9,8 @@
  */
 import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
 
-/** Candidates written one key at a time, in id order, from keys whose strings are numbered here. */
-export function candidateWriter() {
+/** Records with their keys (ids ascending), packed, each distinct string numbered once: a record without keys is no candidate. */
+export function packCandidates(records: readonly { readonly id: number; readonly keys: readonly SearchKey[] }[], truncated = false): SuggestionCandidates {
   const ids: number[] = [];
   const starts: number[] = [];
   const keys: number[] = [];
@@ -24,26 +24,13 @@ export function candidateWriter() {
     }
     return n;
   };
-  return {
-    /** A key of candidate `id`: a new candidate when `id` is not the last one's. */
-    key(id: number, key: SearchKey) {
-      if (ids[ids.length - 1] !== id) {
-        ids.push(id);
-        starts.push(keys.length / 3);
-      }
-      keys.push(numberOf(key.date), numberOf(key.surname), numberOf(key.forenames));
-    },
-    done(truncated: boolean): SuggestionCandidates {
-      return { ids, starts: Int32Array.from([...starts, keys.length / 3]), keys: Int32Array.from(keys), strings, truncated };
-    },
-  };
-}
-
-/** Records with their keys, packed (ids ascending): a record without keys is no candidate. */
-export function packCandidates(records: readonly { readonly id: number; readonly keys: readonly SearchKey[] }[], truncated = false): SuggestionCandidates {
-  const writer = candidateWriter();
-  for (const record of records) for (const key of record.keys) writer.key(record.id, key);
-  return writer.done(truncated);
+  for (const record of records) {
+    if (!record.keys.length) continue;
+    ids.push(record.id);
+    starts.push(keys.length / 3);
+    for (const key of record.keys) keys.push(numberOf(key.date), numberOf(key.surname), numberOf(key.forenames));
+  }
+  return { ids, starts: Int32Array.from([...starts, keys.length / 3]), keys: Int32Array.from(keys), strings, truncated };
 }
 
 /** Key k of the candidates, as a search key. */

@@ -2,7 +2,7 @@
  * Search keys as PostgreSQL's `<type>_search_key` tables give them, a row a key, turned into each
  * record's keys: read by a close match's candidates and by the service's close-match index alike.
  */
-import { candidateWriter } from '../match/candidates.ts';
+import { packCandidates } from '../match/candidates.ts';
 import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
 
 /** A search key's row: the columns `searchKeyColumns` selects. */
@@ -30,8 +30,4 @@ export function recordsOfRows(rows: readonly SearchKeyRow[]): { id: number; keys
 }
 
 /** A close match's candidates, from rows ordered by id. */
-export function candidatesOfRows(rows: readonly SearchKeyRow[], truncated: boolean): SuggestionCandidates {
-  const writer = candidateWriter();
-  for (const row of rows) writer.key(Number(row.id), row);
-  return writer.done(truncated);
-}
+export const candidatesOfRows = (rows: readonly SearchKeyRow[], truncated: boolean): SuggestionCandidates => packCandidates(recordsOfRows(rows), truncated);
