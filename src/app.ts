@@ -47,11 +47,16 @@ import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
 import type { Identifier } from './types/identity.ts';
 import type { Backend } from './types/store.ts';
+import type { CloseMatcher } from './match/suggest.ts';
 import { version } from './version.ts';
 
 interface AppDependencies {
   /** Records, the audit trail and its report. */
-  readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'> & Partial<Pick<Backend, 'webhooks' | 'credentials'>>;
+  readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'> &
+    Partial<Pick<Backend, 'webhooks' | 'credentials'>> & {
+      /** Where close matches are found, when not on the event loop from `records` (PostgresBackend: a thread holding the index). */
+      readonly closeMatches?: CloseMatcher;
+    };
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */
   readonly logger?: FastifyServerOptions['loggerInstance'];
   /** Who is calling; by default the strategy of the configured AUTH_MODE (`createIdentifier`). */
@@ -71,7 +76,7 @@ function listeningUrl(address: ReturnType<import('node:net').Server['address']>,
 export async function buildApp(
   config: Config,
   {
-    backend: { records: store, audit, report, events, subscriptions, webhooks, credentials },
+    backend: { records: store, audit, report, events, subscriptions, webhooks, credentials, closeMatches: findCloseMatches },
     logger,
     identify = createIdentifier(config),
     descriptions,
@@ -140,7 +145,7 @@ export async function buildApp(
   await app.register(recordRoutes, { views: compiled, store, maxResults: config.maxResults, rendered });
   const enumeration = watchEnumeration(app, config.verification.falseShare);
   await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options), enumeration });
-  await app.register(suggestionRoutes, { views: compiled, store, minProbability: config.suggestMinProbability, rendered, enumeration });
+  await app.register(suggestionRoutes, { views: compiled, store, find: findCloseMatches, minProbability: config.suggestMinProbability, rendered, enumeration });
   await app.register(auditRoutes, { report, types: descriptions.map((record) => record.name) });
   await app.register(eventRoutes, {
     feed: events,

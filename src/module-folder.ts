@@ -19,6 +19,18 @@ interface FolderModule {
   readonly exports: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * How to start a worker thread on the module `stem` of `folder`: the compiled JavaScript as it is,
+ * or, run from the sources (tests, a stale dist/), a script that registers tsx's loader in the thread
+ * first (a thread shares no loader with the one that starts it).
+ */
+export function threadEntry(folder: URL, stem: string): { readonly script: string | URL; readonly eval: boolean } {
+  const entry = new URL(`${stem}${EXTENSION}`, folder);
+  if (EXTENSION === '.js') return { script: entry, eval: false };
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  return { script: `import(${tsx}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`, eval: true };
+}
+
 /** Compares two strings by code unit, as no locale or file system does differently. */
 export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

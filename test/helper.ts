@@ -155,9 +155,10 @@ export async function emptyStore(
   let backend: PostgresBackend | undefined;
   const { schema } = await emptySchema(t, () => backend?.close());
   // Named after its schema, so a test that kills connections kills only its own.
-  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000, applicationName: schema });
+  const connection = { url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000, applicationName: schema };
+  const driver = openPostgres(connection);
   await migrate(driver, {}, types.migrations);
-  backend = postgresBackend(driver, types.descriptions, undefined, { suggestionIndex });
+  backend = postgresBackend(driver, types.descriptions, undefined, { suggestionIndex, connection });
   return testStore(backend, types.descriptions);
 }
 

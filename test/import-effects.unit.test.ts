@@ -3,7 +3,8 @@
  * mock scenario files), while it is being imported. What a process serves is read once by its
  * entry point and passed in, so a module imported by another entry point (a test with a type of
  * its own, the load worker's thread) cannot serve a list of its own making. The entry points are
- * let run at their top level: server.ts under its `import.meta.url` guard, the load worker's script.
+ * let run at their top level: server.ts under its `import.meta.url` guard, the scripts of the load's
+ * thread and of the close-match thread.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -15,7 +16,7 @@ import ts from 'typescript';
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 
 /** Scripts run as entry points, whose top level is the program. */
-const ENTRY_POINTS = ['load/load-worker.ts'];
+const ENTRY_POINTS = ['load/load-worker.ts', 'store/suggestion-thread-worker.ts'];
 
 /** The functions that read a folder of modules (src/module-folder.ts and those built on it). */
 const FOLDER_READERS = new Set(['importFolder', 'readDescriptions', 'loadRecordTypes', 'loadBuiltInTypes', 'readScenarioFiles', 'loadScenarioFiles']);

@@ -13,7 +13,9 @@ import type { SqlDriver } from '../store/driver.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { createPostgresCredentialStatuses } from '../store/postgres-credentials.ts';
 import { type ReplicaSet, replicaSet } from '../store/replica-set.ts';
-import { type FollowedSuggestionIndexes, followSuggestionIndexes } from '../store/followed-suggestion-index.ts';
+import { type CloseMatcher, closeMatches } from '../match/suggest.ts';
+import type { PostgresOptions } from '../store/pg-driver.ts';
+import { type SuggestionThread, startSuggestionThread } from '../store/suggestion-thread.ts';
 import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
 import { createPostgresWebhooks } from '../store/postgres-webhooks.ts';
@@ -23,14 +25,18 @@ export interface PostgresBackend extends Backend {
   readonly kind: 'postgres';
   /** The primary, for what only PostgreSQL does (migrations, the audit chain's checks, tests). */
   readonly driver: SqlDriver;
-  /** The close-match indexes held in the service, when SUGGESTION_INDEX=service. */
-  readonly suggestionIndexes?: FollowedSuggestionIndexes;
+  /** The close-match indexes held in the service, on a thread of their own, when SUGGESTION_INDEX=service. */
+  readonly suggestionIndexes?: SuggestionThread;
+  /** Close matches found by that thread, or from the database while it cannot. */
+  readonly closeMatches?: CloseMatcher;
 }
 
 interface PostgresBackendOptions {
   readonly checkpoints?: AuditCheckpointConfig;
-  /** Where close matches find their candidates (SUGGESTION_INDEX): 'service' builds and follows indexes in this process. */
+  /** Where close matches find their candidates (SUGGESTION_INDEX): 'service' builds and follows indexes on a thread of this process. */
   readonly suggestionIndex?: 'database' | 'service';
+  /** How that thread connects to the primary: `driver`'s settings (it opens connections of its own). */
+  readonly connection?: PostgresOptions;
 }
 
 /** The backend over `driver` (the primary) and `replicas`; closing it closes them. */
@@ -38,15 +44,19 @@ export function postgresBackend(
   driver: SqlDriver,
   descriptions: readonly RecordDescription[],
   replicas?: ReplicaSet,
-  { checkpoints = { intervalMs: 60_000 }, suggestionIndex = 'database' }: PostgresBackendOptions = {},
+  { checkpoints = { intervalMs: 60_000 }, suggestionIndex = 'database', connection }: PostgresBackendOptions = {},
 ): PostgresBackend {
   const events = createPostgresEvents(driver, descriptions.map((d) => d.name));
+  if (suggestionIndex === 'service' && !connection) throw new Error("SUGGESTION_INDEX=service needs the primary's connection settings for its thread");
   const suggestionIndexes = suggestionIndex === 'service'
-    ? followSuggestionIndexes(driver, events.feed, descriptions.map((d) => d.name), (error) =>
+    ? startSuggestionThread(connection as PostgresOptions, descriptions.map((d) => d.name), (error) =>
         // The message only: the indexes hold names, and an error never quotes them.
         console.error(`the close-match index stopped (${error.message}); building it again, close matches read the database meanwhile`))
     : undefined;
   const { reader, writer } = createPostgresRecords(driver, descriptions, replicas, suggestionIndexes);
+  const found: CloseMatcher | undefined = suggestionIndexes
+    ? async (type, query, options) => (await suggestionIndexes.closeMatches(type, query, options)) ?? closeMatches(reader, type, query, options)
+    : undefined;
   const audit = postgresAuditTrail(driver);
   const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
   // Every process tries at every interval; the one that finds no checkpoint taken within the last half interval takes it.
@@ -54,7 +64,7 @@ export function postgresBackend(
   return {
     kind: 'postgres',
     driver,
-    ...(suggestionIndexes ? { suggestionIndexes } : {}),
+    ...(suggestionIndexes ? { suggestionIndexes, closeMatches: found } : {}),
     records: reader,
     writer,
     audit,
@@ -85,5 +95,5 @@ export function openPostgresBackend(
   const driver = openPostgres(database);
   const readers = database.readUrls.map((url) => openPostgres({ ...database, url, applicationName: 'lev-api-read' }));
   const replicas = readers.length ? replicaSet(driver, readers, { maxLagMs: database.readMaxLagMs, intervalMs: database.readProbeMs }) : undefined;
-  return postgresBackend(driver, descriptions, replicas, options);
+  return postgresBackend(driver, descriptions, replicas, { ...options, connection: database });
 }

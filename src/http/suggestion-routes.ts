@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { type Matched, type Weights, namedExactly } from '../match/score.ts';
-import { closeMatches } from '../match/suggest.ts';
+import { type CloseMatcher, closeMatches } from '../match/suggest.ts';
 import { MATCH_KINDS } from '../match/vocabulary.ts';
 import { readPath } from '../records/define.ts';
 import type { RenderCache } from '../render/cache.ts';
@@ -115,6 +115,8 @@ function suggestionDescription(view: CompiledView): string {
 interface SuggestionRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
+  /** Where close matches are found, when not by `closeMatches` over `store` on the event loop (a thread holding the index). */
+  readonly find?: CloseMatcher;
   /** SUGGEST_MIN_PROBABILITY. */
   readonly minProbability: number;
   readonly rendered: RenderCache;
@@ -124,7 +126,8 @@ interface SuggestionRoutesOptions {
 
 type Query = Record<string, string | undefined>;
 
-export async function suggestionRoutes(app: FastifyInstance, { views, store, minProbability, rendered, enumeration }: SuggestionRoutesOptions) {
+export async function suggestionRoutes(app: FastifyInstance, { views, store, find, minProbability, rendered, enumeration }: SuggestionRoutesOptions) {
+  const matcher: CloseMatcher = find ?? ((type, query, options) => closeMatches(store, type, query, options));
   for (const view of views.filter((v) => v.version === 'v1')) {
     const dataset = view.record.name;
     const { parties } = view.record.search;
@@ -161,7 +164,7 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, min
         const query = request.query;
         const key = searchKeyOf(view, query);
         const limit = query.limit === undefined ? DEFAULT_SUGGESTIONS : Number(query.limit);
-        const { matches, truncated } = await fromStore(() => closeMatches(store, dataset, key, { limit, minProbability }));
+        const { matches, truncated } = await fromStore(() => matcher(dataset, key, { limit, minProbability }));
         const texts = await fromStore(() => store.lookupManyJson(dataset, matches.map((c) => c.id)));
         const kept = matches.flatMap((candidate, i) => (texts[i] === undefined ? [] : [{ ...candidate, text: texts[i] }]));
         const audience = audienceOf(request);

@@ -6,6 +6,7 @@
  * does not. A kill of the process kills the thread with it, so a load cut off still commits nothing.
  */
 import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../module-folder.ts';
 import type { PostgresOptions } from '../store/pg-driver.ts';
 import { LoadError, type LoadOptions, type LoadProgress, type LoadResult } from './loader.ts';
 
@@ -50,12 +51,7 @@ export const loadHeapMb = (totalBytes: number | undefined, files = 1) =>
  * is passed on when a file is `-`.
  */
 export function loadInWorker(load: WorkerLoad, heapMb: number, onProgress?: (progress: LoadProgress) => void): Promise<LoadResult> {
-  // Compiled, the worker is JavaScript beside this file; run from the sources (tests, a stale dist/), tsx's loader is registered in it first.
-  const fromSources = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./load-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url);
-  const script = fromSources
-    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`
-    : entry;
+  const { script, eval: fromSources } = threadEntry(new URL('.', import.meta.url), 'load-worker');
   const worker = new Worker(script, {
     eval: fromSources,
     workerData: load,

@@ -13,11 +13,21 @@ export interface CloseMatch extends Scored {
   readonly id: number;
 }
 
-interface CloseMatches {
+export interface CloseMatches {
   readonly matches: CloseMatch[];
   /** More matches reached the floor than `limit`, or a blocking pass found more records than its cap. */
   readonly truncated: boolean;
 }
+
+export interface CloseMatchOptions {
+  /** The most matches answered. */
+  readonly limit: number;
+  /** The floor (SUGGEST_MIN_PROBABILITY). */
+  readonly minProbability: number;
+}
+
+/** What the route asks for a type's close matches: `closeMatches` over its store, or a thread holding the index. */
+export type CloseMatcher = (type: string, query: SearchKey, options: CloseMatchOptions) => Promise<CloseMatches>;
 
 const firstWord = (name: string) => name.split(' ')[0];
 
@@ -51,7 +61,7 @@ export async function closeMatches(
   store: Pick<RecordReader, 'suggestionCandidates' | 'registerCounts'>,
   type: string,
   query: SearchKey,
-  { limit, minProbability }: { readonly limit: number; readonly minProbability: number },
+  { limit, minProbability }: CloseMatchOptions,
 ): Promise<CloseMatches> {
   const [found, counts] = await Promise.all([
     store.suggestionCandidates(type, candidatePasses(query)),

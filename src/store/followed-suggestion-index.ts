@@ -25,7 +25,7 @@
 import { registeredType, updatedType } from '../records/changes.ts';
 import type { RegisterCounts, SuggestionCandidates } from '../types/records.ts';
 import type { EventFeed } from '../types/events.ts';
-import type { KeyPass } from '../types/store.ts';
+import type { KeyPass, RecordReader } from '../types/store.ts';
 import type { SqlDriver } from './driver.ts';
 import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';
 import { tableNames } from './record-tables.ts';
@@ -76,12 +76,15 @@ export function followSuggestionIndexes(
   feed: EventFeed,
   types: readonly string[],
   onError: (error: Error) => void,
+  /** Told each time `state` changes: built or not, and the position applied. */
+  onState?: (state: FollowedSuggestionIndexes['state']) => void,
 ): FollowedSuggestionIndexes {
   let indexes: Map<string, Held> | undefined;
   let position = 0;
   let stopped = false;
   const abort = new AbortController();
   const waiting: { position: number; resolve: () => void }[] = [];
+  const changed = () => onState?.({ built: indexes !== undefined, position });
   const settle = () => {
     for (let i = waiting.length - 1; i >= 0; i--) {
       if (indexes && waiting[i].position <= position) waiting.splice(i, 1)[0].resolve();
@@ -118,7 +121,10 @@ export function followSuggestionIndexes(
   const follow = async (): Promise<boolean> => {
     const page = await feed.read(position, types.flatMap((type) => [registeredType(type), updatedType(type)]), EVENTS_BATCH);
     if (!page.events.length) {
-      position = page.next;
+      if (page.next !== position) {
+        position = page.next;
+        changed();
+      }
       return false;
     }
     if (page.events[0].position !== position + 1) throw new Error(`the change feed holds no events from ${position + 1} to ${page.events[0].position - 1} (pruned): building the close-match index again`);
@@ -138,6 +144,7 @@ export function followSuggestionIndexes(
       held.records = await recordsOf(type);
     }
     position = page.next;
+    changed();
     return true;
   };
 
@@ -149,6 +156,7 @@ export function followSuggestionIndexes(
         const built = await build();
         if (stopped) return;
         [indexes, position] = [built, head];
+        changed();
         while (!stopped) {
           if (!(await follow())) {
             settle();
@@ -158,6 +166,7 @@ export function followSuggestionIndexes(
       } catch (error) {
         if (stopped) return;
         indexes = undefined;
+        changed();
         onError(error as Error);
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
       }
@@ -183,6 +192,29 @@ export function followSuggestionIndexes(
       abort.abort();
       await running;
       for (const { resolve } of waiting.splice(0)) resolve();
+    },
+  };
+}
+
+/** Thrown by `heldReader` while the indexes are being built: the close match is then the database's to find. */
+export class NotHeld extends Error {
+  constructor(type: string) {
+    super(`the close-match index of ${type} is being built`);
+  }
+}
+
+/** What close matches read (match/suggest.ts), from the indexes alone: NotHeld while they are being built. */
+export function heldReader(held: Pick<FollowedSuggestionIndexes, 'candidates' | 'counts'>): Pick<RecordReader, 'suggestionCandidates' | 'registerCounts'> {
+  return {
+    async suggestionCandidates(type, passes) {
+      const found = held.candidates(type, passes);
+      if (!found) throw new NotHeld(type);
+      return found;
+    },
+    async registerCounts(type, surname, forename) {
+      const counted = held.counts(type, surname, forename);
+      if (!counted) throw new NotHeld(type);
+      return counted;
     },
   };
 }

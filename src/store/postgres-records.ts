@@ -32,8 +32,8 @@ export function createPostgresRecords(
   driver: SqlDriver,
   descriptions: readonly RecordDescription[],
   replicas?: ReplicaSet,
-  /** Close-match indexes held in the service (SUGGESTION_INDEX=service), asked before the key tables. */
-  held?: Pick<FollowedSuggestionIndexes, 'candidates' | 'counts' | 'state'>,
+  /** Close-match indexes held in the service (SUGGESTION_INDEX=service), for where they stand (`readPaths`). */
+  held?: Pick<FollowedSuggestionIndexes, 'state'>,
 ): PostgresRecords {
   /**
    * Runs `work` on a fit replica, or on the primary. A replica that fails is taken out of rotation
@@ -177,8 +177,6 @@ export function createPostgresRecords(
 
     async suggestionCandidates(type: string, passes: readonly KeyPass[]): Promise<SuggestionCandidates> {
       const t = tables(type);
-      const found = held?.candidates(type, passes);
-      if (found) return found;
       // Each pass's records sharing most of its keys, then those of its earliest keys (keys.ts),
       // counted from the key index alone, up to its cap; then only the chosen records' search keys,
       // from the index on id of the narrow table of search keys, which carries them (migration 16),
@@ -205,8 +203,6 @@ export function createPostgresRecords(
     },
 
     async registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts> {
-      const counted = held?.counts(type, surname, forename);
-      if (counted) return counted;
       const rows = await read(undefined, (db) => db.query<{ part: string; count: string }>(
         `SELECT part::text AS part, count::text AS count FROM ${tables(type).nameCounts}
           WHERE (part, name) IN (('*', ''), ('s', $1), ('f', $2))`,

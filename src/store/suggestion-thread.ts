@@ -1,0 +1,136 @@
+/**
+ * The close-match indexes held in the service (SUGGESTION_INDEX=service) live on a thread of their
+ * own, which finds and scores close matches there (suggestion-thread-worker.ts) while the event loop
+ * serves everything else.
+ *
+ * Why: at a million births a close match is about a millisecond of CPU, two thirds of it finding
+ * and scoring candidates. On the event loop that millisecond held up every other request, and one
+ * thread could use only one core while the database and the callers left the other partly idle
+ * (docs/performance.md). The thread takes the matching; the event loop keeps the route, the records'
+ * reads, their rendering and the audit. Each message is a query's three details and the five or so
+ * matches answered, a few hundred bytes copied.
+ *
+ * While the thread's indexes are being built, and while it is down (it is started again after
+ * RETRY_MS), `closeMatches` answers undefined, and the caller finds the close matches from the
+ * database as the process would without the thread: slower, never different.
+ */
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import type { CloseMatchOptions, CloseMatches } from '../match/suggest.ts';
+import { threadEntry } from '../module-folder.ts';
+import type { SearchKey } from '../types/records.ts';
+import type { FollowedSuggestionIndexes } from './followed-suggestion-index.ts';
+import type { PostgresOptions } from './pg-driver.ts';
+
+/** How long after the thread stopped before starting it again. */
+const RETRY_MS = 1_000;
+/** How long `stop` waits for the thread to close its connections before ending it. */
+const STOP_MS = 5_000;
+/** The thread's connections: one statement at a time, and the feed's listening connection. */
+const THREAD_POOL_SIZE = 2;
+
+/** What the thread is started with. */
+export interface SuggestionThreadData {
+  readonly connection: PostgresOptions;
+  readonly types: readonly string[];
+}
+
+/** To the thread: a close match to find, a position to wait for, or the end. */
+export type ToThread =
+  | { readonly id: number; readonly find: { readonly type: string; readonly query: SearchKey; readonly options: CloseMatchOptions } }
+  | { readonly id: number; readonly reached: number }
+  | { readonly stop: true };
+
+/**
+ * From the thread: the answer to a message (`answer` absent for a close match while the index is
+ * being built, and for a position reached), a failure, where the indexes stand, or an error of
+ * theirs (its message only: the indexes hold names, and an error never quotes them).
+ */
+export type FromThread =
+  | { readonly id: number; readonly answer?: CloseMatches }
+  | { readonly id: number; readonly failure: string }
+  | { readonly state: FollowedSuggestionIndexes['state'] }
+  | { readonly error: string };
+
+export interface SuggestionThread extends Pick<FollowedSuggestionIndexes, 'reached' | 'state' | 'stop'> {
+  /** The close matches from the thread's index, or undefined while it is being built or the thread is down. */
+  closeMatches(type: string, query: SearchKey, options: CloseMatchOptions): Promise<CloseMatches | undefined>;
+}
+
+export function startSuggestionThread(connection: PostgresOptions, types: readonly string[], onError: (error: Error) => void): SuggestionThread {
+  let worker: Worker | undefined;
+  let state: FollowedSuggestionIndexes['state'] = { built: false, position: 0 };
+  let stopped = false;
+  let nextId = 0;
+  const finds = new Map<number, { resolve: (answer: CloseMatches | undefined) => void; reject: (error: Error) => void }>();
+  // Kept until answered, and asked again of a thread started after one stopped.
+  const waits = new Map<number, { position: number; resolve: () => void }>();
+
+  const start = () => {
+    const { script, eval: fromSources } = threadEntry(new URL('.', import.meta.url), 'suggestion-thread-worker');
+    const data: SuggestionThreadData = { connection: { ...connection, poolSize: THREAD_POOL_SIZE }, types };
+    const started = new Worker(script, { eval: fromSources, workerData: data });
+    started.on('message', (message: FromThread) => {
+      if ('state' in message) state = message.state;
+      else if ('error' in message) onError(new Error(message.error));
+      else if (finds.has(message.id)) {
+        const find = finds.get(message.id)!;
+        finds.delete(message.id);
+        if ('failure' in message) find.reject(new Error(message.failure));
+        else find.resolve(message.answer);
+      } else {
+        waits.get(message.id)?.resolve();
+        waits.delete(message.id);
+      }
+    });
+    started.on('error', (error) => onError(error));
+    started.on('exit', () => {
+      if (worker !== started) return;
+      worker = undefined;
+      state = { built: false, position: state.position };
+      for (const find of finds.values()) find.resolve(undefined);
+      finds.clear();
+      if (stopped) return;
+      onError(new Error('the close-match thread stopped; starting it again, close matches read the database meanwhile'));
+      setTimeout(() => {
+        if (stopped) return;
+        worker = start();
+        for (const [id, { position }] of waits) worker.postMessage({ id, reached: position } satisfies ToThread);
+      }, RETRY_MS).unref();
+    });
+    return started;
+  };
+  worker = start();
+
+  return {
+    closeMatches(type, query, options) {
+      if (!worker || !state.built) return Promise.resolve(undefined);
+      const id = nextId++;
+      const answered = new Promise<CloseMatches | undefined>((resolve, reject) => finds.set(id, { resolve, reject }));
+      worker.postMessage({ id, find: { type, query, options } } satisfies ToThread);
+      return answered;
+    },
+    reached(position) {
+      const id = nextId++;
+      const reached = new Promise<void>((resolve) => waits.set(id, { position, resolve }));
+      worker?.postMessage({ id, reached: position } satisfies ToThread);
+      return reached;
+    },
+    get state() {
+      return state;
+    },
+    async stop() {
+      stopped = true;
+      const running = worker;
+      if (running) {
+        const exited = once(running, 'exit');
+        running.postMessage({ stop: true } satisfies ToThread);
+        const timer = setTimeout(() => void running.terminate(), STOP_MS);
+        await exited;
+        clearTimeout(timer);
+      }
+      for (const { resolve } of waits.values()) resolve();
+      waits.clear();
+    },
+  };
+}

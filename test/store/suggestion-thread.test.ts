@@ -1,0 +1,88 @@
+/**
+ * The close-match thread (SUGGESTION_INDEX=service): the close matches it finds are those found on
+ * the event loop from the database, it follows what is written, answers nothing while its index is
+ * being built (and after an error, until it is built again), tells its errors, and stops.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { closeMatches } from '../../src/match/suggest.ts';
+import { normaliseName } from '../../src/records/normalise.ts';
+import { FEED_CHANNEL } from '../../src/store/postgres-write.ts';
+import { startSuggestionThread } from '../../src/store/suggestion-thread.ts';
+import type { SearchKey, StoredRecord } from '../../src/types/records.ts';
+import { TEST_DATABASE_URL, emptyStore, recordTypes, storeKinds } from '../helper.ts';
+
+const birthType = recordTypes().find((type) => type.description.name === 'birth')!;
+
+function birth(id: number, forenames: string, surname: string, dateOfBirth: string): StoredRecord {
+  const result = birthType.toStored({ id, child: { forenames, surname, dateOfBirth }, status: { blocked: false } });
+  if ('reason' in result) throw new Error(result.reason);
+  return result;
+}
+
+const query = (surname: string, forenames: string, date: string): SearchKey => ({ surname: normaliseName(surname), forenames: normaliseName(forenames), date });
+
+const BIRTHS = [
+  birth(2001, 'William Henry', 'Smith', '2010-03-04'),
+  birth(2002, 'Margaret', 'Thompson', '1990-11-20'),
+  birth(2004, 'George', 'Marsden', '2010-03-14'),
+  birth(2005, 'Walter', 'Priddy', '2010-03-14'),
+  birth(2006, 'Harry', 'Marsden', '2010-03-14'),
+];
+const QUERIES = [query('Smyth', 'Bill', '2010-03-04'), query('Thompson', 'Peggy', '1990-11-21'), query('Marsden', 'George', '2010-03-14'), query('Merridew', 'Daniel', '1990-11-20')];
+const OPTIONS = { limit: 5, minProbability: 0.1 };
+
+const postgres = (await storeKinds()).includes('postgres');
+
+test('postgres: the close matches found on the thread are those found from the database, as written', { skip: !postgres && 'no PostgreSQL' }, async (t) => {
+  const store = await emptyStore(t, 'postgres', undefined, 'service');
+  if (store.kind !== 'postgres' || !store.suggestionIndexes) throw new Error('a postgres store with its close-match thread');
+  const thread = store.suggestionIndexes;
+  await store.upsert('birth', BIRTHS);
+  assert.equal(thread.state.built, true);
+  for (const q of QUERIES) {
+    const found = await thread.closeMatches('birth', q, OPTIONS);
+    assert.ok(found, 'answered by the thread');
+    assert.deepEqual(found, await closeMatches(store, 'birth', q, OPTIONS), `${q.surname} ${q.forenames} ${q.date}`);
+  }
+  assert.ok((await thread.closeMatches('birth', QUERIES[2], OPTIONS))!.matches.some((match) => match.id === 2006));
+  await store.upsert('birth', [birth(2006, 'Harry', 'Marsden', '1931-01-01'), birth(2007, 'Georgina', 'Marsden', '2010-03-14')]);
+  const ids = (await thread.closeMatches('birth', QUERIES[2], OPTIONS))!.matches.map((match) => match.id);
+  assert.ok(ids.includes(2007) && !ids.includes(2006), `the writes followed: ${ids}`);
+  // What fails on the thread fails the request, as it would on the event loop.
+  await assert.rejects(thread.closeMatches('birth', undefined as unknown as SearchKey, OPTIONS));
+  // The route's finder: the thread's answer.
+  assert.deepEqual(await store.closeMatches!('birth', QUERIES[0], OPTIONS), await closeMatches(store, 'birth', QUERIES[0], OPTIONS));
+});
+
+test('postgres: the thread answers nothing until its index is built, tells its errors, and builds it again after one', { skip: !postgres && 'no PostgreSQL' }, async (t) => {
+  const store = await emptyStore(t, 'postgres');
+  if (store.kind !== 'postgres') throw new Error('a postgres store');
+  await store.upsert('birth', BIRTHS);
+  const [{ schema }] = await store.driver.query<{ schema: string }>('SELECT current_schema() AS schema');
+  const applicationName = `${schema}_thread`;
+  const errors: string[] = [];
+  const thread = startSuggestionThread({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 300, applicationName }, ['birth'], (error) => errors.push(error.message));
+  t.after(() => thread.stop());
+  assert.equal(await thread.closeMatches('birth', QUERIES[0], OPTIONS), undefined, 'nothing before the index is built');
+  const head = async () => (await store.events.bounds(new Date(0))).head;
+  await thread.reached(await head());
+  assert.deepEqual(thread.state, { built: true, position: await head() });
+  const before = await thread.closeMatches('birth', QUERIES[0], OPTIONS);
+  assert.equal(before?.matches[0]?.id, 2001);
+
+  // The feed locked: the thread's next read of it (woken by a notification) outlasts its statement
+  // timeout, and its index is built again once the lock is gone.
+  await store.driver.transaction(async (tx) => {
+    await tx.query('LOCK TABLE feed_event IN ACCESS EXCLUSIVE MODE');
+    await store.driver.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, '']);
+    for (let waited = 0; !errors.length && waited < 10_000; waited += 50) await delay(50);
+  });
+  assert.ok(errors.length > 0, 'the failed read told');
+  await store.upsert('birth', [birth(2008, 'Bill', 'Smyth', '2010-03-04')]);
+  await thread.reached(await head());
+  assert.ok(errors.every((message) => !/smyth|smith|bill/i.test(message)), `no names in its errors: ${errors}`);
+  const after = await thread.closeMatches('birth', QUERIES[0], OPTIONS);
+  assert.deepEqual(after?.matches.map((match) => match.id).sort(), [2001, 2008]);
+});
