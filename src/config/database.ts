@@ -43,7 +43,7 @@ export const Database = {
   SUGGESTION_INDEX: Type.Union([Type.Literal('database'), Type.Literal('service')], {
     default: 'database',
     description:
-      "Where PostgreSQL's close matches find their candidates: 'database', its key tables (any size of register), or 'service', an index each process builds from the search keys at start and keeps current from the change feed, about 170 MB a million records and several times the throughput (docs/search.md)",
+      "Where PostgreSQL's close matches find their candidates: 'database', its key tables (any size of register), or 'service', an index each process builds from the search keys at start, keeps current from the change feed and matches on a thread of its own, about 170 MB a million records and several times the throughput (docs/postgresql.md)",
   }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'Connections per process' }),
   STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 5000, description: 'Per-statement timeout' }),
