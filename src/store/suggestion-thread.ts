@@ -84,14 +84,14 @@ export function startSuggestionThread(connection: PostgresOptions, types: readon
       }
     });
     started.on('error', (error) => onError(error));
-    started.on('exit', () => {
+    started.on('exit', (code) => {
       if (worker !== started) return;
       worker = undefined;
       state = { built: false, position: state.position };
       for (const find of finds.values()) find.resolve(undefined);
       finds.clear();
       if (stopped) return;
-      onError(new Error('the close-match thread stopped; starting it again, close matches read the database meanwhile'));
+      onError(new Error(`its thread exited with code ${code}`));
       setTimeout(() => {
         if (stopped) return;
         worker = start();
