@@ -6,34 +6,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type CandidatePass, candidatePasses, queryKeys, suggestionKeys } from '../../src/match/keys.ts';
-import { normaliseName } from '../../src/records/normalise.ts';
 import { BackfillPendingError, assertSchemaCurrent, migrate } from '../../src/store/migrations.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
 import { followSuggestionIndexes } from '../../src/store/followed-suggestion-index.ts';
 import { backfillSuggestionKeys } from '../../src/store/suggestion-backfill.ts';
-import type { SearchKey, StoredRecord, SuggestionCandidates } from '../../src/types/records.ts';
+import type { SearchKey, SuggestionCandidates } from '../../src/types/records.ts';
 import { unpackCandidates } from '../../src/match/candidates.ts';
-import { emptyStore, recordTypes, storeKinds } from '../helper.ts';
+import { emptyStore, storeKinds } from '../helper.ts';
 import { builtInTypes as records } from '../record-types.ts';
+import { BIRTHS, birth, query } from './close-match-births.ts';
 
-const birthType = recordTypes().find((type) => type.description.name === 'birth')!;
-
-function birth(id: number, forenames: string, surname: string, dateOfBirth: string): StoredRecord {
-  const result = birthType.toStored({ id, child: { forenames, surname, dateOfBirth }, status: { blocked: false } });
-  if ('reason' in result) throw new Error(result.reason);
-  return result;
-}
-
-const query = (surname: string, forenames: string, date: string): SearchKey => ({ surname: normaliseName(surname), forenames: normaliseName(forenames), date });
-
-const BIRTHS = [
-  birth(2001, 'William Henry', 'Smith', '2010-03-04'),
-  birth(2002, 'Margaret', 'Thompson', '1990-11-20'),
-  birth(2003, 'Catherine', 'Fairfax-Lowe', '2001-06-30'),
-  birth(2004, 'George', 'Marsden', '2010-03-14'),
-  birth(2005, 'Walter', 'Priddy', '2010-03-14'),
-  birth(2006, 'Harry', 'Marsden', '2010-03-14'),
-];
 
 // The indexes held in the service on PostgreSQL (SUGGESTION_INDEX=service) are the memory store's,
 // compared with the database's below, and through the routes by the close-match suites.

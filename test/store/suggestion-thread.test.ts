@@ -7,29 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { closeMatches } from '../../src/match/suggest.ts';
-import { normaliseName } from '../../src/records/normalise.ts';
 import { FEED_CHANNEL } from '../../src/store/postgres-write.ts';
 import { startSuggestionThread } from '../../src/store/suggestion-thread.ts';
-import type { SearchKey, StoredRecord } from '../../src/types/records.ts';
-import { TEST_DATABASE_URL, emptyStore, recordTypes, storeKinds } from '../helper.ts';
+import type { SearchKey } from '../../src/types/records.ts';
+import { TEST_DATABASE_URL, emptyStore, storeKinds } from '../helper.ts';
+import { BIRTHS, birth, query } from './close-match-births.ts';
 
-const birthType = recordTypes().find((type) => type.description.name === 'birth')!;
-
-function birth(id: number, forenames: string, surname: string, dateOfBirth: string): StoredRecord {
-  const result = birthType.toStored({ id, child: { forenames, surname, dateOfBirth }, status: { blocked: false } });
-  if ('reason' in result) throw new Error(result.reason);
-  return result;
-}
-
-const query = (surname: string, forenames: string, date: string): SearchKey => ({ surname: normaliseName(surname), forenames: normaliseName(forenames), date });
-
-const BIRTHS = [
-  birth(2001, 'William Henry', 'Smith', '2010-03-04'),
-  birth(2002, 'Margaret', 'Thompson', '1990-11-20'),
-  birth(2004, 'George', 'Marsden', '2010-03-14'),
-  birth(2005, 'Walter', 'Priddy', '2010-03-14'),
-  birth(2006, 'Harry', 'Marsden', '2010-03-14'),
-];
 const QUERIES = [query('Smyth', 'Bill', '2010-03-04'), query('Thompson', 'Peggy', '1990-11-21'), query('Marsden', 'George', '2010-03-14'), query('Merridew', 'Daniel', '1990-11-20')];
 const OPTIONS = { limit: 5, minProbability: 0.1 };
 
