@@ -144,11 +144,14 @@ export async function emptyStore(
   kind: StoreKind,
   /** The record types stored (by default the built-in ones), and on PostgreSQL the migrations that make their tables. */
   types: { readonly descriptions: readonly RecordDescription[]; readonly migrations?: readonly Migration[] } = { descriptions: records },
-  /** On PostgreSQL, where close matches find their candidates (SUGGESTION_INDEX). */
+  /**
+   * On PostgreSQL, where close matches find their candidates (SUGGESTION_INDEX); on the embedded
+   * store, 'service' finds them on a thread of their own, as a served process does.
+   */
   suggestionIndex: 'database' | 'service' = 'database',
 ): Promise<TestStore> {
   if (kind === 'memory') {
-    const backend = await openMemoryBackend(types.descriptions, { keep: 10_000 });
+    const backend = await openMemoryBackend(types.descriptions, { keep: 10_000 }, undefined, { suggestionThread: suggestionIndex === 'service' });
     t.after(() => backend.close());
     return testStore(backend, types.descriptions);
   }

@@ -14,18 +14,34 @@ import { createMemoryRecords } from '../store/memory-records.ts';
 import { REVOKING_REASONS } from '../types/credentials.ts';
 import { createMemoryWebhooks } from '../store/memory-webhooks.ts';
 import type { Backend } from '../types/store.ts';
+import { type CloseMatcher, closeMatches } from '../match/suggest.ts';
+import { type SuggestionThread, startSuggestionThread } from '../store/suggestion-thread.ts';
 
 export interface MemoryBackend extends Backend {
   readonly kind: 'memory';
   readonly trail: MemoryTrail;
+  /** The thread holding a copy of the close-match index, when opened with one. */
+  readonly suggestionIndexes?: SuggestionThread;
+  /** Close matches found on that thread, or on the event loop while it cannot. */
+  readonly closeMatches?: CloseMatcher;
 }
 
 export async function openMemoryBackend(
   descriptions: readonly RecordDescription[],
   audit: EmbeddedAuditConfig,
   checkpoints: AuditCheckpointConfig = { intervalMs: 60_000 },
+  /**
+   * Whether close matches are found on a thread of their own (suggestion-thread.ts), fed a copy of
+   * the index: what a served process does, for the second core; tests leave it off, for the thread's start.
+   */
+  { suggestionThread = false }: { readonly suggestionThread?: boolean } = {},
 ): Promise<MemoryBackend> {
-  const { reader, writer, events } = createMemoryRecords(descriptions);
+  const { reader, writer, events, searchKeys } = createMemoryRecords(descriptions);
+  const thread = suggestionThread
+    ? startSuggestionThread(descriptions.map((d) => d.name), { fed: searchKeys }, (error) =>
+        // The message only: the index holds names, and an error never quotes them.
+        console.error(`the close-match thread failed (${error.message}); it is started again, close matches are found on the event loop meanwhile`))
+    : undefined;
   const credentials = createMemoryCredentialStatuses();
   const revoking = new Set<string>(REVOKING_REASONS);
   events.onAppend((type, changes) => credentials.revoke(type, changes.filter((change) => change.reason && revoking.has(change.reason)).map((change) => change.id)));
@@ -37,6 +53,9 @@ export async function openMemoryBackend(
   return {
     kind: 'memory',
     records: reader,
+    ...(thread
+      ? { suggestionIndexes: thread, closeMatches: async (type, query, options) => (await thread.closeMatches(type, query, options)) ?? closeMatches(reader, type, query, options) }
+      : {}),
     writer,
     audit: trail,
     report: trail,
@@ -61,7 +80,7 @@ export async function openMemoryBackend(
           ]
         : [],
     async close() {
-      await schedule.stop();
+      await Promise.all([schedule.stop(), thread?.stop()]);
       await trail.close();
     },
   };

@@ -73,7 +73,7 @@ export async function openBackend(config: Config, types: ServiceTypes): Promise<
     // A server's schema is the operator's to migrate: until it is current the service does not start.
     return preparing(backend, async () => (await backend.records.ready(), backend));
   }
-  const backend = await openMemoryBackend(descriptions, config.embeddedAudit, config.auditCheckpoints);
+  const backend = await openMemoryBackend(descriptions, config.embeddedAudit, config.auditCheckpoints, { suggestionThread: true });
   return preparing(backend, async () => {
     if (config.dataPath) await loadDataPath(backend.writer, config.dataPath, descriptions);
     else {

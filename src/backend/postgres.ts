@@ -49,7 +49,7 @@ export function postgresBackend(
   const events = createPostgresEvents(driver, descriptions.map((d) => d.name));
   if (suggestionIndex === 'service' && !connection) throw new Error("SUGGESTION_INDEX=service needs the primary's connection settings for its thread");
   const suggestionIndexes = suggestionIndex === 'service'
-    ? startSuggestionThread(connection as PostgresOptions, descriptions.map((d) => d.name), (error) =>
+    ? startSuggestionThread(descriptions.map((d) => d.name), { connection: connection as PostgresOptions }, (error) =>
         // The message only: the indexes hold names, and an error never quotes them.
         console.error(`the close-match index stopped (${error.message}); building it again, close matches read the database meanwhile`))
     : undefined;

@@ -18,6 +18,7 @@ import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCan
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
 import { parsedReads } from './parsed-reads.ts';
 import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';
+import type { FedSource } from './suggestion-thread.ts';
 import { isSystemNumber } from '../records/system-number.ts';
 
 interface Kept {
@@ -60,6 +61,8 @@ interface MemoryRecords {
   /** Writes records and their events together. */
   readonly writer: RecordWriter;
   readonly events: MemoryEvents;
+  /** The records' search keys, as a close-match thread is fed them (suggestion-thread.ts). */
+  readonly searchKeys: FedSource;
 }
 
 export function createMemoryRecords(descriptions: readonly RecordDescription[]): MemoryRecords {
@@ -184,5 +187,14 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
     },
   };
 
-  return { reader: { ...json, ...parsedReads(json) }, writer, events };
+  const searchKeys: FedSource = {
+    records(type, ids) {
+      const { byId } = recordsOf(type);
+      const keyed = ids ? ids.map((id) => [id, byId.get(id)?.keys ?? []] as const) : [...byId].map(([id, kept]) => [id, kept.keys] as const);
+      return { type, records: byId.size, keyed };
+    },
+    onWrite: (heard) => events.onAppend((type, changes) => heard(type, changes.map((change) => change.id))),
+  };
+
+  return { reader: { ...json, ...parsedReads(json) }, writer, events, searchKeys };
 }

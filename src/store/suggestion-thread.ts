@@ -1,18 +1,25 @@
 /**
- * The close-match indexes held in the service (SUGGESTION_INDEX=service) live on a thread of their
- * own, which finds and scores close matches there (suggestion-thread-worker.ts) while the event loop
- * serves everything else.
+ * The close-match indexes of a serving process live on a thread of their own, which finds and
+ * scores close matches there (suggestion-thread-worker.ts) while the event loop serves everything
+ * else: on PostgreSQL with SUGGESTION_INDEX=service, and on the embedded store.
  *
- * Why: at a million births a close match is about a millisecond of CPU, two thirds of it finding
- * and scoring candidates. On the event loop that millisecond held up every other request, and one
- * thread could use only one core while the database and the callers left the other partly idle
- * (docs/performance.md). The thread takes the matching; the event loop keeps the route, the records'
- * reads, their rendering and the audit. Each message is a query's three details and the five or so
- * matches answered, a few hundred bytes copied.
+ * Why: a close match costs six to twelve searches' CPU (half a millisecond to a millisecond), most
+ * of it finding and scoring candidates. On the event loop that time held up every other request,
+ * and one thread could use only one core while the database and the callers left the other partly
+ * idle (docs/performance.md). The thread takes the matching; the event loop keeps the route, the
+ * records' reads, their rendering and the audit. Each message is a query's three details and the
+ * five or so matches answered, a few hundred bytes copied.
+ *
+ * Where the thread's indexes come from:
+ * - `postgres`: the thread builds them from the search keys and follows the change feed itself,
+ *   through connections of its own (followed-suggestion-index.ts);
+ * - `fed`: the process sends it every record's search keys at start, then each written record's
+ *   (the embedded store, whose records are in this thread's memory). A message sent after a write
+ *   reaches the thread after the write's, so a close match sees every record written before it.
  *
  * While the thread's indexes are being built, and while it is down (it is started again after
- * RETRY_MS), `closeMatches` answers undefined, and the caller finds the close matches from the
- * database as the process would without the thread: slower, never different.
+ * RETRY_MS, and a fed one sent everything again), `closeMatches` answers undefined, and the caller
+ * finds the close matches on the event loop as it would without the thread: slower, never different.
  */
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
@@ -29,16 +36,32 @@ const STOP_MS = 5_000;
 /** The thread's connections: one statement at a time, and the feed's listening connection. */
 const THREAD_POOL_SIZE = 2;
 
-/** What the thread is started with. */
-export interface SuggestionThreadData {
-  readonly connection: PostgresOptions;
-  readonly types: readonly string[];
+/** A type's register as the process sends it: how many records it has, and the search keys of some (none: the record has gone). */
+export interface FedRecords {
+  readonly type: string;
+  readonly records: number;
+  readonly keyed: readonly (readonly [id: number, keys: readonly SearchKey[]])[];
 }
 
-/** To the thread: a close match to find, a position to wait for, or the end. */
+/** What a fed thread's indexes are fed from (the embedded store's records). */
+export interface FedSource {
+  /** The type's count of records, and the search keys of `ids` (of every record when not given). */
+  records(type: string, ids?: readonly number[]): FedRecords;
+  /** Calls `heard` with the ids of each write, as it is applied. */
+  onWrite(heard: (type: string, ids: readonly number[]) => void): void;
+}
+
+/** What the thread is started with: PostgreSQL's connection settings, or none when it is fed. */
+export interface SuggestionThreadData {
+  readonly types: readonly string[];
+  readonly connection?: PostgresOptions;
+}
+
+/** To the thread: a close match to find, a position to wait for, records to index, or the end. */
 export type ToThread =
   | { readonly id: number; readonly find: { readonly type: string; readonly query: SearchKey; readonly options: CloseMatchOptions } }
   | { readonly id: number; readonly reached: number }
+  | { readonly feed: FedRecords }
   | { readonly stop: true };
 
 /**
@@ -57,7 +80,11 @@ export interface SuggestionThread extends Pick<FollowedSuggestionIndexes, 'reach
   closeMatches(type: string, query: SearchKey, options: CloseMatchOptions): Promise<CloseMatches | undefined>;
 }
 
-export function startSuggestionThread(connection: PostgresOptions, types: readonly string[], onError: (error: Error) => void): SuggestionThread {
+export function startSuggestionThread(
+  types: readonly string[],
+  source: { readonly connection: PostgresOptions } | { readonly fed: FedSource },
+  onError: (error: Error) => void,
+): SuggestionThread {
   let worker: Worker | undefined;
   let state: FollowedSuggestionIndexes['state'] = { built: false, position: 0 };
   let stopped = false;
@@ -68,8 +95,9 @@ export function startSuggestionThread(connection: PostgresOptions, types: readon
 
   const start = () => {
     const { script, eval: fromSources } = threadEntry(new URL('.', import.meta.url), 'suggestion-thread-worker');
-    const data: SuggestionThreadData = { connection: { ...connection, poolSize: THREAD_POOL_SIZE }, types };
+    const data: SuggestionThreadData = 'connection' in source ? { types, connection: { ...source.connection, poolSize: THREAD_POOL_SIZE } } : { types };
     const started = new Worker(script, { eval: fromSources, workerData: data });
+    if ('fed' in source) for (const type of types) started.postMessage({ feed: source.fed.records(type) } satisfies ToThread);
     started.on('message', (message: FromThread) => {
       if ('state' in message) state = message.state;
       else if ('error' in message) onError(new Error(message.error));
@@ -101,6 +129,11 @@ export function startSuggestionThread(connection: PostgresOptions, types: readon
     return started;
   };
   worker = start();
+  if ('fed' in source) {
+    source.fed.onWrite((type, ids) => {
+      if (!stopped) worker?.postMessage({ feed: source.fed.records(type, ids) } satisfies ToThread);
+    });
+  }
 
   return {
     closeMatches(type, query, options) {

@@ -46,7 +46,7 @@ test('postgres: the thread answers nothing until its index is built, tells its e
   const [{ schema }] = await store.driver.query<{ schema: string }>('SELECT current_schema() AS schema');
   const applicationName = `${schema}_thread`;
   const errors: string[] = [];
-  const thread = startSuggestionThread({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 300, applicationName }, ['birth'], (error) => errors.push(error.message));
+  const thread = startSuggestionThread(['birth'], { connection: { url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 300, applicationName } }, (error) => errors.push(error.message));
   t.after(() => thread.stop());
   assert.equal(await thread.closeMatches('birth', QUERIES[0], OPTIONS), undefined, 'nothing before the index is built');
   const head = async () => (await store.events.bounds(new Date(0))).head;
@@ -68,4 +68,26 @@ test('postgres: the thread answers nothing until its index is built, tells its e
   assert.ok(errors.every((message) => !/smyth|smith|bill/i.test(message)), `no names in its errors: ${errors}`);
   const after = await thread.closeMatches('birth', QUERIES[0], OPTIONS);
   assert.deepEqual(after?.matches.map((match) => match.id).sort(), [2001, 2008]);
+});
+
+test('memory: the thread fed the records finds the close matches found on the event loop, each write seen at once', async (t) => {
+  const store = await emptyStore(t, 'memory', undefined, 'service');
+  if (store.kind !== 'memory' || !store.suggestionIndexes) throw new Error('an embedded store with its close-match thread');
+  const thread = store.suggestionIndexes;
+  await store.upsert('birth', BIRTHS);
+  assert.equal(thread.state.built, true);
+  for (const q of QUERIES) {
+    const found = await thread.closeMatches('birth', q, OPTIONS);
+    assert.ok(found, 'answered by the thread');
+    assert.deepEqual(found, await closeMatches(store, 'birth', q, OPTIONS), `${q.surname} ${q.forenames} ${q.date}`);
+  }
+  // Written, then asked at once: the thread has the write before the question.
+  const georgina = birth(2007, 'Georgina', 'Marsden', '2010-03-14');
+  await store.writer.write('birth', (async function* () {
+    yield [{ id: georgina.id, json: JSON.stringify(georgina.data), keys: georgina.keys }];
+  })());
+  const ids = (await thread.closeMatches('birth', QUERIES[2], OPTIONS))!.matches.map((match) => match.id);
+  assert.ok(ids.includes(2007), `the write seen: ${ids}`);
+  assert.deepEqual(await thread.closeMatches('birth', QUERIES[2], OPTIONS), await closeMatches(store, 'birth', QUERIES[2], OPTIONS));
+  assert.deepEqual(await store.closeMatches!('birth', QUERIES[0], OPTIONS), await closeMatches(store, 'birth', QUERIES[0], OPTIONS));
 });
