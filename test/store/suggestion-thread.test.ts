@@ -1,7 +1,8 @@
 /**
- * The close-match thread (SUGGESTION_INDEX=service): the close matches it finds are those found on
- * the event loop from the database, it follows what is written, answers nothing while its index is
- * being built (and after an error, until it is built again), tells its errors, and stops.
+ * The close-match thread, on PostgreSQL (SUGGESTION_INDEX=service) and fed by the embedded store: the
+ * close matches it finds are those found on the event loop, it follows what is written (the fed one
+ * sees a write before any question sent after it), answers nothing while its index is being built
+ * (and after an error, until it is built again), tells its errors, and stops.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,7 +11,7 @@ import { closeMatches } from '../../src/match/suggest.ts';
 import { FEED_CHANNEL } from '../../src/store/postgres-write.ts';
 import { startSuggestionThread } from '../../src/store/suggestion-thread.ts';
 import type { SearchKey } from '../../src/types/records.ts';
-import { TEST_DATABASE_URL, emptyStore, storeKinds } from '../helper.ts';
+import { TEST_DATABASE_URL, type TestStore, emptyStore, storeKinds } from '../helper.ts';
 import { BIRTHS, birth, query } from './close-match-births.ts';
 
 const QUERIES = [query('Smyth', 'Bill', '2010-03-04'), query('Thompson', 'Peggy', '1990-11-21'), query('Marsden', 'George', '2010-03-14'), query('Merridew', 'Daniel', '1990-11-20')];
@@ -18,9 +19,9 @@ const OPTIONS = { limit: 5, minProbability: 0.1 };
 
 const postgres = (await storeKinds()).includes('postgres');
 
-test('postgres: the close matches found on the thread are those found from the database, as written', { skip: !postgres && 'no PostgreSQL' }, async (t) => {
-  const store = await emptyStore(t, 'postgres', undefined, 'service');
-  if (store.kind !== 'postgres' || !store.suggestionIndexes) throw new Error('a postgres store with its close-match thread');
+/** The store's close-match thread, once the store holds BIRTHS: it answers each query, as the event loop does. */
+async function answersAsTheEventLoop(store: TestStore) {
+  if (!store.suggestionIndexes) throw new Error('a store with its close-match thread');
   const thread = store.suggestionIndexes;
   await store.upsert('birth', BIRTHS);
   assert.equal(thread.state.built, true);
@@ -29,6 +30,12 @@ test('postgres: the close matches found on the thread are those found from the d
     assert.ok(found, 'answered by the thread');
     assert.deepEqual(found, await closeMatches(store, 'birth', q, OPTIONS), `${q.surname} ${q.forenames} ${q.date}`);
   }
+  return thread;
+}
+
+test('postgres: the close matches found on the thread are those found from the database, as written', { skip: !postgres && 'no PostgreSQL' }, async (t) => {
+  const store = await emptyStore(t, 'postgres', undefined, 'service');
+  const thread = await answersAsTheEventLoop(store);
   assert.ok((await thread.closeMatches('birth', QUERIES[2], OPTIONS))!.matches.some((match) => match.id === 2006));
   await store.upsert('birth', [birth(2006, 'Harry', 'Marsden', '1931-01-01'), birth(2007, 'Georgina', 'Marsden', '2010-03-14')]);
   const ids = (await thread.closeMatches('birth', QUERIES[2], OPTIONS))!.matches.map((match) => match.id);
@@ -72,15 +79,7 @@ test('postgres: the thread answers nothing until its index is built, tells its e
 
 test('memory: the thread fed the records finds the close matches found on the event loop, each write seen at once', async (t) => {
   const store = await emptyStore(t, 'memory', undefined, 'service');
-  if (store.kind !== 'memory' || !store.suggestionIndexes) throw new Error('an embedded store with its close-match thread');
-  const thread = store.suggestionIndexes;
-  await store.upsert('birth', BIRTHS);
-  assert.equal(thread.state.built, true);
-  for (const q of QUERIES) {
-    const found = await thread.closeMatches('birth', q, OPTIONS);
-    assert.ok(found, 'answered by the thread');
-    assert.deepEqual(found, await closeMatches(store, 'birth', q, OPTIONS), `${q.surname} ${q.forenames} ${q.date}`);
-  }
+  const thread = await answersAsTheEventLoop(store);
   // Written, then asked at once: the thread has the write before the question.
   const georgina = birth(2007, 'Georgina', 'Marsden', '2010-03-14');
   await store.writer.write('birth', (async function* () {
