@@ -39,7 +39,10 @@ function followed(): Held {
   };
 }
 
-/** Indexes of the records the process sends: built once it has sent them all (messages come in order). */
+/**
+ * Indexes of the records the process sends, answering from the start: messages come in the order
+ * they were sent, so every close match asked comes after the records written before it.
+ */
 function fed(): Held {
   const indexes = new Map<string, { index: SuggestionIndex; records: number }>(types.map((type) => [type, { index: createSuggestionIndex(), records: 0 }]));
   post({ state: { built: true, position: 0 } });

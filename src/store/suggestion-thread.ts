@@ -14,8 +14,8 @@
  * - `postgres`: the thread builds them from the search keys and follows the change feed itself,
  *   through connections of its own (followed-suggestion-index.ts);
  * - `fed`: the process sends it every record's search keys at start, then each written record's
- *   (the embedded store, whose records are in this thread's memory). A message sent after a write
- *   reaches the thread after the write's, so a close match sees every record written before it.
+ *   (the embedded store, whose records are held by the event loop's thread). A message sent after a
+ *   write reaches the thread after the write's, so a close match sees every record written before it.
  *
  * While the thread's indexes are being built, and while it is down (it is started again after
  * RETRY_MS, and a fed one sent everything again), `closeMatches` answers undefined, and the caller
