@@ -14,8 +14,8 @@ import { createMemoryRecords } from '../store/memory-records.ts';
 import { REVOKING_REASONS } from '../types/credentials.ts';
 import { createMemoryWebhooks } from '../store/memory-webhooks.ts';
 import type { Backend } from '../types/store.ts';
-import { type CloseMatcher, closeMatches } from '../match/suggest.ts';
-import { type SuggestionThread, startSuggestionThread } from '../store/suggestion-thread.ts';
+import type { CloseMatcher } from '../match/suggest.ts';
+import { type SuggestionThread, startSuggestionThread, threadFirst } from '../store/suggestion-thread.ts';
 
 export interface MemoryBackend extends Backend {
   readonly kind: 'memory';
@@ -54,7 +54,7 @@ export async function openMemoryBackend(
     kind: 'memory',
     records: reader,
     ...(thread
-      ? { suggestionIndexes: thread, closeMatches: async (type, query, options) => (await thread.closeMatches(type, query, options)) ?? closeMatches(reader, type, query, options) }
+      ? { suggestionIndexes: thread, closeMatches: threadFirst(thread, reader) }
       : {}),
     writer,
     audit: trail,

@@ -13,9 +13,9 @@ import type { SqlDriver } from '../store/driver.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { createPostgresCredentialStatuses } from '../store/postgres-credentials.ts';
 import { type ReplicaSet, replicaSet } from '../store/replica-set.ts';
-import { type CloseMatcher, closeMatches } from '../match/suggest.ts';
+import type { CloseMatcher } from '../match/suggest.ts';
 import type { PostgresOptions } from '../store/pg-driver.ts';
-import { type SuggestionThread, startSuggestionThread } from '../store/suggestion-thread.ts';
+import { type SuggestionThread, startSuggestionThread, threadFirst } from '../store/suggestion-thread.ts';
 import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
 import { createPostgresWebhooks } from '../store/postgres-webhooks.ts';
@@ -54,9 +54,6 @@ export function postgresBackend(
         console.error(`the close-match index stopped (${error.message}); building it again, close matches read the database meanwhile`))
     : undefined;
   const { reader, writer } = createPostgresRecords(driver, descriptions, replicas, suggestionIndexes);
-  const found: CloseMatcher | undefined = suggestionIndexes
-    ? async (type, query, options) => (await suggestionIndexes.closeMatches(type, query, options)) ?? closeMatches(reader, type, query, options)
-    : undefined;
   const audit = postgresAuditTrail(driver);
   const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
   // Every process tries at every interval; the one that finds no checkpoint taken within the last half interval takes it.
@@ -64,7 +61,7 @@ export function postgresBackend(
   return {
     kind: 'postgres',
     driver,
-    ...(suggestionIndexes ? { suggestionIndexes, closeMatches: found } : {}),
+    ...(suggestionIndexes ? { suggestionIndexes, closeMatches: threadFirst(suggestionIndexes, reader) } : {}),
     records: reader,
     writer,
     audit,

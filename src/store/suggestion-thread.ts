@@ -23,9 +23,10 @@
  */
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { CloseMatchOptions, CloseMatches } from '../match/suggest.ts';
+import { type CloseMatchOptions, type CloseMatcher, type CloseMatches, closeMatches } from '../match/suggest.ts';
 import { threadEntry } from '../module-folder.ts';
 import type { SearchKey } from '../types/records.ts';
+import type { RecordReader } from '../types/store.ts';
 import type { FollowedSuggestionIndexes } from './followed-suggestion-index.ts';
 import type { PostgresOptions } from './pg-driver.ts';
 
@@ -167,3 +168,9 @@ export function startSuggestionThread(
     },
   };
 }
+
+/** Close matches from the thread, or, while it cannot answer, found on the event loop from `reader`. */
+export const threadFirst =
+  (thread: SuggestionThread, reader: Pick<RecordReader, 'suggestionCandidates' | 'registerCounts'>): CloseMatcher =>
+  async (type, query, options) =>
+    (await thread.closeMatches(type, query, options)) ?? closeMatches(reader, type, query, options);
