@@ -26,6 +26,7 @@ import { refsOf } from './plugins/audit.ts';
 import { STATUS_LIST_ROUTE, type StatusLists } from './status-lists.ts';
 import { LIST_SIZE } from '../types/credentials.ts';
 import { RECORD_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse } from './documentation.ts';
+import { canonicalSystemNumber } from '../records/system-number.ts';
 
 const SVG_TYPE = 'image/svg+xml';
 
@@ -215,7 +216,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         if ('problem' in parsed) throw badRequest(`Invalid query parameter 'holderKey': ${parsed.problem}`);
         holderKey = parsed.jwk;
       }
-      const id = request.params.id.replace(/^0+(?=\d)/, '');
+      const id = canonicalSystemNumber(request.params.id);
       const stored = await fromStore(() => store.lookupJson(type, id));
       if (stored === undefined) throw notFound();
       const record = JSON.parse(stored) as Record<string, unknown>;
