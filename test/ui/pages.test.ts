@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import pino from 'pino';
+import { roleVocabulary } from '../../src/records/roles.ts';
 import { csvCell } from '../../src/ui/routes.ts';
 import { memorySessions } from '../../src/ui/sessions.ts';
 import { filledStore, sharedApp, startApp, testConfig } from '../helper.ts';
+import { builtInTypes } from '../record-types.ts';
 
 const app = sharedApp();
 
@@ -116,6 +118,38 @@ describe('caseworker pages over HTTP', () => {
       assert.ok(line, `${username} is in the report`);
       assert.match(line, /^"?'/, `${username}: ${line}`);
     }
+  });
+});
+
+describe('digital certificates in the pages over HTTP', () => {
+  test('text that is no credential (a JWT of JSON null, plain words) is a form error, never a failure', async () => {
+    const url = app().url;
+    const cookie = await signIn(url, ['birth']);
+    const form = await fetch(`${url}/ui/credentials/check`, { headers: { cookie } });
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
+    const cases: Array<[string, RegExp]> = [
+      ['eyJhbGciOiJFUzI1NiJ9.bnVsbA.AAAA~', /its issuer-signed JWT cannot be read/],
+      ['not a credential', /it is not an SD-JWT/],
+    ];
+    for (const [credential, reason] of cases) {
+      const answer = await fetch(`${url}/ui/credentials/check`, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ csrf, credential }) });
+      assert.equal(answer.status, 400, credential);
+      const html = await answer.text();
+      assert.match(html, /govuk-error-summary/, credential);
+      assert.match(html, new RegExp(`That is not a digital certificate: ${reason.source}`), credential);
+    }
+  });
+
+  test("with MOCK_ENFORCE_ROLES, the mock's sign-in offers every role, and the credentials role gets the QR code", async (t) => {
+    const { url } = await startApp(t, await filledStore(t, 'memory'), testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
+    const offered = [...(await (await fetch(`${url}/ui/sign-in`)).text()).matchAll(/name="roles"[^>]*value="([^"]+)"/g)].map((match) => match[1]);
+    assert.deepEqual(offered, roleVocabulary(builtInTypes));
+    assert.ok(offered.includes('credentials'));
+    const qr = async (roles: string[]) => fetch(`${url}/ui/birth/123456789/qr`, { headers: { cookie: await signIn(url, roles) } });
+    assert.equal((await qr(['birth'])).status, 403, 'the API refuses the QR code without the role');
+    const allowed = await qr(['birth', 'credentials']);
+    assert.equal(allowed.status, 200);
+    assert.match(await allowed.text(), /<svg/);
   });
 });
 
