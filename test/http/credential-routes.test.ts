@@ -205,6 +205,8 @@ test('bad input is a 400 naming it, a caller without the role is refused, and bl
   await refused('/v1/credentials/birth/700000201?holderKey=%7B%7D', 400, 'BadRequest', /'holderKey'/);
   await refused(`/v1/credentials/birth/700000201?holderKey=${b64(p384)}`, 400, 'BadRequest', /'holderKey'.*P-384/);
   await refused(`/v1/credentials/birth/700000201?holderKey=${b64(privateJwk)}`, 400, 'BadRequest', /'holderKey'.*private/);
+  const lowOrder = { kty: 'OKP', crv: 'Ed25519', x: Buffer.alloc(32).toString('base64url') };
+  await refused(`/v1/credentials/birth/700000201?holderKey=${b64(lowOrder)}`, 400, 'BadRequest', /'holderKey'.*small order/);
   await refused('/v1/credentials/birth/700000201?colour=red', 400, 'BadRequest', /colour/);
   await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'credentials' role/, { ...CALLER, 'x-auth-roles': 'birth' });
   await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'birth' role/, { ...CALLER, 'x-auth-roles': 'credentials' });
