@@ -20,6 +20,7 @@ import { createPostgresWebhooks } from '../store/postgres-webhooks.ts';
 import { type DestinationChecker, RefusedDestination, destinationPolicy } from '../webhooks/destination.ts';
 import { newSecret, newSigningKey, publicKeyOf } from '../webhooks/signing.ts';
 import { deliveryStateOf } from '../webhooks/state.ts';
+import { normalisedWebhookUrl } from '../webhook-addresses.ts';
 import { parseArguments } from './arguments.ts';
 import { UsageError } from '../errors.ts';
 
@@ -119,7 +120,9 @@ async function webhookOption(url: string, checker: DestinationChecker): Promise<
     if (error instanceof RefusedDestination) throw new UsageError(`--webhook: ${error.message}`);
     throw new UsageError(`--webhook: ${new URL(url).hostname} does not resolve (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  return url;
+  // Stored, printed and listed as the parser reads it (a host in lower case, a default port dropped):
+  // what delivery connects to and the API shows.
+  return normalisedWebhookUrl(url);
 }
 
 function webhookState(w: ListedEndpoint): string {
