@@ -1,5 +1,6 @@
 /** The pages' security over HTTP: the CSP, no-store, the CSRF check of sign-in and sign-out, sessions that end. */
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import pino from 'pino';
@@ -121,6 +122,36 @@ describe('caseworker pages over HTTP', () => {
   });
 });
 
+describe('the static files', () => {
+  /** A GET whose path is sent as written (fetch would resolve its dot segments first). */
+  const raw = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; type?: string; body: string }>((resolve, reject) => {
+      const asked = request(`${app().url}/`, { path, headers }, (answer) => {
+        let body = '';
+        answer.on('data', (chunk) => (body += chunk));
+        answer.on('end', () => resolve({ status: answer.statusCode as number, type: answer.headers['content-type'], body }));
+      });
+      asked.on('error', reject).end();
+    });
+
+  test('a path out of their folder and a range past a file\'s end are refused with {code, message}, not plain text', async () => {
+    assert.equal((await raw('/assets/images/favicon.ico')).status, 200, 'the file itself');
+    const cases: Array<[string, Record<string, string>, number, string]> = [
+      ['/assets/%2e%2e/%2e%2e/package.json', {}, 403, 'Forbidden'],
+      ['/ui/static/%2e%2e/%2e%2e/package.json', {}, 403, 'Forbidden'],
+      ['/assets/images/favicon.ico', { range: 'bytes=99999999-' }, 416, 'RangeNotSatisfiable'],
+    ];
+    for (const [path, headers, status, code] of cases) {
+      const answer = await raw(path, headers);
+      assert.equal(answer.status, status, path);
+      assert.match(answer.type ?? '', /^application\/json/, path);
+      const body = JSON.parse(answer.body);
+      assert.deepEqual(Object.keys(body), ['code', 'message'], path);
+      assert.equal(body.code, code, path);
+    }
+  });
+});
+
 describe('digital certificates in the pages over HTTP', () => {
   test('text that is no credential (a JWT of JSON null, plain words) is a form error, never a failure', async () => {
     const url = app().url;
@@ -172,10 +203,13 @@ describe("the pages' log", () => {
     ];
     for (const [path, status, init] of requests) {
       lines.length = 0;
-      assert.equal((await fetch(url + path, init)).status, status, path);
+      const answer = await fetch(url + path, init);
+      assert.equal(answer.status, status, path);
       const logged = lines.filter((line) => line.msg !== 'request');
       assert.deepEqual(logged.filter((line) => line.level >= 50), [], `${status}: nothing at error level`);
       const refused = logged.find((line) => line.msg === 'page request refused');
+      assert.match(answer.headers.get('content-type') ?? '', /^application\/json/, `${status}: {code, message}`);
+      assert.deepEqual(Object.keys(await answer.json()), ['code', 'message']);
       assert.equal(refused?.level, 30, `${status}: logged at info`);
       assert.equal(refused.status, status);
       assert.ok(refused.err.code, 'with the reason');
