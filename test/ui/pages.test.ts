@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import pino from 'pino';
 import { roleVocabulary } from '../../src/records/roles.ts';
+import { searchKeys } from '../../src/records/search-keys.ts';
 import { csvCell } from '../../src/ui/routes.ts';
 import { memorySessions } from '../../src/ui/sessions.ts';
 import { filledStore, sharedApp, startApp, testConfig } from '../helper.ts';
@@ -172,7 +173,8 @@ describe('digital certificates in the pages over HTTP', () => {
   });
 
   test("with MOCK_ENFORCE_ROLES, the mock's sign-in offers every role, and the credentials role gets the QR code", async (t) => {
-    const { url } = await startApp(t, await filledStore(t, 'memory'), testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
+    const store = await filledStore(t, 'memory');
+    const { url } = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
     const offered = [...(await (await fetch(`${url}/ui/sign-in`)).text()).matchAll(/name="roles"[^>]*value="([^"]+)"/g)].map((match) => match[1]);
     assert.deepEqual(offered, roleVocabulary(builtInTypes));
     assert.ok(offered.includes('credentials'));
@@ -181,6 +183,13 @@ describe('digital certificates in the pages over HTTP', () => {
     const allowed = await qr(['birth', 'credentials']);
     assert.equal(allowed.status, 200);
     assert.match(await allowed.text(), /<svg/);
+    // Names too long for a QR code: a page saying why, as for a blocked registration.
+    const [birth] = builtInTypes;
+    const data = { id: 700_003_001, child: { forenames: 'A'.repeat(800), surname: 'B'.repeat(800), dateOfBirth: '2012-12-12' }, status: { blocked: false, cancelled: false } };
+    await store.upsert(birth.name, [{ id: data.id, data, keys: searchKeys(birth, data) }]);
+    const tooLarge = await fetch(`${url}/ui/birth/700003001/qr`, { headers: { cookie: await signIn(url, ['birth', 'credentials']) } });
+    assert.equal(tooLarge.status, 422);
+    assert.match(await tooLarge.text(), /No QR code for this registration[\s\S]*more than a QR code holds/);
   });
 });
 
