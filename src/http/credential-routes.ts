@@ -29,10 +29,13 @@ import { RECORD_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse } f
 
 const SVG_TYPE = 'image/svg+xml';
 
-/** How a printed certificate's QR code is made: M, which survives a crease or a smudge, and every character in byte mode, so its size is the token's length alone. */
+/**
+ * How a printed certificate's QR code is made: error correction M, which survives a crease or a
+ * smudge, and every character in byte mode, so that its size is the token's length alone.
+ */
 const QR_CODE = { errorCorrectionLevel: 'M' } as const;
 const qrSegments = (token: string) => [{ data: Buffer.from(token), mode: 'byte' as const }];
-/** The widest status entry a credential may carry (a list's number has at most 9 digits): a token that fits with it fits with any. */
+/** The widest status entry a credential may carry (a list's number has at most 9 digits): what fits with it fits with any. */
 const WIDEST_STATUS = { list: 999_999_999, idx: LIST_SIZE - 1 };
 
 /** Refuses (422) a printed certificate whose token no QR code can hold: names of hundreds of characters do that. */
@@ -44,7 +47,8 @@ function assertFitsQrCode(token: string) {
     throw new ApiError(
       422,
       'TooLargeForQrCode',
-      `The certificate's claims make a token of ${token.length} characters, more than a QR code holds: no QR code is issued for this registration; ask for the credential without format=qr`,
+      `The certificate's claims make a token of ${token.length} characters, more than a QR code holds: ` +
+        'no QR code is issued for this registration; ask for the credential without format=qr',
     );
   }
 }
