@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from '@sinclair/typebox';
-import QRCode from 'qrcode';
+import { whenNeeded } from '../when-needed.ts';
 import { compileClaims } from '../credentials/claims.ts';
 import { certificateClaims } from '../credentials/paper.ts';
 import { type CredentialIssuer, CREDENTIAL_TYPE } from '../credentials/issue.ts';
@@ -29,6 +29,8 @@ import { RECORD_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse } f
 import { canonicalSystemNumber } from '../records/system-number.ts';
 
 const SVG_TYPE = 'image/svg+xml';
+/** The QR code encoder, loaded by the first printed certificate: most processes never draw one. */
+const qrCode = whenNeeded<typeof import('qrcode')>('qrcode');
 
 /**
  * How a printed certificate's QR code is made: error correction M, which survives a crease or a
@@ -42,7 +44,7 @@ const WIDEST_STATUS = { list: 999_999_999, idx: LIST_SIZE - 1 };
 /** Refuses (422) a printed certificate whose token no QR code can hold: names of hundreds of characters do that. */
 function assertFitsQrCode(token: string) {
   try {
-    QRCode.create(qrSegments(token), QR_CODE);
+    qrCode().create(qrSegments(token), QR_CODE);
   } catch (error) {
     if (!/too big/i.test((error as Error).message)) throw error;
     throw new ApiError(
@@ -263,7 +265,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       await request.audited(1, refsOf(type, [Number(id)]), { dataset: type, operation: 'credential' }, { fields });
       const credential = issuer.issue({ issuer: issuerOf(request), type, claims, status, holderKey, inTheClear: paper });
       if (paper && request.headers.accept?.includes(SVG_TYPE)) {
-        return reply.type(SVG_TYPE).send(await QRCode.toString(qrSegments(credential), { ...QR_CODE, type: 'svg', margin: 2 }));
+        return reply.type(SVG_TYPE).send(await qrCode().toString(qrSegments(credential), { ...QR_CODE, type: 'svg', margin: 2 }));
       }
       return reply.type(CREDENTIAL_TYPE).send(credential);
     },
