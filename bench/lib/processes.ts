@@ -101,13 +101,21 @@ export async function run(args: string[], env: NodeJS.ProcessEnv, timeoutS: numb
   if (code !== 0) throw new Error(`'${args.join(' ')}' failed (code ${code}, signal ${signal})`);
 }
 
+/** Another program than node (`command`), and where its standard output goes. */
+export interface MeasuredHow {
+  readonly command?: string;
+  readonly stdout?: 'inherit' | 'stderr';
+}
+
 /**
  * `run`, and how long the command took and its peak RSS (VmHWM, read every 200 ms while it runs:
  * a peak in its last moments may be missed), or null where /proc is not available.
  */
-export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<{ seconds: number; peakMiB: number | null }> {
+export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, timeoutS: number, how: MeasuredHow = {}): Promise<{ seconds: number; peakMiB: number | null }> {
   const started = performance.now();
-  const child = tracked(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' }));
+  // A report on stdout stays apart from what the command prints: `stdout: 'stderr'` sends that to our stderr.
+  const stdout = how.stdout === 'stderr' ? 2 : 'inherit';
+  const child = tracked(spawn(how.command ?? process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' }));
   let peak: number | null = null;
   const sample = () => {
     const reading = memory(child.pid!);
