@@ -36,9 +36,10 @@ export interface Server {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs `node [nodeArgs] args` in the repository with `env`, and waits (at most `timeoutS`) until GET /readiness answers 200. */
-export async function startServer(name: string, nodeArgs: string[], args: string[], env: NodeJS.ProcessEnv, port: number, timeoutS: number): Promise<Server> {
+export async function startServer(name: string, nodeArgs: string[], args: string[], env: NodeJS.ProcessEnv, port: number, timeoutS: number, how: Pick<MeasuredHow, 'stdout'> = {}): Promise<Server> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const stdout = how.stdout === 'stderr' ? 2 : 'inherit';
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args], { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'] });
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   const exit = new Promise<void>((done) =>
     child.once('exit', (code, signal) => {
