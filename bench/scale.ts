@@ -118,9 +118,12 @@ const records = await loadRecordTypes();
 const birth = records.find((description) => description.name === 'birth')!;
 const BIRTH_TABLES = tableNames('birth');
 
+/** The most any one statement of the bench's own may take (ANALYZE of ten million births, a checkpoint). */
+const STATEMENT_BOUND_MS = 3_600_000;
+
 /** The sizes of the database, of each of its tables (with their indexes and TOAST) and of each index. */
 async function databaseSizes(url: string): Promise<ScaleRow['database']> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, statement_timeout: STATEMENT_BOUND_MS });
   await client.connect();
   try {
     const total = await client.query<{ bytes: string }>('SELECT pg_database_size(current_database())::text AS bytes');
@@ -137,9 +140,9 @@ async function databaseSizes(url: string): Promise<ScaleRow['database']> {
   }
 }
 
-/** One statement on a connection of its own. */
+/** One statement on a connection of its own, bounded by STATEMENT_BOUND_MS. */
 async function query<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, statement_timeout: STATEMENT_BOUND_MS });
   await client.connect();
   try {
     return (await client.query<Row>(sql)).rows;
