@@ -54,6 +54,16 @@ const USAGE = `npm run bench:scale -- [options]
 
 class UsageError extends Error {}
 
+/** Whether `text` is a PostgreSQL URL of this machine's loopback address. */
+function isLoopbackPostgres(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return /^postgres(ql)?:$/.test(url.protocol) && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
 function options(args: string[]) {
   const { values } = parseArgs({
     args,
@@ -89,8 +99,8 @@ function options(args: string[]) {
     if (!match) throw new UsageError(`--pg-set takes NAME=VALUE (got '${setting}')`);
     pgSettings[match[1]] = match[2];
   }
-  if (values.server !== undefined && !/^postgres(ql)?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(values.server)) {
-    throw new UsageError('--server must be a postgres:// URL of 127.0.0.1: the bench sends traffic nowhere else');
+  if (values.server !== undefined && !isLoopbackPostgres(values.server)) {
+    throw new UsageError(`--server must be a postgres:// URL of 127.0.0.1, not '${values.server}': the bench sends traffic nowhere else`);
   }
   return {
     help: values.help,
