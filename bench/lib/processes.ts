@@ -120,7 +120,8 @@ export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, timeou
   let peak: number | null = null;
   const sample = () => {
     const reading = memory(child.pid!);
-    if (reading) peak = Math.max(peak ?? 0, reading.peakMiB);
+    // A process exiting has no VmHWM left to read (NaN), which must not hide the peak read before.
+    if (reading && Number.isFinite(reading.peakMiB)) peak = Math.max(peak ?? 0, reading.peakMiB);
   };
   const sampler = setInterval(sample, 200);
   try {
