@@ -162,7 +162,7 @@ async function query<Row extends pg.QueryResultRow>(url: string, sql: string): P
 }
 
 /** Every figure of one size: its own database, made and dropped here. */
-async function measureSize(opts: Options, server: PostgresServer, births: number, work: string): Promise<ScaleRow> {
+async function measureSize(opts: Options, server: PostgresServer, births: number, work: string): Promise<{ row: ScaleRow; settings: Record<string, string> }> {
   const label = births.toLocaleString('en-GB');
   const database = await makeDatabase(server, `lev_scale_${births}`);
   const dropDatabase = async () => {
@@ -170,6 +170,8 @@ async function measureSize(opts: Options, server: PostgresServer, births: number
     log(`${label}: dropped its database`);
   };
   cleanups.push(dropDatabase);
+  // Read in the database itself: on a server given, some are the database's own.
+  const settings = await settingsInForce(database.url);
   const env = serviceEnv({ settings: {} }, { DATABASE_URL: database.url, SUGGESTION_INDEX: 'service' });
   await runMeasured([LEV_API, 'migrate'], env, 300, { stdout: 'stderr' });
 
@@ -228,7 +230,7 @@ async function measureSize(opts: Options, server: PostgresServer, births: number
 
   await dropDatabase();
   cleanups.splice(cleanups.indexOf(dropDatabase), 1);
-  return {
+  const row: ScaleRow = {
     births,
     generate: { seconds: generated.seconds, bytes },
     load: { seconds: load.seconds, perSecond: births / load.seconds, peakRssMiB: load.peakMiB, copySeconds: copy.seconds, timesCopy: load.seconds / copy.seconds },
@@ -239,6 +241,7 @@ async function measureSize(opts: Options, server: PostgresServer, births: number
     feed: { events: feed.events, seconds: feed.seconds, perSecond: feed.perSecond },
     audit: { entries: Number(entries), verifySeconds: verified.seconds },
   };
+  return { row, settings };
 }
 
 async function main(): Promise<number> {
@@ -276,11 +279,14 @@ async function main(): Promise<number> {
   const server = opts.server ? givenServer(opts.server, opts.pgSettings) : await ownCluster(opts.work, opts.pgSettings);
   cleanups.push(() => server.stop());
   log(`bench:scale: PostgreSQL: ${server.description}`);
-  const settings = await settingsInForce(server.url('postgres'));
-
   const machine = cpus();
   const rows: ScaleRow[] = [];
-  for (const births of opts.sizes) rows.push(await measureSize(opts, server, births, work));
+  let settings: Record<string, string> = {};
+  for (const births of opts.sizes) {
+    const measured = await measureSize(opts, server, births, work);
+    rows.push(measured.row);
+    settings = measured.settings;
+  }
   const results: ScaleResults = {
     meta: {
       date: new Date().toISOString(),

@@ -97,7 +97,7 @@ export async function stopCommands(): Promise<void> {
 
 /** Runs a command to completion (bounded by `timeoutS`), its output going to ours; throws unless it exits 0. */
 export async function run(args: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<void> {
-  const child = tracked(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' }));
+  const child = tracked(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: Math.ceil(timeoutS * 1000), killSignal: 'SIGKILL' }));
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   if (code !== 0) throw new Error(`'${args.join(' ')}' failed (code ${code}, signal ${signal})`);
 }
@@ -116,7 +116,7 @@ export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, timeou
   const started = performance.now();
   // A report on stdout stays apart from what the command prints: `stdout: 'stderr'` sends that to our stderr.
   const stdout = how.stdout === 'stderr' ? 2 : 'inherit';
-  const child = tracked(spawn(how.command ?? process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' }));
+  const child = tracked(spawn(how.command ?? process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'], timeout: Math.ceil(timeoutS * 1000), killSignal: 'SIGKILL' }));
   let peak: number | null = null;
   const sample = () => {
     const reading = memory(child.pid!);
@@ -135,7 +135,7 @@ export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, timeou
 
 /** `node bin/lev-api.js generate ... | node bin/lev-api.js load ... -`, bounded by `timeoutS`. */
 export async function pipe(producer: string[], consumer: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<void> {
-  const options = { cwd: ROOT, env, timeout: timeoutS * 1000, killSignal: 'SIGKILL' as const };
+  const options = { cwd: ROOT, env, timeout: Math.ceil(timeoutS * 1000), killSignal: 'SIGKILL' as const };
   const from = tracked(spawn(process.execPath, producer, { ...options, stdio: ['ignore', 'pipe', 'inherit'] }));
   const to = tracked(spawn(process.execPath, consumer, { ...options, stdio: ['pipe', 'inherit', 'inherit'] }));
   from.stdout!.pipe(to.stdin!);
