@@ -179,7 +179,8 @@ async function measureSize(opts: Options, server: PostgresServer, births: number
   const file = join(work, `scale-births-${births}.ndjson`);
   cleanups.push(() => rm(file, { force: true }));
   log(`${label}: generating ${label} births to ${file}`);
-  const generated = await runMeasured([LEV_API, 'generate', '--type', 'birth', '--count', String(births), '--seed', opts.seed, '--out', file], process.env, 120 + births / 2000);
+  const generate = [LEV_API, 'generate', '--type', 'birth', '--count', String(births), '--seed', opts.seed, '--out', file];
+  const generated = await runMeasured(generate, process.env, 120 + births / 2000);
   const bytes = (await stat(file)).size;
   log(`${label}: generated ${(bytes / 2 ** 20).toFixed(0)} MiB in ${generated.seconds.toFixed(1)} s; a raw COPY of it`);
   await query(database.url, `CREATE TABLE scale_raw_copy ${RAW_COPY_TABLE_COLUMNS}`);
@@ -206,7 +207,7 @@ async function measureSize(opts: Options, server: PostgresServer, births: number
   const measurements: Measurements = { rows: [], windows: [] };
   const target = { store: `postgres ${label}`, server: service };
   if (opts.warmup) {
-    const mixed = workload.lookup.map((list, c) => [...list.slice(0, 100), ...workload.search[c].slice(0, 100), ...workload.verify[c].slice(0, 100), ...workload.suggest[c].slice(0, 100)]);
+    const mixed = workload.lookup.map((_, c) => OPERATIONS.flatMap((operation) => workload[operation][c].slice(0, 100)));
     await phase(measurements, opts, target, 'warm-up', mixed, { kind: 'max' }, opts.warmup);
   }
   const operations = {} as Record<Operation, OperationFigures>;

@@ -153,7 +153,8 @@ const settingsLine = (settings: Readonly<Record<string, string>>) =>
 export function report(results: ScaleResults): string {
   const { meta } = results;
   return [
-    `lev-api scale bench, ${meta.date}: Node ${meta.node} on ${meta.cpu}; ${meta.duration} s a phase, ${meta.connections} connections closed loop, fixed rate ${meta.rate}/s; seed ${meta.seed}`,
+    `lev-api scale bench, ${meta.date}: Node ${meta.node} on ${meta.cpu}; ${meta.duration} s a phase, ` +
+      `${meta.connections} connections closed loop, fixed rate ${meta.rate}/s; seed ${meta.seed}`,
     `$ ${meta.command}`,
     `PostgreSQL: ${meta.server}; ${settingsLine(meta.settings)}`,
     '',

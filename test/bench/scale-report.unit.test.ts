@@ -88,8 +88,9 @@ test('indexColumns: the largest indexes of the largest register get columns; the
 });
 
 test('chartPoints: each operation gives its closed-loop rate and its p99 at the fixed rate, unmeasured values left out', () => {
-  const broken = row(100_000);
-  const points = chartPoints([broken, { ...row(1_000_000), operations: { ...row(1_000_000).operations, suggest: { maxRps: NaN, rateRps: 0, p50Ms: NaN, p99Ms: NaN } } }], 200);
+  const large = row(1_000_000);
+  const unmeasured = { maxRps: NaN, rateRps: 0, p50Ms: NaN, p99Ms: NaN };
+  const points = chartPoints([row(100_000), { ...large, operations: { ...large.operations, suggest: unmeasured } }], 200);
   assert.equal(points.length, 8 + 6);
   assert.deepEqual(
     points.filter((p) => p.births === 100_000 && p.operation === 'suggest'),
