@@ -4,10 +4,11 @@
  * what would start one fails here, naming the import; such a test belongs in a plain `*.test.ts`.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { unitFiles } from './unit-tier/files.ts';
 
 const TEST = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(TEST, '..');
@@ -23,10 +24,6 @@ const FORBIDDEN = [
   /\/src\/backend\/(open|postgres)\.ts$/,
 ];
 
-const unitFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? unitFiles(join(dir, entry.name)) : entry.name.endsWith('.unit.test.ts') ? [join(dir, entry.name)] : [],
-  );
 
 const importsOf = (file: string) =>
   [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|import\('([^']+)'\)/gm)].map((m) => {

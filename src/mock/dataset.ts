@@ -8,10 +8,10 @@ import { importFolder, soleExport } from '../module-folder.ts';
 import { suggestionKeys } from '../match/keys.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
 import { searchKeys } from '../records/search-keys.ts';
-import { type RecordDescription, leavesOf } from '../records/define.ts';
+import { type Fields, type RecordDescription, groupFields, isBlocked, isLeaf, isLink, isList, leavesOf, readPath } from '../records/define.ts';
 import { VALUE_MAKERS } from '../generate/records.ts';
 import { Random } from '../generate/random.ts';
-import { blank, fillFromDescription } from '../generate/values.ts';
+import { fillFromDescription } from '../generate/values.ts';
 
 type Data = { [key: string]: unknown };
 
@@ -111,22 +111,33 @@ export const scenariosOf = (type: string, files: readonly TypeScenarios[]): read
 
 const isPlain = (value: unknown): value is Data => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Overlays `patch` on `base` group by group; a key the base lacks is a mistake in the data. */
-function merge(base: Data, patch: Data, path = ''): Data {
+/** Overlays `patch` on `base` group by group, each key one `fields` describes: any other is a mistake in the data. */
+function merge(fields: Fields, base: Data, patch: Data, path = ''): Data {
   const out: Data = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    if (!(key in base)) throw new Error(`mock dataset: there is no field ${path}${key}`);
-    out[key] = isPlain(base[key]) && isPlain(value) ? merge(base[key], value, `${path}${key}.`) : value;
+    const field = fields[key];
+    if (!field) throw new Error(`mock dataset: there is no field ${path}${key}`);
+    const isGroup = !isLeaf(field) && !isList(field) && !isLink(field);
+    out[key] = isGroup && isPlain(value) ? merge(groupFields(field), isPlain(base[key]) ? base[key] : {}, value, `${path}${key}.`) : value;
   }
   return out;
 }
 
+/** The records recordOf made: written whole, so what they leave out is unrecorded. */
+const wholeRecords = new WeakSet<Data>();
+
 /**
- * A record written whole for a scenario's `record`, from `layers` (later over earlier): every
- * field of `description` no layer gives is null, stated unrecorded, so none is filled.
+ * A record written whole for a scenario's `record`, from `layers` (later over earlier), each key
+ * checked against `description`. A field no layer gives is left out, as unrecorded: it is not
+ * invented (record 123456789 apart, whose every field is filled) and not stated null, so a field
+ * described after the record was written is no edit of it.
  */
-export const recordOf = (description: RecordDescription, ...layers: Data[]): Data => layers.reduce((record, layer) => merge(record, layer), blank(description.fields));
+export function recordOf(description: RecordDescription, ...layers: Data[]): Data {
+  const record = layers.reduce((out, layer) => merge(description.fields, out, layer), {});
+  wholeRecords.add(record);
+  return record;
+}
 
 /** Whether `overlay` gives the leaf at `path`: a value, null, or a null group holding it. */
 function gives(overlay: Data | undefined, path: string): boolean {
@@ -150,8 +161,9 @@ function setPath(record: Data, path: string, value: unknown): void {
 /**
  * One record a scenario: its first party named and dated as its search asks, the scenario's
  * `record` on top, and every leaf neither gives filled from the description (its values
- * `src/generate/values.ts` makes, from a stream of the type and id); record 123456789 has a list
- * item in each list too.
+ * `src/generate/values.ts` makes, from a stream of the type and id), unless the record was written
+ * whole (recordOf), whose unrecorded fields are left out unless it is blocked; record 123456789 has
+ * every leaf filled, and a list item in each list too.
  */
 function describedRecords(description: RecordDescription, set: TypeScenarios): Data[] {
   const [party] = description.search.parties;
@@ -165,15 +177,20 @@ function describedRecords(description: RecordDescription, set: TypeScenarios): D
     for (const [path, value] of [[party.surname, surname], [party.forenames, forenames], [party.dates[0], date]] as const) {
       if (value !== undefined) given.set(path, value);
     }
-    const named = blank(description.fields);
+    const named: Data = {};
     for (const [path, value] of given) setPath(named, path, value);
-    const record = merge(named, scenario.record ?? {});
+    const record = merge(description.fields, named, scenario.record ?? {});
     record.id = scenario.id;
+    const full = scenario.id === FULL_ID;
+    // A blocked record is filled too: its answer shows none of its values, and one stored without
+    // a key would show it left out rather than hidden, telling what the register recorded.
+    const whole = scenario.record !== undefined && wholeRecords.has(scenario.record);
+    if (whole && !full && !isBlocked(record, description.blockedFlag)) return record;
     const unset = leaves.filter((path) => path !== 'id' && !given.has(path) && !gives(scenario.record, path));
     const random = Random.fromString(`lev-mock\u0000${set.type}\u0000${scenario.id}`);
-    return fillFromDescription(description, record, random, VALUE_MAKERS, { paths: unset, lists: scenario.id === FULL_ID });
+    return fillFromDescription(description, record, random, VALUE_MAKERS, { paths: unset, lists: full });
   });
-  return chained(set, records);
+  return chained(description, set, records);
 }
 
 /**
@@ -190,13 +207,14 @@ function chain(...records: Data[]): Data[] {
 }
 
 /** The records of a scenario file with each chain its scenarios' `replaces` make linked, oldest first, in the file's order. */
-function chained(set: TypeScenarios, records: Data[]): Data[] {
+function chained(description: RecordDescription, set: TypeScenarios, records: Data[]): Data[] {
   const byId = new Map(records.map((record) => [record.id as number, record]));
   const next = new Map<number, number>();
   for (const { id, replaces } of set.scenarios) {
     if (replaces === undefined) continue;
     if (!byId.has(replaces)) throw new Error(`mock dataset: ${set.type} ${id} replaces ${replaces}, which its scenario file does not have`);
-    if (!('previousRegistration' in byId.get(id)! && 'nextRegistration' in byId.get(id)!)) {
+    const { previousRegistration, nextRegistration } = description.fields;
+    if (!previousRegistration || !isLink(previousRegistration) || !nextRegistration || !isLink(nextRegistration)) {
       throw new Error(`mock dataset: ${set.type} ${id} replaces ${replaces}, but the type has no links previousRegistration and nextRegistration`);
     }
     next.set(replaces, id);
@@ -224,9 +242,9 @@ export function mockRecords(descriptions: readonly RecordDescription[], files: r
 }
 
 /**
- * What the mock could not serve of each type: no scenarios, no
- * record with every field filled (FULL_ID), or a record no search or close match can find. The
- * mock refuses to start on any (backend/open.ts), so a type added without them fails at once.
+ * What the mock could not serve of each type: no scenarios, no record with every field filled
+ * (FULL_ID) or one that leaves a field unfilled, or a record no search or close match can find.
+ * The mock refuses to start on any (backend/open.ts), so a type added without them fails at once.
  */
 export function mockProblems(descriptions: readonly RecordDescription[], files: readonly TypeScenarios[], dataset = mockRecords(descriptions, files)): { type: string; problem: string }[] {
   return descriptions.flatMap((description) => {
@@ -235,6 +253,11 @@ export function mockProblems(descriptions: readonly RecordDescription[], files: 
     const problems: string[] = [];
     if (!records.length) problems.push('no mock scenarios (a scenario file in src/mock/scenarios/, docs/mock-data.md)');
     else if (!records.some((record) => record.id === FULL_ID)) problems.push(`no mock scenario ${FULL_ID}, the record with every field filled`);
+    else {
+      const full = records.find((record) => record.id === FULL_ID);
+      const unfilled = leavesOf(description.fields).find(({ path }) => readPath(full, path) == null);
+      if (unfilled) problems.push(`mock record ${FULL_ID}, the record with every field filled, leaves ${unfilled.path} unrecorded`);
+    }
     for (const record of records) {
       const keys = searchKeys(description, record);
       if (!keys.length) problems.push(`mock record ${record.id as number} gives no search keys: its parties' surnames or dates are empty`);

@@ -9,8 +9,9 @@
  *   date, the surname, the forenames), each naming a string kept once in a table of its own: a
  *   candidate reads a few neighbouring numbers and strings that every record with the same name
  *   shares;
- * - the postings of each slot (`slotOf`: a key folded to 30 bits) are a list of positions, found
- *   through an open-addressing table of slots.
+ * - the postings of each key are a list of positions, found through an open-addressing table of
+ *   the keys (placed by `slotOf`, the key folded to 30 bits, and told apart by the whole key, so
+ *   that a pass finds the records PostgreSQL's key table finds: test/store/close-match-order.test.ts).
  * Candidates are answered as the stores' readers answer them (match/candidates.ts): their keys as
  * numbers of the strings they hold, numbered afresh from the table's for each answer.
  *
@@ -23,20 +24,16 @@ import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
 import type { KeyPass } from '../types/store.ts';
 
 /**
- * A close-match key's slot: the key (a number below 2^53, match/keys.ts) folded to 30 bits. Keys of
- * one name and neighbouring days fold to neighbouring slots. Two keys sharing a slot only bring a
- * record among the candidates that its score then ranks, as any candidate is.
+ * A close-match key's slot: the key (a number below 2^53, match/keys.ts) folded to 30 bits, where
+ * the table's search for it starts. Keys of one name and neighbouring days fold to neighbouring slots.
  */
 function slotOf(key: number): number {
   const high = Math.floor(key / 2 ** 22);
   return (Math.imul(high, 0x01000193) ^ (key % 2 ** 22)) & 0x3fffffff;
 }
 
-/** A key as the reader's callers give it (a number, or its decimal text), folded to its slot. */
-const slotOfGiven = (key: number | string) => slotOf(typeof key === 'number' ? key : Number(key));
-
-/** A record's keys' slots, each once: keys sharing a slot count once, as they would were they one key. */
-const slotsOf = (keys: readonly SearchKey[]) => [...new Set(suggestionKeyValues(keys).map(slotOf))];
+/** A key as the reader's callers give it (a number, or its decimal text). */
+const keyOfGiven = (key: number | string) => (typeof key === 'number' ? key : Number(key));
 
 /** No position, no posting: the end of a list, an empty place. */
 const NONE = -1;
@@ -105,51 +102,56 @@ export function createSuggestionIndex(): SuggestionIndex {
   let keysUsed = 0;
   let keysLive = 0;
 
-  // The slots: an open-addressing table of [slot + 1, first posting] pairs (0: an empty place), and
-  // the postings, each a position and the next posting of its slot.
+  // The keys: an open-addressing table of [1, first posting] pairs (0: an empty place) and the key
+  // each place holds, and the postings, each a position and the next posting of its key.
   let table = new Int32Array(1024 * 2);
+  let placeKeys = new Float64Array(1024);
   let slotsHeld = 0;
   let postings = new Int32Array(1024 * 2);
   let postingsUsed = 0;
   let freePosting = NONE;
 
-  // Places are found by the high bits of a multiplicative hash: the slots of one name's
+  // Places are found by the high bits of a multiplicative hash of the slot: the slots of one name's
   // neighbouring days are neighbours, and would otherwise fill runs of neighbouring places.
   let shift = 32 - 10;
-  const placeOf = (slot: number): number => {
+  const placeOf = (key: number): number => {
     const mask = table.length / 2 - 1;
-    let at = Math.imul(slot, 0x9e3779b1) >>> shift;
-    while (table[at * 2] !== 0 && table[at * 2] !== slot + 1) at = (at + 1) & mask;
+    let at = Math.imul(slotOf(key), 0x9e3779b1) >>> shift;
+    while (table[at * 2] !== 0 && placeKeys[at] !== key) at = (at + 1) & mask;
     return at;
   };
 
   /** The table anew with `places` places (a power of two). */
   const rehash = (places: number) => {
     const old = table;
+    const oldKeys = placeKeys;
     table = new Int32Array(places * 2);
+    placeKeys = new Float64Array(places);
     shift = 32 - Math.log2(places);
     slotsHeld = 0;
     for (let at = 0; at < old.length; at += 2) {
-      // Slots whose postings all went are dropped.
+      // Keys whose postings all went are dropped.
       if (old[at] === 0 || old[at + 1] === NONE) continue;
-      const place = placeOf(old[at] - 1);
+      const place = placeOf(oldKeys[at / 2]);
       table[place * 2] = old[at];
       table[place * 2 + 1] = old[at + 1];
+      placeKeys[place] = oldKeys[at / 2];
       slotsHeld++;
     }
   };
 
-  const post = (slot: number, position: number) => {
+  const post = (key: number, position: number) => {
     // At most half full, counting slots whose postings all went, so that a probe ends soon: those
     // are dropped first, and the table doubled if that is not enough.
     if ((slotsHeld + 1) * 4 > table.length) {
       rehash(table.length / 2);
       if ((slotsHeld + 1) * 4 > table.length) rehash(table.length);
     }
-    const place = placeOf(slot);
+    const place = placeOf(key);
     if (table[place * 2] === 0) {
-      table[place * 2] = slot + 1;
+      table[place * 2] = 1;
       table[place * 2 + 1] = NONE;
+      placeKeys[place] = key;
       slotsHeld++;
     }
     let posting = freePosting;
@@ -163,9 +165,9 @@ export function createSuggestionIndex(): SuggestionIndex {
     table[place * 2 + 1] = posting;
   };
 
-  // Postings packed when their number has doubled since the last packing: each slot's list written
+  // Postings packed when their number has doubled since the last packing: each key's list written
   // afresh as a run of neighbouring entries, in the order it is walked. Records come one at a time,
-  // so a slot's postings would otherwise lie wherever each record's turn put them, and a walk through
+  // so a key's postings would otherwise lie wherever each record's turn put them, and a walk through
   // the postings of a common name at a million records missed the cache at every step (a third of a
   // close match's CPU). Packing costs a pass over the postings: constant time a posting, on average.
   let packedAt = 1024;
@@ -189,8 +191,8 @@ export function createSuggestionIndex(): SuggestionIndex {
     packedAt = Math.max(1024, used);
   };
 
-  const unpost = (slot: number, position: number) => {
-    const place = placeOf(slot);
+  const unpost = (key: number, position: number) => {
+    const place = placeOf(key);
     if (table[place * 2] === 0) return;
     let before = NONE;
     for (let posting = table[place * 2 + 1]; posting !== NONE; before = posting, posting = postings[posting * 2 + 1]) {
@@ -242,7 +244,7 @@ export function createSuggestionIndex(): SuggestionIndex {
     if (position === undefined) return;
     const keys = keysAt(position);
     countNames(surnames, forenames, keys, -1);
-    for (const slot of slotsOf(keys)) unpost(slot, position);
+    for (const key of suggestionKeyValues(keys)) unpost(key, position);
     keysLive -= records[position * 2 + 1];
     positions.delete(id);
     ids[position] = NaN;
@@ -265,7 +267,7 @@ export function createSuggestionIndex(): SuggestionIndex {
     putKeys(position, keys);
     keysLive += keys.length;
     countNames(surnames, forenames, keys, 1);
-    for (const slot of slotsOf(keys)) post(slot, position);
+    for (const key of suggestionKeyValues(keys)) post(key, position);
     if (postingsUsed >= packedAt * 2) pack();
   };
 
@@ -293,16 +295,16 @@ export function createSuggestionIndex(): SuggestionIndex {
     for (const pass of passes) {
       // By position, its rank as one number, higher first: how many of the pass's keys it shares,
       // then how early the first of them comes (keys.ts).
-      const slots = [...new Set(pass.keys.map(slotOfGiven))];
-      for (let at = 0; at < slots.length; at++) {
-        const place = placeOf(slots[at]);
+      const passKeys = [...new Set(pass.keys.map(keyOfGiven))];
+      for (let at = 0; at < passKeys.length; at++) {
+        const place = placeOf(passKeys[at]);
         if (table[place * 2] === 0) continue;
         for (let posting = table[place * 2 + 1]; posting !== NONE; posting = postings[posting * 2 + 1]) {
           const position = postings[posting * 2];
           if (rankOf[position] === 0) {
-            rankOf[position] = slots.length - at;
+            rankOf[position] = passKeys.length - at;
             found.push(position);
-          } else rankOf[position] += slots.length + 1;
+          } else rankOf[position] += passKeys.length + 1;
         }
       }
       if (found.length <= pass.limit) {

@@ -11,7 +11,8 @@ export const LIST_SIZE = 131_072;
  * a re-registration (the registration replaced), a block, a cancellation, and a change the
  * description names no reason for (`other`: marriages and partnerships record no correction text,
  * so a correction of one arrives so). A marginal note or an unblocking leaves what a credential
- * said standing.
+ * said standing. PostgreSQL's trigger names the same ones: `npm run regenerate` writes its
+ * function from this list into a new migration (store/generated-migrations.ts).
  */
 export const REVOKING_REASONS = ['corrected', 'replaced', 'blocked', 'cancelled', 'other'] as const;
 

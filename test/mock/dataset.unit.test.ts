@@ -1,6 +1,7 @@
 /**
  * How a scenario becomes its record (src/mock/dataset.ts): what the scenario's `record` gives is
- * kept, null included, and only what it leaves undefined is filled from the description; a later
+ * kept, null included, and only what it leaves undefined is filled from the description (left
+ * out of a record written whole, unless it shows every field or is blocked); a later
  * scenario with an earlier one's id is the same record; a scenario file is what defineScenarios()
  * made, and one it cannot be is refused when it is defined.
  */
@@ -24,14 +25,33 @@ test("a null the scenario's record gives is kept; a field it leaves undefined is
   assert.equal(readPath(record, 'child.surname'), 'Ambler', 'named as its search asks');
 });
 
-test('a record written whole (recordOf) is kept as written: nothing is filled in it', () => {
-  const whole = recordOf(testfixture, { court: 'Kestlewick Family Court', child: { surname: 'Ambler' } });
+test('a record written whole (recordOf) is kept as written: a field it does not give is left out, neither invented nor null', () => {
+  const status = { blocked: false };
+  const whole = recordOf(testfixture, { court: 'Kestlewick Family Court', child: { surname: 'Ambler' }, status }, { adopters: { names: null } });
+  assert.deepEqual(whole, { court: 'Kestlewick Family Court', child: { surname: 'Ambler' }, status, adopters: { names: null } });
   const [record] = recordsOf([{ id: 1, type: 'testfixture', shows: '', search, record: whole }]);
   assert.equal(record.court, 'Kestlewick Family Court');
   assert.equal(readPath(record, 'child.surname'), 'Ambler');
-  assert.equal(readPath(record, 'child.forenames'), null, "the search's forenames under a record that states none");
-  assert.equal(readPath(record, 'adopters.address'), null);
+  assert.equal(readPath(record, 'child.forenames'), 'Toby', "the search's forenames, where the record states none");
+  assert.equal(readPath(record, 'adopters.names'), null, 'a null it gives is kept');
+  assert.ok(!('address' in (record.adopters as Rec)) && !('dateOfOrder' in record) && !('nextRegistration' in record), 'the rest is left out');
   assert.throws(() => recordOf(testfixture, { nope: 1 }), /there is no field nope/);
+  assert.throws(() => recordOf(testfixture, { child: { nope: 1 } }), /there is no field child\.nope/);
+});
+
+test('a record written whole is filled where it must show every field (123456789), and where it is blocked', () => {
+  const whole = recordOf(testfixture, { court: 'Kestlewick Family Court', adopters: { names: null }, status: { blocked: false } });
+  const blocked = recordOf(testfixture, { status: { blocked: true } });
+  const [full, hidden] = recordsOf([
+    { id: 123456789, type: 'testfixture', shows: '', search, record: whole },
+    { id: 2, type: 'testfixture', shows: '', search, record: blocked },
+  ]);
+  assert.equal(full.court, 'Kestlewick Family Court');
+  assert.equal(readPath(full, 'adopters.names'), null, 'a null it gives is kept');
+  assert.equal(typeof readPath(full, 'adopters.address'), 'string');
+  // Stored with every key, a blocked record's answer shows each as hidden, telling nothing of what it records.
+  assert.equal(readPath(hidden, 'status.blocked'), true);
+  assert.equal(typeof readPath(hidden, 'adopters.address'), 'string');
 });
 
 test("a later scenario with an earlier one's id is the same record, found another way", () => {

@@ -106,6 +106,10 @@ describe('every described type has a migration, mock scenarios and search keys',
     assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [withoutFull] }), [
       `testfixture: no mock scenario ${FULL_ID}, the record with every field filled`,
     ]);
+    const nullCourt = { ...fixtureScenarios, scenarios: fixtureScenarios.scenarios.map((s) => (s.id === FULL_ID ? { ...s, record: { ...s.record, court: null } } : s)) };
+    assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [nullCourt] }), [
+      `testfixture: mock record ${FULL_ID}, the record with every field filled, leaves court unrecorded`,
+    ]);
   });
 
   test('a type whose records give no search keys is named', () => {
