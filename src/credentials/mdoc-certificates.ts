@@ -9,9 +9,8 @@
  */
 import { type KeyObject, X509Certificate as NodeCertificate, createPublicKey, generateKeyPairSync, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import { MDOC_DS_EKU, checkDocumentSigner } from '../config/mdoc-chain.ts';
 
-/** The extended key usage of an mdoc document signer (ISO/IEC 18013-5, B.1.4). */
-export const MDOC_DS_EKU = '1.0.18013.5.1.2';
 
 const ECDSA = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const crypto = webcrypto as unknown as Crypto;
@@ -117,22 +116,6 @@ export async function makeDocumentSigner(
     crypto,
   );
   return new Uint8Array(certificate.rawData);
-}
-
-/**
- * Checks a configured chain: the DS certificate's key is the private key's, one of the IACAs (the
- * first, by convention) issued and signed it, and it is a DS certificate. Throws naming what is wrong.
- */
-export function checkDocumentSigner(privateKey: KeyObject, certificate: Uint8Array, iacas: readonly Uint8Array[]): void {
-  if (privateKey.asymmetricKeyType !== 'ec' || privateKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error('the document signer key is not a P-256 key');
-  const ds = new NodeCertificate(certificate);
-  const mine = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
-  if (!ds.publicKey.export({ format: 'der', type: 'spki' }).equals(mine)) throw new Error("the document signer certificate is not the key's");
-  if (!iacas.some((iaca) => ds.checkIssued(new NodeCertificate(iaca)) && ds.verify(new NodeCertificate(iaca).publicKey))) {
-    throw new Error('no IACA certificate given issued the document signer certificate');
-  }
-  const eku = new x509.X509Certificate(Uint8Array.from(certificate)).getExtension(x509.ExtendedKeyUsageExtension);
-  if (!eku?.usages.includes(MDOC_DS_EKU)) throw new Error(`the document signer certificate lacks the mdoc extended key usage ${MDOC_DS_EKU}`);
 }
 
 /** The configured chain, checked; or, when none is, one made now (an IACA of 10 years, a DS of 1). */
