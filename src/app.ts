@@ -29,7 +29,7 @@ import { openSessions } from './ui/sessions.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
 import { TRUNCATED_HEADER, fromStore } from './http/route-config.ts';
-import { statusLists } from './http/status-lists.ts';
+import { cwtStatusList, statusLists } from './http/status-lists.ts';
 import { walletDocumentRoutes } from './http/wallet-documents.ts';
 import { recordRoutes } from './http/record-routes.ts';
 import { auditPlugin } from './http/plugins/audit.ts';
@@ -172,6 +172,7 @@ export async function buildApp(
       app.log.info({ kid: keys.current.kid }, 'credentials: no issuer key configured, so this process made one at start; relying parties find it at /.well-known/jwt-vc-issuer');
     }
     const lists = statusLists({ statuses: credentials, key: () => keys.current, ttlS: config.credentials.statusTtlS, fromStore });
+    const mdocSigner = await documentSigner(config.credentials.mdoc, config.credentials.issuer ? { issuerUrl: config.credentials.issuer } : {});
     await app.register(credentialRoutes, {
       views: compiled,
       store,
@@ -180,8 +181,8 @@ export async function buildApp(
       keys,
       issuer: createCredentialIssuer(keys, config.credentials.validityS),
       issuerUrl,
+      cwt: cwtStatusList({ statuses: credentials, signer: mdocSigner, ttlS: config.credentials.statusTtlS, fromStore }),
     });
-    const mdocSigner = await documentSigner(config.credentials.mdoc, config.credentials.issuer ? { issuerUrl: config.credentials.issuer } : {});
     await app.register(walletDocumentRoutes, { keys, signer: mdocSigner, issuerUrl });
     // A list just signed is answered before Fastify, unless tracing or CORS, which act on every
     // request Fastify answers, are on: then Fastify answers it too.
