@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { cpuSeconds, localPortsTo, memory } from './lib/proc.ts';
+import { RAW_COPY_TABLE_COLUMNS, rawCopyArgs } from './lib/raw-copy.ts';
 const [file, rounds, ...variants] = process.argv.slice(2);
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const admin = new pg.Client({ connectionString: url });
@@ -41,8 +42,8 @@ for (let round = 0; round < Number(rounds); round++) {
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
     let r;
     if (name === 'raw') {
-      await admin.query(`CREATE TABLE ${schema}.raw_lines (line text)`);
-      r = await run('psql', ['-d', url, '-c', `\\copy ${schema}.raw_lines (line) from '${file}' with (format csv, quote e'\\x01', delimiter e'\\x02')`], process.env);
+      await admin.query(`CREATE TABLE ${schema}.raw_lines ${RAW_COPY_TABLE_COLUMNS}`);
+      r = await run('psql', rawCopyArgs(url, `${schema}.raw_lines`, file), process.env);
     } else {
       const env = { ...process.env, DATABASE_URL: url, DATABASE_SCHEMA: schema, LOG_LEVEL: 'warn' };
       await run('node', [bin, 'migrate'], env);

@@ -42,6 +42,7 @@ import type { RecordReader, RecordWriter } from '../src/types/store.ts';
 import { GENERATED_TYPES, type GeneratedType, countsOf } from './lib/workload.ts';
 import { type Corruption, type Details, PAIRS, SINGLE } from './lib/corrupt.ts';
 import { type RealValues, askable, groupOf, withErrors } from './lib/errors.ts';
+import { partyDetails, sameEvent } from './lib/recall.ts';
 
 /** The record types, read once by this script. */
 const records = await loadRecordTypes();
@@ -138,19 +139,6 @@ interface Tally {
   micros: number;
 }
 
-/** The ids of the registration's chain: a re-registration records the same event. */
-function sameEvent(record: unknown): Set<number> {
-  const ids = new Set<number>([readPath(record, 'id') as number]);
-  for (const link of ['previousRegistration', 'nextRegistration']) {
-    let linked = readPath(record, link);
-    while (linked && typeof linked === 'object') {
-      ids.add(readPath(linked, 'id') as number);
-      linked = readPath(linked, link);
-    }
-  }
-  return ids;
-}
-
 async function evaluate(reader: RecordReader): Promise<Map<string, Tally>> {
   const tallies = new Map<string, Tally>();
   const kinds: [string, Corruption][] = [...Object.entries(SINGLE), ...Object.entries(PAIRS)];
@@ -161,12 +149,9 @@ async function evaluate(reader: RecordReader): Promise<Map<string, Tally>> {
       const tally: Tally = { n: 0, at1: 0, at5: 0, wrongAbove90: 0, micros: 0 };
       for (let tries = 0; tally.n < queries && tries < queries * 20; tries++) {
         const record = recordAt(type, { count: sizes[type], seed }, r.int(0, sizes[type] - 1));
-        const party = r.pick(parties);
-        const surname = readPath(record, party.surname);
-        const forenames = readPath(record, party.forenames);
-        const dates = party.dates.map((path) => readPath(record, path)).filter((d): d is string => typeof d === 'string');
-        if (typeof surname !== 'string' || typeof forenames !== 'string' || !dates.length) continue;
-        const details: Details = { surname, forenames, date: r.pick(dates) };
+        const found = partyDetails(record, r.pick(parties));
+        if (!found) continue;
+        const details: Details = { surname: found.surname, forenames: found.forenames, date: r.pick(found.dates) };
         const query = corrupt(details, r);
         if (!query || !normaliseName(query.surname) || !normaliseName(query.forenames)) continue;
         const started = process.hrtime.bigint();
@@ -236,11 +221,9 @@ async function evaluateGenerated(reader: RecordReader): Promise<Generated> {
     const r = Random.fromString(`suggest-eval generated\u0000${seed}\u0000${type}`);
     for (let made = 0, tries = 0; made < generatedQueries && tries < generatedQueries * 20; tries++) {
       const record = recordAt(type, { count: sizes[type], seed }, r.int(0, sizes[type] - 1));
-      const party = r.pick(parties);
-      const surname = readPath(record, party.surname);
-      const forenames = readPath(record, party.forenames);
-      const dates = party.dates.map((path) => readPath(record, path)).filter((d): d is string => typeof d === 'string');
-      if (typeof surname !== 'string' || typeof forenames !== 'string' || !dates.length) continue;
+      const found = partyDetails(record, r.pick(parties));
+      if (!found) continue;
+      const { surname, forenames, dates } = found;
       made++;
       const corrupted = withErrors({ surname, forenames, date: r.pick(dates) }, values, r);
       const asked = corrupted.details;

@@ -71,13 +71,20 @@ export function reportError(command: string, error: unknown): { line: string; ex
  * body is always `{"code", "message"}`, as the published interface has it.
  */
 export class ApiError extends LevError {
-  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+  /**
+   * A 5xx that is a documented limit reached (the feed's waiting reads), not a failure: the service
+   * works as designed, so it is logged at warn, and error level keeps meaning that something failed.
+   */
+  readonly limit: boolean;
+
+  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}, { limit = false } = {}) {
     // An answer, not a fault: nothing reads its stack (a failure it reports is its `cause`, with its
     // own), and capturing one through Fastify's frames cost some 15 µs a 404 under load.
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     super(message, { code, status, headers });
     Error.stackTraceLimit = stackTraceLimit;
+    this.limit = limit;
   }
 
   /** Fastify's name for the status, which its own reply handling reads. */
@@ -95,6 +102,9 @@ export const routeNotFound = (path: string) => new ApiError(404, 'ResourceNotFou
 export const methodNotAllowed = (method: string, allow: string) =>
   new ApiError(405, 'MethodNotAllowed', `${method} is not allowed`, { allow });
 export const serviceUnavailable = (message: string) => new ApiError(503, 'ServiceUnavailable', message);
+/** A documented limit reached: 503, told when to try again, logged at warn. */
+export const limitReached = (message: string, retryAfterS: number) =>
+  new ApiError(503, 'ServiceUnavailable', message, { 'retry-after': String(retryAfterS) }, { limit: true });
 
 /**
  * Runs `work`, a read of something the service depends on; its failure means the service cannot

@@ -112,9 +112,14 @@ export function addressProblem(text: string, allowed: NetworkList, loopbackAllow
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Why a URL cannot be a webhook's (its form, before any address is known); undefined when it can. */
+/**
+ * Why a URL cannot be a webhook's (its form, before any address is known); undefined when it can.
+ * The WHATWG parser drops a tab, CR or LF anywhere and spaces and controls at either end, and
+ * escapes a space within: a URL holding one is refused rather than stored as other than typed.
+ */
 export function webhookUrlProblem(text: string, allowHttpLoopback: boolean): string | undefined {
   if (text.length > MAX_WEBHOOK_URL_LENGTH) return `a webhook URL is at most ${MAX_WEBHOOK_URL_LENGTH} characters, not ${text.length}`;
+  if (/[\s\p{Cc}]/u.test(text)) return `${JSON.stringify(text)} holds a space or a control character: a webhook URL holds neither (write a space as %20)`;
   let url: URL;
   try {
     url = new URL(text);
@@ -123,6 +128,7 @@ export function webhookUrlProblem(text: string, allowHttpLoopback: boolean): str
   }
   if (url.username || url.password) return 'a webhook URL carries no user name or password (the signature proves the sender)';
   if (url.hash) return 'a webhook URL has no #fragment';
+  if (url.port === '0') return 'a webhook URL names no port 0, which no receiver listens at: name its port, or none for the scheme\'s own';
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
     if (!allowHttpLoopback) return 'only https URLs (plain http only to a loopback address, with WEBHOOK_ALLOW_HTTP=loopback)';
@@ -134,3 +140,6 @@ export function webhookUrlProblem(text: string, allowHttpLoopback: boolean): str
   }
   return `only https URLs, not ${url.protocol.slice(0, -1)}`;
 }
+
+/** The URL a webhook is stored and shown as: the WHATWG parser's form of one webhookUrlProblem takes. */
+export const normalisedWebhookUrl = (text: string) => new URL(text).href;

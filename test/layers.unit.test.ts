@@ -13,7 +13,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 
 /** Bottom first. A folder's name, or a file at the top of src/. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['errors.ts', 'version.ts', 'module-folder.ts', 'digest.ts'],
+  ['errors.ts', 'version.ts', 'module-folder.ts', 'digest.ts', 'when-needed.ts'],
   ['config', 'webhook-addresses.ts'],
   ['tracing'],
   ['types'],

@@ -34,12 +34,15 @@ export interface ReadResult {
   readonly perSecond: number;
 }
 
-/** Reads every event after `after` (from the start when absent) at limit=1000, as one client. */
-export async function readEvery(url: string, after?: string): Promise<ReadResult> {
+/**
+ * Reads every event after `after` (from the start when absent) at limit=1000, as one client; with
+ * `maxSeconds`, stops at the first answer after that many seconds (a new reader catching up).
+ */
+export async function readEvery(url: string, after?: string, maxSeconds = Infinity): Promise<ReadResult> {
   const started = performance.now();
   let events = 0;
   let position = after;
-  for (;;) {
+  while (performance.now() - started < maxSeconds * 1000) {
     const answer = await feed(url, `limit=${LIMIT}${position === undefined ? '' : `&after=${position}`}`);
     events += answer.events.length;
     if (answer.events.length === 0) break;

@@ -28,7 +28,7 @@ export interface Measurements {
 
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
-export async function phase({ windows }: Measurements, opts: Options, { store, server, databaseCpu }: Target, scenario: string, lists: Request[][], mode: Mode, seconds = opts.duration): Promise<Row> {
+export async function phase({ windows }: Measurements, opts: Pick<Options, 'duration' | 'connections'>, { store, server, databaseCpu }: Target, scenario: string, lists: Request[][], mode: Mode, seconds = opts.duration): Promise<Row> {
   const settings: DriveSettings = { url: server.url, duration: seconds, connections: opts.connections, timeout: 10 };
   const peakReset = resetPeak(server.pid);
   // Where the peak cannot be reset, also sample RSS (bounded: one reading every 200 ms while the phase runs).

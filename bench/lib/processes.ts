@@ -36,9 +36,10 @@ export interface Server {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs `node [nodeArgs] args` in the repository with `env`, and waits (at most `timeoutS`) until GET /readiness answers 200. */
-export async function startServer(name: string, nodeArgs: string[], args: string[], env: NodeJS.ProcessEnv, port: number, timeoutS: number): Promise<Server> {
+export async function startServer(name: string, nodeArgs: string[], args: string[], env: NodeJS.ProcessEnv, port: number, timeoutS: number, how: Pick<MeasuredHow, 'stdout'> = {}): Promise<Server> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const stdout = how.stdout === 'stderr' ? 2 : 'inherit';
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args], { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'] });
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   const exit = new Promise<void>((done) =>
     child.once('exit', (code, signal) => {
@@ -96,22 +97,31 @@ export async function stopCommands(): Promise<void> {
 
 /** Runs a command to completion (bounded by `timeoutS`), its output going to ours; throws unless it exits 0. */
 export async function run(args: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<void> {
-  const child = tracked(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' }));
+  const child = tracked(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: Math.ceil(timeoutS * 1000), killSignal: 'SIGKILL' }));
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   if (code !== 0) throw new Error(`'${args.join(' ')}' failed (code ${code}, signal ${signal})`);
+}
+
+/** Another program than node (`command`), and where its standard output goes. */
+export interface MeasuredHow {
+  readonly command?: string;
+  readonly stdout?: 'inherit' | 'stderr';
 }
 
 /**
  * `run`, and how long the command took and its peak RSS (VmHWM, read every 200 ms while it runs:
  * a peak in its last moments may be missed), or null where /proc is not available.
  */
-export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<{ seconds: number; peakMiB: number | null }> {
+export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, timeoutS: number, how: MeasuredHow = {}): Promise<{ seconds: number; peakMiB: number | null }> {
   const started = performance.now();
-  const child = tracked(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' }));
+  // A report on stdout stays apart from what the command prints: `stdout: 'stderr'` sends that to our stderr.
+  const stdout = how.stdout === 'stderr' ? 2 : 'inherit';
+  const child = tracked(spawn(how.command ?? process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'], timeout: Math.ceil(timeoutS * 1000), killSignal: 'SIGKILL' }));
   let peak: number | null = null;
   const sample = () => {
     const reading = memory(child.pid!);
-    if (reading) peak = Math.max(peak ?? 0, reading.peakMiB);
+    // A process exiting has no VmHWM left to read (NaN), which must not hide the peak read before.
+    if (reading && Number.isFinite(reading.peakMiB)) peak = Math.max(peak ?? 0, reading.peakMiB);
   };
   const sampler = setInterval(sample, 200);
   try {
@@ -125,7 +135,7 @@ export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, timeou
 
 /** `node bin/lev-api.js generate ... | node bin/lev-api.js load ... -`, bounded by `timeoutS`. */
 export async function pipe(producer: string[], consumer: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<void> {
-  const options = { cwd: ROOT, env, timeout: timeoutS * 1000, killSignal: 'SIGKILL' as const };
+  const options = { cwd: ROOT, env, timeout: Math.ceil(timeoutS * 1000), killSignal: 'SIGKILL' as const };
   const from = tracked(spawn(process.execPath, producer, { ...options, stdio: ['ignore', 'pipe', 'inherit'] }));
   const to = tracked(spawn(process.execPath, consumer, { ...options, stdio: ['pipe', 'inherit', 'inherit'] }));
   from.stdout!.pipe(to.stdin!);

@@ -72,8 +72,13 @@ export function table(rows: readonly Row[]): string {
     fixed(row.server.peakRssMiB, 0),
     fixed(row.database?.cpuMicrosPerRequest, 0),
   ]);
+  return markdownTable(header, lines, right);
+}
+
+/** A Markdown table with its columns padded to one width, those in `right` aligned right. */
+export function markdownTable(header: readonly string[], lines: readonly (readonly string[])[], right: ReadonlySet<number>): string {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
-  const format = (cells: string[]) => `| ${cells.map((cell, i) => (right.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
+  const format = (cells: readonly string[]) => `| ${cells.map((cell, i) => (right.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (right.has(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
   return [format(header), rule, ...lines.map(format)].join('\n');
 }

@@ -24,19 +24,19 @@ export const LEV_API = 'bin/lev-api.js';
  * those the benchmark decides. Callers are identified by the mock identity headers (AUTH_MODE=mock),
  * on both stores.
  */
-export function serviceEnv(opts: Options, extra: Record<string, string>): NodeJS.ProcessEnv {
+export function serviceEnv(opts: Pick<Options, 'settings'>, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const { name } of [...configReference(), ...tracingConfigReference()]) delete env[name];
   return { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...opts.settings, AUTH_MODE: 'mock', ...extra };
 }
 
 /** Seconds until the service's /metrics says its close-match indexes are built (SUGGESTION_INDEX=service). */
-export async function indexesBuilt(port: number): Promise<number> {
+export async function indexesBuilt(port: number, timeoutS = 600): Promise<number> {
   const started = performance.now();
   for (;;) {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     if (/^lev_suggestion_index_built 1$/m.test(text)) return (performance.now() - started) / 1000;
-    if (performance.now() - started > 600_000) throw new Error('the close-match indexes were not built within 10 minutes');
+    if (performance.now() - started > timeoutS * 1000) throw new Error(`the close-match indexes were not built within ${timeoutS} s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

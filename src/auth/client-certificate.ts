@@ -18,9 +18,13 @@
  */
 import { X509Certificate, createHash } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
-import { RsaSaPssParams } from '@peculiar/asn1-rsa';
-import { AsnConvert } from '@peculiar/asn1-schema';
-import { Certificate } from '@peculiar/asn1-x509';
+import type { Certificate } from '@peculiar/asn1-x509';
+import { whenNeeded } from '../when-needed.ts';
+
+// Only a process that asks for client certificates reads them.
+const asn1Rsa = whenNeeded<typeof import('@peculiar/asn1-rsa')>('@peculiar/asn1-rsa');
+const asn1Schema = whenNeeded<typeof import('@peculiar/asn1-schema')>('@peculiar/asn1-schema');
+const asn1X509 = whenNeeded<typeof import('@peculiar/asn1-x509')>('@peculiar/asn1-x509');
 
 export const MAX_VALIDITY_DAYS = 731;
 const MIN_RSA_BITS = 2048;
@@ -126,7 +130,7 @@ function signatureProblem(parsed: Certificate): CertificateProblem | undefined {
   if (algorithm === RSASSA_PSS) {
     let hash = '1.3.14.3.2.26'; // RFC 4055: SHA-1 when the parameters do not say
     try {
-      if (parameters) hash = AsnConvert.parse(parameters, RsaSaPssParams).hashAlgorithm.algorithm;
+      if (parameters) hash = asn1Schema().AsnConvert.parse(parameters, asn1Rsa().RsaSaPssParams).hashAlgorithm.algorithm;
     } catch {
       return refuse('RSASSA-PSS with unreadable parameters');
     }
@@ -146,7 +150,7 @@ function validityProblem(parsed: Certificate): CertificateProblem | undefined {
 export function certificateProblem(certificate: X509Certificate): CertificateProblem | undefined {
   let parsed: Certificate;
   try {
-    parsed = AsnConvert.parse(certificate.raw, Certificate);
+    parsed = asn1Schema().AsnConvert.parse(certificate.raw, asn1X509().Certificate);
   } catch {
     return { rule: 'signature-algorithm', detail: 'its signature algorithm cannot be read' };
   }

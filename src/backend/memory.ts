@@ -32,7 +32,8 @@ export async function openMemoryBackend(
   checkpoints: AuditCheckpointConfig = { intervalMs: 60_000 },
   /**
    * Whether close matches are found on a thread of their own (suggestion-thread.ts), fed a copy of
-   * the index: what a served process does, for the second core; tests leave it off, for the thread's start.
+   * the index, started at the first close match: what a served process does, for the second core;
+   * tests leave it off, for the thread's start.
    */
   { suggestionThread = false }: { readonly suggestionThread?: boolean } = {},
 ): Promise<MemoryBackend> {
@@ -40,7 +41,7 @@ export async function openMemoryBackend(
   const thread = suggestionThread
     ? startSuggestionThread(descriptions.map((d) => d.name), { fed: searchKeys }, (error) =>
         // The message only: the index holds names, and an error never quotes them.
-        console.error(`the close-match thread failed (${error.message}); it is started again, close matches are found on the event loop meanwhile`))
+        console.error(`the close-match thread failed (${error.message}); it is started again, close matches are found on the event loop meanwhile`), { whenAsked: true })
     : undefined;
   const credentials = createMemoryCredentialStatuses();
   const revoking = new Set<string>(REVOKING_REASONS);

@@ -14,7 +14,7 @@ import type { RecordDescription } from '../records/define.ts';
 import { loadRecordTypes } from '../records/index.ts';
 import type { RecordWriter } from '../types/store.ts';
 import { type MemoryBackend, openMemoryBackend } from './memory.ts';
-import { type PostgresBackend, openPostgresBackend } from './postgres.ts';
+import type { PostgresBackend } from './postgres.ts';
 
 /** The built-in records of a type, as NDJSON text loaded like any file (so the mock can never serve what a load would refuse). */
 const mockSource = (type: string, entries: readonly object[]): Source => ({
@@ -66,6 +66,8 @@ async function preparing<B extends MemoryBackend | PostgresBackend>(backend: B, 
 export async function openBackend(config: Config, types: ServiceTypes): Promise<MemoryBackend | PostgresBackend> {
   const { descriptions } = types;
   if (config.database) {
+    // Imported here: the embedded store's process (the mock) never loads the driver.
+    const { openPostgresBackend } = await import('./postgres.ts');
     const backend = openPostgresBackend(config.database, descriptions, {
       checkpoints: config.auditCheckpoints,
       suggestionIndex: config.database.suggestionIndex,

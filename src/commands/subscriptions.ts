@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Command } from './command.ts';
 import { loadConfig } from '../config/index.ts';
 import { eventTypes, subscriptionProblem } from '../records/changes.ts';
-import { isoInstant, isoInstantShaped } from '../records/dates.ts';
+import { INSTANT_RANGE, isoInstant, isoInstantShaped } from '../records/dates.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { roleVocabulary, rolesProblem } from '../records/roles.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
@@ -20,6 +20,7 @@ import { createPostgresWebhooks } from '../store/postgres-webhooks.ts';
 import { type DestinationChecker, RefusedDestination, destinationPolicy } from '../webhooks/destination.ts';
 import { newSecret, newSigningKey, publicKeyOf } from '../webhooks/signing.ts';
 import { deliveryStateOf } from '../webhooks/state.ts';
+import { normalisedWebhookUrl } from '../webhook-addresses.ts';
 import { parseArguments } from './arguments.ts';
 import { UsageError } from '../errors.ts';
 
@@ -93,7 +94,7 @@ function timeOption(name: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const time = isoInstant(value);
   if (time) return time;
-  if (isoInstantShaped(value)) throw new UsageError(`--${name} ${value} is written right but is no real date or time of the calendar`);
+  if (isoInstantShaped(value)) throw new UsageError(`--${name} ${value} is written right but is no real date or time of the calendar ${INSTANT_RANGE}`);
   throw new UsageError(`--${name} must be an ISO 8601 date or time (e.g. 2026-11-24 or 2026-11-24T09:00:00Z), not ${JSON.stringify(value)}`);
 }
 
@@ -119,7 +120,9 @@ async function webhookOption(url: string, checker: DestinationChecker): Promise<
     if (error instanceof RefusedDestination) throw new UsageError(`--webhook: ${error.message}`);
     throw new UsageError(`--webhook: ${new URL(url).hostname} does not resolve (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  return url;
+  // Stored, printed and listed as the parser reads it (a host in lower case, a default port dropped):
+  // what delivery connects to and the API shows.
+  return normalisedWebhookUrl(url);
 }
 
 function webhookState(w: ListedEndpoint): string {

@@ -3,7 +3,7 @@
  * registrations, and where and how webhooks are delivered.
  */
 import { Type } from '@sinclair/typebox';
-import { networkList, webhookUrlProblem } from '../webhook-addresses.ts';
+import { networkList, normalisedWebhookUrl, webhookUrlProblem } from '../webhook-addresses.ts';
 import { caFileText } from './pem.ts';
 import type { EnvValues } from './read-env.ts';
 import { type Settled } from './shape.ts';
@@ -126,7 +126,7 @@ function webhooksConfig(value: EventsValues, problems: string[]): WebhooksConfig
     problems.push(`WEBHOOK_ALLOWED_NETWORKS: ${(error as Error).message}`);
   }
   const ca = value.WEBHOOK_CA_FILE ? caFileText('WEBHOOK_CA_FILE', value.WEBHOOK_CA_FILE, problems) : undefined;
-  const mockUrls = value.MOCK_WEBHOOKS?.split(',').filter(Boolean) ?? [];
+  const mockUrls = value.MOCK_WEBHOOKS?.split(',').map((url) => url.trim()).filter(Boolean) ?? [];
   if (mockUrls.length && value.DATABASE_URL) problems.push("MOCK_WEBHOOKS is for the embedded store (the mock); with DATABASE_URL use 'lev-api subscriptions add --webhook'");
   for (const url of mockUrls) {
     const problem = webhookUrlProblem(url, value.WEBHOOK_ALLOW_HTTP === 'loopback');
@@ -149,7 +149,8 @@ function webhooksConfig(value: EventsValues, problems: string[]): WebhooksConfig
     allowHttpLoopback: value.WEBHOOK_ALLOW_HTTP === 'loopback',
     allowedNetworks,
     ...(ca ? { ca } : {}),
-    mockUrls,
+    // As a subscription's webhook is stored: the parser's form (a refused one stops the start anyway).
+    mockUrls: mockUrls.map((url) => (URL.canParse(url) ? normalisedWebhookUrl(url) : url)),
   };
 }
 

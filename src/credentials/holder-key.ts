@@ -4,7 +4,25 @@
  * Only the curves the issuer's own algorithms use are taken, and never a private key.
  */
 import { createPublicKey } from 'node:crypto';
+import { ed25519 } from '@noble/curves/ed25519.js';
 import type { JWK } from 'jose';
+
+/**
+ * Why an Ed25519 public key (its 32 bytes) is weak, or undefined when it is sound. Node takes any 32
+ * bytes as one; noble's decoding refuses a point off the curve or not canonically written, and a
+ * point of small order (32 zero bytes is one), or with a small-order part, is one whose signatures
+ * prove nothing of a private key.
+ */
+function ed25519Problem(x: string): string | undefined {
+  let point;
+  try {
+    point = ed25519.Point.fromBytes(Buffer.from(x, 'base64url'));
+  } catch {
+    return 'it is not a point of the curve Ed25519';
+  }
+  if (point.isSmallOrder() || !point.isTorsionFree()) return 'it is a point of small order, which binds to no private key: give a real Ed25519 public key';
+  return undefined;
+}
 
 /** The public JWK the parameter holds, or a problem naming what is wrong with it. */
 export function parseHolderKey(text: string): { jwk: JWK } | { problem: string } {
@@ -26,6 +44,9 @@ export function parseHolderKey(text: string): { jwk: JWK } | { problem: string }
   } catch {
     return { problem: `it is not a valid ${jwk.crv} public key` };
   }
+  // P-256's point is checked on the curve above (OpenSSL); an Ed25519 key's, and its order, here.
+  const weak = jwk.kty === 'OKP' ? ed25519Problem(String(jwk.x)) : undefined;
+  if (weak) return { problem: weak };
   // Only the members that make the key: nothing else the caller sent is signed into the credential.
   return { jwk: jwk.kty === 'EC' ? { kty: 'EC', crv: jwk.crv, x: jwk.x, y: jwk.y } : { kty: 'OKP', crv: jwk.crv, x: jwk.x } };
 }

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from '@sinclair/typebox';
-import QRCode from 'qrcode';
+import { whenNeeded } from '../when-needed.ts';
 import { compileClaims } from '../credentials/claims.ts';
 import { certificateClaims } from '../credentials/paper.ts';
 import { type CredentialIssuer, CREDENTIAL_TYPE } from '../credentials/issue.ts';
@@ -27,8 +27,35 @@ import { refsOf } from './plugins/audit.ts';
 import { STATUS_LIST_ROUTE, type StatusLists } from './status-lists.ts';
 import { LIST_SIZE } from '../types/credentials.ts';
 import { RECORD_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse } from './documentation.ts';
+import { canonicalSystemNumber } from '../records/system-number.ts';
 
 const SVG_TYPE = 'image/svg+xml';
+/** The QR code encoder, loaded by the first printed certificate: most processes never draw one. */
+const qrCode = whenNeeded<typeof import('qrcode')>('qrcode');
+
+/**
+ * How a printed certificate's QR code is made: error correction M, which survives a crease or a
+ * smudge, and every character in byte mode, so that its size is the token's length alone.
+ */
+const QR_CODE = { errorCorrectionLevel: 'M' } as const;
+const qrSegments = (token: string) => [{ data: Buffer.from(token), mode: 'byte' as const }];
+/** The widest status entry a credential may carry (a list's number has at most 9 digits): what fits with it fits with any. */
+const WIDEST_STATUS = { list: 999_999_999, idx: LIST_SIZE - 1 };
+
+/** Refuses (422) a printed certificate whose token no QR code can hold: names of hundreds of characters do that. */
+function assertFitsQrCode(token: string) {
+  try {
+    qrCode().create(qrSegments(token), QR_CODE);
+  } catch (error) {
+    if (!/too big/i.test((error as Error).message)) throw error;
+    throw new ApiError(
+      422,
+      'TooLargeForQrCode',
+      `The certificate's claims make a token of ${token.length} characters, more than a QR code holds: ` +
+        'no QR code is issued for this registration; ask for the credential without format=qr',
+    );
+  }
+}
 
 const ISSUER_METADATA_PATH = '/.well-known/jwt-vc-issuer';
 const CREDENTIAL_PATH = '/v1/credentials/:type/:id';
@@ -193,7 +220,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
           `An SD-JWT VC (IETF SD-JWT VC, media type ${CREDENTIAL_TYPE}) of the registration, signed with the issuer's key (ES256 by default), valid CREDENTIAL_VALIDITY_DAYS. ` +
           'Every field the caller may see (as a lookup shows it) is a claim disclosed separately; links to other registrations and the blocked flag are left out, and a top-level field named as a registered claim (status) is carried as <type>Status. ' +
           "Its status claim is an entry of a token status list (GET /v1/credentials/status/{list}) that turns invalid when the registration is corrected, re-registered, blocked or cancelled. " +
-          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. A holderKey with format=qr is refused (400; x-querystring-schema): a printed certificate has no holder. docs/credentials.md explains presenting and verifying.`,
+          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. A holderKey with format=qr is refused (400; x-querystring-schema): a printed certificate has no holder; so is format=qr for a registration whose certificate claims no QR code can hold (422), before anything is issued or audited. docs/credentials.md explains presenting and verifying.`,
         params: credentialParams(types),
         querystring: credentialQuery,
         response: {
@@ -205,6 +232,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
           403: errorResponse(`The caller lacks the dataset's role or the '${CREDENTIALS_ROLE}' role`),
           404: errorResponse('No record has that system number'),
           409: errorResponse('Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration'),
+          422: errorResponse('TooLargeForQrCode: with format=qr, the certificate claims are more than a QR code holds (names of hundreds of characters); nothing is issued or audited'),
         },
         'x-querystring-schema': credentialQueryRule,
       },
@@ -227,7 +255,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         if ('problem' in parsed) throw badRequest(`Invalid query parameter 'holderKey': ${parsed.problem}`);
         holderKey = parsed.jwk;
       }
-      const id = request.params.id.replace(/^0+(?=\d)/, '');
+      const id = canonicalSystemNumber(request.params.id);
       const stored = await fromStore(() => store.lookupJson(type, id));
       if (stored === undefined) throw notFound();
       const record = JSON.parse(stored) as Record<string, unknown>;
@@ -242,11 +270,14 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       }
       const all = (claimsOf.get(type) as ReturnType<typeof compileClaims>)(view.render(record, audienceOf(request)));
       const { claims, fields } = paper ? certificateClaims(view.record, all.claims) : all;
+      // Checked before anything is written, with the widest status entry: a refusal allocates no
+      // status and audits nothing, and the QR code of the credential issued below cannot fail.
+      if (paper) assertFitsQrCode(issuer.issue({ issuer: issuerOf(request), type, claims, status: WIDEST_STATUS, inTheClear: true }));
       const status = await fromStore(() => statuses.allocate(type, Number(id)));
       await request.audited(1, refsOf(type, [Number(id)]), { dataset: type, operation: 'credential' }, { fields });
       const credential = issuer.issue({ issuer: issuerOf(request), type, claims, status, holderKey, inTheClear: paper });
       if (paper && request.headers.accept?.includes(SVG_TYPE)) {
-        return reply.type(SVG_TYPE).send(await QRCode.toString(credential, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
+        return reply.type(SVG_TYPE).send(await qrCode().toString(qrSegments(credential), { ...QR_CODE, type: 'svg', margin: 2 }));
       }
       return reply.type(CREDENTIAL_TYPE).send(credential);
     },

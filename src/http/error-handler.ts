@@ -69,7 +69,8 @@ export function installErrorHandling(app: FastifyInstance, { cors = false } = {}
     else answer = new ApiError(500, 'Internal', `Unexpected error; quote request id ${request.id}`);
     if (answer.status >= 500) {
       const cause = (answer.cause ?? error) as { code?: string; name?: string };
-      request.log.error({ err: { type: cause.name, code: cause.code } }, answer.code);
+      const level = answer instanceof ApiError && answer.limit ? 'warn' : 'error';
+      request.log[level]({ err: { type: cause.name, code: cause.code } }, answer.code);
     } else if (answer.status === 401 && answer.cause) {
       // Which check a token failed, for the operator (the caller is not told): the check's name, never a value.
       const cause = answer.cause as { code?: string; name?: string; claim?: string };

@@ -19,7 +19,7 @@ import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts
 import { EXPECTED } from './parameters.ts';
 import { refsOf } from './plugins/audit.ts';
 import { cloudEventOf } from '../records/cloud-event.ts';
-import { isoInstant } from '../records/dates.ts';
+import { INSTANT_RANGE, isoInstant } from '../records/dates.ts';
 import { RECORD_ERRORS, answer, errorResponse } from './documentation.ts';
 
 const EVENTS_PATH = '/v1/events';
@@ -256,7 +256,9 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       const { after: afterText, since, limit, wait } = request.query;
       if (afterText !== undefined && since !== undefined) throw badRequest("Give either 'after' or 'since', not both");
       const startTime = since === undefined ? undefined : isoInstant(since);
-      if (since !== undefined && !startTime) throw badRequest(`The 'since' parameter must be an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T09:00:00Z`);
+      if (since !== undefined && !startTime) {
+        throw badRequest(`The 'since' parameter must be an ISO 8601 date or time ${INSTANT_RANGE}, e.g. 2026-11-01 or 2026-11-01T09:00:00Z`);
+      }
 
       const subscription = (await fromFeed(() => subscriptions.get(identity.client))) ?? (subscribeEveryone ? everything : undefined);
       if (!subscription) throw forbidden(`The client ${identity.client} has no subscription to the change feed: an operator adds one ('lev-api subscriptions add')`);

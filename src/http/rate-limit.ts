@@ -18,7 +18,10 @@
  * known; hence this small module.)
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { whenNeeded } from '../when-needed.ts';
+
+const ioredis = whenNeeded<typeof import('ioredis')>('ioredis');
 import type { RateLimitConfig } from '../config/rate-limit.ts';
 import { ApiError } from '../errors.ts';
 
@@ -130,7 +133,7 @@ export async function createRateLimiter(config: RateLimitConfig, log: FastifyBas
     return { take: async (client) => check(local.take(client)), close: async () => {} };
   }
 
-  const redis = new Redis(config.redis.url, {
+  const redis = new (ioredis().Redis)(config.redis.url, {
     keyPrefix: `${config.redis.keyPrefix}rate:`,
     lazyConnect: true,
     // Fail at once while disconnected, and never wait long: the local buckets stand in.

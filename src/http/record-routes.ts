@@ -14,6 +14,7 @@ import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from './docum
 import { schemaRef } from '../render/view.ts';
 import { searchKeyOf } from './search-key.ts';
 import { inSpan } from '../tracing/spans.ts';
+import { canonicalSystemNumber } from '../records/system-number.ts';
 
 interface RecordRoutesOptions {
   readonly views: readonly CompiledView[];
@@ -60,7 +61,7 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
         config: { dataset, operation: 'lookup', feedPosition: true } satisfies RecordRouteConfig,
       },
       async (request, reply) => {
-        const id = request.params[view.idParam].replace(/^0+(?=\d)/, '');
+        const id = canonicalSystemNumber(request.params[view.idParam]);
         const options = readOptionsOf(request);
         const stored = await inSpan('store.lookup', { 'lev.record.type': dataset }, async (span) => {
           const found = await fromStore(() => store.lookupJson(dataset, id, options));

@@ -11,7 +11,8 @@
  *   Fastify routes it or parses its query string. No valid request comes
  *   near it: a v0 search with every name at its 100-character limit, each
  *   character percent-encoded, is under 6,000;
- * - CONNECT, which Node never passes to a request handler: 405, the service being no proxy.
+ * - CONNECT, which Node never passes to a request handler: 405, the service being no proxy;
+ * - an Expect header other than 100-continue, which Node never passes on either: 417.
  *
  * How long a connection may stay open without sending anything, and who gets a place once
  * MAX_CONNECTIONS are open, is connection-slots.ts's.
@@ -156,6 +157,11 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
           ) as unknown as Server)
         : createHttpServer(serverOptions, guarded);
       server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+      // Node answers an Expect other than 100-continue with a bare 417, no body and none of the
+      // security headers, unless a listener answers it: the usual refusal instead.
+      server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+        refuse(request, response, 417, 'ExpectationFailed', 'The service meets no expectation but 100-continue: send the request without this Expect header'),
+      );
       // Node hands a CONNECT to a 'connect' listener, never to the request handler, and with none it
       // closes the connection unanswered. No path of this service is a proxy: 405, as for any method
       // a path does not have.

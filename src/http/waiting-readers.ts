@@ -5,7 +5,7 @@
  * the places ordinary requests need. A reader refused a seat is told when to try again: when the
  * first of its client's waits (or of all waits) ends.
  */
-import { ApiError } from '../errors.ts';
+import { ApiError, limitReached } from '../errors.ts';
 
 export interface WaitingLimits {
   /** Waiting requests one client may hold at once. */
@@ -40,9 +40,7 @@ export function waitingSeats(limits: WaitingLimits): WaitingSeats {
       }
       if (all.size >= limits.total) {
         const seconds = secondsUntil(all.values());
-        throw new ApiError(503, 'ServiceUnavailable', `The change feed holds as many waiting reads as it may: retry in ${seconds} s, or read without 'wait'`, {
-          'retry-after': String(seconds),
-        });
+        throw limitReached(`The change feed holds as many waiting reads as it may: retry in ${seconds} s, or read without 'wait'`, seconds);
       }
       const seat = Symbol(client);
       mine.set(seat, deadline);

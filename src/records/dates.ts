@@ -22,12 +22,20 @@ const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9
 /** Written as isoInstant reads, whether or not the day and time are real ones. */
 export const isoInstantShaped = (value: string) => ISO_INSTANT.test(value);
 
+/** The instants isoInstant names, in words: those of the years 0001 to 9999, UTC. */
+export const INSTANT_RANGE = 'from 0001-01-01 to 9999-12-31T23:59:59Z';
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
 /**
  * The instant an ISO 8601 date (`2026-11-20`, its midnight UTC) or time with its zone
  * (`2026-11-20T09:00Z`, `2026-11-20T09:00:00.5+01:00`) names, its day checked by isIsoDate and its
  * time by the clock's ranges; undefined for anything else. `Date` alone reads `2026-02-30` as 2
  * March, so every date a command or parameter takes is read through this. A leap second (`:60`),
- * a real time that Date cannot hold, starts where the next second does.
+ * a real time that Date cannot hold, starts where the next second does. An instant outside the
+ * years 0001 to 9999 UTC (`9999-12-31T23:59:60Z`, `9999-12-31T23:59:59-23:59`) is undefined too:
+ * written with four-digit years it compares as the text it is, which PostgreSQL and the memory
+ * store would each read their own way.
  */
 export function isoInstant(value: string): Date | undefined {
   const match = ISO_INSTANT.exec(value);
@@ -37,6 +45,7 @@ export function isoInstant(value: string): Date | undefined {
   if (sign && (Number(zoneHours) > 23 || Number(zoneMinutes) > 59)) return undefined;
   const leap = seconds === '60';
   const time = new Date(`${day}T${hours}:${minutes}:${leap ? '59' : seconds}${leap ? '' : fraction.slice(0, 4)}${zone}`);
-  if (Number.isNaN(time.getTime())) return undefined;
-  return leap ? new Date(time.getTime() + 1000) : time;
+  const ms = time.getTime() + (leap ? 1000 : 0);
+  if (Number.isNaN(ms) || ms < FIRST_INSTANT || ms > LAST_INSTANT) return undefined;
+  return new Date(ms);
 }

@@ -23,6 +23,7 @@ import { type FieldKind, checkDescription, fieldAt, isKind } from './check.ts';
 import { normaliseName } from './normalise.ts';
 import type { SearchKey, VerifiedValues } from '../types/records.ts';
 import { forenamesMatch } from './search-keys.ts';
+import { canonicalSystemNumber } from './system-number.ts';
 
 /** A parameter of a type's verification, in the order the document lists them. */
 interface VerificationParameter {
@@ -119,7 +120,7 @@ function check(description: RecordDescription): void {
 /** Normalises a given value as its comparison needs. */
 function given(parameter: string, compare: Comparison, raw: string): string {
   if (compare === 'date') return raw;
-  if (compare === 'id') return raw.replace(/^0+(?=\d)/, '');
+  if (compare === 'id') return canonicalSystemNumber(raw);
   const value = normaliseName(raw);
   if (!value) throw new VerificationInputError(parameter);
   return value;

@@ -18,6 +18,7 @@ import { parsedReads } from './parsed-reads.ts';
 import type { ReplicaSet } from './replica-set.ts';
 import { tableNames } from './record-tables.ts';
 import { writeRecords } from './postgres-write.ts';
+import { isCanonicalSystemNumber } from '../records/system-number.ts';
 
 interface PostgresRecords {
   readonly reader: RecordReader;
@@ -116,7 +117,7 @@ export function createPostgresRecords(
     async lookupJson(type: string, id: string, options?: ReadOptions) {
       // Batched only when the id is a system number as the table keys it (digits, no leading zero):
       // anything else is read alone, so that its failure is its own.
-      if (/^(0|[1-9][0-9]{0,17})$/.test(id)) return lookups({ type, atLeast: options?.atLeast }, id);
+      if (isCanonicalSystemNumber(id)) return lookups({ type, atLeast: options?.atLeast }, id);
       const sql = `SELECT data::text AS data FROM ${tables(type).records} WHERE id = $1`;
       const rows = await read(options?.atLeast, (db) => db.query<{ data: string }>(sql, [id], PREPARE), (found) => !found.length);
       return rows[0]?.data;

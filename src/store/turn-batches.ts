@@ -2,11 +2,17 @@
  * Reads of one kind asked in the same turn of the event loop, made by one
  * statement. A lookup's or a search's own cost in PostgreSQL is mostly not
  * the index probe but what surrounds it: the message round trip, waking the
- * backend, starting and ending the statement's execution. Under load several
+ * backend, starting and ending the statement's execution, and on the service's
+ * side the driver's work for a statement and its answer. Under load several
  * requests are read in each turn, and one statement for all of them costs
- * little more than one of them alone (docs/performance.md). Every read is
- * still answered from the database, in the turn it was asked: nothing is kept
- * once its batch is answered.
+ * little more than one of them alone (docs/performance.md).
+ *
+ * As the audit trail commits its entries, a group's statements are limited in
+ * number: while `inFlight` of them are being read, the reads asked meanwhile
+ * wait together for the next, so a busy service reads more requests a
+ * statement rather than more statements at once; an idle one reads each at
+ * once. Every read is still answered from the database by a statement started
+ * after it was asked: nothing is kept once its batch is answered.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -17,23 +23,32 @@ interface TurnBatches<Group, Item, Result> {
   itemKey(item: Item): string;
   /** Reads the distinct `items` of `group`: a result for each, in their order. */
   read(group: Group, items: readonly Item[]): Promise<readonly Result[]>;
+  /** How many of a group's statements may be read at once (by default 2: one being read while the next gathers). */
+  readonly inFlight?: number;
 }
 
 interface Batch<Group, Item, Result> {
   readonly group: Group;
   readonly items: Map<string, Item>;
   readonly waiters: { readonly key: string; readonly resolve: (result: Result) => void; readonly reject: (error: unknown) => void }[];
+  /** Whether it has been given its turn (it may be waiting for the next turn of the event loop). */
+  started: boolean;
 }
 
 /**
- * A read that joins the batch of its group, read from the event loop's next turn, so that every
- * request read in this turn joins it. The batch's failure is each of its reads'.
+ * A read that joins the batch of its group, read from the event loop's next turn (so that every
+ * request read in this turn joins it), or, while `inFlight` of the group's batches are being read,
+ * once one of them is answered. The batch's failure is each of its reads'.
  */
-export function turnBatches<Group, Item, Result>({ groupKey, itemKey, read }: TurnBatches<Group, Item, Result>): (group: Group, item: Item) => Promise<Result> {
-  const pending = new Map<string, Batch<Group, Item, Result>>();
+export function turnBatches<Group, Item, Result>({ groupKey, itemKey, read, inFlight = 2 }: TurnBatches<Group, Item, Result>): (group: Group, item: Item) => Promise<Result> {
+  /** By group key: the batch gathering reads, and how many of the group's batches are being read. */
+  const groups = new Map<string, { gathering?: Batch<Group, Item, Result>; reading: number }>();
   const run = async (key: string, batch: Batch<Group, Item, Result>) => {
+    batch.started = true;
     await nextTurn();
-    pending.delete(key);
+    const state = groups.get(key)!;
+    if (state.gathering === batch) state.gathering = undefined;
+    state.reading++;
     try {
       const keys = [...batch.items.keys()];
       const results = await read(batch.group, [...batch.items.values()]);
@@ -41,16 +56,23 @@ export function turnBatches<Group, Item, Result>({ groupKey, itemKey, read }: Tu
       for (const waiter of batch.waiters) waiter.resolve(byKey.get(waiter.key) as Result);
     } catch (error) {
       for (const waiter of batch.waiters) waiter.reject(error);
+    } finally {
+      state.reading--;
+      const next = state.gathering;
+      if (next && !next.started) void run(key, next);
+      else if (!next && state.reading === 0) groups.delete(key);
     }
   };
   return (group, item) =>
     new Promise((resolve, reject) => {
       const key = groupKey(group);
-      let batch = pending.get(key);
+      let state = groups.get(key);
+      if (!state) groups.set(key, (state = { reading: 0 }));
+      let batch = state.gathering;
       if (!batch) {
-        batch = { group, items: new Map(), waiters: [] };
-        pending.set(key, batch);
-        void run(key, batch);
+        batch = { group, items: new Map(), waiters: [], started: false };
+        state.gathering = batch;
+        if (state.reading < inFlight) void run(key, batch);
       }
       const itemKeyOf = itemKey(item);
       batch.items.set(itemKeyOf, item);

@@ -19,9 +19,20 @@ export function traceSpans(): void {
   tracing = true;
 }
 
+/**
+ * Whether a span started now would record nothing: tracing is off, or the span would be the child
+ * of one that was not sampled (a request outside the sample). Its work then runs as it is, without
+ * the span and the context each startActiveSpan makes: at 10% sampling, nine requests in ten.
+ */
+const untraced = () => {
+  if (!tracing) return true;
+  const parent = trace.getActiveSpan();
+  return parent !== undefined && !parent.isRecording();
+};
+
 /** Runs `work` inside a span named `name`; the span ends when it settles, marked as an error if it throws. */
 export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
-  if (!tracing) return work(UNTRACED);
+  if (untraced()) return work(UNTRACED);
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await work(span);
@@ -37,7 +48,7 @@ export function inSpan<T>(name: string, attributes: Attributes, work: (span: Spa
 
 /** As inSpan, for work that is done at once. */
 export function inSpanSync<T>(name: string, attributes: Attributes, work: (span: Span) => T): T {
-  if (!tracing) return work(UNTRACED);
+  if (untraced()) return work(UNTRACED);
   return tracer.startActiveSpan(name, { attributes }, (span) => {
     try {
       return work(span);

@@ -4,6 +4,7 @@
  * the check of requests another site started (docs/ui.md, "Links and forms from another site").
  */
 import { createHash } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -32,6 +33,12 @@ const cspOf = (scriptHash: string, formTargets: readonly string[]) =>
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
+
+/** What a refusal of the static files says, by its status; any other says the request could not be read. */
+const REFUSALS: Record<number, string> = {
+  403: 'The path leads out of the files served',
+  416: 'The range asked for is not within the file',
+};
 
 /** Pages another site may link to: where a caseworker starts, signs in, and returns to from the issuer. */
 const OPEN_TO_OTHER_SITES = new Set(['/ui', '/ui/sign-in', '/ui/auth/callback']);
@@ -69,11 +76,14 @@ export async function addPageGuards(app: FastifyInstance, { templates, mock, for
   app.setErrorHandler((error, request, reply) => {
     const err = { type: (error as Error).name, code: (error as { code?: string }).code };
     const status = (error as { statusCode?: number }).statusCode;
-    // A request the pages cannot read (too large, a broken escape, a body of another type) is the
-    // client's doing, like the API's 4xx: logged as such, so that error level means the service failed.
+    // A request the pages cannot read (too large, a broken escape, a body of another type) or the
+    // static files cannot answer (a path out of their folder, a range past a file's end) is the
+    // client's doing, like the API's 4xx: logged as such, so that error level means the service
+    // failed, and answered as the API answers one, {"code", "message"}.
     if (status && status >= 400 && status < 500) {
       request.log.info({ err, status }, 'page request refused');
-      return reply.code(status).type('text/plain; charset=utf-8').send('The request could not be read');
+      const code = (STATUS_CODES[status] ?? 'Bad Request').replace(/[^A-Za-z]/g, '');
+      return reply.code(status).type('application/json').send({ code, message: REFUSALS[status] ?? 'The request could not be read' });
     }
     request.log.error({ err }, 'page failed');
     return reply

@@ -10,7 +10,7 @@
  * client: Keycloak does that with an audience mapper on the client.
  */
 import { decodeJwt, type JWTPayload } from 'jose';
-import * as client from 'openid-client';
+import type * as OpenId from 'openid-client';
 import { identityFromClaims } from '../auth/oidc.ts';
 import type { UiSignInConfig } from '../config/ui.ts';
 import type { SessionTokens, SessionUser } from './sessions.ts';
@@ -43,7 +43,11 @@ export class SignInError extends Error {
   }
 }
 
-function tokensOf(answer: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers, previous?: SessionTokens): SessionTokens {
+/** openid-client, imported by the process that signs caseworkers in, when it first does: the mock's never does. */
+let loaded: Promise<typeof OpenId> | undefined;
+const openIdClient = () => (loaded ??= import('openid-client'));
+
+function tokensOf(answer: OpenId.TokenEndpointResponse & OpenId.TokenEndpointResponseHelpers, previous?: SessionTokens): SessionTokens {
   const expiresIn = answer.expiresIn();
   return {
     access: answer.access_token,
@@ -69,15 +73,17 @@ const expiryOf = (jwt: string) => {
 
 export function createOidcSignIn(config: UiSignInConfig): OidcSignIn {
   const issuer = new URL(config.issuer);
-  let discovered: Promise<client.Configuration> | undefined;
+  let discovered: Promise<OpenId.Configuration> | undefined;
   // Discovered when first needed, and again after a failure: the issuer may be down when the pages start.
   const configuration = () =>
-    (discovered ??= client
-      .discovery(issuer, config.clientId, undefined, client.ClientSecretBasic(config.clientSecret), {
-        // An http:// issuer is only ever a development one; the configuration refuses nothing else.
-        execute: issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [],
-        timeout: 10,
-      })
+    (discovered ??= openIdClient()
+      .then((client) =>
+        client.discovery(issuer, config.clientId, undefined, client.ClientSecretBasic(config.clientSecret), {
+          // An http:// issuer is only ever a development one; the configuration refuses nothing else.
+          execute: issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [],
+          timeout: 10,
+        }),
+      )
       .catch((error: unknown) => {
         discovered = undefined;
         throw error;
@@ -99,6 +105,7 @@ export function createOidcSignIn(config: UiSignInConfig): OidcSignIn {
 
     async start() {
       const oidc = await configuration();
+      const client = await openIdClient();
       const pending = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier() };
       const parameters = {
         redirect_uri: config.redirectUri,
@@ -116,6 +123,7 @@ export function createOidcSignIn(config: UiSignInConfig): OidcSignIn {
       // The issuer's own refusal (the caseworker cancelled, say): a code of the spec's short list, safe to log.
       if (error) throw new SignInError(/^[a-z_]{1,64}$/.test(error) ? error : 'issuer_error');
       const oidc = await configuration();
+      const client = await openIdClient();
       // The address the issuer sent the caseworker to, as registered: openid-client sends it as redirect_uri.
       const callbackUrl = new URL(config.redirectUri);
       callbackUrl.search = query.toString();
@@ -143,6 +151,7 @@ export function createOidcSignIn(config: UiSignInConfig): OidcSignIn {
     async refresh(tokens) {
       if (!tokens.refresh) return undefined;
       try {
+        const client = await openIdClient();
         const answer = await client.refreshTokenGrant(await configuration(), tokens.refresh);
         return tokensOf(answer, tokens);
       } catch {
@@ -160,7 +169,7 @@ export function createOidcSignIn(config: UiSignInConfig): OidcSignIn {
       if (!oidc.serverMetadata().end_session_endpoint) return undefined;
       const parameters: Record<string, string> = { client_id: config.clientId, post_logout_redirect_uri: new URL('/ui/sign-in', config.redirectUri).href };
       if (tokens?.idToken) parameters.id_token_hint = tokens.idToken;
-      return client.buildEndSessionUrl(oidc, parameters).href;
+      return (await openIdClient()).buildEndSessionUrl(oidc, parameters).href;
     },
   };
 }

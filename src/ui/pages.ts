@@ -8,11 +8,12 @@ import type nunjucks from 'nunjucks';
 import type { RecordDescription } from '../records/define.ts';
 import { isSystemNumber } from '../records/system-number.ts';
 import { capitalised, pluralOf } from '../records/wording.ts';
+import { AUDIT_ROLE } from '../types/identity.ts';
 import { type FieldErrors, type FormField, errorList } from './forms.ts';
 import type { OidcSignIn } from './oidc-sign-in.ts';
 import { type Session, type SessionStore, newSessionId, newToken } from './sessions.ts';
 
-export const AUDIT_ROLE = 'audit';
+export { AUDIT_ROLE };
 const COOKIE = 'lev_ui_session';
 /** The name the pages call the API as, in the mock's identity headers. */
 export const UI_CLIENT = 'lev-ui';

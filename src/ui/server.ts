@@ -16,6 +16,7 @@ import { parseQuery } from '../http/query-string.ts';
 import { logRequests } from '../http/request-log.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { version } from '../version.ts';
+import { routeNotFound } from '../errors.ts';
 import type { CredentialPagesOptions } from './journeys/credentials.ts';
 import { createOidcSignIn } from './oidc-sign-in.ts';
 import { uiRoutes } from './routes.ts';
@@ -67,7 +68,11 @@ export async function buildUiApp(config: UiConfig, { logger, descriptions }: UiA
   app.get('/', (_request, reply) => reply.redirect('/ui', 302));
   // For a load balancer: the process answers (the API has its own health).
   app.get('/healthz', (_request, reply) => reply.type('application/json').send('{"status":"ok"}'));
-  app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('Not found'));
+  // As the API's: every answer but a page or a file is {"code", "message"}.
+  app.setNotFoundHandler((request, reply) => {
+    const { code, message } = routeNotFound(request.url.split('?')[0]);
+    return reply.code(404).type('application/json').send({ code, message });
+  });
   return app;
 }
 

@@ -5,7 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { whenNeeded } from '../when-needed.ts';
+
+const ioredis = whenNeeded<typeof import('ioredis')>('ioredis');
 import type { UiSessionConfig } from '../config/sessions.ts';
 
 export interface SessionUser {
@@ -90,7 +93,7 @@ function redisSessions(redis: Redis, idleMs: number, prefix: string): SessionSto
  */
 export function openSessions(config: UiSessionConfig, log: FastifyBaseLogger): { store: SessionStore; close(): Promise<void> } {
   if (!config.redis) return { store: memorySessions(config.idleMs), close: async () => {} };
-  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000 });
+  const redis = new (ioredis().Redis)(config.redis.url, { maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000 });
   let ready = false;
   // Each reconnection attempt emits an error; the transitions below say what matters.
   redis.on('error', () => {});

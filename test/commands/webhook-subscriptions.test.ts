@@ -54,6 +54,15 @@ test('subscriptions with webhooks: add (secret once, Ed25519), update, rotate-se
   await mistake(['add', '--client', 'x', '--events', 'death.registered', '--webhook', 'https://127.0.0.1/'], /127\.0\.0\.1 is a loopback address/);
   await mistake(['add', '--client', 'x', '--events', 'death.registered', '--webhook', 'https://[fe80::1]/'], /fe80::1 is a link-local address/);
   await mistake(['add', '--client', 'x', '--events', 'death.registered', '--webhook', 'https://user:pw@example.org/'], /no user name or password/);
+  await mistake(['add', '--client', 'x', '--events', 'death.registered', '--webhook', 'https://8.8.8.8:0/hook'], /--webhook: a webhook URL names no port 0/);
+  for (const typed of ['https://8.8.8.8/a hook', 'https://8.8.8.8/hook\r\nX-Injected: 1', ' https://8.8.8.8/hook']) {
+    await mistake(['add', '--client', 'x', '--events', 'death.registered', '--webhook', typed], /--webhook: .* holds a space or a control character/);
+  }
+  // Stored, printed and listed as the parser writes it, not as typed.
+  assert.match(await ok(['add', '--client', 'dvla', '--events', 'death.registered', '--webhook', 'HTTP://LOCALHOST:9/x/../hook']), /^webhook http:\/\/localhost:9\/hook: secret/m);
+  const [typed] = (await admin.query(`SELECT url FROM ${schema}.webhook_endpoint WHERE client = 'dvla'`)).rows;
+  assert.equal(typed.url, 'http://localhost:9/hook');
+  assert.match(await ok(['list']), /dvla\thttp:\/\/localhost:9\/hook\t/);
   await mistake(['add', '--client', 'x', '--events', 'death.registered', '--ed25519'], /need --webhook/);
   await mistake(['add', '--client', 'x', '--events', 'death.registered', '--webhook', 'http://127.0.0.1:9/', '--client-cert', 'a.pem'], /go together/);
   await mistake(['add', '--client', 'x', '--events', 'death.registered', '--webhook', 'http://127.0.0.1:9/', '--client-cert', 'a.pem', '--client-key', 'b.pem'], /not a PEM certificate/);

@@ -205,6 +205,8 @@ test('bad input is a 400 naming it, a caller without the role is refused, and bl
   await refused('/v1/credentials/birth/700000201?holderKey=%7B%7D', 400, 'BadRequest', /'holderKey'/);
   await refused(`/v1/credentials/birth/700000201?holderKey=${b64(p384)}`, 400, 'BadRequest', /'holderKey'.*P-384/);
   await refused(`/v1/credentials/birth/700000201?holderKey=${b64(privateJwk)}`, 400, 'BadRequest', /'holderKey'.*private/);
+  const lowOrder = { kty: 'OKP', crv: 'Ed25519', x: Buffer.alloc(32).toString('base64url') };
+  await refused(`/v1/credentials/birth/700000201?holderKey=${b64(lowOrder)}`, 400, 'BadRequest', /'holderKey'.*small order/);
   await refused('/v1/credentials/birth/700000201?colour=red', 400, 'BadRequest', /colour/);
   await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'credentials' role/, { ...CALLER, 'x-auth-roles': 'birth' });
   await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'birth' role/, { ...CALLER, 'x-auth-roles': 'credentials' });
@@ -272,3 +274,31 @@ test('format=qr: the certificate claims in a token small enough for a QR code, a
   assert.equal(badFormat.status, 400);
   assert.match(badFormat.body.message, /'format'.*sd-jwt or qr/);
 });
+
+for (const kind of await storeKinds()) {
+  test(`${kind}: a certificate too large for a QR code is refused before a status is allocated or an access audited`, async (t) => {
+    const store = await emptyStore(t, kind);
+    const app = await startApp(t, store);
+    const [birth] = records;
+    // Names of 800 characters each (a load takes 1,000): the certificate's claims alone outgrow a QR code.
+    const long = (letter: string) => `${letter.toUpperCase()}${letter.repeat(799)}`;
+    await store.upsert(birth.name, [
+      registration(birth, 700_000_501, (record) => {
+        setPath(record, birth.search.parties[0].forenames, long('a'));
+        setPath(record, birth.search.parties[0].surname, long('b'));
+      }),
+    ]);
+    for (const accept of ['image/svg+xml', '*/*']) {
+      const refused = await app.get('/v1/credentials/birth/700000501?format=qr', { ...CALLER, accept });
+      assert.equal(refused.status, 422, refused.text);
+      assert.equal(refused.body.code, 'TooLargeForQrCode');
+      assert.match(refused.body.message, /more than a QR code holds.*without format=qr/);
+    }
+    assert.deepEqual((await trailEntries(store)).filter((entry) => entry.operation === 'credential'), [], 'nothing audited');
+    assert.equal(await store.credentials.invalid(1), undefined, 'no status allocated');
+    // The same registration as an SD-JWT VC, with no QR code to fit, is issued.
+    const issued = await app.get('/v1/credentials/birth/700000501');
+    assert.equal(issued.status, 200, issued.text);
+    assert.deepEqual(await store.credentials.invalid(1), [], 'its status allocated');
+  });
+}

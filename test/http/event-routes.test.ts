@@ -156,6 +156,17 @@ for (const kind of await storeKinds()) {
       assert.equal((await app.get(`/v1/events?since=${new Date(Date.now() + 60_000).toISOString()}`)).body.events.length, 0);
       // A leap second is a real time: it reads as the start of the next second.
       assert.equal((await app.get('/v1/events?since=2016-12-31T23:59:60Z')).body.events.length, 2);
+      // The first and last instants of the years 0001 to 9999 are times like any other; past them (a
+      // leap second, an offset) is refused on both stores alike, where the memory store read
+      // '+010000-...' as text, before every event, and PostgreSQL after every one.
+      assert.equal((await app.get('/v1/events?since=0001-01-01T00:00:00Z')).body.events.length, 2);
+      assert.deepEqual((await app.get('/v1/events?since=9999-12-31T23:59:59Z')).body.events, []);
+      for (const since of ['9999-12-31T23:59:60Z', '9999-12-31T23:59:59-23:59', '9999-12-31T23:30:00-00:30', '0001-01-01T00:00:00+00:01']) {
+        const refused = await app.get(`/v1/events?since=${encodeURIComponent(since)}`);
+        assert.equal(refused.status, 400, `${since}: ${refused.text}`);
+        assert.equal(refused.body.code, 'BadRequest');
+        assert.match(refused.body.message, /'since'.*from 0001-01-01 to 9999-12-31T23:59:59Z/, since);
+      }
       await store.events.prune(new Date(Date.now() + 1000));
       await store.upsert('death', [death(803)]);
       const expired = await app.get('/v1/events?after=1');

@@ -1,7 +1,7 @@
 /**
  * What is refused before any work: a URL over 8 KiB (414), a request line and
  * headers over 16 KiB together (431), a request that cannot be parsed (400),
- * each with the usual `{code, message}` body and security headers, and with
+ * an Expect the service cannot meet (417), each with the usual `{code, message}` body and security headers, and with
  * nothing read from the store. And the Content-Security-Policies: none may be
  * loaded by a JSON answer; /docs loads Swagger UI from this origin only.
  */
@@ -81,6 +81,13 @@ test('a request that is not HTTP is 400 with the usual body', async () => {
   const answer = await raw('HELLO THERE\r\n\r\n');
   assert.match(answer, /^HTTP\/1\.1 400 Bad Request\r\n/);
   assert.deepEqual(bodyOf(answer), { code: 'BadRequest', message: 'The request could not be read' });
+});
+
+test('an Expect other than 100-continue is 417 with the usual body, where Node would answer a bare one', async () => {
+  const answer = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n');
+  assert.match(answer, /^HTTP\/1\.1 417 Expectation Failed\r\n/);
+  assert.match(answer, /\r\ncontent-type: application\/json\r\n/);
+  assert.deepEqual(bodyOf(answer), { code: 'ExpectationFailed', message: 'The service meets no expectation but 100-continue: send the request without this Expect header' });
 });
 
 test("JSON answers, errors included, carry default-src 'none'; /docs a policy that lets Swagger UI load from here only", async () => {

@@ -71,4 +71,16 @@ describe('the system number', () => {
     for (const text of ['', '9'.repeat(19), '-1', '1e3', '12 3', '١٢٣', '0x10']) assert.ok(!isSystemNumber(text), text);
     assert.equal(SYSTEM_NUMBER_PATTERN, '^0*[0-9]{1,18}$', 'as the OpenAPI document states it');
   });
+
+  test('is keyed without its leading zeros, one rule for every reader', async () => {
+    const { canonicalSystemNumber, isCanonicalSystemNumber, isSystemNumber } = await import('../../src/records/system-number.ts');
+    const cases = [['0123', '123'], ['000', '0'], ['0', '0'], ['123456789', '123456789'], [`000${'9'.repeat(18)}`, '9'.repeat(18)]];
+    for (const [typed, keyed] of cases) {
+      assert.equal(canonicalSystemNumber(typed), keyed, typed);
+      assert.ok(isCanonicalSystemNumber(keyed), keyed);
+    }
+    for (const text of ['0123', '00', '', '9'.repeat(19), '1a']) assert.ok(!isCanonicalSystemNumber(text), text);
+    // Every system number a route accepts has a canonical form the store keys.
+    for (const text of ['0', '007', '9'.repeat(18)]) assert.ok(isSystemNumber(text) && isCanonicalSystemNumber(canonicalSystemNumber(text)), text);
+  });
 });

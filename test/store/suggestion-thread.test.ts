@@ -9,10 +9,12 @@ import { test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { closeMatches } from '../../src/match/suggest.ts';
 import { FEED_CHANNEL } from '../../src/store/postgres-write.ts';
+import { createMemoryRecords } from '../../src/store/memory-records.ts';
 import { startSuggestionThread } from '../../src/store/suggestion-thread.ts';
 import type { SearchKey } from '../../src/types/records.ts';
 import { TEST_DATABASE_URL, type TestStore, emptyStore, storeKinds } from '../helper.ts';
 import { BIRTHS, birth, query } from './close-match-births.ts';
+import { builtInTypes } from '../record-types.ts';
 
 const QUERIES = [query('Smyth', 'Bill', '2010-03-04'), query('Thompson', 'Peggy', '1990-11-21'), query('Marsden', 'George', '2010-03-14'), query('Merridew', 'Daniel', '1990-11-20')];
 const OPTIONS = { limit: 5, minProbability: 0.1 };
@@ -89,4 +91,25 @@ test('memory: the thread fed the records finds the close matches found on the ev
   assert.ok(ids.includes(2007), `the write seen: ${ids}`);
   assert.deepEqual(await thread.closeMatches('birth', QUERIES[2], OPTIONS), await closeMatches(store, 'birth', QUERIES[2], OPTIONS));
   assert.deepEqual(await store.closeMatches!('birth', QUERIES[0], OPTIONS), await closeMatches(store, 'birth', QUERIES[0], OPTIONS));
+});
+
+test('memory: a thread started when asked stays unstarted until its first close match, then answers as the event loop', async (t) => {
+  const { reader, writer, searchKeys } = createMemoryRecords(builtInTypes);
+  await writer.write('birth', (async function* () {
+    yield BIRTHS.map((record) => ({ id: record.id, json: JSON.stringify(record.data), keys: record.keys }));
+  })());
+  const errors: string[] = [];
+  const eager = startSuggestionThread(['birth'], { fed: searchKeys }, (error) => errors.push(error.message));
+  const asked = startSuggestionThread(['birth'], { fed: searchKeys }, (error) => errors.push(error.message), { whenAsked: true });
+  t.after(() => Promise.all([eager.stop(), asked.stop()]));
+  await eager.reached(0);
+  assert.equal(eager.begun, true);
+  assert.equal(asked.begun, false, 'not started before it was asked');
+  assert.equal(asked.state.built, false);
+  // The first question starts it; until it is built, the caller finds close matches on the event loop.
+  assert.equal(await asked.closeMatches('birth', QUERIES[0], OPTIONS), undefined);
+  assert.equal(asked.begun, true);
+  await asked.reached(0);
+  assert.deepEqual(await asked.closeMatches('birth', QUERIES[0], OPTIONS), await closeMatches(reader, 'birth', QUERIES[0], OPTIONS));
+  assert.deepEqual(errors, []);
 });

@@ -1,11 +1,15 @@
 /** The pages' security over HTTP: the CSP, no-store, the CSRF check of sign-in and sign-out, sessions that end. */
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import pino from 'pino';
+import { roleVocabulary } from '../../src/records/roles.ts';
+import { searchKeys } from '../../src/records/search-keys.ts';
 import { csvCell } from '../../src/ui/routes.ts';
 import { memorySessions } from '../../src/ui/sessions.ts';
 import { filledStore, sharedApp, startApp, testConfig } from '../helper.ts';
+import { builtInTypes } from '../record-types.ts';
 
 const app = sharedApp();
 
@@ -119,6 +123,76 @@ describe('caseworker pages over HTTP', () => {
   });
 });
 
+describe('the static files', () => {
+  /** A GET whose path is sent as written (fetch would resolve its dot segments first). */
+  const raw = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; type?: string; body: string }>((resolve, reject) => {
+      const asked = request(`${app().url}/`, { path, headers }, (answer) => {
+        let body = '';
+        answer.on('data', (chunk) => (body += chunk));
+        answer.on('end', () => resolve({ status: answer.statusCode as number, type: answer.headers['content-type'], body }));
+      });
+      asked.on('error', reject).end();
+    });
+
+  test('a path out of their folder and a range past a file\'s end are refused with {code, message}, not plain text', async () => {
+    assert.equal((await raw('/assets/images/favicon.ico')).status, 200, 'the file itself');
+    const cases: Array<[string, Record<string, string>, number, string]> = [
+      ['/assets/%2e%2e/%2e%2e/package.json', {}, 403, 'Forbidden'],
+      ['/ui/static/%2e%2e/%2e%2e/package.json', {}, 403, 'Forbidden'],
+      ['/assets/images/favicon.ico', { range: 'bytes=99999999-' }, 416, 'RangeNotSatisfiable'],
+    ];
+    for (const [path, headers, status, code] of cases) {
+      const answer = await raw(path, headers);
+      assert.equal(answer.status, status, path);
+      assert.match(answer.type ?? '', /^application\/json/, path);
+      const body = JSON.parse(answer.body);
+      assert.deepEqual(Object.keys(body), ['code', 'message'], path);
+      assert.equal(body.code, code, path);
+    }
+  });
+});
+
+describe('digital certificates in the pages over HTTP', () => {
+  test('text that is no credential (a JWT of JSON null, plain words) is a form error, never a failure', async () => {
+    const url = app().url;
+    const cookie = await signIn(url, ['birth']);
+    const form = await fetch(`${url}/ui/credentials/check`, { headers: { cookie } });
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
+    const cases: Array<[string, RegExp]> = [
+      ['eyJhbGciOiJFUzI1NiJ9.bnVsbA.AAAA~', /its issuer-signed JWT cannot be read/],
+      ['not a credential', /it is not an SD-JWT/],
+    ];
+    for (const [credential, reason] of cases) {
+      const answer = await fetch(`${url}/ui/credentials/check`, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ csrf, credential }) });
+      assert.equal(answer.status, 400, credential);
+      const html = await answer.text();
+      assert.match(html, /govuk-error-summary/, credential);
+      assert.match(html, new RegExp(`That is not a digital certificate: ${reason.source}`), credential);
+    }
+  });
+
+  test("with MOCK_ENFORCE_ROLES, the mock's sign-in offers every role, and the credentials role gets the QR code", async (t) => {
+    const store = await filledStore(t, 'memory');
+    const { url } = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
+    const offered = [...(await (await fetch(`${url}/ui/sign-in`)).text()).matchAll(/name="roles"[^>]*value="([^"]+)"/g)].map((match) => match[1]);
+    assert.deepEqual(offered, roleVocabulary(builtInTypes));
+    assert.ok(offered.includes('credentials'));
+    const qr = async (roles: string[]) => fetch(`${url}/ui/birth/123456789/qr`, { headers: { cookie: await signIn(url, roles) } });
+    assert.equal((await qr(['birth'])).status, 403, 'the API refuses the QR code without the role');
+    const allowed = await qr(['birth', 'credentials']);
+    assert.equal(allowed.status, 200);
+    assert.match(await allowed.text(), /<svg/);
+    // Names too long for a QR code: a page saying why, as for a blocked registration.
+    const [birth] = builtInTypes;
+    const data = { id: 700_003_001, child: { forenames: 'A'.repeat(800), surname: 'B'.repeat(800), dateOfBirth: '2012-12-12' }, status: { blocked: false, cancelled: false } };
+    await store.upsert(birth.name, [{ id: data.id, data, keys: searchKeys(birth, data) }]);
+    const tooLarge = await fetch(`${url}/ui/birth/700003001/qr`, { headers: { cookie: await signIn(url, ['birth', 'credentials']) } });
+    assert.equal(tooLarge.status, 422);
+    assert.match(await tooLarge.text(), /No QR code for this registration[\s\S]*more than a QR code holds/);
+  });
+});
+
 describe("the pages' log", () => {
   test('a request the pages cannot read (too large, a broken escape, a body of another type) is logged as refused at info, not as a failure', async (t) => {
     const lines: Array<Record<string, any>> = [];
@@ -138,10 +212,13 @@ describe("the pages' log", () => {
     ];
     for (const [path, status, init] of requests) {
       lines.length = 0;
-      assert.equal((await fetch(url + path, init)).status, status, path);
+      const answer = await fetch(url + path, init);
+      assert.equal(answer.status, status, path);
       const logged = lines.filter((line) => line.msg !== 'request');
       assert.deepEqual(logged.filter((line) => line.level >= 50), [], `${status}: nothing at error level`);
       const refused = logged.find((line) => line.msg === 'page request refused');
+      assert.match(answer.headers.get('content-type') ?? '', /^application\/json/, `${status}: {code, message}`);
+      assert.deepEqual(Object.keys(await answer.json()), ['code', 'message']);
       assert.equal(refused?.level, 30, `${status}: logged at info`);
       assert.equal(refused.status, status);
       assert.ok(refused.err.code, 'with the reason');

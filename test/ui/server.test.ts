@@ -137,6 +137,9 @@ describe('the pages as a process of their own', () => {
     assert.equal(record.status, 200);
     assert.match(await record.text(), /Eleanor Rose/);
     assert.equal(record.headers.get('cache-control'), 'no-store');
+    const nowhere = await fetch(`${pages}/nowhere`);
+    assert.equal(nowhere.status, 404);
+    assert.deepEqual(await nowhere.json(), { code: 'ResourceNotFound', message: '/nowhere does not exist' });
     const entries = (await trailEntries(store)).filter((entry) => entry.username === 'pat.pages');
     assert.deepEqual(
       entries.map((entry) => [entry.client, entry.operation, entry.dataset]),

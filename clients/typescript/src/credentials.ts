@@ -47,6 +47,11 @@ export class CredentialVerificationError extends Error {
   override name = 'CredentialVerificationError';
 }
 
+/** Input that is no credential at all (not an SD-JWT, or a JWT whose header or payload is no JSON object): a form asks again. */
+export class NotACredentialError extends CredentialVerificationError {
+  override name = 'NotACredentialError';
+}
+
 const REGISTERED = new Set(['iss', 'iat', 'exp', 'nbf', 'vct', 'status', 'cnf', '_sd_alg']);
 
 const fail = (message: string): never => {
@@ -61,8 +66,18 @@ const verifyJws = (jwk: JsonWebKey & { alg?: string }, data: string, signature: 
     Buffer.from(signature, 'base64url'),
   );
 
-const headerOf = (data: string): Record<string, unknown> => JSON.parse(Buffer.from(data.split('.')[0], 'base64url').toString('utf8'));
-const payloadOf = (jwt: string): Record<string, unknown> => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8'));
+/**
+ * A JWT's header (part 0) or payload (part 1) when it is a JSON object, otherwise undefined: any
+ * other JSON (null, a number, a list) is what a forger or a fuzzer sends, never a JWT.
+ */
+function jwtPart(jwt: string, part: 0 | 1): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(jwt.split('.')[part] ?? '', 'base64url').toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 interface Cached<T> {
   readonly value: T;
@@ -90,13 +105,12 @@ async function issuerKeys(issuer: string, fetchFn: typeof fetch): Promise<JsonWe
 export async function verifyCredential(credential: string, options: VerifyCredentialOptions): Promise<VerifiedCredential> {
   const fetchFn = options.fetch ?? fetch;
   const text = credential.trim();
-  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+~/.test(text)) fail('it is not an SD-JWT (an issuer-signed JWT followed by ~-separated disclosures)');
-  let unverified: Record<string, unknown>;
-  try {
-    unverified = payloadOf(text.split('~')[0]);
-  } catch {
-    return fail('its issuer-signed JWT cannot be read');
-  }
+  const notACredential = (message: string): never => {
+    throw new NotACredentialError(message);
+  };
+  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+~/.test(text)) notACredential('it is not an SD-JWT (an issuer-signed JWT followed by ~-separated disclosures)');
+  const jwt = text.split('~')[0];
+  const unverified = (jwtPart(jwt, 0) && jwtPart(jwt, 1)) ?? notACredential('its issuer-signed JWT cannot be read');
   const issuer = typeof unverified.iss === 'string' ? unverified.iss : fail('it names no issuer');
   if (!options.trustedIssuers.includes(issuer)) fail(`its issuer ${issuer} is not one trusted here`);
   if (!issuer.startsWith('https://') && !(options.allowHttp && issuer.startsWith('http://'))) fail(`its issuer ${issuer} is not an HTTPS URL`);
@@ -105,7 +119,7 @@ export async function verifyCredential(credential: string, options: VerifyCreden
   // The issuer's signature, on the credential and on the status list alike, by the key its header names.
   let unknownKey = false;
   const verifier = (data: string, signature: string) => {
-    const { kid } = headerOf(data);
+    const kid = jwtPart(data, 0)?.kid;
     const jwk = keys.find((key) => (key as { kid?: string }).kid === kid);
     if (!jwk) {
       unknownKey = true;
@@ -129,7 +143,7 @@ export async function verifyCredential(credential: string, options: VerifyCreden
       const response = await fetchFn(uri, { headers: { accept: 'application/statuslist+jwt' } });
       if (!response.ok) fail(`its status list could not be fetched (HTTP ${response.status})`);
       const token = await response.text();
-      const ttl = Number(payloadOf(token).ttl);
+      const ttl = Number(jwtPart(token, 1)?.ttl);
       if (Number.isFinite(ttl) && ttl > 0) statusListCache.set(uri, { value: token, until: Date.now() + ttl * 1000 });
       return token;
     },
@@ -153,12 +167,17 @@ export async function verifyCredential(credential: string, options: VerifyCreden
   const { payload } = result;
   if (payload.cnf && !holderBound && options.requireKeyBinding !== false) fail('it names a holder key but was presented without key binding');
 
-  // Every disclosure must be one the issuer signed a digest of: an altered one would otherwise be dropped silently.
+  // Every disclosure must be one the issuer signed a digest of: an altered one would otherwise be
+  // dropped silently. And each once: the library takes a repeated one as one, and no honest holder repeats one.
   const decoded = await decodeSdJwt(text, digest);
   const { disclosureKeymap } = await unpack(decoded.jwt.payload as Record<string, unknown>, decoded.disclosures, digest);
   const referenced = new Set(Object.values(disclosureKeymap));
+  const seen = new Set<string>();
   for (const disclosure of decoded.disclosures) {
-    if (!referenced.has(await disclosure.digest({ hasher: digest, alg: 'sha-256' }))) fail('a disclosure was altered or added: the issuer signed no digest of it');
+    const digested = await disclosure.digest({ hasher: digest, alg: 'sha-256' });
+    if (!referenced.has(digested)) fail('a disclosure was altered or added: the issuer signed no digest of it');
+    if (seen.has(digested)) fail('a disclosure is given more than once');
+    seen.add(digested);
   }
   if (status === undefined) fail('it carries no status the issuer can be asked');
 

@@ -431,7 +431,7 @@ export interface paths {
         };
         /**
          * A registration as a digital certificate: an SD-JWT VC
-         * @description An SD-JWT VC (IETF SD-JWT VC, media type application/dc+sd-jwt) of the registration, signed with the issuer's key (ES256 by default), valid CREDENTIAL_VALIDITY_DAYS. Every field the caller may see (as a lookup shows it) is a claim disclosed separately; links to other registrations and the blocked flag are left out, and a top-level field named as a registered claim (status) is carried as <type>Status. Its status claim is an entry of a token status list (GET /v1/credentials/status/{list}) that turns invalid when the registration is corrected, re-registered, blocked or cancelled. Needs the 'credentials' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. A holderKey with format=qr is refused (400; x-querystring-schema): a printed certificate has no holder. docs/credentials.md explains presenting and verifying.
+         * @description An SD-JWT VC (IETF SD-JWT VC, media type application/dc+sd-jwt) of the registration, signed with the issuer's key (ES256 by default), valid CREDENTIAL_VALIDITY_DAYS. Every field the caller may see (as a lookup shows it) is a claim disclosed separately; links to other registrations and the blocked flag are left out, and a top-level field named as a registered claim (status) is carried as <type>Status. Its status claim is an entry of a token status list (GET /v1/credentials/status/{list}) that turns invalid when the registration is corrected, re-registered, blocked or cancelled. Needs the 'credentials' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. A holderKey with format=qr is refused (400; x-querystring-schema): a printed certificate has no holder; so is format=qr for a registration whose certificate claims no QR code can hold (422), before anything is issued or audited. docs/credentials.md explains presenting and verifying.
          */
         get: operations["credential"];
         put?: never;
@@ -2621,6 +2621,15 @@ export interface operations {
             };
             /** @description Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TooLargeForQrCode: with format=qr, the certificate claims are more than a QR code holds (names of hundreds of characters); nothing is issued or audited */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,7 +5,7 @@
  * would, with the typed client's verifyCredential, showing what it discloses, whether it is
  * genuine and whether it still stands. The credential is posted, never put in an address.
  */
-import { CredentialVerificationError, LevApiError, recordClaims, verifyCredential } from '@lev-api/client';
+import { CredentialVerificationError, LevApiError, NotACredentialError, recordClaims, verifyCredential } from '@lev-api/client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { claimName } from '../../credentials/claims.ts';
 import { fieldAt } from '../../records/check.ts';
@@ -51,7 +51,7 @@ export function credentialPages(app: FastifyInstance, { registrationOf, signedIn
       const svg = await signed.lev.credential(type, id, { format: 'qr', svg: true });
       return page(reply, 'credential-qr.njk', context(signed.session, 'QR code for a printed certificate', { type, noun: nounOf(type), id, svg }));
     } catch (error) {
-      if (error instanceof LevApiError && (error.status === 404 || error.status === 409)) {
+      if (error instanceof LevApiError && [404, 409, 422].includes(error.status)) {
         return page(reply, 'error.njk', context(signed.session, 'No QR code for this registration', { message: error.message }), error.status);
       }
       return refused(reply, signed.session, error);
@@ -92,6 +92,8 @@ export function credentialPages(app: FastifyInstance, { registrationOf, signedIn
         }),
       );
     } catch (error) {
+      // Text that is no credential at all (a JWT of JSON null, say) is a mistake in the form, not a forgery.
+      if (error instanceof NotACredentialError) return form(request, reply, {}, `That is not a digital certificate: ${error.message}`);
       if (!(error instanceof CredentialVerificationError)) throw error;
       return page(reply, 'credential-check.njk', context(signed.session, 'The digital certificate is not genuine', { answered: true, genuine: false, reason: error.message }));
     }

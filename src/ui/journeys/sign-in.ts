@@ -5,17 +5,18 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { FULL_DETAILS_ROLE, SUGGEST_ROLE } from '../../types/identity.ts';
+import { roleVocabulary } from '../../records/roles.ts';
 import type { FieldErrors } from '../forms.ts';
 import { SignInError } from '../oidc-sign-in.ts';
-import { AUDIT_ROLE, type Pages } from '../pages.ts';
+import type { Pages } from '../pages.ts';
 import { type Session, newToken } from '../sessions.ts';
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export function signInPages(app: FastifyInstance, pages: Pages) {
   const { records, signIn, sessions, page, context, sessionOf, heldSession, startSession, endSession } = pages;
-  const roleNames = [...records.flatMap((d) => [d.name, `${d.name}-verify`]), FULL_DETAILS_ROLE, SUGGEST_ROLE, AUDIT_ROLE];
+  // Every role the service knows, the pages' QR code's `credentials` among them: a list of its own missed one.
+  const roleNames = roleVocabulary(records);
 
   const roleItems = (chosen: readonly string[] = []) => roleNames.map((role) => ({ value: role, text: role, checked: chosen.includes(role) }));
   const noticeOf = (query: { timedOut?: string; expired?: string }) =>

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import { CredentialVerificationError, recordClaims, verifyCredential } from '@lev-api/client';
+import { CredentialVerificationError, NotACredentialError, recordClaims, verifyCredential } from '@lev-api/client';
 import { readIssuerKeyFile } from '../../../src/config/credentials.ts';
 import { createCredentialIssuer } from '../../../src/credentials/issue.ts';
 import { issuerKeys, newIssuerKey } from '../../../src/credentials/keys.ts';
@@ -127,4 +127,32 @@ test('rotate-key: new credentials are signed by the new key, earlier ones still 
   const options = { trustedIssuers: [issuer], allowHttp: true, fetch: toSecond };
   assert.equal((await verifyCredential(afterRotation, options)).stands, true, 'signed by the new key');
   assert.equal((await verifyCredential(before, options)).stands, true, 'signed by the earlier key, still published');
+});
+
+test('a JWT whose header or payload is no JSON object is not a credential; a disclosure given twice is refused', async (t) => {
+  const store = await emptyStore(t, 'memory');
+  const app = await startApp(t, store);
+  await store.upsert(birth.name, [child(700_001_003)]);
+  const trust = { trustedIssuers: [app.url], allowHttp: true };
+  const b64 = (json: string) => Buffer.from(json).toString('base64url');
+  const header = b64('{"alg":"ES256"}');
+  // The fuzz's case first: a payload of JSON null, which was read as an object ("reading 'iss'").
+  for (const jwt of ['eyJhbGciOiJFUzI1NiJ9.bnVsbA.AAAA', ...['1', '"iss"', '[]', 'true'].map((json) => `${header}.${b64(json)}.AAAA`), `${b64('null')}.${b64('{"iss":"x"}')}.AAAA`]) {
+    await assert.rejects(verifyCredential(`${jwt}~`, trust), (error: unknown) => error instanceof NotACredentialError && /cannot be read/.test(error.message), jwt);
+  }
+  const folder = await mkdtemp(join(tmpdir(), 'credentials-'));
+  t.after(() => rm(folder, { recursive: true, force: true }));
+  const file = join(folder, 'null.txt');
+  await writeFile(file, 'eyJhbGciOiJFUzI1NiJ9.bnVsbA.AAAA~');
+  const cli = await runCli(t, ['credentials', 'verify', file, '--issuer', app.url, '--allow-http']);
+  assert.equal(cli.code, 1);
+  assert.deepEqual(JSON.parse(cli.stdout), { genuine: false, reason: 'its issuer-signed JWT cannot be read' });
+  assert.doesNotMatch(cli.stderr, /TypeError|Cannot read properties/);
+
+  // A real credential of the service, one of its disclosures repeated.
+  const { text: credential } = await app.get('/v1/credentials/birth/700001003');
+  assert.equal((await verifyCredential(credential, trust)).stands, true);
+  const parts = credential.split('~');
+  const repeated = [parts[0], parts[1], ...parts.slice(1)].join('~');
+  await refused(verifyCredential(repeated, trust), /given more than once/);
 });
