@@ -10,7 +10,7 @@ import { auditRoutes } from './http/audit-routes.ts';
 import { credentialRoutes } from './http/credential-routes.ts';
 import { createCredentialIssuer } from './credentials/issue.ts';
 import { issuerKeys } from './credentials/keys.ts';
-import { documentSigner } from './credentials/mdoc-certificates.ts';
+import { documentSignerWhenNeeded } from './credentials/mdoc-certificates.ts';
 import { subscriptionRoutes } from './http/subscription-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
 import { waitingTotal } from './http/waiting-readers.ts';
@@ -172,7 +172,7 @@ export async function buildApp(
       app.log.info({ kid: keys.current.kid }, 'credentials: no issuer key configured, so this process made one at start; relying parties find it at /.well-known/jwt-vc-issuer');
     }
     const lists = statusLists({ statuses: credentials, key: () => keys.current, ttlS: config.credentials.statusTtlS, fromStore });
-    const mdocSigner = await documentSigner(config.credentials.mdoc, config.credentials.issuer ? { issuerUrl: config.credentials.issuer } : {});
+    const mdocSigner = documentSignerWhenNeeded(config.credentials.mdoc, config.credentials.issuer ? { issuerUrl: config.credentials.issuer } : {});
     await app.register(credentialRoutes, {
       views: compiled,
       store,

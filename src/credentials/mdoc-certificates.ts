@@ -8,9 +8,12 @@
  * (the mock) the process makes both at start, as it does the issuer key.
  */
 import { type KeyObject, X509Certificate as NodeCertificate, createPublicKey, generateKeyPairSync, webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import { whenNeeded } from '../when-needed.ts';
 import { MDOC_DS_EKU, checkDocumentSigner } from '../config/mdoc-chain.ts';
 
+
+// Loaded when a chain is first made: the mock makes its own only when a wallet format first needs it.
+const peculiar = whenNeeded<typeof import('@peculiar/x509')>('@peculiar/x509');
 
 const ECDSA = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const crypto = webcrypto as unknown as Crypto;
@@ -60,6 +63,7 @@ const escapeDn = (value: string) => value.replace(/([,+"\\<>;=])/g, '\\$1');
 
 /** A self-signed IACA certificate for the key, valid `days` from now. */
 export async function makeIaca(key: KeyObject, days: number, names: CertificateNames = {}, now = new Date()): Promise<Uint8Array> {
+  const x509 = peculiar();
   const keys = await cryptoKeys(key);
   const organisation = escapeDn(names.organisation ?? DEFAULT_ORGANISATION);
   const certificate = await x509.X509CertificateGenerator.createSelfSigned(
@@ -90,6 +94,7 @@ export async function makeDocumentSigner(
   names: CertificateNames = {},
   now = new Date(),
 ): Promise<Uint8Array> {
+  const x509 = peculiar();
   const issuer = new x509.X509Certificate(Uint8Array.from(iaca.certificate));
   const ds = await cryptoKeys(dsKey);
   const signer = await cryptoKeys(iaca.key);
@@ -116,6 +121,12 @@ export async function makeDocumentSigner(
     crypto,
   );
   return new Uint8Array(certificate.rawData);
+}
+
+/** A chain made (or checked) once, at its first use: `documentSigner` deferred, as the formats and routes take it. */
+export function documentSignerWhenNeeded(...args: Parameters<typeof documentSigner>): () => Promise<DocumentSigner> {
+  let made: Promise<DocumentSigner> | undefined;
+  return () => (made ??= documentSigner(...args));
 }
 
 /** The configured chain, checked; or, when none is, one made now (an IACA of 10 years, a DS of 1). */

@@ -6,7 +6,6 @@
  * which chains to the IACA at /.well-known/iacas.
  */
 import { sign } from 'node:crypto';
-import { cborEncode } from '@owf/mdoc';
 import { StatusList } from '@sd-jwt/jwt-status-list';
 import { LIST_SIZE } from '../types/credentials.ts';
 import type { DocumentSigner } from './mdoc-certificates.ts';
@@ -27,7 +26,9 @@ const STATUS_LIST = 65533;
 /** CBOR tag 18, COSE_Sign1, as the first byte of a tagged item (major type 6, value 18). */
 const COSE_SIGN1_TAG = 0xd2;
 
-export function statusListCwt(signer: DocumentSigner, issuer: string, list: number, invalid: readonly number[], ttlS: number, now = Date.now()): Uint8Array {
+export async function statusListCwt(signer: DocumentSigner, issuer: string, list: number, invalid: readonly number[], ttlS: number, now = Date.now()): Promise<Uint8Array> {
+  // Imported when first asked for: a process no mdoc verifier asks loads no CBOR code.
+  const { cborEncode } = await import('@owf/mdoc');
   const bits = new Array<number>(LIST_SIZE).fill(0);
   for (const idx of invalid) bits[idx] = 1;
   const lst = Buffer.from(new StatusList(bits, 1).compressStatusList(), 'base64url');

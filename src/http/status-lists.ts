@@ -128,9 +128,9 @@ export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOption
  * (`Accept: application/statuslist+cwt`): read and signed on each request, since mdoc verifiers ask
  * for it far less often than the JWT form is polled; undefined when no credential is in that list.
  */
-export function cwtStatusList({ statuses, signer, ttlS, fromStore }: Omit<StatusListOptions, 'key'> & { readonly signer: DocumentSigner }) {
+export function cwtStatusList({ statuses, signer, ttlS, fromStore }: Omit<StatusListOptions, 'key'> & { readonly signer: () => Promise<DocumentSigner> }) {
   return async (list: number, issuer: string): Promise<Uint8Array | undefined> => {
     const invalid = await fromStore(() => statuses.invalid(list));
-    return invalid === undefined ? undefined : statusListCwt(signer, issuer, list, invalid, ttlS);
+    return invalid === undefined ? undefined : statusListCwt(await signer(), issuer, list, invalid, ttlS);
   };
 }

@@ -17,7 +17,8 @@ export const IACAS_PATH = '/.well-known/iacas';
 
 interface WalletDocumentOptions {
   readonly keys: IssuerKeys;
-  readonly signer: DocumentSigner;
+  /** The mdoc chain, made or checked at its first use. */
+  readonly signer: () => Promise<DocumentSigner>;
   /** The issuer URL: the configured one, or (the mock) the address the process listens at. */
   readonly issuerUrl: () => string;
 }
@@ -46,7 +47,7 @@ const didSchema = Type.Object({
 });
 
 export async function walletDocumentRoutes(app: FastifyInstance, { keys, signer, issuerUrl }: WalletDocumentOptions) {
-  const iacas = { iacas: signer.iacas.map((der) => ({ certificate: Buffer.from(der).toString('base64') })) };
+  const iacas = async () => ({ iacas: (await signer()).iacas.map((der) => ({ certificate: Buffer.from(der).toString('base64') })) });
   const publicDocument = { tags: ['credentials'], security: [] };
 
   app.get(
@@ -63,7 +64,7 @@ export async function walletDocumentRoutes(app: FastifyInstance, { keys, signer,
       ...documentationOnly,
       config: { cacheControl: CACHE },
     },
-    async (_request, reply) => reply.headers(open).send(iacas),
+    async (_request, reply) => reply.headers(open).send(await iacas()),
   );
 
   app.get(

@@ -13,23 +13,6 @@
  * `@owf/mdoc` (docs/wallets.md, "mdoc", says why); `@auth0/mdl` verifies it in the tests.
  */
 import { X509Certificate, randomInt } from 'node:crypto';
-import {
-  CoseKey,
-  DateOnly,
-  DeviceKey,
-  DeviceKeyInfo,
-  Header,
-  IssuerAuth,
-  IssuerNamespaces,
-  IssuerSigned,
-  IssuerSignedItem,
-  MobileSecurityObject,
-  ProtectedHeaders,
-  SignatureAlgorithm,
-  UnprotectedHeaders,
-  ValidityInfo,
-  ValueDigests,
-} from '@owf/mdoc';
 import type { TSchema } from '@sinclair/typebox';
 import { type Fields, type GroupField, groupFields, isLeaf, isLink, isList, type RecordDescription } from '../../records/define.ts';
 import { claimName } from '../claims.ts';
@@ -86,8 +69,11 @@ function shuffledIds(n: number): number[] {
 }
 
 export interface MsoMdocDependencies {
-  /** The document signer's key and certificate, and the IACAs (mdoc-certificates.ts, documentSigner). */
-  readonly signer: DocumentSigner;
+  /**
+   * The document signer's key and certificate, and the IACAs, made or checked at their first use
+   * (mdoc-certificates.ts, documentSignerWhenNeeded: the app's `mdocSigner`).
+   */
+  readonly signer: () => Promise<DocumentSigner>;
   /** Seconds an mdoc is valid from its issue (CREDENTIAL_VALIDITY_DAYS), never past the DS certificate. */
   readonly validityS: number;
   readonly now?: () => number;
@@ -100,9 +86,16 @@ export function msoMdocFormat({ signer, validityS, now = Date.now }: MsoMdocDepe
     if (!found) elementsOf.set(description, (found = mdocElements(description)));
     return found;
   };
-  const signingKey = CoseKey.fromJwk(signer.privateKey.export({ format: 'jwk' }) as Record<string, unknown>);
-  // An mdoc valid past its signer's certificate would fail every verifier from that day.
-  const dsNotAfter = new Date(new X509Certificate(signer.certificate).validTo).getTime();
+  // The library (and its CBOR and schema code) and the chain, loaded and made at the first issue.
+  let prepared: Promise<{ mdoc: typeof import('@owf/mdoc'); chain: DocumentSigner; signingKey: import('@owf/mdoc').CoseKey; dsNotAfter: number }> | undefined;
+  const prepare = () =>
+    (prepared ??= Promise.all([import('@owf/mdoc'), signer()]).then(([mdoc, chain]) => ({
+      mdoc,
+      chain,
+      signingKey: mdoc.CoseKey.fromJwk(chain.privateKey.export({ format: 'jwk' }) as Record<string, unknown>),
+      // An mdoc valid past its signer's certificate would fail every verifier from that day.
+      dsNotAfter: new Date(new X509Certificate(chain.certificate).validTo).getTime(),
+    })));
 
   return {
     format: 'mso_mdoc',
@@ -119,6 +112,9 @@ export function msoMdocFormat({ signer, validityS, now = Date.now }: MsoMdocDepe
       };
     },
     async issue({ issuer, description, claims, status, holderKey }: FormatIssueInput) {
+      const { mdoc, chain, signingKey, dsNotAfter } = await prepare();
+      const { DateOnly, DeviceKey, DeviceKeyInfo, Header, IssuerAuth, IssuerNamespaces, IssuerSigned, IssuerSignedItem, MobileSecurityObject } = mdoc;
+      const { ProtectedHeaders, SignatureAlgorithm, UnprotectedHeaders, ValidityInfo, ValueDigests } = mdoc;
       const doctype = mdocDoctype(description.name);
       const present = elements(description)
         .map((element) => ({ element, value: valueAt(claims, element.path) }))
@@ -152,7 +148,7 @@ export function msoMdocFormat({ signer, validityS, now = Date.now }: MsoMdocDepe
         {
           payload: MobileSecurityObject.fromEncodedStructure(encoded as typeof created.encodedStructure),
           protectedHeaders: ProtectedHeaders.create({ protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]) }),
-          unprotectedHeaders: UnprotectedHeaders.create({ unprotectedHeaders: new Map([[Header.X5Chain, signer.certificate]]) }),
+          unprotectedHeaders: UnprotectedHeaders.create({ unprotectedHeaders: new Map([[Header.X5Chain, chain.certificate]]) }),
           signingKey,
           algorithm: SignatureAlgorithm.ES256,
         },

@@ -40,7 +40,7 @@ test('the client verifies an mdoc and a JWT VC of every type against the service
   const running = await startApp(t, store, testConfig(env));
   const issuer = running.url;
   const options = { trustedIssuers: [issuer], allowHttp: true };
-  const mdoc = msoMdocFormat({ signer, validityS: 86_400 });
+  const mdoc = msoMdocFormat({ signer: async () => signer, validityS: 86_400 });
   const jwtVc = jwtVcJsonFormat({ keys: await issuerKeys([key]), validityS: 86_400 });
 
   for (const view of views) {
@@ -80,7 +80,7 @@ test('the client verifies an mdoc and a JWT VC of every type against the service
   await assert.rejects(verifyMdoc(tampered.toString('base64url'), options), (error: Error) => error instanceof CredentialVerificationError && /digest/i.test(error.message));
 
   // An mdoc whose document signer another IACA issued.
-  const other = msoMdocFormat({ signer: await documentSigner(undefined), validityS: 86_400 });
+  const other = msoMdocFormat({ signer: () => documentSigner(undefined), validityS: 86_400 });
   await assert.rejects(verifyMdoc(await other.issue(input), options), /no IACA the issuer publishes/);
 
   // A JWT VC with its payload altered, and one of an issuer not trusted.

@@ -76,7 +76,7 @@ async function present(credential: string, doctype: string, ids: readonly string
 }
 
 const signer = await documentSigner(undefined, { issuerUrl: ISSUER });
-const format = msoMdocFormat({ signer, validityS: 365 * 86_400 });
+const format = msoMdocFormat({ signer: async () => signer, validityS: 365 * 86_400 });
 const iacaPem = certificatePem(signer.iacas[0]);
 
 for (const view of views) {
