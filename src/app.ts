@@ -10,6 +10,7 @@ import { auditRoutes } from './http/audit-routes.ts';
 import { credentialRoutes } from './http/credential-routes.ts';
 import { createCredentialIssuer } from './credentials/issue.ts';
 import { issuerKeys } from './credentials/keys.ts';
+import { documentSignerWhenNeeded } from './credentials/mdoc-certificates.ts';
 import { subscriptionRoutes } from './http/subscription-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
 import { waitingTotal } from './http/waiting-readers.ts';
@@ -28,7 +29,8 @@ import { openSessions } from './ui/sessions.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
 import { TRUNCATED_HEADER, fromStore } from './http/route-config.ts';
-import { statusLists } from './http/status-lists.ts';
+import { cwtStatusList, statusLists } from './http/status-lists.ts';
+import { walletDocumentRoutes } from './http/wallet-documents.ts';
 import { recordRoutes } from './http/record-routes.ts';
 import { auditPlugin } from './http/plugins/audit.ts';
 import { authorisationPlugin } from './http/plugins/authorisation.ts';
@@ -170,6 +172,7 @@ export async function buildApp(
       app.log.info({ kid: keys.current.kid }, 'credentials: no issuer key configured, so this process made one at start; relying parties find it at /.well-known/jwt-vc-issuer');
     }
     const lists = statusLists({ statuses: credentials, key: () => keys.current, ttlS: config.credentials.statusTtlS, fromStore });
+    const mdocSigner = documentSignerWhenNeeded(config.credentials.mdoc, config.credentials.issuer ? { issuerUrl: config.credentials.issuer } : {});
     await app.register(credentialRoutes, {
       views: compiled,
       store,
@@ -178,7 +181,9 @@ export async function buildApp(
       keys,
       issuer: createCredentialIssuer(keys, config.credentials.validityS),
       issuerUrl,
+      cwt: cwtStatusList({ statuses: credentials, signer: mdocSigner, ttlS: config.credentials.statusTtlS, fromStore }),
     });
+    await app.register(walletDocumentRoutes, { keys, signer: mdocSigner, issuerUrl });
     // A list just signed is answered before Fastify, unless tracing or CORS, which act on every
     // request Fastify answers, are on: then Fastify answers it too.
     if (!config.tracing && !cors) transport.answerEarly(lists.answerEarly({ issuer: issuerUrl, tls, log: app.log }));

@@ -2,16 +2,21 @@
  * `lev-api credentials`: checking a digital certificate offline, as a relying party would, and
  * rotating the issuer's signing key (docs/credentials.md).
  */
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CredentialVerificationError, recordClaims, verifyCredential } from '@lev-api/client';
 import { readIssuerKeyFile } from '../config/credentials.ts';
 import { issuerKey, newIssuerKey, privateJwk } from '../credentials/keys.ts';
+import { certificatePem, makeDocumentSigner, makeIaca, newMdocKey } from '../credentials/mdoc-certificates.ts';
 import { UsageError } from '../errors.ts';
 import type { Command } from './command.ts';
 import { parseArguments } from './arguments.ts';
 
 const USAGE = `lev-api credentials verify FILE --issuer URL[,URL...] [--nonce NONCE] [--allow-http]
        lev-api credentials rotate-key --file FILE [--alg ES256|EdDSA]
+       lev-api credentials iaca --dir DIR [--days N] [--issuer URL]
+       lev-api credentials document-signer --dir DIR [--days N] [--issuer URL]
 
   verify      checks the credential (or presentation) in FILE ('-' for standard input): the issuer's
               signature with the keys it publishes, expiry, every disclosure, the holder's key binding
@@ -20,7 +25,21 @@ const USAGE = `lev-api credentials verify FILE --issuer URL[,URL...] [--nonce NO
               believed; --allow-http believes an http:// one (the mock)
   rotate-key  puts a new signing key (ES256 by default) first in the key file CREDENTIAL_KEY_FILE names,
               keeping the earlier ones so that what they signed verifies until it expires; restart the
-              serving processes to sign with it`;
+              serving processes to sign with it
+  iaca        makes (or rotates) the mdoc IACA root: a new P-256 key in DIR/iaca-key.pem (keep it offline)
+              and its self-signed certificate (--days, 3650 by default) first in DIR/iacas.pem, the earlier
+              IACAs kept after it so that mdocs their signers signed verify until they expire:
+              CREDENTIAL_IACA_CERTIFICATES. Make a document signer next
+  document-signer  makes (or rotates) the mdoc document signer: a new P-256 key and its certificate
+              (--days, 365 by default, never past the IACA's), issued by the IACA of DIR/iaca-key.pem and
+              the first of DIR/iacas.pem, in DIR/document-signer.pem: CREDENTIAL_DOCUMENT_SIGNER; restart
+              the serving processes to sign with it. --issuer names the issuer URL in both certificates`;
+
+/** The files `iaca` and `document-signer` keep in their folder. */
+const IACA_KEY_FILE = 'iaca-key.pem';
+const IACAS_FILE = 'iacas.pem';
+const DOCUMENT_SIGNER_FILE = 'document-signer.pem';
+const PEM_CERTIFICATES = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 async function verify(args: string[]): Promise<number> {
   const { values, positionals } = parseArguments(args, { issuer: { type: 'string' }, nonce: { type: 'string' }, 'allow-http': { type: 'boolean' } }, { positionals: true });
@@ -82,13 +101,67 @@ async function rotateKey(args: string[]): Promise<number> {
   return 0;
 }
 
+/** Writes beside the file, then moves it over: a reader never sees half a file. */
+function replaceFile(file: string, text: string, mode: number) {
+  const next = `${file}.new`;
+  writeFileSync(next, text, { mode });
+  renameSync(next, file);
+}
+
+const daysOf = (value: string | undefined, fallback: number) => {
+  const days = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(days) || days < 1 || days > 10_000) throw new UsageError(`--days ${value}: a whole number of days from 1 to 10000`);
+  return days;
+};
+
+async function iaca(args: string[]): Promise<number> {
+  const { values } = parseArguments(args, { dir: { type: 'string' }, days: { type: 'string' }, issuer: { type: 'string' } });
+  if (!values.dir) throw new UsageError('--dir is required: the folder of the IACA key and certificates');
+  const days = daysOf(values.days, 3650);
+  const keyFile = join(values.dir, IACA_KEY_FILE);
+  const certificatesFile = join(values.dir, IACAS_FILE);
+  const earlier = existsSync(certificatesFile) ? (readFileSync(certificatesFile, 'utf8').match(PEM_CERTIFICATES) ?? []) : [];
+  const key = newMdocKey();
+  const certificate = await makeIaca(key, days, values.issuer ? { issuerUrl: values.issuer } : {});
+  // The key first: a certificate never names a key that is not on disk.
+  replaceFile(keyFile, key.export({ format: 'pem', type: 'pkcs8' }).toString(), 0o600);
+  replaceFile(certificatesFile, [certificatePem(certificate), ...earlier.map((pem) => `${pem}\n`)].join(''), 0o644);
+  console.log(`lev-api credentials: ${certificatesFile} now starts with a new IACA (${days} days); ${earlier.length} earlier kept. Make a document signer it issues next`);
+  return 0;
+}
+
+async function documentSignerCommand(args: string[]): Promise<number> {
+  const { values } = parseArguments(args, { dir: { type: 'string' }, days: { type: 'string' }, issuer: { type: 'string' } });
+  if (!values.dir) throw new UsageError('--dir is required: the folder of the IACA key and certificates');
+  const days = daysOf(values.days, 365);
+  let iacaKey;
+  let iacaCertificate;
+  try {
+    iacaKey = createPrivateKey(readFileSync(join(values.dir, IACA_KEY_FILE), 'utf8'));
+    const [first] = readFileSync(join(values.dir, IACAS_FILE), 'utf8').match(PEM_CERTIFICATES) ?? [];
+    if (!first) throw new Error(`${IACAS_FILE} holds no certificate`);
+    iacaCertificate = new Uint8Array(new X509Certificate(first).raw);
+  } catch (error) {
+    throw new UsageError(`${values.dir} has no IACA to issue it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run 'lev-api credentials iaca --dir ${values.dir}' first`);
+  }
+  const key = newMdocKey();
+  const certificate = await makeDocumentSigner(key, { key: iacaKey, certificate: iacaCertificate }, days, values.issuer ? { issuerUrl: values.issuer } : {});
+  const file = join(values.dir, DOCUMENT_SIGNER_FILE);
+  replaceFile(file, `${key.export({ format: 'pem', type: 'pkcs8' }).toString()}${certificatePem(certificate)}`, 0o600);
+  console.log(`lev-api credentials: ${file} holds a new document signer until ${new X509Certificate(certificate).validTo}; restart the serving processes to sign with it`);
+  return 0;
+}
+
 export const credentialsCommand: Command = {
-  summary: 'Check a digital certificate offline, or rotate the issuer key',
+  summary: 'Check a digital certificate offline, or rotate the issuer key and the mdoc IACA and document signer',
   usage: () => USAGE,
   async run(args) {
     const [action, ...rest] = args;
     if (action === 'verify') return verify(rest);
     if (action === 'rotate-key') return rotateKey(rest);
-    throw new UsageError(action ? `unknown action '${action}'; the actions are verify, rotate-key` : 'name an action: verify or rotate-key');
+    if (action === 'iaca') return iaca(rest);
+    if (action === 'document-signer') return documentSignerCommand(rest);
+    const actions = 'verify, rotate-key, iaca, document-signer';
+    throw new UsageError(action ? `unknown action '${action}'; the actions are ${actions}` : `name an action: ${actions}`);
   },
 };

@@ -3,9 +3,11 @@
  * that sign, how long a credential is valid and how long a status list may be cached. Read and
  * checked here, with the rest of the configuration, and passed in; nothing else reads them.
  */
-import { type KeyObject, createPrivateKey } from 'node:crypto';
+import { type KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Type } from '@sinclair/typebox';
+import { checkDocumentSigner } from './mdoc-chain.ts';
+import { readSetting } from './pem.ts';
 import type { EnvValues } from './read-env.ts';
 import { opaque, type Settled } from './shape.ts';
 
@@ -31,6 +33,20 @@ export const Credentials = {
         "File of the issuer's keys (a JWK set of private keys, newest first) as 'lev-api credentials rotate-key' writes it: the first signs, the rest are published so that credentials they signed verify until they expire",
     }),
   ),
+  CREDENTIAL_IACA_CERTIFICATES: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "The mdoc IACA root certificates published at /.well-known/iacas (PEM, or a file of them), the one that issued CREDENTIAL_DOCUMENT_SIGNER among them, earlier ones kept while mdocs their signers signed are valid; as 'lev-api credentials iaca' writes them. Given with CREDENTIAL_DOCUMENT_SIGNER; without both, each process makes an IACA and a document signer at start",
+    }),
+  ),
+  CREDENTIAL_DOCUMENT_SIGNER: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "The mdoc document signer: its P-256 private key (PKCS#8) and its certificate, which an IACA of CREDENTIAL_IACA_CERTIFICATES issued (PEM, or a file of both), as 'lev-api credentials document-signer' writes them",
+    }),
+  ),
   CREDENTIAL_VALIDITY_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 365, description: 'Days a digital certificate is valid from its issue (its `exp`)' }),
   CREDENTIAL_STATUS_TTL_S: Type.Integer({
     minimum: 1,
@@ -49,6 +65,10 @@ export const CredentialsConfig = Type.Object({
   keys: Type.Optional(Type.Array(opaque<KeyObject>())),
   validityS: Type.Number(),
   statusTtlS: Type.Number(),
+  /** The configured mdoc document signer and the IACAs; absent when the process makes them. */
+  mdoc: Type.Optional(
+    Type.Object({ privateKey: opaque<KeyObject>(), certificate: opaque<Buffer>(), iacas: Type.Array(opaque<Buffer>()) }),
+  ),
   /** Whether credentials are issued: always in the mock, elsewhere only with an issuer URL. */
   enabled: Type.Boolean(),
 });
@@ -86,6 +106,41 @@ export function readIssuerKeyFile(text: string): KeyObject[] {
   });
 }
 
+/** A setting's PEM: the value itself when it is PEM, else the file it names. */
+const pemOf = (key: string, value: string, problems: string[]): string | undefined =>
+  value.includes('-----BEGIN') ? value : readSetting(key, value, problems)?.toString('utf8');
+
+const PEM_BLOCK = /-----BEGIN ([A-Z ]+)-----[\s\S]+?-----END \1-----/g;
+
+/** The mdoc document signer and IACAs, both or neither; read and parsed here, checked as a chain when the app starts. */
+function mdocOf(value: CredentialValues, problems: string[]): CredentialsConfig['mdoc'] {
+  const { CREDENTIAL_IACA_CERTIFICATES: iacaSetting, CREDENTIAL_DOCUMENT_SIGNER: signerSetting } = value;
+  if (!iacaSetting && !signerSetting) return undefined;
+  if (!iacaSetting || !signerSetting) {
+    problems.push('CREDENTIAL_IACA_CERTIFICATES and CREDENTIAL_DOCUMENT_SIGNER go together: give both, or neither (each process then makes its own)');
+    return undefined;
+  }
+  const iacaPem = pemOf('CREDENTIAL_IACA_CERTIFICATES', iacaSetting, problems);
+  const signerPem = pemOf('CREDENTIAL_DOCUMENT_SIGNER', signerSetting, problems);
+  if (iacaPem === undefined || signerPem === undefined) return undefined;
+  const iacas = (iacaPem.match(PEM_BLOCK) ?? []).filter((block) => block.includes('CERTIFICATE'));
+  const blocks = signerPem.match(PEM_BLOCK) ?? [];
+  const keyBlock = blocks.find((block) => block.includes('PRIVATE KEY'));
+  const certificateBlock = blocks.find((block) => block.includes('CERTIFICATE'));
+  try {
+    if (!iacas.length) throw new Error('CREDENTIAL_IACA_CERTIFICATES holds no PEM certificate');
+    if (!keyBlock || !certificateBlock) throw new Error('CREDENTIAL_DOCUMENT_SIGNER must hold a PEM private key and a PEM certificate');
+    const privateKey = createPrivateKey(keyBlock);
+    const der = (pem: string) => new X509Certificate(pem).raw;
+    const mdoc = { privateKey, certificate: der(certificateBlock), iacas: iacas.map(der) };
+    checkDocumentSigner(mdoc.privateKey, mdoc.certificate, mdoc.iacas);
+    return mdoc;
+  } catch (error) {
+    problems.push(`mdoc document signer: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
 /** The credential settings; a plain-HTTP issuer outside the mock, or a key that is not an issuer's, is a problem. */
 export function credentialsOf(value: CredentialValues, problems: string[]): CredentialsConfig {
   const mock = (value.AUTH_MODE ?? 'mock') === 'mock';
@@ -109,9 +164,11 @@ export function credentialsOf(value: CredentialValues, problems: string[]): Cred
       problems.push(`CREDENTIAL_KEY_FILE=${JSON.stringify(value.CREDENTIAL_KEY_FILE)}: not a readable key file (${reason})`);
     }
   }
+  const mdoc = mdocOf(value, problems);
   return {
     ...(issuer ? { issuer } : {}),
     ...(keys ? { keys } : {}),
+    ...(mdoc ? { mdoc } : {}),
     validityS: value.CREDENTIAL_VALIDITY_DAYS * 86_400,
     statusTtlS: value.CREDENTIAL_STATUS_TTL_S,
     enabled: mock || Boolean(issuer),

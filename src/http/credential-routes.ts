@@ -13,6 +13,7 @@ import { type CredentialIssuer, CREDENTIAL_TYPE } from '../credentials/issue.ts'
 import { parseHolderKey } from '../credentials/holder-key.ts';
 import type { IssuerKeys } from '../credentials/keys.ts';
 import { STATUS_LIST_TYPE } from '../credentials/status-list.ts';
+import { STATUS_LIST_CWT_TYPE } from '../credentials/status-list-cwt.ts';
 import { typeMetadata } from '../credentials/type-metadata.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { isBlocked, readPath } from '../records/define.ts';
@@ -116,6 +117,8 @@ interface CredentialRoutesOptions {
   readonly issuer: CredentialIssuer;
   /** The issuer URL: the configured one, or (the mock) the address the process listens at. */
   readonly issuerUrl: () => string;
+  /** A status list in its CWT form, for mdoc verifiers that ask for it (status-lists.ts, cwtStatusList). */
+  readonly cwt?: (list: number, issuer: string) => Promise<Uint8Array | undefined>;
 }
 
 const conflict = (code: string, message: string) => new ApiError(409, code, message);
@@ -181,7 +184,11 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
           'It says how long it may be kept (ttl, CREDENTIAL_STATUS_TTL_S, and Cache-Control). Public.',
         params: statusListParams,
         response: {
-          200: { description: 'The status list token', headers: cached('public, max-age=CREDENTIAL_STATUS_TTL_S'), content: { [STATUS_LIST_TYPE]: { schema: { type: 'string' } } } },
+          200: {
+            description: `The status list token: a JWT, or with Accept: ${STATUS_LIST_CWT_TYPE} the CWT form mdoc verifiers read, signed by the mdoc document signer`,
+            headers: cached('public, max-age=CREDENTIAL_STATUS_TTL_S'),
+            content: { [STATUS_LIST_TYPE]: { schema: { type: 'string' } }, [STATUS_LIST_CWT_TYPE]: { schema: { type: 'string', format: 'binary' } } },
+          },
           400: errorResponse('The list is not a number'),
           404: errorResponse('No status list has that number'),
           503: errorResponse('The store is unavailable; retry later'),
@@ -191,6 +198,11 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       config: { cacheControl: lists.headers['cache-control'] },
     },
     async (request, reply) => {
+      if (options.cwt && request.headers.accept?.includes(STATUS_LIST_CWT_TYPE)) {
+        const cwt = await options.cwt(Number(request.params.list), issuerOf(request));
+        if (cwt === undefined) throw notFound('No status list has that number');
+        return reply.headers({ ...lists.headers, 'content-type': STATUS_LIST_CWT_TYPE }).send(Buffer.from(cwt));
+      }
       const token = await lists.token(Number(request.params.list), issuerOf(request));
       if (token === undefined) throw notFound('No status list has that number');
       return reply.headers(lists.headers).send(token);

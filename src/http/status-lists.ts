@@ -16,6 +16,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { presentedCertificate } from '../auth/client-certificate.ts';
 import type { IssuerKey } from '../credentials/keys.ts';
 import { STATUS_LIST_TYPE, statusListPath, statusListToken } from '../credentials/status-list.ts';
+import type { DocumentSigner } from '../credentials/mdoc-certificates.ts';
+import { STATUS_LIST_CWT_TYPE, statusListCwt } from '../credentials/status-list-cwt.ts';
 import type { CredentialStatuses } from '../types/credentials.ts';
 import { securityHeaders } from './headers.ts';
 import { logRequestLine } from './request-log.ts';
@@ -72,7 +74,8 @@ export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOption
     return { invalid, signedAt: now, token: await statusListToken(key(), iss, list, invalid, ttlS, now) };
   };
   const keyOf = (list: number, iss: string) => `${list} ${iss}`;
-  const headers = { 'cache-control': `public, max-age=${ttlS}`, 'access-control-allow-origin': '*', 'content-type': STATUS_LIST_TYPE };
+  // Vary: a cache keeps the JWT and the CWT form (content negotiation, cwtStatusList) apart.
+  const headers = { 'cache-control': `public, max-age=${ttlS}`, 'access-control-allow-origin': '*', 'content-type': STATUS_LIST_TYPE, vary: 'accept' };
 
   return {
     headers,
@@ -95,6 +98,8 @@ export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOption
     answerEarly({ issuer, tls, log }) {
       return (request: IncomingMessage, response: ServerResponse) => {
         if (request.method !== 'GET') return false;
+        // The CWT form is the route's to answer.
+        if (request.headers.accept?.includes(STATUS_LIST_CWT_TYPE)) return false;
         const list = STATUS_LIST_URL.exec(request.url as string)?.[1];
         if (list === undefined) return false;
         const found = signed.get(keyOf(Number(list), issuer()));
@@ -115,5 +120,17 @@ export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOption
         return true;
       };
     },
+  };
+}
+
+/**
+ * A status list in its CWT form (status-list-cwt.ts), for a request that asks for it
+ * (`Accept: application/statuslist+cwt`): read and signed on each request, since mdoc verifiers ask
+ * for it far less often than the JWT form is polled; undefined when no credential is in that list.
+ */
+export function cwtStatusList({ statuses, signer, ttlS, fromStore }: Omit<StatusListOptions, 'key'> & { readonly signer: () => Promise<DocumentSigner> }) {
+  return async (list: number, issuer: string): Promise<Uint8Array | undefined> => {
+    const invalid = await fromStore(() => statuses.invalid(list));
+    return invalid === undefined ? undefined : statusListCwt(await signer(), issuer, list, invalid, ttlS);
   };
 }

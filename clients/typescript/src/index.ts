@@ -30,3 +30,4 @@ export { type MutualTlsOptions, mutualTls } from './tls.ts';
 export type { components, operations, paths } from './schema.ts';
 export { type WebhookEvent, WebhookVerificationError, verifyWebhook } from './webhooks.ts';
 export { CredentialVerificationError, NotACredentialError, type VerifiedCredential, type VerifyCredentialOptions, recordClaims, verifyCredential } from './credentials.ts';
+export { type VerifiedWalletCredential, type VerifyWalletCredentialOptions, verifyJwtVc, verifyMdoc } from './wallet-formats.ts';
