@@ -18,6 +18,7 @@ import { parsedReads } from './parsed-reads.ts';
 import type { ReplicaSet } from './replica-set.ts';
 import { tableNames } from './record-tables.ts';
 import { writeRecords } from './postgres-write.ts';
+import { openLoadIds } from './postgres-load-ids.ts';
 
 interface PostgresRecords {
   readonly reader: RecordReader;
@@ -241,6 +242,7 @@ export function createPostgresRecords(
       tables(type);
       return writeRecords(driver, type, batches, reasons.get(type) as string, options?.traceParent);
     },
+    loadIds: () => openLoadIds(driver),
   };
 
   return { reader: { ...json, ...parsedReads(json) }, writer };
