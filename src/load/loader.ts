@@ -305,7 +305,6 @@ export async function loadSources(
             const here = position(index, entry.number);
             let ready: RecordToWrite[] | undefined;
             let value: unknown;
-            let stored: ReturnType<typeof toLoad> | undefined;
             if (entry.invalidUtf8) {
               const reason = 'not valid UTF-8: it holds bytes that are no UTF-8 character (each shown as \\ud800 in the rejects file)';
               ready = await reject(here, reason, JSON.stringify(entry.text));
@@ -317,7 +316,7 @@ export async function loadSources(
               }
             }
             if (value !== undefined) {
-              stored = toLoad(type, value, entry.text);
+              const stored = toLoad(type, value, entry.text);
               if ('reason' in stored) ready = await reject(here, stored.reason, JSON.stringify(value));
               else if (inBatch.has(stored.id)) ready = await reject(here, '', JSON.stringify(value), stored.id);
               else {
