@@ -201,7 +201,7 @@ async function appendEvents(tx: SqlExecutor, type: string, source: string, trace
  * merged. Each merge puts its keys into the key tables' primary keys at places spread across
  * them, in key order: once those indexes outgrow the server's shared buffers, a merge reads and
  * writes most of their pages whatever its size, so the fewer the merges, the less a load into a
- * full register pays for it (50,000 a merge loaded a file into a register of 2 million at 0.37 of
+ * full register pays for it (50,000 a merge loaded a file into a register of 2 million at 0.38 of
  * the rate into an empty one). Merging as the load goes keeps the staging tables bounded.
  */
 const MERGE_EVERY = 500_000;
