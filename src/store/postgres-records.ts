@@ -15,10 +15,10 @@ import { assertSchemaCurrent } from './migrations.ts';
 import { type SearchKeyRow, candidatesOfRows, searchKeyColumns } from './search-key-rows.ts';
 import { turnBatches } from './turn-batches.ts';
 import { parsedReads } from './parsed-reads.ts';
+import { openLoadIds } from './postgres-load-ids.ts';
 import type { ReplicaSet } from './replica-set.ts';
 import { tableNames } from './record-tables.ts';
 import { writeRecords } from './postgres-write.ts';
-import { openLoadIds } from './postgres-load-ids.ts';
 
 interface PostgresRecords {
   readonly reader: RecordReader;
