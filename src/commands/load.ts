@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from './command.ts';
 import { loadConfig } from '../config/index.ts';
-import { loadHeapMb, loadInWorker } from '../load/in-worker.ts';
+import { LOAD_HEAP_MB, loadInWorker } from '../load/in-worker.ts';
 import { DEFAULT_BATCH_SIZE, LoadError, defaultRejectsPath, fileSources, summary } from '../load/loader.ts';
 import { progressReporter } from '../load/progress.ts';
 import { assertSchemaCurrent } from '../store/migrations.ts';
@@ -56,7 +56,8 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
     }
     const database = {
       ...config.database,
-      poolSize: 1,
+      // One connection writes; the other keeps the ids the load has given (src/store/postgres-load-ids.ts).
+      poolSize: 2,
       statementTimeoutMs: Math.max(config.database.statementTimeoutMs, MIN_STATEMENT_TIMEOUT_MS),
     };
     const driver = openPostgres(database);
@@ -67,16 +68,15 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
       if (rejectsPath && files.some((file) => file !== '-' && resolve(file) === resolve(rejectsPath))) {
         throw new UsageError(`${rejectsPath}: the rejects file cannot be one of the files to load`);
       }
-      // Every file must be there before anything is loaded; their size bounds the load's memory.
-      const sizes = (await fileSources(files)).map((source) => source.size);
-      const totalBytes = sizes.every((size) => size !== undefined) ? sizes.reduce((a, b) => a! + b!, 0) : undefined;
+      // Every file must be there before anything is loaded.
+      await fileSources(files);
       try {
         // Traced, the load is a span whose context its events keep, so that their delivery continues it.
         const type = values.type;
         const result = await inSpan('load', { 'lev.record.type': type }, () =>
           loadInWorker(
             { database, type, files, options: { skipInvalid: values['skip-invalid'], rejectsPath, batchSize, traceParent: activeTraceParent() } },
-            loadHeapMb(totalBytes, files.length),
+            LOAD_HEAP_MB,
             (p) => progress.update(p),
           ),
         );

@@ -2,8 +2,9 @@
  * `lev-api load` runs its load on a worker thread whose heap is bounded: a load streams gigabytes
  * of text through the heap, and V8 lets an unbounded old generation grow to several times what is
  * live before collecting it (a million births peaked near 1 GB while about 150 MB was live). The
- * bound follows the input: the ids seen grow with the records (about 30 MB a million), the rest
- * does not. A kill of the process kills the thread with it, so a load cut off still commits nothing.
+ * bound is the same whatever the input: nothing the loader keeps grows with the records (the ids
+ * seen are kept in PostgreSQL, src/store/postgres-load-ids.ts). A kill of the process kills the
+ * thread with it, so a load cut off still commits nothing.
  */
 import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../module-folder.ts';
@@ -11,22 +12,13 @@ import type { PostgresOptions } from '../store/pg-driver.ts';
 import { LoadError, type LoadOptions, type LoadProgress, type LoadResult } from './loader.ts';
 
 /** What the heap holds whatever the input: the batches read ahead and being written, and the code. */
-const BASE_HEAP_MB = 160;
-/**
- * The ids seen, per million records: a map of small integers (30 MB measured), or, past the first
- * file, of positions too large to be small integers, each a number of its own (75 MB measured).
- */
-const HEAP_MB_PER_MILLION = { oneFile: 32, files: 80 };
+export const LOAD_HEAP_MB = 160;
 /**
  * The young generation (where a record's text and objects live until the batch holding them is
  * written): 16 MB rather than V8's 32, which keeps the loader's peak RSS under 300 MB for a
  * million births (measured: 15 MB less at the peak, the old generation unchanged).
  */
 const YOUNG_HEAP_MB = 16;
-/** Input bytes counted as one record when sizing the heap: fewer than any type's records take, so the heap errs large. */
-const BYTES_PER_RECORD = 1000;
-/** Without a known size (stdin from a pipe), the bound is only a guard: room for some 17 million ids. */
-const UNKNOWN_SIZE_HEAP_MB = 1024;
 
 export interface WorkerLoad {
   readonly database: PostgresOptions;
@@ -40,17 +32,11 @@ export type WorkerMessage =
   | { readonly result: LoadResult }
   | { readonly failure: { readonly message: string; readonly file?: string; readonly committed?: LoadResult } };
 
-/** The old generation a load of `totalBytes` of input in `files` files gets, in MB. */
-export const loadHeapMb = (totalBytes: number | undefined, files = 1) =>
-  totalBytes === undefined
-    ? UNKNOWN_SIZE_HEAP_MB
-    : Math.ceil(BASE_HEAP_MB + (HEAP_MB_PER_MILLION[files > 1 ? 'files' : 'oneFile'] * totalBytes) / BYTES_PER_RECORD / 1e6);
-
 /**
- * Loads `files` as loadFiles does, on a worker thread with a heap of `heapMb`; the process's stdin
- * is passed on when a file is `-`.
+ * Loads `files` as loadFiles does, on a worker thread with a heap of `heapMb` (default LOAD_HEAP_MB);
+ * the process's stdin is passed on when a file is `-`.
  */
-export function loadInWorker(load: WorkerLoad, heapMb: number, onProgress?: (progress: LoadProgress) => void): Promise<LoadResult> {
+export function loadInWorker(load: WorkerLoad, heapMb = LOAD_HEAP_MB, onProgress?: (progress: LoadProgress) => void): Promise<LoadResult> {
   const { script, eval: fromSources } = threadEntry(new URL('.', import.meta.url), 'load-worker');
   const worker = new Worker(script, {
     eval: fromSources,

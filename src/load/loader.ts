@@ -2,7 +2,9 @@
  * The one way records get into a store, for `lev-api load`, for LEV_DATA
  * and for the built-in mock records: sources (files, stdin, the mock) of JSON
  * arrays or NDJSON, of v1 records or the existing service's rows, streamed
- * in constant memory but for the ids seen so far.
+ * in constant memory: the ids seen so far are kept by the store where it can
+ * (PostgreSQL), and in a map here otherwise (the embedded store, which holds
+ * the records themselves in memory anyway).
  *
  * Each source is written in one transaction, in batches written by id, so a
  * source is applied entirely or not at all. By default the first invalid
@@ -24,7 +26,7 @@ import { type RecordType, recordType } from '../data/entries.ts';
 import { mayHoldEscapes, storableRecord } from '../data/storable.ts';
 import type { RecordDescription } from '../records/define.ts';
 import type { RecordToWrite, WriteCounts } from '../types/records.ts';
-import type { RecordWriter } from '../types/store.ts';
+import type { LoadIds, RecordWriter } from '../types/store.ts';
 import { readAhead } from './read-ahead.ts';
 import { streamEntries } from './stream-entries.ts';
 import { LevError } from '../errors.ts';
@@ -177,6 +179,25 @@ export async function fileSources(files: readonly string[], stdin: AsyncIterable
 const SOURCE_SHIFT = 2 ** 32;
 const position = (source: number, number: number) => source * SOURCE_SHIFT + number;
 
+/** The ids of a load kept here: a number each for an id and its position (about 30 MB for a million). */
+function loadIdsInMemory(): LoadIds {
+  const seen = new Map<number, number>();
+  return {
+    async add(ids, positions) {
+      const repeats = new Map<number, number>();
+      ids.forEach((id, i) => {
+        const first = seen.get(id);
+        if (first === undefined) seen.set(id, positions[i]);
+        else repeats.set(id, first);
+      });
+      return repeats;
+    },
+    async close() {
+      seen.clear();
+    },
+  };
+}
+
 /**
  * Loads `files` (a path, or `-` for stdin) of records of the type `description` describes through `writer`.
  * Returns the counts; throws a LoadError when a file cannot be loaded (the
@@ -215,64 +236,104 @@ export async function loadSources(
   const totalBytes = sizes.every((size) => size !== undefined) ? sizes.reduce((a, b) => a! + b!, 0) : undefined;
   let bytesRead = 0;
 
-  // Every id loaded so far, with where it was: an id given again is refused, naming both places.
-  const seen = new Map<number, number>();
   const formats: (string | undefined)[] = [];
   const describe = (at: number) => {
     const source = Math.floor(at / SOURCE_SHIFT);
     const number = at % SOURCE_SHIFT;
     return formats[source] === 'json-array' ? `${sources[source].name} item ${number}` : `${sources[source].name}:${number}`;
   };
+  const givenAlready = (id: number, first: number) => `/id: ${id} was given already, at ${describe(first)}`;
 
   const rejects = options.skipInvalid ? new RejectsWriter(options.rejectsPath ?? defaultRejectsPath(sources.map((s) => s.name))) : undefined;
+  // Every id loaded so far, with where it was: an id given again is refused, naming both places.
+  // Kept by the store where it can (PostgreSQL: on disk), so that memory does not grow with the file.
+  const ids = (await writer.loadIds?.()) ?? loadIdsInMemory();
   try {
     for (const [index, source] of sources.entries()) {
       const counts = zero();
-      const reject = async (position: string, reason: string, entryJson: string) => {
-        if (!rejects) throw new StopLoad(`${position}: invalid ${type.description.name} record: ${reason}`);
-        counts.rejected++;
-        await rejects.write(`{"position":${JSON.stringify(position)},"reason":${JSON.stringify(reason)},"entry":${entryJson}}\n`);
-      };
       // The checked records of the source, a batch at a time; an invalid one (without skipInvalid) ends them with StopLoad.
       async function* batches(): AsyncGenerator<RecordToWrite[]> {
+        // The records checked since the last batch went, where each was, and its text; an id's
+        // place among them, to find one given twice in the batch; and the entries rejected
+        // meanwhile (an id given twice in the batch with its reason to come), written in file
+        // order once the batch's ids are checked against the load's.
         let batch: RecordToWrite[] = [];
+        let places: number[] = [];
+        let texts: string[] = [];
+        let inBatch = new Map<number, number>();
+        let rejected: { at: number; reason: string; entry: string; repeatOf?: number }[] = [];
+        /** Checks the batch's ids against the load's: its records to write, the rest rejected (or the first of them stops the load). */
+        const settle = async (): Promise<RecordToWrite[]> => {
+          const repeats = batch.length ? await ids.add(batch.map((record) => record.id), places) : new Map<number, number>();
+          const kept = repeats.size ? [] : batch;
+          if (repeats.size) {
+            batch.forEach((record, i) => {
+              const first = repeats.get(record.id);
+              if (first === undefined) kept.push(record);
+              else rejected.push({ at: places[i], reason: givenAlready(record.id, first), entry: JSON.stringify(JSON.parse(texts[i])) });
+            });
+          }
+          const out = rejected;
+          if (repeats.size) out.sort((a, b) => a.at - b.at);
+          for (const entry of out) {
+            // Given twice in this batch, and perhaps in one before it: named where first given.
+            const reason = entry.repeatOf === undefined ? entry.reason : givenAlready(entry.repeatOf, repeats.get(entry.repeatOf) ?? inBatch.get(entry.repeatOf)!);
+            if (!rejects) throw new StopLoad(`${describe(entry.at)}: invalid ${type.description.name} record: ${reason}`);
+            counts.rejected++;
+            await rejects.write(`{"position":${JSON.stringify(describe(entry.at))},"reason":${JSON.stringify(reason)},"entry":${entry.entry}}\n`);
+          }
+          batch = [];
+          places = [];
+          texts = [];
+          inBatch = new Map();
+          rejected = [];
+          return kept;
+        };
+        const reject = async (at: number, reason: string, entry: string, repeatOf?: number) => {
+          rejected.push({ at, reason, entry, repeatOf });
+          // Without skipInvalid the first invalid entry stops the load, unless an id given again before it does.
+          if (!rejects || rejected.length >= batchSize) {
+            const kept = await settle();
+            if (kept.length) return kept;
+          }
+          return undefined;
+        };
         for await (const chunk of streamEntries(source.open())) {
           formats[index] = chunk.format;
           for (const entry of chunk.entries) {
             counts.read++;
             const here = position(index, entry.number);
-            if (entry.invalidUtf8) {
-              await reject(describe(here), 'not valid UTF-8: it holds bytes that are no UTF-8 character (each shown as \\ud800 in the rejects file)', JSON.stringify(entry.text));
-              continue;
-            }
+            let ready: RecordToWrite[] | undefined;
             let value: unknown;
-            try {
-              value = JSON.parse(entry.text);
-            } catch (error) {
-              await reject(describe(here), `not valid JSON (${(error as Error).message})`, JSON.stringify(entry.text));
-              continue;
+            if (entry.invalidUtf8) {
+              const reason = 'not valid UTF-8: it holds bytes that are no UTF-8 character (each shown as \\ud800 in the rejects file)';
+              ready = await reject(here, reason, JSON.stringify(entry.text));
+            } else {
+              try {
+                value = JSON.parse(entry.text);
+              } catch (error) {
+                ready = await reject(here, `not valid JSON (${(error as Error).message})`, JSON.stringify(entry.text));
+              }
             }
-            const stored = toLoad(type, value, entry.text);
-            if ('reason' in stored) {
-              await reject(describe(here), stored.reason, JSON.stringify(value));
-              continue;
+            if (value !== undefined) {
+              const stored = toLoad(type, value, entry.text);
+              if ('reason' in stored) ready = await reject(here, stored.reason, JSON.stringify(value));
+              else if (inBatch.has(stored.id)) ready = await reject(here, '', JSON.stringify(value), stored.id);
+              else {
+                inBatch.set(stored.id, here);
+                batch.push(stored);
+                places.push(here);
+                texts.push(entry.text);
+                if (batch.length >= batchSize) ready = await settle();
+              }
             }
-            const first = seen.get(stored.id);
-            if (first !== undefined) {
-              await reject(describe(here), `/id: ${stored.id} was given already, at ${describe(first)}`, JSON.stringify(value));
-              continue;
-            }
-            seen.set(stored.id, here);
-            batch.push(stored);
-            if (batch.length >= batchSize) {
-              yield batch;
-              batch = [];
-            }
+            if (ready?.length) yield ready;
           }
           bytesRead += chunk.bytes;
           options.onProgress?.({ file: source.name, records: totals.read + counts.read, bytesRead, totalBytes, elapsedMs: performance.now() - started });
-          }
-        if (batch.length) yield batch;
+        }
+        const last = await settle();
+        if (last.length) yield last;
       }
       try {
         add(counts, await writer.write(type.description.name, readAhead(batches(), Math.max(1, Math.round(READ_AHEAD_RECORDS / batchSize))), { traceParent: options.traceParent }));
@@ -284,6 +345,7 @@ export async function loadSources(
       add(totals, counts);
     }
   } finally {
+    await ids.close();
     await rejects?.close();
   }
   return result();

@@ -15,6 +15,7 @@ import { assertSchemaCurrent } from './migrations.ts';
 import { type SearchKeyRow, candidatesOfRows, searchKeyColumns } from './search-key-rows.ts';
 import { turnBatches } from './turn-batches.ts';
 import { parsedReads } from './parsed-reads.ts';
+import { openLoadIds } from './postgres-load-ids.ts';
 import type { ReplicaSet } from './replica-set.ts';
 import { tableNames } from './record-tables.ts';
 import { writeRecords } from './postgres-write.ts';
@@ -242,6 +243,7 @@ export function createPostgresRecords(
       tables(type);
       return writeRecords(driver, type, batches, reasons.get(type) as string, options?.traceParent);
     },
+    loadIds: () => openLoadIds(driver),
   };
 
   return { reader: { ...json, ...parsedReads(json) }, writer };

@@ -120,6 +120,23 @@ export interface RecordWriter {
    * one left unchanged), numbered in commit order.
    */
   write(type: string, batches: AsyncIterable<readonly RecordToWrite[]>, options?: WriteOptions): Promise<WriteCounts>;
+  /**
+   * Where a load keeps the ids it has given so far, when not in this process: a store that holds
+   * them outside it (PostgreSQL, in a table of a connection of their own) keeps a load of any size
+   * in bounded memory. Without it the loader keeps them in a map.
+   */
+  loadIds?(): Promise<LoadIds>;
+}
+
+/** The ids one load has given (a record accepted under each), with where each was given. */
+export interface LoadIds {
+  /**
+   * Adds distinct `ids` given at `positions` (a number each, as the loader counts them); returns the
+   * ids among them given before, each with the position where it was first given. Those are not added.
+   */
+  add(ids: readonly number[], positions: readonly number[]): Promise<Map<number, number>>;
+  /** Forgets them all and lets go of what held them. */
+  close(): Promise<void>;
 }
 
 interface WriteOptions {
