@@ -9,9 +9,11 @@ import { issuerKey, newIssuerKey, privateJwk } from '../credentials/keys.ts';
 import { UsageError } from '../errors.ts';
 import type { Command } from './command.ts';
 import { parseArguments } from './arguments.ts';
+import { offer } from './credential-offer.ts';
 
 const USAGE = `lev-api credentials verify FILE --issuer URL[,URL...] [--nonce NONCE] [--allow-http]
        lev-api credentials rotate-key --file FILE [--alg ES256|EdDSA]
+       DATABASE_URL=postgres://... lev-api credentials offer --type T --id N --format F [--wallet-subject S] [--tx-code]
 
   verify      checks the credential (or presentation) in FILE ('-' for standard input): the issuer's
               signature with the keys it publishes, expiry, every disclosure, the holder's key binding
@@ -20,7 +22,10 @@ const USAGE = `lev-api credentials verify FILE --issuer URL[,URL...] [--nonce NO
               believed; --allow-http believes an http:// one (the mock)
   rotate-key  puts a new signing key (ES256 by default) first in the key file CREDENTIAL_KEY_FILE names,
               keeping the earlier ones so that what they signed verifies until it expires; restart the
-              serving processes to sign with it`;
+              serving processes to sign with it
+  offer       a credential offer of the registration for a wallet (docs/wallets.md): prints its deep link, and
+              with --tx-code the transaction code to send the holder separately; needs CREDENTIAL_ISSUER_URL and
+              the issuer's configured key, and is audited`;
 
 async function verify(args: string[]): Promise<number> {
   const { values, positionals } = parseArguments(args, { issuer: { type: 'string' }, nonce: { type: 'string' }, 'allow-http': { type: 'boolean' } }, { positionals: true });
@@ -83,12 +88,13 @@ async function rotateKey(args: string[]): Promise<number> {
 }
 
 export const credentialsCommand: Command = {
-  summary: 'Check a digital certificate offline, or rotate the issuer key',
+  summary: 'Check a digital certificate offline, rotate the issuer key, or make a wallet offer',
   usage: () => USAGE,
-  async run(args) {
+  async run(args, env, descriptions) {
     const [action, ...rest] = args;
     if (action === 'verify') return verify(rest);
     if (action === 'rotate-key') return rotateKey(rest);
-    throw new UsageError(action ? `unknown action '${action}'; the actions are verify, rotate-key` : 'name an action: verify or rotate-key');
+    if (action === 'offer') return offer(rest, env, descriptions);
+    throw new UsageError(action ? `unknown action '${action}'; the actions are verify, rotate-key, offer` : 'name an action: verify, rotate-key or offer');
   },
 };

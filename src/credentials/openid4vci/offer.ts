@@ -5,7 +5,11 @@
  */
 import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { sha256 } from '../../digest.ts';
-import type { OfferedBy, WalletOffer } from '../../types/wallet.ts';
+import type { RecordReader } from '../../types/store.ts';
+import type { OfferedBy, WalletOffer, WalletStore } from '../../types/wallet.ts';
+import type { FormatId } from '../formats/format.ts';
+import type { FormatRegistry } from '../formats/index.ts';
+import { type Refusal, issueRefusal } from '../issuable.ts';
 import type { IssuerKeys } from '../keys.ts';
 import { PRE_AUTHORIZED_GRANT } from './metadata.ts';
 import { preAuthorizedCode } from './tokens.ts';
@@ -75,4 +79,42 @@ export function makeOffer(request: OfferRequest, settings: OfferSettings): MadeO
     ...(txCode ? { txCode } : {}),
     expiresAt: new Date(exp * 1000).toISOString(),
   };
+}
+
+export interface OfferDependencies {
+  readonly records: Pick<RecordReader, 'lookupJson'>;
+  readonly wallet: WalletStore;
+  readonly registry: FormatRegistry;
+}
+
+export interface RegistrationOffer {
+  readonly type: string;
+  readonly recordId: number;
+  readonly format: string;
+  readonly walletSubject?: string;
+  readonly txCode: boolean;
+  readonly offeredBy: OfferedBy;
+}
+
+export type OfferOutcome =
+  | { readonly made: MadeOffer }
+  | { readonly unknownFormat: true }
+  | { readonly notFound: true }
+  | { readonly refused: Refusal };
+
+/**
+ * An offer of a registration, made and kept, for the API's route and the command alike: the
+ * format must be issued for the type, the registration held and issuable (issuable.ts). A store
+ * that fails rejects; the caller audits what was made.
+ */
+export async function offerRegistration(dependencies: OfferDependencies, request: RegistrationOffer, settings: OfferSettings): Promise<OfferOutcome> {
+  const configuration = dependencies.registry.configurationOf(request.type, request.format as FormatId);
+  if (!configuration) return { unknownFormat: true };
+  const stored = await dependencies.records.lookupJson(request.type, String(request.recordId));
+  if (stored === undefined) return { notFound: true };
+  const refused = issueRefusal(JSON.parse(stored) as Record<string, unknown>, configuration.description);
+  if (refused) return { refused };
+  const made = makeOffer({ ...request, configurationId: configuration.id }, settings);
+  await dependencies.wallet.createOffer(made.offer);
+  return { made };
 }

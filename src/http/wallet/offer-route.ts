@@ -5,9 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from '@sinclair/typebox';
-import { issueRefusal } from '../../credentials/issuable.ts';
 import { WALLET_PATHS } from '../../credentials/openid4vci/metadata.ts';
-import { makeOffer } from '../../credentials/openid4vci/offer.ts';
+import { offerRegistration } from '../../credentials/openid4vci/offer.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { CREDENTIALS_ROLE, type Identity } from '../../types/identity.ts';
 import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from '../documentation.ts';
@@ -75,33 +74,33 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
       if (txCode && context.config.authorizationServer) {
         throw badRequest("Invalid body member 'txCode': offers exchanged at an external authorization server (GOV.UK Wallet's) take no transaction code");
       }
-      const configuration = context.registry.configurationOf(type, format as never);
-      if (!configuration) throw badRequest(`Invalid body member 'format': ${format} is not issued for ${type}`);
       const id = Number(request.params.id.replace(/^0+(?=\d)/, ''));
-      const stored = await fromStore(() => context.records.lookupJson(type, String(id)));
-      if (stored === undefined) throw notFound();
-      const refused = issueRefusal(JSON.parse(stored) as Record<string, unknown>, configuration.description);
-      if (refused) throw new ApiError(409, refused.code, refused.message);
       const identity = request.identity as Identity;
-      const made = makeOffer(
-        {
-          type,
-          recordId: id,
-          configurationId: configuration.id,
-          ...(walletSubjectId !== undefined ? { walletSubject: walletSubjectId } : {}),
-          txCode,
-          offeredBy: { username: identity.username, client: identity.client, groups: identity.groups, roles: identity.roles },
-        },
-        {
-          keys: context.keys,
-          issuer: context.issuerUrl(),
-          audience: context.authorizationServer(),
-          clientId: context.config.clientId,
-          offerUrl: context.config.offerUrl,
-          ttlS: context.config.offerTtlS,
-        },
+      const outcome = await fromStore(() =>
+        offerRegistration(
+          context,
+          {
+            type,
+            recordId: id,
+            format,
+            ...(walletSubjectId !== undefined ? { walletSubject: walletSubjectId } : {}),
+            txCode,
+            offeredBy: { username: identity.username, client: identity.client, groups: identity.groups, roles: identity.roles },
+          },
+          {
+            keys: context.keys,
+            issuer: context.issuerUrl(),
+            audience: context.authorizationServer(),
+            clientId: context.config.clientId,
+            offerUrl: context.config.offerUrl,
+            ttlS: context.config.offerTtlS,
+          },
+        ),
       );
-      await fromStore(() => context.wallet.createOffer(made.offer));
+      if ('unknownFormat' in outcome) throw badRequest(`Invalid body member 'format': ${format} is not issued for ${type}`);
+      if ('notFound' in outcome) throw notFound();
+      if ('refused' in outcome) throw new ApiError(409, outcome.refused.code, outcome.refused.message);
+      const { made } = outcome;
       await request.audited(1, refsOf(type, [id]), { dataset: type, operation: 'credential' });
       return reply.code(201).send({ offer: made.link, ...(made.txCode ? { txCode: made.txCode } : {}), expiresAt: made.expiresAt });
     },
