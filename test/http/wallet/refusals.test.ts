@@ -87,6 +87,9 @@ for (const kind of await storeKinds()) {
     await refused({ credential_configuration_id: 'no_such_configuration', proofs: { jwt: [await proof()] } }, 400, 'unknown_credential_configuration');
     await refused({ credential_configuration_id: 'death_sd_jwt', proofs: { jwt: [await proof()] } }, 400, 'invalid_credential_request');
     await refused({ proof: { proof_type: 'jwt', jwt: await proof() }, proofs: { jwt: [await proof()] } }, 400, 'invalid_credential_request');
+    const unreadable = await fetch(`${app.url}/v1/wallet/credential`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` }, body: '{"proofs":' });
+    assert.equal(unreadable.status, 400);
+    assert.equal(((await unreadable.json()) as Json).error, 'invalid_credential_request', 'a body that is not JSON');
     // Tokens: none, garbage, signed by another key, expired, for another subject.
     await refused({ proofs: { jwt: [await proof()] } }, 401, 'invalid_token', '');
     await refused({ proofs: { jwt: [await proof()] } }, 401, 'invalid_token', 'not.a.token');
