@@ -20,7 +20,7 @@ import type { CompiledView } from '../../render/view.ts';
 import type { CredentialStatuses } from '../../types/credentials.ts';
 import type { RecordReader } from '../../types/store.ts';
 import type { WalletStore } from '../../types/wallet.ts';
-import { documentationOnly } from '../documentation.ts';
+import { UNREADABLE, answer, documentationOnly } from '../documentation.ts';
 import type { WalletContext } from './context.ts';
 import { credentialRoutes } from './credential-routes.ts';
 import { offerRoute } from './offer-route.ts';
@@ -80,7 +80,9 @@ async function walletRoutes(app: FastifyInstance, options: WalletPluginOptions) 
   app.get(
     WALLET_PATHS.issuerMetadata,
     {
-      schema: { ...publicDocument, operationId: 'credentialIssuerMetadata', summary: "The credential issuer's metadata (OpenID4VCI 1.0 section 12.2): one configuration a record type and format. Public." },
+      schema: { ...publicDocument, operationId: 'credentialIssuerMetadata', summary: "The credential issuer's metadata (OpenID4VCI 1.0 section 12.2): one configuration a record type and format. Public.",
+        response: { 200: answer('The credential issuer metadata', { type: 'object' }), 400: UNREADABLE },
+      },
       ...documentationOnly,
       config: { cacheControl: 'public, max-age=300' },
     },
@@ -93,7 +95,9 @@ async function walletRoutes(app: FastifyInstance, options: WalletPluginOptions) 
   app.get(
     WALLET_PATHS.jwks,
     {
-      schema: { ...publicDocument, operationId: 'jwks', summary: 'The keys that sign pre-authorised codes, access tokens and credentials (a JWK set). Public.' },
+      schema: { ...publicDocument, operationId: 'jwks', summary: 'The keys that sign pre-authorised codes, access tokens and credentials (a JWK set). Public.',
+        response: { 200: answer('The JWK set', { type: 'object' }), 400: UNREADABLE },
+      },
       ...documentationOnly,
       config: { cacheControl: 'public, max-age=300' },
     },

@@ -10,7 +10,7 @@ import { invalidGrant, invalidRequest, OAuthError } from '../../credentials/open
 import { PRE_AUTHORIZED_GRANT, WALLET_PATHS, authorizationServerMetadata } from '../../credentials/openid4vci/metadata.ts';
 import { txCodeMatches } from '../../credentials/openid4vci/offer.ts';
 import { ACCESS_TOKEN_TTL_S, accessToken, ownKeySet, verifyCode } from '../../credentials/openid4vci/tokens.ts';
-import { documentationOnly } from '../documentation.ts';
+import { UNREADABLE, answer, documentationOnly } from '../documentation.ts';
 import { fromStore } from '../route-config.ts';
 import type { WalletContext } from './context.ts';
 
@@ -21,7 +21,12 @@ export async function tokenRoutes(app: FastifyInstance, context: WalletContext) 
   app.get(
     WALLET_PATHS.authorizationServer,
     {
-      schema: { ...publicDocument, operationId: 'authorizationServerMetadata', summary: "The service's own authorization server's metadata (RFC 8414). Public." },
+      schema: {
+        ...publicDocument,
+        operationId: 'authorizationServerMetadata',
+        summary: "The service's own authorization server's metadata (RFC 8414). Public.",
+        response: { 200: answer('The authorization server metadata', { type: 'object' }), 400: UNREADABLE },
+      },
       ...documentationOnly,
       config: { cacheControl: 'public, max-age=300' },
     },
