@@ -8,6 +8,7 @@ import type { Config } from './config/index.ts';
 import { createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
 import { credentialRoutes } from './http/credential-routes.ts';
+import { walletPlugin } from './http/wallet/plugin.ts';
 import { createCredentialIssuer } from './credentials/issue.ts';
 import { issuerKeys } from './credentials/keys.ts';
 import { documentSignerWhenNeeded } from './credentials/mdoc-certificates.ts';
@@ -55,7 +56,7 @@ import { version } from './version.ts';
 interface AppDependencies {
   /** Records, the audit trail and its report. */
   readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'> &
-    Partial<Pick<Backend, 'webhooks' | 'credentials'>> & {
+    Partial<Pick<Backend, 'webhooks' | 'credentials' | 'wallet'>> & {
       /** Where close matches are found, when not on the event loop from `records` (PostgresBackend: a thread holding the index). */
       readonly closeMatches?: CloseMatcher;
     };
@@ -78,7 +79,7 @@ function listeningUrl(address: ReturnType<import('node:net').Server['address']>,
 export async function buildApp(
   config: Config,
   {
-    backend: { records: store, audit, report, events, subscriptions, webhooks, credentials, closeMatches: findCloseMatches },
+    backend: { records: store, audit, report, events, subscriptions, webhooks, credentials, wallet, closeMatches: findCloseMatches },
     logger,
     identify = createIdentifier(config),
     descriptions,
@@ -184,6 +185,9 @@ export async function buildApp(
       cwt: cwtStatusList({ statuses: credentials, signer: mdocSigner, ttlS: config.credentials.statusTtlS, fromStore }),
     });
     await app.register(walletDocumentRoutes, { keys, signer: mdocSigner, issuerUrl });
+    if (wallet) {
+      await app.register(walletPlugin, { config: config.wallet, views: compiled, records: store, statuses: credentials, wallet, keys, validityS: config.credentials.validityS, issuerUrl });
+    }
     // A list just signed is answered before Fastify, unless tracing or CORS, which act on every
     // request Fastify answers, are on: then Fastify answers it too.
     if (!config.tracing && !cors) transport.answerEarly(lists.answerEarly({ issuer: issuerUrl, tls, log: app.log }));

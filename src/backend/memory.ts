@@ -10,6 +10,7 @@ import { checkpointSigner, newSigningKey, scheduleCheckpoints } from '../audit/c
 import { type MemoryTrail, openMemoryTrail } from '../audit/memory-trail.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { createMemoryCredentialStatuses } from '../store/memory-credentials.ts';
+import { createMemoryWalletStore } from '../store/memory-wallet.ts';
 import { createMemoryRecords } from '../store/memory-records.ts';
 import { REVOKING_REASONS } from '../types/credentials.ts';
 import { createMemoryWebhooks } from '../store/memory-webhooks.ts';
@@ -63,6 +64,7 @@ export async function openMemoryBackend(
     events: events.feed,
     subscriptions: events.subscriptions,
     credentials,
+    wallet: createMemoryWalletStore(),
     webhooks: createMemoryWebhooks({
       head: async () => (await events.feed.bounds(new Date(0))).head,
       subscription: (client) => events.subscriptions.get(client),

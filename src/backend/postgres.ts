@@ -12,6 +12,7 @@ import type { RecordDescription } from '../records/define.ts';
 import type { SqlDriver } from '../store/driver.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { createPostgresCredentialStatuses } from '../store/postgres-credentials.ts';
+import { createPostgresWalletStore } from '../store/postgres-wallet.ts';
 import { type ReplicaSet, replicaSet } from '../store/replica-set.ts';
 import type { CloseMatcher } from '../match/suggest.ts';
 import type { PostgresOptions } from '../store/pg-driver.ts';
@@ -75,6 +76,7 @@ export function postgresBackend(
     subscriptions: events.subscriptions,
     webhooks: createPostgresWebhooks(driver),
     credentials: createPostgresCredentialStatuses(driver),
+    wallet: createPostgresWalletStore(driver),
     warnings: () => [],
     async close() {
       await Promise.all([schedule.stop(), suggestionIndexes?.stop()]);

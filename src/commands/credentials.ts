@@ -12,11 +12,13 @@ import { certificatePem, makeDocumentSigner, makeIaca, newMdocKey } from '../cre
 import { UsageError } from '../errors.ts';
 import type { Command } from './command.ts';
 import { parseArguments } from './arguments.ts';
+import { offer } from './credential-offer.ts';
 
 const USAGE = `lev-api credentials verify FILE --issuer URL[,URL...] [--nonce NONCE] [--allow-http]
        lev-api credentials rotate-key --file FILE [--alg ES256|EdDSA]
        lev-api credentials iaca --dir DIR [--days N] [--issuer URL]
        lev-api credentials document-signer --dir DIR [--days N] [--issuer URL]
+       DATABASE_URL=postgres://... lev-api credentials offer --type T --id N --format F [--wallet-subject S] [--tx-code]
 
   verify      checks the credential (or presentation) in FILE ('-' for standard input): the issuer's
               signature with the keys it publishes, expiry, every disclosure, the holder's key binding
@@ -33,7 +35,10 @@ const USAGE = `lev-api credentials verify FILE --issuer URL[,URL...] [--nonce NO
   document-signer  makes (or rotates) the mdoc document signer: a new P-256 key and its certificate
               (--days, 365 by default, never past the IACA's), issued by the IACA of DIR/iaca-key.pem and
               the first of DIR/iacas.pem, in DIR/document-signer.pem: CREDENTIAL_DOCUMENT_SIGNER; restart
-              the serving processes to sign with it. --issuer names the issuer URL in both certificates`;
+              the serving processes to sign with it. --issuer names the issuer URL in both certificates
+  offer       a credential offer of the registration for a wallet (docs/wallets.md): prints its deep link, and
+              with --tx-code the transaction code to send the holder separately; needs CREDENTIAL_ISSUER_URL and
+              the issuer's configured key, and is audited`;
 
 /** The files `iaca` and `document-signer` keep in their folder. */
 const IACA_KEY_FILE = 'iaca-key.pem';
@@ -153,15 +158,16 @@ async function documentSignerCommand(args: string[]): Promise<number> {
 }
 
 export const credentialsCommand: Command = {
-  summary: 'Check a digital certificate offline, or rotate the issuer key and the mdoc IACA and document signer',
+  summary: 'Check a digital certificate offline, rotate the issuer key and the mdoc IACA and document signer, or make a wallet offer',
   usage: () => USAGE,
-  async run(args) {
+  async run(args, env, descriptions) {
     const [action, ...rest] = args;
     if (action === 'verify') return verify(rest);
     if (action === 'rotate-key') return rotateKey(rest);
     if (action === 'iaca') return iaca(rest);
     if (action === 'document-signer') return documentSignerCommand(rest);
-    const actions = 'verify, rotate-key, iaca, document-signer';
+    if (action === 'offer') return offer(rest, env, descriptions);
+    const actions = 'verify, rotate-key, iaca, document-signer, offer';
     throw new UsageError(action ? `unknown action '${action}'; the actions are ${actions}` : `name an action: ${actions}`);
   },
 };

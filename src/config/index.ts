@@ -23,6 +23,7 @@ import { type Settled } from './shape.ts';
 import { ClientCa, TlsConfig, tlsConfig } from './tls.ts';
 import { TracingConfig, tracingOf } from './tracing.ts';
 import { Verification, VerificationConfig, verificationOf } from './verification.ts';
+import { Wallet, WalletConfig, walletOf } from './wallet.ts';
 
 const Env = Type.Object({
   ...Listening,
@@ -41,6 +42,7 @@ const Env = Type.Object({
   ...Verification,
   ...SuggestMinProbability,
   ...Credentials,
+  ...Wallet,
 });
 
 export const Config = Type.Object({
@@ -74,6 +76,8 @@ export const Config = Type.Object({
   events: EventsConfig,
   /** Digital certificates: issuer, keys, validity (credentials.ts). */
   credentials: CredentialsConfig,
+  /** The wallet pick-up over OpenID4VCI (wallet.ts). */
+  wallet: WalletConfig,
   /** OpenTelemetry traces (tracing.ts); off when absent. */
   tracing: Type.Optional(TracingConfig),
 });
@@ -100,6 +104,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
   const rateLimit = serving ? rateLimitConfig(value, given, problems) : undefined;
   const events = eventsOf(value, problems);
   const credentials = credentialsOf(value, problems);
+  const wallet = walletOf(value, problems);
   const tracing = tracingOf(env, problems);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
@@ -122,6 +127,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     events,
     suggestMinProbability: value.SUGGEST_MIN_PROBABILITY,
     credentials,
+    wallet,
     ...(tracing ? { tracing } : {}),
   };
 }

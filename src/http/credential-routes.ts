@@ -11,12 +11,12 @@ import { compileClaims } from '../credentials/claims.ts';
 import { certificateClaims } from '../credentials/paper.ts';
 import { type CredentialIssuer, CREDENTIAL_TYPE } from '../credentials/issue.ts';
 import { parseHolderKey } from '../credentials/holder-key.ts';
+import { issueRefusal } from '../credentials/issuable.ts';
 import type { IssuerKeys } from '../credentials/keys.ts';
 import { STATUS_LIST_TYPE } from '../credentials/status-list.ts';
 import { STATUS_LIST_CWT_TYPE } from '../credentials/status-list-cwt.ts';
 import { typeMetadata } from '../credentials/type-metadata.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
-import { isBlocked, readPath } from '../records/define.ts';
 import type { CompiledView } from '../render/view.ts';
 import type { CredentialStatuses } from '../types/credentials.ts';
 import { CREDENTIALS_ROLE, type Identity } from '../types/identity.ts';
@@ -259,15 +259,9 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       const stored = await fromStore(() => store.lookupJson(type, id));
       if (stored === undefined) throw notFound();
       const record = JSON.parse(stored) as Record<string, unknown>;
-      const { blockedFlag, verification } = view.record;
       // What a credential would say could not be relied on: the answer names why, and nothing more.
-      if (isBlocked(record, blockedFlag)) throw conflict('Blocked', 'The registration is blocked: no credential is issued for it');
-      if (verification.cancelledFlag && readPath(record, verification.cancelledFlag) === true) {
-        throw conflict('Cancelled', 'The registration was cancelled: no credential is issued for it');
-      }
-      if (readPath(record, verification.replacedBy) != null) {
-        throw conflict('Replaced', 'The registration was replaced by a re-registration: ask for a credential of the registration that replaced it');
-      }
+      const refused = issueRefusal(record, view.record);
+      if (refused) throw conflict(refused.code, refused.message);
       const all = (claimsOf.get(type) as ReturnType<typeof compileClaims>)(view.render(record, audienceOf(request)));
       const { claims, fields } = paper ? certificateClaims(view.record, all.claims) : all;
       // Checked before anything is written, with the widest status entry: a refusal allocates no

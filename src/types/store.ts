@@ -5,6 +5,7 @@
  */
 import type { AuditReport, AuditTrail } from './audit.ts';
 import type { CredentialStatuses } from './credentials.ts';
+import type { WalletStore } from './wallet.ts';
 import type { EventFeed, Subscriptions } from './events.ts';
 import type { WebhookStore } from './webhooks.ts';
 import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidates, VerifiedValues, WriteCounts } from './records.ts';
@@ -158,6 +159,8 @@ export interface Backend {
   readonly webhooks: WebhookStore;
   /** The status list entries of the digital certificates issued. */
   readonly credentials: CredentialStatuses;
+  /** The wallet pick-up's offers, nonces and notifications (OpenID4VCI). */
+  readonly wallet: WalletStore;
   /** What the operator should be told as the service starts over it (logged at warn), in words and bounded details. */
   warnings(): readonly { readonly details: Record<string, unknown>; readonly message: string }[];
   close(): Promise<void>;

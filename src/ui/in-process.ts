@@ -14,6 +14,8 @@ export function injectFetch(app: FastifyInstance): (request: Request) => Promise
       method: request.method as 'GET',
       url: url.pathname + url.search,
       headers: Object.fromEntries(request.headers),
+      // A POST's body (a wallet offer's) goes with it.
+      ...(request.body ? { payload: Buffer.from(await request.arrayBuffer()) } : {}),
     });
     const headers = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {

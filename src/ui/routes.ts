@@ -13,6 +13,7 @@ import { addPageGuards } from './guards.ts';
 import { auditReportPages } from './journeys/audit-report.ts';
 import { closeMatchesPage } from './journeys/close-matches.ts';
 import { type CredentialPagesOptions, credentialPages } from './journeys/credentials.ts';
+import { walletOfferPages } from './journeys/wallet-offer.ts';
 import { recordAccessesPage } from './journeys/record-accesses.ts';
 import { recordPage } from './journeys/record.ts';
 import { searchPages } from './journeys/search.ts';
@@ -52,6 +53,7 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   const pages = createPages({ ...options, templates });
   // Before the record page: its /ui/:type/:id/qr and /ui/credentials/check are more specific.
   if (options.credentials) credentialPages(app, pages, options.credentials);
+  if (options.credentials) walletOfferPages(app, pages);
   signInPages(app, pages);
   startPage(app, pages);
   searchPages(app, pages);

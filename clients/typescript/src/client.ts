@@ -64,6 +64,10 @@ export type RecordAccessesParams = Query<'recordAccesses'>;
 export type AuditCheckpoint = Schemas['AuditCheckpoint'];
 /** A subscription to the change feed as the audit role sees it: its webhook (absent: the client reads the feed), state, lag, failures and dead letters. */
 export type SubscriptionState = Schemas['SubscriptionState'];
+/** What a credential offer is asked with: the format, and optionally the holder's wallet subject and a transaction code. */
+export type OfferRequest = operations['createOffer']['requestBody']['content']['application/json'];
+/** A credential offer: its deep link, its transaction code when asked for, and when it expires. */
+export type CredentialOffer = operations['createOffer']['responses'][201]['content']['application/json'];
 
 export interface AuditEntries {
   /** Newest first. */
@@ -143,6 +147,12 @@ export interface LevClient {
    * `svg: true` as well, that QR code as SVG. `holderKey` binds the SD-JWT VC to the holder's key.
    */
   credential(type: RecordType, systemNumber: number | string, params?: { holderKey?: string; format?: 'sd-jwt' | 'qr'; svg?: boolean }, options?: CallOptions): Promise<string>;
+  /**
+   * A credential offer of the registration for the holder's wallet (the `credentials` role with the
+   * dataset's; docs/wallets.md): the deep link to show as a QR code or open, the transaction code
+   * to send the holder separately when `txCode` asked for one, and when the offer expires.
+   */
+  createOffer(type: RecordType, systemNumber: number | string, body: OfferRequest, options?: CallOptions): Promise<CredentialOffer>;
   /** The v0 birth views of the existing service. */
   readonly v0: {
     lookup(type: 'birth', systemNumber: number | string, options?: CallOptions): Promise<BirthV0>;
@@ -255,6 +265,17 @@ export function createLevClient(options: LevClientOptions): LevClient {
         });
         if (!response.ok) throw errorOf(response, typeof error === 'string' ? safeJson(error) : error);
         return data as string;
+      },
+      createOffer: async (type, systemNumber, body, call = {}) => {
+        // Not retried: each call makes an offer.
+        const { response, data, error } = await (api.POST as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>)('/v1/credentials/{type}/{id}/offer', {
+          params: { path: { type, id: String(systemNumber) } },
+          body,
+          signal: call.signal,
+          middleware: [middleware],
+        });
+        if (!response.ok) throw errorOf(response, error);
+        return data as CredentialOffer;
       },
       v0: {
         lookup: async (type, systemNumber, call) => (await get(`/api/v0/events/${type}/{systemNumber}`, { path: { systemNumber: String(systemNumber) } }, call)).body as BirthV0,

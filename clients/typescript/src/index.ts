@@ -18,6 +18,8 @@ export type {
   SearchParamsOf,
   SearchResults,
   SubscriptionState,
+  OfferRequest,
+  CredentialOffer,
   SuggestionOf,
   SuggestionParamsOf,
   SuggestionsOf,

@@ -41,6 +41,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The keys that sign pre-authorised codes, access tokens and credentials (a JWK set). Public. */
+        get: operations["jwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/jwt-vc-issuer": {
         parameters: {
             query?: never;
@@ -53,6 +70,40 @@ export interface paths {
          * @description The issuer URL and its public keys as a JWK set: the signing key first, then earlier ones whose credentials have yet to expire. Public.
          */
         get: operations["credentialIssuer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The service's own authorization server's metadata (RFC 8414). Public. */
+        get: operations["authorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/openid-credential-issuer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The credential issuer's metadata (OpenID4VCI 1.0 section 12.2): one configuration a record type and format. Public. */
+        get: operations["credentialIssuerMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -436,6 +487,26 @@ export interface paths {
         get: operations["credential"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/credentials/{type}/{id}/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A credential offer of a registration, for a wallet to pick up (OpenID4VCI)
+         * @description A deep link holding an OpenID4VCI credential offer by value, with a single-use pre-authorised code signed by the service that expires in WALLET_OFFER_TTL_S. Needs the 'credentials' role besides the dataset's, and is audited (operation credential). docs/wallets.md explains the pick-up.
+         */
+        post: operations["createOffer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -844,6 +915,80 @@ export interface paths {
         get: operations["verifyPartnership"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wallet/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The credential endpoint: the offered credential, bound to each key proved
+         * @description Bearer access token; JSON body with proofs.jwt (or proof), each an openid4vci-proof+jwt (ES256) with the current c_nonce. Errors as OpenID4VCI names them: 401 invalid_token; 400 invalid_proof, invalid_nonce, unknown_credential_configuration, invalid_credential_request, credential_request_denied.
+         */
+        post: operations["walletCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wallet/nonce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A fresh c_nonce for a proof of possession, valid 300 s and once */
+        post: operations["walletNonce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wallet/notification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The notification endpoint: what the wallet did with the credential (credential_accepted, credential_failure, credential_deleted) */
+        post: operations["walletNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wallet/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The token endpoint: a pre-authorised code (and its transaction code) for an access token
+         * @description Form-encoded grant_type, pre-authorized_code and, when the offer has one, tx_code. Errors as RFC 6749 names them (invalid_request, invalid_grant, unsupported_grant_type).
+         */
+        post: operations["walletToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2020,6 +2165,35 @@ export interface operations {
             };
         };
     };
+    jwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JWK set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     credentialIssuer: {
         parameters: {
             query?: never;
@@ -2049,6 +2223,64 @@ export interface operations {
                             }[];
                         };
                     };
+                };
+            };
+            /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authorization server metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    credentialIssuerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential issuer metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
                 };
             };
             /** @description The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8 */
@@ -2630,6 +2862,117 @@ export interface operations {
             };
             /** @description TooLargeForQrCode: with format=qr, the certificate claims are more than a QR code holds (names of hundreds of characters); nothing is issued or audited */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's client has made too many requests (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The record store is unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The system number of the registration; leading zeros are ignored */
+                id: string;
+                /** @description The record type */
+                type: "birth" | "death" | "marriage" | "partnership";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The credential format
+                     * @enum {string}
+                     */
+                    format: "dc+sd-jwt";
+                    /** @description Whether the wallet must also give a transaction code, answered here to be sent to the holder separately */
+                    txCode?: boolean;
+                    /** @description The holder's wallet subject (GOV.UK Wallet's walletSubjectId): only a wallet signed in as them may pick the credential up */
+                    walletSubjectId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The offer */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description When the offer's pre-authorised code expires (ISO 8601) */
+                        expiresAt: string;
+                        /** @description The deep link: WALLET_OFFER_URL, then credential_offer, the offer as JSON */
+                        offer: string;
+                        /** @description The transaction code, when asked for: give it to the holder by another channel */
+                        txCode?: string;
+                    };
+                };
+            };
+            /** @description A parameter is missing or malformed; the message names it and the expected form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not identified */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller lacks the dataset's role or the 'credentials' role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record has that system number */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4373,6 +4716,78 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    walletCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    walletNonce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    walletNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    walletToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
