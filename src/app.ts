@@ -31,7 +31,7 @@ import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
 import { TRUNCATED_HEADER, fromStore } from './http/route-config.ts';
 import { cwtStatusList, statusLists } from './http/status-lists.ts';
-import { walletDocumentRoutes } from './http/wallet-documents.ts';
+import { IACAS_PATH, walletDocumentRoutes } from './http/wallet-documents.ts';
 import { recordRoutes } from './http/record-routes.ts';
 import { auditPlugin } from './http/plugins/audit.ts';
 import { authorisationPlugin } from './http/plugins/authorisation.ts';
@@ -186,7 +186,19 @@ export async function buildApp(
     });
     await app.register(walletDocumentRoutes, { keys, signer: mdocSigner, issuerUrl });
     if (wallet) {
-      await app.register(walletPlugin, { config: config.wallet, views: compiled, records: store, statuses: credentials, wallet, keys, validityS: config.credentials.validityS, issuerUrl });
+      await app.register(walletPlugin, {
+        config: config.wallet,
+        views: compiled,
+        records: store,
+        statuses: credentials,
+        wallet,
+        keys,
+        signer: mdocSigner,
+        validityS: config.credentials.validityS,
+        issuerUrl,
+        // Where a verifier finds the IACAs an mdoc's document signer chains to.
+        metadataExtra: (issuer) => ({ mdoc_iacas_uri: `${issuer}${IACAS_PATH}` }),
+      });
     }
     // A list just signed is answered before Fastify, unless tracing or CORS, which act on every
     // request Fastify answers, are on: then Fastify answers it too.

@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../config/index.ts';
 import { formatRegistry, walletFormats } from '../credentials/formats/index.ts';
 import { issuerKeys } from '../credentials/keys.ts';
+import { documentSignerWhenNeeded } from '../credentials/mdoc-certificates.ts';
+import { canonicalSystemNumber, isSystemNumber } from '../records/system-number.ts';
 import { offerRegistration } from '../credentials/openid4vci/offer.ts';
 import { openPostgresBackend } from '../backend/postgres.ts';
 import { UsageError } from '../errors.ts';
@@ -28,7 +30,7 @@ export async function offer(args: string[], env: Record<string, string | undefin
   });
   const types = descriptions.map((description) => description.name);
   if (!values.type || !types.includes(values.type)) throw new UsageError(`--type must be one of ${types.join(', ')}`);
-  if (!values.id || !/^[1-9][0-9]{0,14}$/.test(values.id)) throw new UsageError('--id must be a system number (digits)');
+  if (!values.id || !isSystemNumber(values.id)) throw new UsageError('--id must be a system number (digits)');
   if (!values.format) throw new UsageError('--format is required (dc+sd-jwt, for one)');
   if (values['wallet-subject'] !== undefined && !/^\S{1,200}$/.test(values['wallet-subject'])) throw new UsageError('--wallet-subject must be 1 to 200 characters without spaces');
   const config = loadConfig(env, { serving: false });
@@ -37,9 +39,9 @@ export async function offer(args: string[], env: Record<string, string | undefin
   if (!config.credentials.keys) throw new UsageError('CREDENTIAL_SIGNING_KEY or CREDENTIAL_KEY_FILE is required: the serving processes verify the code with that key');
   if (values['tx-code'] && config.wallet.authorizationServer) throw new UsageError('--tx-code: offers exchanged at an external authorization server take no transaction code');
   const keys = await issuerKeys(config.credentials.keys);
-  const registry = formatRegistry(walletFormats({ keys, validityS: config.credentials.validityS }), descriptions);
+  const registry = formatRegistry(walletFormats({ keys, signer: documentSignerWhenNeeded(config.credentials.mdoc, { issuerUrl: config.credentials.issuer }), validityS: config.credentials.validityS }), descriptions);
   const type = values.type;
-  const recordId = Number(values.id);
+  const recordId = Number(canonicalSystemNumber(values.id));
   const backend = openPostgresBackend(config.database, descriptions);
   try {
     const outcome = await offerRegistration(

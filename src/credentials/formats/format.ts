@@ -27,6 +27,8 @@ export interface FormatIssueInput {
 
 export interface CredentialFormat {
   readonly format: FormatId;
+  /** How a credential of it is bound to its holder (the metadata's `cryptographic_binding_methods_supported`). */
+  readonly bindingMethods: readonly string[];
   /** The credential configuration's identifier in the issuer metadata: one per record type and format. */
   configurationId(type: string): string;
   /**

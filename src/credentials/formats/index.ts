@@ -5,19 +5,25 @@
  */
 import type { RecordDescription } from '../../records/define.ts';
 import type { IssuerKeys } from '../keys.ts';
+import type { DocumentSigner } from '../mdoc-certificates.ts';
 import type { CredentialFormat, FormatId } from './format.ts';
+import { jwtVcJsonFormat } from './jwt-vc-json.ts';
+import { msoMdocFormat } from './mso-mdoc.ts';
 import { sdJwtFormat } from './sd-jwt.ts';
 
-/** What the formats are made with: the issuer's keys and a credential's validity. */
+/** What the formats are made with: the issuer's keys, the mdoc's document signer, a credential's validity. */
 export interface FormatContext {
   readonly keys: IssuerKeys;
+  /** The document signer and its IACAs, made or checked at their first use (mdoc-certificates.ts). */
+  readonly signer: () => Promise<DocumentSigner>;
   readonly validityS: number;
 }
 
 /** Every format this service issues to wallets. */
 export const walletFormats = (context: FormatContext): CredentialFormat[] => [
   sdJwtFormat(context),
-  // The mdoc (mso-mdoc.ts) and W3C JWT VC (jwt-vc-json.ts) formats join here, one line each.
+  msoMdocFormat(context),
+  jwtVcJsonFormat(context),
 ];
 
 /** One credential configuration: a record type in a format. */

@@ -54,6 +54,8 @@ export interface JwtVcJsonDependencies {
 export function jwtVcJsonFormat({ keys, validityS, now = Date.now }: JwtVcJsonDependencies): CredentialFormat {
   return {
     format: 'jwt_vc_json',
+    // The holder is named as a did:key, the subject's id (GOV.UK Wallet's JWT VCs).
+    bindingMethods: ['did:key'],
     configurationId: (type) => `${type}_jwt_vc_json`,
     configuration(description) {
       return {

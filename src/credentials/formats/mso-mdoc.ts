@@ -99,6 +99,8 @@ export function msoMdocFormat({ signer, validityS, now = Date.now }: MsoMdocDepe
 
   return {
     format: 'mso_mdoc',
+    // The MSO's device key, a COSE_Key made from the proof's JWK (ISO 18013-5, 9.1.2.4).
+    bindingMethods: ['cose_key'],
     configurationId: (type) => `${type}_mso_mdoc`,
     configuration(description) {
       const doctype = mdocDoctype(description.name);

@@ -22,6 +22,8 @@ export interface SdJwtFormatOptions {
 export function sdJwtFormat({ keys, validityS, issuer = createCredentialIssuer(keys, validityS) }: SdJwtFormatOptions): CredentialFormat {
   return {
     format: SD_JWT,
+    // The proof's key goes into `cnf` as a JWK, however the wallet named it.
+    bindingMethods: ['jwk', 'did:key'],
     configurationId: (type) => `${type}_sd_jwt`,
     configuration(description: RecordDescription, issuerUrl: string) {
       const metadata = typeMetadata(description, issuerUrl);

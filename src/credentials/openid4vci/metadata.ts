@@ -36,7 +36,7 @@ export function issuerMetadata({ issuer, authorizationServer, registry, extra = 
       {
         format: format.format,
         scope: id,
-        cryptographic_binding_methods_supported: ['jwk', 'did:key'],
+        cryptographic_binding_methods_supported: format.bindingMethods,
         proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256'] } },
         ...format.configuration(description, issuer),
       },

@@ -13,6 +13,7 @@ import { compileClaims } from '../../credentials/claims.ts';
 import { type CredentialFormat } from '../../credentials/formats/format.ts';
 import { formatRegistry, walletFormats } from '../../credentials/formats/index.ts';
 import type { IssuerKeys } from '../../credentials/keys.ts';
+import type { DocumentSigner } from '../../credentials/mdoc-certificates.ts';
 import { OAuthError, invalidCredentialRequest, invalidNotificationRequest, invalidRequest } from '../../credentials/openid4vci/errors.ts';
 import { WALLET_PATHS, issuerMetadata } from '../../credentials/openid4vci/metadata.ts';
 import { ownKeySet, remoteKeySet } from '../../credentials/openid4vci/tokens.ts';
@@ -35,6 +36,8 @@ export interface WalletPluginOptions {
   readonly keys: IssuerKeys;
   /** A credential's validity, for the formats made here. */
   readonly validityS: number;
+  /** The mdoc's document signer, made or checked at its first use. */
+  readonly signer: () => Promise<DocumentSigner>;
   /** The formats issued; by default every one `walletFormats` lists. */
   readonly formats?: readonly CredentialFormat[];
   readonly issuerUrl: () => string;
@@ -52,7 +55,7 @@ const MALFORMED: Partial<Record<string, (message: string) => OAuthError>> = {
 async function walletRoutes(app: FastifyInstance, options: WalletPluginOptions) {
   const { config, keys, issuerUrl } = options;
   const views = new Map(options.views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
-  const formats = options.formats ?? walletFormats({ keys, validityS: options.validityS });
+  const formats = options.formats ?? walletFormats({ keys, signer: options.signer, validityS: options.validityS });
   const context: WalletContext = {
     config,
     views,

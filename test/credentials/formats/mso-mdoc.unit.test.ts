@@ -10,6 +10,7 @@ import { X509Certificate, generateKeyPairSync } from 'node:crypto';
 import { test } from 'node:test';
 import { DeviceResponse, Verifier, parse } from '@auth0/mdl';
 import { cborEncode, DataItem } from '@auth0/mdl/lib/cbor/index.js';
+import { present } from './mdoc-presentation.ts';
 import type { JWK } from 'jose';
 import { compileClaims } from '../../../src/credentials/claims.ts';
 import { msoMdocFormat, mdocDoctype, mdocElements } from '../../../src/credentials/formats/mso-mdoc.ts';
@@ -37,42 +38,6 @@ function holder() {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const { kty, crv, x, y } = publicKey.export({ format: 'jwk' }) as JWK;
   return { publicJwk: { kty, crv, x, y } as JWK, privateJwk: privateKey.export({ format: 'jwk' }) as JWK };
-}
-
-/** The IssuerSigned (base64url CBOR) in a DeviceResponse of one document, as a wallet would wrap it. */
-const inDeviceResponse = (credential: string, doctype: string) =>
-  Buffer.concat([
-    Buffer.from([0xa3]),
-    cborEncode('version'),
-    cborEncode('1.0'),
-    cborEncode('documents'),
-    Buffer.from([0x81, 0xa2]),
-    cborEncode('docType'),
-    cborEncode(doctype),
-    cborEncode('issuerSigned'),
-    Buffer.from(credential, 'base64url'),
-    cborEncode('status'),
-    cborEncode(0),
-  ]);
-
-/** The wallet's presentation of every element, signed with the holder's private key. */
-async function present(credential: string, doctype: string, ids: readonly string[], privateJwk: JWK, transcript: Buffer) {
-  const definition = {
-    id: 'all',
-    input_descriptors: [
-      {
-        id: doctype,
-        format: { mso_mdoc: { alg: ['ES256'] } },
-        constraints: { limit_disclosure: 'required', fields: ids.map((id) => ({ path: [`$['${doctype}']['${id}']`], intent_to_retain: false })) },
-      },
-    ],
-  };
-  const presented = await DeviceResponse.from(parse(inDeviceResponse(credential, doctype)))
-    .usingPresentationDefinition(definition)
-    .usingSessionTranscriptBytes(transcript)
-    .authenticateWithSignature(privateJwk, 'ES256')
-    .sign();
-  return presented.encode();
 }
 
 const signer = await documentSigner(undefined, { issuerUrl: ISSUER });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatRegistry, walletFormats } from '../../../src/credentials/formats/index.ts';
 import { issuerKeys } from '../../../src/credentials/keys.ts';
+import { documentSignerWhenNeeded } from '../../../src/credentials/mdoc-certificates.ts';
 import { issuerMetadata } from '../../../src/credentials/openid4vci/metadata.ts';
 import { type RecordDescription, basic, group, groupFields, text } from '../../../src/records/define.ts';
 import { death } from '../../../src/records/types/death.ts';
@@ -14,11 +15,12 @@ import { builtInTypes } from '../../record-types.ts';
 
 const ISSUER = 'https://lev.example.gov.uk';
 const keys = await issuerKeys(undefined);
+const signer = documentSignerWhenNeeded(undefined, { issuerUrl: ISSUER });
 const metadataOf = (descriptions: readonly RecordDescription[]) =>
-  issuerMetadata({ issuer: ISSUER, authorizationServer: ISSUER, registry: formatRegistry(walletFormats({ keys, validityS: 3600 }), descriptions) });
+  issuerMetadata({ issuer: ISSUER, authorizationServer: ISSUER, registry: formatRegistry(walletFormats({ keys, signer, validityS: 3600 }), descriptions) });
 
 test('one configuration a record type and format, with the endpoints a wallet calls', () => {
-  const formats = walletFormats({ keys, validityS: 3600 });
+  const formats = walletFormats({ keys, signer, validityS: 3600 });
   const metadata = metadataOf(builtInTypes);
   assert.equal(Object.keys(metadata.credential_configurations_supported).length, builtInTypes.length * formats.length);
   assert.equal(metadata.credential_endpoint, `${ISSUER}/v1/wallet/credential`);
@@ -37,10 +39,18 @@ test('a field added to a description appears in its configuration, and nothing e
   };
   const before = metadataOf(builtInTypes);
   const after = metadataOf(builtInTypes.map((type) => (type.name === 'death' ? deathWith : type)));
-  const claims = (metadata: typeof before) => (metadata.credential_configurations_supported.death_sd_jwt as any).credential_metadata.claims as { path: string[]; display: { name: string }[] }[];
-  const added = claims(after).filter((claim) => !claims(before).some((old) => JSON.stringify(old) === JSON.stringify(claim)));
-  assert.deepEqual(added, [{ path: ['deceased', 'placeOfBurial'], display: [{ locale: 'en-GB', name: 'Where the deceased was buried' }] }]);
-  const { death_sd_jwt: _after, ...othersAfter } = after.credential_configurations_supported;
-  const { death_sd_jwt: _before, ...othersBefore } = before.credential_configurations_supported;
-  assert.deepEqual(othersAfter, othersBefore);
+  type Claim = { path: string[]; display: { name: string }[] };
+  const claims = (metadata: typeof before, id: string) => (metadata.credential_configurations_supported[id] as any).credential_metadata.claims as Claim[];
+  const deathIds = Object.keys(after.credential_configurations_supported).filter((id) => id.startsWith('death_'));
+  assert.equal(deathIds.length, walletFormats({ keys, signer, validityS: 3600 }).length, 'one configuration of deaths a format');
+  // In every format, the one claim added is the new field, labelled from its description (each format names its path its own way).
+  for (const id of deathIds) {
+    const added = claims(after, id).filter((claim) => !claims(before, id).some((old) => JSON.stringify(old) === JSON.stringify(claim)));
+    assert.equal(added.length, 1, id);
+    assert.match(added[0].path.join('.'), /placeOfBurial$/, id);
+    assert.deepEqual(added[0].display, [{ locale: 'en-GB', name: 'Where the deceased was buried' }], id);
+  }
+  const others = (metadata: typeof before) =>
+    Object.fromEntries(Object.entries(metadata.credential_configurations_supported).filter(([id]) => !id.startsWith('death_')));
+  assert.deepEqual(others(after), others(before));
 });

@@ -9,7 +9,12 @@ import { clientAuthenticationNone, setGlobalConfig } from '@openid4vc/oauth2';
 import { Openid4vciClient } from '@openid4vc/openid4vci';
 import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
-import type { JWK } from 'jose';
+import { Verifier, parse } from '@auth0/mdl';
+import { DataItem, cborEncode } from '@auth0/mdl/lib/cbor/index.js';
+import { type JWK, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
+import { didKey, didWeb } from '../../../src/credentials/did.ts';
+import { mdocDoctype } from '../../../src/credentials/formats/mso-mdoc.ts';
+import { inDeviceResponse, present } from '../../credentials/formats/mdoc-presentation.ts';
 
 type Json = Record<string, any>;
 
@@ -99,5 +104,34 @@ export const VERIFIERS: Record<string, (credential: string, context: { issuer: s
     assert.equal(payload.vct, `${issuer}/v1/credentials/types/${type}`);
     assert.deepEqual((payload.cnf as Json).jwk, { kty: 'EC', crv: 'P-256', x: wallet.publicJwk.x, y: wallet.publicJwk.y }, 'bound to the wallet key');
     assert.equal(payload.id, recordId);
+  },
+  // Presented as a wallet presents it (every element, signed with the wallet's key) to `@auth0/mdl`,
+  // which did not make it, with the IACAs the issuer publishes: signature, chain, digests,
+  // validity, and the device key the wallet proved.
+  mso_mdoc: async (credential, { issuer, type, recordId, wallet }) => {
+    const doctype = mdocDoctype(type);
+    const { iacas } = (await (await fetch(`${issuer}/.well-known/iacas`)).json()) as { iacas: { certificate: string }[] };
+    const pems = iacas.map(({ certificate }) => `-----BEGIN CERTIFICATE-----\n${certificate.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----`);
+    const [document] = parse(inDeviceResponse(credential, doctype)).documents;
+    const ids = document.issuerSigned.nameSpaces[doctype].map((item) => item.elementIdentifier);
+    const transcript = cborEncode(DataItem.fromData([null, null, ['pick-up', 'test-wallet', issuer, 'nonce']]));
+    const response = await present(credential, doctype, ids, wallet.privateKey.export({ format: 'jwk' }) as JWK, transcript);
+    const checks: { status: string }[] = [];
+    const verified = await new Verifier(pems).verify(response, { encodedSessionTranscript: transcript, onCheck: (check) => checks.push(check) });
+    assert.deepEqual(checks.filter((check) => check.status !== 'PASSED'), []);
+    const items = verified.documents[0].issuerSigned.nameSpaces[doctype];
+    assert.equal(items.find((item) => item.elementIdentifier === 'id')?.elementValue, recordId);
+  },
+  // As a relying party or GOV.UK Wallet checks it: the kid a verification method of the issuer's
+  // did:web document, served by the issuer, and `jose` checking the signature with that key.
+  jwt_vc_json: async (credential, { issuer, type, recordId, wallet }) => {
+    const document = (await (await fetch(`${issuer}/.well-known/did.json`)).json()) as { id: string; verificationMethod: { id: string; publicKeyJwk: JWK }[] };
+    const { kid } = decodeProtectedHeader(credential);
+    assert.equal(document.id, didWeb(issuer));
+    const method = document.verificationMethod.find((m) => m.id === kid);
+    assert.ok(method, 'the kid is a verification method of the did:web document');
+    const { payload } = await jwtVerify(credential, await importJWK(method.publicKeyJwk, 'ES256'), { issuer: document.id, typ: 'vc+jwt' });
+    assert.equal(payload.sub, didKey(wallet.publicJwk), 'bound to the wallet key');
+    assert.equal((payload.credentialSubject as Json)[`${type}Id`], recordId);
   },
 };
