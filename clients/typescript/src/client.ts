@@ -4,7 +4,7 @@
  * retried (retry.ts); the identity comes from an Auth (auth.ts).
  */
 import createClient, { type Middleware } from 'openapi-fetch';
-import { type Dispatcher, fetch as undiciFetch } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Auth } from './auth.ts';
 import { LevApiError, errorOf } from './errors.ts';
 import { type RetryOptions, withRetries } from './retry.ts';
@@ -200,8 +200,9 @@ function sender(options: LevClientOptions): (request: Request) => Promise<Respon
   if (given) return given;
   if (!dispatcher) return (request) => fetch(request);
   return async (request) =>
-    // undici's fetch takes its own Request class, not the platform's: pass the parts.
-    (await undiciFetch(request.url, { method: request.method, headers: [...request.headers], signal: request.signal, dispatcher })) as unknown as Response;
+    // undici's fetch takes its own Request class, not the platform's: pass the parts. Imported
+    // here: a client given no dispatcher never loads undici.
+    (await (await import('undici')).fetch(request.url, { method: request.method, headers: [...request.headers], signal: request.signal, dispatcher })) as unknown as Response;
 }
 
 export function createLevClient(options: LevClientOptions): LevClient {

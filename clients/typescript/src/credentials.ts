@@ -11,7 +11,11 @@ import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import { digest } from '@sd-jwt/crypto-nodejs';
 import { decodeSdJwt, unpack } from '@sd-jwt/decode';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
-import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import type { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+
+// Imported by the first credential verified (it brings a schema library): a client that verifies none never loads it.
+let sdJwtVc: Promise<typeof import('@sd-jwt/sd-jwt-vc')> | undefined;
+const sdJwtVcLibrary = () => (sdJwtVc ??= import('@sd-jwt/sd-jwt-vc'));
 
 export interface VerifyCredentialOptions {
   /** The issuer URLs believed (a credential's `iss` must be one of them), e.g. https://lev-api.example.gov.uk. */
@@ -128,7 +132,7 @@ export async function verifyCredential(credential: string, options: VerifyCreden
     return verifyJws(jwk, data, signature);
   };
   let status: number | undefined;
-  const sdJwt = new SDJwtVcInstance({
+  const sdJwt: SDJwtVcInstance = new (await sdJwtVcLibrary()).SDJwtVcInstance({
     hasher: digest,
     hashAlg: 'sha-256',
     verifier,

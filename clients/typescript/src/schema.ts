@@ -2910,7 +2910,7 @@ export interface operations {
                      * @description The credential format
                      * @enum {string}
                      */
-                    format: "dc+sd-jwt";
+                    format: "dc+sd-jwt" | "mso_mdoc" | "jwt_vc_json";
                     /** @description Whether the wallet must also give a transaction code, answered here to be sent to the holder separately */
                     txCode?: boolean;
                     /** @description The holder's wallet subject (GOV.UK Wallet's walletSubjectId): only a wallet signed in as them may pick the credential up */

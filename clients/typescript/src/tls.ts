@@ -1,5 +1,9 @@
 /** Client certificates for mutual TLS, through undici's Agent (the platform fetch takes none). */
-import { Agent, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher } from 'undici';
+
+// Loaded by the first client with a certificate: the others never load undici.
+const require = createRequire(import.meta.url);
 
 export interface MutualTlsOptions {
   /** PEM certificate (then its chain) the client presents. */
@@ -14,5 +18,5 @@ export interface MutualTlsOptions {
 
 /** What `createLevClient` takes to present a client certificate: spread it into the options. */
 export function mutualTls({ cert, key, ca, servername }: MutualTlsOptions): { dispatcher: Dispatcher } {
-  return { dispatcher: new Agent({ connect: { cert, key, ca: ca as string | Buffer | (string | Buffer)[] | undefined, servername } }) };
+  return { dispatcher: new (require('undici') as typeof import('undici')).Agent({ connect: { cert, key, ca: ca as string | Buffer | (string | Buffer)[] | undefined, servername } }) };
 }

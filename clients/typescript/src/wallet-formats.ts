@@ -7,7 +7,11 @@
  * is given back: proving possession of it is the presentation's part, not the credential's.
  */
 import { X509Certificate, createHash, createPublicKey, randomBytes, verify, type JsonWebKey } from 'node:crypto';
-import { CoseKey, IssuerSigned, type MdocContext } from '@owf/mdoc';
+import type { IssuerSigned, MdocContext } from '@owf/mdoc';
+
+// Imported by the first mdoc verified: a client that checks none (the pages' own) never loads it.
+let mdocLibrary: Promise<typeof import('@owf/mdoc')> | undefined;
+const owfMdoc = () => (mdocLibrary ??= import('@owf/mdoc'));
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { CredentialVerificationError } from './credentials.ts';
 
@@ -71,7 +75,7 @@ async function statusOf(issuer: string, reference: unknown, fetchFn: typeof fetc
 }
 
 /** What `@owf/mdoc` needs to verify, from node:crypto: the chain to the trusted IACAs, signatures, digests. */
-const verifyingContext: Pick<MdocContext, 'cose' | 'x509' | 'crypto'> = {
+const verifyingContext = ({ CoseKey }: typeof import('@owf/mdoc')): Pick<MdocContext, 'cose' | 'x509' | 'crypto'> => ({
   crypto: {
     random: (length) => randomBytes(length),
     digest: ({ digestAlgorithm, bytes }) => createHash(digestAlgorithm.replace('-', '').toLowerCase()).update(bytes).digest(),
@@ -115,14 +119,15 @@ const verifyingContext: Pick<MdocContext, 'cose' | 'x509' | 'crypto'> = {
       };
     },
   },
-};
+});
 
 /** Verifies an mdoc as the service issues it (OpenID4VCI's credential string); throws CredentialVerificationError when it is not genuine. */
 export async function verifyMdoc(credential: string, options: VerifyWalletCredentialOptions): Promise<VerifiedWalletCredential> {
   const fetchFn = options.fetch ?? fetch;
+  const mdoc = await owfMdoc();
   let issuerSigned: IssuerSigned;
   try {
-    issuerSigned = IssuerSigned.fromEncodedForOid4Vci(credential.trim());
+    issuerSigned = mdoc.IssuerSigned.fromEncodedForOid4Vci(credential.trim());
   } catch {
     return fail('it is not an mdoc (base64url of an ISO 18013-5 IssuerSigned)');
   }
@@ -137,7 +142,7 @@ export async function verifyMdoc(credential: string, options: VerifyWalletCreden
   try {
     await issuerSigned.verify(
       { trustedCertificates, now: options.now ?? new Date(), verificationCallback: (check) => void (check.status === 'FAILED' && failed.push(check.reason ?? check.check)) },
-      verifyingContext,
+      verifyingContext(mdoc),
     );
   } catch (error) {
     if (error instanceof CredentialVerificationError) throw error;

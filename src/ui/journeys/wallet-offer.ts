@@ -6,7 +6,10 @@
  */
 import { LevApiError } from '@lev-api/client';
 import type { FastifyInstance } from 'fastify';
-import QRCode from 'qrcode';
+import { whenNeeded } from '../../when-needed.ts';
+
+/** The QR code encoder, loaded by the first offer drawn. */
+const qrCode = whenNeeded<typeof import('qrcode')>('qrcode');
 import type { Pages } from '../pages.ts';
 
 export function walletOfferPages(app: FastifyInstance, { registrationOf, page, context, refused, nounOf }: Pages) {
@@ -19,7 +22,7 @@ export function walletOfferPages(app: FastifyInstance, { registrationOf, page, c
     }
     try {
       const offer = await signed.lev.createOffer(type, id, { format: 'dc+sd-jwt', txCode: true });
-      const svg = await QRCode.toString(offer.offer, { type: 'svg', errorCorrectionLevel: 'L', margin: 2 });
+      const svg = await qrCode().toString(offer.offer, { type: 'svg', errorCorrectionLevel: 'L', margin: 2 });
       const expires = new Date(offer.expiresAt).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' });
       return page(reply, 'wallet-offer.njk', context(signed.session, 'Send to a wallet', { type, noun: nounOf(type), id, svg, link: offer.offer, txCode: offer.txCode, expires }));
     } catch (error) {
