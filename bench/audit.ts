@@ -19,7 +19,18 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
-import { AUDIT_WARMUP_S, type AuditBenchOptions, type BatchCost, type Capacity, type ProcessesRow, assertCompiled, batchCostPhase, capacityPhase, processesPhase, serviceEnv } from './lib/audit-phases.ts';
+import {
+  AUDIT_WARMUP_S,
+  type AuditBenchOptions,
+  type BatchCost,
+  type Capacity,
+  type ProcessesRow,
+  assertCompiled,
+  batchCostPhase,
+  capacityPhase,
+  processesPhase,
+  serviceEnv,
+} from './lib/audit-phases.ts';
 import { auditTables } from './lib/audit-report.ts';
 import { pipe, run, stopCommands } from './lib/processes.ts';
 import type { Dataset } from './lib/workload.ts';
@@ -71,14 +82,16 @@ function options() {
   }
   const whole = (name: string, text: string, min: number, max: number) => {
     const value = Number(text);
-    if (!Number.isSafeInteger(value) || value < min || value > max) throw new Error(`--${name} must be a whole number from ${min} to ${max} (got '${text}')`);
+    if (!Number.isSafeInteger(value) || value < min || value > max)
+      throw new Error(`--${name} must be a whole number from ${min} to ${max} (got '${text}')`);
     return value;
   };
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is not set: the audit phase measures PostgreSQL');
   const processes = values.processes.split(',').map((p) => whole('processes', p, 1, 16));
   const connections = whole('connections', values.connections, 1, 200);
-  for (const n of processes) if (connections % n) throw new Error(`--connections ${connections} cannot be shared evenly by ${n} processes`);
+  for (const n of processes)
+    if (connections % n) throw new Error(`--connections ${connections} cannot be shared evenly by ${n} processes`);
   return {
     databaseUrl,
     births: whole('births', values.births, 100, 100_000_000),
@@ -114,26 +127,45 @@ export async function runAuditBench(opts: AuditBenchOptions): Promise<string> {
     const env = serviceEnv({ DATABASE_URL: opts.databaseUrl, DATABASE_SCHEMA: schema });
     await run([opts.levApi, 'migrate'], env, 600);
     log(`schema ${schema}: loading ${opts.births.toLocaleString('en-GB')} births`);
-    await pipe([opts.levApi, 'generate', '--type', 'birth', '--count', String(opts.births), '--seed', 'bench'], [opts.levApi, 'load', '--type', 'birth', '-'], env, 300 + opts.births / 1000);
+    await pipe(
+      [opts.levApi, 'generate', '--type', 'birth', '--count', String(opts.births), '--seed', 'bench'],
+      [opts.levApi, 'load', '--type', 'birth', '-'],
+      env,
+      300 + opts.births / 1000,
+    );
     await admin.query(`ANALYZE ${schema}.birth_registration_v1`).catch(() => {});
-    const dataset: Dataset = { seed: 'bench', firstId: DEFAULT_FIRST_ID, counts: { birth: opts.births, death: 0, marriage: 0, partnership: 0 } };
+    const dataset: Dataset = {
+      seed: 'bench',
+      firstId: DEFAULT_FIRST_ID,
+      counts: { birth: opts.births, death: 0, marriage: 0, partnership: 0 },
+    };
 
     const rows: ProcessesRow[] = [];
     for (let round = 1; round <= opts.rounds; round++) {
       const order = round % 2 ? opts.processes : [...opts.processes].reverse();
-      const builds = opts.against ? (round % 2 ? [opts.levApi, opts.against] : [opts.against, opts.levApi]) : [opts.levApi];
-      for (const n of order) for (const build of builds) rows.push(await processesPhase(opts, admin, schema, dataset, n, round, build));
+      const builds = opts.against
+        ? round % 2
+          ? [opts.levApi, opts.against]
+          : [opts.against, opts.levApi]
+        : [opts.levApi];
+      for (const n of order)
+        for (const build of builds) rows.push(await processesPhase(opts, admin, schema, dataset, n, round, build));
     }
     const costs: BatchCost[] = [];
-    if (opts.batchCostSeconds) for (const size of [1, 2, 4, 8, 16]) costs.push(await batchCostPhase(opts, admin, schema, size));
+    if (opts.batchCostSeconds)
+      for (const size of [1, 2, 4, 8, 16]) costs.push(await batchCostPhase(opts, admin, schema, size));
     const capacity: Capacity[] = [];
     const chained = await admin.query(`SELECT to_regclass('${schema}.audit_chain_origin') IS NOT NULL AS present`);
     if (opts.capacitySeconds && chained.rows[0].present) {
       // The same columns and the same indexes for reading (time, user and time, records); without the
       // chain's columns, and so without its (writer, seq) index: what the chain itself costs.
-      await admin.query(`CREATE TABLE ${schema}.audit_plain (LIKE ${schema}.audit_log INCLUDING DEFAULTS INCLUDING INDEXES)`);
+      await admin.query(
+        `CREATE TABLE ${schema}.audit_plain (LIKE ${schema}.audit_log INCLUDING DEFAULTS INCLUDING INDEXES)`,
+      );
       await admin.query(`ALTER TABLE ${schema}.audit_plain DROP COLUMN hash, DROP COLUMN writer, DROP COLUMN seq`);
-      for (const writers of [1, 2, 4]) for (const kind of ['chained', 'plain'] as const) capacity.push(await capacityPhase(opts, schema, writers, kind));
+      for (const writers of [1, 2, 4])
+        for (const kind of ['chained', 'plain'] as const)
+          capacity.push(await capacityPhase(opts, schema, writers, kind));
     }
 
     return auditTables(opts, rows, costs, capacity);

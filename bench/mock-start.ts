@@ -15,24 +15,35 @@ import autocannon from 'autocannon';
 import { memory } from './lib/proc.ts';
 import { ROOT, freePort } from './lib/processes.ts';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, idle: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '3' }, idle: { type: 'string', default: '5' } },
+});
 const rounds = Number(values.rounds);
 const idleMs = Number(values.idle) * 1000;
 const HEADERS = { 'x-auth-username': 'bench', 'x-auth-aud': 'bench' };
 
 /** `npm start`'s command, as package.json has it: `node [flags] bin/lev-api.js serve`. */
-const startCommand = (JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+const startCommand = (
+  JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } }
+).scripts.start.split(/\s+/);
 
 async function oneStart() {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, startCommand.slice(1), { cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+  const child = spawn(process.execPath, startCommand.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: 'ignore',
+  });
   try {
     const base = `http://127.0.0.1:${port}`;
     let firstMs: number | undefined;
     while (firstMs === undefined) {
       if (performance.now() - started > 60_000) throw new Error('the mock did not answer within a minute');
-      const answered = await fetch(`${base}/v1/registration/birth/123456789`, { headers: HEADERS }).then((r) => r.ok, () => false);
+      const answered = await fetch(`${base}/v1/registration/birth/123456789`, { headers: HEADERS }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (answered) firstMs = performance.now() - started;
       else await delay(10);
     }
@@ -43,7 +54,10 @@ async function oneStart() {
       connections: 10,
       amount: 20_000,
       headers: HEADERS,
-      requests: [{ path: '/v1/registration/birth/123456789' }, { path: '/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08' }],
+      requests: [
+        { path: '/v1/registration/birth/123456789' },
+        { path: '/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08' },
+      ],
     });
     const loaded = memory(child.pid!)?.rssMiB;
     await delay(idleMs);
@@ -57,11 +71,18 @@ async function oneStart() {
 const runs: Awaited<ReturnType<typeof oneStart>>[] = [];
 for (let i = 0; i < rounds; i++) runs.push(await oneStart());
 const median = (pick: (run: (typeof runs)[number]) => number | undefined): number => {
-  const sorted = runs.map(pick).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+  const sorted = runs
+    .map(pick)
+    .filter((v): v is number => v !== undefined)
+    .sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 };
 console.log(`npm start's command: ${startCommand.join(' ')}; ${rounds} fresh starts, medians`);
 console.log('| first answer after spawn | RSS idle | RSS after 20,000 requests | RSS idle after them |');
 console.log('|---|---|---|---|');
-console.log(`| ${(median((r) => r.firstMs) / 1000).toFixed(2)} s | ${median((r) => r.idle)?.toFixed(0)} MiB | ${median((r) => r.loaded)?.toFixed(0)} MiB | ${median((r) => r.after)?.toFixed(0)} MiB |`);
-console.log(`each: ${runs.map((r) => `${(r.firstMs / 1000).toFixed(2)} s, ${r.idle?.toFixed(0)}/${r.loaded?.toFixed(0)}/${r.after?.toFixed(0)} MiB`).join('; ')}`);
+console.log(
+  `| ${(median((r) => r.firstMs) / 1000).toFixed(2)} s | ${median((r) => r.idle)?.toFixed(0)} MiB | ${median((r) => r.loaded)?.toFixed(0)} MiB | ${median((r) => r.after)?.toFixed(0)} MiB |`,
+);
+console.log(
+  `each: ${runs.map((r) => `${(r.firstMs / 1000).toFixed(2)} s, ${r.idle?.toFixed(0)}/${r.loaded?.toFixed(0)}/${r.after?.toFixed(0)} MiB`).join('; ')}`,
+);

@@ -40,11 +40,17 @@ interface Profile {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { phase: { type: 'string' }, thread: { type: 'string', default: '0' }, top: { type: 'string', default: '25' } },
+  options: {
+    phase: { type: 'string' },
+    thread: { type: 'string', default: '0' },
+    top: { type: 'string', default: '25' },
+  },
 });
 const target = positionals[0];
 if (!target) {
-  console.error("Usage: node --import tsx bench/profile-summary.ts DIR|FILE.cpuprofile [--phase 'embedded lookup max'] [--top N]");
+  console.error(
+    "Usage: node --import tsx bench/profile-summary.ts DIR|FILE.cpuprofile [--phase 'embedded lookup max'] [--top N]",
+  );
   process.exit(2);
 }
 const top = Math.max(1, Math.min(500, Number(values.top) || 25));
@@ -62,14 +68,18 @@ if (statSync(target).isDirectory()) {
       return name.endsWith('.cpuprofile') && parts[3] === String(pid) && parts[4] === values.thread;
     });
   const profiled = (p: PhaseWindow) => threadOf(p.pid) !== undefined;
-  window = values.phase ? phases.find((p) => label(p) === values.phase) : phases.find((p) => p.scenario !== 'warm-up' && profiled(p));
+  window = values.phase
+    ? phases.find((p) => label(p) === values.phase)
+    : phases.find((p) => p.scenario !== 'warm-up' && profiled(p));
   if (!window) {
     console.error(`no such phase; the phases are:\n  ${phases.map(label).join('\n  ')}`);
     process.exit(2);
   }
   const name = threadOf(window.pid);
   if (!name) {
-    console.error(`no .cpuprofile of process ${window.pid}'s thread ${values.thread} (the server of '${label(window)}') in ${target}`);
+    console.error(
+      `no .cpuprofile of process ${window.pid}'s thread ${values.thread} (the server of '${label(window)}') in ${target}`,
+    );
     process.exit(2);
   }
   file = join(target, name);
@@ -106,7 +116,8 @@ const where = (frame: CallFrame) => {
 function area(frame: CallFrame): string {
   const url = frame.url.replace(/^file:\/\//, '');
   // The embedded store is PostgreSQL compiled to WebAssembly; crossings between it and JS are its too.
-  if (url.startsWith('wasm:') || /^(wasm-to-js|js-to-wasm|GenericJSToWasmWrapper)/.test(frame.functionName)) return 'WebAssembly';
+  if (url.startsWith('wasm:') || /^(wasm-to-js|js-to-wasm|GenericJSToWasmWrapper)/.test(frame.functionName))
+    return 'WebAssembly';
   if (!url) return frame.functionName.startsWith('(') ? frame.functionName : '(native)';
   if (url.startsWith('node:')) return 'node internals';
   const modules = url.lastIndexOf('node_modules/');

@@ -105,7 +105,18 @@ const deaths = (first: number, n: number): Source => ({
     for (let i = 0; i < n; i += 1000) {
       const lines: string[] = [];
       for (let id = first + i; id < first + Math.min(n, i + 1000); id++) {
-        lines.push(JSON.stringify({ id, deceased: { forenames: 'Bench', surname: `Person${id}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } }));
+        lines.push(
+          JSON.stringify({
+            id,
+            deceased: {
+              forenames: 'Bench',
+              surname: `Person${id}`,
+              dateOfDeath: '2024-03-01',
+              dateOfBirth: '1940-01-01',
+            },
+            status: { blocked: false },
+          }),
+        );
       }
       yield `${lines.join('\n')}\n`;
     }
@@ -136,15 +147,21 @@ async function databaseWork(): Promise<DatabaseWork> {
             (SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'feed_subscription') AS "subscriptionScans"`,
     [schema],
   );
-  return Object.fromEntries(Object.entries(rows[0]).map(([key, value]) => [key, Number(value)])) as unknown as DatabaseWork;
+  return Object.fromEntries(
+    Object.entries(rows[0]).map(([key, value]) => [key, Number(value)]),
+  ) as unknown as DatabaseWork;
 }
 const perDelivery = (before: DatabaseWork, after: DatabaseWork, deliveries: number) =>
-  (Object.keys(before) as (keyof DatabaseWork)[]).map((key) => `${key} ${((after[key] - before[key]) / deliveries).toFixed(3)}`).join(', ');
+  (Object.keys(before) as (keyof DatabaseWork)[])
+    .map((key) => `${key} ${((after[key] - before[key]) / deliveries).toFixed(3)}`)
+    .join(', ');
 /** CPU seconds the delivery workers have used so far (Linux: /proc/PID/stat, user + system, in clock ticks of 10 ms). */
 function workersCpuS() {
   let ticks = 0;
   for (const worker of workers) {
-    const fields = readFileSync(`/proc/${worker.pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${worker.pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks / 100;
@@ -176,7 +193,13 @@ try {
     await backend.webhooks.setEndpoint(receiver.name, { url: receiver.url! }, { secret: newSecret() });
   }
   const env = { ...process.env, DATABASE_SCHEMA: schema, WEBHOOK_ALLOW_HTTP: 'loopback', LOG_LEVEL: 'warn' };
-  for (let i = 0; i < WORKERS; i++) workers.push(spawn(process.execPath, [BIN, 'deliver', '--slots', String(SLOTS)], { env, stdio: ['ignore', 'ignore', 'inherit'] }));
+  for (let i = 0; i < WORKERS; i++)
+    workers.push(
+      spawn(process.execPath, [BIN, 'deliver', '--slots', String(SLOTS)], {
+        env,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }),
+    );
 
   // 1. Throughput.
   const loadStart = Date.now();
@@ -190,21 +213,35 @@ try {
   const allFast = await until(() => fast.every((r) => r.positions.length >= EVENTS), 3_600_000);
   const fastDone = Date.now();
   const deliveredByThen = receivers.reduce((sum, r) => sum + r.positions.length, 0);
-  const caughtUp = await until(() => receivers[0].positions.length >= EVENTS && receivers[1].positions.length >= EVENTS, 3_600_000);
+  const caughtUp = await until(
+    () => receivers[0].positions.length >= EVENTS && receivers[1].positions.length >= EVENTS,
+    3_600_000,
+  );
   const allDone = Date.now();
   const delivered = receivers.reduce((sum, r) => sum + r.positions.length, 0);
   const cpuAfter = workersCpuS();
   await sleep(STATS_FLUSH_MS);
   const workAfter = await databaseWork();
   console.log(`load of ${EVENTS} events: ${((committed - loadStart) / 1000).toFixed(1)} s`);
-  console.log(`throughput: ${Math.round(deliveredByThen / ((fastDone - committed) / 1000))} events/s delivered in all until the ${fast.length} fast receivers had every event (${((fastDone - committed) / 1000).toFixed(1)} s)${allFast ? '' : ' (TIMED OUT)'}; the slow one took ${receivers[1].positions.length} by then`);
-  console.log(`the failing receiver (500 for ${FAIL_MS / 1000} s) and the slow one: both caught up ${((allDone - committed) / 1000).toFixed(1)} s after the commit${caughtUp ? '' : ' (TIMED OUT)'}; ${delivered} events delivered in all`);
+  console.log(
+    `throughput: ${Math.round(deliveredByThen / ((fastDone - committed) / 1000))} events/s delivered in all until the ${fast.length} fast receivers had every event (${((fastDone - committed) / 1000).toFixed(1)} s)${allFast ? '' : ' (TIMED OUT)'}; the slow one took ${receivers[1].positions.length} by then`,
+  );
+  console.log(
+    `the failing receiver (500 for ${FAIL_MS / 1000} s) and the slow one: both caught up ${((allDone - committed) / 1000).toFixed(1)} s after the commit${caughtUp ? '' : ' (TIMED OUT)'}; ${delivered} events delivered in all`,
+  );
   for (const r of receivers) {
     const complete = new Set(r.positions).size === EVENTS && inOrder([...new Set(r.positions)]);
-    if (!complete) console.log(`  ${r.name} (${r.kind}): ${new Set(r.positions).size} of ${EVENTS} events${inOrder(r.positions) ? '' : ', OUT OF ORDER'}`);
+    if (!complete)
+      console.log(
+        `  ${r.name} (${r.kind}): ${new Set(r.positions).size} of ${EVENTS} events${inOrder(r.positions) ? '' : ', OUT OF ORDER'}`,
+      );
   }
-  console.log(`database work a delivery, from the commit until every receiver had every event: ${perDelivery(workBefore, workAfter, delivered)}; the workers' CPU ${(((cpuAfter - cpuBefore) * 1e6) / delivered).toFixed(0)} µs`);
-  console.log(`every receiver has every event, in order: ${receivers.every((r) => new Set(r.positions).size === EVENTS && inOrder([...new Set(r.positions)])) ? 'yes' : 'NO'}`);
+  console.log(
+    `database work a delivery, from the commit until every receiver had every event: ${perDelivery(workBefore, workAfter, delivered)}; the workers' CPU ${(((cpuAfter - cpuBefore) * 1e6) / delivered).toFixed(0)} µs`,
+  );
+  console.log(
+    `every receiver has every event, in order: ${receivers.every((r) => new Set(r.positions).size === EVENTS && inOrder([...new Set(r.positions)])) ? 'yes' : 'NO'}`,
+  );
 
   // 2. Latency at a steady rate.
   for (const r of receivers) r.latencies.length = 0;
@@ -227,10 +264,16 @@ try {
   console.log(
     `latency at ${RATE} events/s for ${DURATION_S} s, commit to a healthy receiver's 2xx (${latencies.length} deliveries): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms`,
   );
-  console.log(`database work a delivery at the steady rate (the loads' own commits included): ${perDelivery(steadyBefore, steadyAfter, steadyDeliveries)}; the workers' CPU ${(((steadyCpuAfter - steadyCpuBefore) * 1e6) / steadyDeliveries).toFixed(0)} µs`);
+  console.log(
+    `database work a delivery at the steady rate (the loads' own commits included): ${perDelivery(steadyBefore, steadyAfter, steadyDeliveries)}; the workers' CPU ${(((steadyCpuAfter - steadyCpuBefore) * 1e6) / steadyDeliveries).toFixed(0)} µs`,
+  );
 } finally {
   for (const worker of workers) worker.kill('SIGTERM');
-  await Promise.all(workers.map((worker) => new Promise((resolve) => (worker.exitCode !== null ? resolve(null) : worker.once('exit', resolve)))));
+  await Promise.all(
+    workers.map(
+      (worker) => new Promise((resolve) => (worker.exitCode !== null ? resolve(null) : worker.once('exit', resolve))),
+    ),
+  );
   for (const r of receivers) r.server?.close();
   await driver.close();
   await admin.query(`DROP SCHEMA ${schema} CASCADE`);

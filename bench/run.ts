@@ -18,7 +18,14 @@ import { join, resolve } from 'node:path';
 import { runAuditBench } from './audit.ts';
 import { check } from './lib/checks.ts';
 import { cleanUp, cleanUpOnSignals, cleanups, stopSignal } from './lib/cleanup.ts';
-import { busyMachineNote, ceilingDriftNote, compareToCeilings, growth, suggestionsAgainstSearch, verificationAgainstSearch } from './lib/comparisons.ts';
+import {
+  busyMachineNote,
+  ceilingDriftNote,
+  compareToCeilings,
+  growth,
+  suggestionsAgainstSearch,
+  verificationAgainstSearch,
+} from './lib/comparisons.ts';
 import { eventsPhase } from './lib/events-phase.ts';
 import { log } from './lib/log.ts';
 import { type Options, USAGE, UsageError, options, rateText } from './lib/options.ts';
@@ -74,7 +81,9 @@ async function main(): Promise<number> {
   const eventLines: string[] = [];
   let ceilingMeasured: { body: Buffer; dataset: Dataset } | undefined;
   const starts = opts.stores.flatMap((store) =>
-    store === 'embedded' ? [() => startEmbedded(opts, work)] : opts.postgres.map((sizes) => () => startPostgres(opts, sizes, work)),
+    store === 'embedded'
+      ? [() => startEmbedded(opts, work)]
+      : opts.postgres.map((sizes) => () => startPostgres(opts, sizes, work)),
   );
   for (const start of starts) {
     const target = await start();
@@ -85,26 +94,50 @@ async function main(): Promise<number> {
     if (!ceilingMeasured) {
       await measureCeiling(measurements, opts, work, body, dataset);
       ceilingMeasured = { body, dataset };
-    } else if (opts.modes.includes('max')) await measureCeiling(measurements, opts, work, ceilingMeasured.body, ceilingMeasured.dataset, { before: target.store });
-    if (opts.warmup) await phase(measurements, opts, target, 'warm-up', warmupLists(dataset, opts.connections), { kind: 'max' }, opts.warmup);
+    } else if (opts.modes.includes('max'))
+      await measureCeiling(measurements, opts, work, ceilingMeasured.body, ceilingMeasured.dataset, {
+        before: target.store,
+      });
+    if (opts.warmup)
+      await phase(
+        measurements,
+        opts,
+        target,
+        'warm-up',
+        warmupLists(dataset, opts.connections),
+        { kind: 'max' },
+        opts.warmup,
+      );
     if (opts.events) eventLines.push(...(await eventsPhase(opts, opts.events, target, work)));
     for (let round = 1; round <= opts.rounds; round++) {
       // Every other round runs the list backwards, so that of each pair of scenarios compared (a type's
       // search and verification) neither is always measured second, when the heap is fuller and the
       // machine has drifted further the same way.
       for (const scenario of round % 2 ? opts.scenarios : [...opts.scenarios].reverse()) {
-        await scenarioPhases(measurements, opts, target, scenario, listsFor(scenario, dataset, opts.connections), opts.modes, opts.rounds > 1 ? round : undefined);
+        await scenarioPhases(
+          measurements,
+          opts,
+          target,
+          scenario,
+          listsFor(scenario, dataset, opts.connections),
+          opts.modes,
+          opts.rounds > 1 ? round : undefined,
+        );
       }
     }
     await server.stop();
   }
-  if (ceilingMeasured && opts.modes.includes('max')) await measureCeiling(measurements, opts, work, ceilingMeasured.body, ceilingMeasured.dataset, 'after');
+  if (ceilingMeasured && opts.modes.includes('max'))
+    await measureCeiling(measurements, opts, work, ceilingMeasured.body, ceilingMeasured.dataset, 'after');
   compareToCeilings(measurements.rows);
 
-  if (opts.cpuProf) await writeFile(join(opts.cpuProf, 'phases.json'), `${JSON.stringify(measurements.windows, null, 2)}\n`);
+  if (opts.cpuProf)
+    await writeFile(join(opts.cpuProf, 'phases.json'), `${JSON.stringify(measurements.windows, null, 2)}\n`);
   const lines = [
     `lev-api benchmark, ${meta.date}: Node ${meta.node} on ${meta.cpu}; ${opts.duration} s a phase, ${opts.connections} connections, fixed rate ${rateText(opts.rate)}` +
-      Object.entries(opts.settings).map(([name, value]) => `; ${name}=${value}`).join(''),
+      Object.entries(opts.settings)
+        .map(([name, value]) => `; ${name}=${value}`)
+        .join(''),
     ...summaries,
     '',
     table(measurements.rows),
@@ -122,7 +155,7 @@ async function main(): Promise<number> {
     ...busyMachineNote(measurements.rows),
   ];
   if (opts.audit) {
-    log('audit phase: 1, 2 and 4 processes, then the trail\'s capacity');
+    log("audit phase: 1, 2 and 4 processes, then the trail's capacity");
     lines.push(
       '',
       `The audit trail (${opts.postgres[0].births.toLocaleString('en-GB')} births, ${opts.connections} connections shared, ${Math.max(3, opts.rounds)} rounds):`,
@@ -154,7 +187,8 @@ cleanUpOnSignals();
 try {
   process.exitCode = await main();
 } catch (error) {
-  if (!stopSignal()) log(error instanceof RefusedError ? `bench: ${error.message}` : `bench: ${(error as Error).stack ?? error}`);
+  if (!stopSignal())
+    log(error instanceof RefusedError ? `bench: ${error.message}` : `bench: ${(error as Error).stack ?? error}`);
   process.exitCode = 1;
 } finally {
   await cleanUp();

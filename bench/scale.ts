@@ -27,8 +27,22 @@ import { type Measurements, RefusedError, phase } from './lib/phases.ts';
 import { freePort, run, runMeasured, startServer } from './lib/processes.ts';
 import { RAW_COPY_TABLE_COLUMNS, rawCopyArgs } from './lib/raw-copy.ts';
 import { writeChart } from './lib/scale-chart.ts';
-import { TUNED_SETTINGS, givenServer, makeDatabase, ownCluster, settingsInForce, type PostgresServer } from './lib/scale-database.ts';
-import { OPERATIONS, type Operation, type OperationFigures, type ScaleResults, type ScaleRow, report } from './lib/scale-report.ts';
+import {
+  TUNED_SETTINGS,
+  givenServer,
+  makeDatabase,
+  ownCluster,
+  settingsInForce,
+  type PostgresServer,
+} from './lib/scale-database.ts';
+import {
+  OPERATIONS,
+  type Operation,
+  type OperationFigures,
+  type ScaleResults,
+  type ScaleRow,
+  report,
+} from './lib/scale-report.ts';
 import { measureRecall, sampleRegister, scaleWorkload } from './lib/scale-workload.ts';
 import { LEV_API, indexesBuilt, serviceEnv } from './lib/targets.ts';
 
@@ -90,7 +104,8 @@ function options(args: string[]) {
   });
   const whole = (name: string, text: string, min: number, max: number) => {
     const value = Number(text);
-    if (!Number.isSafeInteger(value) || value < min || value > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got '${text}')`);
+    if (!Number.isSafeInteger(value) || value < min || value > max)
+      throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got '${text}')`);
     return value;
   };
   const pgSettings: Record<string, string> = { ...TUNED_SETTINGS };
@@ -100,11 +115,15 @@ function options(args: string[]) {
     pgSettings[match[1]] = match[2];
   }
   if (values.server !== undefined && !isLoopbackPostgres(values.server)) {
-    throw new UsageError(`--server must be a postgres:// URL of 127.0.0.1, not '${values.server}': the bench sends traffic nowhere else`);
+    throw new UsageError(
+      `--server must be a postgres:// URL of 127.0.0.1, not '${values.server}': the bench sends traffic nowhere else`,
+    );
   }
   return {
     help: values.help,
-    sizes: [...new Set(values.sizes.split(',').map((size) => whole('sizes', size, 1000, 100_000_000)))].sort((a, b) => a - b),
+    sizes: [...new Set(values.sizes.split(',').map((size) => whole('sizes', size, 1000, 100_000_000)))].sort(
+      (a, b) => a - b,
+    ),
     duration: whole('duration', values.duration, 1, 600),
     warmup: whole('warmup', values.warmup, 0, 600),
     connections: whole('connections', values.connections, 1, 500),
@@ -133,7 +152,11 @@ const STATEMENT_BOUND_MS = 3_600_000;
 
 /** The sizes of the database, of each of its tables (with their indexes and TOAST) and of each index. */
 async function databaseSizes(url: string): Promise<ScaleRow['database']> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, statement_timeout: STATEMENT_BOUND_MS });
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 10_000,
+    statement_timeout: STATEMENT_BOUND_MS,
+  });
   await client.connect();
   try {
     const total = await client.query<{ bytes: string }>('SELECT pg_database_size(current_database())::text AS bytes');
@@ -143,7 +166,8 @@ async function databaseSizes(url: string): Promise<ScaleRow['database']> {
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i') ORDER BY c.relname`,
     );
-    const of = (kind: string) => Object.fromEntries(relations.rows.filter((row) => row.kind === kind).map((row) => [row.name, Number(row.bytes)]));
+    const of = (kind: string) =>
+      Object.fromEntries(relations.rows.filter((row) => row.kind === kind).map((row) => [row.name, Number(row.bytes)]));
     return { bytes: Number(total.rows[0].bytes), tables: of('r'), indexes: of('i') };
   } finally {
     await client.end();
@@ -152,7 +176,11 @@ async function databaseSizes(url: string): Promise<ScaleRow['database']> {
 
 /** One statement on a connection of its own, bounded by STATEMENT_BOUND_MS. */
 async function query<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, statement_timeout: STATEMENT_BOUND_MS });
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 10_000,
+    statement_timeout: STATEMENT_BOUND_MS,
+  });
   await client.connect();
   try {
     return (await client.query<Row>(sql)).rows;
@@ -162,7 +190,12 @@ async function query<Row extends pg.QueryResultRow>(url: string, sql: string): P
 }
 
 /** Every figure of one size: its own database, made and dropped here. */
-async function measureSize(opts: Options, server: PostgresServer, births: number, work: string): Promise<{ row: ScaleRow; settings: Record<string, string> }> {
+async function measureSize(
+  opts: Options,
+  server: PostgresServer,
+  births: number,
+  work: string,
+): Promise<{ row: ScaleRow; settings: Record<string, string> }> {
   const label = births.toLocaleString('en-GB');
   const database = await makeDatabase(server, `lev_scale_${births}`);
   const dropDatabase = async () => {
@@ -179,27 +212,55 @@ async function measureSize(opts: Options, server: PostgresServer, births: number
   const file = join(work, `scale-births-${births}.ndjson`);
   cleanups.push(() => rm(file, { force: true }));
   log(`${label}: generating ${label} births to ${file}`);
-  const generate = [LEV_API, 'generate', '--type', 'birth', '--count', String(births), '--seed', opts.seed, '--out', file];
+  const generate = [
+    LEV_API,
+    'generate',
+    '--type',
+    'birth',
+    '--count',
+    String(births),
+    '--seed',
+    opts.seed,
+    '--out',
+    file,
+  ];
   const generated = await runMeasured(generate, process.env, 120 + births / 2000);
   const bytes = (await stat(file)).size;
   log(`${label}: generated ${(bytes / 2 ** 20).toFixed(0)} MiB in ${generated.seconds.toFixed(1)} s; a raw COPY of it`);
   await query(database.url, `CREATE TABLE scale_raw_copy ${RAW_COPY_TABLE_COLUMNS}`);
-  const copy = await runMeasured(rawCopyArgs(database.url, 'scale_raw_copy', file), process.env, 120 + births / 5000, { command: 'psql', stdout: 'stderr' });
+  const copy = await runMeasured(rawCopyArgs(database.url, 'scale_raw_copy', file), process.env, 120 + births / 5000, {
+    command: 'psql',
+    stdout: 'stderr',
+  });
   // Its space is given back before the load, so the load starts from the same empty database.
   await query(database.url, 'DROP TABLE scale_raw_copy');
   await query(database.url, 'CHECKPOINT');
   log(`${label}: raw COPY in ${copy.seconds.toFixed(1)} s; lev-api load`);
-  const load = await runMeasured([LEV_API, 'load', '--type', 'birth', file], env, 300 + births / 1000, { stdout: 'stderr' });
+  const load = await runMeasured([LEV_API, 'load', '--type', 'birth', file], env, 300 + births / 1000, {
+    stdout: 'stderr',
+  });
   await rm(file, { force: true });
-  log(`${label}: loaded at ${Math.round(births / load.seconds).toLocaleString('en-GB')}/s, the loader's RSS peaking at ${load.peakMiB?.toFixed(0) ?? '?'} MiB`);
+  log(
+    `${label}: loaded at ${Math.round(births / load.seconds).toLocaleString('en-GB')}/s, the loader's RSS peaking at ${load.peakMiB?.toFixed(0) ?? '?'} MiB`,
+  );
   await query(database.url, 'ANALYZE');
   const sizes = await databaseSizes(database.url);
 
   const port = await freePort();
-  const service = await startServer(`service (${label})`, [], [LEV_API, 'serve'], { ...env, PORT: String(port) }, port, 300, { stdout: 'stderr' });
+  const service = await startServer(
+    `service (${label})`,
+    [],
+    [LEV_API, 'serve'],
+    { ...env, PORT: String(port) },
+    port,
+    300,
+    { stdout: 'stderr' },
+  );
   cleanups.push(() => service.stop());
   const indexBuildSeconds = service.startSeconds + (await indexesBuilt(port, 300 + births / 2000));
-  log(`${label}: ready in ${service.startSeconds.toFixed(1)} s, the close-match index built ${indexBuildSeconds.toFixed(1)} s after start`);
+  log(
+    `${label}: ready in ${service.startSeconds.toFixed(1)} s, the close-match index built ${indexBuildSeconds.toFixed(1)} s after start`,
+  );
 
   const sampled = await sampleRegister(database.url, BIRTH_TABLES.records, births, opts.sample, 1);
   const workload = scaleWorkload(birth, sampled, opts.connections, opts.seed);
@@ -207,16 +268,27 @@ async function measureSize(opts: Options, server: PostgresServer, births: number
   const measurements: Measurements = { rows: [], windows: [] };
   const target = { store: `postgres ${label}`, server: service };
   if (opts.warmup) {
-    const mixed = workload.lookup.map((_, c) => OPERATIONS.flatMap((operation) => workload[operation][c].slice(0, 100)));
+    const mixed = workload.lookup.map((_, c) =>
+      OPERATIONS.flatMap((operation) => workload[operation][c].slice(0, 100)),
+    );
     await phase(measurements, opts, target, 'warm-up', mixed, { kind: 'max' }, opts.warmup);
   }
   const operations = {} as Record<Operation, OperationFigures>;
   let rssMiB: number | null = null;
   for (const operation of OPERATIONS) {
     const max = await phase(measurements, opts, target, operation, workload[operation], { kind: 'max' });
-    const fixed = await phase(measurements, opts, target, operation, workload[operation], { kind: 'rate', rate: opts.rate });
-    operations[operation] = { maxRps: max.rps, rateRps: fixed.rps, p50Ms: fixed.latencyMs.p50, p99Ms: fixed.latencyMs.p99 };
-    for (const row of [max, fixed]) if (row.server.peakRssMiB !== null) rssMiB = Math.max(rssMiB ?? 0, row.server.peakRssMiB);
+    const fixed = await phase(measurements, opts, target, operation, workload[operation], {
+      kind: 'rate',
+      rate: opts.rate,
+    });
+    operations[operation] = {
+      maxRps: max.rps,
+      rateRps: fixed.rps,
+      p50Ms: fixed.latencyMs.p50,
+      p99Ms: fixed.latencyMs.p99,
+    };
+    for (const row of [max, fixed])
+      if (row.server.peakRssMiB !== null) rssMiB = Math.max(rssMiB ?? 0, row.server.peakRssMiB);
   }
 
   const recalled = await measureRecall(service.url, workload.recall, opts.recallSeconds);
@@ -225,8 +297,13 @@ async function measureSize(opts: Options, server: PostgresServer, births: number
   log(`${label}: a new reader read ${feed.events} events in ${feed.seconds.toFixed(1)} s`);
   await service.stop();
 
-  const [{ entries }] = await query<{ entries: string }>(database.url, 'SELECT count(*)::text AS entries FROM audit_log');
-  const verified = await runMeasured([LEV_API, 'audit', 'verify'], env, 120 + Number(entries) / 2000, { stdout: 'stderr' });
+  const [{ entries }] = await query<{ entries: string }>(
+    database.url,
+    'SELECT count(*)::text AS entries FROM audit_log',
+  );
+  const verified = await runMeasured([LEV_API, 'audit', 'verify'], env, 120 + Number(entries) / 2000, {
+    stdout: 'stderr',
+  });
   log(`${label}: lev-api audit verify of ${entries} entries in ${verified.seconds.toFixed(1)} s`);
 
   await dropDatabase();
@@ -234,7 +311,13 @@ async function measureSize(opts: Options, server: PostgresServer, births: number
   const row: ScaleRow = {
     births,
     generate: { seconds: generated.seconds, bytes },
-    load: { seconds: load.seconds, perSecond: births / load.seconds, peakRssMiB: load.peakMiB, copySeconds: copy.seconds, timesCopy: load.seconds / copy.seconds },
+    load: {
+      seconds: load.seconds,
+      perSecond: births / load.seconds,
+      peakRssMiB: load.peakMiB,
+      copySeconds: copy.seconds,
+      timesCopy: load.seconds / copy.seconds,
+    },
     database: sizes,
     service: { readySeconds: service.startSeconds, indexBuildSeconds, rssMiB },
     operations,
@@ -316,7 +399,12 @@ cleanUpOnSignals();
 try {
   process.exitCode = await main();
 } catch (error) {
-  if (!stopSignal()) log(error instanceof RefusedError ? `bench:scale: ${error.message}` : `bench:scale: ${(error as Error).stack ?? error}`);
+  if (!stopSignal())
+    log(
+      error instanceof RefusedError
+        ? `bench:scale: ${error.message}`
+        : `bench:scale: ${(error as Error).stack ?? error}`,
+    );
   process.exitCode = 1;
 } finally {
   await cleanUp();

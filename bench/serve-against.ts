@@ -19,15 +19,41 @@ import pg from 'pg';
 import { drive } from './lib/drive.ts';
 import { cpuSeconds, localPortsTo } from './lib/proc.ts';
 import { readFileSync } from 'node:fs';
-const userSys = (pid: number) => { const st = readFileSync(`/proc/${pid}/stat`, 'utf8'); const f = st.slice(st.lastIndexOf(')') + 2).split(' '); return [Number(f[11]) / 100, Number(f[12]) / 100]; };
+const userSys = (pid: number) => {
+  const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+  return [Number(f[11]) / 100, Number(f[12]) / 100];
+};
 import { freePort, startServer, type Server } from './lib/processes.ts';
 import { indexesBuilt } from './lib/targets.ts';
-import { countsOf, type Dataset, type GeneratedType, lookupLists, searchLists, suggestionLists, verificationLists, warmupLists } from './lib/workload.ts';
+import {
+  countsOf,
+  type Dataset,
+  type GeneratedType,
+  lookupLists,
+  searchLists,
+  suggestionLists,
+  verificationLists,
+  warmupLists,
+} from './lib/workload.ts';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
 
-const [aBin, bBin, schema, seconds = '8', rounds = '3', scenarios = 'lookup,search-birth', births = '200000', others = '20000'] = process.argv.slice(2);
+const [
+  aBin,
+  bBin,
+  schema,
+  seconds = '8',
+  rounds = '3',
+  scenarios = 'lookup,search-birth',
+  births = '200000',
+  others = '20000',
+] = process.argv.slice(2);
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const dataset: Dataset = { seed: process.env.SEED ?? 'bench', firstId: DEFAULT_FIRST_ID, counts: countsOf(Number(births), Number(others)) };
+const dataset: Dataset = {
+  seed: process.env.SEED ?? 'bench',
+  firstId: DEFAULT_FIRST_ID,
+  counts: countsOf(Number(births), Number(others)),
+};
 const embedded = schema.startsWith('embedded:') ? schema.slice('embedded:'.length) : undefined;
 const admin = embedded ? undefined : new pg.Client({ connectionString: url });
 await admin?.connect();
@@ -35,13 +61,25 @@ const extra = JSON.parse(process.env.AB_ENV ?? '{}');
 const start = async (name: string, bin: string, i: number): Promise<Server & { app: string }> => {
   const port = await freePort();
   const app = `serve_against_${i}`;
-  const store = embedded ? { LEV_DATA: embedded } : { DATABASE_URL: `${url}?application_name=${app}`, DATABASE_SCHEMA: schema };
-  const env: Record<string, string | undefined> = { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', AUTH_MODE: 'mock', PORT: String(port), ...(extra[name] ?? {}) };
+  const store = embedded
+    ? { LEV_DATA: embedded }
+    : { DATABASE_URL: `${url}?application_name=${app}`, DATABASE_SCHEMA: schema };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    AUTH_MODE: 'mock',
+    PORT: String(port),
+    ...(extra[name] ?? {}),
+  };
   for (const k of Object.keys(env)) if (k.startsWith('LEV_DATA') || k.startsWith('DATABASE_')) delete env[k];
   Object.assign(env, store);
-  const nodeArgs = process.env.CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', `${process.env.CPU_PROF_DIR}/${name}`] : [];
+  const nodeArgs = process.env.CPU_PROF_DIR
+    ? ['--cpu-prof', '--cpu-prof-dir', `${process.env.CPU_PROF_DIR}/${name}`]
+    : [];
   const s = await startServer(name, nodeArgs, [bin, 'serve'], env, port, embedded ? 300 : 60);
-  if (env.SUGGESTION_INDEX === 'service') console.log(`${name}: close-match indexes built in ${(await indexesBuilt(port)).toFixed(1)} s more`);
+  if (env.SUGGESTION_INDEX === 'service')
+    console.log(`${name}: close-match indexes built in ${(await indexesBuilt(port)).toFixed(1)} s more`);
   return { ...s, app };
 };
 const servers = [await start('A', aBin, 0), await start('B', bBin, 1)];
@@ -50,7 +88,10 @@ const backendCpu = async (app: string) => {
   if (!admin) return new Map<number, number>();
   const s = servers.find((x) => x.app === app)!;
   const ports = localPortsTo(s.pid, 5432);
-  const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[]) AND client_addr IN ('127.0.0.1', '::1')", [ports]);
+  const { rows } = await admin.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[]) AND client_addr IN ('127.0.0.1', '::1')",
+    [ports],
+  );
   const cpu = new Map<number, number>();
   for (const { pid } of rows) {
     const seconds = cpuSeconds(pid);
@@ -71,7 +112,8 @@ const lists = (scenario: string) => {
   if (kind === 'suggest') return suggestionLists(dataset, type as GeneratedType, 20);
   throw new Error(`${scenario}: not a scenario this compares (lookup, search-<type>, verify-<type>, suggest-<type>)`);
 };
-for (const s of servers) await drive({ url: s.url, duration: 5, connections: 20, timeout: 10 }, warmupLists(dataset, 20), { kind: 'max' });
+for (const s of servers)
+  await drive({ url: s.url, duration: 5, connections: 20, timeout: 10 }, warmupLists(dataset, 20), { kind: 'max' });
 const results: Record<string, { svc: number[]; db: number[]; rps: number[] }> = {};
 for (let round = 0; round < Number(rounds); round++) {
   for (const scenario of scenarios.split(',')) {
@@ -81,22 +123,29 @@ for (let round = 0; round < Number(rounds); round++) {
       const c0 = cpuSeconds(s.pid)!;
       const us0 = userSys(s.pid);
       const d0 = await backendCpu(s.app);
-      const r = await drive({ url: s.url, duration: Number(seconds), connections: 20, timeout: 10 }, l, { kind: 'max' });
+      const r = await drive({ url: s.url, duration: Number(seconds), connections: 20, timeout: 10 }, l, {
+        kind: 'max',
+      });
       const c1 = cpuSeconds(s.pid)!;
       const us1 = userSys(s.pid);
       const d1 = await backendCpu(s.app);
       const bad = Object.entries(r.statuses).filter(([k]) => k !== '200' && k !== '404');
       const n = r.responses;
       const key = `${s.name} ${scenario}`;
-      (results[key] ??= { svc: [], db: [], rps: [] });
+      results[key] ??= { svc: [], db: [], rps: [] };
       results[key].svc.push(((c1 - c0) / n) * 1e6);
       results[key].db.push((backendDelta(d0, d1) / n) * 1e6);
       results[key].rps.push(r.rps);
-      console.log(`round ${round} ${key}: ${Math.round(r.rps)}/s svc ${(((c1 - c0) / n) * 1e6).toFixed(0)} µs/req (user ${(((us1[0] - us0[0]) / n) * 1e6).toFixed(0)} sys ${(((us1[1] - us0[1]) / n) * 1e6).toFixed(0)}) db ${((backendDelta(d0, d1) / n) * 1e6).toFixed(0)} µs/req p99 ${r.latencyMs.p99.toFixed(0)} errors ${r.errors} ${bad.length ? JSON.stringify(bad) : ''}`);
+      console.log(
+        `round ${round} ${key}: ${Math.round(r.rps)}/s svc ${(((c1 - c0) / n) * 1e6).toFixed(0)} µs/req (user ${(((us1[0] - us0[0]) / n) * 1e6).toFixed(0)} sys ${(((us1[1] - us0[1]) / n) * 1e6).toFixed(0)}) db ${((backendDelta(d0, d1) / n) * 1e6).toFixed(0)} µs/req p99 ${r.latencyMs.p99.toFixed(0)} errors ${r.errors} ${bad.length ? JSON.stringify(bad) : ''}`,
+      );
     }
   }
 }
 const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-for (const [key, v] of Object.entries(results)) console.log(`${key}: median svc ${med(v.svc).toFixed(0)} µs, db ${med(v.db).toFixed(0)} µs, ${Math.round(med(v.rps))}/s`);
+for (const [key, v] of Object.entries(results))
+  console.log(
+    `${key}: median svc ${med(v.svc).toFixed(0)} µs, db ${med(v.db).toFixed(0)} µs, ${Math.round(med(v.rps))}/s`,
+  );
 for (const s of servers) await s.stop();
 await admin?.end();

@@ -96,7 +96,12 @@ async function side(name: string, root: string): Promise<Side> {
   await store.writer.write(type, batches());
   // Counted on the side: how many keys a query asks for and how many candidates it brings.
   const reader = {
-    registerCounts: index ? async (_t: string, surname: string, forename: string) => ({ records: births, ...index.nameCounts(surname, forename) }) : store.reader.registerCounts,
+    registerCounts: index
+      ? async (_t: string, surname: string, forename: string) => ({
+          records: births,
+          ...index.nameCounts(surname, forename),
+        })
+      : store.reader.registerCounts,
     async suggestionCandidates(t: string, passes: readonly { keys: readonly unknown[] }[]) {
       const found = index ? index.candidates(passes) : await store.reader.suggestionCandidates(t, passes);
       sizes.keys += passes.reduce((sum, pass) => sum + pass.keys.length, 0);
@@ -106,7 +111,13 @@ async function side(name: string, root: string): Promise<Side> {
     },
   };
   const sizes = { keys: 0, candidates: 0, asked: 0 };
-  return { name, ask: (query) => closeMatches(reader, type, query, { limit: 10, minProbability: floor }), micros: 0, n: 0, sizes };
+  return {
+    name,
+    ask: (query) => closeMatches(reader, type, query, { limit: 10, minProbability: floor }),
+    micros: 0,
+    n: 0,
+    sizes,
+  };
 }
 
 function makeQueries(): SearchKey[] {
@@ -130,7 +141,11 @@ function makeQueries(): SearchKey[] {
     if (typeof surname !== 'string' || typeof given !== 'string' || typeof date !== 'string') continue;
     const { details } = withErrors({ surname, forenames: given, date }, { surnames, forenames }, r);
     if (!askable(details) || !normaliseName(details.surname) || !normaliseName(details.forenames)) continue;
-    found.push({ surname: normaliseName(details.surname), forenames: normaliseName(details.forenames), date: oneDay ? ONE_DAY : details.date });
+    found.push({
+      surname: normaliseName(details.surname),
+      forenames: normaliseName(details.forenames),
+      date: oneDay ? ONE_DAY : details.date,
+    });
   }
   return found;
 }
@@ -139,8 +154,17 @@ const sides = [await side('this checkout', '.')];
 if (options.against) sides.push(await side(options.against, options.against));
 const queries = makeQueries();
 // The warm-up: every query asked of each side once, their answers compared.
-const answers = await Promise.all(sides.map(async (s) => { const all: string[] = []; for (const query of queries) all.push(JSON.stringify(await s.ask(query))); return all; }));
-if (sides.length === 2) console.log(`answers differing between the two: ${answers[0].filter((answer, i) => answer !== answers[1][i]).length} of ${queries.length}`);
+const answers = await Promise.all(
+  sides.map(async (s) => {
+    const all: string[] = [];
+    for (const query of queries) all.push(JSON.stringify(await s.ask(query)));
+    return all;
+  }),
+);
+if (sides.length === 2)
+  console.log(
+    `answers differing between the two: ${answers[0].filter((answer, i) => answer !== answers[1][i]).length} of ${queries.length}`,
+  );
 const session = options.profile ? new Session() : undefined;
 if (session) {
   session.connect();
@@ -163,6 +187,9 @@ if (session) {
 }
 for (const s of sides) {
   const { keys, candidates, asked } = s.sizes;
-  console.log(`${s.name}: ${(s.micros / s.n).toFixed(1)} µs CPU a query (${s.n} queries, ${births} births; ${(keys / asked).toFixed(0)} keys, ${(candidates / asked).toFixed(0)} candidates a query)`);
+  console.log(
+    `${s.name}: ${(s.micros / s.n).toFixed(1)} µs CPU a query (${s.n} queries, ${births} births; ${(keys / asked).toFixed(0)} keys, ${(candidates / asked).toFixed(0)} candidates a query)`,
+  );
 }
-if (sides.length === 2) console.log(`ratio (this / against): ${(sides[0].micros / sides[0].n / (sides[1].micros / sides[1].n)).toFixed(3)}`);
+if (sides.length === 2)
+  console.log(`ratio (this / against): ${(sides[0].micros / sides[0].n / (sides[1].micros / sides[1].n)).toFixed(3)}`);

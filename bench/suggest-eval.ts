@@ -106,7 +106,10 @@ if (stores.includes('postgres') && !databaseUrl) {
   console.error('--stores postgres needs DATABASE_URL');
   process.exit(2);
 }
-const minScore = options.floor === undefined ? Number(configReference().find((s) => s.name === 'SUGGEST_MIN_PROBABILITY')?.default) : Number(options.floor);
+const minScore =
+  options.floor === undefined
+    ? Number(configReference().find((s) => s.name === 'SUGGEST_MIN_PROBABILITY')?.default)
+    : Number(options.floor);
 const sizes = countsOf(births, others);
 
 async function fill(writer: RecordWriter) {
@@ -155,7 +158,12 @@ async function evaluate(reader: RecordReader): Promise<Map<string, Tally>> {
         const query = corrupt(details, r);
         if (!query || !normaliseName(query.surname) || !normaliseName(query.forenames)) continue;
         const started = process.hrtime.bigint();
-        const { matches } = await closeMatches(reader, type, { surname: normaliseName(query.surname), forenames: normaliseName(query.forenames), date: query.date }, { limit: 5, minProbability: minScore });
+        const { matches } = await closeMatches(
+          reader,
+          type,
+          { surname: normaliseName(query.surname), forenames: normaliseName(query.forenames), date: query.date },
+          { limit: 5, minProbability: minScore },
+        );
         tally.micros += Number(process.hrtime.bigint() - started) / 1000;
         const truth = sameEvent(record);
         tally.n++;
@@ -228,16 +236,32 @@ async function evaluateGenerated(reader: RecordReader): Promise<Generated> {
       const corrupted = withErrors({ surname, forenames, date: r.pick(dates) }, values, r);
       const asked = corrupted.details;
       if (!askable(asked) || !normaliseName(asked.surname) || !normaliseName(asked.forenames)) {
-        const why = !asked.surname || !asked.forenames || !asked.date ? 'a detail missing' : !normaliseName(asked.surname) || !normaliseName(asked.forenames) ? 'a name of no letter' : 'the date not a date';
+        const why =
+          !asked.surname || !asked.forenames || !asked.date
+            ? 'a detail missing'
+            : !normaliseName(asked.surname) || !normaliseName(asked.forenames)
+              ? 'a name of no letter'
+              : 'the date not a date';
         notAsked.set(why, (notAsked.get(why) ?? 0) + 1);
         continue;
       }
       const started = process.hrtime.bigint();
-      const { matches } = await closeMatches(reader, type, { surname: normaliseName(asked.surname), forenames: normaliseName(asked.forenames), date: asked.date }, { limit: 10, minProbability: minScore });
+      const { matches } = await closeMatches(
+        reader,
+        type,
+        { surname: normaliseName(asked.surname), forenames: normaliseName(asked.forenames), date: asked.date },
+        { limit: 10, minProbability: minScore },
+      );
       const micros = Number(process.hrtime.bigint() - started) / 1000;
       const truth = sameEvent(record);
       const at = matches.findIndex((m) => truth.has(m.id));
-      if (at < 0) misses.push({ group: groupOf(corrupted.changed), errors: corrupted.errors, asked, registered: { surname, forenames, date: dates } });
+      if (at < 0)
+        misses.push({
+          group: groupOf(corrupted.changed),
+          errors: corrupted.errors,
+          asked,
+          registered: { surname, forenames, date: dates },
+        });
       for (const m of matches) {
         const band = calibration[BANDS.findIndex((bound, i) => m.score >= bound && m.score < BANDS[i + 1])];
         band.n++;
@@ -258,44 +282,77 @@ async function evaluateGenerated(reader: RecordReader): Promise<Generated> {
   return { groups, notAsked, calibration };
 }
 
-const GROUP_ORDER = ['none', 'surname', 'forenames', 'date', 'surname + forenames', 'surname + date', 'forenames + date', 'surname + forenames + date', 'every query asked'];
+const GROUP_ORDER = [
+  'none',
+  'surname',
+  'forenames',
+  'date',
+  'surname + forenames',
+  'surname + date',
+  'forenames + date',
+  'surname + forenames + date',
+  'every query asked',
+];
 
 function reportGenerated(store: string, { groups, notAsked, calibration }: Generated) {
-  console.log(`\n### ${store}, the error model (bench/lib/errors.ts): ${generatedQueries} registrations per type, seed ${seed}, floor ${minScore}\n`);
+  console.log(
+    `\n### ${store}, the error model (bench/lib/errors.ts): ${generatedQueries} registrations per type, seed ${seed}, floor ${minScore}\n`,
+  );
   console.log('| details changed | queries | recall@1 | recall@5 | recall@10 | wrong first ≥ 0.9 | mean µs |');
   console.log('|---|---|---|---|---|---|---|');
-  const names = [...GROUP_ORDER.filter((g) => groups.has(g)), ...[...groups.keys()].filter((g) => !GROUP_ORDER.includes(g)).sort()];
+  const names = [
+    ...GROUP_ORDER.filter((g) => groups.has(g)),
+    ...[...groups.keys()].filter((g) => !GROUP_ORDER.includes(g)).sort(),
+  ];
   for (const group of names) {
     const t = groups.get(group)!;
-    console.log(`| ${group} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} | ${percent(t.at10, t.n)} | ${percent(t.wrongAbove90, t.n)} | ${t.n ? Math.round(t.micros / t.n) : '-'} |`);
+    console.log(
+      `| ${group} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} | ${percent(t.at10, t.n)} | ${percent(t.wrongAbove90, t.n)} | ${t.n ? Math.round(t.micros / t.n) : '-'} |`,
+    );
   }
   const asked = [...notAsked.values()].reduce((a, b) => a + b, 0);
-  console.log(`\nnot asked (the route refuses them): ${asked}${asked ? ` (${[...notAsked].map(([why, n]) => `${why} ${n}`).join(', ')})` : ''}`);
+  console.log(
+    `\nnot asked (the route refuses them): ${asked}${asked ? ` (${[...notAsked].map(([why, n]) => `${why} ${n}`).join(', ')})` : ''}`,
+  );
   console.log('\n| probability | candidates | the registration sought |');
   console.log('|---|---|---|');
-  calibration.forEach((band, i) => console.log(`| ${BANDS[i]} to ${Math.min(1, BANDS[i + 1])} | ${band.n} | ${percent(band.right, band.n)} |`));
+  calibration.forEach((band, i) =>
+    console.log(`| ${BANDS[i]} to ${Math.min(1, BANDS[i + 1])} | ${band.n} | ${percent(band.right, band.n)} |`),
+  );
   return { groups: Object.fromEntries(groups), notAsked: Object.fromEntries(notAsked), calibration };
 }
 
 const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)}%` : '-');
 
 function report(store: string, tallies: Map<string, Tally>) {
-  console.log(`\n### ${store}: ${births} births, ${others} of each other type, ${queries} queries per kind and type, seed ${seed}, floor ${minScore}\n`);
+  console.log(
+    `\n### ${store}: ${births} births, ${others} of each other type, ${queries} queries per kind and type, seed ${seed}, floor ${minScore}\n`,
+  );
   console.log('| corruption | type | queries | recall@1 | recall@5 | wrong > 0.9 | mean µs |');
   console.log('|---|---|---|---|---|---|---|');
   const byKind = new Map<string, Tally>();
   for (const [key, t] of tallies) {
     const [type, kind] = key.split('\u0000');
-    console.log(`| ${kind} | ${type} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} | ${percent(t.wrongAbove90, t.n)} | ${t.n ? Math.round(t.micros / t.n) : '-'} |`);
+    console.log(
+      `| ${kind} | ${type} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} | ${percent(t.wrongAbove90, t.n)} | ${t.n ? Math.round(t.micros / t.n) : '-'} |`,
+    );
     const all = byKind.get(kind) ?? { n: 0, at1: 0, at5: 0, wrongAbove90: 0, micros: 0 };
     for (const field of ['n', 'at1', 'at5', 'wrongAbove90', 'micros'] as const) all[field] += t[field];
     byKind.set(kind, all);
   }
   console.log('\n| corruption, every type | queries | recall@1 | recall@5 | wrong > 0.9 |');
   console.log('|---|---|---|---|---|');
-  for (const [kind, t] of byKind) console.log(`| ${kind} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} | ${percent(t.wrongAbove90, t.n)} |`);
-  const total = [...byKind.values()].reduce((sum, t) => ({ n: sum.n + t.n, wrong: sum.wrong + t.wrongAbove90 }), { n: 0, wrong: 0 });
-  console.log(`\nwrong registration first with a score above 0.9: ${percent(total.wrong, total.n)} of ${total.n} queries`);
+  for (const [kind, t] of byKind)
+    console.log(
+      `| ${kind} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} | ${percent(t.wrongAbove90, t.n)} |`,
+    );
+  const total = [...byKind.values()].reduce((sum, t) => ({ n: sum.n + t.n, wrong: sum.wrong + t.wrongAbove90 }), {
+    n: 0,
+    wrong: 0,
+  });
+  console.log(
+    `\nwrong registration first with a score above 0.9: ${percent(total.wrong, total.n)} of ${total.n} queries`,
+  );
   return Object.fromEntries([...tallies].map(([key, t]) => [key.replace('\u0000', ' '), t]));
 }
 
@@ -323,7 +380,8 @@ for (const store of stores) {
       await migrate(driver);
       const store = createPostgresRecords(driver, records);
       await fill(store.writer);
-      for (const type of GENERATED_TYPES) await driver.exec(`ANALYZE ${type}_suggestion_key; ANALYZE ${type}_registration`);
+      for (const type of GENERATED_TYPES)
+        await driver.exec(`ANALYZE ${type}_suggestion_key; ANALYZE ${type}_registration`);
       results.postgres = await evaluateStore('postgres', store.reader);
     } finally {
       await driver.close();
@@ -336,4 +394,5 @@ for (const store of stores) {
   }
 }
 if (options.misses) await writeFile(options.misses, misses.map((miss) => JSON.stringify(miss)).join('\n') + '\n');
-if (options.json) await writeFile(options.json, JSON.stringify({ births, others, queries, seed, minScore, results }, null, 2));
+if (options.json)
+  await writeFile(options.json, JSON.stringify({ births, others, queries, seed, minScore, results }, null, 2));

@@ -23,7 +23,10 @@ export const settingsTable = (settings: readonly Setting[]) =>
   [
     '| Variable | Default | Meaning |',
     '|---|---|---|',
-    ...settings.map((s) => `| \`${s.name}\` | ${s.default === undefined ? '(unset)' : `\`${String(s.default)}\``} | ${cell(s.description)} |`),
+    ...settings.map(
+      (s) =>
+        `| \`${s.name}\` | ${s.default === undefined ? '(unset)' : `\`${String(s.default)}\``} | ${cell(s.description)} |`,
+    ),
   ].join('\n');
 
 const MARKERS = /(<!-- settings: (\w+) -->\n)[\s\S]*?(\n<!-- end settings -->)/g;

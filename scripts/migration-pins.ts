@@ -18,7 +18,8 @@ export const PINS_FILE = fileURLToPath(new URL('../src/store/schema/checksums.js
 /** Version (as a JSON key) to the sha256 of its text. */
 export type Pins = Readonly<Record<string, string>>;
 
-export const readPins = (file = PINS_FILE): Pins => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Pins) : {});
+export const readPins = (file = PINS_FILE): Pins =>
+  existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Pins) : {};
 
 export interface Pinning {
   /** Every pin: those there were, and one for each migration not pinned yet. */
@@ -40,11 +41,14 @@ export function pin(pinned: Pins, list: readonly Migration[] = migrations): Pinn
       pins[key] = checksum(migration);
       added.push(migration.version);
     } else if (pins[key] !== checksum(migration)) {
-      refused.push(`migration ${key} (${migration.name}) is not the text pinned: a written migration is never edited; restore it, and make the change a new migration`);
+      refused.push(
+        `migration ${key} (${migration.name}) is not the text pinned: a written migration is never edited; restore it, and make the change a new migration`,
+      );
     }
   }
   const versions = new Set(list.map((m) => String(m.version)));
-  for (const key of Object.keys(pinned)) if (!versions.has(key)) refused.push(`migration ${key} is pinned but has no file in src/store/schema/: restore it`);
+  for (const key of Object.keys(pinned))
+    if (!versions.has(key)) refused.push(`migration ${key} is pinned but has no file in src/store/schema/: restore it`);
   return { pins, added, refused };
 }
 

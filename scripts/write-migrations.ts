@@ -14,7 +14,10 @@ import { latestVersion, loadMigrations } from '../src/store/migrations.ts';
 const migrations = await loadMigrations();
 const types = await loadRecordTypes();
 let version = latestVersion(migrations);
-for (const migration of migrationsToWrite(migrations, types.map((type) => type.name))) {
+for (const migration of migrationsToWrite(
+  migrations,
+  types.map((type) => type.name),
+)) {
   version++;
   const file = fileURLToPath(new URL(`../src/store/schema/v${version}-${migration.stem}.ts`, import.meta.url));
   writeFileSync(file, migrationFileText(version, migration), { flag: 'wx' });

@@ -72,14 +72,29 @@ interface AppDependencies {
 function listeningUrl(address: ReturnType<import('node:net').Server['address']>, tls: boolean): string {
   const scheme = tls ? 'https' : 'http';
   if (!address || typeof address !== 'object') return `${scheme}://localhost`;
-  const host = address.address === '0.0.0.0' || address.address === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const host =
+    address.address === '0.0.0.0' || address.address === '::'
+      ? 'localhost'
+      : address.family === 'IPv6'
+        ? `[${address.address}]`
+        : address.address;
   return `${scheme}://${host}:${address.port}`;
 }
 
 export async function buildApp(
   config: Config,
   {
-    backend: { records: store, audit, report, events, subscriptions, webhooks, credentials, wallet, closeMatches: findCloseMatches },
+    backend: {
+      records: store,
+      audit,
+      report,
+      events,
+      subscriptions,
+      webhooks,
+      credentials,
+      wallet,
+      closeMatches: findCloseMatches,
+    },
     logger,
     identify = createIdentifier(config),
     descriptions,
@@ -97,10 +112,17 @@ export async function buildApp(
     // Raised before routing, so neither the hooks nor the error handler see it.
     frameworkErrors: (error, request, reply) => {
       const message =
-        error.code === 'FST_ERR_BAD_URL' ? 'The URL could not be read: it holds a malformed percent-escape' : 'The request could not be read';
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'The URL could not be read: it holds a malformed percent-escape'
+          : 'The request could not be read';
       (reply as FastifyReply)
         .code(400)
-        .headers({ ...securityHeaders(request.url, tls), 'x-request-id': request.id, 'request-id': request.id, 'content-type': 'application/json' })
+        .headers({
+          ...securityHeaders(request.url, tls),
+          'x-request-id': request.id,
+          'request-id': request.id,
+          'content-type': 'application/json',
+        })
         .send({ code: 'BadRequest', message });
     },
     ajv: {
@@ -120,7 +142,15 @@ export async function buildApp(
     await app.register(fastifyCors, {
       origin: [...config.corsOrigins],
       methods: ['GET', 'HEAD'],
-      allowedHeaders: ['Authorization', 'X-Auth-Username', 'X-Auth-Aud', 'X-Auth-Audience', 'X-Auth-Roles', 'X-Auth-Groups', 'X-Feed-Position'],
+      allowedHeaders: [
+        'Authorization',
+        'X-Auth-Username',
+        'X-Auth-Aud',
+        'X-Auth-Audience',
+        'X-Auth-Roles',
+        'X-Auth-Groups',
+        'X-Feed-Position',
+      ],
       // What a page may read of an answer besides the basic headers.
       exposedHeaders: ['x-request-id', 'request-id', TRUNCATED_HEADER, 'retry-after'],
       maxAge: 600,
@@ -140,15 +170,29 @@ export async function buildApp(
 
   const compiled = viewsOf(descriptions).map(compileView);
   // Before every route: the document is generated from the routes registered after it.
-  await app.register(openApiRoutes, { document: openApiDocument(compiled, version), identityHeaders: config.auth?.mode !== 'oidc' });
+  await app.register(openApiRoutes, {
+    document: openApiDocument(compiled, version),
+    identityHeaders: config.auth?.mode !== 'oidc',
+  });
   await app.register(metricsPlugin);
   await app.register(healthRoutes, { store });
   if (store.readPaths) await app.register(replicaMetrics, { readPaths: store.readPaths });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, maxResults: config.maxResults, rendered });
   const enumeration = watchEnumeration(app, config.verification.falseShare);
-  await app.register(verificationRoutes, { records: descriptions, candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options), enumeration });
-  await app.register(suggestionRoutes, { views: compiled, store, find: findCloseMatches, minProbability: config.suggestMinProbability, rendered, enumeration });
+  await app.register(verificationRoutes, {
+    records: descriptions,
+    candidates: (type, key, limit, padTo, options) => store.verificationCandidates(type, key, limit, padTo, options),
+    enumeration,
+  });
+  await app.register(suggestionRoutes, {
+    views: compiled,
+    store,
+    find: findCloseMatches,
+    minProbability: config.suggestMinProbability,
+    rendered,
+    enumeration,
+  });
   await app.register(auditRoutes, { report, types: descriptions.map((record) => record.name) });
   await app.register(eventRoutes, {
     feed: events,
@@ -158,7 +202,10 @@ export async function buildApp(
     // The mock's callers read every event without on-boarding, as they read every dataset.
     subscribeEveryone: config.auth?.mode === 'mock',
     retentionDays: config.events.retentionDays,
-    waiting: { perClient: config.events.waiting.perClient, total: waitingTotal(config.connections.maxConnections, config.events.waiting.share) },
+    waiting: {
+      perClient: config.events.waiting.perClient,
+      total: waitingTotal(config.connections.maxConnections, config.events.waiting.share),
+    },
     ...(webhooks ? { webhooks } : {}),
   });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
@@ -166,14 +213,27 @@ export async function buildApp(
   // listens and kept: reading it is a system call, and every credential and status list names it.
   let listeningAt: string | undefined;
   const issuerUrl = () =>
-    config.credentials.issuer ?? listeningAt ?? (app.server.listening ? (listeningAt = listeningUrl(app.server.address(), tls)) : listeningUrl(null, tls));
+    config.credentials.issuer ??
+    listeningAt ??
+    (app.server.listening ? (listeningAt = listeningUrl(app.server.address(), tls)) : listeningUrl(null, tls));
   if (credentials && config.credentials.enabled) {
     const keys = await issuerKeys(config.credentials.keys);
     if (keys.madeAtStart) {
-      app.log.info({ kid: keys.current.kid }, 'credentials: no issuer key configured, so this process made one at start; relying parties find it at /.well-known/jwt-vc-issuer');
+      app.log.info(
+        { kid: keys.current.kid },
+        'credentials: no issuer key configured, so this process made one at start; relying parties find it at /.well-known/jwt-vc-issuer',
+      );
     }
-    const lists = statusLists({ statuses: credentials, key: () => keys.current, ttlS: config.credentials.statusTtlS, fromStore });
-    const mdocSigner = documentSignerWhenNeeded(config.credentials.mdoc, config.credentials.issuer ? { issuerUrl: config.credentials.issuer } : {});
+    const lists = statusLists({
+      statuses: credentials,
+      key: () => keys.current,
+      ttlS: config.credentials.statusTtlS,
+      fromStore,
+    });
+    const mdocSigner = documentSignerWhenNeeded(
+      config.credentials.mdoc,
+      config.credentials.issuer ? { issuerUrl: config.credentials.issuer } : {},
+    );
     await app.register(credentialRoutes, {
       views: compiled,
       store,
@@ -220,7 +280,13 @@ export async function buildApp(
       signIn: { mode: 'mock' },
       // The pages check digital certificates against this very process's keys and status lists.
       ...(credentials && config.credentials.enabled
-        ? { credentials: { issuer: issuerUrl, allowHttp: true, fetch: ((input, init) => inProcess(new Request(input, init))) as typeof fetch } }
+        ? {
+            credentials: {
+              issuer: issuerUrl,
+              allowHttp: true,
+              fetch: ((input, init) => inProcess(new Request(input, init))) as typeof fetch,
+            },
+          }
         : {}),
     });
   }

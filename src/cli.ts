@@ -46,7 +46,9 @@ export async function main(argv: string[], env: Record<string, string | undefine
   const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!load) {
     const what = name.startsWith('-') ? 'option' : 'command';
-    console.error(`lev-api: unknown ${what} '${name}'; the commands are ${Object.keys(commands).join(', ')} (see 'lev-api --help')`);
+    console.error(
+      `lev-api: unknown ${what} '${name}'; the commands are ${Object.keys(commands).join(', ')} (see 'lev-api --help')`,
+    );
     return 2;
   }
   const command = await load();

@@ -61,7 +61,8 @@ export class DescriptionError extends LevError {
 
 /** The line a command prints for a failure, and the code it exits with; a fault (not a LevError) exits 1. */
 export function reportError(command: string, error: unknown): { line: string; exitCode: 1 | 2 } {
-  if (error instanceof UsageError) return { line: `lev-api ${command}: ${error.message} (see 'lev-api ${command} --help')`, exitCode: 2 };
+  if (error instanceof UsageError)
+    return { line: `lev-api ${command}: ${error.message} (see 'lev-api ${command} --help')`, exitCode: 2 };
   if (error instanceof LevError) return { line: `lev-api ${command}: ${error.message}`, exitCode: error.exitCode };
   return { line: `lev-api ${command}: ${error instanceof Error ? error.message : String(error)}`, exitCode: 1 };
 }
@@ -77,7 +78,13 @@ export class ApiError extends LevError {
    */
   readonly limit: boolean;
 
-  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}, { limit = false } = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    headers: Record<string, string> = {},
+    { limit = false } = {},
+  ) {
     // An answer, not a fault: nothing reads its stack (a failure it reports is its `cause`, with its
     // own), and capturing one through Fastify's frames cost some 15 µs a 404 under load.
     const stackTraceLimit = Error.stackTraceLimit;
@@ -94,8 +101,10 @@ export class ApiError extends LevError {
 }
 
 export const badRequest = (message: string) => new ApiError(400, 'BadRequest', message);
-export const unauthorized = (message = 'Caller identity is missing: a username and a client are required', headers: Record<string, string> = {}) =>
-  new ApiError(401, 'Unauthorized', message, headers);
+export const unauthorized = (
+  message = 'Caller identity is missing: a username and a client are required',
+  headers: Record<string, string> = {},
+) => new ApiError(401, 'Unauthorized', message, headers);
 export const forbidden = (message: string) => new ApiError(403, 'Forbidden', message);
 export const notFound = (message = 'No record has that system number') => new ApiError(404, 'NotFound', message);
 export const routeNotFound = (path: string) => new ApiError(404, 'ResourceNotFound', `${path} does not exist`);

@@ -28,7 +28,10 @@ export function threadEntry(folder: URL, stem: string): { readonly script: strin
   const entry = new URL(`${stem}${EXTENSION}`, folder);
   if (EXTENSION === '.js') return { script: entry, eval: false };
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  return { script: `import(${tsx}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`, eval: true };
+  return {
+    script: `import(${tsx}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`,
+    eval: true,
+  };
 }
 
 /** Compares two strings by code unit, as no locale or file system does differently. */
@@ -44,7 +47,10 @@ function moduleStems(folder: URL): string[] {
 }
 
 /** Imports each module of `folder` whose stem `accept`s, in the order of their names. */
-export async function importFolder(folder: URL, accept: (stem: string) => boolean = () => true): Promise<FolderModule[]> {
+export async function importFolder(
+  folder: URL,
+  accept: (stem: string) => boolean = () => true,
+): Promise<FolderModule[]> {
   return Promise.all(
     moduleStems(folder)
       .filter(accept)

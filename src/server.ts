@@ -30,17 +30,25 @@ export async function serve(config: Config, types?: ServiceTypes) {
   app.log.info(
     {
       authMode: auth?.mode,
-      ...(auth?.mode === 'oidc' ? { issuer: auth.issuer, audience: auth.audience, requireBoundTokens: auth.requireBoundTokens } : {}),
+      ...(auth?.mode === 'oidc'
+        ? { issuer: auth.issuer, audience: auth.audience, requireBoundTokens: auth.requireBoundTokens }
+        : {}),
       tls: config.tls ? (config.tls.clientCa ? 'client certificates required' : 'on') : 'off',
       rateLimit: config.rateLimit
-        ? { perMinute: config.rateLimit.perMinute, burst: config.rateLimit.burst, buckets: config.rateLimit.redis ? 'redis' : 'process' }
+        ? {
+            perMinute: config.rateLimit.perMinute,
+            burst: config.rateLimit.burst,
+            buckets: config.rateLimit.redis ? 'redis' : 'process',
+          }
         : 'off',
     },
     'authentication',
   );
   for (const { details, message } of backend.warnings()) app.log.warn(details, message);
   if (auth?.mode === 'mock' && config.database) {
-    app.log.warn('AUTH_MODE=mock with DATABASE_URL: identity headers are believed from any caller, and every dataset is open');
+    app.log.warn(
+      'AUTH_MODE=mock with DATABASE_URL: identity headers are believed from any caller, and every dataset is open',
+    );
   }
   let grace: ReturnType<typeof closeWithGrace> | undefined;
   // Closed otherwise (by its caller, in-process), the process is no longer this server's to end.

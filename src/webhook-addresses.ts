@@ -75,7 +75,10 @@ export function networkList(cidrs: readonly string[]): NetworkList {
     }
     return ipaddr.parseCIDR(text);
   });
-  return { check: (address) => networks.some(([network, bits]) => network.kind() === address.kind() && address.match(network, bits)) };
+  return {
+    check: (address) =>
+      networks.some(([network, bits]) => network.kind() === address.kind() && address.match(network, bits)),
+  };
 }
 
 /** A literal IP address (IPv4 in its four-part decimal form only, as a resolver answers), or undefined. */
@@ -118,20 +121,25 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
  * escapes a space within: a URL holding one is refused rather than stored as other than typed.
  */
 export function webhookUrlProblem(text: string, allowHttpLoopback: boolean): string | undefined {
-  if (text.length > MAX_WEBHOOK_URL_LENGTH) return `a webhook URL is at most ${MAX_WEBHOOK_URL_LENGTH} characters, not ${text.length}`;
-  if (/[\s\p{Cc}]/u.test(text)) return `${JSON.stringify(text)} holds a space or a control character: a webhook URL holds neither (write a space as %20)`;
+  if (text.length > MAX_WEBHOOK_URL_LENGTH)
+    return `a webhook URL is at most ${MAX_WEBHOOK_URL_LENGTH} characters, not ${text.length}`;
+  if (/[\s\p{Cc}]/u.test(text))
+    return `${JSON.stringify(text)} holds a space or a control character: a webhook URL holds neither (write a space as %20)`;
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     return `${JSON.stringify(text)} is no URL`;
   }
-  if (url.username || url.password) return 'a webhook URL carries no user name or password (the signature proves the sender)';
+  if (url.username || url.password)
+    return 'a webhook URL carries no user name or password (the signature proves the sender)';
   if (url.hash) return 'a webhook URL has no #fragment';
-  if (url.port === '0') return 'a webhook URL names no port 0, which no receiver listens at: name its port, or none for the scheme\'s own';
+  if (url.port === '0')
+    return "a webhook URL names no port 0, which no receiver listens at: name its port, or none for the scheme's own";
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
-    if (!allowHttpLoopback) return 'only https URLs (plain http only to a loopback address, with WEBHOOK_ALLOW_HTTP=loopback)';
+    if (!allowHttpLoopback)
+      return 'only https URLs (plain http only to a loopback address, with WEBHOOK_ALLOW_HTTP=loopback)';
     const literal = parseAddress(url.hostname);
     if (!LOOPBACK_NAMES.has(url.hostname) && !(literal?.kind() === 'ipv4' && literal.range() === 'loopback')) {
       return `plain http only to a loopback address written in the URL (127.0.0.1, [::1], localhost), not ${url.hostname}`;

@@ -22,15 +22,23 @@ import { runCli as run } from './run-cli.ts';
 import { builtInTypes as records } from './record-types.ts';
 
 /** The types a message lists: the built-in four, then any type added since. */
-const TYPE_NAMES = ['birth', 'death', 'marriage', 'partnership', ...records.slice(4).map((record) => record.name)].join(', ');
+const TYPE_NAMES = ['birth', 'death', 'marriage', 'partnership', ...records.slice(4).map((record) => record.name)].join(
+  ', ',
+);
 
 const BIN = fileURLToPath(new URL('../bin/lev-api.js', import.meta.url));
 
 /** Runs the bin to its end: its exit code and what it wrote. */
-function runBin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBin(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (_error, stdout, stderr) =>
-      resolve({ code: child.exitCode, stdout, stderr }),
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
+      (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
     );
   });
 }
@@ -51,8 +59,11 @@ test('a setting the service cannot run with ends `lev-api serve` and `npm run de
   const bin = await runBin(['serve'], env);
   const dev = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
     const server = fileURLToPath(new URL('../src/server.ts', import.meta.url));
-    const child = execFile(process.execPath, ['--import', 'tsx', server], { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (_error, _stdout, stderr) =>
-      resolve({ code: child.exitCode, stderr }),
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', server],
+      { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
+      (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
     );
   });
   for (const { code, stderr } of [bin, dev]) {
@@ -67,7 +78,17 @@ test('serve starts from an audit file whose last line is torn, warning where the
   t.after(() => rm(dir, { recursive: true, force: true }));
   const path = join(dir, 'audit.ndjson');
   const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } });
-  await trail.record({ username: 'u', client: 'c', groups: [], dataset: 'birth', operation: 'lookup', path: '/v1/registration/birth/1', query: '', results: 1, requestId: 'r' });
+  await trail.record({
+    username: 'u',
+    client: 'c',
+    groups: [],
+    dataset: 'birth',
+    operation: 'lookup',
+    path: '/v1/registration/birth/1',
+    query: '',
+    results: 1,
+    requestId: 'r',
+  });
   await trail.close();
   await appendFile(path, '{"at":"2026-11-24T06:00:00.000Z","username":"half a');
 
@@ -94,7 +115,6 @@ test('serve starts from an audit file whose last line is torn, warning where the
   assert.doesNotMatch(warning, /half a/, 'what the line held is not logged');
 });
 
-
 /** A CLI mistake: exit 2 and one line on stderr, nothing of Node's parser's wording. */
 async function assertMistake(t: TestContext, argv: string[], expected: RegExp) {
   const { code, stdout, stderr } = await run(t, argv);
@@ -107,7 +127,11 @@ async function assertMistake(t: TestContext, argv: string[], expected: RegExp) {
 
 describe('CLI mistakes: one clear line and exit 2', () => {
   test('unknown options name the option and the known ones', async (t) => {
-    await assertMistake(t, ['generate', '--type', 'birth', '--count', '1', '--colour', 'red'], /^lev-api generate: unknown option --colour; the options are --type, --count, --seed, --out, --first-id/);
+    await assertMistake(
+      t,
+      ['generate', '--type', 'birth', '--count', '1', '--colour', 'red'],
+      /^lev-api generate: unknown option --colour; the options are --type, --count, --seed, --out, --first-id/,
+    );
     await assertMistake(t, ['load', '--type', 'birth', '--nope', 'x'], /^lev-api load: unknown option --nope;/);
     await assertMistake(t, ['audit', 'export', '--since', '2026-01-01'], /^lev-api audit: unknown option --since;/);
   });
@@ -129,47 +153,101 @@ describe('CLI mistakes: one clear line and exit 2', () => {
   });
 
   test('a negative count is a count that is not 0 or more, not an ambiguity', async (t) => {
-    await assertMistake(t, ['generate', '--type', 'birth', '--count', '-5'], /--count must be a whole number, 0 or more \(got '-5'\)/);
+    await assertMistake(
+      t,
+      ['generate', '--type', 'birth', '--count', '-5'],
+      /--count must be a whole number, 0 or more \(got '-5'\)/,
+    );
     await assertMistake(t, ['generate', '--type', 'birth', '--count'], /--count needs a value/);
     await assertMistake(t, ['generate', '--type', '--count', '5'], /--type needs a value/);
     await assertMistake(t, ['load', '--type', 'birth', '--skip-invalid=yes', 'x'], /--skip-invalid takes no value/);
   });
 
   test('a date in the right form but not on the calendar says so; a wrong form says the form', async (t) => {
-    await assertMistake(t, ['audit', 'export', '--from', '2026-02-30'], /^lev-api audit: --from 2026-02-30 is written right but is no day of the calendar/);
+    await assertMistake(
+      t,
+      ['audit', 'export', '--from', '2026-02-30'],
+      /^lev-api audit: --from 2026-02-30 is written right but is no day of the calendar/,
+    );
     await assertMistake(t, ['audit', 'export', '--to', '2026-13-01'], /--to 2026-13-01 is written right but is no day/);
-    await assertMistake(t, ['audit', 'export', '--from', '30/02/2026'], /--from must be a date written YYYY-MM-DD, not '30\/02\/2026'/);
-    await assertMistake(t, ['audit', 'export', '--from', '2026-02-01', '--to', '2026-01-01'], /--from 2026-02-01 is after --to 2026-01-01/);
+    await assertMistake(
+      t,
+      ['audit', 'export', '--from', '30/02/2026'],
+      /--from must be a date written YYYY-MM-DD, not '30\/02\/2026'/,
+    );
+    await assertMistake(
+      t,
+      ['audit', 'export', '--from', '2026-02-01', '--to', '2026-01-01'],
+      /--from 2026-02-01 is after --to 2026-01-01/,
+    );
     await assertMistake(t, ['audit', 'check'], /expected 'verify', 'export' or 'record', not 'check'/);
     await assertMistake(t, ['audit', 'verify', '--from', '2026-01-01'], /unknown option --from/);
   });
 
   test('audit record names the registration; audit verify reads the checkpoints it is given', async (t) => {
-    await assertMistake(t, ['audit', 'record'], new RegExp(`^lev-api audit: name the registration: lev-api audit record TYPE ID, TYPE one of ${TYPE_NAMES} \\(see 'lev-api audit --help'\\)$`));
+    await assertMistake(
+      t,
+      ['audit', 'record'],
+      new RegExp(
+        `^lev-api audit: name the registration: lev-api audit record TYPE ID, TYPE one of ${TYPE_NAMES} \\(see 'lev-api audit --help'\\)$`,
+      ),
+    );
     await assertMistake(t, ['audit', 'record', 'birth'], /name the registration/);
-    await assertMistake(t, ['audit', 'record', 'dog', '1'], new RegExp(`no record type 'dog': the types are ${TYPE_NAMES}`));
+    await assertMistake(
+      t,
+      ['audit', 'record', 'dog', '1'],
+      new RegExp(`no record type 'dog': the types are ${TYPE_NAMES}`),
+    );
     await assertMistake(t, ['audit', 'record', 'birth', '12x'], /the id must be a number of 1 to 15 digits, not '12x'/);
     await assertMistake(t, ['audit', 'record', 'birth', '1', '2'], /unexpected argument '2'/);
-    await assertMistake(t, ['audit', 'record', 'birth', '1', '--limit', '0'], /--limit must be a whole number from 1 to 1000, not '0'/);
+    await assertMistake(
+      t,
+      ['audit', 'record', 'birth', '1', '--limit', '0'],
+      /--limit must be a whole number from 1 to 1000, not '0'/,
+    );
     await assertMistake(t, ['audit', 'record', 'birth', '1', '--limit', '1.5'], /--limit must be a whole number/);
     await assertMistake(t, ['audit', 'record', 'birth', '1', '--out', 'x'], /unknown option --out/);
-    await assertMistake(t, ['audit', 'verify', '--checkpoint', '/nonexistent/checkpoints.json'], /^lev-api audit: --checkpoint \/nonexistent\/checkpoints.json: no such file/);
-    await assertMistake(t, ['audit', 'verify', '--file', 'a', '--checkpoint', 'b'], /give --file or --checkpoint, not both/);
+    await assertMistake(
+      t,
+      ['audit', 'verify', '--checkpoint', '/nonexistent/checkpoints.json'],
+      /^lev-api audit: --checkpoint \/nonexistent\/checkpoints.json: no such file/,
+    );
+    await assertMistake(
+      t,
+      ['audit', 'verify', '--file', 'a', '--checkpoint', 'b'],
+      /give --file or --checkpoint, not both/,
+    );
     const dir = await mkdtemp(join(tmpdir(), 'lev-cli-checkpoint-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
     const notOne = join(dir, 'not-one.json');
     await appendFile(notOne, '[{"at": "2026-01-01"}]');
-    await assertMistake(t, ['audit', 'verify', '--checkpoint', notOne], /item 1 is not a checkpoint \(at, entries, origin, heads, previous, hash, publicKey, signature\)/);
+    await assertMistake(
+      t,
+      ['audit', 'verify', '--checkpoint', notOne],
+      /item 1 is not a checkpoint \(at, entries, origin, heads, previous, hash, publicKey, signature\)/,
+    );
   });
 
   test('an option given twice is refused, not decided by the last', async (t) => {
     await assertMistake(t, ['load', '--type', 'birth', '--type', 'death', 'x'], /^lev-api load: --type is given twice/);
-    await assertMistake(t, ['generate', '--type', 'birth', '--count', '1', '--count=2'], /^lev-api generate: --count is given twice/);
-    await assertMistake(t, ['load', '--type', 'birth', '--skip-invalid', '--skip-invalid', 'x'], /--skip-invalid is given twice/);
+    await assertMistake(
+      t,
+      ['generate', '--type', 'birth', '--count', '1', '--count=2'],
+      /^lev-api generate: --count is given twice/,
+    );
+    await assertMistake(
+      t,
+      ['load', '--type', 'birth', '--skip-invalid', '--skip-invalid', 'x'],
+      /--skip-invalid is given twice/,
+    );
   });
 
   test('an unknown command or top-level option', async (t) => {
-    await assertMistake(t, ['frobnicate'], /^lev-api: unknown command 'frobnicate'; the commands are serve, ui, migrate, load, generate, audit/);
+    await assertMistake(
+      t,
+      ['frobnicate'],
+      /^lev-api: unknown command 'frobnicate'; the commands are serve, ui, migrate, load, generate, audit/,
+    );
     await assertMistake(t, ['--verbose'], /^lev-api: unknown option '--verbose'/);
     await assertMistake(t, ['toString'], /unknown command 'toString'/);
   });
@@ -198,26 +276,47 @@ test('serve --help lists every setting of src/config/, with its default and desc
   const reference = configReference();
   assert.ok(reference.length > 20);
   for (const { name, default: fallback, description } of reference) {
-    assert.match(stdout, new RegExp(`^  ${name}${fallback === undefined ? '' : ` \\(default ${String(fallback).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`}$`, 'm'), name);
+    assert.match(
+      stdout,
+      new RegExp(
+        `^  ${name}${fallback === undefined ? '' : ` \\(default ${String(fallback).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`}$`,
+        'm',
+      ),
+      name,
+    );
     assert.ok(stdout.includes(description), `${name}'s description`);
   }
 });
 
-test('audit record lists who saw a registration and is itself recorded; audit verify --checkpoint fails once the trail before the checkpoint is rewritten', { skip: !(await postgresAvailable()) && 'no PostgreSQL server' }, async (t) => {
+test('audit record lists who saw a registration and is itself recorded; audit verify --checkpoint fails once the trail before the checkpoint is rewritten', {
+  skip: !(await postgresAvailable()) && 'no PostgreSQL server',
+}, async (t) => {
   const store = await filledStore(t, 'postgres');
   if (store.kind !== 'postgres') throw new Error('a PostgreSQL store');
   const app = await startApp(t, store);
-  for (const user of ['ann', 'bob']) assert.equal((await app.get('/v1/registration/birth/123456789', { 'x-auth-username': user, 'x-auth-aud': 'svc' })).status, 200);
-  assert.equal((await app.get('/v1/registration/death/123456789', { 'x-auth-username': 'cy', 'x-auth-aud': 'svc' })).status, 200);
+  for (const user of ['ann', 'bob'])
+    assert.equal(
+      (await app.get('/v1/registration/birth/123456789', { 'x-auth-username': user, 'x-auth-aud': 'svc' })).status,
+      200,
+    );
+  assert.equal(
+    (await app.get('/v1/registration/death/123456789', { 'x-auth-username': 'cy', 'x-auth-aud': 'svc' })).status,
+    200,
+  );
   await store.audit.flush();
   const [{ schema }] = await store.driver.query<{ schema: string }>('SELECT current_schema() AS schema');
   const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
 
   const listed = await run(t, ['audit', 'record', 'birth', '0123456789'], env);
   assert.equal(listed.code, 0, listed.stderr);
-  assert.deepEqual(listed.stdout.split('\n').map((line) => JSON.parse(line).username), ['bob', 'ann']);
+  assert.deepEqual(
+    listed.stdout.split('\n').map((line) => JSON.parse(line).username),
+    ['bob', 'ann'],
+  );
   assert.match(listed.stderr, /^2 access\(es\) to birth 123456789$/);
-  const [read] = await store.driver.query<{ operation: string; path: string; results: number }>("SELECT operation, path, results FROM audit_log WHERE client = 'lev-api audit record'");
+  const [read] = await store.driver.query<{ operation: string; path: string; results: number }>(
+    "SELECT operation, path, results FROM audit_log WHERE client = 'lev-api audit record'",
+  );
   assert.deepEqual(read, { operation: 'audit-read', path: '/api/v0/audit/records/birth/123456789', results: 2 });
 
   const checkpoint = await takeCheckpoint(store.driver, checkpointSigner(newSigningKey()));
@@ -227,7 +326,10 @@ test('audit record lists who saw a registration and is itself recorded; audit ve
   await appendFile(file, JSON.stringify(checkpoint));
   const intact = await run(t, ['audit', 'verify', '--checkpoint', file], env);
   assert.equal(intact.code, 0, intact.stderr);
-  assert.match(intact.stdout, /^audit trail intact: 4 entries, chains verified \(2 writer\(s\), 1 signed checkpoint\(s\) stored\), and against the 1 checkpoint\(s\) given$/);
+  assert.match(
+    intact.stdout,
+    /^audit trail intact: 4 entries, chains verified \(2 writer\(s\), 1 signed checkpoint\(s\) stored\), and against the 1 checkpoint\(s\) given$/,
+  );
 
   // The last entry before the checkpoint rewritten, its hash made to follow, and the stored checkpoint removed: only the witness's copy tells.
   const [last] = await store.driver.query<{ writer: string; seq: string; at: string; previous: string }>(
@@ -236,16 +338,32 @@ test('audit record lists who saw a registration and is itself recorded; audit ve
        FROM audit_log a WHERE a.username = 'cy'`,
   );
   const forged = chainHash(last.previous, last.at, {
-    username: 'someone-else', client: 'svc', groups: [], dataset: 'death', operation: 'lookup', path: '/v1/registration/death/123456789', query: '', results: 1,
-    requestId: (await store.driver.query<{ request_id: string }>("SELECT request_id FROM audit_log WHERE username = 'cy'"))[0].request_id,
+    username: 'someone-else',
+    client: 'svc',
+    groups: [],
+    dataset: 'death',
+    operation: 'lookup',
+    path: '/v1/registration/death/123456789',
+    query: '',
+    results: 1,
+    requestId: (
+      await store.driver.query<{ request_id: string }>("SELECT request_id FROM audit_log WHERE username = 'cy'")
+    )[0].request_id,
     records: [{ type: 'death', id: 123456789 }],
   });
   await store.driver.query('ALTER TABLE audit_log DISABLE TRIGGER USER');
   await store.driver.query('ALTER TABLE audit_checkpoint DISABLE TRIGGER USER');
   await store.driver.query("UPDATE audit_log SET username = 'someone-else', hash = $1 WHERE username = 'cy'", [forged]);
   await store.driver.query('DELETE FROM audit_checkpoint');
-  assert.equal((await run(t, ['audit', 'verify'], env)).code, 0, 'the rewrite is consistent: without a checkpoint it cannot be told');
+  assert.equal(
+    (await run(t, ['audit', 'verify'], env)).code,
+    0,
+    'the rewrite is consistent: without a checkpoint it cannot be told',
+  );
   const broken = await run(t, ['audit', 'verify', '--checkpoint', file], env);
   assert.equal(broken.code, 1);
-  assert.match(broken.stderr, /^audit trail BROKEN after \d+ good entries: entry \d+ \(writer .*, #\d+\) is not the entry the given checkpoint of .* names there: the writer's chain was rewritten$/);
+  assert.match(
+    broken.stderr,
+    /^audit trail BROKEN after \d+ good entries: entry \d+ \(writer .*, #\d+\) is not the entry the given checkpoint of .* names there: the writer's chain was rewritten$/,
+  );
 });

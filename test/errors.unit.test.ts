@@ -10,10 +10,34 @@ test('every named error says its code, status and exit code; a command reports i
     [new UsageError('name what to do'), 'Usage', 500, 2, "lev-api audit: name what to do (see 'lev-api audit --help')"],
     [new ConfigError('PORT: expected a port'), 'Configuration', 500, 2, 'lev-api audit: PORT: expected a port'],
     [new DataError('births.json: not JSON'), 'Data', 500, 1, 'lev-api audit: births.json: not JSON'],
-    [new SchemaBehindError([]), 'SchemaBehind', 500, 1, "lev-api audit: The database schema is behind: 0 migration(s) to apply (). Run 'lev-api migrate' (npm run migrate) with the same DATABASE_URL."],
-    [new DescriptionError('death', 'blockedFlag', "'x' is not a field"), 'Description', 500, 1, "lev-api audit: record type death: blockedFlag: 'x' is not a field"],
-    [new VerificationInputError('surname'), 'BadRequest', 400, 1, "lev-api audit: Invalid query parameter 'surname': it must contain at least one letter or digit"],
-    [new ApiError(405, 'MethodNotAllowed', 'POST is not allowed', { allow: 'GET' }), 'MethodNotAllowed', 405, 1, 'lev-api audit: POST is not allowed'],
+    [
+      new SchemaBehindError([]),
+      'SchemaBehind',
+      500,
+      1,
+      "lev-api audit: The database schema is behind: 0 migration(s) to apply (). Run 'lev-api migrate' (npm run migrate) with the same DATABASE_URL.",
+    ],
+    [
+      new DescriptionError('death', 'blockedFlag', "'x' is not a field"),
+      'Description',
+      500,
+      1,
+      "lev-api audit: record type death: blockedFlag: 'x' is not a field",
+    ],
+    [
+      new VerificationInputError('surname'),
+      'BadRequest',
+      400,
+      1,
+      "lev-api audit: Invalid query parameter 'surname': it must contain at least one letter or digit",
+    ],
+    [
+      new ApiError(405, 'MethodNotAllowed', 'POST is not allowed', { allow: 'GET' }),
+      'MethodNotAllowed',
+      405,
+      1,
+      'lev-api audit: POST is not allowed',
+    ],
   ];
   for (const [error, code, status, exitCode, line] of cases) {
     assert.ok(error instanceof LevError, error.name);
@@ -24,7 +48,10 @@ test('every named error says its code, status and exit code; a command reports i
 });
 
 test("a fault that is not a named error exits 1 with its message; Fastify reads an answer's status", () => {
-  assert.deepEqual(reportError('load', new Error('connect ECONNREFUSED 127.0.0.1:5432')), { line: 'lev-api load: connect ECONNREFUSED 127.0.0.1:5432', exitCode: 1 });
+  assert.deepEqual(reportError('load', new Error('connect ECONNREFUSED 127.0.0.1:5432')), {
+    line: 'lev-api load: connect ECONNREFUSED 127.0.0.1:5432',
+    exitCode: 1,
+  });
   assert.deepEqual(reportError('load', 'odd'), { line: 'lev-api load: odd', exitCode: 1 });
   assert.equal(new ApiError(404, 'NotFound', 'No record').statusCode, 404);
 });

@@ -62,7 +62,13 @@ let redisReachable: Promise<boolean> | undefined;
 /** Whether the Redis server for tests answers a PING within a second (CI has one at 127.0.0.1:6379, and must). */
 export function redisAvailable(): Promise<boolean> {
   redisReachable ??= (async () => {
-    const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1000, commandTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis(TEST_REDIS_URL, {
+      lazyConnect: true,
+      connectTimeout: 1000,
+      commandTimeout: 1000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     client.on('error', () => {});
     try {
       await client.connect();
@@ -116,7 +122,10 @@ export type TestStore = (MemoryBackend | PostgresBackend) &
     readonly descriptions: readonly RecordDescription[];
   };
 
-const testStore = (backend: MemoryBackend | PostgresBackend, descriptions: readonly RecordDescription[]): TestStore => ({
+const testStore = (
+  backend: MemoryBackend | PostgresBackend,
+  descriptions: readonly RecordDescription[],
+): TestStore => ({
   ...backend,
   ...backend.records,
   descriptions,
@@ -143,7 +152,9 @@ export async function emptyStore(
   t: Pick<TestContext, 'after'>,
   kind: StoreKind,
   /** The record types stored (by default the built-in ones), and on PostgreSQL the migrations that make their tables. */
-  types: { readonly descriptions: readonly RecordDescription[]; readonly migrations?: readonly Migration[] } = { descriptions: records },
+  types: { readonly descriptions: readonly RecordDescription[]; readonly migrations?: readonly Migration[] } = {
+    descriptions: records,
+  },
   /**
    * On PostgreSQL, where close matches find their candidates (SUGGESTION_INDEX); on the embedded
    * store, 'service' finds them on a thread of their own, as a served process does.
@@ -151,14 +162,22 @@ export async function emptyStore(
   suggestionIndex: 'database' | 'service' = 'database',
 ): Promise<TestStore> {
   if (kind === 'memory') {
-    const backend = await openMemoryBackend(types.descriptions, { keep: 10_000 }, undefined, { suggestionThread: suggestionIndex === 'service' });
+    const backend = await openMemoryBackend(types.descriptions, { keep: 10_000 }, undefined, {
+      suggestionThread: suggestionIndex === 'service',
+    });
     t.after(() => backend.close());
     return testStore(backend, types.descriptions);
   }
   let backend: PostgresBackend | undefined;
   const { schema } = await emptySchema(t, () => backend?.close());
   // Named after its schema, so a test that kills connections kills only its own.
-  const connection = { url: TEST_DATABASE_URL, schema, poolSize: 4, statementTimeoutMs: 10_000, applicationName: schema };
+  const connection = {
+    url: TEST_DATABASE_URL,
+    schema,
+    poolSize: 4,
+    statementTimeoutMs: 10_000,
+    applicationName: schema,
+  };
   const driver = openPostgres(connection);
   await migrate(driver, {}, types.migrations);
   backend = postgresBackend(driver, types.descriptions, undefined, { suggestionIndex, connection });
@@ -206,7 +225,10 @@ export interface RunningApp {
   readonly url: string;
   readonly app: Awaited<ReturnType<typeof buildApp>>;
   /** GET over HTTP (not HTTPS: see test/auth/pki.ts for that) with the mock identity headers (override or drop them with `headers`). */
-  get(path: string, headers?: Record<string, string | undefined>): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  get(
+    path: string,
+    headers?: Record<string, string | undefined>,
+  ): Promise<{ status: number; headers: Headers; body: any; text: string }>;
 }
 
 export const CALLER = { 'x-auth-username': 'test-user', 'x-auth-aud': 'test-client' } as const;
@@ -224,7 +246,11 @@ export async function startApp(
   logger?: Parameters<typeof buildApp>[1]['logger'],
   descriptions?: Parameters<typeof buildApp>[1]['descriptions'],
 ): Promise<RunningApp> {
-  const app = await buildApp(config, { backend, logger, descriptions: descriptions ?? ('descriptions' in backend ? (backend as TestStore).descriptions : records) });
+  const app = await buildApp(config, {
+    backend,
+    logger,
+    descriptions: descriptions ?? ('descriptions' in backend ? (backend as TestStore).descriptions : records),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   t.after(() => app.close());
   const address = app.server.address();
@@ -233,7 +259,10 @@ export async function startApp(
     url,
     app,
     async get(path, headers = CALLER) {
-      const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>;
+      const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<
+        string,
+        string
+      >;
       const response = await fetch(url + path, { headers: clean });
       const text = await response.text();
       let body: unknown;

@@ -19,7 +19,14 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 const ENTRY_POINTS = ['load/load-worker.ts', 'store/suggestion-thread-worker.ts'];
 
 /** The functions that read a folder of modules (src/module-folder.ts and those built on it). */
-const FOLDER_READERS = new Set(['importFolder', 'readDescriptions', 'loadRecordTypes', 'loadBuiltInTypes', 'readScenarioFiles', 'loadScenarioFiles']);
+const FOLDER_READERS = new Set([
+  'importFolder',
+  'readDescriptions',
+  'loadRecordTypes',
+  'loadBuiltInTypes',
+  'readScenarioFiles',
+  'loadScenarioFiles',
+]);
 
 /** An `if` whose condition names `import.meta.url`: the guard of a module run as a script. */
 const isEntryGuard = (node: ts.Node) => ts.isIfStatement(node) && node.expression.getText().includes('import.meta.url');
@@ -28,12 +35,17 @@ const isEntryGuard = (node: ts.Node) => ts.isIfStatement(node) && node.expressio
 export function importEffects(text: string): string[] {
   const source = ts.createSourceFile('module.ts', text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
-  const at = (node: ts.Node) => `line ${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText().split('\n')[0]}`;
+  const at = (node: ts.Node) =>
+    `line ${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText().split('\n')[0]}`;
   const visit = (node: ts.Node): void => {
     // A function's body runs when it is called, and an entry point's guarded block only when run as a script.
     if (ts.isFunctionLike(node) || isEntryGuard(node)) return;
     const awaits = ts.isAwaitExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier);
-    if (awaits || (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && FOLDER_READERS.has(node.expression.text))) found.push(at(node));
+    if (
+      awaits ||
+      (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && FOLDER_READERS.has(node.expression.text))
+    )
+      found.push(at(node));
     // What an await awaits is told with it, once.
     else ts.forEachChild(node, visit);
   };
@@ -49,15 +61,17 @@ const sources = (dir: string): string[] =>
 test('no module of src/ awaits or reads a folder at import', () => {
   const effects = sources(SRC)
     .filter((file) => !ENTRY_POINTS.includes(relative(SRC, file)))
-    .flatMap((file) => importEffects(readFileSync(file, 'utf8')).map((effect) => `src/${relative(SRC, file)} ${effect}`));
+    .flatMap((file) =>
+      importEffects(readFileSync(file, 'utf8')).map((effect) => `src/${relative(SRC, file)} ${effect}`),
+    );
   assert.deepEqual(effects, []);
 });
 
 test('a list read at import is found, and one read when called is not', () => {
   const atImport = [
     "export const records = await readDescriptions(new URL('./types/', import.meta.url));",
-    "const pending = loadRecordTypes();",
-    "for await (const line of lines) count++;",
+    'const pending = loadRecordTypes();',
+    'for await (const line of lines) count++;',
   ];
   for (const text of atImport) assert.equal(importEffects(text).length, 1, text);
   const whenCalled = [

@@ -48,9 +48,9 @@ const sources = (dir: string): string[] =>
   );
 
 const relativeImports = (file: string): string[] =>
-  [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/gm)].map((m) =>
-    resolve(dirname(file), m[1] ?? m[2]),
-  );
+  [
+    ...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/gm),
+  ].map((m) => resolve(dirname(file), m[1] ?? m[2]));
 
 test('no module of src/ imports from a layer above its own', () => {
   const upward = sources(SRC).flatMap((file) =>
@@ -62,5 +62,6 @@ test('no module of src/ imports from a layer above its own', () => {
 });
 
 test('every folder and top-level module of src/ has a layer', () => {
-  for (const entry of readdirSync(SRC)) assert.doesNotThrow(() => layerOf(join(SRC, entry, entry.endsWith('.ts') ? '' : 'x.ts')), entry);
+  for (const entry of readdirSync(SRC))
+    assert.doesNotThrow(() => layerOf(join(SRC, entry, entry.endsWith('.ts') ? '' : 'x.ts')), entry);
 });

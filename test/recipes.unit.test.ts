@@ -48,8 +48,14 @@ const named = (step: string) => {
 };
 const namesOf = (steps: string[]) => steps.map(named);
 
-const FIELD = { readme: recipe('README.md', /^A new field:$/m), development: recipe('docs/development.md', /^### A new field$/m) };
-const TYPE = { readme: recipe('README.md', /^A new record type:$/m), development: recipe('docs/development.md', /^### A new record type$/m) };
+const FIELD = {
+  readme: recipe('README.md', /^A new field:$/m),
+  development: recipe('docs/development.md', /^### A new field$/m),
+};
+const TYPE = {
+  readme: recipe('README.md', /^A new record type:$/m),
+  development: recipe('docs/development.md', /^### A new record type$/m),
+};
 
 const scripts = (file: string) => (JSON.parse(read(file)) as { scripts: Record<string, string> }).scripts;
 
@@ -63,7 +69,9 @@ function commandExists(command: string): boolean {
 
 /** A path the recipe names exists: as it is, or, with a placeholder, as its folder holding a file of that form (deaths' description). */
 const pathExists = (file: string) =>
-  file === 'src/records/types/<type>.ts' ? existsSync(join(ROOT, 'src/records/types/death.ts')) : existsSync(join(ROOT, file.includes('<') ? dirname(file) : file));
+  file === 'src/records/types/<type>.ts'
+    ? existsSync(join(ROOT, 'src/records/types/death.ts'))
+    : existsSync(join(ROOT, file.includes('<') ? dirname(file) : file));
 
 describe('the recipes', () => {
   test('README.md and docs/development.md give the same steps, naming the same files and commands', () => {
@@ -84,10 +92,13 @@ describe('the recipes', () => {
 
   test('a new type is added to no list: its description, its migration and its scenarios are read from their folders', () => {
     const text = [...TYPE.readme, ...TYPE.development].join('\n');
-    for (const list of ['src/records/index.ts', 'src/store/migrations.ts', 'test/store/migrations.test.ts']) assert.ok(!text.includes(list), `the recipe names ${list}`);
+    for (const list of ['src/records/index.ts', 'src/store/migrations.ts', 'test/store/migrations.test.ts'])
+      assert.ok(!text.includes(list), `the recipe names ${list}`);
     assert.deepEqual(
       records.map((d) => d.name).sort(),
-      readdirSync(join(ROOT, 'src/records/types')).map((file) => file.replace(/\.ts$/, '')).sort(),
+      readdirSync(join(ROOT, 'src/records/types'))
+        .map((file) => file.replace(/\.ts$/, ''))
+        .sort(),
       'every file of src/records/types/ is a type served',
     );
     assert.deepEqual(
@@ -113,15 +124,29 @@ describe('the recipes', () => {
       assert.deepEqual(await readDescriptions(url), []);
       writeFileSync(join(folder, 'a.ts'), `export { testfixture } from ${JSON.stringify(fixture)};\n`);
       writeFileSync(join(folder, 'b.ts'), `export { death } from ${JSON.stringify(define)};\n`);
-      writeFileSync(join(folder, 'z.ts'), made(`import { testfixture } from ${JSON.stringify(fixture)};\nexport const alpha = defineRecord({ ...testfixture, name: 'alpha' });\n`));
+      writeFileSync(
+        join(folder, 'z.ts'),
+        made(
+          `import { testfixture } from ${JSON.stringify(fixture)};\nexport const alpha = defineRecord({ ...testfixture, name: 'alpha' });\n`,
+        ),
+      );
       // Death declares its order; the others come after, by name.
-      assert.deepEqual((await readDescriptions(url)).map((d) => d.name), ['death', 'alpha', 'testfixture']);
-      writeFileSync(join(folder, 'c.ts'), made(`import { death } from ${JSON.stringify(define)};\nexport const again = defineRecord({ ...death });\n`));
+      assert.deepEqual(
+        (await readDescriptions(url)).map((d) => d.name),
+        ['death', 'alpha', 'testfixture'],
+      );
+      writeFileSync(
+        join(folder, 'c.ts'),
+        made(`import { death } from ${JSON.stringify(define)};\nexport const again = defineRecord({ ...death });\n`),
+      );
       await assert.rejects(readDescriptions(url), /two record descriptions are named 'death'/);
       // Another file: a module once imported is not read again.
       rmSync(join(folder, 'c.ts'));
       // An object of a description's shape that defineRecord did not make is not one.
-      writeFileSync(join(folder, 'd.ts'), `import { death } from ${JSON.stringify(define)};\nexport const nothing = 1;\nexport const lookalike = { ...death, name: 'lookalike' };\n`);
+      writeFileSync(
+        join(folder, 'd.ts'),
+        `import { death } from ${JSON.stringify(define)};\nexport const nothing = 1;\nexport const lookalike = { ...death, name: 'lookalike' };\n`,
+      );
       await assert.rejects(readDescriptions(url), /d\.ts exports 0 record descriptions, not one/);
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -138,11 +163,20 @@ describe('the recipes', () => {
       .flatMap((step) => step.files)
       .filter((file) => file.includes('<type>'));
     // The migration is written by `npm run regenerate`, from recordTablesSql.
-    assert.deepEqual(written, ['src/records/types/<type>.ts', 'src/mock/scenarios/<type>.ts', 'src/store/schema/v<N>-<type>-tables.ts']);
-    assert.deepEqual(readdirSync(join(ROOT, 'test/fixtures/testfixture')).sort(), ['description.ts', 'migration.ts', 'scenarios.ts']);
+    assert.deepEqual(written, [
+      'src/records/types/<type>.ts',
+      'src/mock/scenarios/<type>.ts',
+      'src/store/schema/v<N>-<type>-tables.ts',
+    ]);
+    assert.deepEqual(readdirSync(join(ROOT, 'test/fixtures/testfixture')).sort(), [
+      'description.ts',
+      'migration.ts',
+      'scenarios.ts',
+    ]);
     // The description, its tables, and its scenarios with the record with every field filled.
     assert.equal(testfixture.name, 'testfixture');
-    for (const table of Object.values(tableNames(testfixture.name))) assert.match(fixtureMigration.sql, new RegExp(`CREATE TABLE ${table} \\(`));
+    for (const table of Object.values(tableNames(testfixture.name)))
+      assert.match(fixtureMigration.sql, new RegExp(`CREATE TABLE ${table} \\(`));
     assert.equal(fixtureMigration.sql, recordTablesSql(testfixture.name));
     assert.equal(fixtureScenarios.type, testfixture.name);
     assert.ok(fixtureScenarios.scenarios.some((s) => s.id === 123456789));
@@ -160,10 +194,17 @@ describe('the recipes', () => {
       writeFileSync(join(folder, 'notes.md'), 'not a scenario file\n');
       assert.deepEqual(await readScenarioFiles(pathToFileURL(`${folder}/`)), [fixtureScenarios]);
       writeFileSync(join(folder, 'unmarked.ts'), "export const scenarios = { type: 'unmarked', scenarios: [] };\n");
-      await assert.rejects(readScenarioFiles(pathToFileURL(`${folder}/`)), /unmarked\.ts exports 0 TypeScenarios made by defineScenarios\(\), not one/, 'an object of the shape, not made by defineScenarios');
+      await assert.rejects(
+        readScenarioFiles(pathToFileURL(`${folder}/`)),
+        /unmarked\.ts exports 0 TypeScenarios made by defineScenarios\(\), not one/,
+        'an object of the shape, not made by defineScenarios',
+      );
       rmSync(join(folder, 'unmarked.ts'));
       writeFileSync(join(folder, 'empty.ts'), 'export const nothing = 1;\n');
-      await assert.rejects(readScenarioFiles(pathToFileURL(`${folder}/`)), /empty\.ts exports 0 TypeScenarios made by defineScenarios\(\), not one/);
+      await assert.rejects(
+        readScenarioFiles(pathToFileURL(`${folder}/`)),
+        /empty\.ts exports 0 TypeScenarios made by defineScenarios\(\), not one/,
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

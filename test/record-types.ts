@@ -3,7 +3,13 @@
  * import them: the service's entry points read their own (`loadBuiltInTypes`) and pass them in.
  */
 import type { ServiceTypes } from '../src/backend/open.ts';
-import { type Scenario, type SearchableScenario, isSearchable, loadScenarioFiles, scenariosOf } from '../src/mock/dataset.ts';
+import {
+  type Scenario,
+  type SearchableScenario,
+  isSearchable,
+  loadScenarioFiles,
+  scenariosOf,
+} from '../src/mock/dataset.ts';
 import type { RecordDescription } from '../src/records/define.ts';
 import { loadRecordTypes } from '../src/records/index.ts';
 import { viewsOf } from '../src/records/views.ts';
@@ -15,13 +21,19 @@ export const builtInServiceTypes: ServiceTypes = { descriptions: builtInTypes, s
 export const views = viewsOf(builtInTypes);
 
 /** Every scenario of the built-in types, type by type in their files' order. */
-export const builtInScenarioList: readonly Scenario[] = builtInTypes.flatMap((description) => scenariosOf(description.name, builtInScenarios));
+export const builtInScenarioList: readonly Scenario[] = builtInTypes.flatMap((description) =>
+  scenariosOf(description.name, builtInScenarios),
+);
 /** Those an exact search finds: the README's table of scenarios. */
 export const searchableScenarios: readonly SearchableScenario[] = builtInScenarioList.filter(isSearchable);
 /** Those with a close-match query: the README's table of close matches. */
-export const closeMatchScenarios = builtInScenarioList.filter((scenario): scenario is Scenario & Required<Pick<Scenario, 'suggestion'>> => scenario.suggestion !== undefined);
+export const closeMatchScenarios = builtInScenarioList.filter(
+  (scenario): scenario is Scenario & Required<Pick<Scenario, 'suggestion'>> => scenario.suggestion !== undefined,
+);
 /** Those no exact search finds (one needs forenames), shown by their close match alone. */
-export const closeMatchOnlyScenarios: readonly Scenario[] = builtInScenarioList.filter((scenario) => !isSearchable(scenario));
+export const closeMatchOnlyScenarios: readonly Scenario[] = builtInScenarioList.filter(
+  (scenario) => !isSearchable(scenario),
+);
 
 /** The built-in type named `name`. */
 export function builtInType(name: string): RecordDescription {

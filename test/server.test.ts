@@ -15,20 +15,35 @@ import { startReceiver, until } from './webhooks/receiver.ts';
 test('a list of record types given to serve reaches the routes and webhook delivery', async (t) => {
   const receiver = await startReceiver(t);
   // The mock webhook reads from the head at start: the events pushed are the live mock's registrations, one a second.
-  const config = testConfig({ MOCK_WEBHOOKS: receiver.url, WEBHOOK_ALLOW_HTTP: 'loopback', MOCK_EVENT_INTERVAL_S: '1' });
+  const config = testConfig({
+    MOCK_WEBHOOKS: receiver.url,
+    WEBHOOK_ALLOW_HTTP: 'loopback',
+    MOCK_EVENT_INTERVAL_S: '1',
+  });
   // The fixture's type alone: none of the built-in ones is served, so none can stand in for it.
   const app = await serve(config, { descriptions: [testfixture], scenarios: [fixtureScenarios] });
   t.after(() => app.close());
 
-  const found = await app.inject({ url: `/v1/registration/testfixture/${FULL_ID}`, headers: { ...CALLER, 'x-auth-roles': 'testfixture' } });
+  const found = await app.inject({
+    url: `/v1/registration/testfixture/${FULL_ID}`,
+    headers: { ...CALLER, 'x-auth-roles': 'testfixture' },
+  });
   assert.equal(found.statusCode, 200, found.body);
-  assert.equal((await app.inject({ url: `/v1/registration/birth/${FULL_ID}`, headers: { ...CALLER, 'x-auth-roles': 'birth' } })).statusCode, 404);
+  assert.equal(
+    (await app.inject({ url: `/v1/registration/birth/${FULL_ID}`, headers: { ...CALLER, 'x-auth-roles': 'birth' } }))
+      .statusCode,
+    404,
+  );
 
-  const pushed = () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; subject: string; source: string });
+  const pushed = () =>
+    receiver.received.map((r) => JSON.parse(r.body) as { type: string; subject: string; source: string });
   await until(() => pushed().length > 0, 'an event of the live mock pushed');
   const [event] = pushed();
   assert.equal(event.type, 'testfixture.registered', JSON.stringify(event));
   assert.equal(event.source, '/v1/registration/testfixture', JSON.stringify(event));
-  const registered = await app.inject({ url: `/v1/registration/testfixture/${event.subject}`, headers: { ...CALLER, 'x-auth-roles': 'testfixture' } });
+  const registered = await app.inject({
+    url: `/v1/registration/testfixture/${event.subject}`,
+    headers: { ...CALLER, 'x-auth-roles': 'testfixture' },
+  });
   assert.equal(registered.statusCode, 200, registered.body);
 });

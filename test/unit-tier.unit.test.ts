@@ -24,9 +24,12 @@ const FORBIDDEN = [
   /\/src\/backend\/(open|postgres)\.ts$/,
 ];
 
-
 const importsOf = (file: string) =>
-  [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|import\('([^']+)'\)/gm)].map((m) => {
+  [
+    ...readFileSync(file, 'utf8').matchAll(
+      /^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|import\('([^']+)'\)/gm,
+    ),
+  ].map((m) => {
     const specifier = m[1] ?? m[2] ?? m[3];
     return specifier.startsWith('.') ? resolve(dirname(file), specifier) : specifier;
   });
@@ -37,7 +40,10 @@ test('the unit tier imports nothing that starts a server, a database connection,
   const offences = files.flatMap((file) =>
     importsOf(file)
       .filter((specifier) => FORBIDDEN.some((pattern) => pattern.test(specifier)))
-      .map((specifier) => `${relative(ROOT, file)} imports ${specifier.startsWith('/') ? relative(ROOT, specifier) : specifier}`),
+      .map(
+        (specifier) =>
+          `${relative(ROOT, file)} imports ${specifier.startsWith('/') ? relative(ROOT, specifier) : specifier}`,
+      ),
   );
   assert.deepEqual(offences, []);
 });

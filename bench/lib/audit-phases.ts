@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { createChainWriter } from '../../src/audit/chain-writer.ts';
 import { configReference } from '../../src/config/index.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
@@ -89,8 +89,17 @@ function sampleLockWaits(admin: pg.Client, applicationName: string) {
     running = false;
     await done;
     // What the service's backends were doing, on average over the samples: the five most seen.
-    const doing = [...events].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([event, n]) => `${event} ${(n / Math.max(samples, 1)).toFixed(2)}`);
-    return { samples, meanWaiting: waiting / Math.max(samples, 1), meanAdvisoryWaiting: advisory / Math.max(samples, 1), mostWaiting: most, doing };
+    const doing = [...events]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([event, n]) => `${event} ${(n / Math.max(samples, 1)).toFixed(2)}`);
+    return {
+      samples,
+      meanWaiting: waiting / Math.max(samples, 1),
+      meanAdvisoryWaiting: advisory / Math.max(samples, 1),
+      mostWaiting: most,
+      doing,
+    };
   };
 }
 
@@ -128,13 +137,23 @@ export interface PhaseCost {
 
 /** Counters read before and after a phase, for its cost. */
 async function costCounters(admin: pg.Client, applicationName: string, servers: readonly Server[]) {
-  const backends = (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows.map((r) => r.pid);
-  const db = (await admin.query<{ commits: string }>('SELECT xact_commit::text AS commits FROM pg_stat_database WHERE datname = current_database()')).rows[0];
+  const backends = (
+    await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [
+      applicationName,
+    ])
+  ).rows.map((r) => r.pid);
+  const db = (
+    await admin.query<{ commits: string }>(
+      'SELECT xact_commit::text AS commits FROM pg_stat_database WHERE datname = current_database()',
+    )
+  ).rows[0];
   const wal = (await admin.query<{ syncs: string }>('SELECT wal_sync::text AS syncs FROM pg_stat_wal')).rows[0];
   return {
     at: performance.now(),
     service: servers.reduce((sum, s) => sum + (cpuSeconds(s.pid) ?? NaN), 0),
-    switches: servers.map((s) => contextSwitches(s.pid)).reduce((a, b) => ({ voluntary: a.voluntary + b.voluntary, involuntary: a.involuntary + b.involuntary })),
+    switches: servers
+      .map((s) => contextSwitches(s.pid))
+      .reduce((a, b) => ({ voluntary: a.voluntary + b.voluntary, involuntary: a.involuntary + b.involuntary })),
     backends: new Map(backends.map((pid) => [pid, cpuSeconds(pid) ?? NaN])),
     load: process.cpuUsage(),
     machine: machineCpu(),
@@ -143,20 +162,41 @@ async function costCounters(admin: pg.Client, applicationName: string, servers: 
   };
 }
 
-export async function processesPhase(opts: Options, admin: pg.Client, schema: string, dataset: Dataset, n: number, round: number, build = opts.levApi): Promise<ProcessesRow> {
+export async function processesPhase(
+  opts: Options,
+  admin: pg.Client,
+  schema: string,
+  dataset: Dataset,
+  n: number,
+  round: number,
+  build = opts.levApi,
+): Promise<ProcessesRow> {
   const applicationName = `${schema}_svc`;
   const url = `${opts.databaseUrl}${opts.databaseUrl.includes('?') ? '&' : '?'}application_name=${applicationName}`;
   const servers: Server[] = [];
   try {
     for (let i = 0; i < n; i++) {
       const port = await freePort();
-      const env = serviceEnv({ DATABASE_URL: url, DATABASE_SCHEMA: schema, PORT: String(port), DATABASE_POOL_SIZE: String(opts.connections / n) });
-      servers.push(await startServer(`service ${i + 1} of ${n}`, [...(opts.nodeArgs ?? [])], [build, 'serve'], env, port, 120));
+      const env = serviceEnv({
+        DATABASE_URL: url,
+        DATABASE_SCHEMA: schema,
+        PORT: String(port),
+        DATABASE_POOL_SIZE: String(opts.connections / n),
+      });
+      servers.push(
+        await startServer(`service ${i + 1} of ${n}`, [...(opts.nodeArgs ?? [])], [build, 'serve'], env, port, 120),
+      );
     }
     const per = opts.connections / n;
     const load = (duration: number) =>
       Promise.all(
-        servers.map((server, i) => drive({ url: server.url, duration, connections: per, timeout: 10 }, lookupLists({ ...dataset, seed: `${dataset.seed}-${i}` }, per), { kind: 'max' })),
+        servers.map((server, i) =>
+          drive(
+            { url: server.url, duration, connections: per, timeout: 10 },
+            lookupLists({ ...dataset, seed: `${dataset.seed}-${i}` }, per),
+            { kind: 'max' },
+          ),
+        ),
       );
     if (opts.warmup) await load(opts.warmup);
     const before = Number((await admin.query(`SELECT count(*) AS n FROM ${schema}.audit_log`)).rows[0].n);
@@ -175,7 +215,10 @@ export async function processesPhase(opts: Options, admin: pg.Client, schema: st
     ).rows[0];
     for (const result of results) {
       const failed = Object.entries(result.statuses).filter(([status]) => Number(status) >= 500);
-      if (result.errors || failed.length) throw new Error(`refusing to report: ${result.errors} request(s) failed, statuses ${JSON.stringify(result.statuses)}`);
+      if (result.errors || failed.length)
+        throw new Error(
+          `refusing to report: ${result.errors} request(s) failed, statuses ${JSON.stringify(result.statuses)}`,
+        );
     }
     const lookups = results.reduce((sum, r) => sum + r.responses, 0);
     const seconds = (end.at - start.at) / 1000;
@@ -187,11 +230,16 @@ export async function processesPhase(opts: Options, admin: pg.Client, schema: st
       serviceMs: ((end.service - start.service) * 1000) / lookups,
       backendsMs: (backendSeconds * 1000) / lookups,
       loadMs: (loadCpu.user + loadCpu.system) / 1000 / lookups,
-      machineBusy: start.machine && end.machine ? (end.machine.busy - start.machine.busy) / (end.machine.total - start.machine.total) : NaN,
+      machineBusy:
+        start.machine && end.machine
+          ? (end.machine.busy - start.machine.busy) / (end.machine.total - start.machine.total)
+          : NaN,
       entriesPerBatch: Number(batches.entries) / Math.max(Number(batches.batches), 1),
       commitsPerSecond: (end.commits - start.commits) / seconds,
       walSyncsPerSecond: (end.walSyncs - start.walSyncs) / seconds,
-      connections: servers.map((server) => localPortsTo(server.pid, Number(new URL(opts.databaseUrl).port || 5432)).length),
+      connections: servers.map(
+        (server) => localPortsTo(server.pid, Number(new URL(opts.databaseUrl).port || 5432)).length,
+      ),
       wakeups: (end.switches.voluntary - start.switches.voluntary) / lookups,
       preemptions: (end.switches.involuntary - start.switches.involuntary) / lookups,
     };
@@ -240,7 +288,15 @@ SELECT $1::timestamptz, e.username, e.client, e.groups, e.dataset, e.operation, 
                                           results integer, request_id text, records text[])`;
 
 export async function capacityPhase(opts: Options, schema: string, writers: number, kind: 'chained' | 'plain') {
-  const drivers = Array.from({ length: writers }, () => openPostgres({ url: opts.databaseUrl, schema, poolSize: 1, statementTimeoutMs: 30_000, applicationName: `${schema}_cap` }));
+  const drivers = Array.from({ length: writers }, () =>
+    openPostgres({
+      url: opts.databaseUrl,
+      schema,
+      poolSize: 1,
+      statementTimeoutMs: 30_000,
+      applicationName: `${schema}_cap`,
+    }),
+  );
   try {
     const until = performance.now() + opts.capacitySeconds * 1000;
     const counts = await Promise.all(
@@ -251,7 +307,11 @@ export async function capacityPhase(opts: Options, schema: string, writers: numb
           const batch = Array.from({ length: opts.batch }, (_, i) => entryOf(w, written + i));
           if (kind === 'chained') await write(batch);
           else {
-            const rows = batch.map((e) => ({ ...e, request_id: e.requestId, records: e.records?.map((r) => `${r.type}:${r.id}`) }));
+            const rows = batch.map((e) => ({
+              ...e,
+              request_id: e.requestId,
+              records: e.records?.map((r) => `${r.type}:${r.id}`),
+            }));
             await driver.query(PLAIN, [new Date().toISOString(), JSON.stringify(rows)], { prepare: true });
           }
           written += batch.length;
@@ -260,7 +320,9 @@ export async function capacityPhase(opts: Options, schema: string, writers: numb
       }),
     );
     const perSecond = counts.reduce((a, b) => a + b, 0) / opts.capacitySeconds;
-    log(`trail capacity, ${writers} writer(s), ${kind}: ${Math.round(perSecond)} entries/s in batches of ${opts.batch}`);
+    log(
+      `trail capacity, ${writers} writer(s), ${kind}: ${Math.round(perSecond)} entries/s in batches of ${opts.batch}`,
+    );
     return { writers, kind, entriesPerSecond: perSecond };
   } finally {
     await Promise.all(drivers.map((d) => d.close()));
@@ -275,14 +337,24 @@ export async function capacityPhase(opts: Options, schema: string, writers: numb
  */
 export async function batchCostPhase(opts: Options, admin: pg.Client, schema: string, size: number) {
   const applicationName = `${schema}_cost`;
-  const driver = openPostgres({ url: opts.databaseUrl, schema, poolSize: 1, statementTimeoutMs: 30_000, applicationName });
+  const driver = openPostgres({
+    url: opts.databaseUrl,
+    schema,
+    poolSize: 1,
+    statementTimeoutMs: 30_000,
+    applicationName,
+  });
   try {
     const write = createChainWriter(driver, `bench-cost-${size}-${randomBytes(3).toString('hex')}`);
     let written = 0;
     const next = () => Array.from({ length: size }, (_, i) => entryOf(0, written + i));
     await write(next());
     written += size;
-    const [{ pid }] = (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows;
+    const [{ pid }] = (
+      await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [
+        applicationName,
+      ])
+    ).rows;
     const backendBefore = cpuSeconds(pid) ?? NaN;
     const nodeBefore = process.cpuUsage();
     const until = performance.now() + opts.batchCostSeconds * 1000;
@@ -295,7 +367,9 @@ export async function batchCostPhase(opts: Options, admin: pg.Client, schema: st
     const node = process.cpuUsage(nodeBefore);
     const backendUs = ((cpuSeconds(pid) ?? NaN) - backendBefore) * 1e6;
     const result = { size, entries, nodeUs: (node.user + node.system) / entries, backendUs: backendUs / entries };
-    log(`batch cost, batches of ${size}: ${entries} entries; CPU an entry: node ${result.nodeUs.toFixed(1)} µs, backend ${result.backendUs.toFixed(1)} µs`);
+    log(
+      `batch cost, batches of ${size}: ${entries} entries; CPU an entry: node ${result.nodeUs.toFixed(1)} µs, backend ${result.backendUs.toFixed(1)} µs`,
+    );
     return result;
   } finally {
     await driver.close();
@@ -325,9 +399,11 @@ export function assertCompiled(levApi: string) {
   } catch {
     // Not built at all.
   }
-  if (compiled < newest(join(root, 'src'))) throw new Error(`${root}: dist/ is older than src/ (or missing): run 'npm run build' there first, so the service runs compiled`);
+  if (compiled < newest(join(root, 'src')))
+    throw new Error(
+      `${root}: dist/ is older than src/ (or missing): run 'npm run build' there first, so the service runs compiled`,
+    );
 }
-
 
 export type BatchCost = Awaited<ReturnType<typeof batchCostPhase>>;
 export type Capacity = Awaited<ReturnType<typeof capacityPhase>>;

@@ -3,16 +3,26 @@ import { geometricMean, median } from './stats.ts';
 import type { AuditBenchOptions, BatchCost, Capacity, PhaseCost, ProcessesRow } from './audit-phases.ts';
 
 /** The tables: throughput by process count (and against another build), cost a lookup, batch cost and capacity. */
-export function auditTables(opts: AuditBenchOptions, rows: readonly ProcessesRow[], costs: readonly BatchCost[], capacity: readonly Capacity[]): string {
+export function auditTables(
+  opts: AuditBenchOptions,
+  rows: readonly ProcessesRow[],
+  costs: readonly BatchCost[],
+  capacity: readonly Capacity[],
+): string {
   // Each round's n-process throughput against the same round's one process (of the same build); the figure is their geometric mean.
   const one = opts.processes[0];
   const builds = opts.against ? [opts.levApi, opts.against] : [opts.levApi];
   const label = (build: string) => (opts.against ? `${build}: ` : '');
-  const lines = [`| processes | audited lookups/s (median of ${opts.rounds}) | against ${one} process (geometric mean, 95% interval) | backends waiting on a lock (mean) | on an advisory lock (mean) |`, '|---|---|---|---|---|'];
+  const lines = [
+    `| processes | audited lookups/s (median of ${opts.rounds}) | against ${one} process (geometric mean, 95% interval) | backends waiting on a lock (mean) | on an advisory lock (mean) |`,
+    '|---|---|---|---|---|',
+  ];
   for (const build of builds) {
     for (const n of opts.processes) {
       const mine = rows.filter((r) => r.build === build && r.processes === n);
-      const ratios = mine.map((r) => r.rps / rows.find((o) => o.build === build && o.round === r.round && o.processes === one)!.rps);
+      const ratios = mine.map(
+        (r) => r.rps / rows.find((o) => o.build === build && o.round === r.round && o.processes === one)!.rps,
+      );
       const mean = geometricMean(ratios);
       const interval = mean?.interval ? ` (${mean.interval.low.toFixed(2)}-${mean.interval.high.toFixed(2)})` : '';
       lines.push(
@@ -22,11 +32,17 @@ export function auditTables(opts: AuditBenchOptions, rows: readonly ProcessesRow
   }
   if (opts.against) {
     // The two builds against each other, round by round, at each process count.
-    lines.push('', `| processes | ${opts.levApi} against ${opts.against} (geometric mean of the rounds) |`, '|---|---|');
+    lines.push(
+      '',
+      `| processes | ${opts.levApi} against ${opts.against} (geometric mean of the rounds) |`,
+      '|---|---|',
+    );
     for (const n of opts.processes) {
       const ratios = rows
         .filter((r) => r.build === opts.levApi && r.processes === n)
-        .map((r) => r.rps / rows.find((o) => o.build === opts.against && o.round === r.round && o.processes === n)!.rps);
+        .map(
+          (r) => r.rps / rows.find((o) => o.build === opts.against && o.round === r.round && o.processes === n)!.rps,
+        );
       lines.push(`| ${n} | ${geometricMean(ratios)?.mean.toFixed(2) ?? '?'} |`);
     }
   }
@@ -46,13 +62,26 @@ export function auditTables(opts: AuditBenchOptions, rows: readonly ProcessesRow
     }
   }
   if (costs.length) {
-    lines.push('', '| entries a batch | CPU µs an entry: writer (node) | its backend | together |', '|---|---|---|---|');
-    for (const c of costs) lines.push(`| ${c.size} | ${c.nodeUs.toFixed(1)} | ${c.backendUs.toFixed(1)} | ${(c.nodeUs + c.backendUs).toFixed(1)} |`);
+    lines.push(
+      '',
+      '| entries a batch | CPU µs an entry: writer (node) | its backend | together |',
+      '|---|---|---|---|',
+    );
+    for (const c of costs)
+      lines.push(
+        `| ${c.size} | ${c.nodeUs.toFixed(1)} | ${c.backendUs.toFixed(1)} | ${(c.nodeUs + c.backendUs).toFixed(1)} |`,
+      );
   }
   if (capacity.length) {
-    lines.push('', '| writers | chained entries/s | plain INSERT entries/s | chained against plain |', '|---|---|---|---|');
+    lines.push(
+      '',
+      '| writers | chained entries/s | plain INSERT entries/s | chained against plain |',
+      '|---|---|---|---|',
+    );
     for (const writers of [1, 2, 4]) {
-      const [c, p] = (['chained', 'plain'] as const).map((kind) => capacity.find((x) => x.writers === writers && x.kind === kind)!.entriesPerSecond);
+      const [c, p] = (['chained', 'plain'] as const).map(
+        (kind) => capacity.find((x) => x.writers === writers && x.kind === kind)!.entriesPerSecond,
+      );
       lines.push(`| ${writers} | ${Math.round(c)} | ${Math.round(p)} | ${(c / p).toFixed(2)} |`);
     }
   }

@@ -31,7 +31,8 @@ export async function check(server: Server, dataset: Dataset): Promise<Buffer> {
   const bodies: Buffer[] = [];
   for (let id = dataset.firstId; id < dataset.firstId + Math.min(21, dataset.counts.birth); id++) {
     const answer = await get(server.url + lookupPath('birth', id));
-    if (answer.status !== 200 || JSON.parse(answer.body.toString()).id !== id) fail(`birth ${id} answered ${answer.status}`);
+    if (answer.status !== 200 || JSON.parse(answer.body.toString()).id !== id)
+      fail(`birth ${id} answered ${answer.status}`);
     bodies.push(answer.body);
   }
   const missing = await get(server.url + lookupPath('birth', dataset.firstId + dataset.counts.birth));
@@ -43,7 +44,9 @@ export async function check(server: Server, dataset: Dataset): Promise<Buffer> {
       const ids = (JSON.parse(answer.body.toString()) as { id: number }[]).map((r) => r.id);
       const truncated = answer.headers.get('x-results-truncated') === 'true';
       if (sample.expectId === null ? ids.length > 0 : !ids.includes(sample.expectId) && !truncated) {
-        fail(`${type} search ${JSON.stringify(sample.query)} found [${ids.join(', ')}], expected ${sample.expectId ?? 'nothing'}`);
+        fail(
+          `${type} search ${JSON.stringify(sample.query)} found [${ids.join(', ')}], expected ${sample.expectId ?? 'nothing'}`,
+        );
       }
     }
   }
@@ -53,13 +56,16 @@ export async function check(server: Server, dataset: Dataset): Promise<Buffer> {
     for (const sample of samples) {
       const answer = await get(server.url + verificationPath(type, sample.query));
       const body = answer.body.toString();
-      if (answer.status !== 200 || (body !== '{"verified":true}' && body !== '{"verified":false}')) fail(`a ${type} verification answered ${answer.status} ${body}`);
-      if (!sample.fromRecord && body !== '{"verified":false}') fail(`${type} verification ${JSON.stringify(sample.query)} verified a surname no record has`);
+      if (answer.status !== 200 || (body !== '{"verified":true}' && body !== '{"verified":false}'))
+        fail(`a ${type} verification answered ${answer.status} ${body}`);
+      if (!sample.fromRecord && body !== '{"verified":false}')
+        fail(`${type} verification ${JSON.stringify(sample.query)} verified a surname no record has`);
       if (sample.fromRecord && body === '{"verified":true}') verified++;
     }
     // A record's own details fail only when it is blocked or replaced (rare), or another record shares them.
     const fromRecords = samples.filter((s) => s.fromRecord).length;
-    if (verified < 0.8 * fromRecords) fail(`only ${verified} of ${fromRecords} ${type} verifications made from records verified`);
+    if (verified < 0.8 * fromRecords)
+      fail(`only ${verified} of ${fromRecords} ${type} verifications made from records verified`);
   }
   return bodies.sort((a, b) => a.length - b.length)[Math.floor(bodies.length / 2)];
 }

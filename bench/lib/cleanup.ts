@@ -12,7 +12,8 @@ let cleaning: Promise<void> | undefined;
 export function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
     await stopCommands();
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`clean-up: ${(error as Error).message}`));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((error) => log(`clean-up: ${(error as Error).message}`));
   })();
   return cleaning;
 }

@@ -14,7 +14,9 @@ import { GENERATED_TYPES } from './workload.ts';
  * which shows the drift.
  */
 export function compareToCeilings(measured: Row[]) {
-  const ceilings = measured.flatMap((row, at) => (row.store === 'ceiling' && row.mode === 'max' ? [{ at, rps: row.rps }] : []));
+  const ceilings = measured.flatMap((row, at) =>
+    row.store === 'ceiling' && row.mode === 'max' ? [{ at, rps: row.rps }] : [],
+  );
   if (!ceilings.length) return;
   measured.forEach((row, at) => {
     if (row.mode !== 'max') return;
@@ -45,7 +47,10 @@ export function busyMachineNote(rows: readonly Row[]): string[] {
   const busy = rows.filter((row) => (row.otherCpuPercent ?? 0) > 20);
   if (!busy.length) return [];
   const shares = busy.map((row) => Math.round(row.otherCpuPercent!));
-  const phases = busy.length <= 3 ? busy.map((row) => `${row.store} ${row.scenario} ${row.mode}`).join(', ') : `${busy.length} of ${rows.length} phases`;
+  const phases =
+    busy.length <= 3
+      ? busy.map((row) => `${row.store} ${row.scenario} ${row.mode}`).join(', ')
+      : `${busy.length} of ${rows.length} phases`;
   return [
     `NOTE: other processes used ${Math.min(...shares) === Math.max(...shares) ? shares[0] : `${Math.min(...shares)}–${Math.max(...shares)}`}% of a core during ${phases} ` +
       '(otherCpuPercent in the JSON): those figures are disturbed; run again on a quiet machine.',
@@ -60,12 +65,18 @@ export function growth(rows: readonly Row[]): string[] {
   const stores = [...new Set(rows.filter((row) => row.store.startsWith('postgres ')).map((row) => row.store))];
   if (stores.length < 2) return [];
   const [small, large] = [stores[0], stores[stores.length - 1]];
-  const find = (store: string, scenario: string) => rows.find((row) => row.store === store && row.scenario === scenario && row.mode === 'rate');
+  const find = (store: string, scenario: string) =>
+    rows.find((row) => row.store === store && row.scenario === scenario && row.mode === 'rate');
   const ratios = SCENARIOS.flatMap((scenario) => {
     const [a, b] = [find(small, scenario), find(large, scenario)];
-    return a && b ? [`${scenario} ${b.latencyMs.p99.toFixed(2)} ÷ ${a.latencyMs.p99.toFixed(2)} = ${(b.latencyMs.p99 / a.latencyMs.p99).toFixed(2)}×`] : [];
+    return a && b
+      ? [
+          `${scenario} ${b.latencyMs.p99.toFixed(2)} ÷ ${a.latencyMs.p99.toFixed(2)} = ${(b.latencyMs.p99 / a.latencyMs.p99).toFixed(2)}×`,
+        ]
+      : [];
   });
-  const peak = (store: string) => Math.max(...rows.filter((row) => row.store === store).map((row) => row.server.peakRssMiB ?? 0));
+  const peak = (store: string) =>
+    Math.max(...rows.filter((row) => row.store === store).map((row) => row.server.peakRssMiB ?? 0));
   return [
     '',
     `Growth from ${small.slice('postgres '.length)} to ${large.slice('postgres '.length)} births:`,
@@ -82,9 +93,12 @@ export function growth(rows: readonly Row[]): string[] {
  */
 export function verificationAgainstSearch(rows: readonly Row[]): string[] {
   const told = (values: number[]) =>
-    values.length > 1 ? `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})` : values[0].toFixed(2);
+    values.length > 1
+      ? `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`
+      : values[0].toFixed(2);
   const lines = [...new Set(rows.map((row) => row.store))].flatMap((store) => {
-    const closed = (scenario: string) => rows.filter((row) => row.store === store && row.scenario === scenario && row.mode === 'max');
+    const closed = (scenario: string) =>
+      rows.filter((row) => row.store === store && row.scenario === scenario && row.mode === 'max');
     // Each type's search and verification of the same round.
     const pairs = new Map(
       GENERATED_TYPES.map((type) => [
@@ -98,13 +112,22 @@ export function verificationAgainstSearch(rows: readonly Row[]): string[] {
     const ratios = GENERATED_TYPES.flatMap((type) => {
       const measured = pairs.get(type) ?? [];
       if (!measured.length) return [];
-      const cpu = measured.map(({ search, verify }) => (search.server.cpuMicrosPerRequest ?? NaN) / (verify.server.cpuMicrosPerRequest ?? NaN)).filter(Number.isFinite);
-      return [`${type} ${told(measured.map(({ search, verify }) => verify.rps / search.rps))}${cpu.length ? `, CPU ${told(cpu)}` : ''}`];
+      const cpu = measured
+        .map(
+          ({ search, verify }) =>
+            (search.server.cpuMicrosPerRequest ?? NaN) / (verify.server.cpuMicrosPerRequest ?? NaN),
+        )
+        .filter(Number.isFinite);
+      return [
+        `${type} ${told(measured.map(({ search, verify }) => verify.rps / search.rps))}${cpu.length ? `, CPU ${told(cpu)}` : ''}`,
+      ];
     });
     // The store's verification throughput against its search throughput: every pair of every type and round.
     const overall = geometricMean([...pairs.values()].flat().map(({ search, verify }) => verify.rps / search.rps));
     if (ratios.length > 1 && overall) {
-      const interval = overall.interval ? ` (95% interval ${overall.interval.low.toFixed(2)}–${overall.interval.high.toFixed(2)})` : '';
+      const interval = overall.interval
+        ? ` (95% interval ${overall.interval.low.toFixed(2)}–${overall.interval.high.toFixed(2)})`
+        : '';
       ratios.push(`all types ${overall.mean.toFixed(2)}${interval} over ${overall.count} pairs`);
     }
     return ratios.length ? [`- ${store}: ${ratios.join('; ')}`] : [];
@@ -125,7 +148,8 @@ export function verificationAgainstSearch(rows: readonly Row[]): string[] {
  */
 export function suggestionsAgainstSearch(rows: readonly Row[]): string[] {
   const lines = [...new Set(rows.map((row) => row.store))].flatMap((store) => {
-    const of = (scenario: string, mode: 'max' | 'rate') => rows.filter((row) => row.store === store && row.scenario === scenario && row.mode === mode);
+    const of = (scenario: string, mode: 'max' | 'rate') =>
+      rows.filter((row) => row.store === store && row.scenario === scenario && row.mode === mode);
     const told = GENERATED_TYPES.flatMap((type) => {
       const searches = of(`search-${type}`, 'max');
       const ratios = of(`suggest-${type}`, 'max').flatMap((suggest) => {
@@ -134,10 +158,18 @@ export function suggestionsAgainstSearch(rows: readonly Row[]): string[] {
       });
       const fixed = of(`suggest-${type}`, 'rate');
       if (!ratios.length && !fixed.length) return [];
-      const p99 = fixed.length ? `, p99 ${median(fixed.map((row) => row.latencyMs.p99)).toFixed(1)} ms at ${fixed[0].offered}/s` : '';
+      const p99 = fixed.length
+        ? `, p99 ${median(fixed.map((row) => row.latencyMs.p99)).toFixed(1)} ms at ${fixed[0].offered}/s`
+        : '';
       return [`${type} ${ratios.length ? median(ratios).toFixed(2) : '-'}${p99}`];
     });
     return told.length ? [`- ${store}: ${told.join('; ')}`] : [];
   });
-  return lines.length ? ['', "Close matches' req/s over the same type's search req/s (closed loop), and their p99 at the fixed rate:", ...lines] : [];
+  return lines.length
+    ? [
+        '',
+        "Close matches' req/s over the same type's search req/s (closed loop), and their p99 at the fixed rate:",
+        ...lines,
+      ]
+    : [];
 }

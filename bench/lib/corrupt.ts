@@ -24,9 +24,29 @@ const words = (name: string) => name.split(/[\s-]+/).filter(Boolean);
 
 /** Rewrites that keep a name's sound (Double Metaphone's), tried in a random order until one changes it and still sounds alike. */
 const SOUND_REWRITES: readonly [RegExp, string][] = [
-  [/y/, 'i'], [/i/, 'y'], [/ph/, 'f'], [/f/, 'ph'], [/c(?=[aou])/, 'k'], [/k/, 'c'], [/ck/, 'k'], [/ee/, 'ea'], [/ea/, 'ee'],
-  [/([bdfglmnprst])\1/, '$1'], [/([bdglmnprt])(?=[aeiou])/, '$1$1'], [/e$/, ''], [/([^e])$/, '$1e'], [/son$/, 'sen'], [/sen$/, 'son'],
-  [/ai/, 'ay'], [/ay/, 'ai'], [/ou/, 'ow'], [/z/, 's'], [/s(?=[aeiou])/, 'z'], [/th/, 't'], [/ie$/, 'y'], [/y$/, 'ie'],
+  [/y/, 'i'],
+  [/i/, 'y'],
+  [/ph/, 'f'],
+  [/f/, 'ph'],
+  [/c(?=[aou])/, 'k'],
+  [/k/, 'c'],
+  [/ck/, 'k'],
+  [/ee/, 'ea'],
+  [/ea/, 'ee'],
+  [/([bdfglmnprst])\1/, '$1'],
+  [/([bdglmnprt])(?=[aeiou])/, '$1$1'],
+  [/e$/, ''],
+  [/([^e])$/, '$1e'],
+  [/son$/, 'sen'],
+  [/sen$/, 'son'],
+  [/ai/, 'ay'],
+  [/ay/, 'ai'],
+  [/ou/, 'ow'],
+  [/z/, 's'],
+  [/s(?=[aeiou])/, 'z'],
+  [/th/, 't'],
+  [/ie$/, 'y'],
+  [/y$/, 'ie'],
 ];
 
 function soundVariant(name: string, r: Random): string | undefined {
@@ -62,7 +82,10 @@ function oneEdit(word: string, r: Random): string | undefined {
       changed = w.slice(0, at) + r.pick([...LETTERS]) + w.slice(at);
       break;
     default:
-      changed = at < w.length - 1 ? w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2) : w.slice(0, at - 1) + w[at] + w[at - 1];
+      changed =
+        at < w.length - 1
+          ? w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2)
+          : w.slice(0, at - 1) + w[at] + w[at - 1];
   }
   return changed === w ? undefined : capitalised(changed);
 }
@@ -118,15 +141,27 @@ export const SINGLE: Readonly<Record<string, Corruption>> = {
   },
 };
 
-const NAME_KINDS = ['nickname', 'sound-alike', 'spelling-surname', 'spelling-forename', 'part-of-name', 'swapped'] as const;
+const NAME_KINDS = [
+  'nickname',
+  'sound-alike',
+  'spelling-surname',
+  'spelling-forename',
+  'part-of-name',
+  'swapped',
+] as const;
 const DATE_KINDS = ['day-month-swapped', 'near-date', 'digit-in-date'] as const;
 
 /** Pairs of corruptions: each name corruption with each date corruption, and two name corruptions of different names. */
-export const PAIRS: Readonly<Record<string, Corruption>> = Object.fromEntries([
-  ...NAME_KINDS.flatMap((name) => DATE_KINDS.map((date) => [name, date] as const)),
-  ['nickname', 'spelling-surname'] as const,
-  ['sound-alike', 'spelling-forename'] as const,
-].map(([a, b]) => [`${a} + ${b}`, (d: Details, r: Random) => {
-  const once = SINGLE[a](d, r);
-  return once && SINGLE[b](once, r);
-}]));
+export const PAIRS: Readonly<Record<string, Corruption>> = Object.fromEntries(
+  [
+    ...NAME_KINDS.flatMap((name) => DATE_KINDS.map((date) => [name, date] as const)),
+    ['nickname', 'spelling-surname'] as const,
+    ['sound-alike', 'spelling-forename'] as const,
+  ].map(([a, b]) => [
+    `${a} + ${b}`,
+    (d: Details, r: Random) => {
+      const once = SINGLE[a](d, r);
+      return once && SINGLE[b](once, r);
+    },
+  ]),
+);

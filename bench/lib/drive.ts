@@ -47,7 +47,14 @@ export interface DriveResult {
   /** Responses by status code. */
   readonly statuses: Readonly<Record<string, number>>;
   /** Latency percentiles, in milliseconds, of the requests sent once every connection was set up. */
-  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly p99_9: number; readonly max: number; readonly mean: number };
+  readonly latencyMs: {
+    readonly p50: number;
+    readonly p90: number;
+    readonly p99: number;
+    readonly p99_9: number;
+    readonly max: number;
+    readonly mean: number;
+  };
 }
 
 /** Most latencies kept per phase; beyond this the percentiles are of the first ones. */
@@ -72,10 +79,18 @@ class Recorder {
 
   percentiles(): DriveResult['latencyMs'] {
     const sorted = this.latencies.subarray(0, this.kept).sort();
-    const at = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] : NaN);
+    const at = (p: number) =>
+      sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] : NaN;
     let sum = 0;
     for (const value of sorted) sum += value;
-    return { p50: at(0.5), p90: at(0.9), p99: at(0.99), p99_9: at(0.999), max: at(1), mean: sorted.length ? sum / sorted.length : NaN };
+    return {
+      p50: at(0.5),
+      p90: at(0.9),
+      p99: at(0.99),
+      p99_9: at(0.999),
+      max: at(1),
+      mean: sorted.length ? sum / sorted.length : NaN,
+    };
   }
 }
 
@@ -86,7 +101,12 @@ interface Running {
 }
 
 /** One autocannon instance; each of its connections takes the next list of `lists`. */
-function instance(options: autocannon.Options, lists: readonly Request[][], first: number, recorder: Recorder): Running {
+function instance(
+  options: autocannon.Options,
+  lists: readonly Request[][],
+  first: number,
+  recorder: Recorder,
+): Running {
   let next = first;
   // The duration runs from the 'start' event. autocannon stops at its first per-second tick after it,
   // so requests are sent for up to a second longer (in rate mode, a whole extra quota): only those

@@ -56,7 +56,14 @@ const ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
 const NEIGHBOURS = new Map<string, string>();
 ROWS.forEach((row, r) => {
   for (let i = 0; i < row.length; i++) {
-    const near = [row[i - 1], row[i + 1], ROWS[r - 1]?.[i], ROWS[r - 1]?.[i + 1], ROWS[r + 1]?.[i - 1], ROWS[r + 1]?.[i]];
+    const near = [
+      row[i - 1],
+      row[i + 1],
+      ROWS[r - 1]?.[i],
+      ROWS[r - 1]?.[i + 1],
+      ROWS[r + 1]?.[i - 1],
+      ROWS[r + 1]?.[i],
+    ];
     NEIGHBOURS.set(row[i], near.filter((c): c is string => c !== undefined).join(''));
   }
 });
@@ -64,8 +71,22 @@ const DIGIT_NEIGHBOURS = '1234567890';
 
 /** Optical character recognition's usual confusions, each way. */
 const OCR: readonly [string, string][] = [
-  ['m', 'rn'], ['d', 'cl'], ['w', 'vv'], ['h', 'li'], ['o', '0'], ['l', '1'], ['i', 'l'], ['s', '5'], ['b', '6'], ['g', '9'],
-  ['e', 'c'], ['u', 'v'], ['n', 'ri'], ['a', 'o'], ['q', 'g'], ['z', '2'],
+  ['m', 'rn'],
+  ['d', 'cl'],
+  ['w', 'vv'],
+  ['h', 'li'],
+  ['o', '0'],
+  ['l', '1'],
+  ['i', 'l'],
+  ['s', '5'],
+  ['b', '6'],
+  ['g', '9'],
+  ['e', 'c'],
+  ['u', 'v'],
+  ['n', 'ri'],
+  ['a', 'o'],
+  ['q', 'g'],
+  ['z', '2'],
 ];
 
 /**
@@ -73,12 +94,53 @@ const OCR: readonly [string, string][] = [
  * might write it. Each rule is a pattern and what it is written as.
  */
 const PHONETIC: readonly [RegExp, string][] = [
-  [/ph/, 'f'], [/f/, 'ph'], [/ck/, 'k'], [/k/, 'ck'], [/c(?=[aou])/, 'k'], [/k(?=[aou])/, 'c'], [/ie$/, 'y'], [/y$/, 'ie'],
-  [/ey$/, 'y'], [/ou/, 'ow'], [/ow/, 'ou'], [/ae/, 'e'], [/sch/, 'sh'], [/gh/, 'g'], [/^mac/, 'mc'], [/^mc/, 'mac'],
-  [/th/, 't'], [/ei/, 'ie'], [/ie/, 'ei'], [/ai/, 'ay'], [/ay/, 'ai'], [/([bcdfglmnprst])\1/, '$1'], [/([bdglmnprt])(?=[aeiou])/, '$1$1'],
-  [/s$/, 'ss'], [/z/, 's'], [/s(?=[aeiou])/, 'z'], [/x/, 'ks'], [/ks/, 'x'], [/qu/, 'kw'], [/wr/, 'r'], [/kn/, 'n'],
-  [/ee/, 'ea'], [/ea/, 'ee'], [/oo/, 'u'], [/er$/, 'ar'], [/or$/, 'er'], [/son$/, 'sen'], [/sen$/, 'son'], [/e$/, ''],
-  [/([^aeiouy])$/, '$1e'], [/i/, 'y'], [/y/, 'i'], [/tch/, 'ch'], [/dge/, 'ge'], [/ough/, 'off'], [/v/, 'w'], [/w/, 'v'],
+  [/ph/, 'f'],
+  [/f/, 'ph'],
+  [/ck/, 'k'],
+  [/k/, 'ck'],
+  [/c(?=[aou])/, 'k'],
+  [/k(?=[aou])/, 'c'],
+  [/ie$/, 'y'],
+  [/y$/, 'ie'],
+  [/ey$/, 'y'],
+  [/ou/, 'ow'],
+  [/ow/, 'ou'],
+  [/ae/, 'e'],
+  [/sch/, 'sh'],
+  [/gh/, 'g'],
+  [/^mac/, 'mc'],
+  [/^mc/, 'mac'],
+  [/th/, 't'],
+  [/ei/, 'ie'],
+  [/ie/, 'ei'],
+  [/ai/, 'ay'],
+  [/ay/, 'ai'],
+  [/([bcdfglmnprst])\1/, '$1'],
+  [/([bdglmnprt])(?=[aeiou])/, '$1$1'],
+  [/s$/, 'ss'],
+  [/z/, 's'],
+  [/s(?=[aeiou])/, 'z'],
+  [/x/, 'ks'],
+  [/ks/, 'x'],
+  [/qu/, 'kw'],
+  [/wr/, 'r'],
+  [/kn/, 'n'],
+  [/ee/, 'ea'],
+  [/ea/, 'ee'],
+  [/oo/, 'u'],
+  [/er$/, 'ar'],
+  [/or$/, 'er'],
+  [/son$/, 'sen'],
+  [/sen$/, 'son'],
+  [/e$/, ''],
+  [/([^aeiouy])$/, '$1e'],
+  [/i/, 'y'],
+  [/y/, 'i'],
+  [/tch/, 'ch'],
+  [/dge/, 'ge'],
+  [/ough/, 'off'],
+  [/v/, 'w'],
+  [/w/, 'v'],
 ];
 
 const NAME_ERRORS: readonly [string, number][] = [
@@ -115,7 +177,8 @@ function weighted(r: Random, list: readonly (readonly [string | number, number])
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Keeps a name's capitals where the text still has letters in their places: the generators type in lower case. */
-const retyped = (before: string, after: string) => (before[0] === before[0]?.toUpperCase() && after ? after[0].toUpperCase() + after.slice(1) : after);
+const retyped = (before: string, after: string) =>
+  before[0] === before[0]?.toUpperCase() && after ? after[0].toUpperCase() + after.slice(1) : after;
 
 function typing(name: string, kind: string, r: Random): string | undefined {
   const lower = name.toLowerCase();
@@ -130,7 +193,7 @@ function typing(name: string, kind: string, r: Random): string | undefined {
     case 'insert': {
       // Mostly a key beside one typed, or the same key twice.
       const near = NEIGHBOURS.get(lower[at]);
-      const letter = near && r.chance(0.7) ? r.pick([...near + lower[at]]) : r.pick([...LETTERS]);
+      const letter = near && r.chance(0.7) ? r.pick([...(near + lower[at])]) : r.pick([...LETTERS]);
       return retyped(name, lower.slice(0, at + 1) + letter + lower.slice(at + 1));
     }
     case 'delete':
@@ -141,7 +204,13 @@ function typing(name: string, kind: string, r: Random): string | undefined {
       return retyped(name, lower.slice(0, i) + lower[i + 1] + lower[i] + lower.slice(i + 2));
     }
     case 'ocr': {
-      const options = OCR.flatMap(([a, b]) => [[a, b], [b, a]] as const).filter(([from]) => lower.includes(from));
+      const options = OCR.flatMap(
+        ([a, b]) =>
+          [
+            [a, b],
+            [b, a],
+          ] as const,
+      ).filter(([from]) => lower.includes(from));
       if (!options.length) return undefined;
       const [from, to] = r.pick(options);
       const places: number[] = [];
@@ -221,7 +290,13 @@ export function withErrors(details: Details, values: RealValues, r: Random): Cor
   const wanted = weighted(r, ERRORS_PER_RECORD) as number;
   for (let tries = 0; errors.length < wanted && tries < 20; tries++) {
     if (r.chance(NAMES_EXCHANGED)) {
-      if (perField.surname >= MAX_PER_FIELD || perField.forenames >= MAX_PER_FIELD || !working.surname || !working.forenames) continue;
+      if (
+        perField.surname >= MAX_PER_FIELD ||
+        perField.forenames >= MAX_PER_FIELD ||
+        !working.surname ||
+        !working.forenames
+      )
+        continue;
       [working.surname, working.forenames] = [working.forenames, working.surname];
       perField.surname++;
       perField.forenames++;
@@ -252,4 +327,5 @@ export const askable = (d: Corrupted['details']): d is Details =>
   d.surname !== undefined && d.forenames !== undefined && d.date !== undefined && isIsoDate(d.date);
 
 /** The group a query is reported in: the details its errors changed, named in a fixed order. */
-export const groupOf = (changed: ReadonlySet<Field>): string => (changed.size ? FIELDS.filter((f) => changed.has(f)).join(' + ') : 'none');
+export const groupOf = (changed: ReadonlySet<Field>): string =>
+  changed.size ? FIELDS.filter((f) => changed.has(f)).join(' + ') : 'none';

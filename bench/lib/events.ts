@@ -13,8 +13,12 @@ interface FeedAnswer {
 }
 
 async function feed(url: string, query: string, signal?: AbortSignal): Promise<FeedAnswer> {
-  const response = await fetch(`${url}/v1/events?${query}`, { headers: IDENTITY, signal: signal ?? AbortSignal.timeout(60_000) });
-  if (response.status !== 200) throw new Error(`GET /v1/events?${query} answered ${response.status}: ${await response.text()}`);
+  const response = await fetch(`${url}/v1/events?${query}`, {
+    headers: IDENTITY,
+    signal: signal ?? AbortSignal.timeout(60_000),
+  });
+  if (response.status !== 200)
+    throw new Error(`GET /v1/events?${query} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as FeedAnswer;
 }
 
@@ -62,7 +66,12 @@ export interface WaitResult {
  * commits one or more times); each answer to a request sent before its first event was committed
  * gives one latency. A reader catches up at wait=0 before waiting again.
  */
-export async function waitingReaders(url: string, readers: number, after: string, work: () => Promise<void>): Promise<WaitResult> {
+export async function waitingReaders(
+  url: string,
+  readers: number,
+  after: string,
+  work: () => Promise<void>,
+): Promise<WaitResult> {
   const latenciesMs: number[] = [];
   const stop = new AbortController();
   const follow = async () => {

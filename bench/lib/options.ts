@@ -87,20 +87,30 @@ export function options(args: readonly string[]) {
   const whole = (name: keyof typeof values, min: number, max: number) => {
     const text = values[name] as string;
     const value = /^\d+$/.test(text) ? Number(text) : NaN;
-    if (!Number.isSafeInteger(value) || value < min || value > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got '${text}')`);
+    if (!Number.isSafeInteger(value) || value < min || value > max)
+      throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got '${text}')`);
     return value;
   };
-  const list = (text: string | undefined) => text?.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (text: string | undefined) =>
+    text
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const stores = list(values.stores) ?? (databaseUrl ? ['embedded', 'postgres'] : ['embedded']);
-  for (const store of stores) if (store !== 'embedded' && store !== 'postgres') throw new UsageError(`--stores takes embedded and postgres, not '${store}'`);
+  for (const store of stores)
+    if (store !== 'embedded' && store !== 'postgres')
+      throw new UsageError(`--stores takes embedded and postgres, not '${store}'`);
   if (stores.includes('postgres') && !databaseUrl) throw new UsageError('--stores postgres needs DATABASE_URL');
-  if (values.audit && !databaseUrl) throw new UsageError('--audit measures the audit trail on PostgreSQL: it needs DATABASE_URL');
+  if (values.audit && !databaseUrl)
+    throw new UsageError('--audit measures the audit trail on PostgreSQL: it needs DATABASE_URL');
   const modes = list(values.modes) ?? [];
-  for (const mode of modes) if (mode !== 'max' && mode !== 'rate') throw new UsageError(`--modes takes max and rate, not '${mode}'`);
+  for (const mode of modes)
+    if (mode !== 'max' && mode !== 'rate') throw new UsageError(`--modes takes max and rate, not '${mode}'`);
   const only = list(values.only);
   for (const name of only ?? []) {
-    if (name !== 'events' && !SCENARIOS.some((s) => s.startsWith(name))) throw new UsageError(`--only: no scenario is named '${name}' (${SCENARIOS.join(', ')})`);
+    if (name !== 'events' && !SCENARIOS.some((s) => s.startsWith(name)))
+      throw new UsageError(`--only: no scenario is named '${name}' (${SCENARIOS.join(', ')})`);
   }
   return {
     help: values.help,
@@ -115,7 +125,10 @@ export function options(args: readonly string[]) {
     seed: values.seed,
     stores: stores as ('embedded' | 'postgres')[],
     scenarios: SCENARIOS.filter((s) => !only || only.some((name) => name !== 'events' && s.startsWith(name))),
-    events: !only || only.includes('events') ? { records: whole('events-records', 10, 10_000_000), readers: whole('events-readers', 1, 1000) } : undefined,
+    events:
+      !only || only.includes('events')
+        ? { records: whole('events-records', 10, 10_000_000), readers: whole('events-readers', 1, 1000) }
+        : undefined,
     modes: modes as ('max' | 'rate')[],
     json: values.json,
     keep: values.keep,
@@ -136,7 +149,8 @@ function serviceSettings(items: readonly string[]): Record<string, string> {
   for (const item of items) {
     const at = item.indexOf('=');
     const name = item.slice(0, Math.max(at, 0));
-    if (at < 1 || !known.has(name)) throw new UsageError(`--set takes NAME=VALUE with NAME a setting of the service (got '${item}')`);
+    if (at < 1 || !known.has(name))
+      throw new UsageError(`--set takes NAME=VALUE with NAME a setting of the service (got '${item}')`);
     if (DECIDED.includes(name)) throw new UsageError(`--set: the benchmark decides ${name} itself`);
     settings[name] = item.slice(at + 1);
   }
@@ -155,7 +169,8 @@ function postgresSizes(births: string, others: string): { births: number; others
     });
   const b = numbers('births', births);
   const o = numbers('others', others);
-  if (o.length !== 1 && o.length !== b.length) throw new UsageError(`--others takes one size, or one for each of --births' ${b.length}`);
+  if (o.length !== 1 && o.length !== b.length)
+    throw new UsageError(`--others takes one size, or one for each of --births' ${b.length}`);
   const sizes = b.map((value, i) => ({ births: value, others: o.length === 1 ? o[0] : o[i] }));
   return sizes.sort((x, y) => x.births - y.births || x.others - y.others);
 }
@@ -165,18 +180,27 @@ function rateOption(text: string, modes: string[]): { perSecond: number } | { pe
   const match = /^(\d+)(%?)$/.exec(text);
   const value = match ? Number(match[1]) : NaN;
   if (match?.[2]) {
-    if (!(value >= 1 && value <= 100)) throw new UsageError(`--rate as a share must be from 1% to 100% (got '${text}')`);
-    if (modes.includes('rate') && !modes.includes('max')) throw new UsageError('--rate as a share needs the max mode too (--modes max,rate)');
+    if (!(value >= 1 && value <= 100))
+      throw new UsageError(`--rate as a share must be from 1% to 100% (got '${text}')`);
+    if (modes.includes('rate') && !modes.includes('max'))
+      throw new UsageError('--rate as a share needs the max mode too (--modes max,rate)');
     return { percent: value };
   }
-  if (!(value >= 1 && value <= 1_000_000)) throw new UsageError(`--rate must be a whole number from 1 to 1000000, or a share such as 50% (got '${text}')`);
+  if (!(value >= 1 && value <= 1_000_000))
+    throw new UsageError(`--rate must be a whole number from 1 to 1000000, or a share such as 50% (got '${text}')`);
   return { perSecond: value };
 }
 
-export const rateText = (rate: Options['rate']) => ('percent' in rate ? `${rate.percent}% of the closed-loop throughput` : `${rate.perSecond}/s`);
+export const rateText = (rate: Options['rate']) =>
+  'percent' in rate ? `${rate.percent}% of the closed-loop throughput` : `${rate.perSecond}/s`;
 
 // Each type's verification and close matches right after its search: they are compared with it, and
 // phases side by side see the same machine when its speed drifts over a run.
 // Issuance right after the lookup it is compared with; the status list after issuance has made list 1.
-export const SCENARIOS = ['lookup', 'credential', 'status-list', ...GENERATED_TYPES.flatMap((type) => [`search-${type}`, `verify-${type}`, `suggest-${type}`])];
+export const SCENARIOS = [
+  'lookup',
+  'credential',
+  'status-list',
+  ...GENERATED_TYPES.flatMap((type) => [`search-${type}`, `verify-${type}`, `suggest-${type}`]),
+];
 export type Options = ReturnType<typeof options>;

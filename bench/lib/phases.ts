@@ -15,7 +15,16 @@ import { type PhaseWindow, cpuSeconds, machineCpu, memory, procAvailable, resetP
 import { freePort, startServer } from './processes.ts';
 import type { Row } from './report.ts';
 import type { Target } from './targets.ts';
-import { type Dataset, type GeneratedType, credentialLists, lookupLists, searchLists, statusListLists, suggestionLists, verificationLists } from './workload.ts';
+import {
+  type Dataset,
+  type GeneratedType,
+  credentialLists,
+  lookupLists,
+  searchLists,
+  statusListLists,
+  suggestionLists,
+  verificationLists,
+} from './workload.ts';
 
 /** A run that had failed requests or 5xx answers: its figures are not reported. */
 export class RefusedError extends Error {}
@@ -28,12 +37,23 @@ export interface Measurements {
 
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
-export async function phase({ windows }: Measurements, opts: Pick<Options, 'duration' | 'connections'>, { store, server, databaseCpu }: Target, scenario: string, lists: Request[][], mode: Mode, seconds = opts.duration): Promise<Row> {
+export async function phase(
+  { windows }: Measurements,
+  opts: Pick<Options, 'duration' | 'connections'>,
+  { store, server, databaseCpu }: Target,
+  scenario: string,
+  lists: Request[][],
+  mode: Mode,
+  seconds = opts.duration,
+): Promise<Row> {
   const settings: DriveSettings = { url: server.url, duration: seconds, connections: opts.connections, timeout: 10 };
   const peakReset = resetPeak(server.pid);
   // Where the peak cannot be reset, also sample RSS (bounded: one reading every 200 ms while the phase runs).
   let sampledPeak = 0;
-  const sampler = peakReset || !procAvailable ? undefined : setInterval(() => (sampledPeak = Math.max(sampledPeak, memory(server.pid)?.rssMiB ?? 0)), 200);
+  const sampler =
+    peakReset || !procAvailable
+      ? undefined
+      : setInterval(() => (sampledPeak = Math.max(sampledPeak, memory(server.pid)?.rssMiB ?? 0)), 200);
   const databaseBefore = await databaseCpu?.();
   const cpuBefore = cpuSeconds(server.pid);
   const machineBefore = machineCpu();
@@ -54,10 +74,13 @@ export async function phase({ windows }: Measurements, opts: Pick<Options, 'dura
   const mem = memory(server.pid);
   const databaseAfter = await databaseCpu?.();
   // Backends that were there before count from then; those opened during the phase, all their time.
-  const database = databaseAfter ? [...databaseAfter].reduce((total, [pid, after]) => total + after - (databaseBefore?.get(pid) ?? 0), 0) : null;
+  const database = databaseAfter
+    ? [...databaseAfter].reduce((total, [pid, after]) => total + after - (databaseBefore?.get(pid) ?? 0), 0)
+    : null;
 
   const cpu = cpuBefore === undefined || cpuAfter === undefined ? null : cpuAfter - cpuBefore;
-  const count = (test: (status: number) => boolean) => Object.entries(result.statuses).reduce((n, [status, c]) => n + (test(Number(status)) ? c : 0), 0);
+  const count = (test: (status: number) => boolean) =>
+    Object.entries(result.statuses).reduce((n, [status, c]) => n + (test(Number(status)) ? c : 0), 0);
   const serverErrors = count((s) => s >= 500);
   const row: Row = {
     store,
@@ -87,7 +110,11 @@ export async function phase({ windows }: Measurements, opts: Pick<Options, 'dura
     database:
       database === null
         ? null
-        : { cpuSeconds: database, cpuMicrosPerRequest: result.responses ? (database / result.responses) * 1e6 : null, cpuPercent: (database / wall) * 100 },
+        : {
+            cpuSeconds: database,
+            cpuMicrosPerRequest: result.responses ? (database / result.responses) * 1e6 : null,
+            cpuPercent: (database / wall) * 100,
+          },
     machineCpuPercent:
       machineBefore && machineAfter && machineAfter.total > machineBefore.total
         ? ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 100
@@ -96,7 +123,13 @@ export async function phase({ windows }: Measurements, opts: Pick<Options, 'dura
     otherCpuPercent: null,
   };
   if (row.machineCpuPercent !== null && row.server.cpuPercent !== null) {
-    row.otherCpuPercent = Math.max(0, row.machineCpuPercent * cpus().length - row.server.cpuPercent - row.generatorCpuPercent - (row.database?.cpuPercent ?? 0));
+    row.otherCpuPercent = Math.max(
+      0,
+      row.machineCpuPercent * cpus().length -
+        row.server.cpuPercent -
+        row.generatorCpuPercent -
+        (row.database?.cpuPercent ?? 0),
+    );
   }
   const load = mode.kind === 'max' ? 'max' : `${mode.rate}/s`;
   log(
@@ -116,13 +149,23 @@ export function listsFor(scenario: string, dataset: Dataset, connections: number
   if (scenario === 'lookup') return lookupLists(dataset, connections);
   if (scenario === 'credential') return credentialLists(dataset, connections);
   if (scenario === 'status-list') return statusListLists(connections);
-  if (scenario.startsWith('verify-')) return verificationLists(dataset, scenario.slice('verify-'.length) as GeneratedType, connections);
-  if (scenario.startsWith('suggest-')) return suggestionLists(dataset, scenario.slice('suggest-'.length) as GeneratedType, connections);
+  if (scenario.startsWith('verify-'))
+    return verificationLists(dataset, scenario.slice('verify-'.length) as GeneratedType, connections);
+  if (scenario.startsWith('suggest-'))
+    return suggestionLists(dataset, scenario.slice('suggest-'.length) as GeneratedType, connections);
   return searchLists(dataset, scenario.slice('search-'.length) as GeneratedType, connections);
 }
 
 /** Runs a scenario in each mode; the closed loop first, as a relative rate is a share of its throughput. */
-export async function scenarioPhases(measurements: Measurements, opts: Options, target: Target, scenario: string, lists: Request[][], modes = opts.modes, round?: number) {
+export async function scenarioPhases(
+  measurements: Measurements,
+  opts: Options,
+  target: Target,
+  scenario: string,
+  lists: Request[][],
+  modes = opts.modes,
+  round?: number,
+) {
   let max: Row | undefined;
   for (const kind of ['max', 'rate'] as const) {
     if (!modes.includes(kind)) continue;
@@ -130,7 +173,8 @@ export async function scenarioPhases(measurements: Measurements, opts: Options, 
       max = { ...(await phase(measurements, opts, target, scenario, lists, { kind })), round };
       measurements.rows.push(max);
     } else {
-      const rate = 'percent' in opts.rate ? Math.max(1, Math.round((max!.rps * opts.rate.percent) / 100)) : opts.rate.perSecond;
+      const rate =
+        'percent' in opts.rate ? Math.max(1, Math.round((max!.rps * opts.rate.percent) / 100)) : opts.rate.perSecond;
       measurements.rows.push({ ...(await phase(measurements, opts, target, scenario, lists, { kind, rate })), round });
     }
   }
@@ -143,11 +187,25 @@ export async function scenarioPhases(measurements: Measurements, opts: Options, 
  * compared to the ceilings on either side of it (compareToCeilings), and the spread of them all tells
  * how steady the run was.
  */
-export async function measureCeiling(measurements: Measurements, opts: Options, work: string, body: Buffer, dataset: Dataset, when?: { before: string } | 'after') {
+export async function measureCeiling(
+  measurements: Measurements,
+  opts: Options,
+  work: string,
+  body: Buffer,
+  dataset: Dataset,
+  when?: { before: string } | 'after',
+) {
   const bodyFile = join(work, 'ceiling-body.json');
   await writeFile(bodyFile, body);
   const port = await freePort();
-  const server = await startServer('ceiling', ['--import', 'tsx'], ['bench/ceiling.ts'], { ...process.env, PORT: String(port), BODY_FILE: bodyFile }, port, 60);
+  const server = await startServer(
+    'ceiling',
+    ['--import', 'tsx'],
+    ['bench/ceiling.ts'],
+    { ...process.env, PORT: String(port), BODY_FILE: bodyFile },
+    port,
+    60,
+  );
   cleanups.push(() => server.stop());
   try {
     // The same requests as the lookups, so request parsing costs the same.
@@ -156,7 +214,15 @@ export async function measureCeiling(measurements: Measurements, opts: Options, 
     if (opts.warmup) await phase(measurements, opts, target, 'warm-up', lists, { kind: 'max' }, opts.warmup);
     const scenario = `fixed ${body.length} B body`;
     if (when === undefined) await scenarioPhases(measurements, opts, target, scenario, lists);
-    else await scenarioPhases(measurements, opts, target, `${scenario}, ${when === 'after' ? 'after the stores' : `before ${when.before}`}`, lists, ['max']);
+    else
+      await scenarioPhases(
+        measurements,
+        opts,
+        target,
+        `${scenario}, ${when === 'after' ? 'after the stores' : `before ${when.before}`}`,
+        lists,
+        ['max'],
+      );
   } finally {
     await server.stop();
   }

@@ -36,10 +36,22 @@ export interface Server {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs `node [nodeArgs] args` in the repository with `env`, and waits (at most `timeoutS`) until GET /readiness answers 200. */
-export async function startServer(name: string, nodeArgs: string[], args: string[], env: NodeJS.ProcessEnv, port: number, timeoutS: number, how: Pick<MeasuredHow, 'stdout'> = {}): Promise<Server> {
+export async function startServer(
+  name: string,
+  nodeArgs: string[],
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  timeoutS: number,
+  how: Pick<MeasuredHow, 'stdout'> = {},
+): Promise<Server> {
   const started = performance.now();
   const stdout = how.stdout === 'stderr' ? 2 : 'inherit';
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args], { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', stdout, 'inherit'],
+  });
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   const exit = new Promise<void>((done) =>
     child.once('exit', (code, signal) => {
@@ -92,12 +104,23 @@ const tracked = (child: ChildProcess) => {
 export async function stopCommands(): Promise<void> {
   const running = [...commands];
   for (const child of running) child.kill('SIGKILL');
-  await Promise.race([Promise.all(running.map((child) => child.exitCode === null && child.signalCode === null && once(child, 'exit'))), sleep(5_000)]);
+  await Promise.race([
+    Promise.all(running.map((child) => child.exitCode === null && child.signalCode === null && once(child, 'exit'))),
+    sleep(5_000),
+  ]);
 }
 
 /** Runs a command to completion (bounded by `timeoutS`), its output going to ours; throws unless it exits 0. */
 export async function run(args: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<void> {
-  const child = tracked(spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], timeout: Math.ceil(timeoutS * 1000), killSignal: 'SIGKILL' }));
+  const child = tracked(
+    spawn(process.execPath, args, {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      timeout: Math.ceil(timeoutS * 1000),
+      killSignal: 'SIGKILL',
+    }),
+  );
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   if (code !== 0) throw new Error(`'${args.join(' ')}' failed (code ${code}, signal ${signal})`);
 }
@@ -112,11 +135,24 @@ export interface MeasuredHow {
  * `run`, and how long the command took and its peak RSS (VmHWM, read every 200 ms while it runs:
  * a peak in its last moments may be missed), or null where /proc is not available.
  */
-export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, timeoutS: number, how: MeasuredHow = {}): Promise<{ seconds: number; peakMiB: number | null }> {
+export async function runMeasured(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutS: number,
+  how: MeasuredHow = {},
+): Promise<{ seconds: number; peakMiB: number | null }> {
   const started = performance.now();
   // A report on stdout stays apart from what the command prints: `stdout: 'stderr'` sends that to our stderr.
   const stdout = how.stdout === 'stderr' ? 2 : 'inherit';
-  const child = tracked(spawn(how.command ?? process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'], timeout: Math.ceil(timeoutS * 1000), killSignal: 'SIGKILL' }));
+  const child = tracked(
+    spawn(how.command ?? process.execPath, args, {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', stdout, 'inherit'],
+      timeout: Math.ceil(timeoutS * 1000),
+      killSignal: 'SIGKILL',
+    }),
+  );
   let peak: number | null = null;
   const sample = () => {
     const reading = memory(child.pid!);
@@ -134,14 +170,22 @@ export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, timeou
 }
 
 /** `node bin/lev-api.js generate ... | node bin/lev-api.js load ... -`, bounded by `timeoutS`. */
-export async function pipe(producer: string[], consumer: string[], env: NodeJS.ProcessEnv, timeoutS: number): Promise<void> {
+export async function pipe(
+  producer: string[],
+  consumer: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutS: number,
+): Promise<void> {
   const options = { cwd: ROOT, env, timeout: Math.ceil(timeoutS * 1000), killSignal: 'SIGKILL' as const };
   const from = tracked(spawn(process.execPath, producer, { ...options, stdio: ['ignore', 'pipe', 'inherit'] }));
   const to = tracked(spawn(process.execPath, consumer, { ...options, stdio: ['pipe', 'inherit', 'inherit'] }));
   from.stdout!.pipe(to.stdin!);
   // If the loader stops early, the generator gets EPIPE and says so; the loader's code decides.
   to.stdin!.on('error', () => {});
-  const [[fromCode], [toCode, toSignal]] = (await Promise.all([once(from, 'exit'), once(to, 'exit')])) as [number | null, NodeJS.Signals | null][];
+  const [[fromCode], [toCode, toSignal]] = (await Promise.all([once(from, 'exit'), once(to, 'exit')])) as [
+    number | null,
+    NodeJS.Signals | null,
+  ][];
   if (toCode !== 0) throw new Error(`'${consumer.join(' ')}' failed (code ${toCode}, signal ${toSignal})`);
   if (fromCode !== 0) throw new Error(`'${producer.join(' ')}' failed (code ${fromCode})`);
 }

@@ -18,7 +18,10 @@ export function sameEvent(record: unknown): Set<number> {
 }
 
 /** One party's surname, forenames and dates in a record; undefined when a name or every date is absent. */
-export function partyDetails(record: unknown, party: Party): { surname: string; forenames: string; dates: string[] } | undefined {
+export function partyDetails(
+  record: unknown,
+  party: Party,
+): { surname: string; forenames: string; dates: string[] } | undefined {
   const surname = readPath(record, party.surname);
   const forenames = readPath(record, party.forenames);
   const dates = party.dates.map((path) => readPath(record, path)).filter((d): d is string => typeof d === 'string');

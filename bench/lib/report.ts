@@ -40,7 +40,11 @@ export interface Row {
     readonly rssAfterMiB: number | null;
   };
   /** The database backends serving the server (PostgreSQL on this machine only): CPU, per request and of one core. */
-  readonly database: { readonly cpuSeconds: number; readonly cpuMicrosPerRequest: number | null; readonly cpuPercent: number } | null;
+  readonly database: {
+    readonly cpuSeconds: number;
+    readonly cpuMicrosPerRequest: number | null;
+    readonly cpuPercent: number;
+  } | null;
   /** The whole machine's CPU use during the phase, of all cores. */
   readonly machineCpuPercent: number | null;
   /** The load generator's (this process's) CPU, of one core. */
@@ -49,16 +53,35 @@ export interface Row {
   otherCpuPercent: number | null;
 }
 
-const fixed = (value: number | null | undefined, digits: number) => (value === null || value === undefined || Number.isNaN(value) ? '' : value.toFixed(digits));
+const fixed = (value: number | null | undefined, digits: number) =>
+  value === null || value === undefined || Number.isNaN(value) ? '' : value.toFixed(digits);
 const thousands = (value: number) => Math.round(value).toLocaleString('en-GB');
 
 export function table(rows: readonly Row[]): string {
-  const header = ['store', 'scenario', 'load', 'req/s', '× ceiling', 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors', 'non-2xx non-404', '404s', 'CPU µs/req', 'CPU', 'peak RSS MiB', 'DB CPU µs/req'];
+  const header = [
+    'store',
+    'scenario',
+    'load',
+    'req/s',
+    '× ceiling',
+    'p50 ms',
+    'p99 ms',
+    'p99.9 ms',
+    'errors',
+    'non-2xx non-404',
+    '404s',
+    'CPU µs/req',
+    'CPU',
+    'peak RSS MiB',
+    'DB CPU µs/req',
+  ];
   const right = new Set([3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
   const lines = rows.map((row) => [
     row.store,
     row.round ? `${row.scenario} (${row.round})` : row.scenario,
-    row.mode === 'max' ? `max, ${row.connections} conn` : `${thousands(row.offered!)}/s${row.saturated ? ' (sat.)' : ''}`,
+    row.mode === 'max'
+      ? `max, ${row.connections} conn`
+      : `${thousands(row.offered!)}/s${row.saturated ? ' (sat.)' : ''}`,
     thousands(row.rps),
     fixed(row.ratioToCeiling, 2),
     fixed(row.latencyMs.p50, 2),
@@ -76,9 +99,14 @@ export function table(rows: readonly Row[]): string {
 }
 
 /** A Markdown table with its columns padded to one width, those in `right` aligned right. */
-export function markdownTable(header: readonly string[], lines: readonly (readonly string[])[], right: ReadonlySet<number>): string {
+export function markdownTable(
+  header: readonly string[],
+  lines: readonly (readonly string[])[],
+  right: ReadonlySet<number>,
+): string {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
-  const format = (cells: readonly string[]) => `| ${cells.map((cell, i) => (right.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
+  const format = (cells: readonly string[]) =>
+    `| ${cells.map((cell, i) => (right.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (right.has(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
   return [format(header), rule, ...lines.map(format)].join('\n');
 }

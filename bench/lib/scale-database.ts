@@ -41,10 +41,23 @@ export const TUNED_SETTINGS: Readonly<Record<string, string>> = {
 };
 
 /** Settings a database may hold (ALTER DATABASE ... SET), for a server the bench does not own. */
-const PER_DATABASE = new Set(['effective_cache_size', 'work_mem', 'maintenance_work_mem', 'random_page_cost', 'effective_io_concurrency']);
+const PER_DATABASE = new Set([
+  'effective_cache_size',
+  'work_mem',
+  'maintenance_work_mem',
+  'random_page_cost',
+  'effective_io_concurrency',
+]);
 
 /** The settings reported with the figures, read back from the server: those above, and what makes them mean anything. */
-const REPORTED = ['server_version', ...Object.keys(TUNED_SETTINGS), 'fsync', 'full_page_writes', 'synchronous_commit', 'autovacuum'];
+const REPORTED = [
+  'server_version',
+  ...Object.keys(TUNED_SETTINGS),
+  'fsync',
+  'full_page_writes',
+  'synchronous_commit',
+  'autovacuum',
+];
 
 export interface PostgresServer {
   /** How the figures name it: own cluster or a server given. */
@@ -59,7 +72,8 @@ export interface PostgresServer {
 /** Starts a cluster of the bench's own under `work` with `settings`; stop() stops it and removes its folder. */
 export async function ownCluster(work: string, settings: Readonly<Record<string, string>>): Promise<PostgresServer> {
   const bindir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', timeout: 10_000 }).trim();
-  for (const tool of ['initdb', 'pg_ctl']) if (!existsSync(join(bindir, tool))) throw new Error(`${tool} is not in ${bindir}: give --server URL instead`);
+  for (const tool of ['initdb', 'pg_ctl'])
+    if (!existsSync(join(bindir, tool))) throw new Error(`${tool} is not in ${bindir}: give --server URL instead`);
   const root = mkdtempSync(join(work, 'lev-scale-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
@@ -68,7 +82,9 @@ export async function ownCluster(work: string, settings: Readonly<Record<string,
   }
   // The server refuses to run as root.
   const tool = async (name: string, args: readonly string[]) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bindir, name), ...args]] : [join(bindir, name), [...args]];
+    const [file, argv] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bindir, name), ...args]]
+      : [join(bindir, name), [...args]];
     try {
       await execFile(file, argv, { timeout: STEP_TIMEOUT_MS, cwd: root });
     } catch (error) {
@@ -79,15 +95,28 @@ export async function ownCluster(work: string, settings: Readonly<Record<string,
   const data = join(root, 'data');
   let started = false;
   const stop = async () => {
-    if (started) await tool('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w', '-t', '60']).catch((error) => log(`clean-up: ${(error as Error).message}`));
+    if (started)
+      await tool('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w', '-t', '60']).catch((error) =>
+        log(`clean-up: ${(error as Error).message}`),
+      );
     started = false;
     rmSync(root, { recursive: true, force: true });
   };
   try {
     await tool('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
     const port = await freePort();
-    const all = { ...settings, listen_addresses: "'127.0.0.1'", port: String(port), unix_socket_directories: `'${root}'` };
-    appendFileSync(join(data, 'postgresql.auto.conf'), Object.entries(all).map(([key, value]) => `${key} = ${quoted(value)}\n`).join(''));
+    const all = {
+      ...settings,
+      listen_addresses: "'127.0.0.1'",
+      port: String(port),
+      unix_socket_directories: `'${root}'`,
+    };
+    appendFileSync(
+      join(data, 'postgresql.auto.conf'),
+      Object.entries(all)
+        .map(([key, value]) => `${key} = ${quoted(value)}\n`)
+        .join(''),
+    );
     await tool('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-l', join(root, 'server.log')]);
     started = true;
     return {
@@ -103,7 +132,8 @@ export async function ownCluster(work: string, settings: Readonly<Record<string,
 }
 
 /** A setting's value as postgresql.conf takes it: numbers and words bare, anything else quoted. */
-const quoted = (value: string) => (/^'.*'$/.test(value) || /^[\w.]+$/.test(value) ? value : `'${value.replace(/'/g, "''")}'`);
+const quoted = (value: string) =>
+  /^'.*'$/.test(value) || /^[\w.]+$/.test(value) ? value : `'${value.replace(/'/g, "''")}'`;
 
 /** A server already running (`--server URL`): each database made gets those of `settings` a database may hold. */
 export function givenServer(serverUrl: string, settings: Readonly<Record<string, string>>): PostgresServer {
@@ -128,14 +158,19 @@ export async function settingsInForce(url: string): Promise<Record<string, strin
       'SELECT name, current_setting(name) AS value FROM unnest($1::text[]) AS name WHERE name IN (SELECT name FROM pg_settings)',
       [REPORTED],
     );
-    return Object.fromEntries(rows.sort((a, b) => REPORTED.indexOf(a.name) - REPORTED.indexOf(b.name)).map((row) => [row.name, row.value]));
+    return Object.fromEntries(
+      rows.sort((a, b) => REPORTED.indexOf(a.name) - REPORTED.indexOf(b.name)).map((row) => [row.name, row.value]),
+    );
   } finally {
     await client.end();
   }
 }
 
 /** Makes database `name` on `server` (dropping one left by an earlier run) with the server's per-database settings. */
-export async function makeDatabase(server: PostgresServer, name: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function makeDatabase(
+  server: PostgresServer,
+  name: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`not a database name: ${name}`);
   const admin = new pg.Client({ connectionString: server.url('postgres'), connectionTimeoutMillis: 10_000 });
   await admin.connect();

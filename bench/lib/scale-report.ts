@@ -74,7 +74,8 @@ export interface ScaleResults {
 
 const MIB = 2 ** 20;
 const thousands = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-GB') : '');
-const fixed = (value: number | null, digits: number) => (value === null || !Number.isFinite(value) ? '' : value.toFixed(digits));
+const fixed = (value: number | null, digits: number) =>
+  value === null || !Number.isFinite(value) ? '' : value.toFixed(digits);
 
 /**
  * The indexes given a column of their own: the `most` largest in the largest register, each of at
@@ -82,7 +83,10 @@ const fixed = (value: number | null, digits: number) => (value === null || !Numb
  * stays readable while the JSON keeps every one.
  */
 export function indexColumns(rows: readonly ScaleRow[], most = 4, minBytes = MIB): string[] {
-  const largest = rows.reduce<ScaleRow | undefined>((best, row) => (!best || row.births > best.births ? row : best), undefined);
+  const largest = rows.reduce<ScaleRow | undefined>(
+    (best, row) => (!best || row.births > best.births ? row : best),
+    undefined,
+  );
   if (!largest) return [];
   return Object.entries(largest.database.indexes)
     .filter(([, bytes]) => bytes >= minBytes)
@@ -117,7 +121,10 @@ export function scaleTable(rows: readonly ScaleRow[], rate: number): string {
     .sort((a, b) => a.births - b.births)
     .map((row) => {
       const named = new Set(indexes);
-      const other = Object.entries(row.database.indexes).reduce((sum, [name, bytes]) => sum + (named.has(name) ? 0 : bytes), 0);
+      const other = Object.entries(row.database.indexes).reduce(
+        (sum, [name, bytes]) => sum + (named.has(name) ? 0 : bytes),
+        0,
+      );
       return [
         thousands(row.births),
         fixed(row.generate.seconds, 1),
@@ -161,7 +168,7 @@ export function report(results: ScaleResults): string {
     scaleTable(results.rows, meta.rate),
     '',
     `/s: answers a second, closed loop; p50/p99 at the fixed rate ("sat." when under 95% of it was answered). Requests are made from births sampled`,
-    'across the whole register (TABLESAMPLE). load × COPY: the load\'s time over a raw COPY of the same file. recall@10: close matches of the',
+    "across the whole register (TABLESAMPLE). load × COPY: the load's time over a raw COPY of the same file. recall@10: close matches of the",
     "error model's queries (bench/lib/errors.ts) with the registration among the first ten. index build: from the service's start until",
     '/metrics said its close-match index was built (SUGGESTION_INDEX=service). Sizes: pg_database_size, pg_relation_size of each index.',
   ].join('\n');
@@ -172,7 +179,10 @@ export const RATE_MEASURE = 'answers a second, closed loop';
 export const p99Measure = (rate: number) => `p99 ms at ${rate} a second`;
 
 /** The points of the growth chart: each operation's rate and p99 against the births held. */
-export function chartPoints(rows: readonly ScaleRow[], rate: number): { births: number; operation: Operation; measure: string; value: number }[] {
+export function chartPoints(
+  rows: readonly ScaleRow[],
+  rate: number,
+): { births: number; operation: Operation; measure: string; value: number }[] {
   return rows.flatMap((row) =>
     OPERATIONS.flatMap((operation) => [
       { births: row.births, operation, measure: RATE_MEASURE, value: row.operations[operation].maxRps },
@@ -186,7 +196,10 @@ export function chartSpec(results: ScaleResults): Record<string, unknown> {
   const { rate } = results.meta;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'How lev-api on PostgreSQL grows with the register', subtitle: `${results.meta.date.slice(0, 10)}: ${results.meta.command}` },
+    title: {
+      text: 'How lev-api on PostgreSQL grows with the register',
+      subtitle: `${results.meta.date.slice(0, 10)}: ${results.meta.command}`,
+    },
     data: { values: chartPoints(results.rows, rate) },
     facet: { row: { field: 'measure', type: 'nominal', title: null, sort: [RATE_MEASURE, p99Measure(rate)] } },
     resolve: { scale: { y: 'independent' } },
@@ -195,7 +208,12 @@ export function chartSpec(results: ScaleResults): Record<string, unknown> {
       height: 220,
       mark: { type: 'line', point: true },
       encoding: {
-        x: { field: 'births', type: 'quantitative', scale: { type: 'log' }, title: 'births in the register (log scale)' },
+        x: {
+          field: 'births',
+          type: 'quantitative',
+          scale: { type: 'log' },
+          title: 'births in the register (log scale)',
+        },
         y: { field: 'value', type: 'quantitative', scale: { type: 'log' }, title: null },
         color: { field: 'operation', type: 'nominal', sort: [...OPERATIONS], title: 'operation' },
       },

@@ -15,7 +15,13 @@ import { partyDetails, sameEvent } from './recall.ts';
 import { IDENTITY, LIST_LENGTH, lookupPath, searchPath, suggestionPath, verificationPath } from './workload.ts';
 
 /** Up to `wanted` stored records of `table`, each record of the table as likely to be drawn, the same for the same seed. */
-export async function sampleRegister(url: string, table: string, count: number, wanted: number, seed: number): Promise<Record<string, unknown>[]> {
+export async function sampleRegister(
+  url: string,
+  table: string,
+  count: number,
+  wanted: number,
+  seed: number,
+): Promise<Record<string, unknown>[]> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, statement_timeout: 600_000 });
   await client.connect();
   try {
@@ -44,7 +50,11 @@ function shuffled<T>(items: readonly T[], r: Random): T[] {
 
 /** One list a connection, each its own order of `paths`. */
 const listsOf = (paths: readonly string[], connections: number, name: string, seed: string): Request[][] =>
-  Array.from({ length: connections }, (_, c) => shuffled(paths, Random.fromString(`scale-${name}\u0000${seed}\u0000${c}`)).slice(0, LIST_LENGTH).map(request));
+  Array.from({ length: connections }, (_, c) =>
+    shuffled(paths, Random.fromString(`scale-${name}\u0000${seed}\u0000${c}`))
+      .slice(0, LIST_LENGTH)
+      .map(request),
+  );
 
 /** A close-match query the error model made from a record, and the ids that are the registration sought. */
 export interface RecallQuery {
@@ -64,7 +74,12 @@ export interface ScaleWorkload {
 }
 
 /** The requests of every operation, made from `records` (sampled from the register) of type `description`. */
-export function scaleWorkload(description: RecordDescription, records: readonly Record<string, unknown>[], connections: number, seed: string): ScaleWorkload {
+export function scaleWorkload(
+  description: RecordDescription,
+  records: readonly Record<string, unknown>[],
+  connections: number,
+  seed: string,
+): ScaleWorkload {
   const { search, verification } = description;
   const type = description.name;
   const r = Random.fromString(`scale-workload\u0000${seed}`);
@@ -105,7 +120,11 @@ export function scaleWorkload(description: RecordDescription, records: readonly 
   for (const record of records) {
     const found = partyDetails(record, r.pick(search.parties));
     if (!found) continue;
-    const { details } = withErrors({ surname: found.surname, forenames: found.forenames, date: r.pick(found.dates) }, values, r);
+    const { details } = withErrors(
+      { surname: found.surname, forenames: found.forenames, date: r.pick(found.dates) },
+      values,
+      r,
+    );
     if (!askable(details) || !normaliseName(details.surname) || !normaliseName(details.forenames)) {
       notAsked++;
       continue;
@@ -128,7 +147,12 @@ export function scaleWorkload(description: RecordDescription, records: readonly 
  * Asks each recall query (at most `seconds` in all, `concurrency` at a time) and counts those whose
  * registration is among the candidates answered.
  */
-export async function measureRecall(url: string, queries: readonly RecallQuery[], seconds: number, concurrency = 4): Promise<{ asked: number; found: number }> {
+export async function measureRecall(
+  url: string,
+  queries: readonly RecallQuery[],
+  seconds: number,
+  concurrency = 4,
+): Promise<{ asked: number; found: number }> {
   const deadline = performance.now() + seconds * 1000;
   let next = 0;
   let asked = 0;
@@ -137,7 +161,8 @@ export async function measureRecall(url: string, queries: readonly RecallQuery[]
     while (next < queries.length && performance.now() < deadline) {
       const query = queries[next++];
       const response = await fetch(`${url}${query.path}`, { headers: IDENTITY, signal: AbortSignal.timeout(30_000) });
-      if (response.status !== 200) throw new Error(`GET ${query.path.split('?')[0]} answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 200)
+        throw new Error(`GET ${query.path.split('?')[0]} answered ${response.status}: ${await response.text()}`);
       const answer = (await response.json()) as { candidates: { record: { id: number } }[] };
       asked++;
       if (answer.candidates.some((candidate) => query.truth.has(candidate.record.id))) found++;

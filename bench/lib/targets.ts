@@ -36,7 +36,8 @@ export async function indexesBuilt(port: number, timeoutS = 600): Promise<number
   for (;;) {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     if (/^lev_suggestion_index_built 1$/m.test(text)) return (performance.now() - started) / 1000;
-    if (performance.now() - started > timeoutS * 1000) throw new Error(`the close-match indexes were not built within ${timeoutS} s`);
+    if (performance.now() - started > timeoutS * 1000)
+      throw new Error(`the close-match indexes were not built within ${timeoutS} s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -67,7 +68,10 @@ export interface Started extends Target {
   readonly summary: string;
 }
 
-const serveArgs = (opts: Options) => ({ nodeArgs: opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProf] : [], args: [LEV_API, 'serve'] });
+const serveArgs = (opts: Options) => ({
+  nodeArgs: opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', opts.cpuProf] : [],
+  args: [LEV_API, 'serve'],
+});
 
 export async function startEmbedded(opts: Options, work: string): Promise<Started> {
   const dataset = datasetOf(opts.seed, opts.embedded);
@@ -76,26 +80,59 @@ export async function startEmbedded(opts: Options, work: string): Promise<Starte
   const started = performance.now();
   for (const type of GENERATED_TYPES) {
     const count = dataset.counts[type];
-    await run([LEV_API, 'generate', '--type', type, '--count', String(count), '--seed', dataset.seed, '--out', join(folder, `${type}.ndjson`)], process.env, 60 + count / 500);
+    await run(
+      [
+        LEV_API,
+        'generate',
+        '--type',
+        type,
+        '--count',
+        String(count),
+        '--seed',
+        dataset.seed,
+        '--out',
+        join(folder, `${type}.ndjson`),
+      ],
+      process.env,
+      60 + count / 500,
+    );
   }
   const generateSeconds = (performance.now() - started) / 1000;
   const port = await freePort();
   const { nodeArgs, args } = serveArgs(opts);
   const total = Object.values(dataset.counts).reduce((a, b) => a + b, 0);
-  log(`embedded: starting the service on ${total.toLocaleString('en-GB')} records (it reads LEV_DATA into memory first)`);
-  const server = await startServer('embedded service', nodeArgs, args, serviceEnv(opts, { PORT: String(port), LEV_DATA: folder }), port, 120 + total / 100);
+  log(
+    `embedded: starting the service on ${total.toLocaleString('en-GB')} records (it reads LEV_DATA into memory first)`,
+  );
+  const server = await startServer(
+    'embedded service',
+    nodeArgs,
+    args,
+    serviceEnv(opts, { PORT: String(port), LEV_DATA: folder }),
+    port,
+    120 + total / 100,
+  );
   cleanups.push(() => server.stop());
   const startupPeak = memory(server.pid)?.peakMiB ?? null;
-  log(`embedded: ready in ${server.startSeconds.toFixed(1)} s (peak RSS while loading ${startupPeak?.toFixed(0) ?? '?'} MiB)`);
+  log(
+    `embedded: ready in ${server.startSeconds.toFixed(1)} s (peak RSS while loading ${startupPeak?.toFixed(0) ?? '?'} MiB)`,
+  );
   const summary =
     `${describeCounts(dataset)}, generated in ${generateSeconds.toFixed(1)} s; the service was ready in ${server.startSeconds.toFixed(1)} s` +
-    (startupPeak === null ? '' : `, its RSS peaking at ${Math.round(startupPeak).toLocaleString('en-GB')} MiB while it loaded them`);
+    (startupPeak === null
+      ? ''
+      : `, its RSS peaking at ${Math.round(startupPeak).toLocaleString('en-GB')} MiB while it loaded them`);
   return {
     store: 'embedded',
     server,
     dataset,
     summary,
-    notes: { counts: dataset.counts, generateSeconds, startSeconds: server.startSeconds, startupPeakRssMiB: startupPeak },
+    notes: {
+      counts: dataset.counts,
+      generateSeconds,
+      startSeconds: server.startSeconds,
+      startupPeakRssMiB: startupPeak,
+    },
   };
 }
 
@@ -110,7 +147,11 @@ const keptSchemaName = (seed: string, sizes: { births: number; others: number })
 const postgresLabel = (opts: Options, sizes: { births: number }) =>
   opts.postgres.length > 1 ? `postgres ${sizes.births.toLocaleString('en-GB')}` : 'postgres';
 
-export async function startPostgres(opts: Options, sizes: { births: number; others: number }, work: string): Promise<Started> {
+export async function startPostgres(
+  opts: Options,
+  sizes: { births: number; others: number },
+  work: string,
+): Promise<Started> {
   const label = postgresLabel(opts, sizes);
   const dataset = datasetOf(opts.seed, sizes);
   const url = opts.databaseUrl!;
@@ -119,7 +160,9 @@ export async function startPostgres(opts: Options, sizes: { births: number; othe
   await admin.connect();
   cleanups.push(() => admin.end());
   const mark = JSON.stringify(dataset);
-  const kept = opts.keep && (await admin.query(`SELECT to_regclass('${schema}.${LOADED_MARK}') IS NOT NULL AS present`)).rows[0].present;
+  const kept =
+    opts.keep &&
+    (await admin.query(`SELECT to_regclass('${schema}.${LOADED_MARK}') IS NOT NULL AS present`)).rows[0].present;
   const reused = kept && (await admin.query(`SELECT dataset FROM ${schema}.${LOADED_MARK}`)).rows[0]?.dataset === mark;
   if (!reused) {
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -135,21 +178,34 @@ export async function startPostgres(opts: Options, sizes: { births: number; othe
   const loadSeconds: Record<string, number> = {};
   const loaderPeakMiB: Record<string, number | null> = {};
   if (reused) log(`${label}: measuring kept schema ${schema} again (its records are already loaded)`);
-  else log(`${label}: schema ${schema}; migrating and loading ${Object.values(dataset.counts).reduce((a, b) => a + b, 0).toLocaleString('en-GB')} records`);
+  else
+    log(
+      `${label}: schema ${schema}; migrating and loading ${Object.values(dataset.counts)
+        .reduce((a, b) => a + b, 0)
+        .toLocaleString('en-GB')} records`,
+    );
   for (const type of reused ? [] : GENERATED_TYPES) {
     const count = dataset.counts[type];
     // Generated to a file first, so that the load is measured alone (its speed and its peak memory) and sizes its heap by the file.
     const file = join(work, `${label.replace(/\W+/g, '-')}-${type}.ndjson`);
-    await run([LEV_API, 'generate', '--type', type, '--count', String(count), '--seed', dataset.seed, '--out', file], process.env, 60 + count / 500);
+    await run(
+      [LEV_API, 'generate', '--type', type, '--count', String(count), '--seed', dataset.seed, '--out', file],
+      process.env,
+      60 + count / 500,
+    );
     const measured = await runMeasured([LEV_API, 'load', '--type', type, file], env, 300 + count / 1000);
     await rm(file, { force: true });
     loadSeconds[type] = measured.seconds;
     loaderPeakMiB[type] = measured.peakMiB;
-    log(`${label}: loaded ${count.toLocaleString('en-GB')} ${type} records at ${Math.round(count / measured.seconds).toLocaleString('en-GB')}/s, the loader's RSS peaking at ${measured.peakMiB?.toFixed(0) ?? '?'} MiB`);
+    log(
+      `${label}: loaded ${count.toLocaleString('en-GB')} ${type} records at ${Math.round(count / measured.seconds).toLocaleString('en-GB')}/s, the loader's RSS peaking at ${measured.peakMiB?.toFixed(0) ?? '?'} MiB`,
+    );
   }
   if (!reused) {
     // Fresh statistics, as autovacuum would soon give them, so plans do not depend on its timing.
-    const tables = await admin.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1', [schema]);
+    const tables = await admin.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1', [
+      schema,
+    ]);
     for (const { tablename } of tables.rows) await admin.query(`ANALYZE ${schema}."${tablename}"`);
     if (opts.keep) await admin.query(`CREATE TABLE ${schema}.${LOADED_MARK} AS SELECT $1::text AS dataset`, [mark]);
   }
@@ -163,7 +219,8 @@ export async function startPostgres(opts: Options, sizes: { births: number; othe
   const server = await startServer(`${label} service`, nodeArgs, args, { ...env, PORT: String(port) }, port, 120);
   cleanups.push(() => server.stop());
   log(`${label}: ready in ${server.startSeconds.toFixed(1)} s`);
-  if (env.SUGGESTION_INDEX === 'service') log(`${label}: close-match indexes built in the service in ${(await indexesBuilt(port)).toFixed(1)} s more`);
+  if (env.SUGGESTION_INDEX === 'service')
+    log(`${label}: close-match indexes built in the service in ${(await indexesBuilt(port)).toFixed(1)} s more`);
   // The service's connections, found by their local ports, are the backends whose CPU is its database's.
   const databasePort = Number(new URL(url).port || 5432);
   const databaseCpu = async () => {
@@ -182,7 +239,8 @@ export async function startPostgres(opts: Options, sizes: { births: number; othe
   };
   const loaded = Object.values(loadSeconds).reduce((a, b) => a + b, 0);
   const rates = GENERATED_TYPES.filter((type) => loadSeconds[type]).map(
-    (type) => `${type}s ${Math.round(dataset.counts[type] / loadSeconds[type]).toLocaleString('en-GB')}/s (loader peak ${loaderPeakMiB[type]?.toFixed(0) ?? '?'} MiB)`,
+    (type) =>
+      `${type}s ${Math.round(dataset.counts[type] / loadSeconds[type]).toLocaleString('en-GB')}/s (loader peak ${loaderPeakMiB[type]?.toFixed(0) ?? '?'} MiB)`,
   );
   const how = reused ? 'loaded by an earlier run' : `loaded in ${loaded.toFixed(1)} s: ${rates.join(', ')}`;
   const summary = `${describeCounts(dataset)} in schema ${schema} (${databaseGiB.toFixed(1)} GiB), ${how}; the service was ready in ${server.startSeconds.toFixed(1)} s`;
@@ -192,6 +250,14 @@ export async function startPostgres(opts: Options, sizes: { births: number; othe
     databaseCpu,
     dataset,
     summary,
-    notes: { schema, reused, counts: dataset.counts, loadSeconds, loaderPeakMiB, databaseGiB, startSeconds: server.startSeconds },
+    notes: {
+      schema,
+      reused,
+      counts: dataset.counts,
+      loadSeconds,
+      loaderPeakMiB,
+      databaseGiB,
+      startSeconds: server.startSeconds,
+    },
   };
 }

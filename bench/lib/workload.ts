@@ -51,7 +51,9 @@ const request = (path: string): Request => ({ method: 'GET', path, headers: { ..
 /** An id that exists (9 in 10) or does not (1 in 10): missing ids follow the last record. */
 export function lookupId(r: Random, dataset: Dataset, type: GeneratedType): number {
   const count = dataset.counts[type];
-  return r.chance(MISSING_SHARE) ? dataset.firstId + count + r.int(0, Math.max(0, count - 1)) : dataset.firstId + r.int(0, count - 1);
+  return r.chance(MISSING_SHARE)
+    ? dataset.firstId + count + r.int(0, Math.max(0, count - 1))
+    : dataset.firstId + r.int(0, count - 1);
 }
 
 /** Birth lookups (v1), random existing and missing ids. */
@@ -64,12 +66,16 @@ export function lookupLists(dataset: Dataset, connections: number): Request[][] 
 
 /** Birth credentials issued (the same ids as the lookups, so the two compare): issuance's cost beside a lookup's. */
 export function credentialLists(dataset: Dataset, connections: number): Request[][] {
-  return lookupLists(dataset, connections).map((list) => list.map((entry) => ({ ...entry, path: String(entry.path).replace('/v1/registration/', '/v1/credentials/') })));
+  return lookupLists(dataset, connections).map((list) =>
+    list.map((entry) => ({ ...entry, path: String(entry.path).replace('/v1/registration/', '/v1/credentials/') })),
+  );
 }
 
 /** The first status list, fetched again and again, as relying parties do: a cached body. */
 export function statusListLists(connections: number): Request[][] {
-  return Array.from({ length: connections }, () => Array.from({ length: LIST_LENGTH }, () => request('/v1/credentials/status/1')));
+  return Array.from({ length: connections }, () =>
+    Array.from({ length: LIST_LENGTH }, () => request('/v1/credentials/status/1')),
+  );
 }
 
 function shuffled<T>(items: readonly T[], r: Random): T[] {
@@ -87,7 +93,11 @@ export function searchQueries(dataset: Dataset, type: GeneratedType) {
   const key = `${type}\u0000${dataset.seed}\u0000${dataset.counts[type]}\u0000${dataset.firstId}`;
   let sample = samples.get(key);
   if (!sample) {
-    sample = searchSample(type, { count: dataset.counts[type], seed: dataset.seed, firstId: dataset.firstId }, SEARCH_SAMPLES);
+    sample = searchSample(
+      type,
+      { count: dataset.counts[type], seed: dataset.seed, firstId: dataset.firstId },
+      SEARCH_SAMPLES,
+    );
     samples.set(key, sample);
   }
   return sample;
@@ -130,7 +140,9 @@ export function verificationQueries(dataset: Dataset, type: GeneratedType): Veri
   const misses = searchQueries(dataset, type).filter((sample) => sample.expectId === null);
   const samples = hits.flatMap((sample, i) => {
     const record = recordAt(type, options, (sample.expectId as number) - dataset.firstId);
-    const query: Record<string, string> = { [verification.date.param]: String(readPath(record, verification.date.path)) };
+    const query: Record<string, string> = {
+      [verification.date.param]: String(readPath(record, verification.date.path)),
+    };
     verification.names.forEach((names, n) => {
       query[names.surname] = String(readPath(record, search.parties[n].surname));
       query[names.forenames] = String(readPath(record, search.parties[n].forenames));
@@ -159,7 +171,10 @@ export function verificationLists(dataset: Dataset, type: GeneratedType, connect
 /** A bit of everything, to warm a server up before it is measured. */
 export function warmupLists(dataset: Dataset, connections: number): Request[][] {
   const lookups = lookupLists(dataset, connections);
-  const searches = GENERATED_TYPES.flatMap((type) => [searchLists(dataset, type, connections), verificationLists(dataset, type, connections)]);
+  const searches = GENERATED_TYPES.flatMap((type) => [
+    searchLists(dataset, type, connections),
+    verificationLists(dataset, type, connections),
+  ]);
   return lookups.map((list, c) => {
     const r = Random.fromString(`bench-warmup\u0000${c}`);
     return shuffled([...list.slice(0, 200), ...searches.flatMap((lists) => lists[c].slice(0, 200))], r);
@@ -183,7 +198,11 @@ export function suggestionQueries(dataset: Dataset, type: GeneratedType): Record
   return searchQueries(dataset, type)
     .filter((sample) => sample.expectId !== null)
     .flatMap((sample, i) => {
-      const details = { surname: sample.query.surname, forenames: sample.query.forenames, date: sample.query[dateParam] };
+      const details = {
+        surname: sample.query.surname,
+        forenames: sample.query.forenames,
+        date: sample.query[dateParam],
+      };
       const corrupted = corruptions[i % corruptions.length](details, r) ?? details;
       return [{ surname: corrupted.surname, forenames: corrupted.forenames, [dateParam]: corrupted.date }];
     });

@@ -49,7 +49,10 @@ const TRAIL_READ: AuditOperation = 'audit-read';
  * UTC midnight whatever the session's TimeZone, as the days the report groups by are UTC days.
  */
 function whereOf(filter: TrailFilter): { where: string; params: unknown[] } {
-  const conditions = [`at >= ($1::date)::timestamp AT TIME ZONE 'UTC'`, `at < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'`];
+  const conditions = [
+    `at >= ($1::date)::timestamp AT TIME ZONE 'UTC'`,
+    `at < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'`,
+  ];
   const params: unknown[] = [filter.from, filter.to];
   const add = (sql: string, value: string | undefined) => {
     if (value === undefined) return;
@@ -75,7 +78,8 @@ function matches(entry: ChainedEntry, filter: TrailFilter): boolean {
   if (filter.user !== undefined && !userMatches(entry.username, filter.user)) return false;
   if (filter.username !== undefined && entry.username !== filter.username) return false;
   if (filter.group !== undefined && !entry.groups.includes(filter.group)) return false;
-  if (filter.operation !== undefined ? entry.operation !== filter.operation : entry.operation === TRAIL_READ) return false;
+  if (filter.operation !== undefined ? entry.operation !== filter.operation : entry.operation === TRAIL_READ)
+    return false;
   if (filter.dataset !== undefined && entry.dataset !== filter.dataset) return false;
   if (filter.record !== undefined) {
     const { type, id } = filter.record;
@@ -117,7 +121,8 @@ export function userActivityOf(entries: Iterable<ChainedEntry>, filter: Activity
 }
 
 /** The limit asked for, within its bounds: a caller other than the route (which checks its own) cannot ask for the whole trail. */
-const limitOf = (limit: number | undefined) => (Number.isInteger(limit) ? Math.min(Math.max(limit as number, 1), MAX_ENTRIES_LIMIT) : ENTRIES_LIMIT);
+const limitOf = (limit: number | undefined) =>
+  Number.isInteger(limit) ? Math.min(Math.max(limit as number, 1), MAX_ENTRIES_LIMIT) : ENTRIES_LIMIT;
 
 /** The drill-down's filter in the shared form: its `user` is the whole username. */
 const drillDown = ({ user, limit: _, ...filter }: EntriesFilter): TrailFilter => ({ ...filter, username: user });
@@ -126,7 +131,9 @@ const drillDown = ({ user, limit: _, ...filter }: EntriesFilter): TrailFilter =>
 async function listEntries(db: SqlExecutor, filter: TrailFilter, limit: number): Promise<EntriesPage> {
   const { where, params } = whereOf(filter);
   // `at` is named for the table's column in ORDER BY: the output column of that name is text.
-  const rows = await db.query<Omit<ListedEntry, 'requestId' | 'records'> & { request_id: string; records: string[] | null }>(
+  const rows = await db.query<
+    Omit<ListedEntry, 'requestId' | 'records'> & { request_id: string; records: string[] | null }
+  >(
     `SELECT ${AT_ISO} AS at, username, client, groups, dataset, operation, path, query, results, request_id, records
        FROM audit_log WHERE ${where}
       ORDER BY audit_log.at DESC, audit_log.id DESC LIMIT $${params.length + 1}`,
@@ -158,14 +165,17 @@ function listEntriesOf(kept: readonly ChainedEntry[], filter: TrailFilter, limit
 }
 
 /** One user's entries from the audit table, newest first; one more row than the limit is read, so that whether more existed is known without counting them all. */
-export const userEntries = (db: SqlExecutor, filter: EntriesFilter): Promise<EntriesPage> => listEntries(db, drillDown(filter), limitOf(filter.limit));
+export const userEntries = (db: SqlExecutor, filter: EntriesFilter): Promise<EntriesPage> =>
+  listEntries(db, drillDown(filter), limitOf(filter.limit));
 
-export const userEntriesOf = (kept: readonly ChainedEntry[], filter: EntriesFilter): EntriesPage => listEntriesOf(kept, drillDown(filter), limitOf(filter.limit));
+export const userEntriesOf = (kept: readonly ChainedEntry[], filter: EntriesFilter): EntriesPage =>
+  listEntriesOf(kept, drillDown(filter), limitOf(filter.limit));
 
 /** Who saw a record: the accesses that disclosed or decided on it. */
 const recordFilter = ({ type, id, from, to }: RecordAccessFilter): TrailFilter => ({ from, to, record: { type, id } });
 
-export const recordAccesses = (db: SqlExecutor, filter: RecordAccessFilter): Promise<EntriesPage> => listEntries(db, recordFilter(filter), limitOf(filter.limit));
+export const recordAccesses = (db: SqlExecutor, filter: RecordAccessFilter): Promise<EntriesPage> =>
+  listEntries(db, recordFilter(filter), limitOf(filter.limit));
 
 export const recordAccessesOf = (kept: readonly ChainedEntry[], filter: RecordAccessFilter): EntriesPage =>
   listEntriesOf(kept, recordFilter(filter), limitOf(filter.limit));

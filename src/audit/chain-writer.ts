@@ -16,7 +16,8 @@ import { chainHash, recordKey, writerStart } from './chain.ts';
 export const ORIGIN = 'SELECT head, entries::text AS entries, last_id::text AS last_id FROM audit_chain_origin';
 
 /** A writer's last entry: an index lookup on (writer, seq). */
-const WRITER_HEAD = 'SELECT seq::text AS seq, hash FROM audit_log WHERE writer = $1 ORDER BY audit_log.seq DESC LIMIT 1';
+const WRITER_HEAD =
+  'SELECT seq::text AS seq, hash FROM audit_log WHERE writer = $1 ORDER BY audit_log.seq DESC LIMIT 1';
 
 /**
  * The batch in one statement, so in one transaction of its own (and one round trip). The entries

@@ -18,7 +18,6 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** SQL for an entry's `at` as the text its hash covers. */
 export const AT_ISO = `to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-
 export function chainHash(previousHash: string, at: string, entry: AuditEntry): string {
   const content: unknown[] = [
     at,
@@ -35,12 +34,14 @@ export function chainHash(previousHash: string, at: string, entry: AuditEntry): 
   // Only when there are any: entries written before records were named keep the hashes they had.
   if (entry.records?.length) content.push(entry.records.map((ref) => [ref.type, ref.id]));
   // A change-feed answer's events and fields: an object, so it cannot be read as the records' array.
-  if (entry.events?.length || entry.fields?.length) content.push({ events: entry.events ?? [], fields: entry.fields ?? [] });
+  if (entry.events?.length || entry.fields?.length)
+    content.push({ events: entry.events ?? [], fields: entry.fields ?? [] });
   return sha256(`${previousHash}\n${JSON.stringify(content)}`);
 }
 
 /** The hash a writer's first entry is chained to: the writer's name bound to the origin, the end of the chain before writers. */
-export const writerStart = (writer: string, origin: string): string => sha256(`${origin}\nwriter ${JSON.stringify(writer)}`);
+export const writerStart = (writer: string, origin: string): string =>
+  sha256(`${origin}\nwriter ${JSON.stringify(writer)}`);
 
 /** A record as the audit table's `records` column and its index hold it: `type:id`. */
 export const recordKey = (ref: RecordRef): string => `${ref.type}:${ref.id}`;

@@ -35,17 +35,27 @@ interface CheckpointRow {
   signature: string;
 }
 
-const checkpointOf = (row: CheckpointRow): Checkpoint => ({ ...row.body, hash: row.hash, publicKey: row.public_key, signature: row.signature });
+const checkpointOf = (row: CheckpointRow): Checkpoint => ({
+  ...row.body,
+  hash: row.hash,
+  publicKey: row.public_key,
+  signature: row.signature,
+});
 
 /** Every stored checkpoint, oldest first. */
 export async function storedCheckpoints(db: SqlExecutor): Promise<Checkpoint[]> {
-  const rows = await db.query<CheckpointRow>('SELECT body, hash, public_key, signature FROM audit_checkpoint ORDER BY id');
+  const rows = await db.query<CheckpointRow>(
+    'SELECT body, hash, public_key, signature FROM audit_checkpoint ORDER BY id',
+  );
   return rows.map(checkpointOf);
 }
 
 /** The latest `limit` checkpoints, newest first. */
 export async function latestCheckpoints(db: SqlExecutor, limit: number): Promise<Checkpoint[]> {
-  const rows = await db.query<CheckpointRow>('SELECT body, hash, public_key, signature FROM audit_checkpoint ORDER BY id DESC LIMIT $1', [limit]);
+  const rows = await db.query<CheckpointRow>(
+    'SELECT body, hash, public_key, signature FROM audit_checkpoint ORDER BY id DESC LIMIT $1',
+    [limit],
+  );
   return rows.map(checkpointOf);
 }
 
@@ -58,9 +68,15 @@ async function writerHeads(db: SqlExecutor): Promise<WriterHead[]> {
  * Takes a checkpoint unless another process is taking one, took one less than `minAgeMs` ago, or
  * the trail has not grown since the last; the checkpoint taken, or undefined.
  */
-export async function takeCheckpoint(driver: SqlDriver, signer: CheckpointSigner, minAgeMs = 0): Promise<Checkpoint | undefined> {
+export async function takeCheckpoint(
+  driver: SqlDriver,
+  signer: CheckpointSigner,
+  minAgeMs = 0,
+): Promise<Checkpoint | undefined> {
   return driver.transaction(async (tx) => {
-    const [{ locked }] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [CHECKPOINT_LOCK]);
+    const [{ locked }] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+      CHECKPOINT_LOCK,
+    ]);
     if (!locked) return undefined;
     const [last] = await tx.query<{ hash: string; entries: string; age_ms: number }>(
       `SELECT hash, body->>'entries' AS entries, (extract(epoch FROM clock_timestamp() - at) * 1000)::float8 AS age_ms
@@ -68,19 +84,23 @@ export async function takeCheckpoint(driver: SqlDriver, signer: CheckpointSigner
     );
     if (last && Number(last.age_ms) < minAgeMs) return undefined;
     const [origin] = await tx.query<{ head: string; entries: string }>(ORIGIN);
-    const [{ now }] = await tx.query<{ now: string }>(`SELECT ${AT_ISO.replace('at AT', 'clock_timestamp() AT')} AS now`);
-    const body = checkpointBody(now, { head: origin.head, entries: Number(origin.entries) }, await writerHeads(tx), last?.hash ?? GENESIS_HASH);
+    const [{ now }] = await tx.query<{ now: string }>(
+      `SELECT ${AT_ISO.replace('at AT', 'clock_timestamp() AT')} AS now`,
+    );
+    const body = checkpointBody(
+      now,
+      { head: origin.head, entries: Number(origin.entries) },
+      await writerHeads(tx),
+      last?.hash ?? GENESIS_HASH,
+    );
     // A trail that has not grown since the last checkpoint (the entries only ever grow) needs no new one.
     if (last && Number(last.entries) === body.entries) return undefined;
     const checkpoint = signer.sign(body);
     const { hash, publicKey, signature } = checkpoint;
-    await tx.query('INSERT INTO audit_checkpoint (at, body, hash, public_key, signature) VALUES ($1::timestamptz, $2::jsonb, $3, $4, $5)', [
-      body.at,
-      JSON.stringify(body),
-      hash,
-      publicKey,
-      signature,
-    ]);
+    await tx.query(
+      'INSERT INTO audit_checkpoint (at, body, hash, public_key, signature) VALUES ($1::timestamptz, $2::jsonb, $3, $4, $5)',
+      [body.at, JSON.stringify(body), hash, publicKey, signature],
+    );
     return checkpoint;
   });
 }

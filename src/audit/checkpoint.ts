@@ -13,7 +13,16 @@ import { GENESIS_HASH } from './chain.ts';
 
 /** The checkpoint's hash, over its body in a fixed order (a body read back from jsonb has its keys in another). */
 const checkpointHash = (body: CheckpointBody): string =>
-  sha256(JSON.stringify(['lev-api audit checkpoint', body.at, body.entries, body.origin, body.heads.map((h) => [h.writer, h.seq, h.hash]), body.previous]));
+  sha256(
+    JSON.stringify([
+      'lev-api audit checkpoint',
+      body.at,
+      body.entries,
+      body.origin,
+      body.heads.map((h) => [h.writer, h.seq, h.hash]),
+      body.previous,
+    ]),
+  );
 
 export interface CheckpointSigner {
   readonly publicKey: string;
@@ -32,7 +41,6 @@ export function checkpointSigner(privateKey: crypto.KeyObject): CheckpointSigner
   };
 }
 
-
 export const newSigningKey = (): crypto.KeyObject => crypto.generateKeyPairSync('ed25519').privateKey;
 
 /** Why a checkpoint cannot be taken at its word, or undefined when its hash and signature hold. */
@@ -40,7 +48,11 @@ export function checkpointFault(checkpoint: Checkpoint): string | undefined {
   if (checkpointHash(checkpoint) !== checkpoint.hash) return 'its hash does not match what it states';
   let valid = false;
   try {
-    const key = crypto.createPublicKey({ key: Buffer.from(checkpoint.publicKey, 'base64'), format: 'der', type: 'spki' });
+    const key = crypto.createPublicKey({
+      key: Buffer.from(checkpoint.publicKey, 'base64'),
+      format: 'der',
+      type: 'spki',
+    });
     valid = crypto.verify(null, Buffer.from(checkpoint.hash), key, Buffer.from(checkpoint.signature, 'base64'));
   } catch {
     valid = false;
@@ -49,7 +61,12 @@ export function checkpointFault(checkpoint: Checkpoint): string | undefined {
 }
 
 /** A body stating `heads` after `previous` (the genesis hash before the first checkpoint). */
-export const checkpointBody = (at: string, origin: { head: string; entries: number }, heads: readonly WriterHead[], previous = GENESIS_HASH): CheckpointBody => ({
+export const checkpointBody = (
+  at: string,
+  origin: { head: string; entries: number },
+  heads: readonly WriterHead[],
+  previous = GENESIS_HASH,
+): CheckpointBody => ({
   at,
   entries: origin.entries + heads.reduce((sum, head) => sum + head.seq, 0),
   origin: origin.head,
@@ -75,8 +92,13 @@ export function parseCheckpoints(text: string): Checkpoint[] {
       typeof c.publicKey === 'string' &&
       typeof c.signature === 'string' &&
       Array.isArray(c.heads) &&
-      c.heads.every((h) => h && typeof h.writer === 'string' && Number.isSafeInteger(h.seq) && typeof h.hash === 'string');
-    if (!ok) throw new Error(`item ${n + 1} is not a checkpoint (at, entries, origin, heads, previous, hash, publicKey, signature)`);
+      c.heads.every(
+        (h) => h && typeof h.writer === 'string' && Number.isSafeInteger(h.seq) && typeof h.hash === 'string',
+      );
+    if (!ok)
+      throw new Error(
+        `item ${n + 1} is not a checkpoint (at, entries, origin, heads, previous, hash, publicKey, signature)`,
+      );
     return c as Checkpoint;
   });
 }

@@ -5,7 +5,15 @@
  * file when one is configured (file/), which `lev-api audit verify
  * --file` checks.
  */
-import type { ActivityReport, AuditEntry, AuditReport, AuditTrail, ChainedEntry, Checkpoint, EntriesPage } from '../types/audit.ts';
+import type {
+  ActivityReport,
+  AuditEntry,
+  AuditReport,
+  AuditTrail,
+  ChainedEntry,
+  Checkpoint,
+  EntriesPage,
+} from '../types/audit.ts';
 import { recordAccessesOf, userActivityOf, userEntriesOf } from './activity.ts';
 import { type AuditFileOptions, openAuditFile } from './file/writer.ts';
 import { GENESIS_HASH, chainHash } from './chain.ts';
@@ -81,7 +89,9 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
       // One writer, the process: its chain runs from the origin (the file's end when it opened).
       const heads = appended ? [{ writer: 'embedded', seq: appended, hash: head }] : [];
       if (checkpoints.length && checkpoints[checkpoints.length - 1].entries === appended) return undefined;
-      const checkpoint = signer.sign(checkpointBody(new Date().toISOString(), { head: origin, entries: 0 }, heads, checkpoints.at(-1)?.hash));
+      const checkpoint = signer.sign(
+        checkpointBody(new Date().toISOString(), { head: origin, entries: 0 }, heads, checkpoints.at(-1)?.hash),
+      );
       checkpoints.push(checkpoint);
       // As bounded as the entries kept: the latest, a tenth over at most.
       if (checkpoints.length > keep + Math.ceil(keep / 10)) checkpoints = checkpoints.slice(checkpoints.length - keep);

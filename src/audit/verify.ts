@@ -64,12 +64,19 @@ const IN_RANGE = 'id > $1::bigint AND ($2::date IS NULL OR at >= $2::date) AND (
 
 /** How many entries `auditEntries` gives for the range (as of the same snapshot, in a transaction that has one). */
 export async function countAuditEntries(db: SqlExecutor, range: DayRange = {}): Promise<number> {
-  const [{ count }] = await db.query<{ count: string }>(`SELECT count(*)::text AS count FROM audit_log WHERE ${IN_RANGE}`, ['0', range.from ?? null, range.to ?? null]);
+  const [{ count }] = await db.query<{ count: string }>(
+    `SELECT count(*)::text AS count FROM audit_log WHERE ${IN_RANGE}`,
+    ['0', range.from ?? null, range.to ?? null],
+  );
   return Number(count);
 }
 
 /** Entries in id order, optionally within [from, to] days (UTC), a page at a time. */
-export async function* auditEntries(db: SqlExecutor, range: DayRange = {}, pageSize = 5000): AsyncGenerator<StoredEntry> {
+export async function* auditEntries(
+  db: SqlExecutor,
+  range: DayRange = {},
+  pageSize = 5000,
+): AsyncGenerator<StoredEntry> {
   let after = '0';
   for (;;) {
     const rows = await db.query<Row>(
@@ -86,7 +93,10 @@ export async function* auditEntries(db: SqlExecutor, range: DayRange = {}, pageS
 async function* originEntries(db: SqlExecutor, pageSize: number): AsyncGenerator<StoredEntry> {
   let after = '0';
   for (;;) {
-    const rows = await db.query<Row>(`SELECT ${COLUMNS} FROM audit_log WHERE writer IS NULL AND id > $1::bigint ORDER BY audit_log.id LIMIT $2`, [after, pageSize]);
+    const rows = await db.query<Row>(
+      `SELECT ${COLUMNS} FROM audit_log WHERE writer IS NULL AND id > $1::bigint ORDER BY audit_log.id LIMIT $2`,
+      [after, pageSize],
+    );
     for (const row of rows) yield storedEntry(row);
     if (rows.length < pageSize) return;
     after = rows[rows.length - 1].id;
@@ -112,8 +122,14 @@ export type VerifyResult =
   | { ok: true; entries: number; writers?: number; checkpoints?: number }
   | { ok: false; entries: number; brokenAt: string; reason: string };
 
-const broken = (entries: number, brokenAt: string, reason: string): VerifyResult => ({ ok: false, entries, brokenAt, reason });
-const FOLLOWS = 'does not follow from the entry before it: it was altered, or an entry before it was removed, altered, inserted or moved';
+const broken = (entries: number, brokenAt: string, reason: string): VerifyResult => ({
+  ok: false,
+  entries,
+  brokenAt,
+  reason,
+});
+const FOLLOWS =
+  'does not follow from the entry before it: it was altered, or an entry before it was removed, altered, inserted or moved';
 
 /** Checks a chain of entries from `previous` (the genesis hash for a whole trail); reports the first entry whose hash does not follow from its predecessor. */
 export async function verifyEntries(
@@ -145,7 +161,10 @@ interface VerifyOptions {
  * or witnessed, is signed, starts from the same origin, and names heads the writers' chains pass
  * through, for as many entries as it states.
  */
-export async function verifyAuditChain(db: SqlExecutor, { witnessed = [], pageSize = 5000 }: VerifyOptions = {}): Promise<VerifyResult> {
+export async function verifyAuditChain(
+  db: SqlExecutor,
+  { witnessed = [], pageSize = 5000 }: VerifyOptions = {},
+): Promise<VerifyResult> {
   const [originRow] = await db.query<{ head: string; entries: string; last_id: string }>(ORIGIN);
   if (!originRow) return broken(0, 'origin', 'the audit_chain_origin row is missing');
   const origin = { head: originRow.head, entries: Number(originRow.entries), lastId: Number(originRow.last_id) };
@@ -154,17 +173,34 @@ export async function verifyAuditChain(db: SqlExecutor, { witnessed = [], pageSi
   const stored = await storedCheckpoints(db);
   let previous = GENESIS_HASH;
   for (const checkpoint of stored) {
-    const fault = checkpointFault(checkpoint) ?? (checkpoint.previous === previous ? undefined : 'it does not follow from the checkpoint before it');
-    if (fault) return broken(0, `checkpoint ${checkpoint.hash}`, `the stored checkpoint of ${checkpoint.at} cannot be trusted: ${fault}`);
+    const fault =
+      checkpointFault(checkpoint) ??
+      (checkpoint.previous === previous ? undefined : 'it does not follow from the checkpoint before it');
+    if (fault)
+      return broken(
+        0,
+        `checkpoint ${checkpoint.hash}`,
+        `the stored checkpoint of ${checkpoint.at} cannot be trusted: ${fault}`,
+      );
     previous = checkpoint.hash;
   }
   for (const checkpoint of witnessed) {
     const fault = checkpointFault(checkpoint);
-    if (fault) return broken(0, `checkpoint ${checkpoint.hash}`, `the checkpoint of ${checkpoint.at} given cannot be trusted: ${fault}`);
+    if (fault)
+      return broken(
+        0,
+        `checkpoint ${checkpoint.hash}`,
+        `the checkpoint of ${checkpoint.at} given cannot be trusted: ${fault}`,
+      );
   }
   const all = [...stored.map((c) => ({ c, by: 'stored' })), ...witnessed.map((c) => ({ c, by: 'given' }))];
   for (const { c, by } of all) {
-    if (c.origin !== origin.head) return broken(0, `checkpoint ${c.hash}`, `the ${by} checkpoint of ${c.at} starts from another origin than the trail's: the entries before writers were changed`);
+    if (c.origin !== origin.head)
+      return broken(
+        0,
+        `checkpoint ${c.hash}`,
+        `the ${by} checkpoint of ${c.at} starts from another origin than the trail's: the entries before writers were changed`,
+      );
   }
   // writer -> seq -> the hash a checkpoint says the entry there has, and which checkpoint says it.
   const expected = new Map<string, Map<number, { hash: string; what: string }>>();
@@ -180,12 +216,22 @@ export async function verifyAuditChain(db: SqlExecutor, { witnessed = [], pageSi
   let chain = GENESIS_HASH;
   for await (const entry of originEntries(db, pageSize)) {
     count++;
-    if (Number(entry.id) > origin.lastId) return broken(count, entry.id, `entry ${entry.id} names no writer but comes after the chain before writers ended: it was inserted`);
-    if (chainHash(chain, entry.at, entry) !== entry.hash) return broken(count, entry.id, `entry ${entry.id} ${FOLLOWS}`);
+    if (Number(entry.id) > origin.lastId)
+      return broken(
+        count,
+        entry.id,
+        `entry ${entry.id} names no writer but comes after the chain before writers ended: it was inserted`,
+      );
+    if (chainHash(chain, entry.at, entry) !== entry.hash)
+      return broken(count, entry.id, `entry ${entry.id} ${FOLLOWS}`);
     chain = entry.hash;
   }
   if (count !== origin.entries || chain !== origin.head) {
-    return broken(count, 'origin', `the chain before writers holds ${count} entries ending in ${chain.slice(0, 12)}..., not the ${origin.entries} ending in ${origin.head.slice(0, 12)}... its end recorded: entries were removed or added`);
+    return broken(
+      count,
+      'origin',
+      `the chain before writers holds ${count} entries ending in ${chain.slice(0, 12)}..., not the ${origin.entries} ending in ${origin.head.slice(0, 12)}... its end recorded: entries were removed or added`,
+    );
   }
 
   const seen = new Map<string, number>();
@@ -194,7 +240,12 @@ export async function verifyAuditChain(db: SqlExecutor, { witnessed = [], pageSi
   let seq = 0;
   const unreached = (name: string, last: number): VerifyResult | undefined => {
     for (const [at, { what }] of expected.get(name) ?? []) {
-      if (at > last) return broken(count, `${name}#${at}`, `${what} names entry ${at} of writer ${name}, whose chain ends at ${last}: entries were removed`);
+      if (at > last)
+        return broken(
+          count,
+          `${name}#${at}`,
+          `${what} names entry ${at} of writer ${name}, whose chain ends at ${last}: entries were removed`,
+        );
     }
     return undefined;
   };
@@ -210,10 +261,16 @@ export async function verifyAuditChain(db: SqlExecutor, { witnessed = [], pageSi
       chain = writerStart(writer, origin.head);
     }
     const where = `entry ${entry.id} (writer ${writer}, #${entry.seq})`;
-    if (entry.seq !== seq + 1) return broken(count, entry.id, `${where} comes after #${seq} of its writer: entries were removed or inserted`);
+    if (entry.seq !== seq + 1)
+      return broken(count, entry.id, `${where} comes after #${seq} of its writer: entries were removed or inserted`);
     if (chainHash(chain, entry.at, entry) !== entry.hash) return broken(count, entry.id, `${where} ${FOLLOWS}`);
     const claimed = expected.get(writer)?.get(seq + 1);
-    if (claimed && claimed.hash !== entry.hash) return broken(count, entry.id, `${where} is not the entry ${claimed.what} names there: the writer's chain was rewritten`);
+    if (claimed && claimed.hash !== entry.hash)
+      return broken(
+        count,
+        entry.id,
+        `${where} is not the entry ${claimed.what} names there: the writer's chain was rewritten`,
+      );
     chain = entry.hash;
     seq++;
     seen.set(writer, seq);
@@ -230,7 +287,12 @@ export async function verifyAuditChain(db: SqlExecutor, { witnessed = [], pageSi
   }
   for (const { c, by } of all) {
     const held = origin.entries + c.heads.reduce((sum, head) => sum + head.seq, 0);
-    if (held !== c.entries) return broken(count, `checkpoint ${c.hash}`, `the ${by} checkpoint of ${c.at} states ${c.entries} entries but its heads make ${held}`);
+    if (held !== c.entries)
+      return broken(
+        count,
+        `checkpoint ${c.hash}`,
+        `the ${by} checkpoint of ${c.at} states ${c.entries} entries but its heads make ${held}`,
+      );
   }
   return { ok: true, entries: count, writers: seen.size, checkpoints: stored.length };
 }

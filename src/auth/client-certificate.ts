@@ -16,7 +16,7 @@
  * cached per socket); its SHA-256 thumbprint is what a certificate-bound
  * token's `cnf["x5t#S256"]` must equal (RFC 8705).
  */
-import { X509Certificate, createHash } from 'node:crypto';
+import { type X509Certificate, createHash } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type { Certificate } from '@peculiar/asn1-x509';
 import { whenNeeded } from '../when-needed.ts';
@@ -104,19 +104,27 @@ function keyProblem(certificate: X509Certificate): CertificateProblem | undefine
     case 'rsa':
     case 'rsa-pss': {
       const bits = details.modulusLength ?? 0;
-      return bits >= MIN_RSA_BITS ? undefined : { rule: 'key-size', detail: `its RSA key has ${bits} bits; at least ${MIN_RSA_BITS} are needed` };
+      return bits >= MIN_RSA_BITS
+        ? undefined
+        : { rule: 'key-size', detail: `its RSA key has ${bits} bits; at least ${MIN_RSA_BITS} are needed` };
     }
     case 'ec': {
       const bits = curveBits(details.namedCurve);
       return bits >= MIN_EC_BITS
         ? undefined
-        : { rule: 'key-size', detail: `its EC key (${details.namedCurve ?? 'unnamed curve'}) has ${bits || 'an unknown number of'} bits; at least ${MIN_EC_BITS} are needed` };
+        : {
+            rule: 'key-size',
+            detail: `its EC key (${details.namedCurve ?? 'unnamed curve'}) has ${bits || 'an unknown number of'} bits; at least ${MIN_EC_BITS} are needed`,
+          };
     }
     case 'ed25519':
     case 'ed448':
       return undefined;
     default:
-      return { rule: 'key-type', detail: `its key is of type ${key.asymmetricKeyType ?? 'unknown'}; RSA or EC keys are accepted` };
+      return {
+        rule: 'key-type',
+        detail: `its key is of type ${key.asymmetricKeyType ?? 'unknown'}; RSA or EC keys are accepted`,
+      };
   }
 }
 
@@ -130,7 +138,8 @@ function signatureProblem(parsed: Certificate): CertificateProblem | undefined {
   if (algorithm === RSASSA_PSS) {
     let hash = '1.3.14.3.2.26'; // RFC 4055: SHA-1 when the parameters do not say
     try {
-      if (parameters) hash = asn1Schema().AsnConvert.parse(parameters, asn1Rsa().RsaSaPssParams).hashAlgorithm.algorithm;
+      if (parameters)
+        hash = asn1Schema().AsnConvert.parse(parameters, asn1Rsa().RsaSaPssParams).hashAlgorithm.algorithm;
     } catch {
       return refuse('RSASSA-PSS with unreadable parameters');
     }
@@ -143,7 +152,10 @@ function validityProblem(parsed: Certificate): CertificateProblem | undefined {
   const { notBefore, notAfter } = parsed.tbsCertificate.validity;
   const days = (notAfter.getTime().getTime() - notBefore.getTime().getTime()) / DAY_MS;
   if (days <= MAX_VALIDITY_DAYS) return undefined;
-  return { rule: 'validity-period', detail: `it is valid for ${Math.floor(days)} days; at most ${MAX_VALIDITY_DAYS} (two years) are accepted` };
+  return {
+    rule: 'validity-period',
+    detail: `it is valid for ${Math.floor(days)} days; at most ${MAX_VALIDITY_DAYS} (two years) are accepted`,
+  };
 }
 
 /** The first on-boarding rule the certificate breaks, or undefined. */
@@ -158,10 +170,15 @@ export function certificateProblem(certificate: X509Certificate): CertificatePro
 }
 
 /** base64url SHA-256 of the certificate's DER (RFC 8705 `x5t#S256`). */
-export const certificateThumbprint = (certificate: X509Certificate) => createHash('sha256').update(certificate.raw).digest('base64url');
+export const certificateThumbprint = (certificate: X509Certificate) =>
+  createHash('sha256').update(certificate.raw).digest('base64url');
 
 function inspectCertificate(certificate: X509Certificate): PresentedCertificate {
-  return { thumbprint: certificateThumbprint(certificate), fingerprint: certificate.fingerprint256, problem: certificateProblem(certificate) };
+  return {
+    thumbprint: certificateThumbprint(certificate),
+    fingerprint: certificate.fingerprint256,
+    problem: certificateProblem(certificate),
+  };
 }
 
 const seen = new WeakMap<object, PresentedCertificate | null>();

@@ -15,7 +15,10 @@ import { proxyIdentifier } from './proxy.ts';
 
 export function createIdentifier(config: Pick<Config, 'auth'>): Identifier {
   const { auth } = config;
-  if (!auth) throw new ConfigError('No authentication settings: this configuration was loaded for a command that serves nothing');
+  if (!auth)
+    throw new ConfigError(
+      'No authentication settings: this configuration was loaded for a command that serves nothing',
+    );
   switch (auth.mode) {
     case 'mock':
       return mockIdentifier;

@@ -83,7 +83,10 @@ const discoveryUrl = (issuer: string) => `${issuer.replace(/\/+$/, '')}/.well-kn
 async function discoverJwksUri(issuer: string): Promise<URL> {
   let document: unknown;
   try {
-    const response = await fetch(discoveryUrl(issuer), { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: 'application/json' } });
+    const response = await fetch(discoveryUrl(issuer), {
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      headers: { accept: 'application/json' },
+    });
     if (!response.ok) throw new IssuerError('OIDC_DISCOVERY_STATUS', `discovery answered ${response.status}`);
     document = await response.json();
   } catch (error) {
@@ -92,7 +95,8 @@ async function discoverJwksUri(issuer: string): Promise<URL> {
   }
   const { issuer: stated, jwks_uri: jwksUri } = (document ?? {}) as { issuer?: unknown; jwks_uri?: unknown };
   // OpenID Connect Discovery 1.0, section 4.3: the document must name the issuer it was fetched for.
-  if (stated !== issuer) throw new IssuerError('OIDC_DISCOVERY_ISSUER_MISMATCH', 'discovery document names another issuer');
+  if (stated !== issuer)
+    throw new IssuerError('OIDC_DISCOVERY_ISSUER_MISMATCH', 'discovery document names another issuer');
   let url: URL;
   try {
     url = new URL(String(jwksUri));
@@ -147,7 +151,11 @@ export function identityFromClaims(claims: JWTPayload, mapping: OidcConfig['clai
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** Why a token's certificate binding fails (RFC 8705 section 3), for the log; undefined when it holds. */
-function bindingProblem(claims: JWTPayload, certificate: Caller['clientCertificate'], required: boolean): string | undefined {
+function bindingProblem(
+  claims: JWTPayload,
+  certificate: Caller['clientCertificate'],
+  required: boolean,
+): string | undefined {
   const { cnf } = claims;
   if (cnf === undefined) return required ? 'CNF_REQUIRED' : undefined;
   if (!cnf || typeof cnf !== 'object' || Array.isArray(cnf)) return 'CNF_MALFORMED';
@@ -160,7 +168,9 @@ function bindingProblem(claims: JWTPayload, certificate: Caller['clientCertifica
 }
 
 const invalidToken = (cause: unknown) =>
-  Object.assign(unauthorized('The access token is invalid or has expired', bearerChallenge('invalid_token')), { cause });
+  Object.assign(unauthorized('The access token is invalid or has expired', bearerChallenge('invalid_token')), {
+    cause,
+  });
 
 export function oidcIdentifier(config: OidcConfig): Identifier {
   let keySet: Promise<JWTVerifyGetKey> | undefined;
@@ -187,7 +197,8 @@ export function oidcIdentifier(config: OidcConfig): Identifier {
       throw unauthorized('An access token is required: send Authorization: Bearer <token>', bearerChallenge());
     }
     const token = BEARER.exec(authorization)?.[1];
-    if (!token) throw unauthorized("The Authorization header must be 'Bearer <token>'", bearerChallenge('invalid_request'));
+    if (!token)
+      throw unauthorized("The Authorization header must be 'Bearer <token>'", bearerChallenge('invalid_request'));
 
     let claims: JWTPayload;
     let header: JWTHeaderParameters;
@@ -202,24 +213,54 @@ export function oidcIdentifier(config: OidcConfig): Identifier {
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code && TOKEN_REJECTED.has(code)) throw invalidToken(error);
-      throw Object.assign(serviceUnavailable('The token issuer cannot be reached to check the access token; try again shortly'), {
-        cause: error,
-      });
+      throw Object.assign(
+        serviceUnavailable('The token issuer cannot be reached to check the access token; try again shortly'),
+        {
+          cause: error,
+        },
+      );
     }
     // jose checks iat only against a maximum age; a token issued in the future is refused here.
     if ((claims.iat as number) > Date.now() / 1000 + config.clockToleranceS) {
-      throw invalidToken(Object.assign(new Error('iat in the future'), { name: 'JWTClaimValidationFailed', code: 'ERR_JWT_CLAIM_VALIDATION_FAILED', claim: 'iat' }));
+      throw invalidToken(
+        Object.assign(new Error('iat in the future'), {
+          name: 'JWTClaimValidationFailed',
+          code: 'ERR_JWT_CLAIM_VALIDATION_FAILED',
+          claim: 'iat',
+        }),
+      );
     }
     const lifetimeS = (claims.exp as number) - (claims.iat as number);
     if (lifetimeS > config.maxTokenLifetimeS) {
-      throw invalidToken(Object.assign(new Error('lifetime too long'), { name: 'JWTClaimValidationFailed', code: 'TOKEN_LIFETIME_TOO_LONG', claim: 'exp' }));
+      throw invalidToken(
+        Object.assign(new Error('lifetime too long'), {
+          name: 'JWTClaimValidationFailed',
+          code: 'TOKEN_LIFETIME_TOO_LONG',
+          claim: 'exp',
+        }),
+      );
     }
-    if (header.typ !== undefined && !(typeof header.typ === 'string' && ACCESS_TOKEN_TYPES.has(header.typ.toLowerCase()))) {
-      throw invalidToken(Object.assign(new Error('not an access token'), { name: 'JWTClaimValidationFailed', code: 'TOKEN_TYPE_NOT_ACCESS', claim: 'typ' }));
+    if (
+      header.typ !== undefined &&
+      !(typeof header.typ === 'string' && ACCESS_TOKEN_TYPES.has(header.typ.toLowerCase()))
+    ) {
+      throw invalidToken(
+        Object.assign(new Error('not an access token'), {
+          name: 'JWTClaimValidationFailed',
+          code: 'TOKEN_TYPE_NOT_ACCESS',
+          claim: 'typ',
+        }),
+      );
     }
     const binding = bindingProblem(claims, clientCertificate, config.requireBoundTokens);
     if (binding) {
-      throw invalidToken(Object.assign(new Error('certificate binding'), { name: 'CertificateBindingFailed', code: binding, claim: 'cnf' }));
+      throw invalidToken(
+        Object.assign(new Error('certificate binding'), {
+          name: 'CertificateBindingFailed',
+          code: binding,
+          claim: 'cnf',
+        }),
+      );
     }
     try {
       return identityFromClaims(claims, config.claims);

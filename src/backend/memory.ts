@@ -40,24 +40,37 @@ export async function openMemoryBackend(
 ): Promise<MemoryBackend> {
   const { reader, writer, events, searchKeys } = createMemoryRecords(descriptions);
   const thread = suggestionThread
-    ? startSuggestionThread(descriptions.map((d) => d.name), { fed: searchKeys }, (error) =>
-        // The message only: the index holds names, and an error never quotes them.
-        console.error(`the close-match thread failed (${error.message}); it is started again, close matches are found on the event loop meanwhile`), { whenAsked: true })
+    ? startSuggestionThread(
+        descriptions.map((d) => d.name),
+        { fed: searchKeys },
+        (error) =>
+          // The message only: the index holds names, and an error never quotes them.
+          console.error(
+            `the close-match thread failed (${error.message}); it is started again, close matches are found on the event loop meanwhile`,
+          ),
+        { whenAsked: true },
+      )
     : undefined;
   const credentials = createMemoryCredentialStatuses();
   const revoking = new Set<string>(REVOKING_REASONS);
-  events.onAppend((type, changes) => credentials.revoke(type, changes.filter((change) => change.reason && revoking.has(change.reason)).map((change) => change.id)));
+  events.onAppend((type, changes) =>
+    credentials.revoke(
+      type,
+      changes.filter((change) => change.reason && revoking.has(change.reason)).map((change) => change.id),
+    ),
+  );
   // The head beside the trail, so that a trail cut short is told at start and by verify.
-  const trail = await openMemoryTrail({ ...audit, file: audit.file && { ...audit.file, headPath: defaultHeadPath(audit.file.path) } });
+  const trail = await openMemoryTrail({
+    ...audit,
+    file: audit.file && { ...audit.file, headPath: defaultHeadPath(audit.file.path) },
+  });
   // The mock makes its own key at start unless one is configured.
   const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
   const schedule = scheduleCheckpoints(async () => trail.checkpoint(signer), checkpoints.intervalMs);
   return {
     kind: 'memory',
     records: reader,
-    ...(thread
-      ? { suggestionIndexes: thread, closeMatches: threadFirst(thread, reader) }
-      : {}),
+    ...(thread ? { suggestionIndexes: thread, closeMatches: threadFirst(thread, reader) } : {}),
     writer,
     audit: trail,
     report: trail,

@@ -8,7 +8,14 @@ import { DescriptionError } from '../errors.ts';
 import { loadDataPath } from '../load/data-path.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import { auditHistory } from '../mock/audit-history.ts';
-import { type TypeScenarios, isSearchable, loadScenarioFiles, mockProblems, mockRecords, scenariosOf } from '../mock/dataset.ts';
+import {
+  type TypeScenarios,
+  isSearchable,
+  loadScenarioFiles,
+  mockProblems,
+  mockRecords,
+  scenariosOf,
+} from '../mock/dataset.ts';
 import { startLiveMock } from '../mock/live.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { loadRecordTypes } from '../records/index.ts';
@@ -43,12 +50,19 @@ export async function loadMock(writer: RecordWriter, { descriptions, scenarios }
   const dataset = mockRecords(descriptions, scenarios);
   const [first] = mockProblems(descriptions, scenarios, dataset);
   if (first) throw new DescriptionError(first.type, 'mock records', first.problem);
-  for (const description of descriptions) await loadSources(writer, description, [mockSource(description.name, dataset[description.name] ?? [])]);
+  for (const description of descriptions)
+    await loadSources(writer, description, [mockSource(description.name, dataset[description.name] ?? [])]);
 }
 
 /** The mock's invented audit history (src/mock/audit-history.ts) of the types' searchable scenarios, chained like any other entries. */
-async function seedAuditHistory(backend: MemoryBackend, today: Date, { descriptions, scenarios }: ServiceTypes): Promise<void> {
-  const searchable = descriptions.flatMap((description) => scenariosOf(description.name, scenarios)).filter(isSearchable);
+async function seedAuditHistory(
+  backend: MemoryBackend,
+  today: Date,
+  { descriptions, scenarios }: ServiceTypes,
+): Promise<void> {
+  const searchable = descriptions
+    .flatMap((description) => scenariosOf(description.name, scenarios))
+    .filter(isSearchable);
   for (const { at, entry } of auditHistory(today, searchable)) await backend.trail.append([entry], at);
 }
 
@@ -75,7 +89,9 @@ export async function openBackend(config: Config, types: ServiceTypes): Promise<
     // A server's schema is the operator's to migrate: until it is current the service does not start.
     return preparing(backend, async () => (await backend.records.ready(), backend));
   }
-  const backend = await openMemoryBackend(descriptions, config.embeddedAudit, config.auditCheckpoints, { suggestionThread: true });
+  const backend = await openMemoryBackend(descriptions, config.embeddedAudit, config.auditCheckpoints, {
+    suggestionThread: true,
+  });
   return preparing(backend, async () => {
     if (config.dataPath) await loadDataPath(backend.writer, config.dataPath, descriptions);
     else {
@@ -83,8 +99,10 @@ export async function openBackend(config: Config, types: ServiceTypes): Promise<
       await loadMock(backend.writer, types);
       // Only into a trail of the process's own: never into an audit file that outlives it.
       if (!config.embeddedAudit.file) await seedAuditHistory(backend, new Date(), types);
-      const live = startLiveMock(backend.writer, config.events.mockIntervalS, (error) =>
-        console.error(`the live mock could not add a registration: ${error.message}`),
+      const live = startLiveMock(
+        backend.writer,
+        config.events.mockIntervalS,
+        (error) => console.error(`the live mock could not add a registration: ${error.message}`),
         Math.random,
         descriptions,
       );

@@ -47,18 +47,32 @@ export function postgresBackend(
   replicas?: ReplicaSet,
   { checkpoints = { intervalMs: 60_000 }, suggestionIndex = 'database', connection }: PostgresBackendOptions = {},
 ): PostgresBackend {
-  const events = createPostgresEvents(driver, descriptions.map((d) => d.name));
-  if (suggestionIndex === 'service' && !connection) throw new Error("SUGGESTION_INDEX=service needs the primary's connection settings for its thread");
-  const suggestionIndexes = suggestionIndex === 'service'
-    ? startSuggestionThread(descriptions.map((d) => d.name), { connection: connection as PostgresOptions }, (error) =>
-        // The message only: the indexes hold names, and an error never quotes them.
-        console.error(`the close-match index stopped (${error.message}); building it again, close matches read the database meanwhile`))
-    : undefined;
+  const events = createPostgresEvents(
+    driver,
+    descriptions.map((d) => d.name),
+  );
+  if (suggestionIndex === 'service' && !connection)
+    throw new Error("SUGGESTION_INDEX=service needs the primary's connection settings for its thread");
+  const suggestionIndexes =
+    suggestionIndex === 'service'
+      ? startSuggestionThread(
+          descriptions.map((d) => d.name),
+          { connection: connection as PostgresOptions },
+          (error) =>
+            // The message only: the indexes hold names, and an error never quotes them.
+            console.error(
+              `the close-match index stopped (${error.message}); building it again, close matches read the database meanwhile`,
+            ),
+        )
+      : undefined;
   const { reader, writer } = createPostgresRecords(driver, descriptions, replicas, suggestionIndexes);
   const audit = postgresAuditTrail(driver);
   const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
   // Every process tries at every interval; the one that finds no checkpoint taken within the last half interval takes it.
-  const schedule = scheduleCheckpoints(() => takeCheckpoint(driver, signer, checkpoints.intervalMs / 2), checkpoints.intervalMs);
+  const schedule = scheduleCheckpoints(
+    () => takeCheckpoint(driver, signer, checkpoints.intervalMs / 2),
+    checkpoints.intervalMs,
+  );
   return {
     kind: 'postgres',
     driver,
@@ -93,6 +107,8 @@ export function openPostgresBackend(
 ): PostgresBackend {
   const driver = openPostgres(database);
   const readers = database.readUrls.map((url) => openPostgres({ ...database, url, applicationName: 'lev-api-read' }));
-  const replicas = readers.length ? replicaSet(driver, readers, { maxLagMs: database.readMaxLagMs, intervalMs: database.readProbeMs }) : undefined;
+  const replicas = readers.length
+    ? replicaSet(driver, readers, { maxLagMs: database.readMaxLagMs, intervalMs: database.readProbeMs })
+    : undefined;
   return postgresBackend(driver, descriptions, replicas, { ...options, connection: database });
 }

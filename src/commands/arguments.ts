@@ -34,7 +34,14 @@ function joinDashedValues(args: readonly string[], options: Options): string[] {
     const name = optionNamed(arg, options);
     const next = args[index + 1];
     const takesValue = name !== undefined && options[name].type === 'string' && !arg.includes('=');
-    if (takesValue && next !== undefined && next.startsWith('-') && next !== '--' && optionNamed(next, options) === undefined && !next.startsWith('--')) {
+    if (
+      takesValue &&
+      next !== undefined &&
+      next.startsWith('-') &&
+      next !== '--' &&
+      optionNamed(next, options) === undefined &&
+      !next.startsWith('--')
+    ) {
       joined.push(`--${name}=${next}`);
       index++;
     } else joined.push(arg);
@@ -48,17 +55,29 @@ const named = (message: string) => /'([^']*)'/.exec(message)?.[1] ?? '';
 export function parseArguments<T extends Options>(args: readonly string[], options: T, { positionals = false } = {}) {
   let parsed;
   try {
-    parsed = parseArgs({ args: joinDashedValues(args, options), options, strict: true, allowPositionals: positionals, tokens: true });
+    parsed = parseArgs({
+      args: joinDashedValues(args, options),
+      options,
+      strict: true,
+      allowPositionals: positionals,
+      tokens: true,
+    });
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
-    const name = named(message).replace(/^-., /, '').replace(/ <value>$/, '');
+    const name = named(message)
+      .replace(/^-., /, '')
+      .replace(/ <value>$/, '');
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const known = Object.keys(options);
-      throw new UsageError(`unknown option ${name}${known.length ? `; the options are ${known.map((option) => `--${option}`).join(', ')}` : ': this command takes none'}`);
+      throw new UsageError(
+        `unknown option ${name}${known.length ? `; the options are ${known.map((option) => `--${option}`).join(', ')}` : ': this command takes none'}`,
+      );
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError(`unexpected argument '${name}'`);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      throw new UsageError(/does not take an argument/.test(message) ? `${name} takes no value` : `${name} needs a value`);
+      throw new UsageError(
+        /does not take an argument/.test(message) ? `${name} takes no value` : `${name} needs a value`,
+      );
     }
     throw new UsageError(message.split('\n')[0]);
   }
@@ -76,6 +95,7 @@ export function parseArguments<T extends Options>(args: readonly string[], optio
 /** A date option's value, checked: the form (YYYY-MM-DD) and, that right, the day itself. */
 export function dateOption(name: string, value: string | undefined): string | undefined {
   if (value === undefined || isIsoDate(value)) return value;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`--${name} ${value} is written right but is no day of the calendar`);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value))
+    throw new UsageError(`--${name} ${value} is written right but is no day of the calendar`);
   throw new UsageError(`--${name} must be a date written YYYY-MM-DD, not '${value}'`);
 }

@@ -49,7 +49,9 @@ async function verifyFile(path: string, witnessed: readonly Checkpoint[] = []): 
   }
   const notes = () => {
     if (result.head === undefined) {
-      console.log(`note: no head file (${defaultHeadPath(path)}) beside the trail, so entries removed from its end could not be detected`);
+      console.log(
+        `note: no head file (${defaultHeadPath(path)}) beside the trail, so entries removed from its end could not be detected`,
+      );
     } else if (result.ok) console.log(`the trail holds its last recorded head (${result.head})`);
     if (result.tornTail) {
       console.log(
@@ -58,16 +60,24 @@ async function verifyFile(path: string, witnessed: readonly Checkpoint[] = []): 
       );
     }
     for (const at of result.uncheckable ?? []) {
-      console.log(`note: the checkpoint of ${at} given binds only entries in files rotated away, so it could not be checked`);
+      console.log(
+        `note: the checkpoint of ${at} given binds only entries in files rotated away, so it could not be checked`,
+      );
     }
     for (const file of result.setAside ?? []) {
-      console.log(`note: a torn last line (a write a crash cut short, never acknowledged) was set aside at start in ${file}; it is kept for investigation, outside the chain`);
+      console.log(
+        `note: a torn last line (a write a crash cut short, never acknowledged) was set aside at start in ${file}; it is kept for investigation, outside the chain`,
+      );
     }
   };
   if (result.ok) {
-    const start = result.fromGenesis ? 'from its first entry' : 'from the oldest file kept (older ones were rotated away)';
+    const start = result.fromGenesis
+      ? 'from its first entry'
+      : 'from the oldest file kept (older ones were rotated away)';
     const against = result.checkpoints ? `, and against the ${result.checkpoints} checkpoint(s) given` : '';
-    console.log(`audit trail intact: ${result.entries} entries in ${result.files} file(s), chain verified ${start}${against}`);
+    console.log(
+      `audit trail intact: ${result.entries} entries in ${result.files} file(s), chain verified ${start}${against}`,
+    );
     notes();
     return 0;
   }
@@ -76,13 +86,21 @@ async function verifyFile(path: string, witnessed: readonly Checkpoint[] = []): 
     if (problem.kind === 'gap') console.error(`audit trail BROKEN: ${problem.file} is ${problem.reason}`);
     else if (problem.kind === 'cut') console.error(`audit trail BROKEN: ${problem.file} ${problem.reason}`);
     else if (problem.kind === 'checkpoint') console.error(`audit trail BROKEN: ${problem.reason}`);
-    else console.error(`audit trail BROKEN at ${problem.file} line ${problem.line}, after ${problem.good ?? 0} good entries: ${problem.reason}`);
+    else
+      console.error(
+        `audit trail BROKEN at ${problem.file} line ${problem.line}, after ${problem.good ?? 0} good entries: ${problem.reason}`,
+      );
   }
   // Where a gap splits the files, what each side holds, each checked on its own.
-  if (result.segments.length > 1 || result.problems.some((problem) => problem.kind === 'gap' || problem.kind === 'cut')) {
+  if (
+    result.segments.length > 1 ||
+    result.problems.some((problem) => problem.kind === 'gap' || problem.kind === 'cut')
+  ) {
     for (const segment of result.segments) {
       const files = segment.from === segment.to ? segment.from : `${segment.from} to ${segment.to}`;
-      console.error(`  ${files}: ${segment.entries} entries, ${segment.ok ? 'chain intact within them' : 'chain broken (above)'}`);
+      console.error(
+        `  ${files}: ${segment.entries} entries, ${segment.ok ? 'chain intact within them' : 'chain broken (above)'}`,
+      );
     }
   }
   return 1;
@@ -93,7 +111,9 @@ async function readCheckpoints(path: string): Promise<Checkpoint[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`--checkpoint ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw new UsageError(
+      `--checkpoint ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
   }
   try {
     return parseCheckpoints(text);
@@ -107,7 +127,13 @@ async function readCheckpoints(path: string): Promise<Checkpoint[]> {
  * (`audit-read`, by whoever runs the command), before anything read is shown: when the entry
  * cannot be committed, the command fails and shows nothing.
  */
-async function recordReading(driver: SqlDriver, action: string, path: string, query: Record<string, unknown>, results: number): Promise<void> {
+async function recordReading(
+  driver: SqlDriver,
+  action: string,
+  path: string,
+  query: Record<string, unknown>,
+  results: number,
+): Promise<void> {
   const given = Object.entries(query).filter((pair): pair is [string, string] => typeof pair[1] === 'string');
   try {
     await createChainWriter(driver)([
@@ -123,7 +149,10 @@ async function recordReading(driver: SqlDriver, action: string, path: string, qu
       },
     ]);
   } catch (error) {
-    throw new LevError(`the reading could not be recorded in the audit trail, so nothing read is shown: ${(error as Error).message}`, { code: 'AuditUnavailable', cause: error });
+    throw new LevError(
+      `the reading could not be recorded in the audit trail, so nothing read is shown: ${(error as Error).message}`,
+      { code: 'AuditUnavailable', cause: error },
+    );
   }
 }
 
@@ -141,10 +170,14 @@ async function verify(driver: SqlDriver, witnessed: readonly Checkpoint[]): Prom
   return 1;
 }
 
-function recordArguments(positionals: readonly string[], descriptions: readonly RecordDescription[]): { type: string; id: number } {
+function recordArguments(
+  positionals: readonly string[],
+  descriptions: readonly RecordDescription[],
+): { type: string; id: number } {
   const [type, id, ...more] = positionals;
   const types: readonly string[] = descriptions.map((record) => record.name);
-  if (type === undefined || id === undefined) throw new UsageError(`name the registration: lev-api audit record TYPE ID, TYPE one of ${types.join(', ')}`);
+  if (type === undefined || id === undefined)
+    throw new UsageError(`name the registration: lev-api audit record TYPE ID, TYPE one of ${types.join(', ')}`);
   if (more.length) throw new UsageError(`unexpected argument '${more[0]}'`);
   if (!types.includes(type)) throw new UsageError(`no record type '${type}': the types are ${types.join(', ')}`);
   if (!/^[0-9]{1,15}$/.test(id)) throw new UsageError(`the id must be a number of 1 to 15 digits, not '${id}'`);
@@ -152,12 +185,17 @@ function recordArguments(positionals: readonly string[], descriptions: readonly 
 }
 
 export const auditCommand: Command = {
-  summary: "Check the audit trail (verify), write its entries as NDJSON (export), or say who saw a registration (record)",
+  summary:
+    'Check the audit trail (verify), write its entries as NDJSON (export), or say who saw a registration (record)',
   usage: () => USAGE,
   async run(args, env, descriptions) {
     const [action, ...rest] = args;
     if (!ACTIONS.includes(action as (typeof ACTIONS)[number])) {
-      throw new UsageError(action === undefined ? "name what to do: 'verify', 'export' or 'record'" : `expected 'verify', 'export' or 'record', not '${action}'`);
+      throw new UsageError(
+        action === undefined
+          ? "name what to do: 'verify', 'export' or 'record'"
+          : `expected 'verify', 'export' or 'record', not '${action}'`,
+      );
     }
     const { values, positionals } = parseArguments(
       rest,
@@ -169,7 +207,9 @@ export const auditCommand: Command = {
       { positionals: action === 'record' },
     );
     if (values.file !== undefined && values.checkpoint !== undefined) {
-      throw new UsageError("give --file or --checkpoint, not both: --file checks any audit file by itself; the service's own (AUDIT_FILE) is checked against checkpoints with --checkpoint");
+      throw new UsageError(
+        "give --file or --checkpoint, not both: --file checks any audit file by itself; the service's own (AUDIT_FILE) is checked against checkpoints with --checkpoint",
+      );
     }
     if (values.file !== undefined) return verifyFile(values.file as string);
     const witnessed = values.checkpoint === undefined ? [] : await readCheckpoints(values.checkpoint as string);
@@ -178,25 +218,46 @@ export const auditCommand: Command = {
     const to = dateOption('to', values.to as string | undefined);
     if (from && to && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
     const limit = values.limit === undefined ? 100 : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ENTRIES_LIMIT || !/^[0-9]+$/.test(String(values.limit ?? '1'))) {
+    if (
+      !Number.isInteger(limit) ||
+      limit < 1 ||
+      limit > MAX_ENTRIES_LIMIT ||
+      !/^[0-9]+$/.test(String(values.limit ?? '1'))
+    ) {
       throw new UsageError(`--limit must be a whole number from 1 to ${MAX_ENTRIES_LIMIT}, not '${values.limit}'`);
     }
     const config = loadConfig(env, { serving: false });
     // The embedded store's trail is its file: the service is its one writer, so a reading is not
     // appended to it (it would fork the service's chain); whoever can read the file can read it anyway.
-    if (!config.database && action === 'verify' && config.embeddedAudit.file) return verifyFile(config.embeddedAudit.file.path, witnessed);
+    if (!config.database && action === 'verify' && config.embeddedAudit.file)
+      return verifyFile(config.embeddedAudit.file.path, witnessed);
     if (!config.database) {
-      throw new UsageError("DATABASE_URL is not set: a server's audit trail is in its database (the embedded store's audit file is checked with --file)");
+      throw new UsageError(
+        "DATABASE_URL is not set: a server's audit trail is in its database (the embedded store's audit file is checked with --file)",
+      );
     }
     const driver = openPostgres(config.database);
     try {
       await assertSchemaCurrent(driver, descriptions);
       if (action === 'verify') return await verify(driver, witnessed);
       if (record) {
-        const page = await recordAccesses(driver, { ...record, from: from ?? '1970-01-01', to: to ?? new Date().toISOString().slice(0, 10), limit });
-        await recordReading(driver, 'record', `/api/v0/audit/records/${record.type}/${record.id}`, { from, to, limit: values.limit }, page.entries.length);
+        const page = await recordAccesses(driver, {
+          ...record,
+          from: from ?? '1970-01-01',
+          to: to ?? new Date().toISOString().slice(0, 10),
+          limit,
+        });
+        await recordReading(
+          driver,
+          'record',
+          `/api/v0/audit/records/${record.type}/${record.id}`,
+          { from, to, limit: values.limit },
+          page.entries.length,
+        );
         for (const entry of page.entries) console.log(JSON.stringify(entry));
-        console.error(`${page.entries.length} access(es) to ${record.type} ${record.id}${page.truncated ? ` (more matched: raise --limit or narrow the days)` : ''}`);
+        console.error(
+          `${page.entries.length} access(es) to ${record.type} ${record.id}${page.truncated ? ` (more matched: raise --limit or narrow the days)` : ''}`,
+        );
         return 0;
       }
       // One snapshot for the count and the entries, so the reading recorded names exactly what is written out.

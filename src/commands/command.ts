@@ -9,5 +9,9 @@ export interface Command {
    * Returns the process exit code. `descriptions` are the record types served, read once by the
    * entry point (src/cli.ts), never by a command's module.
    */
-  run(args: string[], env: Record<string, string | undefined>, descriptions: readonly RecordDescription[]): Promise<number>;
+  run(
+    args: string[],
+    env: Record<string, string | undefined>,
+    descriptions: readonly RecordDescription[],
+  ): Promise<number>;
 }

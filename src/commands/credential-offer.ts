@@ -20,7 +20,11 @@ import { parseArguments } from './arguments.ts';
 /** Who the trail names as having made the offer. */
 const OPERATOR = { username: 'lev-api credentials offer', client: 'lev-api-cli' };
 
-export async function offer(args: string[], env: Record<string, string | undefined>, descriptions: readonly RecordDescription[]): Promise<number> {
+export async function offer(
+  args: string[],
+  env: Record<string, string | undefined>,
+  descriptions: readonly RecordDescription[],
+): Promise<number> {
   const { values } = parseArguments(args, {
     type: { type: 'string' },
     id: { type: 'string' },
@@ -32,14 +36,28 @@ export async function offer(args: string[], env: Record<string, string | undefin
   if (!values.type || !types.includes(values.type)) throw new UsageError(`--type must be one of ${types.join(', ')}`);
   if (!values.id || !isSystemNumber(values.id)) throw new UsageError('--id must be a system number (digits)');
   if (!values.format) throw new UsageError('--format is required (dc+sd-jwt, for one)');
-  if (values['wallet-subject'] !== undefined && !/^\S{1,200}$/.test(values['wallet-subject'])) throw new UsageError('--wallet-subject must be 1 to 200 characters without spaces');
+  if (values['wallet-subject'] !== undefined && !/^\S{1,200}$/.test(values['wallet-subject']))
+    throw new UsageError('--wallet-subject must be 1 to 200 characters without spaces');
   const config = loadConfig(env, { serving: false });
-  if (!config.database) throw new UsageError('DATABASE_URL is required: the offer is kept where the serving processes find it');
-  if (!config.credentials.issuer) throw new UsageError('CREDENTIAL_ISSUER_URL is required: the offer names the issuer the wallet calls');
-  if (!config.credentials.keys) throw new UsageError('CREDENTIAL_SIGNING_KEY or CREDENTIAL_KEY_FILE is required: the serving processes verify the code with that key');
-  if (values['tx-code'] && config.wallet.authorizationServer) throw new UsageError('--tx-code: offers exchanged at an external authorization server take no transaction code');
+  if (!config.database)
+    throw new UsageError('DATABASE_URL is required: the offer is kept where the serving processes find it');
+  if (!config.credentials.issuer)
+    throw new UsageError('CREDENTIAL_ISSUER_URL is required: the offer names the issuer the wallet calls');
+  if (!config.credentials.keys)
+    throw new UsageError(
+      'CREDENTIAL_SIGNING_KEY or CREDENTIAL_KEY_FILE is required: the serving processes verify the code with that key',
+    );
+  if (values['tx-code'] && config.wallet.authorizationServer)
+    throw new UsageError('--tx-code: offers exchanged at an external authorization server take no transaction code');
   const keys = await issuerKeys(config.credentials.keys);
-  const registry = formatRegistry(walletFormats({ keys, signer: documentSignerWhenNeeded(config.credentials.mdoc, { issuerUrl: config.credentials.issuer }), validityS: config.credentials.validityS }), descriptions);
+  const registry = formatRegistry(
+    walletFormats({
+      keys,
+      signer: documentSignerWhenNeeded(config.credentials.mdoc, { issuerUrl: config.credentials.issuer }),
+      validityS: config.credentials.validityS,
+    }),
+    descriptions,
+  );
   const type = values.type;
   const recordId = Number(canonicalSystemNumber(values.id));
   const backend = openPostgresBackend(config.database, descriptions);
@@ -63,7 +81,10 @@ export async function offer(args: string[], env: Record<string, string | undefin
         ttlS: config.wallet.offerTtlS,
       },
     );
-    if ('unknownFormat' in outcome) throw new UsageError(`--format ${values.format} is not issued for ${type}: ${registry.formats.map((f) => f.format).join(', ')}`);
+    if ('unknownFormat' in outcome)
+      throw new UsageError(
+        `--format ${values.format} is not issued for ${type}: ${registry.formats.map((f) => f.format).join(', ')}`,
+      );
     if ('notFound' in outcome) {
       console.error(`lev-api credentials: no ${type} registration has system number ${recordId}`);
       return 1;

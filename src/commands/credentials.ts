@@ -47,15 +47,22 @@ const DOCUMENT_SIGNER_FILE = 'document-signer.pem';
 const PEM_CERTIFICATES = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 async function verify(args: string[]): Promise<number> {
-  const { values, positionals } = parseArguments(args, { issuer: { type: 'string' }, nonce: { type: 'string' }, 'allow-http': { type: 'boolean' } }, { positionals: true });
+  const { values, positionals } = parseArguments(
+    args,
+    { issuer: { type: 'string' }, nonce: { type: 'string' }, 'allow-http': { type: 'boolean' } },
+    { positionals: true },
+  );
   if (positionals.length !== 1) throw new UsageError('name one FILE holding the credential');
-  if (!values.issuer) throw new UsageError('--issuer is required: the issuer URLs believed, e.g. https://lev-api.example.gov.uk');
+  if (!values.issuer)
+    throw new UsageError('--issuer is required: the issuer URLs believed, e.g. https://lev-api.example.gov.uk');
   const [file] = positionals;
   let text: string;
   try {
     text = readFileSync(file === '-' ? 0 : file, 'utf8');
   } catch (error) {
-    throw new UsageError(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(
+      `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   try {
     const verified = await verifyCredential(text, {
@@ -79,7 +86,10 @@ async function verify(args: string[]): Promise<number> {
         2,
       ),
     );
-    if (!verified.stands) console.error('lev-api credentials: genuine, but the registration has changed since: the credential no longer stands');
+    if (!verified.stands)
+      console.error(
+        'lev-api credentials: genuine, but the registration has changed since: the credential no longer stands',
+      );
     return verified.stands ? 0 : 1;
   } catch (error) {
     if (!(error instanceof CredentialVerificationError)) throw error;
@@ -97,12 +107,18 @@ async function rotateKey(args: string[]): Promise<number> {
   const earlier = existsSync(values.file) ? readIssuerKeyFile(readFileSync(values.file, 'utf8')) : [];
   const made = newIssuerKey(alg);
   const { kid } = await issuerKey(made);
-  const keys = [made, ...earlier].map(async (key) => ({ ...privateJwk(key), kid: (await issuerKey(key)).kid, alg: (await issuerKey(key)).alg }));
+  const keys = [made, ...earlier].map(async (key) => ({
+    ...privateJwk(key),
+    kid: (await issuerKey(key)).kid,
+    alg: (await issuerKey(key)).alg,
+  }));
   // Written beside the file, then moved over it: a reader never sees half a file.
   const next = `${values.file}.new`;
   writeFileSync(next, `${JSON.stringify({ keys: await Promise.all(keys) }, null, 2)}\n`, { mode: 0o600 });
   renameSync(next, values.file);
-  console.log(`lev-api credentials: ${values.file} now signs with ${kid} (${alg}); ${earlier.length} earlier key(s) kept and published`);
+  console.log(
+    `lev-api credentials: ${values.file} now signs with ${kid} (${alg}); ${earlier.length} earlier key(s) kept and published`,
+  );
   return 0;
 }
 
@@ -115,28 +131,41 @@ function replaceFile(file: string, text: string, mode: number) {
 
 const daysOf = (value: string | undefined, fallback: number) => {
   const days = value === undefined ? fallback : Number(value);
-  if (!Number.isInteger(days) || days < 1 || days > 10_000) throw new UsageError(`--days ${value}: a whole number of days from 1 to 10000`);
+  if (!Number.isInteger(days) || days < 1 || days > 10_000)
+    throw new UsageError(`--days ${value}: a whole number of days from 1 to 10000`);
   return days;
 };
 
 async function iaca(args: string[]): Promise<number> {
-  const { values } = parseArguments(args, { dir: { type: 'string' }, days: { type: 'string' }, issuer: { type: 'string' } });
+  const { values } = parseArguments(args, {
+    dir: { type: 'string' },
+    days: { type: 'string' },
+    issuer: { type: 'string' },
+  });
   if (!values.dir) throw new UsageError('--dir is required: the folder of the IACA key and certificates');
   const days = daysOf(values.days, 3650);
   const keyFile = join(values.dir, IACA_KEY_FILE);
   const certificatesFile = join(values.dir, IACAS_FILE);
-  const earlier = existsSync(certificatesFile) ? (readFileSync(certificatesFile, 'utf8').match(PEM_CERTIFICATES) ?? []) : [];
+  const earlier = existsSync(certificatesFile)
+    ? (readFileSync(certificatesFile, 'utf8').match(PEM_CERTIFICATES) ?? [])
+    : [];
   const key = newMdocKey();
   const certificate = await makeIaca(key, days, values.issuer ? { issuerUrl: values.issuer } : {});
   // The key first: a certificate never names a key that is not on disk.
   replaceFile(keyFile, key.export({ format: 'pem', type: 'pkcs8' }).toString(), 0o600);
   replaceFile(certificatesFile, [certificatePem(certificate), ...earlier.map((pem) => `${pem}\n`)].join(''), 0o644);
-  console.log(`lev-api credentials: ${certificatesFile} now starts with a new IACA (${days} days); ${earlier.length} earlier kept. Make a document signer it issues next`);
+  console.log(
+    `lev-api credentials: ${certificatesFile} now starts with a new IACA (${days} days); ${earlier.length} earlier kept. Make a document signer it issues next`,
+  );
   return 0;
 }
 
 async function documentSignerCommand(args: string[]): Promise<number> {
-  const { values } = parseArguments(args, { dir: { type: 'string' }, days: { type: 'string' }, issuer: { type: 'string' } });
+  const { values } = parseArguments(args, {
+    dir: { type: 'string' },
+    days: { type: 'string' },
+    issuer: { type: 'string' },
+  });
   if (!values.dir) throw new UsageError('--dir is required: the folder of the IACA key and certificates');
   const days = daysOf(values.days, 365);
   let iacaKey;
@@ -147,18 +176,28 @@ async function documentSignerCommand(args: string[]): Promise<number> {
     if (!first) throw new Error(`${IACAS_FILE} holds no certificate`);
     iacaCertificate = new Uint8Array(new X509Certificate(first).raw);
   } catch (error) {
-    throw new UsageError(`${values.dir} has no IACA to issue it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run 'lev-api credentials iaca --dir ${values.dir}' first`);
+    throw new UsageError(
+      `${values.dir} has no IACA to issue it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run 'lev-api credentials iaca --dir ${values.dir}' first`,
+    );
   }
   const key = newMdocKey();
-  const certificate = await makeDocumentSigner(key, { key: iacaKey, certificate: iacaCertificate }, days, values.issuer ? { issuerUrl: values.issuer } : {});
+  const certificate = await makeDocumentSigner(
+    key,
+    { key: iacaKey, certificate: iacaCertificate },
+    days,
+    values.issuer ? { issuerUrl: values.issuer } : {},
+  );
   const file = join(values.dir, DOCUMENT_SIGNER_FILE);
   replaceFile(file, `${key.export({ format: 'pem', type: 'pkcs8' }).toString()}${certificatePem(certificate)}`, 0o600);
-  console.log(`lev-api credentials: ${file} holds a new document signer until ${new X509Certificate(certificate).validTo}; restart the serving processes to sign with it`);
+  console.log(
+    `lev-api credentials: ${file} holds a new document signer until ${new X509Certificate(certificate).validTo}; restart the serving processes to sign with it`,
+  );
   return 0;
 }
 
 export const credentialsCommand: Command = {
-  summary: 'Check a digital certificate offline, rotate the issuer key and the mdoc IACA and document signer, or make a wallet offer',
+  summary:
+    'Check a digital certificate offline, rotate the issuer key and the mdoc IACA and document signer, or make a wallet offer',
   usage: () => USAGE,
   async run(args, env, descriptions) {
     const [action, ...rest] = args;
@@ -168,6 +207,8 @@ export const credentialsCommand: Command = {
     if (action === 'document-signer') return documentSignerCommand(rest);
     if (action === 'offer') return offer(rest, env, descriptions);
     const actions = 'verify, rotate-key, iaca, document-signer, offer';
-    throw new UsageError(action ? `unknown action '${action}'; the actions are ${actions}` : `name an action: ${actions}`);
+    throw new UsageError(
+      action ? `unknown action '${action}'; the actions are ${actions}` : `name an action: ${actions}`,
+    );
   },
 };

@@ -32,11 +32,17 @@ export const deliverCommand: Command = {
     if (portText !== undefined && !(/^[0-9]{1,5}$/.test(portText) && Number(portText) <= 65535)) {
       throw new UsageError(`--metrics-port must be a TCP port (0 to 65535), not ${JSON.stringify(portText)}`);
     }
-    if (slotsText !== undefined && !(/^[0-9]{1,3}$/.test(slotsText) && Number(slotsText) >= 1 && Number(slotsText) <= 256)) {
+    if (
+      slotsText !== undefined &&
+      !(/^[0-9]{1,3}$/.test(slotsText) && Number(slotsText) >= 1 && Number(slotsText) <= 256)
+    ) {
       throw new UsageError(`--slots must be a whole number from 1 to 256, not ${JSON.stringify(slotsText)}`);
     }
     const config = loadConfig(env, { serving: false });
-    if (!config.database) throw new UsageError('DATABASE_URL is not set: delivery state is kept in the server\'s database (the mock delivers in its own process, EVENTS_DELIVERY=on)');
+    if (!config.database)
+      throw new UsageError(
+        "DATABASE_URL is not set: delivery state is kept in the server's database (the mock delivers in its own process, EVENTS_DELIVERY=on)",
+      );
     const backend = openPostgresBackend(config.database, descriptions, { checkpoints: config.auditCheckpoints });
     try {
       await backend.records.ready();
@@ -47,16 +53,28 @@ export const deliverCommand: Command = {
     const log = { info: line('info'), warn: line('warn') };
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
-    const delivery = startConfiguredDelivery(config.events.webhooks, backend, descriptions, log, registry, slotsText ? { slots: Number(slotsText) } : {});
+    const delivery = startConfiguredDelivery(
+      config.events.webhooks,
+      backend,
+      descriptions,
+      log,
+      registry,
+      slotsText ? { slots: Number(slotsText) } : {},
+    );
     let metrics: Server | undefined;
     if (portText !== undefined) {
       metrics = createServer(async (request, response) => {
         if (request.method !== 'GET' || request.url !== '/metrics') return void response.writeHead(404).end();
         response.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
       });
-      await new Promise<void>((resolve, reject) => metrics!.once('error', reject).listen(Number(portText), config.host, resolve));
+      await new Promise<void>((resolve, reject) =>
+        metrics!.once('error', reject).listen(Number(portText), config.host, resolve),
+      );
     }
-    log.info({ worker: delivery.owner, ...(metrics ? { metricsPort: (metrics.address() as AddressInfo).port } : {}) }, 'delivering webhooks');
+    log.info(
+      { worker: delivery.owner, ...(metrics ? { metricsPort: (metrics.address() as AddressInfo).port } : {}) },
+      'delivering webhooks',
+    );
     return new Promise<number>((resolve) => {
       const stop = async () => {
         await delivery.stop();

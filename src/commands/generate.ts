@@ -22,7 +22,8 @@ interface Options {
 
 const wholeNumber = (name: string, value: string): number => {
   const number = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(number)) throw new UsageError(`--${name} must be a whole number, 0 or more (got '${value}')`);
+  if (!Number.isSafeInteger(number))
+    throw new UsageError(`--${name} must be a whole number, 0 or more (got '${value}')`);
   return number;
 };
 
@@ -36,11 +37,13 @@ function parse(args: string[], descriptions: readonly RecordDescription[]): Opti
   });
   if (values.type === undefined) throw new UsageError(`--type is required`);
   const description = descriptions.find((record) => record.name === values.type);
-  if (!description) throw new UsageError(`--type must be one of ${typeNames(descriptions).join(', ')} (got '${values.type}')`);
+  if (!description)
+    throw new UsageError(`--type must be one of ${typeNames(descriptions).join(', ')} (got '${values.type}')`);
   if (values.count === undefined) throw new UsageError(`--count is required`);
   const count = wholeNumber('count', values.count);
   const firstId = values['first-id'] === undefined ? DEFAULT_FIRST_ID : wholeNumber('first-id', values['first-id']);
-  if (!Number.isSafeInteger(firstId + count)) throw new UsageError('--first-id plus --count goes beyond the largest id this service can hold');
+  if (!Number.isSafeInteger(firstId + count))
+    throw new UsageError('--first-id plus --count goes beyond the largest id this service can hold');
   if (values.out === '') throw new UsageError('--out needs a file name');
   return { type: description, count, seed: values.seed ?? DEFAULT_SEED, out: values.out, firstId };
 }
@@ -71,7 +74,8 @@ function write(stream: Writable, chunk: string, failure: () => Error | undefined
 
 export const generateCommand: Command = {
   summary: 'Write synthetic registrations as NDJSON (one v1 record a line), the same for the same seed',
-  usage: (descriptions) => `lev-api generate --type ${typeNames(descriptions).join('|')} --count N [--seed S] [--out FILE] [--first-id ID]`,
+  usage: (descriptions) =>
+    `lev-api generate --type ${typeNames(descriptions).join('|')} --count N [--seed S] [--out FILE] [--first-id ID]`,
   async run(args, _env, descriptions) {
     const options = parse(args, descriptions);
     const started = process.hrtime.bigint();
@@ -117,7 +121,8 @@ export const generateCommand: Command = {
 
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const where = toFile ? ` to ${options.out}` : '';
-    if (stoppedByReader) console.error(`stopped after ${written} ${options.type.name} records: the reader closed the output`);
+    if (stoppedByReader)
+      console.error(`stopped after ${written} ${options.type.name} records: the reader closed the output`);
     else console.error(`generated ${options.count} ${options.type.name} records${where} in ${seconds.toFixed(1)} s`);
     return 0;
   },

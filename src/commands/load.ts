@@ -16,7 +16,9 @@ const MIN_STATEMENT_TIMEOUT_MS = 600_000;
 
 export const loadCommand: Command = {
   summary: 'Bulk load records (JSON arrays or NDJSON) into DATABASE_URL, each file in one transaction',
-  usage: (descriptions) => `DATABASE_URL=postgres://... lev-api load --type ${descriptions.map((d) => d.name).join('|')} [--skip-invalid] [--rejects FILE] [--batch N] FILE...
+  usage: (
+    descriptions,
+  ) => `DATABASE_URL=postgres://... lev-api load --type ${descriptions.map((d) => d.name).join('|')} [--skip-invalid] [--rejects FILE] [--batch N] FILE...
 
   FILE               a JSON array or NDJSON file of v1 records or of the existing service's rows; - reads stdin
   --type TYPE        the record type every file holds
@@ -41,7 +43,8 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
     );
     const types = descriptions.map((d) => d.name);
     if (!values.type) throw new UsageError(`--type is required (${types.join(', ')})`);
-    if (!types.includes(values.type)) throw new UsageError(`--type must be one of ${types.join(', ')}, not '${values.type}'`);
+    if (!types.includes(values.type))
+      throw new UsageError(`--type must be one of ${types.join(', ')}, not '${values.type}'`);
     if (files.length === 0) throw new UsageError('name at least one FILE to load (- for stdin)');
     if (files.filter((file) => file === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
     if (values.rejects !== undefined && !values['skip-invalid']) throw new UsageError('--rejects needs --skip-invalid');
@@ -52,7 +55,9 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
 
     const config = loadConfig(env, { serving: false });
     if (!config.database) {
-      throw new UsageError('DATABASE_URL is not set: load writes to a PostgreSQL server (the embedded store is filled from LEV_DATA at start)');
+      throw new UsageError(
+        'DATABASE_URL is not set: load writes to a PostgreSQL server (the embedded store is filled from LEV_DATA at start)',
+      );
     }
     const database = {
       ...config.database,
@@ -75,7 +80,17 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
         const type = values.type;
         const result = await inSpan('load', { 'lev.record.type': type }, () =>
           loadInWorker(
-            { database, type, files, options: { skipInvalid: values['skip-invalid'], rejectsPath, batchSize, traceParent: activeTraceParent() } },
+            {
+              database,
+              type,
+              files,
+              options: {
+                skipInvalid: values['skip-invalid'],
+                rejectsPath,
+                batchSize,
+                traceParent: activeTraceParent(),
+              },
+            },
             LOAD_HEAP_MB,
             (p) => progress.update(p),
           ),

@@ -15,13 +15,22 @@ export const migrateCommand: Command = {
     const migrations = await loadMigrations();
     const driver = openPostgres(config.database);
     try {
-      const applied = await migrate(driver, {
-        onProgress: ({ type, records, done }) => {
-          if (done ? records > 0 : records % 100_000 === 0) console.log(`close-match keys: ${records} ${type} records${done ? ', done' : ''}`);
+      const applied = await migrate(
+        driver,
+        {
+          onProgress: ({ type, records, done }) => {
+            if (done ? records > 0 : records % 100_000 === 0)
+              console.log(`close-match keys: ${records} ${type} records${done ? ', done' : ''}`);
+          },
         },
-      }, migrations);
+        migrations,
+      );
       for (const migration of applied) console.log(`applied ${migration.version}: ${migration.name}`);
-      console.log(applied.length ? `schema is at version ${latestVersion(migrations)}` : `schema already at version ${latestVersion(migrations)}; nothing to do`);
+      console.log(
+        applied.length
+          ? `schema is at version ${latestVersion(migrations)}`
+          : `schema already at version ${latestVersion(migrations)}; nothing to do`,
+      );
       return 0;
     } finally {
       await driver.close();

@@ -4,9 +4,9 @@
  */
 import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
-import { IdentityClaims, OidcClaims, identityClaimsOf } from './claims.ts';
+import { IdentityClaims, type OidcClaims, identityClaimsOf } from './claims.ts';
 import type { EnvValues } from './read-env.ts';
-import { type Settled } from './shape.ts';
+import type { Settled } from './shape.ts';
 
 const AUTH_MODES = ['mock', 'oidc', 'proxy'] as const;
 
@@ -20,7 +20,12 @@ export const Auth = {
       },
     ),
   ),
-  OIDC_CLOCK_TOLERANCE_S: Type.Integer({ minimum: 0, maximum: 300, default: 30, description: 'oidc: seconds of clock skew allowed on exp, nbf and iat' }),
+  OIDC_CLOCK_TOLERANCE_S: Type.Integer({
+    minimum: 0,
+    maximum: 300,
+    default: 30,
+    description: 'oidc: seconds of clock skew allowed on exp, nbf and iat',
+  }),
   OIDC_JWKS_COOLDOWN_S: Type.Integer({
     minimum: 0,
     maximum: 3600,
@@ -29,7 +34,8 @@ export const Auth = {
   }),
   REQUIRE_BOUND_TOKENS: Type.Boolean({
     default: false,
-    description: "oidc: refuse access tokens that are not bound to the caller's client certificate (RFC 8705 cnf x5t#S256); needs TLS_CLIENT_CA",
+    description:
+      "oidc: refuse access tokens that are not bound to the caller's client certificate (RFC 8705 cnf x5t#S256); needs TLS_CLIENT_CA",
   }),
   // Hardening (issue 11): how long a token may live, and roles in the mock.
   OIDC_MAX_TOKEN_LIFETIME_S: Type.Integer({
@@ -40,10 +46,14 @@ export const Auth = {
   }),
   MOCK_ENFORCE_ROLES: Type.Boolean({
     default: false,
-    description: "mock: apply the production rules to the identity headers' roles (each dataset needs its role, the audit report 'audit'); otherwise every dataset and the audit report are open to any identified caller",
+    description:
+      "mock: apply the production rules to the identity headers' roles (each dataset needs its role, the audit report 'audit'); otherwise every dataset and the audit report are open to any identified caller",
   }),
   TRUSTED_PROXIES: Type.Optional(
-    Type.String({ minLength: 1, description: 'proxy: comma list of the IP addresses or CIDR ranges whose identity headers are believed' }),
+    Type.String({
+      minLength: 1,
+      description: 'proxy: comma list of the IP addresses or CIDR ranges whose identity headers are believed',
+    }),
   ),
 };
 
@@ -90,7 +100,8 @@ function proxyEntryProblem(entry: string): string | undefined {
   if (!family || rest.length) return `'${entry}' is not an IP address or a CIDR range`;
   if (prefix === undefined) return undefined;
   const bits = family === 4 ? 32 : 128;
-  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits) return `'${entry}' has a prefix length that is not 0 to ${bits}`;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits)
+    return `'${entry}' has a prefix length that is not 0 to ${bits}`;
   if (Number(prefix) === 0) return `'${entry}' trusts every address; AUTH_MODE=mock says that plainly`;
   return undefined;
 }
@@ -106,17 +117,24 @@ export function authProblems(value: AuthValues, given: (key: string) => boolean)
   }
   const effective = mode ?? (value.DATABASE_URL ? undefined : 'mock');
   if (effective === 'oidc') {
-    if (!value.OIDC_ISSUER) problems.push('OIDC_ISSUER is not set: AUTH_MODE=oidc needs the issuer whose tokens are accepted');
+    if (!value.OIDC_ISSUER)
+      problems.push('OIDC_ISSUER is not set: AUTH_MODE=oidc needs the issuer whose tokens are accepted');
     if (!value.OIDC_AUDIENCE) problems.push("OIDC_AUDIENCE is not set: AUTH_MODE=oidc needs this service's audience");
   } else if (effective) {
     const stray = OIDC_KEYS.filter(given);
-    if (stray.length) problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set, but AUTH_MODE is ${effective}, not oidc`);
+    if (stray.length)
+      problems.push(
+        `${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set, but AUTH_MODE is ${effective}, not oidc`,
+      );
   }
   if (effective && effective !== 'mock' && given('MOCK_ENFORCE_ROLES')) {
     problems.push(`MOCK_ENFORCE_ROLES is set, but AUTH_MODE is ${effective}, where roles are always enforced`);
   }
   if (effective === 'proxy') {
-    if (!value.TRUSTED_PROXIES) problems.push('TRUSTED_PROXIES is not set: AUTH_MODE=proxy needs the addresses of the proxies whose headers are believed');
+    if (!value.TRUSTED_PROXIES)
+      problems.push(
+        'TRUSTED_PROXIES is not set: AUTH_MODE=proxy needs the addresses of the proxies whose headers are believed',
+      );
     for (const entry of value.TRUSTED_PROXIES?.split(',') ?? []) {
       const problem = proxyEntryProblem(entry.trim());
       if (problem) problems.push(`TRUSTED_PROXIES: ${problem}`);
@@ -125,7 +143,9 @@ export function authProblems(value: AuthValues, given: (key: string) => boolean)
     problems.push(`TRUSTED_PROXIES is set, but AUTH_MODE is ${effective}, not proxy`);
   }
   if (effective === 'oidc' && value.REQUIRE_BOUND_TOKENS && !value.TLS_CLIENT_CA) {
-    problems.push("REQUIRE_BOUND_TOKENS is true without TLS_CLIENT_CA: a token is bound to a client certificate, which only mutual TLS gives the service");
+    problems.push(
+      'REQUIRE_BOUND_TOKENS is true without TLS_CLIENT_CA: a token is bound to a client certificate, which only mutual TLS gives the service',
+    );
   }
   return problems;
 }
@@ -133,7 +153,8 @@ export function authProblems(value: AuthValues, given: (key: string) => boolean)
 /** The mode's configuration, from settings authProblems found nothing wrong with. */
 export function authConfig(value: AuthValues): AuthConfig {
   const mode = value.AUTH_MODE ?? 'mock';
-  if (mode === 'proxy') return { mode, trustedProxies: (value.TRUSTED_PROXIES as string).split(',').map((entry) => entry.trim()) };
+  if (mode === 'proxy')
+    return { mode, trustedProxies: (value.TRUSTED_PROXIES as string).split(',').map((entry) => entry.trim()) };
   if (mode === 'mock') return { mode, enforceRoles: value.MOCK_ENFORCE_ROLES };
   const audience = value.OIDC_AUDIENCE as string;
   return {

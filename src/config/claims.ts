@@ -4,7 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { EnvValues } from './read-env.ts';
-import { type Settled } from './shape.ts';
+import type { Settled } from './shape.ts';
 
 /** Comma list of claim names, or dotted paths into the claims; `{audience}` stands for OIDC_AUDIENCE. */
 const claimList = (value: string, description: string) =>
@@ -13,9 +13,14 @@ const claimList = (value: string, description: string) =>
 /** Which issuer's tokens, and what their claims mean: the API checks them, the pages sign caseworkers in with them. */
 export const OidcClaims = {
   OIDC_ISSUER: Type.Optional(
-    Type.String({ pattern: '^https?://[^\\s?#]+$', description: "oidc: the issuer URL, exactly as tokens' iss claim gives it; its discovery document names the keys" }),
+    Type.String({
+      pattern: '^https?://[^\\s?#]+$',
+      description: "oidc: the issuer URL, exactly as tokens' iss claim gives it; its discovery document names the keys",
+    }),
   ),
-  OIDC_AUDIENCE: Type.Optional(Type.String({ pattern: '^\\S+$', description: "oidc: the API's audience; tokens' aud claim must contain it" })),
+  OIDC_AUDIENCE: Type.Optional(
+    Type.String({ pattern: '^\\S+$', description: "oidc: the API's audience; tokens' aud claim must contain it" }),
+  ),
   OIDC_USERNAME_CLAIM: claimList('preferred_username,sub', 'oidc: claims giving the username, the first present wins'),
   OIDC_CLIENT_CLAIM: claimList('azp,client_id', 'oidc: claims giving the client, the first present wins'),
   OIDC_ROLES_CLAIM: claimList(
@@ -42,7 +47,10 @@ export const IdentityClaims = Type.Object({
 export type IdentityClaims = Settled<typeof IdentityClaims>;
 
 const claimPaths = (list: string, audience: string): ClaimPath[] =>
-  list.split(',').map((name) => ({ name, segments: name.split('.').map((segment) => (segment === '{audience}' ? audience : segment)) }));
+  list.split(',').map((name) => ({
+    name,
+    segments: name.split('.').map((segment) => (segment === '{audience}' ? audience : segment)),
+  }));
 
 /** The claim settings as paths, `{audience}` replaced by the audience. */
 export const identityClaimsOf = (value: EnvValues<typeof OidcClaims>, audience: string): IdentityClaims => ({

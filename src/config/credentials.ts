@@ -16,14 +16,14 @@ export const Credentials = {
     Type.String({
       pattern: '^https?://[^\\s?#]+[^/\\s?#]$',
       description:
-        "The issuer of digital certificates, as relying parties reach it (https://, no trailing slash): credentials name it as `iss`, and their type and status list under it. Outside AUTH_MODE=mock it must be HTTPS, and without it no credential is issued; the mock uses the address it listens at (a wildcard address as localhost)",
+        'The issuer of digital certificates, as relying parties reach it (https://, no trailing slash): credentials name it as `iss`, and their type and status list under it. Outside AUTH_MODE=mock it must be HTTPS, and without it no credential is issued; the mock uses the address it listens at (a wildcard address as localhost)',
     }),
   ),
   CREDENTIAL_SIGNING_KEY: Type.Optional(
     Type.String({
       minLength: 1,
       description:
-        "Private key that signs digital certificates and status lists: P-256 (ES256) or Ed25519 (EdDSA), PKCS#8, PEM or its DER in base64. Without it or CREDENTIAL_KEY_FILE each process makes one at start, which verifiers only know from /.well-known/jwt-vc-issuer",
+        'Private key that signs digital certificates and status lists: P-256 (ES256) or Ed25519 (EdDSA), PKCS#8, PEM or its DER in base64. Without it or CREDENTIAL_KEY_FILE each process makes one at start, which verifiers only know from /.well-known/jwt-vc-issuer',
     }),
   ),
   CREDENTIAL_KEY_FILE: Type.Optional(
@@ -47,12 +47,18 @@ export const Credentials = {
         "The mdoc document signer: its P-256 private key (PKCS#8) and its certificate, which an IACA of CREDENTIAL_IACA_CERTIFICATES issued (PEM, or a file of both), as 'lev-api credentials document-signer' writes them",
     }),
   ),
-  CREDENTIAL_VALIDITY_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 365, description: 'Days a digital certificate is valid from its issue (its `exp`)' }),
+  CREDENTIAL_VALIDITY_DAYS: Type.Integer({
+    minimum: 1,
+    maximum: 3650,
+    default: 365,
+    description: 'Days a digital certificate is valid from its issue (its `exp`)',
+  }),
   CREDENTIAL_STATUS_TTL_S: Type.Integer({
     minimum: 1,
     maximum: 86_400,
     default: 60,
-    description: "Seconds a relying party may keep a status list before fetching it again (its `ttl`, and the answer's Cache-Control max-age)",
+    description:
+      "Seconds a relying party may keep a status list before fetching it again (its `ttl`, and the answer's Cache-Control max-age)",
   }),
 };
 
@@ -67,7 +73,11 @@ export const CredentialsConfig = Type.Object({
   statusTtlS: Type.Number(),
   /** The configured mdoc document signer and the IACAs; absent when the process makes them. */
   mdoc: Type.Optional(
-    Type.Object({ privateKey: opaque<KeyObject>(), certificate: opaque<Buffer>(), iacas: Type.Array(opaque<Buffer>()) }),
+    Type.Object({
+      privateKey: opaque<KeyObject>(),
+      certificate: opaque<Buffer>(),
+      iacas: Type.Array(opaque<Buffer>()),
+    }),
   ),
   /** Whether credentials are issued: always in the mock, elsewhere only with an issuer URL. */
   enabled: Type.Boolean(),
@@ -79,7 +89,9 @@ export function issuerAlgorithm(key: KeyObject): 'ES256' | 'EdDSA' {
   if (key.asymmetricKeyType === 'ed25519') return 'EdDSA';
   if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ES256';
   const curve = key.asymmetricKeyDetails?.namedCurve;
-  throw new Error(`it is an ${key.asymmetricKeyType}${curve ? ` (${curve})` : ''} key, not P-256 (ES256) or Ed25519 (EdDSA)`);
+  throw new Error(
+    `it is an ${key.asymmetricKeyType}${curve ? ` (${curve})` : ''} key, not P-256 (ES256) or Ed25519 (EdDSA)`,
+  );
 }
 
 /** A private key from PEM or base64 DER (PKCS#8), checked to be one an issuer signs with. */
@@ -94,7 +106,8 @@ function parseIssuerKey(text: string): KeyObject {
 /** The private keys of a key file (a JWK set), newest first. */
 export function readIssuerKeyFile(text: string): KeyObject[] {
   const parsed = JSON.parse(text) as { keys?: unknown };
-  if (!Array.isArray(parsed.keys) || parsed.keys.length === 0) throw new Error('it holds no "keys" list of private JWKs');
+  if (!Array.isArray(parsed.keys) || parsed.keys.length === 0)
+    throw new Error('it holds no "keys" list of private JWKs');
   return parsed.keys.map((jwk, i) => {
     try {
       const key = createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
@@ -117,7 +130,9 @@ function mdocOf(value: CredentialValues, problems: string[]): CredentialsConfig[
   const { CREDENTIAL_IACA_CERTIFICATES: iacaSetting, CREDENTIAL_DOCUMENT_SIGNER: signerSetting } = value;
   if (!iacaSetting && !signerSetting) return undefined;
   if (!iacaSetting || !signerSetting) {
-    problems.push('CREDENTIAL_IACA_CERTIFICATES and CREDENTIAL_DOCUMENT_SIGNER go together: give both, or neither (each process then makes its own)');
+    problems.push(
+      'CREDENTIAL_IACA_CERTIFICATES and CREDENTIAL_DOCUMENT_SIGNER go together: give both, or neither (each process then makes its own)',
+    );
     return undefined;
   }
   const iacaPem = pemOf('CREDENTIAL_IACA_CERTIFICATES', iacaSetting, problems);
@@ -129,7 +144,8 @@ function mdocOf(value: CredentialValues, problems: string[]): CredentialsConfig[
   const certificateBlock = blocks.find((block) => block.includes('CERTIFICATE'));
   try {
     if (!iacas.length) throw new Error('CREDENTIAL_IACA_CERTIFICATES holds no PEM certificate');
-    if (!keyBlock || !certificateBlock) throw new Error('CREDENTIAL_DOCUMENT_SIGNER must hold a PEM private key and a PEM certificate');
+    if (!keyBlock || !certificateBlock)
+      throw new Error('CREDENTIAL_DOCUMENT_SIGNER must hold a PEM private key and a PEM certificate');
     const privateKey = createPrivateKey(keyBlock);
     const der = (pem: string) => new X509Certificate(pem).raw;
     const mdoc = { privateKey, certificate: der(certificateBlock), iacas: iacas.map(der) };
@@ -146,22 +162,29 @@ export function credentialsOf(value: CredentialValues, problems: string[]): Cred
   const mock = (value.AUTH_MODE ?? 'mock') === 'mock';
   const issuer = value.CREDENTIAL_ISSUER_URL;
   if (issuer && !mock && !issuer.startsWith('https://')) {
-    problems.push(`CREDENTIAL_ISSUER_URL=${JSON.stringify(issuer)}: relying parties fetch keys and status lists from it, so outside AUTH_MODE=mock it must be https://`);
+    problems.push(
+      `CREDENTIAL_ISSUER_URL=${JSON.stringify(issuer)}: relying parties fetch keys and status lists from it, so outside AUTH_MODE=mock it must be https://`,
+    );
   }
-  if (value.CREDENTIAL_SIGNING_KEY && value.CREDENTIAL_KEY_FILE) problems.push('CREDENTIAL_SIGNING_KEY and CREDENTIAL_KEY_FILE are both set: give the key one way');
+  if (value.CREDENTIAL_SIGNING_KEY && value.CREDENTIAL_KEY_FILE)
+    problems.push('CREDENTIAL_SIGNING_KEY and CREDENTIAL_KEY_FILE are both set: give the key one way');
   let keys: KeyObject[] | undefined;
   if (value.CREDENTIAL_SIGNING_KEY) {
     try {
       keys = [parseIssuerKey(value.CREDENTIAL_SIGNING_KEY)];
     } catch (error) {
-      problems.push(`CREDENTIAL_SIGNING_KEY: not a P-256 or Ed25519 private key in PKCS#8 (PEM, or DER in base64): ${(error as Error).message}`);
+      problems.push(
+        `CREDENTIAL_SIGNING_KEY: not a P-256 or Ed25519 private key in PKCS#8 (PEM, or DER in base64): ${(error as Error).message}`,
+      );
     }
   } else if (value.CREDENTIAL_KEY_FILE) {
     try {
       keys = readIssuerKeyFile(readFileSync(value.CREDENTIAL_KEY_FILE, 'utf8'));
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      problems.push(`CREDENTIAL_KEY_FILE=${JSON.stringify(value.CREDENTIAL_KEY_FILE)}: not a readable key file (${reason})`);
+      problems.push(
+        `CREDENTIAL_KEY_FILE=${JSON.stringify(value.CREDENTIAL_KEY_FILE)}: not a readable key file (${reason})`,
+      );
     }
   }
   const mdoc = mdocOf(value, problems);

@@ -4,13 +4,14 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { EnvValues } from './read-env.ts';
-import { type Settled } from './shape.ts';
+import type { Settled } from './shape.ts';
 
 export const Database = {
   DATABASE_URL: Type.Optional(
     Type.String({
       pattern: '^postgres(ql)?://',
-      description: 'PostgreSQL server (the primary), one host: an address that follows the primary across a failover; without it the embedded store is used',
+      description:
+        'PostgreSQL server (the primary), one host: an address that follows the primary across a failover; without it the embedded store is used',
     }),
   ),
   DATABASE_READ_URLS: Type.Optional(
@@ -23,7 +24,8 @@ export const Database = {
     minimum: 100,
     maximum: 600_000,
     default: 1000,
-    description: 'A read replica further behind the primary than this (by its last probe, plus the time since) answers nothing until it catches up',
+    description:
+      'A read replica further behind the primary than this (by its last probe, plus the time since) answers nothing until it catches up',
   }),
   DATABASE_READ_PROBE_MS: Type.Integer({
     minimum: 50,
@@ -46,9 +48,17 @@ export const Database = {
       "Where PostgreSQL's close matches find their candidates: 'database', its key tables (any size of register), or 'service', an index each process builds from the search keys at start, keeps current from the change feed and matches on a thread of its own, about 170 MB a million records and several times the throughput (docs/postgresql.md)",
   }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'Connections per process' }),
-  STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 5000, description: 'Per-statement timeout' }),
+  STATEMENT_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600000,
+    default: 5000,
+    description: 'Per-statement timeout',
+  }),
   LEV_DATA: Type.Optional(
-    Type.String({ minLength: 1, description: 'File or folder of records (JSON or NDJSON) to serve instead of the built-in mock data' }),
+    Type.String({
+      minLength: 1,
+      description: 'File or folder of records (JSON or NDJSON) to serve instead of the built-in mock data',
+    }),
   ),
 };
 
@@ -78,16 +88,25 @@ const severalHosts = (url: string) => /^postgres(?:ql)?:\/\/(?:[^@/?#]*@)?[^@/?#
 
 /** The server's settings, undefined for the embedded store; replicas without a primary, or LEV_DATA with one, are problems. */
 export function databaseOf(value: EnvValues<typeof Database>, problems: string[]): DatabaseConfig | undefined {
-  if (value.DATABASE_READ_URLS && !value.DATABASE_URL) problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
+  if (value.DATABASE_READ_URLS && !value.DATABASE_URL)
+    problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
   if (value.DATABASE_READ_PROBE_MS * 2 > value.DATABASE_READ_MAX_LAG_MS) {
-    problems.push(`DATABASE_READ_PROBE_MS (${value.DATABASE_READ_PROBE_MS}) must be at most half DATABASE_READ_MAX_LAG_MS (${value.DATABASE_READ_MAX_LAG_MS}): a replica is measured as behind by up to one interval more than it is`);
+    problems.push(
+      `DATABASE_READ_PROBE_MS (${value.DATABASE_READ_PROBE_MS}) must be at most half DATABASE_READ_MAX_LAG_MS (${value.DATABASE_READ_MAX_LAG_MS}): a replica is measured as behind by up to one interval more than it is`,
+    );
   }
   // pg takes one host: it would fail at the first connection with "Invalid URL" (docs/postgresql.md).
   if (value.DATABASE_URL && severalHosts(value.DATABASE_URL)) {
-    problems.push('DATABASE_URL names several hosts, which the PostgreSQL driver (pg) does not read: give one address that follows the primary, a DNS name, virtual IP or proxy (docs/postgresql.md)');
+    problems.push(
+      'DATABASE_URL names several hosts, which the PostgreSQL driver (pg) does not read: give one address that follows the primary, a DNS name, virtual IP or proxy (docs/postgresql.md)',
+    );
   }
-  if (value.LEV_DATA && value.DATABASE_URL) problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
-  if (value.SUGGESTION_INDEX === 'service' && !value.DATABASE_URL) problems.push("SUGGESTION_INDEX=service is for PostgreSQL (DATABASE_URL): the embedded store's close matches always use the index in its memory");
+  if (value.LEV_DATA && value.DATABASE_URL)
+    problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
+  if (value.SUGGESTION_INDEX === 'service' && !value.DATABASE_URL)
+    problems.push(
+      "SUGGESTION_INDEX=service is for PostgreSQL (DATABASE_URL): the embedded store's close matches always use the index in its memory",
+    );
   return value.DATABASE_URL
     ? {
         url: value.DATABASE_URL,
@@ -95,7 +114,9 @@ export function databaseOf(value: EnvValues<typeof Database>, problems: string[]
         readMaxLagMs: value.DATABASE_READ_MAX_LAG_MS,
         readProbeMs: value.DATABASE_READ_PROBE_MS,
         schema: value.DATABASE_SCHEMA,
-        settings: value.DATABASE_SYNCHRONOUS_COMMIT ? { synchronous_commit: value.DATABASE_SYNCHRONOUS_COMMIT } : undefined,
+        settings: value.DATABASE_SYNCHRONOUS_COMMIT
+          ? { synchronous_commit: value.DATABASE_SYNCHRONOUS_COMMIT }
+          : undefined,
         poolSize: value.DATABASE_POOL_SIZE,
         statementTimeoutMs: value.STATEMENT_TIMEOUT_MS,
         suggestionIndex: value.SUGGESTION_INDEX,

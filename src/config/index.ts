@@ -19,7 +19,7 @@ import { RenderCache, renderCacheBytesOf } from './render-cache.ts';
 import { MaxResults, SuggestMinProbability } from './search.ts';
 import { Sessions, UiSessionConfig, sessionsOf } from './sessions.ts';
 import { ConnectionLimits, ConnectionSettings, Cors, Listening, LogLevel, connectionsOf } from './server.ts';
-import { type Settled } from './shape.ts';
+import type { Settled } from './shape.ts';
 import { ClientCa, TlsConfig, tlsConfig } from './tls.ts';
 import { TracingConfig, tracingOf } from './tracing.ts';
 import { Verification, VerificationConfig, verificationOf } from './verification.ts';

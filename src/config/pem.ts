@@ -12,7 +12,9 @@ export function readSetting(key: string, path: string, problems: string[]): Buff
   try {
     return readFileSync(path);
   } catch (error) {
-    problems.push(`${key}=${JSON.stringify(path)}: the file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    problems.push(
+      `${key}=${JSON.stringify(path)}: the file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
     return undefined;
   }
 }
@@ -20,7 +22,8 @@ export function readSetting(key: string, path: string, problems: string[]): Buff
 /** The PEM certificates in a file, each parsed; a problem when there is none or one does not parse. */
 export function certificatesIn(key: string, path: string, pem: Buffer, problems: string[]): X509Certificate[] {
   const blocks = pem.toString('latin1').match(PEM_CERTIFICATE) ?? [];
-  if (!blocks.length) problems.push(`${key}=${JSON.stringify(path)}: the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  if (!blocks.length)
+    problems.push(`${key}=${JSON.stringify(path)}: the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   const certificates: X509Certificate[] = [];
   for (const [index, block] of blocks.entries()) {
     try {

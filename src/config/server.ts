@@ -4,7 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { EnvValues } from './read-env.ts';
-import { type Settled } from './shape.ts';
+import type { Settled } from './shape.ts';
 import { TlsFiles } from './tls.ts';
 
 export const LogLevel = Type.Union(
@@ -25,7 +25,8 @@ export const ConnectionSettings = {
     minimum: 1,
     maximum: 3600,
     default: 30,
-    description: 'Seconds a client has to send a whole request (line, headers and body); a slower one gets 408 and is disconnected',
+    description:
+      'Seconds a client has to send a whole request (line, headers and body); a slower one gets 408 and is disconnected',
   }),
   HEADERS_TIMEOUT_S: Type.Integer({
     minimum: 1,
@@ -60,7 +61,9 @@ export type ConnectionLimits = Settled<typeof ConnectionLimits>;
 /** The connection settings, checked together. */
 export function connectionsOf(value: EnvValues<typeof ConnectionSettings>, problems: string[]): ConnectionLimits {
   if (value.HEADERS_TIMEOUT_S > value.REQUEST_TIMEOUT_S) {
-    problems.push(`HEADERS_TIMEOUT_S=${value.HEADERS_TIMEOUT_S} is longer than REQUEST_TIMEOUT_S=${value.REQUEST_TIMEOUT_S}: the headers are part of the request`);
+    problems.push(
+      `HEADERS_TIMEOUT_S=${value.HEADERS_TIMEOUT_S} is longer than REQUEST_TIMEOUT_S=${value.REQUEST_TIMEOUT_S}: the headers are part of the request`,
+    );
   }
   return {
     requestTimeoutMs: value.REQUEST_TIMEOUT_S * 1000,

@@ -10,9 +10,15 @@ import { opaque, type Settled } from './shape.ts';
 /** The certificate a process presents; both the API and the pages' own process serve HTTPS with them. */
 export const TlsFiles = {
   TLS_CERT: Type.Optional(
-    Type.String({ minLength: 1, description: 'PEM file of the certificate the service presents (then its chain); with TLS_KEY, the service serves HTTPS only' }),
+    Type.String({
+      minLength: 1,
+      description:
+        'PEM file of the certificate the service presents (then its chain); with TLS_KEY, the service serves HTTPS only',
+    }),
   ),
-  TLS_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the private key of TLS_CERT (unencrypted)' })),
+  TLS_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: 'PEM file of the private key of TLS_CERT (unencrypted)' }),
+  ),
 };
 
 /** Mutual TLS, for the API. */
@@ -20,7 +26,8 @@ export const ClientCa = {
   TLS_CLIENT_CA: Type.Optional(
     Type.String({
       minLength: 1,
-      description: 'PEM file of the CA certificates whose client certificates are accepted: every connection must then present one (mutual TLS); needs TLS_CERT',
+      description:
+        'PEM file of the CA certificates whose client certificates are accepted: every connection must then present one (mutual TLS); needs TLS_CERT',
     }),
   ),
 };
@@ -35,11 +42,20 @@ export const TlsConfig = Type.Object({
 });
 export type TlsConfig = Settled<typeof TlsConfig>;
 
-export function tlsConfig(value: { TLS_CERT?: string; TLS_KEY?: string; TLS_CLIENT_CA?: string }, problems: string[]): TlsConfig | undefined {
+export function tlsConfig(
+  value: { TLS_CERT?: string; TLS_KEY?: string; TLS_CLIENT_CA?: string },
+  problems: string[],
+): TlsConfig | undefined {
   const { TLS_CERT, TLS_KEY, TLS_CLIENT_CA } = value;
   if (!TLS_CERT || !TLS_KEY) {
-    if (TLS_CERT || TLS_KEY) problems.push(`${TLS_CERT ? 'TLS_KEY' : 'TLS_CERT'} is not set: TLS_CERT and TLS_KEY go together (the certificate and its private key)`);
-    if (TLS_CLIENT_CA) problems.push('TLS_CLIENT_CA is set without TLS_CERT and TLS_KEY: client certificates need the service to serve HTTPS');
+    if (TLS_CERT || TLS_KEY)
+      problems.push(
+        `${TLS_CERT ? 'TLS_KEY' : 'TLS_CERT'} is not set: TLS_CERT and TLS_KEY go together (the certificate and its private key)`,
+      );
+    if (TLS_CLIENT_CA)
+      problems.push(
+        'TLS_CLIENT_CA is set without TLS_CERT and TLS_KEY: client certificates need the service to serve HTTPS',
+      );
     return undefined;
   }
   const cert = readSetting('TLS_CERT', TLS_CERT, problems);
@@ -50,7 +66,8 @@ export function tlsConfig(value: { TLS_CERT?: string; TLS_KEY?: string; TLS_CLIE
   if (clientCa) certificatesIn('TLS_CLIENT_CA', TLS_CLIENT_CA as string, clientCa, problems);
   try {
     const privateKey = createPrivateKey(key);
-    if (leaf && !leaf.checkPrivateKey(privateKey)) problems.push(`TLS_KEY=${JSON.stringify(TLS_KEY)}: the key is not the one of the certificate in TLS_CERT`);
+    if (leaf && !leaf.checkPrivateKey(privateKey))
+      problems.push(`TLS_KEY=${JSON.stringify(TLS_KEY)}: the key is not the one of the certificate in TLS_CERT`);
   } catch {
     problems.push(`TLS_KEY=${JSON.stringify(TLS_KEY)}: the file holds no unencrypted PEM private key`);
   }

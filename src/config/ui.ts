@@ -17,28 +17,55 @@ const UiEnv = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8081, description: 'TCP port to listen on' }),
   UI_API_URL: Type.String({
     pattern: '^https?://[^\\s?#]+$',
-    description: "The API the pages call, as each signed-in caseworker (e.g. https://lev-api.internal:8443); 'lev-api ui --api-url' gives it too",
+    description:
+      "The API the pages call, as each signed-in caseworker (e.g. https://lev-api.internal:8443); 'lev-api ui --api-url' gives it too",
   }),
   AUTH_MODE: Type.Union([Type.Literal('mock'), Type.Literal('oidc')], {
     default: 'mock',
-    description: "How caseworkers sign in: mock (they choose who they are; for an API in mock mode) or oidc (OIDC_ISSUER's authorisation-code flow with PKCE, the API called with their access token)",
+    description:
+      "How caseworkers sign in: mock (they choose who they are; for an API in mock mode) or oidc (OIDC_ISSUER's authorisation-code flow with PKCE, the API called with their access token)",
   }),
   UI_PUBLIC_URL: Type.Optional(
-    Type.String({ pattern: '^https?://[^\\s?#]+[^/\\s?#]$', description: 'oidc: the address caseworkers reach the pages at (scheme, host, port), to which the issuer sends them back' }),
+    Type.String({
+      pattern: '^https?://[^\\s?#]+[^/\\s?#]$',
+      description:
+        'oidc: the address caseworkers reach the pages at (scheme, host, port), to which the issuer sends them back',
+    }),
   ),
-  UI_OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, description: "oidc: the pages' client id at the issuer" })),
-  UI_OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, description: "oidc: the pages' client secret (client_secret_basic)" })),
-  UI_OIDC_SCOPE: Type.String({ pattern: '^\\S+( \\S+)*$', default: 'openid', description: 'oidc: the scopes asked for at sign-in' }),
+  UI_OIDC_CLIENT_ID: Type.Optional(
+    Type.String({ minLength: 1, description: "oidc: the pages' client id at the issuer" }),
+  ),
+  UI_OIDC_CLIENT_SECRET: Type.Optional(
+    Type.String({ minLength: 1, description: "oidc: the pages' client secret (client_secret_basic)" }),
+  ),
+  UI_OIDC_SCOPE: Type.String({
+    pattern: '^\\S+( \\S+)*$',
+    default: 'openid',
+    description: 'oidc: the scopes asked for at sign-in',
+  }),
   UI_CREDENTIAL_ISSUER: Type.Optional(
     Type.String({
       pattern: '^https?://[^\\s?#]+[^/\\s?#]$',
       description:
-        "The issuer of digital certificates the pages' \"Check a digital certificate\" believes (the API's CREDENTIAL_ISSUER_URL); its keys and status lists are fetched from it. Without it the pages offer no certificate check. https:// unless AUTH_MODE=mock",
+        'The issuer of digital certificates the pages\' "Check a digital certificate" believes (the API\'s CREDENTIAL_ISSUER_URL); its keys and status lists are fetched from it. Without it the pages offer no certificate check. https:// unless AUTH_MODE=mock',
     }),
   ),
-  UI_API_CA: Type.Optional(Type.String({ minLength: 1, description: "PEM file of the CA certificates the API's certificate is checked against, besides the system's" })),
-  UI_API_CLIENT_CERT: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the client certificate the pages present to the API (mutual TLS); with UI_API_CLIENT_KEY' })),
-  UI_API_CLIENT_KEY: Type.Optional(Type.String({ minLength: 1, description: 'PEM file of the private key of UI_API_CLIENT_CERT (unencrypted)' })),
+  UI_API_CA: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "PEM file of the CA certificates the API's certificate is checked against, besides the system's",
+    }),
+  ),
+  UI_API_CLIENT_CERT: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        'PEM file of the client certificate the pages present to the API (mutual TLS); with UI_API_CLIENT_KEY',
+    }),
+  ),
+  UI_API_CLIENT_KEY: Type.Optional(
+    Type.String({ minLength: 1, description: 'PEM file of the private key of UI_API_CLIENT_CERT (unencrypted)' }),
+  ),
   ...ConnectionSettings,
   ...Sessions,
   ...OidcClaims,
@@ -62,7 +89,11 @@ export const UiConfig = Type.Object({
   apiUrl: Type.String(),
   /** How the API's TLS is checked, and the certificate the pages present to it. */
   apiTls: Type.Optional(
-    Type.Object({ ca: Type.Optional(opaque<Buffer>()), cert: Type.Optional(opaque<Buffer>()), key: Type.Optional(opaque<Buffer>()) }),
+    Type.Object({
+      ca: Type.Optional(opaque<Buffer>()),
+      cert: Type.Optional(opaque<Buffer>()),
+      key: Type.Optional(opaque<Buffer>()),
+    }),
   ),
   tls: Type.Optional(TlsConfig),
   connections: ConnectionLimits,
@@ -79,27 +110,44 @@ export type UiConfig = Settled<typeof UiConfig>;
 /** Reads and checks the pages' own settings (`lev-api ui`); throws a ConfigError naming every bad variable. */
 export function loadUiConfig(env: Record<string, string | undefined>): UiConfig {
   const { value, problems, given } = readEnv(UiEnv, env);
-  const oidcKeys = ['OIDC_ISSUER', 'OIDC_AUDIENCE', 'UI_PUBLIC_URL', 'UI_OIDC_CLIENT_ID', 'UI_OIDC_CLIENT_SECRET', 'UI_OIDC_SCOPE'];
+  const oidcKeys = [
+    'OIDC_ISSUER',
+    'OIDC_AUDIENCE',
+    'UI_PUBLIC_URL',
+    'UI_OIDC_CLIENT_ID',
+    'UI_OIDC_CLIENT_SECRET',
+    'UI_OIDC_SCOPE',
+  ];
   if (value.AUTH_MODE === 'oidc') {
     for (const key of ['OIDC_ISSUER', 'UI_PUBLIC_URL', 'UI_OIDC_CLIENT_ID', 'UI_OIDC_CLIENT_SECRET']) {
-      if (!given(key)) problems.push(`${key} is not set: AUTH_MODE=oidc signs caseworkers in at OIDC_ISSUER as the client UI_OIDC_CLIENT_ID, and needs UI_PUBLIC_URL to be sent back to`);
+      if (!given(key))
+        problems.push(
+          `${key} is not set: AUTH_MODE=oidc signs caseworkers in at OIDC_ISSUER as the client UI_OIDC_CLIENT_ID, and needs UI_PUBLIC_URL to be sent back to`,
+        );
     }
   } else {
     const stray = oidcKeys.filter(given);
-    if (stray.length) problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set, but AUTH_MODE is mock, not oidc`);
+    if (stray.length)
+      problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set, but AUTH_MODE is mock, not oidc`);
   }
   const sessions = sessionsOf(value, given, problems);
   if (Boolean(value.UI_API_CLIENT_CERT) !== Boolean(value.UI_API_CLIENT_KEY)) {
-    problems.push('UI_API_CLIENT_CERT and UI_API_CLIENT_KEY go together (the certificate the pages present to the API, and its private key)');
+    problems.push(
+      'UI_API_CLIENT_CERT and UI_API_CLIENT_KEY go together (the certificate the pages present to the API, and its private key)',
+    );
   }
   const tls = tlsConfig(value, problems);
   const connections = connectionsOf(value, problems);
   const ca = value.UI_API_CA ? readSetting('UI_API_CA', value.UI_API_CA, problems) : undefined;
   if (ca) certificatesIn('UI_API_CA', value.UI_API_CA as string, ca, problems);
-  const cert = value.UI_API_CLIENT_CERT ? readSetting('UI_API_CLIENT_CERT', value.UI_API_CLIENT_CERT, problems) : undefined;
+  const cert = value.UI_API_CLIENT_CERT
+    ? readSetting('UI_API_CLIENT_CERT', value.UI_API_CLIENT_CERT, problems)
+    : undefined;
   const key = value.UI_API_CLIENT_KEY ? readSetting('UI_API_CLIENT_KEY', value.UI_API_CLIENT_KEY, problems) : undefined;
   if (value.UI_CREDENTIAL_ISSUER?.startsWith('http://') && value.AUTH_MODE !== 'mock') {
-    problems.push(`UI_CREDENTIAL_ISSUER=${value.UI_CREDENTIAL_ISSUER}: an issuer believed outside AUTH_MODE=mock is reached over https://`);
+    problems.push(
+      `UI_CREDENTIAL_ISSUER=${value.UI_CREDENTIAL_ISSUER}: an issuer believed outside AUTH_MODE=mock is reached over https://`,
+    );
   }
   const tracing = tracingOf(env, problems);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

@@ -4,14 +4,15 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { EnvValues } from './read-env.ts';
-import { type Settled } from './shape.ts';
+import type { Settled } from './shape.ts';
 
 export const Verification = {
   VERIFY_FALSE_SHARE_THRESHOLD: Type.Number({
     minimum: 0,
     maximum: 1,
     default: 0.8,
-    description: 'Share of a client\'s verifications answered false, over VERIFY_FALSE_SHARE_WINDOW_S, above which it is logged (warn) and counted',
+    description:
+      "Share of a client's verifications answered false, over VERIFY_FALSE_SHARE_WINDOW_S, above which it is logged (warn) and counted",
   }),
   VERIFY_FALSE_SHARE_WINDOW_S: Type.Integer({
     minimum: 10,
@@ -23,7 +24,7 @@ export const Verification = {
     minimum: 1,
     maximum: 1_000_000,
     default: 50,
-    description: 'Fewest verifications in the window before a client\'s share of false answers is judged',
+    description: "Fewest verifications in the window before a client's share of false answers is judged",
   }),
 };
 

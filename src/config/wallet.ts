@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { EnvValues } from './read-env.ts';
-import { type Settled } from './shape.ts';
+import type { Settled } from './shape.ts';
 
 export const Wallet = {
   WALLET_OFFER_URL: Type.String({
@@ -17,7 +17,8 @@ export const Wallet = {
   WALLET_CLIENT_ID: Type.String({
     pattern: '^\\S+$',
     default: 'lev-api',
-    description: "The pre-authorised code's clientId claim: the client identifier GOV.UK One Login gave the service at on-boarding",
+    description:
+      "The pre-authorised code's clientId claim: the client identifier GOV.UK One Login gave the service at on-boarding",
   }),
   WALLET_AUTHORIZATION_SERVER: Type.Optional(
     Type.String({
@@ -26,7 +27,12 @@ export const Wallet = {
         "An external authorization server (GOV.UK One Login's token service): the pre-authorised code's audience and the metadata's authorization_servers; access tokens are verified against <url>/.well-known/jwks.json. Without it the service's own authorization server exchanges codes",
     }),
   ),
-  WALLET_OFFER_TTL_S: Type.Integer({ minimum: 30, maximum: 3600, default: 300, description: "Seconds an offer's pre-authorised code is valid (GOV.UK Wallet's are five minutes)" }),
+  WALLET_OFFER_TTL_S: Type.Integer({
+    minimum: 30,
+    maximum: 3600,
+    default: 300,
+    description: "Seconds an offer's pre-authorised code is valid (GOV.UK Wallet's are five minutes)",
+  }),
   WALLET_TX_CODE_ATTEMPTS: Type.Integer({
     minimum: 1,
     maximum: 20,
@@ -48,7 +54,9 @@ export type WalletConfig = Settled<typeof WalletConfig>;
 export function walletOf(value: EnvValues<typeof Wallet> & { AUTH_MODE?: string }, problems: string[]): WalletConfig {
   const server = value.WALLET_AUTHORIZATION_SERVER;
   if (server && (value.AUTH_MODE ?? 'mock') !== 'mock' && !server.startsWith('https://')) {
-    problems.push(`WALLET_AUTHORIZATION_SERVER=${JSON.stringify(server)}: its keys vouch for every access token, so outside AUTH_MODE=mock it must be https://`);
+    problems.push(
+      `WALLET_AUTHORIZATION_SERVER=${JSON.stringify(server)}: its keys vouch for every access token, so outside AUTH_MODE=mock it must be https://`,
+    );
   }
   return {
     offerUrl: value.WALLET_OFFER_URL,

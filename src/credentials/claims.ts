@@ -16,10 +16,26 @@ export type Claims = { [key: string]: unknown };
  * A record field of such a name at the top (a record's `status` flags, beside the credential's
  * `status` reference) is carried as `<type>` + the name capitalised: `birthStatus`.
  */
-const RESERVED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti', 'cnf', 'vct', 'vct#integrity', 'status', '_sd', '_sd_alg', '...']);
+const RESERVED = new Set([
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'nbf',
+  'iat',
+  'jti',
+  'cnf',
+  'vct',
+  'vct#integrity',
+  'status',
+  '_sd',
+  '_sd_alg',
+  '...',
+]);
 
 /** The claim name of a top-level record field. */
-export const claimName = (type: string, key: string) => (RESERVED.has(key) ? `${type}${key[0].toUpperCase()}${key.slice(1)}` : key);
+export const claimName = (type: string, key: string) =>
+  RESERVED.has(key) ? `${type}${key[0].toUpperCase()}${key.slice(1)}` : key;
 
 interface ClaimField {
   /** The field's name in the rendered record. */
@@ -38,7 +54,11 @@ interface ClaimField {
  * What depends on the description alone (which fields, their names and paths) is worked out here,
  * once a type; what is left for each record is its values.
  */
-export function compileClaims(type: string, fields: Fields, blockedFlag: string): (rendered: Claims) => { claims: Claims; fields: string[] } {
+export function compileClaims(
+  type: string,
+  fields: Fields,
+  blockedFlag: string,
+): (rendered: Claims) => { claims: Claims; fields: string[] } {
   const compile = (group: Fields, prefix: string): ClaimField[] =>
     Object.entries(group).flatMap(([key, field]): ClaimField[] => {
       const path = `${prefix}${key}`;
@@ -46,7 +66,9 @@ export function compileClaims(type: string, fields: Fields, blockedFlag: string)
       const name = prefix ? key : claimName(type, key);
       if (isLeaf(field)) return [{ key, name, path, kind: 'leaf', inner: [] }];
       if (isList(field)) return [{ key, name, path, kind: 'list', inner: [] }];
-      return [{ key, name, path, kind: 'group', inner: compile(groupFields(field as GroupField | Fields), `${path}.`) }];
+      return [
+        { key, name, path, kind: 'group', inner: compile(groupFields(field as GroupField | Fields), `${path}.`) },
+      ];
     });
   const top = compile(fields, '');
   return (rendered) => {

@@ -28,7 +28,12 @@ export function didDocument(issuer: string, keys: IssuerKeys) {
   const id = didWeb(issuer);
   const methods = keys.all.map(({ kid, publicJwk }) => {
     const { kty, crv, x, y } = publicJwk;
-    return { id: `${id}#${kid}`, type: 'JsonWebKey2020', controller: id, publicKeyJwk: { kty, crv, x, ...(y ? { y } : {}), kid, alg: publicJwk.alg } };
+    return {
+      id: `${id}#${kid}`,
+      type: 'JsonWebKey2020',
+      controller: id,
+      publicKeyJwk: { kty, crv, x, ...(y ? { y } : {}), kid, alg: publicJwk.alg },
+    };
   });
   return {
     '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],

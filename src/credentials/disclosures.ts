@@ -38,7 +38,8 @@ export function saltSource(saltsPerDraw = 256): () => string {
   };
 }
 
-const isGroup = (value: unknown): value is Claims => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isGroup = (value: unknown): value is Claims =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The claims with each one replaced by its digest, and the disclosures (encoded). Salts are taken

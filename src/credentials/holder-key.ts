@@ -20,24 +20,29 @@ function ed25519Problem(x: string): string | undefined {
   } catch {
     return 'it is not a point of the curve Ed25519';
   }
-  if (point.isSmallOrder() || !point.isTorsionFree()) return 'it is a point of small order, which binds to no private key: give a real Ed25519 public key';
+  if (point.isSmallOrder() || !point.isTorsionFree())
+    return 'it is a point of small order, which binds to no private key: give a real Ed25519 public key';
   return undefined;
 }
 
 /** The public JWK the parameter holds, or a problem naming what is wrong with it. */
 export function parseHolderKey(text: string): { jwk: JWK } | { problem: string } {
-  if (!/^[A-Za-z0-9_-]+$/.test(text) || text.length > 2000) return { problem: 'it must be a JWK, as JSON encoded in base64url (at most 2000 characters)' };
+  if (!/^[A-Za-z0-9_-]+$/.test(text) || text.length > 2000)
+    return { problem: 'it must be a JWK, as JSON encoded in base64url (at most 2000 characters)' };
   let jwk: JWK;
   try {
     jwk = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as JWK;
   } catch {
     return { problem: 'it is not JSON encoded in base64url' };
   }
-  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk)) return { problem: 'it is not a JWK (a JSON object)' };
+  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk))
+    return { problem: 'it is not a JWK (a JSON object)' };
   if ('d' in jwk) return { problem: 'it holds a private key ("d"): give the public key only' };
   const curve = `${jwk.kty}/${jwk.crv}`;
   if (curve !== 'EC/P-256' && curve !== 'OKP/Ed25519') {
-    return { problem: `a key of kty ${JSON.stringify(jwk.kty)} and crv ${JSON.stringify(jwk.crv)}: only EC P-256 and OKP Ed25519 public keys are taken` };
+    return {
+      problem: `a key of kty ${JSON.stringify(jwk.kty)} and crv ${JSON.stringify(jwk.crv)}: only EC P-256 and OKP Ed25519 public keys are taken`,
+    };
   }
   try {
     createPublicKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
@@ -48,5 +53,7 @@ export function parseHolderKey(text: string): { jwk: JWK } | { problem: string }
   const weak = jwk.kty === 'OKP' ? ed25519Problem(String(jwk.x)) : undefined;
   if (weak) return { problem: weak };
   // Only the members that make the key: nothing else the caller sent is signed into the credential.
-  return { jwk: jwk.kty === 'EC' ? { kty: 'EC', crv: jwk.crv, x: jwk.x, y: jwk.y } : { kty: 'OKP', crv: jwk.crv, x: jwk.x } };
+  return {
+    jwk: jwk.kty === 'EC' ? { kty: 'EC', crv: jwk.crv, x: jwk.x, y: jwk.y } : { kty: 'OKP', crv: jwk.crv, x: jwk.x },
+  };
 }

@@ -43,7 +43,11 @@ export interface IssuerOptions {
 
 const base64url = (json: unknown) => Buffer.from(JSON.stringify(json)).toString('base64url');
 
-export function createCredentialIssuer(keys: IssuerKeys, validityS: number, { now = Date.now, salt = saltSource() }: IssuerOptions = {}): CredentialIssuer {
+export function createCredentialIssuer(
+  keys: IssuerKeys,
+  validityS: number,
+  { now = Date.now, salt = saltSource() }: IssuerOptions = {},
+): CredentialIssuer {
   const { current } = keys;
   const sign = signWith(current);
   // The header is the same for every credential the key signs.

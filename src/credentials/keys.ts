@@ -29,7 +29,9 @@ export interface IssuerKeys {
 
 /** A new private key for an issuer: P-256 for ES256 (the default), Ed25519 for EdDSA. */
 export function newIssuerKey(alg: IssuerAlgorithm = 'ES256'): KeyObject {
-  return alg === 'EdDSA' ? generateKeyPairSync('ed25519').privateKey : generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  return alg === 'EdDSA'
+    ? generateKeyPairSync('ed25519').privateKey
+    : generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
 }
 
 export async function issuerKey(privateKey: KeyObject): Promise<IssuerKey> {
@@ -50,7 +52,8 @@ export async function issuerKeys(configured: readonly KeyObject[] | undefined): 
 export function signWith(key: IssuerKey): (data: string) => string {
   return key.alg === 'EdDSA'
     ? (data) => sign(null, Buffer.from(data), key.privateKey).toString('base64url')
-    : (data) => sign('sha256', Buffer.from(data), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+    : (data) =>
+        sign('sha256', Buffer.from(data), { key: key.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
 }
 
 /** A private key as a key file holds it (`lev-api credentials rotate-key`). */

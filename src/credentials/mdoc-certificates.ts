@@ -7,10 +7,15 @@
  * for digital signatures of the mdoc extended key usage (1.0.18013.5.1.2). Without configured ones
  * (the mock) the process makes both at start, as it does the issuer key.
  */
-import { type KeyObject, X509Certificate as NodeCertificate, createPublicKey, generateKeyPairSync, webcrypto } from 'node:crypto';
+import {
+  type KeyObject,
+  X509Certificate as NodeCertificate,
+  createPublicKey,
+  generateKeyPairSync,
+  webcrypto,
+} from 'node:crypto';
 import { whenNeeded } from '../when-needed.ts';
 import { MDOC_DS_EKU, checkDocumentSigner } from '../config/mdoc-chain.ts';
-
 
 // Loaded when a chain is first made: the mock makes its own only when a wallet format first needs it.
 const peculiar = whenNeeded<typeof import('@peculiar/x509')>('@peculiar/x509');
@@ -62,7 +67,12 @@ const DAY_MS = 86_400_000;
 const escapeDn = (value: string) => value.replace(/([,+"\\<>;=])/g, '\\$1');
 
 /** A self-signed IACA certificate for the key, valid `days` from now. */
-export async function makeIaca(key: KeyObject, days: number, names: CertificateNames = {}, now = new Date()): Promise<Uint8Array> {
+export async function makeIaca(
+  key: KeyObject,
+  days: number,
+  names: CertificateNames = {},
+  now = new Date(),
+): Promise<Uint8Array> {
   const x509 = peculiar();
   const keys = await cryptoKeys(key);
   const organisation = escapeDn(names.organisation ?? DEFAULT_ORGANISATION);
@@ -78,7 +88,9 @@ export async function makeIaca(key: KeyObject, days: number, names: CertificateN
         new x509.BasicConstraintsExtension(true, 0, true),
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
         await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
-        ...(names.issuerUrl ? [new x509.IssuerAlternativeNameExtension([{ type: 'url', value: names.issuerUrl }], false)] : []),
+        ...(names.issuerUrl
+          ? [new x509.IssuerAlternativeNameExtension([{ type: 'url', value: names.issuerUrl }], false)]
+          : []),
       ],
     },
     crypto,
@@ -115,7 +127,9 @@ export async function makeDocumentSigner(
         new x509.ExtendedKeyUsageExtension([MDOC_DS_EKU], true),
         await x509.AuthorityKeyIdentifierExtension.create(signer.publicKey, false, crypto),
         await x509.SubjectKeyIdentifierExtension.create(ds.publicKey, false, crypto),
-        ...(names.issuerUrl ? [new x509.IssuerAlternativeNameExtension([{ type: 'url', value: names.issuerUrl }], false)] : []),
+        ...(names.issuerUrl
+          ? [new x509.IssuerAlternativeNameExtension([{ type: 'url', value: names.issuerUrl }], false)]
+          : []),
       ],
     },
     crypto,
@@ -131,14 +145,18 @@ export function documentSignerWhenNeeded(...args: Parameters<typeof documentSign
 
 /** The configured chain, checked; or, when none is, one made now (an IACA of 10 years, a DS of 1). */
 export async function documentSigner(
-  configured: { readonly privateKey: KeyObject; readonly certificate: Uint8Array; readonly iacas: readonly Uint8Array[] } | undefined,
+  configured:
+    | { readonly privateKey: KeyObject; readonly certificate: Uint8Array; readonly iacas: readonly Uint8Array[] }
+    | undefined,
   names: CertificateNames = {},
 ): Promise<DocumentSigner> {
   if (configured) {
     checkDocumentSigner(configured.privateKey, configured.certificate, configured.iacas);
     // The IACA that issued the DS first: a verifier given only the first finds the chain.
     const ds = new NodeCertificate(configured.certificate);
-    const iacas = [...configured.iacas].sort((a, b) => Number(ds.checkIssued(new NodeCertificate(b))) - Number(ds.checkIssued(new NodeCertificate(a))));
+    const iacas = [...configured.iacas].sort(
+      (a, b) => Number(ds.checkIssued(new NodeCertificate(b))) - Number(ds.checkIssued(new NodeCertificate(a))),
+    );
     return { ...configured, iacas, madeAtStart: false };
   }
   const iacaKey = newMdocKey();

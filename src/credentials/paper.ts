@@ -14,7 +14,10 @@ const certificatePaths = (description: RecordDescription): string[] => [
 ];
 
 /** The certificate's claims among those the caller may see, and the fields they are. */
-export function certificateClaims(description: RecordDescription, claims: Claims): { claims: Claims; fields: string[] } {
+export function certificateClaims(
+  description: RecordDescription,
+  claims: Claims,
+): { claims: Claims; fields: string[] } {
   const out: Claims = {};
   const fields: string[] = [];
   for (const path of new Set(certificatePaths(description))) {

@@ -26,7 +26,14 @@ const STATUS_LIST = 65533;
 /** CBOR tag 18, COSE_Sign1, as the first byte of a tagged item (major type 6, value 18). */
 const COSE_SIGN1_TAG = 0xd2;
 
-export async function statusListCwt(signer: DocumentSigner, issuer: string, list: number, invalid: readonly number[], ttlS: number, now = Date.now()): Promise<Uint8Array> {
+export async function statusListCwt(
+  signer: DocumentSigner,
+  issuer: string,
+  list: number,
+  invalid: readonly number[],
+  ttlS: number,
+  now = Date.now(),
+): Promise<Uint8Array> {
   // Imported when first asked for: a process no mdoc verifier asks loads no CBOR code.
   const { cborEncode } = await import('@owf/mdoc');
   const bits = new Array<number>(LIST_SIZE).fill(0);
@@ -38,9 +45,20 @@ export async function statusListCwt(signer: DocumentSigner, issuer: string, list
     [IAT, iat],
     [EXP, iat + Math.max(ttlS * 2, 86_400)],
     [TTL, ttlS],
-    [STATUS_LIST, new Map<string, unknown>([['bits', 1], ['lst', lst]])],
+    [
+      STATUS_LIST,
+      new Map<string, unknown>([
+        ['bits', 1],
+        ['lst', lst],
+      ]),
+    ],
   ]);
-  const protectedHeader = cborEncode(new Map<number, unknown>([[ALG, ES256], [TYP, STATUS_LIST_CWT_TYPE]]));
+  const protectedHeader = cborEncode(
+    new Map<number, unknown>([
+      [ALG, ES256],
+      [TYP, STATUS_LIST_CWT_TYPE],
+    ]),
+  );
   const payload = cborEncode(claims);
   const toBeSigned = cborEncode(['Signature1', protectedHeader, new Uint8Array(0), payload]);
   const signature = sign('sha256', toBeSigned, { key: signer.privateKey, dsaEncoding: 'ieee-p1363' });

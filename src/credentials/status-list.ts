@@ -14,7 +14,14 @@ export const STATUS_LIST_TYPE = 'application/statuslist+jwt';
 /** Where a status list is served, under the issuer (given `:list`, the route's pattern). */
 export const statusListPath = (list: number | ':list') => `${credentialsPath}/status/${list}`;
 
-export async function statusListToken(key: IssuerKey, issuer: string, list: number, invalid: readonly number[], ttlS: number, now = Date.now()): Promise<string> {
+export async function statusListToken(
+  key: IssuerKey,
+  issuer: string,
+  list: number,
+  invalid: readonly number[],
+  ttlS: number,
+  now = Date.now(),
+): Promise<string> {
   const bits = new Array<number>(LIST_SIZE).fill(0);
   for (const idx of invalid) bits[idx] = 1;
   const iat = Math.floor(now / 1000);

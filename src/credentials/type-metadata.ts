@@ -4,7 +4,15 @@
  * description, so it lists the fields a credential of the type can disclose and no others.
  */
 import { claimName } from './claims.ts';
-import { type Fields, type GroupField, groupFields, isLeaf, isLink, isList, type RecordDescription } from '../records/define.ts';
+import {
+  type Fields,
+  type GroupField,
+  groupFields,
+  isLeaf,
+  isLink,
+  isList,
+  type RecordDescription,
+} from '../records/define.ts';
 
 export const credentialsPath = '/v1/credentials';
 /** Where a type's metadata is served, under the issuer. */
@@ -18,11 +26,18 @@ interface ClaimMetadata {
 
 const LOCALE = 'en-GB';
 
-function claimsOf(type: string, fields: Fields, blockedFlag: string, prefix: string[] = [], fieldPrefix = ''): ClaimMetadata[] {
+function claimsOf(
+  type: string,
+  fields: Fields,
+  blockedFlag: string,
+  prefix: string[] = [],
+  fieldPrefix = '',
+): ClaimMetadata[] {
   return Object.entries(fields).flatMap(([key, field]): ClaimMetadata[] => {
     const path = [...prefix, prefix.length ? key : claimName(type, key)];
     if (isLink(field) || `${fieldPrefix}${key}` === blockedFlag) return [];
-    if (isLeaf(field)) return [{ path, display: [{ locale: LOCALE, label: String(field.description ?? key) }], sd: 'always' }];
+    if (isLeaf(field))
+      return [{ path, display: [{ locale: LOCALE, label: String(field.description ?? key) }], sd: 'always' }];
     if (isList(field)) return [{ path, display: [{ locale: LOCALE, label: field.description }], sd: 'always' }];
     return claimsOf(type, groupFields(field as GroupField | Fields), blockedFlag, path, `${fieldPrefix}${key}.`);
   });

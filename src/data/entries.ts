@@ -25,7 +25,8 @@ function badSearchColumn(description: RecordDescription, row: Record<string, unk
   for (const { rowColumns } of description.search.parties) {
     for (const column of [rowColumns.surname, rowColumns.forenames]) {
       const value = row[column];
-      if (value != null && typeof value !== 'string') return `/${column}: expected a name or null, got ${JSON.stringify(value)}`;
+      if (value != null && typeof value !== 'string')
+        return `/${column}: expected a name or null, got ${JSON.stringify(value)}`;
     }
     for (const column of rowColumns.dates) {
       const value = row[column];
@@ -49,7 +50,8 @@ export function recordType(description: RecordDescription): RecordType {
       const reason = validate(data);
       if (reason) return { reason };
       const id = (data as { id: number }).id;
-      if (row && row.id !== undefined && row.id !== id) return { reason: `/id: the row id ${String(row.id)} differs from the record id ${id}` };
+      if (row && row.id !== undefined && row.id !== id)
+        return { reason: `/id: the row id ${String(row.id)} differs from the record id ${id}` };
       const columnReason = row && badSearchColumn(description, row);
       if (columnReason) return { reason: columnReason };
       return { id, data, keys: row ? rowSearchKeys(description, row) : searchKeys(description, data) };

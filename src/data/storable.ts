@@ -39,7 +39,10 @@ export function storableRecord(type: RecordType, entry: unknown, escapes: boolea
 }
 
 /** Why a checked record cannot be stored, if it cannot; its strings are walked only if `escapes`. */
-function unstorableReason(record: { readonly id: number; readonly data: unknown }, escapes: boolean): string | undefined {
+function unstorableReason(
+  record: { readonly id: number; readonly data: unknown },
+  escapes: boolean,
+): string | undefined {
   if (!Number.isSafeInteger(record.id)) return `/id: ${record.id} is beyond the largest id this service can hold`;
   if (escapes && unstorable(record.data)) {
     return 'a string holds a NUL character (\\u0000) or half a surrogate pair, which PostgreSQL cannot store';

@@ -10,7 +10,8 @@ import type { Random } from './random.ts';
 const UNIX_EPOCH = 719_468;
 
 /** Day number of a calendar date (proleptic Gregorian). */
-export const dayNumber = (year: number, month: number, day: number): number => daysFromCivil(year, month, day) - UNIX_EPOCH;
+export const dayNumber = (year: number, month: number, day: number): number =>
+  daysFromCivil(year, month, day) - UNIX_EPOCH;
 
 const TABLE_FIRST_YEAR = 1850;
 const TABLE_LAST_YEAR = 2030;
@@ -37,7 +38,8 @@ const MONTH_DAY = new Uint16Array(TABLE_SIZE);
 
 export const iso = (day: number): string => ISO[day - TABLE_START];
 export const yearOf = (day: number): number => YEAR[day - TABLE_START];
-export const parseDay = (date: string): number => dayNumber(Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10)));
+export const parseDay = (date: string): number =>
+  dayNumber(Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10)));
 /** 0 is Sunday, 6 Saturday. */
 export const weekday = (day: number): number => (((day + 4) % 7) + 7) % 7;
 

@@ -28,4 +28,9 @@ export const none = (r: Random, p: number, notes: readonly string[]): string => 
 export const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
 /** Another name a party has used, as a register's list of aliases holds it (no prefix or suffix recorded). */
-export const alias = (forenames: string | null, surname: string | null) => ({ prefix: null, forenames, surname, suffix: null });
+export const alias = (forenames: string | null, surname: string | null) => ({
+  prefix: null,
+  forenames,
+  surname,
+  suffix: null,
+});

@@ -8,7 +8,11 @@ import { type Random, Weighted } from './random.ts';
 import { DOCTOR_QUALIFICATIONS, OCCUPATIONS } from './register-words.ts';
 
 const unique = (items: readonly string[]) => [...new Set(items)];
-const byEra = <T, U>(era: ByEra<T>, f: (list: T) => U): ByEra<U> => ({ classic: f(era.classic), mid: f(era.mid), modern: f(era.modern) });
+const byEra = <T, U>(era: ByEra<T>, f: (list: T) => U): ByEra<U> => ({
+  classic: f(era.classic),
+  mid: f(era.mid),
+  modern: f(era.modern),
+});
 
 interface Pools {
   readonly male: ByEra<Weighted<string>>;
@@ -32,7 +36,8 @@ export const ENGLISH = 0;
 /** Community tables: [England, Wales] × [born from 1950, born before]. */
 const COMMUNITY_TABLES = [false, true].map((wales) =>
   [false, true].map(
-    (early) => new Weighted(COMMUNITIES.map((c, i) => [i, (wales ? c.wales : c.england) * (early ? c.early : 1)] as const)),
+    (early) =>
+      new Weighted(COMMUNITIES.map((c, i) => [i, (wales ? c.wales : c.england) * (early ? c.early : 1)] as const)),
   ),
 );
 
@@ -117,8 +122,25 @@ export const coronerName = (r: Random) => {
 /** Occupations the generator gives only to women, and only to men (a simplification of the registers). */
 const WOMEN_ONLY = new Set(['Housewife', 'Seamstress', 'Domestic servant', 'Waitress', 'Typist', 'Telephonist']);
 const MEN_ONLY = new Set([
-  'Postman', 'Milkman', 'Fisherman', 'Coal miner', 'Blacksmith', 'Boilermaker', 'Dock labourer', 'Soldier', 'General labourer',
-  'Farm labourer', 'Steel worker', 'Coal merchant', 'Railway porter', 'Bricklayer', 'Scaffolder', 'Plasterer', 'Welder', 'Fitter', 'Joiner',
+  'Postman',
+  'Milkman',
+  'Fisherman',
+  'Coal miner',
+  'Blacksmith',
+  'Boilermaker',
+  'Dock labourer',
+  'Soldier',
+  'General labourer',
+  'Farm labourer',
+  'Steel worker',
+  'Coal merchant',
+  'Railway porter',
+  'Bricklayer',
+  'Scaffolder',
+  'Plasterer',
+  'Welder',
+  'Fitter',
+  'Joiner',
 ]);
 const OCCUPATIONS_BY_SEX = {
   male: byEra(OCCUPATIONS, (list) => list.filter((o) => !WOMEN_ONLY.has(o))),
@@ -130,5 +152,6 @@ export function occupation(r: Random, workingYear: number, male: boolean): strin
   return r.pick(OCCUPATIONS_BY_SEX[male ? 'male' : 'female'][eraOf(r, workingYear - 20)]);
 }
 
-export const prefix = (r: Random, male: boolean, p: number): string | null => (r.chance(p) ? r.pick(male ? MALE_PREFIXES : FEMALE_PREFIXES) : null);
+export const prefix = (r: Random, male: boolean, p: number): string | null =>
+  r.chance(p) ? r.pick(male ? MALE_PREFIXES : FEMALE_PREFIXES) : null;
 export const suffix = (r: Random, p: number): string | null => (r.chance(p) ? r.pick(SUFFIXES) : null);

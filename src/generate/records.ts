@@ -64,7 +64,12 @@ interface Kind {
 }
 
 /** The builders tuned by hand for the built-in types, by name. */
-const TUNED: Record<TunedType, TunedKind> = { birth: births, death: deaths, marriage: marriages, partnership: partnerships };
+const TUNED: Record<TunedType, TunedKind> = {
+  birth: births,
+  death: deaths,
+  marriage: marriages,
+  partnership: partnerships,
+};
 
 const DESCRIBED_DATES = [dayNumber(1950, 1, 1), LATEST] as const;
 
@@ -96,7 +101,8 @@ const kinds = new WeakMap<RecordDescription, Kind>();
  */
 function kindOf(type: string | RecordDescription): Kind {
   if (typeof type === 'string') {
-    if (!isTunedType(type)) throw new RangeError(`unknown record type '${type}': expected one of ${TUNED_TYPES.join(', ')}`);
+    if (!isTunedType(type))
+      throw new RangeError(`unknown record type '${type}': expected one of ${TUNED_TYPES.join(', ')}`);
     return kindOf(TUNED[type].description);
   }
   let kind = kinds.get(type);
@@ -108,7 +114,13 @@ function kindOf(type: string | RecordDescription): Kind {
       const absent = absentLeaves(type, sample).filter((path) => !unrecorded.has(path));
       kind = { ...tuned, description: type, shape: shapeOf(type.fields, sample), absent };
     } else {
-      kind = { description: type, build: describedBuild(type), dates: DESCRIBED_DATES, shape: (record) => record, absent: [] };
+      kind = {
+        description: type,
+        build: describedBuild(type),
+        dates: DESCRIBED_DATES,
+        shape: (record) => record,
+        absent: [],
+      };
     }
     kinds.set(type, kind);
   }
@@ -118,16 +130,20 @@ function kindOf(type: string | RecordDescription): Kind {
 function checkOptions(options: GenerateOptions): { count: number; firstId: number } {
   const { count } = options;
   const firstId = options.firstId ?? DEFAULT_FIRST_ID;
-  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number, 0 or more (got ${count})`);
-  if (!Number.isSafeInteger(firstId) || firstId < 0) throw new RangeError(`firstId must be a whole number, 0 or more (got ${firstId})`);
+  if (!Number.isSafeInteger(count) || count < 0)
+    throw new RangeError(`count must be a whole number, 0 or more (got ${count})`);
+  if (!Number.isSafeInteger(firstId) || firstId < 0)
+    throw new RangeError(`firstId must be a whole number, 0 or more (got ${firstId})`);
   if (!Number.isSafeInteger(firstId + count)) throw new RangeError('firstId + count is beyond the largest safe id');
   return { count, firstId };
 }
 
 const typeName = (type: string | RecordDescription) => (typeof type === 'string' ? type : type.name);
-const streamSeed = (type: string | RecordDescription, seed: string): Seed => hashSeed(`lev-generate\u0000${typeName(type)}\u0000${seed}`);
+const streamSeed = (type: string | RecordDescription, seed: string): Seed =>
+  hashSeed(`lev-generate\u0000${typeName(type)}\u0000${seed}`);
 /** The stream of the values a tuned builder does not write: apart from its own, so its records stay as they were. */
-const absentSeed = (type: string | RecordDescription, seed: string): Seed => hashSeed(`lev-generate-absent\u0000${typeName(type)}\u0000${seed}`);
+const absentSeed = (type: string | RecordDescription, seed: string): Seed =>
+  hashSeed(`lev-generate-absent\u0000${typeName(type)}\u0000${seed}`);
 
 /**
  * The records of block `block` (positions 2·block and 2·block + 1): two
@@ -139,7 +155,10 @@ function makeBlock(kind: Kind, seed: Seed, absent: Seed, block: number, firstId:
   const r = Random.derive(seed, block);
   const { shape } = kind;
   const complete = kind.absent.length
-    ? ((extra: Random) => (record: Rec) => fillFromDescription(kind.description, shape(record), extra, VALUE_MAKERS, { paths: kind.absent }))(Random.derive(absent, block))
+    ? (
+        (extra: Random) => (record: Rec) =>
+          fillFromDescription(kind.description, shape(record), extra, VALUE_MAKERS, { paths: kind.absent })
+      )(Random.derive(absent, block))
     : shape;
   const paired = r.chance(PAIR_SHARE);
   const id = firstId + block * 2;
@@ -157,7 +176,10 @@ function makeBlock(kind: Kind, seed: Seed, absent: Seed, block: number, firstId:
  * `count` complete v1 records of `type` (a description, or the name of a tuned type), ids
  * `firstId`, `firstId + 1`, ... Lazy: memory stays constant whatever the count.
  */
-export function* generateRecords(type: string | RecordDescription, options: GenerateOptions): Generator<Record<string, unknown>> {
+export function* generateRecords(
+  type: string | RecordDescription,
+  options: GenerateOptions,
+): Generator<Record<string, unknown>> {
   const kind = kindOf(type);
   const { count, firstId } = checkOptions(options);
   const seed = streamSeed(type, options.seed);
@@ -170,12 +192,24 @@ export function* generateRecords(type: string | RecordDescription, options: Gene
 }
 
 /** The record at `position` (0-based) of the stream `generateRecords(type, options)` gives. */
-export function recordAt(type: string | RecordDescription, options: GenerateOptions, position: number): Record<string, unknown> {
+export function recordAt(
+  type: string | RecordDescription,
+  options: GenerateOptions,
+  position: number,
+): Record<string, unknown> {
   const kind = kindOf(type);
   const { count, firstId } = checkOptions(options);
-  if (!Number.isSafeInteger(position) || position < 0 || position >= count) throw new RangeError(`position ${position} is outside 0..${count - 1}`);
+  if (!Number.isSafeInteger(position) || position < 0 || position >= count)
+    throw new RangeError(`position ${position} is outside 0..${count - 1}`);
   const block = Math.floor(position / 2);
-  const records = makeBlock(kind, streamSeed(type, options.seed), absentSeed(type, options.seed), block, firstId, block * 2 + 1 < count);
+  const records = makeBlock(
+    kind,
+    streamSeed(type, options.seed),
+    absentSeed(type, options.seed),
+    block,
+    firstId,
+    block * 2 + 1 < count,
+  );
   return records[position % 2];
 }
 
@@ -212,14 +246,22 @@ export function searchSample(type: string | RecordDescription, options: Generate
       const forenames = readPath(record, party.forenames) as string;
       const dates = party.dates.map((path) => readPath(record, path)).filter((d): d is string => typeof d === 'string');
       samples.push({
-        query: { surname, forenames: r.chance(0.5) ? firstWord(forenames) : forenames, [dateParam]: dates[r.int(0, dates.length - 1)] },
+        query: {
+          surname,
+          forenames: r.chance(0.5) ? firstWord(forenames) : forenames,
+          [dateParam]: dates[r.int(0, dates.length - 1)],
+        },
         expectId: record.id as number,
       });
     } else {
       const male = r.chance(0.5);
       const bornIn = r.int(1900, 2020);
       samples.push({
-        query: { surname: r.pick(MISS_SURNAMES), forenames: forename(r, pickCommunity(r, false, bornIn), male, bornIn), [dateParam]: iso(r.int(kind.dates[0], kind.dates[1])) },
+        query: {
+          surname: r.pick(MISS_SURNAMES),
+          forenames: forename(r, pickCommunity(r, false, bornIn), male, bornIn),
+          [dateParam]: iso(r.int(kind.dates[0], kind.dates[1])),
+        },
         expectId: null,
       });
     }

@@ -32,12 +32,14 @@ type Complete = (holder: Rec) => Rec;
 type Fresh = readonly (readonly [key: string, make: () => unknown])[];
 
 /** Adds the missing keys, which all come last, to the holder itself (to a copy of a shared, frozen one). */
-const append = (missing: readonly string[], fresh: Fresh): Complete => (holder) => {
-  const out = Object.isFrozen(holder) ? { ...holder } : holder;
-  for (let i = 0; i < missing.length; i++) if (!(missing[i] in out)) out[missing[i]] = null;
-  for (let i = 0; i < fresh.length; i++) if (out[fresh[i][0]] === null) out[fresh[i][0]] = fresh[i][1]();
-  return out;
-};
+const append =
+  (missing: readonly string[], fresh: Fresh): Complete =>
+  (holder) => {
+    const out = Object.isFrozen(holder) ? { ...holder } : holder;
+    for (let i = 0; i < missing.length; i++) if (!(missing[i] in out)) out[missing[i]] = null;
+    for (let i = 0; i < fresh.length; i++) if (out[fresh[i][0]] === null) out[fresh[i][0]] = fresh[i][1]();
+    return out;
+  };
 
 /**
  * Rebuilds the group in the description's order, the keys the builder does not write null or
@@ -67,7 +69,15 @@ function completeGroup(fields: Fields, sample: Rec): Complete | undefined {
   for (const key of keys) {
     const field = fields[key];
     const value = sample[key];
-    if (missing.includes(key) || isLeaf(field) || isLink(field) || isList(field) || value === null || typeof value !== 'object') continue;
+    if (
+      missing.includes(key) ||
+      isLeaf(field) ||
+      isLink(field) ||
+      isList(field) ||
+      value === null ||
+      typeof value !== 'object'
+    )
+      continue;
     const complete = completeGroup(groupFields(field as GroupField | Fields), value);
     if (complete) inner.push([key, complete]);
   }

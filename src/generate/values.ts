@@ -61,7 +61,9 @@ const DEFAULT_YEARS = [1950, 2020] as const;
 const DEFAULT_DAYS = [0, 42] as const;
 
 const readAt = (record: Rec, path: string): unknown =>
-  path.split('.').reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Rec)[key] : undefined), record);
+  path
+    .split('.')
+    .reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Rec)[key] : undefined), record);
 
 function setAt(record: Rec, path: string, value: unknown): void {
   const keys = path.split('.');
@@ -73,7 +75,13 @@ function setAt(record: Rec, path: string, value: unknown): void {
   holder[keys[keys.length - 1]] = value;
 }
 
-function textValue(r: Random, holds: Holds | undefined, leaf: TSchema, makers: ValueMakers, person: { male: boolean; bornIn: number }): string {
+function textValue(
+  r: Random,
+  holds: Holds | undefined,
+  leaf: TSchema,
+  makers: ValueMakers,
+  person: { male: boolean; bornIn: number },
+): string {
   switch (holds) {
     case 'forenames':
       return makers.forenames(r, person.male, person.bornIn);
@@ -107,9 +115,17 @@ export interface FillOptions {
  * Fills leaves of `record` from the description, in place: by default each one absent or null.
  * Dates that follow another are filled after it, and left null when it is.
  */
-export function fillFromDescription(description: RecordDescription, record: Rec, r: Random, makers: ValueMakers, options: FillOptions = {}): Rec {
+export function fillFromDescription(
+  description: RecordDescription,
+  record: Rec,
+  r: Random,
+  makers: ValueMakers,
+  options: FillOptions = {},
+): Rec {
   const wanted = options.paths ? new Set(options.paths) : undefined;
-  const leaves = leavesOf(description.fields).filter(({ path }) => (wanted ? wanted.has(path) : readAt(record, path) == null));
+  const leaves = leavesOf(description.fields).filter(({ path }) =>
+    wanted ? wanted.has(path) : readAt(record, path) == null,
+  );
   const person = { male: r.chance(0.5), bornIn: r.int(1930, 2000) };
   // Each leaf draws from a stream of its own, named by its path and one draw of `r`, so a field
   // added to the description changes no other field's values.
@@ -130,7 +146,15 @@ export function fillFromDescription(description: RecordDescription, record: Rec,
   return record;
 }
 
-function leafValue(description: RecordDescription, path: string, leaf: TSchema, record: Rec, r: Random, makers: ValueMakers, person: { male: boolean; bornIn: number }): unknown {
+function leafValue(
+  description: RecordDescription,
+  path: string,
+  leaf: TSchema,
+  record: Rec,
+  r: Random,
+  makers: ValueMakers,
+  person: { male: boolean; bornIn: number },
+): unknown {
   const type = (leaf as { type?: unknown }).type;
   if (type === 'boolean') return false;
   if (type === 'integer') return r.int(1, 500);
@@ -148,7 +172,14 @@ function leafValue(description: RecordDescription, path: string, leaf: TSchema, 
   return textValue(r, holdsAt(description, path, leaf), leaf, makers, person);
 }
 
-function fillLists(fields: Fields, record: Rec, r: Random, makers: ValueMakers, person: { male: boolean; bornIn: number }, description: RecordDescription): void {
+function fillLists(
+  fields: Fields,
+  record: Rec,
+  r: Random,
+  makers: ValueMakers,
+  person: { male: boolean; bornIn: number },
+  description: RecordDescription,
+): void {
   for (const [key, field] of Object.entries(fields)) {
     if (isLeaf(field) || isLink(field)) continue;
     if (isList(field)) {

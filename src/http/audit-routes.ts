@@ -7,7 +7,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
-import { AUDIT_OPERATIONS, AUDIT_READ, type AuditReport, type AuditTrail, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../types/audit.ts';
+import {
+  AUDIT_OPERATIONS,
+  AUDIT_READ,
+  type AuditReport,
+  type AuditTrail,
+  ENTRIES_LIMIT,
+  MAX_ENTRIES_LIMIT,
+} from '../types/audit.ts';
 import { unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { TRUNCATED_HEADER } from './route-config.ts';
@@ -20,7 +27,6 @@ const USER_ACTIVITY_PATH = '/api/v0/audit/user-activity';
 const AUDIT_ENTRIES_PATH = '/api/v0/audit/entries';
 const RECORD_ACCESSES_PATH = '/api/v0/audit/records/{type}/{id}';
 const CHECKPOINTS_PATH = '/api/v0/audit/checkpoints';
-
 
 const day = (description: string) => ({
   type: 'string',
@@ -49,17 +55,20 @@ const datasetsOf = (types: readonly string[]) => inWords(types, 'or');
 const dataset = (types: readonly string[]) => word(`Only this dataset: ${datasetsOf(types)}`);
 
 /** The report's query, for these record types. */
-const userActivityQuery = (types: readonly string[]) => ({
-  type: 'object',
-  properties: {
-    from: day('First day (UTC) counted; default 1970-01-01'),
-    to: day('Last day (UTC) counted; default today'),
-    user: word("Only usernames containing this text, e.g. '@hmrc.gov.uk' for a group of users. Case-sensitive; every character is taken literally, % and _ included"),
-    group: word('Only callers in this group (the whole group name)'),
-    operation,
-    dataset: dataset(types),
-  },
-}) as const;
+const userActivityQuery = (types: readonly string[]) =>
+  ({
+    type: 'object',
+    properties: {
+      from: day('First day (UTC) counted; default 1970-01-01'),
+      to: day('Last day (UTC) counted; default today'),
+      user: word(
+        "Only usernames containing this text, e.g. '@hmrc.gov.uk' for a group of users. Case-sensitive; every character is taken literally, % and _ included",
+      ),
+      group: word('Only callers in this group (the whole group name)'),
+      operation,
+      dataset: dataset(types),
+    },
+  }) as const;
 
 const limit = {
   type: 'integer',
@@ -71,50 +80,66 @@ const limit = {
 } as const;
 
 /** The drill-down's query, for these record types. */
-const auditEntriesQuery = (types: readonly string[]) => ({
-  type: 'object',
-  // Unlike the report's, a mistyped filter here (`operations=search`) would answer a different
-  // question about a named person without saying so: refused, naming the parameters there are.
-  additionalProperties: false,
-  required: ['user'],
-  properties: {
-    user: word("The username whose accesses are listed: the whole of it, compared exactly (case-sensitive), not a part as the report's 'user' filter"),
-    from: day('First day (UTC) listed; default 1970-01-01'),
-    to: day('Last day (UTC) listed; default today'),
-    operation,
-    dataset: dataset(types),
-    limit,
-  },
-}) as const;
+const auditEntriesQuery = (types: readonly string[]) =>
+  ({
+    type: 'object',
+    // Unlike the report's, a mistyped filter here (`operations=search`) would answer a different
+    // question about a named person without saying so: refused, naming the parameters there are.
+    additionalProperties: false,
+    required: ['user'],
+    properties: {
+      user: word(
+        "The username whose accesses are listed: the whole of it, compared exactly (case-sensitive), not a part as the report's 'user' filter",
+      ),
+      from: day('First day (UTC) listed; default 1970-01-01'),
+      to: day('Last day (UTC) listed; default today'),
+      operation,
+      dataset: dataset(types),
+      limit,
+    },
+  }) as const;
 
 /** An entry of the trail as the audit routes give it, for these record types. */
-const auditEntrySchema = (types: readonly string[]) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['at', 'username', 'client', 'groups', 'dataset', 'operation', 'path', 'query', 'results', 'requestId'],
-  properties: {
-    at: { type: 'string', format: 'date-time', description: 'When the access was answered: ISO 8601, UTC, milliseconds' },
-    username: { type: 'string', description: 'The person or system that called' },
-    client: { type: 'string', description: 'The client (department service) it called through' },
-    groups: { type: 'array', items: { type: 'string' }, description: "The caller's groups" },
-    dataset: { type: 'string', description: datasetsOf(types) },
-    operation: { type: 'string', enum: operation.enum, description: AUDIT_OPERATIONS.join(', ') },
-    path: { type: 'string', description: `The path asked, e.g. /v1/registration/${types[0]}/123456789 for a lookup` },
-    query: { type: 'string', description: 'The query string as sent, percent-encoded, without the ?; empty for a lookup' },
-    results: { type: 'integer', minimum: 0, description: 'Records returned (a lookup 1); for a verification, 1 when it answered verified, 0 when not' },
-    requestId: { type: 'string', description: "The request's id (its x-request-id)" },
-    records: {
-      type: 'array',
-      description: 'The registrations the access disclosed or decided on: a lookup its record, a search the records returned, a verification its candidates',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['type', 'id'],
-        properties: { type: { type: 'string' }, id: { type: 'integer' } },
+const auditEntrySchema = (types: readonly string[]) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['at', 'username', 'client', 'groups', 'dataset', 'operation', 'path', 'query', 'results', 'requestId'],
+    properties: {
+      at: {
+        type: 'string',
+        format: 'date-time',
+        description: 'When the access was answered: ISO 8601, UTC, milliseconds',
+      },
+      username: { type: 'string', description: 'The person or system that called' },
+      client: { type: 'string', description: 'The client (department service) it called through' },
+      groups: { type: 'array', items: { type: 'string' }, description: "The caller's groups" },
+      dataset: { type: 'string', description: datasetsOf(types) },
+      operation: { type: 'string', enum: operation.enum, description: AUDIT_OPERATIONS.join(', ') },
+      path: { type: 'string', description: `The path asked, e.g. /v1/registration/${types[0]}/123456789 for a lookup` },
+      query: {
+        type: 'string',
+        description: 'The query string as sent, percent-encoded, without the ?; empty for a lookup',
+      },
+      results: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Records returned (a lookup 1); for a verification, 1 when it answered verified, 0 when not',
+      },
+      requestId: { type: 'string', description: "The request's id (its x-request-id)" },
+      records: {
+        type: 'array',
+        description:
+          'The registrations the access disclosed or decided on: a lookup its record, a search the records returned, a verification its candidates',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['type', 'id'],
+          properties: { type: { type: 'string' }, id: { type: 'integer' } },
+        },
       },
     },
-  },
-}) as const;
+  }) as const;
 
 const recordAccessesQuery = {
   type: 'object',
@@ -132,7 +157,12 @@ const recordAccessesParams = (types: readonly string[]) =>
     required: ['type', 'id'],
     properties: {
       type: { type: 'string', enum: types, description: 'The record type', [EXPECTED]: types.join(', ') },
-      id: { type: 'string', pattern: '^[0-9]{1,15}$', description: "The registration's id", [EXPECTED]: 'a number of 1 to 15 digits' },
+      id: {
+        type: 'string',
+        pattern: '^[0-9]{1,15}$',
+        description: "The registration's id",
+        [EXPECTED]: 'a number of 1 to 15 digits',
+      },
     },
   }) as const;
 
@@ -141,7 +171,11 @@ const checkpointsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    limit: { ...limit, default: CHECKPOINTS_LIMIT, description: `At most this many checkpoints, the newest; default ${CHECKPOINTS_LIMIT}` },
+    limit: {
+      ...limit,
+      default: CHECKPOINTS_LIMIT,
+      description: `At most this many checkpoints, the newest; default ${CHECKPOINTS_LIMIT}`,
+    },
   },
 } as const;
 
@@ -152,7 +186,10 @@ const checkpointSchema = {
   properties: {
     at: { type: 'string', format: 'date-time', description: 'When it was taken' },
     entries: { type: 'integer', minimum: 0, description: 'Entries in the trail then' },
-    origin: { type: 'string', description: 'The hash that ended the chain written before writers had chains of their own' },
+    origin: {
+      type: 'string',
+      description: 'The hash that ended the chain written before writers had chains of their own',
+    },
     heads: {
       type: 'array',
       description: "Every writer's last entry then: its place in the writer's chain and its hash",
@@ -176,7 +213,13 @@ const checkpointSchema = {
  */
 const auditEntriesResponse = (types: readonly string[], description: string) =>
   answer(description, {
-    headers: { [TRUNCATED_HEADER]: { description: 'Present and true when more entries matched than were returned', type: 'string', enum: ['true'] } },
+    headers: {
+      [TRUNCATED_HEADER]: {
+        description: 'Present and true when more entries matched than were returned',
+        type: 'string',
+        enum: ['true'],
+      },
+    },
     type: 'array',
     items: { $id: 'AuditEntry', title: 'Audit entry', ...auditEntrySchema(types) },
   });
@@ -193,7 +236,11 @@ type Days = { from?: string; to?: string };
 type EntriesQuery = Days & { user: string; operation?: string; dataset?: string; limit?: number };
 
 /** The query with its days (UTC) filled in: from the start of the trail to today unless given. */
-const withDays = <Q extends Days>({ from = '1970-01-01', to = new Date().toISOString().slice(0, 10), ...rest }: Q) => ({ ...rest, from, to });
+const withDays = <Q extends Days>({ from = '1970-01-01', to = new Date().toISOString().slice(0, 10), ...rest }: Q) => ({
+  ...rest,
+  from,
+  to,
+});
 
 /** A failing trail means the report cannot be read now; the caller may retry. */
 const fromTrail = unavailableUnless('The audit trail is unavailable; try again shortly');
@@ -256,13 +303,20 @@ export async function auditRoutes(app: FastifyInstance, { report, types }: Audit
           `The audit report's drill-down: the entries of one username (the whole of it, not a part) over the days asked, newest first, at most 'limit' of them; when more matched, the ${TRUNCATED_HEADER} header is true. ` +
           `Needs the '${AUDIT_ROLE}' role, as the report does. A parameter not listed is refused (400).`,
         querystring: auditEntriesQuery(types),
-        response: { 200: auditEntriesResponse(types, "The user's entries, newest first (an empty array when there are none)"), ...AUDIT_ERRORS },
+        response: {
+          200: auditEntriesResponse(types, "The user's entries, newest first (an empty array when there are none)"),
+          ...AUDIT_ERRORS,
+        },
       },
       config: { requiresIdentity: true },
       preValidation: numericLimit,
     },
     async (request, reply) => {
-      const page = await read(request, () => report.entries(withDays(request.query)), (found) => found.entries.length);
+      const page = await read(
+        request,
+        () => report.entries(withDays(request.query)),
+        (found) => found.entries.length,
+      );
       if (page.truncated) reply.header(TRUNCATED_HEADER, 'true');
       return page.entries;
     },
@@ -281,7 +335,10 @@ export async function auditRoutes(app: FastifyInstance, { report, types }: Audit
           `Needs the '${AUDIT_ROLE}' role. Reading it is itself audited (operation audit-read).`,
         params: recordAccessesParams(types),
         querystring: recordAccessesQuery,
-        response: { 200: auditEntriesResponse(types, 'The accesses, newest first (an empty array when there are none)'), ...AUDIT_ERRORS },
+        response: {
+          200: auditEntriesResponse(types, 'The accesses, newest first (an empty array when there are none)'),
+          ...AUDIT_ERRORS,
+        },
       },
       config: { requiresIdentity: true },
       preValidation: numericLimit,
@@ -289,7 +346,11 @@ export async function auditRoutes(app: FastifyInstance, { report, types }: Audit
     async (request, reply) => {
       const { type, id } = request.params;
       const filter = { ...withDays(request.query), type, id: Number(id) };
-      const page = await read(request, () => report.recordAccesses(filter), (found) => found.entries.length);
+      const page = await read(
+        request,
+        () => report.recordAccesses(filter),
+        (found) => found.entries.length,
+      );
       if (page.truncated) reply.header(TRUNCATED_HEADER, 'true');
       return page.entries;
     },
@@ -308,7 +369,10 @@ export async function auditRoutes(app: FastifyInstance, { report, types }: Audit
           `Needs the '${AUDIT_ROLE}' role. Reading them is itself audited (operation audit-read).`,
         querystring: checkpointsQuery,
         response: {
-          200: answer('The checkpoints, newest first', { type: 'array', items: { $id: 'AuditCheckpoint', title: 'Audit checkpoint', ...checkpointSchema } }),
+          200: answer('The checkpoints, newest first', {
+            type: 'array',
+            items: { $id: 'AuditCheckpoint', title: 'Audit checkpoint', ...checkpointSchema },
+          }),
           ...AUDIT_ERRORS,
         },
       },

@@ -52,7 +52,11 @@ interface ConnectionSlots {
   admit(request: IncomingMessage, response: ServerResponse): boolean;
 }
 
-export function guardConnections(server: Server, { maxConnections, headersTimeoutMs }: { maxConnections: number; headersTimeoutMs: number }, secure: boolean): ConnectionSlots {
+export function guardConnections(
+  server: Server,
+  { maxConnections, headersTimeoutMs }: { maxConnections: number; headersTimeoutMs: number },
+  secure: boolean,
+): ConnectionSlots {
   // The connections holding a place, in the order they last became idle: the first idle one is the
   // one idle longest.
   const placed = new Map<Socket, Slot>();

@@ -64,10 +64,21 @@ const TYPE_METADATA_PATH = '/v1/credentials/types/:type';
 // A plain enum, not a union of literals: the document's readers (and its conformance test) take an
 // enum as the list of values, where an anyOf of constants reads as a riddle.
 const credentialTypeParameter = (types: readonly string[]) =>
-  Type.Unsafe<string>({ type: 'string', enum: [...types], description: 'The record type', [EXPECTED]: `one of ${types.join(', ')}` });
+  Type.Unsafe<string>({
+    type: 'string',
+    enum: [...types],
+    description: 'The record type',
+    [EXPECTED]: `one of ${types.join(', ')}`,
+  });
 
 const credentialParams = (types: readonly string[]) =>
-  Type.Object({ type: credentialTypeParameter(types), id: Type.Unsafe<string>(systemNumberParameter('The system number of the registration')) }, { additionalProperties: false });
+  Type.Object(
+    {
+      type: credentialTypeParameter(types),
+      id: Type.Unsafe<string>(systemNumberParameter('The system number of the registration')),
+    },
+    { additionalProperties: false },
+  );
 
 const credentialQuery = Type.Object(
   {
@@ -94,17 +105,30 @@ const credentialQuery = Type.Object(
 );
 
 /** What no parameter's own schema can say (see searchQueryRule): a printed certificate (format=qr) has no holder, so no holderKey. */
-const credentialQueryRule = { not: { required: ['format', 'holderKey'], properties: { format: { const: 'qr' } } } } as const;
+const credentialQueryRule = {
+  not: { required: ['format', 'holderKey'], properties: { format: { const: 'qr' } } },
+} as const;
 
-const typeParams = (types: readonly string[]) => Type.Object({ type: credentialTypeParameter(types) }, { additionalProperties: false });
+const typeParams = (types: readonly string[]) =>
+  Type.Object({ type: credentialTypeParameter(types) }, { additionalProperties: false });
 const statusListParams = Type.Object(
-  { list: Type.String({ pattern: '^[1-9][0-9]{0,8}$', description: 'The number of the status list', [EXPECTED]: 'a whole number from 1, at most 9 digits' }) },
+  {
+    list: Type.String({
+      pattern: '^[1-9][0-9]{0,8}$',
+      description: 'The number of the status list',
+      [EXPECTED]: 'a whole number from 1, at most 9 digits',
+    }),
+  },
   { additionalProperties: false },
 );
 
 const issuerMetadataSchema = Type.Object({
   issuer: Type.String({ description: 'The issuer URL, as credentials name it in iss' }),
-  jwks: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'The public keys: the current one first, then those that signed credentials not yet expired' }) }),
+  jwks: Type.Object({
+    keys: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+      description: 'The public keys: the current one first, then those that signed credentials not yet expired',
+    }),
+  }),
 });
 
 interface CredentialRoutesOptions {
@@ -127,7 +151,9 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
   const { store, statuses, lists, keys, issuer, issuerUrl } = options;
   const views = new Map(options.views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
   const types = [...views.keys()];
-  const claimsOf = new Map([...views].map(([type, view]) => [type, compileClaims(type, view.fields, view.record.blockedFlag)]));
+  const claimsOf = new Map(
+    [...views].map(([type, view]) => [type, compileClaims(type, view.fields, view.record.blockedFlag)]),
+  );
   const issuerOf = (_request: FastifyRequest) => issuerUrl();
   // Public documents a wallet or a relying party's page may fetch from anywhere.
   const open = { 'access-control-allow-origin': '*' };
@@ -145,14 +171,18 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         ...publicDocument,
         operationId: 'credentialIssuer',
         summary: "The issuer's metadata (SD-JWT VC JWT VC Issuer Metadata): its public keys",
-        description: 'The issuer URL and its public keys as a JWK set: the signing key first, then earlier ones whose credentials have yet to expire. Public.',
-        response: { 200: answer('The issuer metadata', { headers: cached('public, max-age=300'), ...issuerMetadataSchema }), 400: UNREADABLE },
+        description:
+          'The issuer URL and its public keys as a JWK set: the signing key first, then earlier ones whose credentials have yet to expire. Public.',
+        response: {
+          200: answer('The issuer metadata', { headers: cached('public, max-age=300'), ...issuerMetadataSchema }),
+          400: UNREADABLE,
+        },
       },
       ...documentationOnly,
       config: { cacheControl: 'public, max-age=300' },
     },
     async (request, reply) =>
-    reply.headers(open).send({ issuer: issuerOf(request), jwks: { keys: keys.all.map((key) => key.publicJwk) } }),
+      reply.headers(open).send({ issuer: issuerOf(request), jwks: { keys: keys.all.map((key) => key.publicJwk) } }),
   );
 
   app.get<{ Params: Static<ReturnType<typeof typeParams>> }>(
@@ -162,14 +192,21 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         ...publicDocument,
         operationId: 'credentialType',
         summary: "A credential type's metadata (SD-JWT VC type metadata): what its vct names",
-        description: 'The type, its name and every claim a credential of it may carry, labelled; derived from the record description. Public.',
+        description:
+          'The type, its name and every claim a credential of it may carry, labelled; derived from the record description. Public.',
         params: typeParams(types),
-        response: { 200: answer('The type metadata', { headers: cached('public, max-age=86400'), type: 'object' }), 400: errorResponse('The type is not one of the record types') },
+        response: {
+          200: answer('The type metadata', { headers: cached('public, max-age=86400'), type: 'object' }),
+          400: errorResponse('The type is not one of the record types'),
+        },
       },
       ...documentationOnly,
       config: { cacheControl: 'public, max-age=86400' },
     },
-    async (request, reply) => reply.headers(open).send(typeMetadata((views.get(request.params.type) as CompiledView).record, issuerOf(request))),
+    async (request, reply) =>
+      reply
+        .headers(open)
+        .send(typeMetadata((views.get(request.params.type) as CompiledView).record, issuerOf(request))),
   );
 
   app.get<{ Params: Static<typeof statusListParams> }>(
@@ -187,7 +224,10 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
           200: {
             description: `The status list token: a JWT, or with Accept: ${STATUS_LIST_CWT_TYPE} the CWT form mdoc verifiers read, signed by the mdoc document signer`,
             headers: cached('public, max-age=CREDENTIAL_STATUS_TTL_S'),
-            content: { [STATUS_LIST_TYPE]: { schema: { type: 'string' } }, [STATUS_LIST_CWT_TYPE]: { schema: { type: 'string', format: 'binary' } } },
+            content: {
+              [STATUS_LIST_TYPE]: { schema: { type: 'string' } },
+              [STATUS_LIST_CWT_TYPE]: { schema: { type: 'string', format: 'binary' } },
+            },
           },
           400: errorResponse('The list is not a number'),
           404: errorResponse('No status list has that number'),
@@ -219,20 +259,25 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         description:
           `An SD-JWT VC (IETF SD-JWT VC, media type ${CREDENTIAL_TYPE}) of the registration, signed with the issuer's key (ES256 by default), valid CREDENTIAL_VALIDITY_DAYS. ` +
           'Every field the caller may see (as a lookup shows it) is a claim disclosed separately; links to other registrations and the blocked flag are left out, and a top-level field named as a registered claim (status) is carried as <type>Status. ' +
-          "Its status claim is an entry of a token status list (GET /v1/credentials/status/{list}) that turns invalid when the registration is corrected, re-registered, blocked or cancelled. " +
+          'Its status claim is an entry of a token status list (GET /v1/credentials/status/{list}) that turns invalid when the registration is corrected, re-registered, blocked or cancelled. ' +
           `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. A holderKey with format=qr is refused (400; x-querystring-schema): a printed certificate has no holder; so is format=qr for a registration whose certificate claims no QR code can hold (422), before anything is issued or audited. docs/credentials.md explains presenting and verifying.`,
         params: credentialParams(types),
         querystring: credentialQuery,
         response: {
           200: {
-            description: 'The credential: the issuer-signed JWT and its disclosures, ~-separated; with format=qr and Accept: image/svg+xml, the QR code of the compact form',
+            description:
+              'The credential: the issuer-signed JWT and its disclosures, ~-separated; with format=qr and Accept: image/svg+xml, the QR code of the compact form',
             content: { [CREDENTIAL_TYPE]: { schema: { type: 'string' } }, [SVG_TYPE]: { schema: { type: 'string' } } },
           },
           ...RECORD_ERRORS,
           403: errorResponse(`The caller lacks the dataset's role or the '${CREDENTIALS_ROLE}' role`),
           404: errorResponse('No record has that system number'),
-          409: errorResponse('Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration'),
-          422: errorResponse('TooLargeForQrCode: with format=qr, the certificate claims are more than a QR code holds (names of hundreds of characters); nothing is issued or audited'),
+          409: errorResponse(
+            'Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration',
+          ),
+          422: errorResponse(
+            'TooLargeForQrCode: with format=qr, the certificate claims are more than a QR code holds (names of hundreds of characters); nothing is issued or audited',
+          ),
         },
         'x-querystring-schema': credentialQueryRule,
       },
@@ -247,7 +292,9 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       request.authorise(CREDENTIALS_ROLE, 'Digital certificates need');
       const paper = request.query.format === 'qr';
       if (paper && request.query.holderKey !== undefined) {
-        throw badRequest("Invalid query parameter 'holderKey': a printed certificate (format=qr) has no holder to bind");
+        throw badRequest(
+          "Invalid query parameter 'holderKey': a printed certificate (format=qr) has no holder to bind",
+        );
       }
       let holderKey;
       if (request.query.holderKey !== undefined) {
@@ -266,12 +313,24 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       const { claims, fields } = paper ? certificateClaims(view.record, all.claims) : all;
       // Checked before anything is written, with the widest status entry: a refusal allocates no
       // status and audits nothing, and the QR code of the credential issued below cannot fail.
-      if (paper) assertFitsQrCode(issuer.issue({ issuer: issuerOf(request), type, claims, status: WIDEST_STATUS, inTheClear: true }));
+      if (paper)
+        assertFitsQrCode(
+          issuer.issue({ issuer: issuerOf(request), type, claims, status: WIDEST_STATUS, inTheClear: true }),
+        );
       const status = await fromStore(() => statuses.allocate(type, Number(id)));
       await request.audited(1, refsOf(type, [Number(id)]), { dataset: type, operation: 'credential' }, { fields });
-      const credential = issuer.issue({ issuer: issuerOf(request), type, claims, status, holderKey, inTheClear: paper });
+      const credential = issuer.issue({
+        issuer: issuerOf(request),
+        type,
+        claims,
+        status,
+        holderKey,
+        inTheClear: paper,
+      });
       if (paper && request.headers.accept?.includes(SVG_TYPE)) {
-        return reply.type(SVG_TYPE).send(await qrCode().toString(qrSegments(credential), { ...QR_CODE, type: 'svg', margin: 2 }));
+        return reply
+          .type(SVG_TYPE)
+          .send(await qrCode().toString(qrSegments(credential), { ...QR_CODE, type: 'svg', margin: 2 }));
       }
       return reply.type(CREDENTIAL_TYPE).send(credential);
     },

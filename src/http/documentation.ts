@@ -28,7 +28,9 @@ export function answer<S extends object>(description: string, schema: S) {
 export const errorResponse = (description: string) => ({ description, $ref: `${errorSchema.$id}#` });
 
 /** A URL the service cannot read at all (a malformed percent-escape, in the path or the query) is refused before any route is chosen. */
-export const UNREADABLE = errorResponse('The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8');
+export const UNREADABLE = errorResponse(
+  'The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8',
+);
 
 /** What a route that reads a dataset may answer besides its 200. */
 export const RECORD_ERRORS = {
@@ -37,7 +39,9 @@ export const RECORD_ERRORS = {
   403: errorResponse("The caller lacks the dataset's role, or its client certificate breaks the on-boarding rules"),
   429: {
     ...errorResponse("The caller's client has made too many requests (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST)"),
-    headers: { 'retry-after': { description: 'Seconds until a request is allowed again', type: 'integer', minimum: 1 } },
+    headers: {
+      'retry-after': { description: 'Seconds until a request is allowed again', type: 'integer', minimum: 1 },
+    },
   },
   503: errorResponse('The record store is unavailable; retry later'),
 } as const;

@@ -21,7 +21,9 @@ function describeValidation(request: FastifyRequest, error: FastifyError): ApiEr
   const [first] = (error.validation ?? []) as ValidationError[];
   const part = error.validationContext ?? 'querystring';
   const kind = PART_NAMES[part] ?? part;
-  const schema = (request.routeOptions.schema as Record<string, { properties?: Record<string, Record<string, string>> }>)?.[part];
+  const schema = (
+    request.routeOptions.schema as Record<string, { properties?: Record<string, Record<string, string>> }>
+  )?.[part];
   const name =
     first?.keyword === 'required'
       ? String(first.params.missingProperty)
@@ -36,7 +38,9 @@ function describeValidation(request: FastifyRequest, error: FastifyError): ApiEr
     return badRequest(`Unknown ${kind} '${name}': this path takes ${Object.keys(schema?.properties ?? {}).join(', ')}`);
   }
   // A repeated parameter arrives as a list: for a text parameter that is the only way to fail its type, for a number one way.
-  const given = (part === 'querystring' ? request.query : part === 'params' ? request.params : undefined) as Record<string, unknown> | undefined;
+  const given = (part === 'querystring' ? request.query : part === 'params' ? request.params : undefined) as
+    | Record<string, unknown>
+    | undefined;
   const repeated = first.keyword === 'type' && (first.params.type === 'string' || Array.isArray(given?.[name]));
   if (repeated) return badRequest(`The ${kind} '${name}' was given more than once; give it once`);
   return badRequest(`Invalid ${kind} '${name}'${expectation}`);
@@ -96,10 +100,14 @@ export function installErrorHandling(app: FastifyInstance, { cors = false } = {}
     const paths = [...known].filter(([, methods]) => methods.has('GET'));
     known.clear();
     for (const [url, methods] of paths) {
-      const allowed = ['GET', 'HEAD', ...[...methods].filter((method) => method !== 'GET' && method !== 'HEAD')].join(', ');
+      const allowed = ['GET', 'HEAD', ...[...methods].filter((method) => method !== 'GET' && method !== 'HEAD')].join(
+        ', ',
+      );
       app.route({
         // With CORS on, OPTIONS is the browser's preflight, answered by the CORS plugin.
-        method: app.supportedMethods.filter((method) => !methods.has(method) && method !== 'HEAD' && !(cors && method === 'OPTIONS')),
+        method: app.supportedMethods.filter(
+          (method) => !methods.has(method) && method !== 'HEAD' && !(cors && method === 'OPTIONS'),
+        ),
         url,
         config: { allowed },
         handler: async (request) => {

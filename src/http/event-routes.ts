@@ -32,7 +32,8 @@ const PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 // As isoInstant reads it: the year 0000, which RFC 3339's `format: date` allows, is not a day of isIsoDate's.
-const ISO_TIME = '^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2}))?$';
+const ISO_TIME =
+  '^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2}))?$';
 
 const eventsQuery = {
   type: 'object',
@@ -41,7 +42,8 @@ const eventsQuery = {
     after: {
       type: 'string',
       pattern: '^[0-9]{1,15}$',
-      description: "The 'next' of the previous answer (or an event's id): events after it are returned. Absent, the feed starts at the oldest event kept",
+      description:
+        "The 'next' of the previous answer (or an event's id): events after it are returned. Absent, the feed starts at the oldest event kept",
       [EXPECTED]: "an event id or the 'next' of an answer: digits",
     },
     since: {
@@ -49,7 +51,8 @@ const eventsQuery = {
       pattern: ISO_TIME,
       // The pattern gives the shape; the formats that it is a real day, and a real time of it.
       anyOf: [{ format: 'date' }, { format: 'date-time' }],
-      description: "Instead of 'after': start at the first event committed at or after this date or time (ISO 8601, e.g. 2026-11-01 or 2026-11-01T09:00:00Z), or at the oldest kept",
+      description:
+        "Instead of 'after': start at the first event committed at or after this date or time (ISO 8601, e.g. 2026-11-01 or 2026-11-01T09:00:00Z), or at the oldest kept",
       [EXPECTED]: 'an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T09:00:00Z',
     },
     limit: {
@@ -80,9 +83,15 @@ const cloudEventSchema = {
   required: ['specversion', 'id', 'type', 'source', 'subject', 'time', 'datacontenttype', 'data'],
   properties: {
     specversion: { type: 'string', enum: ['1.0'], description: 'CloudEvents version' },
-    id: { type: 'string', description: "The event's position in the feed: opaque, give it (or an answer's 'next') as 'after'" },
+    id: {
+      type: 'string',
+      description: "The event's position in the feed: opaque, give it (or an answer's 'next') as 'after'",
+    },
     type: { type: 'string', description: '<record type>.registered or <record type>.updated, e.g. death.registered' },
-    source: { type: 'string', description: "The record type's v1 path, e.g. /v1/registration/death: the record is at source/subject" },
+    source: {
+      type: 'string',
+      description: "The record type's v1 path, e.g. /v1/registration/death: the record is at source/subject",
+    },
     subject: { type: 'string', description: 'The system number of the registration' },
     time: { type: 'string', format: 'date-time', description: 'When the change was committed (UTC)' },
     datacontenttype: { type: 'string', enum: ['application/json'] },
@@ -115,7 +124,11 @@ const eventsResponse = {
   required: ['events', 'next'],
   properties: {
     // The event has an `$id`: the document names it (components CloudEvent).
-    events: { type: 'array', items: { $id: 'CloudEvent', title: 'Change-feed event (CloudEvents 1.0)', ...cloudEventSchema }, description: 'Oldest first' },
+    events: {
+      type: 'array',
+      items: { $id: 'CloudEvent', title: 'Change-feed event (CloudEvents 1.0)', ...cloudEventSchema },
+      description: 'Oldest first',
+    },
     next: { type: 'string', description: "Give it as 'after' to read on" },
   },
 } as const;
@@ -173,7 +186,8 @@ const feedRestarted = (after: number, head: number) =>
 async function numericParameters(request: FastifyRequest) {
   const query = request.query as Record<string, unknown>;
   for (const name of ['limit', 'wait']) {
-    if (typeof query[name] === 'string' && /^[0-9]{1,9}$/.test(query[name] as string)) query[name] = Number(query[name]);
+    if (typeof query[name] === 'string' && /^[0-9]{1,9}$/.test(query[name] as string))
+      query[name] = Number(query[name]);
   }
 }
 
@@ -181,13 +195,23 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   const { feed, subscriptions, descriptions, views, subscribeEveryone, retentionDays, webhooks } = options;
   const seats = waitingSeats(options.waiting ?? { perClient: Infinity, total: Infinity });
   const known = new Set(eventTypes(descriptions));
-  const everything: Subscription = { client: '', events: [...known], fields: [], paused: false, createdAt: new Date(0).toISOString() };
+  const everything: Subscription = {
+    client: '',
+    events: [...known],
+    fields: [],
+    paused: false,
+    createdAt: new Date(0).toISOString(),
+  };
   const fieldRenderer = eventFieldRenderer(descriptions, views);
   const cutoff = () => new Date(Date.now() - retentionDays * DAY_MS);
 
   // Expired events are deleted now and then; until then they are not served either (bounds' cutoff).
   const prune = () =>
-    feed.prune(cutoff()).catch((error: Error) => app.log.warn({ err: { type: error.name, message: error.message } }, 'the change feed could not be pruned'));
+    feed
+      .prune(cutoff())
+      .catch((error: Error) =>
+        app.log.warn({ err: { type: error.name, message: error.message } }, 'the change feed could not be pruned'),
+      );
   let pruning: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     void prune();
@@ -212,7 +236,10 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
             this.set({ client: subscription.client }, lags.length ? Math.min(...lags) : subscription.lag);
           }
         } catch (error) {
-          app.log.warn({ err: { type: (error as Error).name } }, 'the subscriptions could not be read for the lag metric');
+          app.log.warn(
+            { err: { type: (error as Error).name } },
+            'the subscriptions could not be read for the lag metric',
+          );
         }
       },
     });
@@ -242,8 +269,12 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
           200: answer('The events (an empty array when there are none yet) and where to read on from', eventsResponse),
           400: RECORD_ERRORS[400],
           401: RECORD_ERRORS[401],
-          403: errorResponse('The client has no subscription to the change feed, or its client certificate breaks the on-boarding rules'),
-          410: errorResponse("CursorExpired: 'after' is older than the events kept, or not of this feed (started again since); start again with 'since'"),
+          403: errorResponse(
+            'The client has no subscription to the change feed, or its client certificate breaks the on-boarding rules',
+          ),
+          410: errorResponse(
+            "CursorExpired: 'after' is older than the events kept, or not of this feed (started again since); start again with 'since'",
+          ),
           429: RECORD_ERRORS[429],
           503: errorResponse('The change feed or the audit trail is unavailable; retry later'),
         },
@@ -257,11 +288,17 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       if (afterText !== undefined && since !== undefined) throw badRequest("Give either 'after' or 'since', not both");
       const startTime = since === undefined ? undefined : isoInstant(since);
       if (since !== undefined && !startTime) {
-        throw badRequest(`The 'since' parameter must be an ISO 8601 date or time ${INSTANT_RANGE}, e.g. 2026-11-01 or 2026-11-01T09:00:00Z`);
+        throw badRequest(
+          `The 'since' parameter must be an ISO 8601 date or time ${INSTANT_RANGE}, e.g. 2026-11-01 or 2026-11-01T09:00:00Z`,
+        );
       }
 
-      const subscription = (await fromFeed(() => subscriptions.get(identity.client))) ?? (subscribeEveryone ? everything : undefined);
-      if (!subscription) throw forbidden(`The client ${identity.client} has no subscription to the change feed: an operator adds one ('lev-api subscriptions add')`);
+      const subscription =
+        (await fromFeed(() => subscriptions.get(identity.client))) ?? (subscribeEveryone ? everything : undefined);
+      if (!subscription)
+        throw forbidden(
+          `The client ${identity.client} has no subscription to the change feed: an operator adds one ('lev-api subscriptions add')`,
+        );
       // A type of a dataset the client may not read is never delivered, whatever the subscription says.
       const subscribed = subscription.events.filter((type) => known.has(type));
       const types = app.rolesEnforced ? receivableTypes(subscribed, identity.roles) : subscribed;
@@ -274,7 +311,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
         if (after > bounds.head) throw feedRestarted(after, bounds.head);
         if (after < bounds.expiredThrough) throw cursorExpired(after, retentionDays);
         await fromFeed(() => subscriptions.acknowledge(identity.client, after));
-      } else if (startTime) after = Math.max(bounds.expiredThrough, await fromFeed(() => feed.positionBefore(startTime)));
+      } else if (startTime)
+        after = Math.max(bounds.expiredThrough, await fromFeed(() => feed.positionBefore(startTime)));
       else after = bounds.expiredThrough;
 
       if (subscription.paused) return { events: [], next: String(after) };
@@ -292,7 +330,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
           let position = after;
           while (page.events.length === 0 && Date.now() < deadline && !controller.signal.aborted) {
             // Waits only at the feed's end: a read that moved on through other clients' events reads on at once.
-            if (page.next === position) await feed.changed(Math.min(RECHECK_MS, deadline - Date.now()), controller.signal);
+            if (page.next === position)
+              await feed.changed(Math.min(RECHECK_MS, deadline - Date.now()), controller.signal);
             position = page.next;
             page = await fromFeed(() => feed.read(position, types, limit));
           }
@@ -304,17 +343,27 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       }
 
       const { events } = page;
-      const fields = await fieldRenderer.render(events, subscription.fields, identity.roles, (type, ids) => fromFeed(() => feed.recordsJson(type, ids)));
+      const fields = await fieldRenderer.render(events, subscription.fields, identity.roles, (type, ids) =>
+        fromFeed(() => feed.recordsJson(type, ids)),
+      );
       if (events.length > 0) {
         // One entry a dataset, each naming its records and events, all kept before anything is sent.
         const byType = groupBy(events, (event) => event.recordType);
         await Promise.all(
           [...byType].map(([type, ofType]) => {
             const included = fieldRenderer.fieldsOf(type, subscription.fields);
-            return request.audited(ofType.length, refsOf(type, ofType.map((event) => event.recordId)), { dataset: type, operation: 'events' }, {
-              events: ofType.map((event) => String(event.position)),
-              ...(included.length ? { fields: included } : {}),
-            });
+            return request.audited(
+              ofType.length,
+              refsOf(
+                type,
+                ofType.map((event) => event.recordId),
+              ),
+              { dataset: type, operation: 'events' },
+              {
+                events: ofType.map((event) => String(event.position)),
+                ...(included.length ? { fields: included } : {}),
+              },
+            );
           }),
         );
       }

@@ -88,7 +88,13 @@ export class FalseShareMonitor {
     let tally = this.clients.get(client);
     if (!tally) {
       if (this.clients.size >= MAX_CLIENTS) this.dropOldest(Math.ceil(MAX_CLIENTS / 10));
-      tally = { period: new Array(SLOTS).fill(-Infinity), answers: new Array(SLOTS).fill(0), falses: new Array(SLOTS).fill(0), quietUntil: -Infinity, seen: 0 };
+      tally = {
+        period: new Array(SLOTS).fill(-Infinity),
+        answers: new Array(SLOTS).fill(0),
+        falses: new Array(SLOTS).fill(0),
+        quietUntil: -Infinity,
+        seen: 0,
+      };
       this.clients.set(client, tally);
     }
     tally.seen = ++this.answered;

@@ -37,7 +37,9 @@ const SCHEME_OF: Record<(typeof MOCK_IDENTITY)[number][0], string> = {
 /** The document's own parts: its info, the record schemas the routes' answers refer to, and the security schemes. */
 export function openApiDocument(views: readonly CompiledView[], version: string): JsonSchema {
   const records = [...new Set(views.map((view) => view.record))];
-  const schemas = Object.fromEntries(views.map((view) => [view.schemaName, { title: `${view.record.title} (${view.version})`, ...view.responseSchema }]));
+  const schemas = Object.fromEntries(
+    views.map((view) => [view.schemaName, { title: `${view.record.title} (${view.version})`, ...view.responseSchema }]),
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -62,7 +64,12 @@ export function openApiDocument(views: readonly CompiledView[], version: string)
         ...Object.fromEntries(
           MOCK_IDENTITY.map(([name, description]) => [
             SCHEME_OF[name],
-            { type: 'apiKey', in: 'header', name, description: `AUTH_MODE=mock (and proxy, from trusted addresses): ${description}` },
+            {
+              type: 'apiKey',
+              in: 'header',
+              name,
+              description: `AUTH_MODE=mock (and proxy, from trusted addresses): ${description}`,
+            },
           ]),
         ),
       },
@@ -90,28 +97,45 @@ type Operation = { security?: unknown[]; parameters?: JsonSchema[] };
 export const openApiRoutes = fp(
   async (app: FastifyInstance, { document, identityHeaders }: OpenApiOptions) => {
     const identity = identityHeaders
-      ? MOCK_IDENTITY.map(([name, description]) => ({ name, in: 'header', required: REQUIRED_IDENTITY.has(name), description, schema: { type: 'string' } }))
+      ? MOCK_IDENTITY.map(([name, description]) => ({
+          name,
+          in: 'header',
+          required: REQUIRED_IDENTITY.has(name),
+          description,
+          schema: { type: 'string' },
+        }))
       : [];
     app.addSchema(errorSchema);
     await app.register(swagger, {
       mode: 'dynamic',
       openapi: document as never,
       // Shared schemas keep their names as the document's components.
-      refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+      },
       transform: ({ schema, url, route }) => {
         // Swagger UI's page (its route is `/` under the prefix, which Fastify serves at /docs too),
         // documented as the service's own endpoints are; its other routes are not.
-        if (url === `${DOCS_PATH}/` && route.method === 'GET') return { schema: operationsRoute('This document in Swagger UI'), url: DOCS_PATH };
+        if (url === `${DOCS_PATH}/` && route.method === 'GET')
+          return { schema: operationsRoute('This document in Swagger UI'), url: DOCS_PATH };
         if (!schema?.summary) return { schema: { ...schema, hide: true }, url };
         // For the document only: the route reads the header itself (feed-position.ts), with its own message.
         if (!route.config?.feedPosition) return { schema, url };
         const { name, description, schema: header } = feedPositionParameter;
-        return { schema: { ...schema, headers: { type: 'object', properties: { [name]: { ...header, description } } } }, url };
+        return {
+          schema: { ...schema, headers: { type: 'object', properties: { [name]: { ...header, description } } } },
+          url,
+        };
       },
       transformObject: (documentObject) => {
-        const openapiObject = (documentObject as { openapiObject: { paths: JsonSchema; components: { schemas: JsonSchema } } }).openapiObject;
+        const openapiObject = (
+          documentObject as { openapiObject: { paths: JsonSchema; components: { schemas: JsonSchema } } }
+        ).openapiObject;
         // The record schemas are written as OpenAPI 3.1 already; swagger's conversion would drop what stands beside a `$ref`.
-        openapiObject.components.schemas = { ...openapiObject.components.schemas, ...(document.components as { schemas: JsonSchema }).schemas };
+        openapiObject.components.schemas = {
+          ...openapiObject.components.schemas,
+          ...(document.components as { schemas: JsonSchema }).schemas,
+        };
         for (const item of Object.values(openapiObject.paths) as Record<string, Operation>[]) {
           for (const operation of Object.values(item)) {
             // Swagger lifts a parameter's one example out of its schema (as OpenAPI 3.0 had it); 3.1 keeps it there.
@@ -124,14 +148,17 @@ export const openApiRoutes = fp(
             // Path parameters first, as a URL reads (swagger lists the query's first).
             operation.parameters?.sort((a, b) => PLACES.indexOf(a.in as string) - PLACES.indexOf(b.in as string));
             // Each operation that needs a caller lists the identity headers last (`security: []` marks those that do not).
-            if (!operation.security && identity.length > 0) operation.parameters = [...(operation.parameters ?? []), ...identity];
+            if (!operation.security && identity.length > 0)
+              operation.parameters = [...(operation.parameters ?? []), ...identity];
           }
         }
         return openapiObject as never;
       },
     });
     await app.register(swaggerUi, { routePrefix: DOCS_PATH });
-    app.get('/openapi.json', { schema: operationsRoute('This document'), ...documentationOnly }, async () => app.swagger());
+    app.get('/openapi.json', { schema: operationsRoute('This document'), ...documentationOnly }, async () =>
+      app.swagger(),
+    );
   },
   { name: 'openapi' },
 );

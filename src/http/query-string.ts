@@ -42,7 +42,8 @@ export function parseQuery(text: string): ParsedQuery {
     const name = decode(sentName);
     const value = decode(equals < 0 ? '' : pair.slice(equals + 1));
     if (name === undefined || value === undefined) {
-      const quoted = name ?? (sentName.length > QUOTED_NAME_LENGTH ? `${sentName.slice(0, QUOTED_NAME_LENGTH)}...` : sentName);
+      const quoted =
+        name ?? (sentName.length > QUOTED_NAME_LENGTH ? `${sentName.slice(0, QUOTED_NAME_LENGTH)}...` : sentName);
       (query[MALFORMED] ??= []).push(quoted);
       continue;
     }
@@ -58,5 +59,9 @@ export function parseQuery(text: string): ParsedQuery {
 export function refuseMalformedQuery(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
   const [first] = (request.query as ParsedQuery | null)?.[MALFORMED] ?? [];
   if (first === undefined) return done();
-  done(badRequest(`The query parameter '${first}' could not be read: it holds a malformed percent-escape, or one that is not UTF-8`));
+  done(
+    badRequest(
+      `The query parameter '${first}' could not be read: it holds a malformed percent-escape, or one that is not UTF-8`,
+    ),
+  );
 }

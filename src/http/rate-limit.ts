@@ -158,7 +158,10 @@ export async function createRateLimiter(config: RateLimitConfig, log: FastifyBas
   try {
     await redis.connect();
   } catch (error) {
-    log.warn({ err: { code: (error as { code?: string }).code } }, 'rate limit: Redis does not answer; each process counts alone until it does');
+    log.warn(
+      { err: { code: (error as { code?: string }).code } },
+      'rate limit: Redis does not answer; each process counts alone until it does',
+    );
   }
 
   return {
@@ -168,7 +171,10 @@ export async function createRateLimiter(config: RateLimitConfig, log: FastifyBas
       try {
         reply = await commands.levTakeToken(client, config.burst, perMs);
       } catch (error) {
-        log.debug({ err: { code: (error as { code?: string }).code, type: (error as Error).name } }, 'rate limit: Redis failed; counted in this process');
+        log.debug(
+          { err: { code: (error as { code?: string }).code, type: (error as Error).name } },
+          'rate limit: Redis failed; counted in this process',
+        );
         return check(local.take(client));
       }
       const [allowed, remaining, wait] = reply;

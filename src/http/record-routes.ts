@@ -32,7 +32,10 @@ function searchDescription(view: CompiledView, rule: Record<string, unknown> | u
   return (
     `${view.record.search.description} Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the ${TRUNCATED_HEADER} header is true.` +
     (rule
-      ? ` Give the forenames whole, as '${view.query.forenames}', or word by word, as '${parts[0]}' (not empty) and optionally ${parts.slice(1).map((p) => `'${p}'`).join(', ')}, ` +
+      ? ` Give the forenames whole, as '${view.query.forenames}', or word by word, as '${parts[0]}' (not empty) and optionally ${parts
+          .slice(1)
+          .map((p) => `'${p}'`)
+          .join(', ')}, ` +
         `with a letter or digit among the words; never both ways. A search that gives neither or both is refused (400). ` +
         'No parameter of OpenAPI 3.1 can require one of two others, so this rule is also given as a JSON Schema of the whole query, in x-querystring-schema.'
       : '')
@@ -55,7 +58,11 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
           operationId: `read${view.schemaName}`,
           summary: `Look up one ${title} by its system number`,
           params: idParameters(view),
-          response: { 200: answer('The record', record), ...RECORD_ERRORS, 404: errorResponse('No record has that system number') },
+          response: {
+            200: answer('The record', record),
+            ...RECORD_ERRORS,
+            404: errorResponse('No record has that system number'),
+          },
         },
         ...documentationOnly,
         config: { dataset, operation: 'lookup', feedPosition: true } satisfies RecordRouteConfig,
@@ -69,7 +76,9 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
           return found;
         });
         if (stored === undefined) throw notFound();
-        const json = await request.renderWhileAudited(refsOf(dataset, [Number(id)]), () => rendered.json(view, audienceOf(request), stored));
+        const json = await request.renderWhileAudited(refsOf(dataset, [Number(id)]), () =>
+          rendered.json(view, audienceOf(request), stored),
+        );
         // Already JSON: sent as it is, not serialised again.
         return reply.type('application/json').send(json);
       },
@@ -87,7 +96,13 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
           querystring: searchParameters(view),
           response: {
             200: answer('The matching records (an empty array when none match)', {
-              headers: { [TRUNCATED_HEADER]: { description: 'Present and true when more records matched than were returned', type: 'string', enum: ['true'] } },
+              headers: {
+                [TRUNCATED_HEADER]: {
+                  description: 'Present and true when more records matched than were returned',
+                  type: 'string',
+                  enum: ['true'],
+                },
+              },
               type: 'array',
               items: record,
             }),

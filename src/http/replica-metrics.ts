@@ -17,7 +17,8 @@ export async function replicaMetrics(app: FastifyInstance, { readPaths }: { read
     registers,
     collect() {
       this.reset();
-      for (const replica of readPaths().replicas) this.set({ replica: replica.name, condition: replica.condition }, replica.condition === 'up' ? 1 : 0);
+      for (const replica of readPaths().replicas)
+        this.set({ replica: replica.name, condition: replica.condition }, replica.condition === 'up' ? 1 : 0);
     },
   });
   new Gauge({
@@ -27,7 +28,8 @@ export async function replicaMetrics(app: FastifyInstance, { readPaths }: { read
     registers,
     collect() {
       this.reset();
-      for (const replica of readPaths().replicas) if (replica.lagMs !== undefined) this.set({ replica: replica.name }, replica.lagMs / 1000);
+      for (const replica of readPaths().replicas)
+        if (replica.lagMs !== undefined) this.set({ replica: replica.name }, replica.lagMs / 1000);
     },
   });
   new Counter({

@@ -17,7 +17,11 @@ interface RequestLine {
  * answers, and for those answered before it routes them (status-lists.ts). Not even built when the
  * level leaves it out (LOG_LEVEL=warn under load).
  */
-export function logRequestLine(log: FastifyBaseLogger, reqId: string | undefined, { route, method, status, ms }: RequestLine): void {
+export function logRequestLine(
+  log: FastifyBaseLogger,
+  reqId: string | undefined,
+  { route, method, status, ms }: RequestLine,
+): void {
   if (!(log as Logger).isLevelEnabled('info')) return;
   const line = { route, method, status, ms: Math.round(ms) };
   log.info(reqId === undefined ? line : { reqId, ...line }, 'request');
@@ -26,7 +30,12 @@ export function logRequestLine(log: FastifyBaseLogger, reqId: string | undefined
 export function logRequests(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, done) => {
     // request.log carries the request's id already.
-    logRequestLine(request.log, undefined, { route: request.routeOptions.url ?? 'unrouted', method: request.method, status: reply.statusCode, ms: reply.elapsedTime });
+    logRequestLine(request.log, undefined, {
+      route: request.routeOptions.url ?? 'unrouted',
+      method: request.method,
+      status: reply.statusCode,
+      ms: reply.elapsedTime,
+    });
     done();
   });
 }

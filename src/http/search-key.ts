@@ -18,7 +18,10 @@ function forenamesOf(view: CompiledView, query: Query): string {
   const given = query[forenames];
   if (!forenameParts) return given ?? '';
   const [first] = forenameParts;
-  const alternative = `'${forenames}' or '${first}' (with optional ${forenameParts.slice(1).map((p) => `'${p}'`).join(', ')})`;
+  const alternative = `'${forenames}' or '${first}' (with optional ${forenameParts
+    .slice(1)
+    .map((p) => `'${p}'`)
+    .join(', ')})`;
   const partsGiven = forenameParts.some((part) => query[part] !== undefined);
   if (given !== undefined && partsGiven) throw badRequest(`Give either ${alternative}, not both`);
   if (given !== undefined) return given;
@@ -37,14 +40,18 @@ function forenamesOf(view: CompiledView, query: Query): string {
 export function searchKeyOf(view: CompiledView, query: Query): SearchKey {
   // v0 forenames may come word by word; the message then names the parameter the caller gave.
   const { forenames, forenameParts } = view.query;
-  const names = { surname: view.query.surname, forenames: forenameParts && query[forenames] === undefined ? forenameParts[0] : forenames };
+  const names = {
+    surname: view.query.surname,
+    forenames: forenameParts && query[forenames] === undefined ? forenameParts[0] : forenames,
+  };
   const key = {
     date: query[view.query.date] as string,
     surname: normaliseName(query[names.surname] as string),
     forenames: normaliseName(forenamesOf(view, query)),
   };
   for (const part of ['surname', 'forenames'] as const) {
-    if (!key[part]) throw badRequest(`Invalid query parameter '${names[part]}': it must contain at least one letter or digit`);
+    if (!key[part])
+      throw badRequest(`Invalid query parameter '${names[part]}': it must contain at least one letter or digit`);
   }
   return key;
 }

@@ -45,7 +45,8 @@ interface Signing {
   token?: string;
 }
 
-const sameEntries = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((idx, i) => idx === b[i]);
+const sameEntries = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((idx, i) => idx === b[i]);
 
 interface StatusListOptions {
   readonly statuses: CredentialStatuses;
@@ -61,12 +62,21 @@ export interface StatusLists {
   /** The headers of a list's 200, but the request ids and the length. */
   readonly headers: Readonly<Record<string, string>>;
   /** Answers a request for a list signed within STATUS_LIST_REUSE_MS, or leaves it to the route (false). */
-  answerEarly(options: { readonly issuer: () => string; readonly tls: boolean; readonly log: FastifyBaseLogger }): EarlyAnswer;
+  answerEarly(options: {
+    readonly issuer: () => string;
+    readonly tls: boolean;
+    readonly log: FastifyBaseLogger;
+  }): EarlyAnswer;
 }
 
 export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOptions): StatusLists {
   const signed = new Map<string, Signing>();
-  const relist = async (list: number, iss: string, now: number, previous: Listed | undefined): Promise<Listed | undefined> => {
+  const relist = async (
+    list: number,
+    iss: string,
+    now: number,
+    previous: Listed | undefined,
+  ): Promise<Listed | undefined> => {
     const entries = await fromStore(() => statuses.invalid(list));
     if (entries === undefined) return undefined;
     const invalid = [...entries].sort((a, b) => a - b);
@@ -75,7 +85,12 @@ export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOption
   };
   const keyOf = (list: number, iss: string) => `${list} ${iss}`;
   // Vary: a cache keeps the JWT and the CWT form (content negotiation, cwtStatusList) apart.
-  const headers = { 'cache-control': `public, max-age=${ttlS}`, 'access-control-allow-origin': '*', 'content-type': STATUS_LIST_TYPE, vary: 'accept' };
+  const headers = {
+    'cache-control': `public, max-age=${ttlS}`,
+    'access-control-allow-origin': '*',
+    'content-type': STATUS_LIST_TYPE,
+    vary: 'accept',
+  };
 
   return {
     headers,
@@ -90,7 +105,10 @@ export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOption
         found = signing;
         signed.set(key, signing);
         // A failure is not kept for the next caller.
-        listed.then((done) => (signing.token = done?.token), () => signed.get(key) === signing && signed.delete(key));
+        listed.then(
+          (done) => (signing.token = done?.token),
+          () => signed.get(key) === signing && signed.delete(key),
+        );
         if (signed.size > 1000) signed.delete(signed.keys().next().value as string);
       }
       return (await found.listed)?.token;
@@ -116,7 +134,12 @@ export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOption
           'content-length': Buffer.byteLength(found.token),
         });
         response.end(found.token);
-        logRequestLine(log, id, { route: STATUS_LIST_ROUTE, method: 'GET', status: 200, ms: performance.now() - started });
+        logRequestLine(log, id, {
+          route: STATUS_LIST_ROUTE,
+          method: 'GET',
+          status: 200,
+          ms: performance.now() - started,
+        });
         return true;
       };
     },
@@ -128,7 +151,12 @@ export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOption
  * (`Accept: application/statuslist+cwt`): read and signed on each request, since mdoc verifiers ask
  * for it far less often than the JWT form is polled; undefined when no credential is in that list.
  */
-export function cwtStatusList({ statuses, signer, ttlS, fromStore }: Omit<StatusListOptions, 'key'> & { readonly signer: () => Promise<DocumentSigner> }) {
+export function cwtStatusList({
+  statuses,
+  signer,
+  ttlS,
+  fromStore,
+}: Omit<StatusListOptions, 'key'> & { readonly signer: () => Promise<DocumentSigner> }) {
   return async (list: number, issuer: string): Promise<Uint8Array | undefined> => {
     const invalid = await fromStore(() => statuses.invalid(list));
     return invalid === undefined ? undefined : statusListCwt(await signer(), issuer, list, invalid, ttlS);

@@ -25,30 +25,46 @@ const subscriptionStateSchema = {
   required: ['client', 'events', 'state', 'lag', 'failures', 'deadLetters'],
   properties: {
     client: { type: 'string', description: 'The client (department service) subscribed' },
-    events: { type: 'array', items: { type: 'string' }, description: 'The event types it receives, e.g. death.registered' },
+    events: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'The event types it receives, e.g. death.registered',
+    },
     webhook: {
       type: 'string',
-      description: "Where its events are POSTed: the URL without its query (shown as '?…' when it has one, which may hold a receiver's token). Absent: the client reads the feed (GET /v1/events)",
+      description:
+        "Where its events are POSTed: the URL without its query (shown as '?…' when it has one, which may hold a receiver's token). Absent: the client reads the feed (GET /v1/events)",
     },
     state: {
       type: 'string',
       enum: SUBSCRIPTION_STATES,
-      description: "active; paused by an operator ('lev-api subscriptions pause'); disabled: its receiver answered 410 Gone, and nothing is sent until an operator enables it again",
+      description:
+        "active; paused by an operator ('lev-api subscriptions pause'); disabled: its receiver answered 410 Gone, and nothing is sent until an operator enables it again",
     },
     disabledAt: time('When its receiver answered 410 Gone'),
     lag: {
       type: 'integer',
       minimum: 0,
-      description: "Events of the feed (of any type) after the last one delivered to the webhook, or after the client's last read of the feed (all of them when it has not read)",
+      description:
+        "Events of the feed (of any type) after the last one delivered to the webhook, or after the client's last read of the feed (all of them when it has not read)",
     },
     oldestUndeliveredAt: time('Webhooks: when the oldest event of its types not yet delivered was committed'),
     lastReadAt: time("Feed readers: when the client last read on from a position (the feed's 'after')"),
-    failures: { type: 'integer', minimum: 0, description: 'Failed attempts at the event being delivered now; 0 while delivery succeeds, and for a feed reader' },
+    failures: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Failed attempts at the event being delivered now; 0 while delivery succeeds, and for a feed reader',
+    },
     failingSince: time('When the first of those attempts failed'),
     nextAttemptAt: time('When that event is tried again'),
     lastStatus: { type: 'integer', description: "The receiver's last HTTP status, where it answered" },
     lastError: { type: 'string', description: 'Why the last attempt failed (never the body of the answer)' },
-    deadLetters: { type: 'integer', minimum: 0, description: 'Events delivery gave up on, kept to be sent again (GET /v1/events/dead-letters for the client); 0 for a feed reader' },
+    deadLetters: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'Events delivery gave up on, kept to be sent again (GET /v1/events/dead-letters for the client); 0 for a feed reader',
+    },
   },
 } as const;
 
@@ -73,7 +89,8 @@ export interface SubscriptionState {
 /** A webhook URL as it is shown: the receiver's address, and '?…' where a query (perhaps its token) is left out. */
 const shownUrl = (url: string) => `${receiverAddress(url)}${new URL(url).search ? '?…' : ''}`;
 
-const defined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
 function subscriptionState(subscription: ListedSubscription, endpoint: ListedEndpoint | undefined): SubscriptionState {
   if (!endpoint) {
@@ -121,7 +138,8 @@ export async function subscriptionRoutes(app: FastifyInstance, { subscriptions, 
       schema: {
         tags: ['audit'],
         operationId: 'subscriptions',
-        summary: 'Every subscription to the change feed: where its events go, its state, lag, failures and dead letters',
+        summary:
+          'Every subscription to the change feed: where its events go, its state, lag, failures and dead letters',
         description:
           "Each client's subscription, by client: its webhook (the URL without its query), or none when the client reads the feed; active, paused, or disabled by its receiver's 410 Gone; " +
           'how many events it is behind; the failed attempts at the event being delivered now, and its dead letters. Never a secret. ' +

@@ -39,7 +39,7 @@ function suggestionParameters(view: CompiledView) {
       ...search.properties,
       limit: {
         type: 'string',
-        pattern: "^(10|[1-9])$",
+        pattern: '^(10|[1-9])$',
         description: `The most candidates to return, 1 to ${MAX_SUGGESTIONS}; ${DEFAULT_SUGGESTIONS} when not given`,
         [EXPECTED]: `a whole number from 1 to ${MAX_SUGGESTIONS}`,
         examples: ['5'],
@@ -54,16 +54,24 @@ const matchedSchema = (view: CompiledView) => ({
   description: 'For each detail given, how the record matched it (docs/search.md)',
   required: [view.query.surname, view.query.forenames, view.query.date],
   additionalProperties: false,
-  properties: Object.fromEntries([view.query.surname, view.query.forenames, view.query.date].map((name) => [name, { type: 'string', enum: [...MATCH_KINDS] }])),
+  properties: Object.fromEntries(
+    [view.query.surname, view.query.forenames, view.query.date].map((name) => [
+      name,
+      { type: 'string', enum: [...MATCH_KINDS] },
+    ]),
+  ),
 });
 
 /** The evidence each detail added, by the parameter's name. */
 const weightsSchema = (view: CompiledView) => ({
   type: 'object',
-  description: 'For each detail given, the evidence its match added, in bits (log2 of m/u, docs/search.md): positive for the registration, negative against',
+  description:
+    'For each detail given, the evidence its match added, in bits (log2 of m/u, docs/search.md): positive for the registration, negative against',
   required: [view.query.surname, view.query.forenames, view.query.date],
   additionalProperties: false,
-  properties: Object.fromEntries([view.query.surname, view.query.forenames, view.query.date].map((name) => [name, { type: 'number' }])),
+  properties: Object.fromEntries(
+    [view.query.surname, view.query.forenames, view.query.date].map((name) => [name, { type: 'number' }]),
+  ),
 });
 
 const suggestionResponse = (view: CompiledView, recordRef: string) => ({
@@ -84,7 +92,8 @@ const suggestionResponse = (view: CompiledView, recordRef: string) => ({
             type: 'number',
             minimum: 0,
             maximum: 1,
-            description: 'The probability that the record is the registration sought, 0 to 1 (three decimal places, calibrated: docs/search.md); the same query always gives the same score',
+            description:
+              'The probability that the record is the registration sought, 0 to 1 (three decimal places, calibrated: docs/search.md); the same query always gives the same score',
           },
           matched: matchedSchema(view),
           weights: weightsSchema(view),
@@ -94,7 +103,8 @@ const suggestionResponse = (view: CompiledView, recordRef: string) => ({
     },
     truncated: {
       type: 'boolean',
-      description: 'More close matches reached the floor than were returned, or a blocking pass found more records than its cap (docs/search.md): a fuller query narrows them',
+      description:
+        'More close matches reached the floor than were returned, or a blocking pass found more records than its cap (docs/search.md): a fuller query narrows them',
     },
   },
 });
@@ -106,7 +116,7 @@ function suggestionDescription(view: CompiledView): string {
   return (
     `Finds the ${title}s that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, a married surname, the day and month exchanged, a date a few days, a digit or two out. ` +
     `The parameters, and those required, are the search's; 'limit' (1 to ${MAX_SUGGESTIONS}, default 5) caps the candidates. ` +
-    "Each candidate has a score (the probability, 0 to 1, that it is the registration sought; the same query always gives the same order, by probability then system number), what each detail matched (a fixed vocabulary, docs/search.md) and the evidence it added, and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). " +
+    'Each candidate has a score (the probability, 0 to 1, that it is the registration sought; the same query always gives the same order, by probability then system number), what each detail matched (a fixed vocabulary, docs/search.md) and the evidence it added, and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). ' +
     `Candidates under SUGGEST_MIN_PROBABILITY are never returned; candidates are found through any two details right, each blocking pass bringing at most its cap of records (docs/search.md). ` +
     `Needs the '${SUGGEST_ROLE}' role as well as '${record.name}'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.`
   );
@@ -126,21 +136,33 @@ interface SuggestionRoutesOptions {
 
 type Query = Record<string, string | undefined>;
 
-export async function suggestionRoutes(app: FastifyInstance, { views, store, find, minProbability, rendered, enumeration }: SuggestionRoutesOptions) {
+export async function suggestionRoutes(
+  app: FastifyInstance,
+  { views, store, find, minProbability, rendered, enumeration }: SuggestionRoutesOptions,
+) {
   const matcher: CloseMatcher = find ?? ((type, query, options) => closeMatches(store, type, query, options));
   for (const view of views.filter((v) => v.version === 'v1')) {
     const dataset = view.record.name;
     const { parties } = view.record.search;
     const names = { surname: view.query.surname, forenames: view.query.forenames, date: view.query.date };
     const matchedJson = (matched: Matched) =>
-      JSON.stringify({ [names.surname]: matched.surname, [names.forenames]: matched.forenames, [names.date]: matched.date });
+      JSON.stringify({
+        [names.surname]: matched.surname,
+        [names.forenames]: matched.forenames,
+        [names.date]: matched.date,
+      });
     // The names each party of a record is registered with, as written.
     const registeredNames = `registered names of ${dataset}`;
     const namesOf = (data: unknown) => ({
       surname: parties.map((party) => readPath(data, party.surname)),
       forenames: parties.map((party) => readPath(data, party.forenames)),
     });
-    const weightsJson = (weights: Weights) => JSON.stringify({ [names.surname]: weights.surname, [names.forenames]: weights.forenames, [names.date]: weights.date });
+    const weightsJson = (weights: Weights) =>
+      JSON.stringify({
+        [names.surname]: weights.surname,
+        [names.forenames]: weights.forenames,
+        [names.date]: weights.date,
+      });
 
     app.get<{ Querystring: Query }>(
       suggestionPath(dataset),
@@ -154,7 +176,9 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, fin
           response: {
             200: answer('The close matches, best first', suggestionResponse(view, schemaRef(view.schemaName))),
             ...RECORD_ERRORS,
-            403: errorResponse(`The caller lacks the '${SUGGEST_ROLE}' role or the '${dataset}' role, or its client certificate breaks the on-boarding rules`),
+            403: errorResponse(
+              `The caller lacks the '${SUGGEST_ROLE}' role or the '${dataset}' role, or its client certificate breaks the on-boarding rules`,
+            ),
           },
         },
         ...documentationOnly,
@@ -165,18 +189,29 @@ export async function suggestionRoutes(app: FastifyInstance, { views, store, fin
         const key = searchKeyOf(view, query);
         const limit = query.limit === undefined ? DEFAULT_SUGGESTIONS : Number(query.limit);
         const { matches, truncated } = await fromStore(() => matcher(dataset, key, { limit, minProbability }));
-        const texts = await fromStore(() => store.lookupManyJson(dataset, matches.map((c) => c.id)));
-        const kept = matches.flatMap((candidate, i) => (texts[i] === undefined ? [] : [{ ...candidate, text: texts[i] }]));
+        const texts = await fromStore(() =>
+          store.lookupManyJson(
+            dataset,
+            matches.map((c) => c.id),
+          ),
+        );
+        const kept = matches.flatMap((candidate, i) =>
+          texts[i] === undefined ? [] : [{ ...candidate, text: texts[i] }],
+        );
         const audience = audienceOf(request);
         const items = await request.renderWhileAudited(
-          refsOf(dataset, kept.map((candidate) => candidate.id)),
+          refsOf(
+            dataset,
+            kept.map((candidate) => candidate.id),
+          ),
           () =>
             kept.map((candidate) => {
               // Equal after normalisation, and written as the register has it (not only alike after it)?
               // The registered names are read only for a name that matched exactly, and kept with the
               // record's renderings: parsing each record at every answer was about half of what the route
               // itself cost.
-              const registered = (path: 'surname' | 'forenames') => () => rendered.derived(candidate.text, registeredNames, namesOf)[path];
+              const registered = (path: 'surname' | 'forenames') => () =>
+                rendered.derived(candidate.text, registeredNames, namesOf)[path];
               const matched: Matched = {
                 ...candidate.matched,
                 surname: namedExactly(candidate.matched.surname, query[names.surname], registered('surname')),

@@ -23,7 +23,13 @@
  * with the rule and the certificate's SHA-256 fingerprint. Such a connection
  * is then answered 403 on every request (app.ts), so its caller learns why.
  */
-import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse, createServer as createHttpServer } from 'node:http';
+import {
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  createServer as createHttpServer,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket, Server as TlsServer } from 'node:tls';
@@ -59,7 +65,12 @@ interface Transport {
  * request ids of their own. Request URLs carry names and dates, so Fastify's own request lines
  * (which would log them) are off.
  */
-export const serverOptions = (transport: Transport, tls: boolean, logger: FastifyServerOptions['loggerInstance'] | undefined, level: string) =>
+export const serverOptions = (
+  transport: Transport,
+  tls: boolean,
+  logger: FastifyServerOptions['loggerInstance'] | undefined,
+  level: string,
+) =>
   ({
     serverFactory: transport.serverFactory,
     clientErrorHandler: transport.clientErrorHandler,
@@ -104,14 +115,25 @@ function hostProblem(request: IncomingMessage): string | undefined {
 }
 
 /** Node's defaults for what the configuration does not say (tests building an app of their own). */
-const UNLIMITED: ConnectionLimits = { requestTimeoutMs: 300_000, headersTimeoutMs: 60_000, keepAliveTimeoutMs: 72_000, maxConnections: Infinity };
+const UNLIMITED: ConnectionLimits = {
+  requestTimeoutMs: 300_000,
+  headersTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 72_000,
+  maxConnections: Infinity,
+};
 
 export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLimits = UNLIMITED): Transport {
   let log: FastifyBaseLogger | undefined;
   let early: EarlyAnswer | undefined;
   const secure = Boolean(tls);
 
-  const refuse = (request: IncomingMessage, response: ServerResponse, status: number, code: string, message: string) => {
+  const refuse = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    status: number,
+    code: string,
+    message: string,
+  ) => {
     const { body, headers } = answer(status, code, message, secure);
     response.writeHead(status, headers).end(body);
     // Never the URL: it holds the names searched for.
@@ -139,7 +161,13 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
       let slots: ReturnType<typeof guardConnections> | undefined;
       const guarded: Handler = (request, response) => {
         if (slots && !slots.admit(request, response)) {
-          refuse(request, response, 503, 'ServiceUnavailable', 'Every connection the service accepts is busy: try again shortly');
+          refuse(
+            request,
+            response,
+            503,
+            'ServiceUnavailable',
+            'Every connection the service accepts is busy: try again shortly',
+          );
         } else if ((request.url?.length ?? 0) > MAX_URL_LENGTH) refuseLongUrl(request, response);
         else if (hostProblem(request)) refuse(request, response, 400, 'BadRequest', hostProblem(request)!);
         else if (!early?.(request, response)) handler(request, response);
@@ -160,7 +188,13 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
       // Node answers an Expect other than 100-continue with a bare 417, no body and none of the
       // security headers, unless a listener answers it: the usual refusal instead.
       server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
-        refuse(request, response, 417, 'ExpectationFailed', 'The service meets no expectation but 100-continue: send the request without this Expect header'),
+        refuse(
+          request,
+          response,
+          417,
+          'ExpectationFailed',
+          'The service meets no expectation but 100-continue: send the request without this Expect header',
+        ),
       );
       // Node hands a CONNECT to a 'connect' listener, never to the request handler, and with none it
       // closes the connection unanswered. No path of this service is a proxy: 405, as for any method
@@ -168,7 +202,9 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
       server.on('connect', (request: IncomingMessage, socket: Socket) => {
         log?.info({ route: 'unrouted', method: request.method, status: 405 }, 'request');
         socket.on('error', () => {});
-        socket.end(rawAnswer(405, 'MethodNotAllowed', 'CONNECT is not allowed', secure, { allow: 'GET, HEAD' }), () => socket.destroy());
+        socket.end(rawAnswer(405, 'MethodNotAllowed', 'CONNECT is not allowed', secure, { allow: 'GET, HEAD' }), () =>
+          socket.destroy(),
+        );
       });
       slots = guardConnections(server, limits, secure);
       return server;
@@ -178,7 +214,11 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
       const [status, code, message] =
         error.code === 'HPE_HEADER_OVERFLOW'
-          ? [431, 'RequestHeaderFieldsTooLarge', `The request line and headers are longer than ${MAX_HEADER_BYTES} bytes`]
+          ? [
+              431,
+              'RequestHeaderFieldsTooLarge',
+              `The request line and headers are longer than ${MAX_HEADER_BYTES} bytes`,
+            ]
           : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
             ? [408, 'RequestTimeout', 'The request did not arrive in time']
             : [400, 'BadRequest', 'The request could not be read'];
@@ -195,15 +235,19 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
       log = logger;
       if (!tls) return;
       const tlsServer = server as unknown as TlsServer;
-      if (tls.clientCa) tlsServer.on('secureConnection', (socket: TLSSocket) => {
-        const certificate = presentedCertificate(socket);
-        if (certificate?.problem) {
-          logger.warn(
-            { tls: { rule: certificate.problem.rule, fingerprint: certificate.fingerprint }, reason: certificate.problem.detail },
-            'client certificate refused: it breaks an on-boarding rule',
-          );
-        }
-      });
+      if (tls.clientCa)
+        tlsServer.on('secureConnection', (socket: TLSSocket) => {
+          const certificate = presentedCertificate(socket);
+          if (certificate?.problem) {
+            logger.warn(
+              {
+                tls: { rule: certificate.problem.rule, fingerprint: certificate.fingerprint },
+                reason: certificate.problem.detail,
+              },
+              'client certificate refused: it breaks an on-boarding rule',
+            );
+          }
+        });
       tlsServer.on('tlsClientError', (error: Error & { code?: string }, socket: TLSSocket) => {
         // Node completes the handshake, then drops a connection whose certificate fails verification:
         // the reason is then the socket's authorizationError, and the error only says the socket closed.

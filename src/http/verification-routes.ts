@@ -49,7 +49,10 @@ const verificationResponse = {
   required: ['verified'],
   additionalProperties: false,
   properties: {
-    verified: { type: 'boolean', description: 'Whether the details match exactly one current registration; false for every other case, alike' },
+    verified: {
+      type: 'boolean',
+      description: 'Whether the details match exactly one current registration; false for every other case, alike',
+    },
   },
 } as const;
 
@@ -81,7 +84,9 @@ function verificationParameters(compiled: CompiledVerification) {
         properties[name] = nameParameter(`${description}, matched in full`);
         break;
       case 'forenames':
-        properties[name] = nameParameter(`${description}, matched as whole leading words: Anne verifies Anne Marie, not Annette`);
+        properties[name] = nameParameter(
+          `${description}, matched as whole leading words: Anne verifies Anne Marie, not Annette`,
+        );
         break;
       case 'place':
         properties[name] = {
@@ -114,7 +119,10 @@ interface VerificationRoutesOptions {
   readonly enumeration: FalseShareMonitor;
 }
 
-export async function verificationRoutes(app: FastifyInstance, { records, candidates: findCandidates, enumeration: monitor }: VerificationRoutesOptions) {
+export async function verificationRoutes(
+  app: FastifyInstance,
+  { records, candidates: findCandidates, enumeration: monitor }: VerificationRoutesOptions,
+) {
   const registers = app.hasDecorator('metricsRegistry') ? [app.metricsRegistry] : [];
   const answers = new Counter({
     name: 'lev_verifications_total',
@@ -139,7 +147,9 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
           response: {
             200: answer('The answer, and nothing more', verificationResponse),
             ...RECORD_ERRORS,
-            403: errorResponse(`The caller lacks the '${verifyRole(dataset)}' role (or '${dataset}'), or its client certificate breaks the on-boarding rules`),
+            403: errorResponse(
+              `The caller lacks the '${verifyRole(dataset)}' role (or '${dataset}'), or its client certificate breaks the on-boarding rules`,
+            ),
           },
         },
         ...documentationOnly,
@@ -150,12 +160,17 @@ export async function verificationRoutes(app: FastifyInstance, { records, candid
         // A value with no letter or digit throws VerificationInputError, a 400 of its own.
         const query = compiled.read(request.query);
         const options = readOptionsOf(request);
-        const candidates = await fromStore(() => findCandidates(dataset, query.key, CANDIDATE_LIMIT, CANDIDATE_FLOOR, options));
+        const candidates = await fromStore(() =>
+          findCandidates(dataset, query.key, CANDIDATE_LIMIT, CANDIDATE_FLOOR, options),
+        );
         const verified = compiled.decide(candidates, query);
         // Compared as the candidates are, and the answer dropped: finding fewer takes the same comparing.
         compiled.decide({ records: candidates.padding ?? [], truncated: false }, query);
         // The candidates it was decided on, whichever the answer: each was compared with what the caller gave.
-        await request.audited(verified ? 1 : 0, refsOf(dataset, candidates.ids), { dataset, operation: 'verify' } satisfies RecordRouteConfig);
+        await request.audited(verified ? 1 : 0, refsOf(dataset, candidates.ids), {
+          dataset,
+          operation: 'verify',
+        } satisfies RecordRouteConfig);
         monitor.record((request.identity as Identity).client, dataset, verified);
         (verified ? counted.verified : counted.notVerified).inc();
         return reply.type('application/json').send(verified ? VERIFIED : NOT_VERIFIED);

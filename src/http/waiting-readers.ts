@@ -21,7 +21,8 @@ interface WaitingSeats {
   readonly count: number;
 }
 
-const secondsUntil = (deadlines: Iterable<number>) => Math.max(1, Math.ceil((Math.min(...deadlines) - Date.now()) / 1000));
+const secondsUntil = (deadlines: Iterable<number>) =>
+  Math.max(1, Math.ceil((Math.min(...deadlines) - Date.now()) / 1000));
 
 export function waitingSeats(limits: WaitingLimits): WaitingSeats {
   const byClient = new Map<string, Map<symbol, number>>();
@@ -40,7 +41,10 @@ export function waitingSeats(limits: WaitingLimits): WaitingSeats {
       }
       if (all.size >= limits.total) {
         const seconds = secondsUntil(all.values());
-        throw limitReached(`The change feed holds as many waiting reads as it may: retry in ${seconds} s, or read without 'wait'`, seconds);
+        throw limitReached(
+          `The change feed holds as many waiting reads as it may: retry in ${seconds} s, or read without 'wait'`,
+          seconds,
+        );
       }
       const seat = Symbol(client);
       mine.set(seat, deadline);
@@ -59,4 +63,5 @@ export function waitingSeats(limits: WaitingLimits): WaitingSeats {
 }
 
 /** The waiting reads all clients may hold: `share` of MAX_CONNECTIONS, at least one. */
-export const waitingTotal = (maxConnections: number, share: number) => (Number.isFinite(maxConnections) ? Math.max(1, Math.floor(maxConnections * share)) : Infinity);
+export const waitingTotal = (maxConnections: number, share: number) =>
+  Number.isFinite(maxConnections) ? Math.max(1, Math.floor(maxConnections * share)) : Infinity;

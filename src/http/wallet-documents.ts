@@ -32,7 +32,8 @@ const open = { 'access-control-allow-origin': '*' };
 
 const iacasSchema = Type.Object({
   iacas: Type.Array(Type.Object({ certificate: Type.String({ description: 'The IACA certificate, DER in base64' }) }), {
-    description: 'The IACA root certificates: the one that issued the current document signer first, then earlier ones whose mdocs may still be valid',
+    description:
+      'The IACA root certificates: the one that issued the current document signer first, then earlier ones whose mdocs may still be valid',
   }),
 });
 
@@ -40,14 +41,24 @@ const didSchema = Type.Object({
   '@context': Type.Array(Type.String()),
   id: Type.String({ description: "The issuer's did:web" }),
   verificationMethod: Type.Array(
-    Type.Object({ id: Type.String(), type: Type.String(), controller: Type.String(), publicKeyJwk: Type.Record(Type.String(), Type.Unknown()) }),
-    { description: "The issuer's public keys, JsonWebKey2020: the current one first, then those that signed credentials not yet expired" },
+    Type.Object({
+      id: Type.String(),
+      type: Type.String(),
+      controller: Type.String(),
+      publicKeyJwk: Type.Record(Type.String(), Type.Unknown()),
+    }),
+    {
+      description:
+        "The issuer's public keys, JsonWebKey2020: the current one first, then those that signed credentials not yet expired",
+    },
   ),
   assertionMethod: Type.Array(Type.String()),
 });
 
 export async function walletDocumentRoutes(app: FastifyInstance, { keys, signer, issuerUrl }: WalletDocumentOptions) {
-  const iacas = async () => ({ iacas: (await signer()).iacas.map((der) => ({ certificate: Buffer.from(der).toString('base64') })) });
+  const iacas = async () => ({
+    iacas: (await signer()).iacas.map((der) => ({ certificate: Buffer.from(der).toString('base64') })),
+  });
   const publicDocument = { tags: ['credentials'], security: [] };
 
   app.get(

@@ -30,7 +30,10 @@ const deadLettersResponse = {
         additionalProperties: false,
         required: ['id', 'failedAt', 'attempts', 'queued'],
         properties: {
-          id: { type: 'string', description: "The event's id in the feed (as GET /v1/events gives it, and its webhook-id's number)" },
+          id: {
+            type: 'string',
+            description: "The event's id in the feed (as GET /v1/events gives it, and its webhook-id's number)",
+          },
           failedAt: { type: 'string', format: 'date-time', description: 'When its last attempt failed' },
           attempts: { type: 'integer' },
           status: { type: 'integer', description: "The receiver's last HTTP status, where it answered" },
@@ -48,13 +51,25 @@ const webhookResponse = {
   required: ['url', 'state', 'deliveredThrough', 'deadLetters'],
   properties: {
     url: { type: 'string', description: 'Where the events are POSTed' },
-    state: { type: 'string', enum: DELIVERY_STATES, description: 'disabled: the receiver answered 410 Gone; an operator enables it again' },
+    state: {
+      type: 'string',
+      enum: DELIVERY_STATES,
+      description: 'disabled: the receiver answered 410 Gone; an operator enables it again',
+    },
     deliveredThrough: { type: 'string', description: 'Every event up to this id was taken or dead-lettered' },
-    nextAttemptAt: { type: 'string', format: 'date-time', description: 'While retrying: when the event after deliveredThrough is tried again' },
+    nextAttemptAt: {
+      type: 'string',
+      format: 'date-time',
+      description: 'While retrying: when the event after deliveredThrough is tried again',
+    },
     lastStatus: { type: 'integer', description: "While retrying: the receiver's last HTTP status" },
     lastError: { type: 'string', description: 'While retrying: why the last attempt failed' },
     deadLetters: { type: 'integer', description: 'Events in the dead letters (GET /v1/events/dead-letters)' },
-    publicKey: { type: 'string', description: "Where the subscription signs with Ed25519 too: the key its v1a signatures verify with (whpk_ + base64 of the 32 bytes)" },
+    publicKey: {
+      type: 'string',
+      description:
+        'Where the subscription signs with Ed25519 too: the key its v1a signatures verify with (whpk_ + base64 of the 32 bytes)',
+    },
   },
 } as const;
 
@@ -72,23 +87,35 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhoo
   const webhookSchema = {
     tags: ['events'],
     operationId: 'webhook',
-    summary: "The calling client's webhook: where its events are pushed, the state of delivery, and the public key of its v1a signatures",
+    summary:
+      "The calling client's webhook: where its events are pushed, the state of delivery, and the public key of its v1a signatures",
     description:
       'Where an operator gave the subscription a webhook, the service POSTs each of its events there, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature). ' +
       'Never the whsec_ secret: it is shown once, to the operator. Where the subscription signs with Ed25519 too, publicKey is what its v1a signatures verify with.',
-    response: { 200: answer("The client's webhook", webhookResponse), ...ERRORS, 404: errorResponse('The client has no webhook') },
+    response: {
+      200: answer("The client's webhook", webhookResponse),
+      ...ERRORS,
+      404: errorResponse('The client has no webhook'),
+    },
   };
   app.get(WEBHOOK_PATH, { schema: webhookSchema, config: { requiresIdentity: true } }, async (request) => {
     const { client } = request.identity as Identity;
     const endpoint = (await fromStore(() => webhooks.list())).find((listed) => listed.client === client);
-    if (!endpoint) throw notFound(`The client ${client} has no webhook: an operator adds one ('lev-api subscriptions update --webhook')`);
+    if (!endpoint)
+      throw notFound(
+        `The client ${client} has no webhook: an operator adds one ('lev-api subscriptions update --webhook')`,
+      );
     const state = deliveryStateOf(endpoint);
     return {
       url: endpoint.url,
       state,
       deliveredThrough: String(endpoint.deliveredThrough),
       ...(state === 'retrying'
-        ? { ...(endpoint.nextAttemptAt ? { nextAttemptAt: endpoint.nextAttemptAt } : {}), ...(endpoint.lastStatus !== undefined ? { lastStatus: endpoint.lastStatus } : {}), ...(endpoint.lastError ? { lastError: endpoint.lastError } : {}) }
+        ? {
+            ...(endpoint.nextAttemptAt ? { nextAttemptAt: endpoint.nextAttemptAt } : {}),
+            ...(endpoint.lastStatus !== undefined ? { lastStatus: endpoint.lastStatus } : {}),
+            ...(endpoint.lastError ? { lastError: endpoint.lastError } : {}),
+          }
         : {}),
       deadLetters: endpoint.deadLetters,
       ...(endpoint.signingKey ? { publicKey: publicKeyOf(endpoint.signingKey) } : {}),
@@ -105,7 +132,10 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhoo
         description:
           "Where the client's subscription has a webhook: the events not taken after WEBHOOK_RETRY_HOURS of retries, oldest first (at most 1000), with the last status and why it failed (never the receiver's answer). " +
           "Each is in the change feed under its id while kept; an operator queues them again with 'lev-api subscriptions redeliver', and each is sent again with the same webhook-id.",
-        response: { 200: answer('The dead letters (an empty array when there are none)', deadLettersResponse), ...ERRORS },
+        response: {
+          200: answer('The dead letters (an empty array when there are none)', deadLettersResponse),
+          ...ERRORS,
+        },
       },
       config: { requiresIdentity: true },
     },

@@ -33,13 +33,19 @@ async function dataFiles(path: string, descriptions: readonly RecordDescription[
     throw new DataError(`${path}: no such file or folder`);
   });
   const files = info.isDirectory()
-    ? (await readdir(path)).filter((name) => DATA_FILE.test(name)).sort().map((name) => join(path, name))
+    ? (await readdir(path))
+        .filter((name) => DATA_FILE.test(name))
+        .sort()
+        .map((name) => join(path, name))
     : [path];
   const byType = new Map<string, string[]>();
   for (const file of files) {
     const type = typeOfFile(file, descriptions);
     if (type === 'skip') continue;
-    if (!type) throw new DataError(`${file}: the file name must start with the record type (${descriptions.map((d) => d.name).join(', ')})`);
+    if (!type)
+      throw new DataError(
+        `${file}: the file name must start with the record type (${descriptions.map((d) => d.name).join(', ')})`,
+      );
     byType.set(type.name, [...(byType.get(type.name) ?? []), file]);
   }
   if (byType.size === 0) throw new DataError(`${path}: no record files found`);
@@ -47,7 +53,11 @@ async function dataFiles(path: string, descriptions: readonly RecordDescription[
 }
 
 /** Loads the records of `path`, and says what it loaded of each type; a file holding an invalid record stops the start, naming it. */
-export async function loadDataPath(writer: RecordWriter, path: string, descriptions: readonly RecordDescription[]): Promise<Map<string, LoadResult>> {
+export async function loadDataPath(
+  writer: RecordWriter,
+  path: string,
+  descriptions: readonly RecordDescription[],
+): Promise<Map<string, LoadResult>> {
   const loaded = new Map<string, LoadResult>();
   for (const [type, files] of await dataFiles(path, descriptions)) {
     try {

@@ -36,7 +36,11 @@ export type WorkerMessage =
  * Loads `files` as loadFiles does, on a worker thread with a heap of `heapMb` (default LOAD_HEAP_MB);
  * the process's stdin is passed on when a file is `-`.
  */
-export function loadInWorker(load: WorkerLoad, heapMb = LOAD_HEAP_MB, onProgress?: (progress: LoadProgress) => void): Promise<LoadResult> {
+export function loadInWorker(
+  load: WorkerLoad,
+  heapMb = LOAD_HEAP_MB,
+  onProgress?: (progress: LoadProgress) => void,
+): Promise<LoadResult> {
   const { script, eval: fromSources } = threadEntry(new URL('.', import.meta.url), 'load-worker');
   const worker = new Worker(script, {
     eval: fromSources,

@@ -116,7 +116,8 @@ export class JsonArraySplitter implements Splitter {
     }
     if (state === State.Value) {
       this.partial += chunk.slice(start);
-      if (this.partial.length > this.maxEntryChars) throw this.error(`item ${this.item} is longer than ${this.maxEntryChars} characters`);
+      if (this.partial.length > this.maxEntryChars)
+        throw this.error(`item ${this.item} is longer than ${this.maxEntryChars} characters`);
     }
     this.lines += breaks(chunk);
     Object.assign(this, { state, inString, escaped, depth });

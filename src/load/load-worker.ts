@@ -18,7 +18,11 @@ try {
   const description = descriptions.find((d) => d.name === type);
   if (!description) throw new Error(`unknown record type ${type}`);
   const { writer } = createPostgresRecords(driver, descriptions);
-  const result = await loadFiles(writer, description, files, { ...options, stdin: process.stdin, onProgress: (progress) => post({ progress }) });
+  const result = await loadFiles(writer, description, files, {
+    ...options,
+    stdin: process.stdin,
+    onProgress: (progress) => post({ progress }),
+  });
   post({ result });
 } catch (error) {
   post({

@@ -166,7 +166,10 @@ const fstatStdin = () =>
   new Promise<Stats | undefined>((resolve) => fstat(0, (error, info) => resolve(error ? undefined : info)));
 
 /** Files (a path, or `-` for stdin) as sources; every file must exist before anything is loaded. */
-export async function fileSources(files: readonly string[], stdin: AsyncIterable<Buffer | string> = process.stdin): Promise<Source[]> {
+export async function fileSources(
+  files: readonly string[],
+  stdin: AsyncIterable<Buffer | string> = process.stdin,
+): Promise<Source[]> {
   const sizes = await Promise.all(files.map(sizeOf));
   return files.map((file, i) => ({
     name: displayName(file),
@@ -203,7 +206,12 @@ function loadIdsInMemory(): LoadIds {
  * Returns the counts; throws a LoadError when a file cannot be loaded (the
  * files before it stay loaded; nothing of it is applied).
  */
-export async function loadFiles(writer: RecordWriter, description: RecordDescription, files: readonly string[], options: LoadOptions = {}): Promise<LoadResult> {
+export async function loadFiles(
+  writer: RecordWriter,
+  description: RecordDescription,
+  files: readonly string[],
+  options: LoadOptions = {},
+): Promise<LoadResult> {
   const rejectsPath = options.skipInvalid ? (options.rejectsPath ?? defaultRejectsPath(files)) : undefined;
   if (rejectsPath && files.some((file) => file !== '-' && resolve(file) === resolve(rejectsPath))) {
     throw new Error(`${rejectsPath}: the rejects file cannot be one of the files to load`);
@@ -223,7 +231,8 @@ export async function loadSources(
 ): Promise<LoadResult> {
   const type = recordType(description);
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`the batch size must be a positive integer, not ${batchSize}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new Error(`the batch size must be a positive integer, not ${batchSize}`);
 
   const started = performance.now();
   const totals = zero();
@@ -240,11 +249,15 @@ export async function loadSources(
   const describe = (at: number) => {
     const source = Math.floor(at / SOURCE_SHIFT);
     const number = at % SOURCE_SHIFT;
-    return formats[source] === 'json-array' ? `${sources[source].name} item ${number}` : `${sources[source].name}:${number}`;
+    return formats[source] === 'json-array'
+      ? `${sources[source].name} item ${number}`
+      : `${sources[source].name}:${number}`;
   };
   const givenAlready = (id: number, first: number) => `/id: ${id} was given already, at ${describe(first)}`;
 
-  const rejects = options.skipInvalid ? new RejectsWriter(options.rejectsPath ?? defaultRejectsPath(sources.map((s) => s.name))) : undefined;
+  const rejects = options.skipInvalid
+    ? new RejectsWriter(options.rejectsPath ?? defaultRejectsPath(sources.map((s) => s.name)))
+    : undefined;
   // Every id loaded so far, with where it was: an id given again is refused, naming both places.
   // Kept by the store where it can (PostgreSQL: on disk), so that memory does not grow with the file.
   const ids = (await writer.loadIds?.()) ?? loadIdsInMemory();
@@ -264,23 +277,39 @@ export async function loadSources(
         let rejected: { at: number; reason: string; entry: string; repeatOf?: number }[] = [];
         /** Checks the batch's ids against the load's: its records to write, the rest rejected (or the first of them stops the load). */
         const settle = async (): Promise<RecordToWrite[]> => {
-          const repeats = batch.length ? await ids.add(batch.map((record) => record.id), places) : new Map<number, number>();
+          const repeats = batch.length
+            ? await ids.add(
+                batch.map((record) => record.id),
+                places,
+              )
+            : new Map<number, number>();
           const kept = repeats.size ? [] : batch;
           if (repeats.size) {
             batch.forEach((record, i) => {
               const first = repeats.get(record.id);
               if (first === undefined) kept.push(record);
-              else rejected.push({ at: places[i], reason: givenAlready(record.id, first), entry: JSON.stringify(JSON.parse(texts[i])) });
+              else
+                rejected.push({
+                  at: places[i],
+                  reason: givenAlready(record.id, first),
+                  entry: JSON.stringify(JSON.parse(texts[i])),
+                });
             });
           }
           const out = rejected;
           if (repeats.size) out.sort((a, b) => a.at - b.at);
           for (const entry of out) {
             // Given twice in this batch, and perhaps in one before it: named where first given.
-            const reason = entry.repeatOf === undefined ? entry.reason : givenAlready(entry.repeatOf, repeats.get(entry.repeatOf) ?? inBatch.get(entry.repeatOf)!);
-            if (!rejects) throw new StopLoad(`${describe(entry.at)}: invalid ${type.description.name} record: ${reason}`);
+            const reason =
+              entry.repeatOf === undefined
+                ? entry.reason
+                : givenAlready(entry.repeatOf, repeats.get(entry.repeatOf) ?? inBatch.get(entry.repeatOf)!);
+            if (!rejects)
+              throw new StopLoad(`${describe(entry.at)}: invalid ${type.description.name} record: ${reason}`);
             counts.rejected++;
-            await rejects.write(`{"position":${JSON.stringify(describe(entry.at))},"reason":${JSON.stringify(reason)},"entry":${entry.entry}}\n`);
+            await rejects.write(
+              `{"position":${JSON.stringify(describe(entry.at))},"reason":${JSON.stringify(reason)},"entry":${entry.entry}}\n`,
+            );
           }
           batch = [];
           places = [];
@@ -306,7 +335,8 @@ export async function loadSources(
             let ready: RecordToWrite[] | undefined;
             let value: unknown;
             if (entry.invalidUtf8) {
-              const reason = 'not valid UTF-8: it holds bytes that are no UTF-8 character (each shown as \\ud800 in the rejects file)';
+              const reason =
+                'not valid UTF-8: it holds bytes that are no UTF-8 character (each shown as \\ud800 in the rejects file)';
               ready = await reject(here, reason, JSON.stringify(entry.text));
             } else {
               try {
@@ -330,16 +360,32 @@ export async function loadSources(
             if (ready?.length) yield ready;
           }
           bytesRead += chunk.bytes;
-          options.onProgress?.({ file: source.name, records: totals.read + counts.read, bytesRead, totalBytes, elapsedMs: performance.now() - started });
+          options.onProgress?.({
+            file: source.name,
+            records: totals.read + counts.read,
+            bytesRead,
+            totalBytes,
+            elapsedMs: performance.now() - started,
+          });
         }
         const last = await settle();
         if (last.length) yield last;
       }
       try {
-        add(counts, await writer.write(type.description.name, readAhead(batches(), Math.max(1, Math.round(READ_AHEAD_RECORDS / batchSize))), { traceParent: options.traceParent }));
+        add(
+          counts,
+          await writer.write(
+            type.description.name,
+            readAhead(batches(), Math.max(1, Math.round(READ_AHEAD_RECORDS / batchSize))),
+            { traceParent: options.traceParent },
+          ),
+        );
       } catch (error) {
         // An invalid record names its own position; anything else (a broken file, the database) names the source.
-        const message = error instanceof StopLoad ? error.message : `${source.name}: ${databaseFailure(error) ?? (error as Error).message}`;
+        const message =
+          error instanceof StopLoad
+            ? error.message
+            : `${source.name}: ${databaseFailure(error) ?? (error as Error).message}`;
         throw new LoadError(message, source.name, result(), { cause: error });
       }
       add(totals, counts);

@@ -14,7 +14,10 @@ export class NdjsonSplitter implements Splitter {
   private line: number;
 
   /** `firstLine`: line breaks already read before the first chunk given. */
-  constructor(firstLine = 0, private readonly maxEntryChars = MAX_ENTRY_CHARS) {
+  constructor(
+    firstLine = 0,
+    private readonly maxEntryChars = MAX_ENTRY_CHARS,
+  ) {
     this.line = firstLine;
   }
 

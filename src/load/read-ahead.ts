@@ -11,7 +11,10 @@ export async function* readAhead<T>(source: AsyncIterable<T>, depth = 1): AsyncG
   let pulling: Promise<unknown> = Promise.resolve();
   const pull = () => {
     const next = pulling.then(() => (ended ? { done: true as const, value: undefined } : iterator.next()));
-    pulling = next.then((result) => void (ended ||= Boolean(result.done)), () => void (ended = true));
+    pulling = next.then(
+      (result) => void (ended ||= Boolean(result.done)),
+      () => void (ended = true),
+    );
     // Observed when awaited, or in `finally` when the consumer stops first.
     next.catch(() => {});
     ahead.push(next);

@@ -14,11 +14,15 @@ interface EntryChunk {
   readonly format: Splitter['format'] | undefined;
 }
 
-export async function* streamEntries(input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<EntryChunk> {
+export async function* streamEntries(
+  input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+): AsyncGenerator<EntryChunk> {
   const decoder = new Utf8Decoder();
   /** Marks the entries that held bytes that were not UTF-8 (looked for only once such bytes were seen). */
   const marked = (entries: RawEntry[]) =>
-    decoder.sawBadBytes ? entries.map((entry) => (holdsBadBytes(entry.text) ? { ...entry, invalidUtf8: true as const } : entry)) : entries;
+    decoder.sawBadBytes
+      ? entries.map((entry) => (holdsBadBytes(entry.text) ? { ...entry, invalidUtf8: true as const } : entry))
+      : entries;
   let splitter: Splitter | undefined;
   /** Blank text before the first value, after its last line break; and the line breaks dropped before it. */
   let head = '';

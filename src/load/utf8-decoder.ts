@@ -12,7 +12,6 @@ import { isUtf8 } from 'node:buffer';
 /** What a byte that is no UTF-8 character decodes to: a lone surrogate, which valid UTF-8 never gives. */
 const BAD_BYTE = '\uD800';
 
-
 /** A surrogate without its pair: in decoded text, the mark of bytes that were not UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -10,7 +10,10 @@
 import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
 
 /** Records with their keys (ids ascending), packed, each distinct string numbered once: a record without keys is no candidate. */
-export function packCandidates(records: readonly { readonly id: number; readonly keys: readonly SearchKey[] }[], truncated = false): SuggestionCandidates {
+export function packCandidates(
+  records: readonly { readonly id: number; readonly keys: readonly SearchKey[] }[],
+  truncated = false,
+): SuggestionCandidates {
   const ids: number[] = [];
   const starts: number[] = [];
   const keys: number[] = [];
@@ -30,7 +33,13 @@ export function packCandidates(records: readonly { readonly id: number; readonly
     starts.push(keys.length / 3);
     for (const key of record.keys) keys.push(numberOf(key.date), numberOf(key.surname), numberOf(key.forenames));
   }
-  return { ids, starts: Int32Array.from([...starts, keys.length / 3]), keys: Int32Array.from(keys), strings, truncated };
+  return {
+    ids,
+    starts: Int32Array.from([...starts, keys.length / 3]),
+    keys: Int32Array.from(keys),
+    strings,
+    truncated,
+  };
 }
 
 /** Key k of the candidates, as a search key. */
@@ -40,5 +49,8 @@ export function keyAt({ keys, strings }: SuggestionCandidates, k: number): Searc
 
 /** Each candidate with its keys as search keys, for tests and tools rather than scoring. */
 export function unpackCandidates(found: SuggestionCandidates): { id: number; keys: SearchKey[] }[] {
-  return found.ids.map((id, i) => ({ id, keys: Array.from({ length: found.starts[i + 1] - found.starts[i] }, (_, j) => keyAt(found, found.starts[i] + j)) }));
+  return found.ids.map((id, i) => ({
+    id,
+    keys: Array.from({ length: found.starts[i + 1] - found.starts[i] }, (_, j) => keyAt(found, found.starts[i] + j)),
+  }));
 }

@@ -22,13 +22,16 @@ export function daysFromCivil(year: number, month: number, day: number): number 
 }
 
 /** The day number of a YYYY-MM-DD date. */
-export const dayNumber = (date: string): number => daysFromCivil(Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10)));
+export const dayNumber = (date: string): number =>
+  daysFromCivil(Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10)));
 
 /** The year, month and day of a day number (days_from_civil's inverse). */
 function civilFromDays(days: number): [number, number, number] {
   const era = Math.floor(days / 146_097);
   const dayOfEra = days - era * 146_097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const shifted = Math.floor((5 * dayOfYear + 2) / 153);
   const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
@@ -56,7 +59,11 @@ const WITHIN_MONTH_DAYS = 31;
 const digit = (date: string, at: number) => date.charCodeAt(at) - 48;
 /** The day number of a YYYY-MM-DD date read digit by digit: compared for every candidate, so nothing is cut or allocated. */
 const dayOf = (date: string) =>
-  daysFromCivil(digit(date, 0) * 1000 + digit(date, 1) * 100 + digit(date, 2) * 10 + digit(date, 3), digit(date, 5) * 10 + digit(date, 6), digit(date, 8) * 10 + digit(date, 9));
+  daysFromCivil(
+    digit(date, 0) * 1000 + digit(date, 1) * 100 + digit(date, 2) * 10 + digit(date, 3),
+    digit(date, 5) * 10 + digit(date, 6),
+    digit(date, 8) * 10 + digit(date, 9),
+  );
 
 /**
  * The level a query's date compares at with a registered one: the same; the day and month
@@ -66,8 +73,17 @@ const dayOf = (date: string) =>
 export function compareDate(query: string, stored: string): MatchKind {
   if (query === stored) return 'exact';
   const c = (text: string, at: number) => text.charCodeAt(at);
-  if (c(query, 0) === c(stored, 0) && c(query, 1) === c(stored, 1) && c(query, 2) === c(stored, 2) && c(query, 3) === c(stored, 3) &&
-    c(query, 5) === c(stored, 8) && c(query, 6) === c(stored, 9) && c(query, 8) === c(stored, 5) && c(query, 9) === c(stored, 6)) return 'day-month-swapped';
+  if (
+    c(query, 0) === c(stored, 0) &&
+    c(query, 1) === c(stored, 1) &&
+    c(query, 2) === c(stored, 2) &&
+    c(query, 3) === c(stored, 3) &&
+    c(query, 5) === c(stored, 8) &&
+    c(query, 6) === c(stored, 9) &&
+    c(query, 8) === c(stored, 5) &&
+    c(query, 9) === c(stored, 6)
+  )
+    return 'day-month-swapped';
   const apart = Math.abs(dayOf(stored) - dayOf(query));
   if (apart <= NEAR_DAYS) return 'near-date';
   // The places the two texts differ at: how many, and the first two.
@@ -81,7 +97,12 @@ export function compareDate(query: string, stored: string): MatchKind {
     differ++;
   }
   // One digit different, or two neighbouring digits exchanged within one of the year, month or day.
-  const oneDigitOff = differ === 1 || (differ === 2 && second === first + 1 && c(query, first) === c(stored, second) && c(query, second) === c(stored, first));
+  const oneDigitOff =
+    differ === 1 ||
+    (differ === 2 &&
+      second === first + 1 &&
+      c(query, first) === c(stored, second) &&
+      c(query, second) === c(stored, first));
   if (oneDigitOff) return first < 4 ? 'year-digit' : 'near-date';
   if (differ === 2) return 'two-digits';
   if (apart <= WITHIN_MONTH_DAYS) return 'within-month';

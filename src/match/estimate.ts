@@ -23,7 +23,13 @@ interface Estimate {
  * @param u by detail, each level's u (held)
  * @param start by detail, each level's m to start from
  */
-export function estimateM(pairs: readonly Comparison[], u: readonly (readonly number[])[], start: readonly (readonly number[])[], matchShare = 0.1, maxIterations = 200): Estimate {
+export function estimateM(
+  pairs: readonly Comparison[],
+  u: readonly (readonly number[])[],
+  start: readonly (readonly number[])[],
+  matchShare = 0.1,
+  maxIterations = 200,
+): Estimate {
   let m = start.map((levels) => [...levels]);
   let share = matchShare;
   let iterations = 0;
@@ -42,7 +48,10 @@ export function estimateM(pairs: readonly Comparison[], u: readonly (readonly nu
       pair.forEach((level, detail) => (sums[detail][level] += posterior));
     }
     const next = sums.map((levels) => levels.map((sum) => Math.max(sum / matched, 1e-6)));
-    const moved = Math.max(Math.abs(matched / pairs.length - share), ...next.flatMap((levels, d) => levels.map((value, l) => Math.abs(value - m[d][l]))));
+    const moved = Math.max(
+      Math.abs(matched / pairs.length - share),
+      ...next.flatMap((levels, d) => levels.map((value, l) => Math.abs(value - m[d][l]))),
+    );
     m = next;
     share = matched / pairs.length;
     if (moved < 1e-7) break;

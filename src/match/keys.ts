@@ -97,7 +97,9 @@ const monthOf = (date: string) => yearOf(date) * 12 + Number(date.slice(5, 7)) -
 /** The date with its day and month exchanged, when that is a date of its own. */
 function exchanged(date: string): string | undefined {
   const day = Number(date.slice(8, 10));
-  return day <= 12 && date.slice(8, 10) !== date.slice(5, 7) ? `${date.slice(0, 4)}-${date.slice(8, 10)}-${date.slice(5, 7)}` : undefined;
+  return day <= 12 && date.slice(8, 10) !== date.slice(5, 7)
+    ? `${date.slice(0, 4)}-${date.slice(8, 10)}-${date.slice(5, 7)}`
+    : undefined;
 }
 
 /** Two-digit numbers one digit from `value` (a digit changed, or the two exchanged), `value` first. */
@@ -164,10 +166,12 @@ export function suggestionKeyValues(keys: readonly SearchKey[]): number[] {
     if (!first) continue;
     const firstCodes = soundCodes(first);
     for (const code of firstCodes) add(found, hashOf(PASSES['forename-month'].kind, code) + monthOf(key.date));
-    for (const surname of surnameCodes) for (const forename of firstCodes) add(found, hashOf(PASSES.names.kind, surname, forename));
+    for (const surname of surnameCodes)
+      for (const forename of firstCodes) add(found, hashOf(PASSES.names.kind, surname, forename));
     const decade = decadeOf(key.date);
     for (const code of surnameCodes) add(found, hashOf(PASSES['surname-decade'].kind, code, initialOf(first)) + decade);
-    for (const code of firstCodes) add(found, hashOf(PASSES['forename-decade'].kind, code, initialOf(key.surname)) + decade);
+    for (const code of firstCodes)
+      add(found, hashOf(PASSES['forename-decade'].kind, code, initialOf(key.surname)) + decade);
   }
   return found;
 }
@@ -182,10 +186,12 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
   const other = exchanged(query.date);
   const date = [query.date, ...(other ? [other] : [])].map((day) => hashOf(PASSES.date.kind, '') + dayNumber(day));
   const names = new Set<number>();
-  for (const surname of surnameCodes) for (const forename of firstCodes) names.add(hashOf(PASSES.names.kind, surname, forename));
+  for (const surname of surnameCodes)
+    for (const forename of firstCodes) names.add(hashOf(PASSES.names.kind, surname, forename));
   // Names exchanged: the first forename given as the surname, the surname's first word as the forename.
   if (first && surnameWords.length) {
-    for (const surname of soundCodes(first)) for (const forename of soundCodes(surnameWords[0])) names.add(hashOf(PASSES.names.kind, surname, forename));
+    for (const surname of soundCodes(first))
+      for (const forename of soundCodes(surnameWords[0])) names.add(hashOf(PASSES.names.kind, surname, forename));
   }
   // The year and month a digit out, or near across a month or year, as far as a key can ask.
   const months = monthVariants(query.date);
@@ -206,8 +212,12 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
   // The decade passes ask the name as given only: a nickname or a sound-alike with another name's
   // initial and a date anywhere in the decade is too little to go on.
   const decade = decadeOf(query.date);
-  const surnameDecade = first ? surnameCodes.map((code) => hashOf(PASSES['surname-decade'].kind, code, initialOf(first)) + decade) : [];
-  const forenameDecade = first ? soundCodes(first).map((code) => hashOf(PASSES['forename-decade'].kind, code, initialOf(query.surname)) + decade) : [];
+  const surnameDecade = first
+    ? surnameCodes.map((code) => hashOf(PASSES['surname-decade'].kind, code, initialOf(first)) + decade)
+    : [];
+  const forenameDecade = first
+    ? soundCodes(first).map((code) => hashOf(PASSES['forename-decade'].kind, code, initialOf(query.surname)) + decade)
+    : [];
   const pass = (name: PassName, keys: readonly number[]): CandidatePass => ({ name, keys, limit: PASSES[name].cap });
   return [
     pass('date', date),
@@ -220,7 +230,9 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
 }
 
 /** Every key a query looks up, each once, as numbers. */
-const queryKeyValues = (query: SearchKey): number[] => [...new Set(candidatePasses(query).flatMap((pass) => pass.keys))];
+const queryKeyValues = (query: SearchKey): number[] => [
+  ...new Set(candidatePasses(query).flatMap((pass) => pass.keys)),
+];
 
 /** The keys a record's search keys give, each once, written as PostgreSQL returns a bigint. */
 export const suggestionKeys = (keys: readonly SearchKey[]): string[] => suggestionKeyValues(keys).map(String);

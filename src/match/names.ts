@@ -35,7 +35,8 @@ export function editDistance(a: string, b: string, max: number): number {
       let value = previous[j - 1] + (ai === bj ? 0 : 1);
       if (previous[j] + 1 < value) value = previous[j] + 1;
       if (current[j - 1] + 1 < value) value = current[j - 1] + 1;
-      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj && before[j - 2] + 1 < value) value = before[j - 2] + 1;
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj && before[j - 2] + 1 < value)
+        value = before[j - 2] + 1;
       if (value > over) value = over;
       current[j] = value;
       if (value < rowMin) rowMin = value;
@@ -82,7 +83,10 @@ interface NameMatch {
 }
 
 /** One answer a level, shared: comparing allocates nothing. */
-const FOUND = Object.fromEntries(MATCH_KINDS.map((kind) => [kind, Object.freeze({ kind })])) as Record<MatchKind, NameMatch>;
+const FOUND = Object.fromEntries(MATCH_KINDS.map((kind) => [kind, Object.freeze({ kind })])) as Record<
+  MatchKind,
+  NameMatch
+>;
 const found = (kind: MatchKind): NameMatch => FOUND[kind];
 const DIFFERENT = found('different');
 
@@ -93,7 +97,10 @@ const DIFFERENT = found('different');
 function withCommonStart(a: string, b: string, jaro: number): number {
   let prefix = 0;
   for (; prefix < 4; prefix++) {
-    const same = prefix < a.length && prefix < b.length ? a.charCodeAt(prefix) === b.charCodeAt(prefix) : prefix >= a.length && prefix >= b.length;
+    const same =
+      prefix < a.length && prefix < b.length
+        ? a.charCodeAt(prefix) === b.charCodeAt(prefix)
+        : prefix >= a.length && prefix >= b.length;
     if (!same) break;
   }
   if (prefix === 4) prefix = 5;
@@ -237,12 +244,15 @@ function compareWord(query: string, stored: string, nicknames: boolean): NameMat
 
 /** The weakest of the matches (the latest level of the detail's): a name matches only as well as its worst word. */
 function weakest(detail: Detail, matches: readonly NameMatch[]): NameMatch {
-  return matches.reduce((worst, match) => (levelRank(detail, match.kind) > levelRank(detail, worst.kind) ? match : worst));
+  return matches.reduce((worst, match) =>
+    levelRank(detail, match.kind) > levelRank(detail, worst.kind) ? match : worst,
+  );
 }
 
 /** Each word of the shorter name is a word of the longer (a hyphenated or double surname given in part, a middle name given as the first). */
 function partOfName(queryWords: readonly string[], storedWords: readonly string[]): boolean {
-  const [shorter, longer] = queryWords.length <= storedWords.length ? [queryWords, storedWords] : [storedWords, queryWords];
+  const [shorter, longer] =
+    queryWords.length <= storedWords.length ? [queryWords, storedWords] : [storedWords, queryWords];
   return shorter.length < longer.length && shorter.every((word) => longer.includes(word));
 }
 
@@ -258,7 +268,10 @@ export function compareSurname(query: string, stored: string): NameMatch {
   const queryWords = query.split(' ');
   const storedWords = stored.split(' ');
   if (queryWords.length === storedWords.length && queryWords.length > 1) {
-    const byWord = weakest('surname', queryWords.map((word, i) => compareWord(word, storedWords[i], false)));
+    const byWord = weakest(
+      'surname',
+      queryWords.map((word, i) => compareWord(word, storedWords[i], false)),
+    );
     if (byWord.kind !== 'different') return byWord;
   }
   if (queryWords.length === 1 && storedWords.length === 1) return compareWord(query, stored, false);
@@ -280,7 +293,10 @@ export function compareForenames(query: string, stored: string): NameMatch {
   const queryWords = query.split(' ');
   const storedWords = stored.split(' ');
   if (queryWords.length <= storedWords.length) {
-    const byWord = weakest('forenames', queryWords.map((word, i) => compareWord(word, storedWords[i], true)));
+    const byWord = weakest(
+      'forenames',
+      queryWords.map((word, i) => compareWord(word, storedWords[i], true)),
+    );
     if (byWord.kind !== 'different' && byWord.kind !== 'loosely-similar') return byWord;
   }
   if (partOfName(queryWords, storedWords)) return found('part-of-name');

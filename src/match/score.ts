@@ -65,7 +65,8 @@ const SWAPPED_ALIKE = new Set<MatchKind>(['exact', 'sound-alike', 'spelling']);
 function swapped(query: MatchQuery, queryFirst: FirstWords, stored: SearchKey): boolean {
   // Every way below needs the query's surname to start as the registered forenames do, and its
   // forenames as the registered surname: told from the first letters, most keys cost no more.
-  if (!stored.forenames || query.surname[0] !== stored.forenames[0] || query.forenames[0] !== stored.surname[0]) return false;
+  if (!stored.forenames || query.surname[0] !== stored.forenames[0] || query.forenames[0] !== stored.surname[0])
+    return false;
   const first = firstWord(stored.forenames);
   const asSurname = query.surname === stored.forenames || query.surname === first;
   const asForenames = query.forenames === stored.surname || queryFirst.forenames === stored.surname;
@@ -80,14 +81,20 @@ function swapped(query: MatchQuery, queryFirst: FirstWords, stored: SearchKey): 
 const priorBits = (records: number) => -Math.log2(Math.max(1, records - 1));
 
 /** A sum of weights as a probability, given the register's size. */
-export const probabilityOf = (evidence: number, records: number): number => 1 / (1 + 2 ** -(evidence + priorBits(records)));
+export const probabilityOf = (evidence: number, records: number): number =>
+  1 / (1 + 2 ** -(evidence + priorBits(records)));
 
 /** An exact name's `u`: its share of the register (at least one registration's), or the default when not counted. */
-const shareOf = (count: number, records: number) => (count > 0 && records > 1 ? Math.max(count, 1) / records : undefined);
+const shareOf = (count: number, records: number) =>
+  count > 0 && records > 1 ? Math.max(count, 1) / records : undefined;
 
 /** The evidence a probability needs, given the register's size: the floor in bits. */
 const evidenceFor = (probability: number, records: number): number =>
-  probability <= 0 ? -Infinity : probability >= 1 ? Infinity : Math.log2(probability / (1 - probability)) - priorBits(records);
+  probability <= 0
+    ? -Infinity
+    : probability >= 1
+      ? Infinity
+      : Math.log2(probability / (1 - probability)) - priorBits(records);
 
 /** Whether key `a` of the candidates comes before key `b`: by date, then surname, then forenames. */
 function before({ keys, strings }: SuggestionCandidates, a: number, b: number): boolean {
@@ -173,12 +180,16 @@ export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUN
   };
   const textOf = (n: number) => (of as SuggestionCandidates).strings[n];
   const dateAt = (n: number) => levels[n * 4] || (levels[n * 4] = KIND_NUMBER[compareDate(query.date, textOf(n))]);
-  const surnameAt = (n: number) => levels[n * 4 + 1] || (levels[n * 4 + 1] = KIND_NUMBER[compareSurname(query.surname, textOf(n)).kind]);
-  const forenamesAt = (n: number) => levels[n * 4 + 2] || (levels[n * 4 + 2] = KIND_NUMBER[compareForenames(query.forenames, textOf(n)).kind]);
+  const surnameAt = (n: number) =>
+    levels[n * 4 + 1] || (levels[n * 4 + 1] = KIND_NUMBER[compareSurname(query.surname, textOf(n)).kind]);
+  const forenamesAt = (n: number) =>
+    levels[n * 4 + 2] || (levels[n * 4 + 2] = KIND_NUMBER[compareForenames(query.forenames, textOf(n)).kind]);
   const initialAt = (n: number) => levels[n * 4 + 3] || (levels[n * 4 + 3] = textOf(n).charCodeAt(0) + 1 || -1);
   /** Key k's names exchanged (swapped): told from the first letters first, as most keys are not. */
   const swappedAt = (candidates: SuggestionCandidates, k: number) =>
-    initialAt(candidates.keys[k * 3 + 2]) === surnameInitial + 1 && initialAt(candidates.keys[k * 3 + 1]) === forenamesInitial + 1 && swapped(query, queryFirst, keyAt(candidates, k));
+    initialAt(candidates.keys[k * 3 + 2]) === surnameInitial + 1 &&
+    initialAt(candidates.keys[k * 3 + 1]) === forenamesInitial + 1 &&
+    swapped(query, queryFirst, keyAt(candidates, k));
 
   const keyEvidence = (candidates: SuggestionCandidates, k: number, above: number): number | undefined => {
     const { keys } = candidates;
@@ -202,7 +213,10 @@ export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUN
       for (let k = candidates.starts[i], end = candidates.starts[i + 1]; k < end; k++) {
         // Once one key is scored, a later one matters only if it has as much evidence or more.
         const evidence = keyEvidence(candidates, k, best === undefined ? above : bestEvidence);
-        if (evidence !== undefined && (best === undefined || evidence > bestEvidence || (evidence === bestEvidence && before(candidates, k, best)))) {
+        if (
+          evidence !== undefined &&
+          (best === undefined || evidence > bestEvidence || (evidence === bestEvidence && before(candidates, k, best)))
+        ) {
           best = k;
           bestEvidence = evidence;
         }
@@ -213,15 +227,25 @@ export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUN
       compared(candidates);
       const { keys } = candidates;
       const date = dateAt(keys[k * 3]);
-      const [surname, forenames] = swappedAt(candidates, k) ? [KIND_NUMBER.swapped, KIND_NUMBER.swapped] : [surnameAt(keys[k * 3 + 1]), forenamesAt(keys[k * 3 + 2])];
+      const [surname, forenames] = swappedAt(candidates, k)
+        ? [KIND_NUMBER.swapped, KIND_NUMBER.swapped]
+        : [surnameAt(keys[k * 3 + 1]), forenamesAt(keys[k * 3 + 2])];
       const surnameWeight = surnameWeights[surname];
       const forenamesWeight = forenamesWeights[forenames];
       const dateWeight = dateWeights[date];
       const evidence = surnameWeight + forenamesWeight + dateWeight;
       return {
         score: score(evidence),
-        matched: { surname: MATCH_KINDS[surname - 1], forenames: MATCH_KINDS[forenames - 1], date: MATCH_KINDS[date - 1] },
-        weights: { surname: rounded(surnameWeight, 2), forenames: rounded(forenamesWeight, 2), date: rounded(dateWeight, 2) },
+        matched: {
+          surname: MATCH_KINDS[surname - 1],
+          forenames: MATCH_KINDS[forenames - 1],
+          date: MATCH_KINDS[date - 1],
+        },
+        weights: {
+          surname: rounded(surnameWeight, 2),
+          forenames: rounded(forenamesWeight, 2),
+          date: rounded(dateWeight, 2),
+        },
         evidence,
       };
     },
@@ -240,7 +264,12 @@ export const floorEvidence = (floor: number, records: number): number => evidenc
  * given a floor (a probability), for one whose best key is under it (its keys are then compared
  * only as far as it takes to know).
  */
-export function scoreRecord(query: MatchQuery, keys: readonly SearchKey[], floor = 0, counts: RegisterCounts = NO_COUNTS): Scored | undefined {
+export function scoreRecord(
+  query: MatchQuery,
+  keys: readonly SearchKey[],
+  floor = 0,
+  counts: RegisterCounts = NO_COUNTS,
+): Scored | undefined {
   const scorer = createScorer(query, counts);
   const candidates = packCandidates([{ id: 0, keys }]);
   const best = candidates.ids.length ? scorer.best(candidates, 0, floorEvidence(floor, counts.records)) : undefined;
@@ -253,7 +282,11 @@ export function scoreRecord(query: MatchQuery, keys: readonly SearchKey[], floor
  * equal to one only after normalisation (case, accents, punctuation); any other kind as it is.
  * Without the registered names (a blocked record's may be absent), `exact` stands.
  */
-export function namedExactly(kind: MatchKind, given: string | undefined, registered: () => readonly unknown[]): MatchKind {
+export function namedExactly(
+  kind: MatchKind,
+  given: string | undefined,
+  registered: () => readonly unknown[],
+): MatchKind {
   if (kind !== 'exact' || given === undefined) return kind;
   const names = registered().filter((name): name is string => typeof name === 'string');
   if (!names.length) return kind;

@@ -48,7 +48,12 @@ function best(scorer: Scorer, candidates: SuggestionCandidates, limit: number, f
     reached++;
     const entry = { id: candidates.ids[i], key: found.key, evidence: found.evidence };
     let at = kept.length;
-    while (at > 0 && (kept[at - 1].evidence < entry.evidence || (kept[at - 1].evidence === entry.evidence && kept[at - 1].id > entry.id))) at--;
+    while (
+      at > 0 &&
+      (kept[at - 1].evidence < entry.evidence ||
+        (kept[at - 1].evidence === entry.evidence && kept[at - 1].id > entry.id))
+    )
+      at--;
     if (at < limit) {
       kept.splice(at, 0, entry);
       if (kept.length > limit) kept.pop();

@@ -85,8 +85,13 @@ export const LEVELS: Readonly<Record<Detail, readonly Level[]>> = {
   ],
 };
 
-const byKind = (levels: readonly Level[]) => Object.fromEntries(levels.map((level, i) => [level.kind, { ...level, rank: i }]));
-const LEVEL_OF = { surname: byKind(LEVELS.surname), forenames: byKind(LEVELS.forenames), date: byKind(LEVELS.date) } as Record<Detail, Record<string, Level & { rank: number }>>;
+const byKind = (levels: readonly Level[]) =>
+  Object.fromEntries(levels.map((level, i) => [level.kind, { ...level, rank: i }]));
+const LEVEL_OF = {
+  surname: byKind(LEVELS.surname),
+  forenames: byKind(LEVELS.forenames),
+  date: byKind(LEVELS.date),
+} as Record<Detail, Record<string, Level & { rank: number }>>;
 
 /** A level's place among its detail's, 0 the strongest: a name matches as well as its weakest word. */
 export const levelRank = (detail: Detail, kind: MatchKind): number => LEVEL_OF[detail][kind]?.rank ?? Infinity;

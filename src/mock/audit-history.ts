@@ -18,7 +18,12 @@ interface Caller {
 /** The callers of the history; docs/mock-data.md ("The audit history") lists them. */
 export const HISTORY_CALLERS: readonly Caller[] = [
   { username: 'a.nwosu@hmpo.example.gov.uk', client: 'passport-checks', groups: ['hmpo-fraud'], perDay: 3 },
-  { username: 'k.lindqvist@hmpo.example.gov.uk', client: 'passport-checks', groups: ['hmpo-fraud', 'hmpo-team-leaders'], perDay: 1 },
+  {
+    username: 'k.lindqvist@hmpo.example.gov.uk',
+    client: 'passport-checks',
+    groups: ['hmpo-fraud', 'hmpo-team-leaders'],
+    perDay: 1,
+  },
   { username: 'd.kowalczyk@hmrc.example.gov.uk', client: 'child-benefit', groups: ['hmrc-benefits'], perDay: 2 },
   { username: 'r.patel@dwp.example.gov.uk', client: 'tell-us-once', groups: ['dwp-bereavement'], perDay: 2 },
   { username: 'registrar.kestlewick@example.gov.uk', client: 'lev-web', groups: ['registration-officers'], perDay: 1 },

@@ -8,7 +8,17 @@ import { importFolder, soleExport } from '../module-folder.ts';
 import { suggestionKeys } from '../match/keys.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
 import { searchKeys } from '../records/search-keys.ts';
-import { type Fields, type RecordDescription, groupFields, isBlocked, isLeaf, isLink, isList, leavesOf, readPath } from '../records/define.ts';
+import {
+  type Fields,
+  type RecordDescription,
+  groupFields,
+  isBlocked,
+  isLeaf,
+  isLink,
+  isList,
+  leavesOf,
+  readPath,
+} from '../records/define.ts';
 import { VALUE_MAKERS } from '../generate/records.ts';
 import { Random } from '../generate/random.ts';
 import { fillFromDescription } from '../generate/values.ts';
@@ -24,7 +34,11 @@ export interface CloseMatch {
 }
 
 /** A close-match query and what it matched, by parameter: surname, forenames, then the date named `date`. */
-export const closeMatch = (date: string, query: readonly [string, string, string], matched: readonly [MatchKind, MatchKind, MatchKind]): CloseMatch => ({
+export const closeMatch = (
+  date: string,
+  query: readonly [string, string, string],
+  matched: readonly [MatchKind, MatchKind, MatchKind],
+): CloseMatch => ({
   query: { surname: query[0], forenames: query[1], [date]: query[2] },
   matched: { surname: matched[0], forenames: matched[1], [date]: matched[2] },
 });
@@ -85,8 +99,10 @@ export function defineScenarios<const S extends TypeScenarios>(file: S): S {
   for (const scenario of file.scenarios) {
     const where = `scenarios of ${file.type}: ${scenario.id}`;
     if (scenario.type !== file.type) throw new Error(`${where} is of the type ${scenario.type}`);
-    if (!scenario.search && !scenario.suggestion) throw new Error(`${where} has neither a search nor a close match that finds it`);
-    if (seen.has(scenario.id) && scenario.record) throw new Error(`${where} is given a record twice: its first scenario gives it`);
+    if (!scenario.search && !scenario.suggestion)
+      throw new Error(`${where} has neither a search nor a close match that finds it`);
+    if (seen.has(scenario.id) && scenario.record)
+      throw new Error(`${where} is given a record twice: its first scenario gives it`);
     seen.add(scenario.id);
   }
   defined.add(file);
@@ -99,11 +115,14 @@ export const isDefinedScenarios = (value: unknown): value is TypeScenarios =>
 
 /** The TypeScenarios each file of a folder exports, one a file, in the order of the files' names. */
 export async function readScenarioFiles(folder: URL): Promise<TypeScenarios[]> {
-  return (await importFolder(folder)).map((module) => soleExport(module, isDefinedScenarios, 'TypeScenarios made by defineScenarios()'));
+  return (await importFolder(folder)).map((module) =>
+    soleExport(module, isDefinedScenarios, 'TypeScenarios made by defineScenarios()'),
+  );
 }
 
 /** The scenario files of the types, one a type: each file in `src/mock/scenarios/`, read from the folder. */
-export const loadScenarioFiles = (): Promise<TypeScenarios[]> => readScenarioFiles(new URL('./scenarios/', import.meta.url));
+export const loadScenarioFiles = (): Promise<TypeScenarios[]> =>
+  readScenarioFiles(new URL('./scenarios/', import.meta.url));
 
 /** The scenarios of a type: those of its scenario file among `files`, in the file's order. */
 export const scenariosOf = (type: string, files: readonly TypeScenarios[]): readonly Scenario[] =>
@@ -119,7 +138,10 @@ function merge(fields: Fields, base: Data, patch: Data, path = ''): Data {
     const field = fields[key];
     if (!field) throw new Error(`mock dataset: there is no field ${path}${key}`);
     const isGroup = !isLeaf(field) && !isList(field) && !isLink(field);
-    out[key] = isGroup && isPlain(value) ? merge(groupFields(field), isPlain(base[key]) ? base[key] : {}, value, `${path}${key}.`) : value;
+    out[key] =
+      isGroup && isPlain(value)
+        ? merge(groupFields(field), isPlain(base[key]) ? base[key] : {}, value, `${path}${key}.`)
+        : value;
   }
   return out;
 }
@@ -174,7 +196,11 @@ function describedRecords(description: RecordDescription, set: TypeScenarios): D
     // The scenario's own values first, so the dates that follow them (a registration after the birth) are made from them.
     const given = new Map<string, unknown>();
     const { surname, forenames, [dateParam]: date } = scenario.search ?? {};
-    for (const [path, value] of [[party.surname, surname], [party.forenames, forenames], [party.dates[0], date]] as const) {
+    for (const [path, value] of [
+      [party.surname, surname],
+      [party.forenames, forenames],
+      [party.dates[0], date],
+    ] as const) {
       if (value !== undefined) given.set(path, value);
     }
     const named: Data = {};
@@ -203,7 +229,11 @@ function chain(...records: Data[]): Data[] {
     i < 0 ? null : { ...records[i], previousRegistration: before(i - 1), nextRegistration: null };
   const after = (i: number): Data | null =>
     i >= records.length ? null : { ...records[i], previousRegistration: null, nextRegistration: after(i + 1) };
-  return records.map((record, i) => ({ ...record, previousRegistration: before(i - 1), nextRegistration: after(i + 1) }));
+  return records.map((record, i) => ({
+    ...record,
+    previousRegistration: before(i - 1),
+    nextRegistration: after(i + 1),
+  }));
 }
 
 /** The records of a scenario file with each chain its scenarios' `replaces` make linked, oldest first, in the file's order. */
@@ -212,10 +242,13 @@ function chained(description: RecordDescription, set: TypeScenarios, records: Da
   const next = new Map<number, number>();
   for (const { id, replaces } of set.scenarios) {
     if (replaces === undefined) continue;
-    if (!byId.has(replaces)) throw new Error(`mock dataset: ${set.type} ${id} replaces ${replaces}, which its scenario file does not have`);
+    if (!byId.has(replaces))
+      throw new Error(`mock dataset: ${set.type} ${id} replaces ${replaces}, which its scenario file does not have`);
     const { previousRegistration, nextRegistration } = description.fields;
     if (!previousRegistration || !isLink(previousRegistration) || !nextRegistration || !isLink(nextRegistration)) {
-      throw new Error(`mock dataset: ${set.type} ${id} replaces ${replaces}, but the type has no links previousRegistration and nextRegistration`);
+      throw new Error(
+        `mock dataset: ${set.type} ${id} replaces ${replaces}, but the type has no links previousRegistration and nextRegistration`,
+      );
     }
     next.set(replaces, id);
   }
@@ -232,7 +265,10 @@ function chained(description: RecordDescription, set: TypeScenarios, records: Da
  * The mock records of each type described, by type, as the v1 views store them: those its
  * scenario file among `files` makes (none without one). A fresh copy on every call.
  */
-export function mockRecords(descriptions: readonly RecordDescription[], files: readonly TypeScenarios[]): Record<string, object[]> {
+export function mockRecords(
+  descriptions: readonly RecordDescription[],
+  files: readonly TypeScenarios[],
+): Record<string, object[]> {
   const out: Record<string, object[]> = {};
   for (const description of descriptions) {
     const set = files.find((file) => file.type === description.name);
@@ -246,22 +282,32 @@ export function mockRecords(descriptions: readonly RecordDescription[], files: r
  * (FULL_ID) or one that leaves a field unfilled, or a record no search or close match can find.
  * The mock refuses to start on any (backend/open.ts), so a type added without them fails at once.
  */
-export function mockProblems(descriptions: readonly RecordDescription[], files: readonly TypeScenarios[], dataset = mockRecords(descriptions, files)): { type: string; problem: string }[] {
+export function mockProblems(
+  descriptions: readonly RecordDescription[],
+  files: readonly TypeScenarios[],
+  dataset = mockRecords(descriptions, files),
+): { type: string; problem: string }[] {
   return descriptions.flatMap((description) => {
     const { name } = description;
     const records = (dataset[name] ?? []) as Data[];
     const problems: string[] = [];
     if (!records.length) problems.push('no mock scenarios (a scenario file in src/mock/scenarios/, docs/mock-data.md)');
-    else if (!records.some((record) => record.id === FULL_ID)) problems.push(`no mock scenario ${FULL_ID}, the record with every field filled`);
+    else if (!records.some((record) => record.id === FULL_ID))
+      problems.push(`no mock scenario ${FULL_ID}, the record with every field filled`);
     else {
       const full = records.find((record) => record.id === FULL_ID);
       const unfilled = leavesOf(description.fields).find(({ path }) => readPath(full, path) == null);
-      if (unfilled) problems.push(`mock record ${FULL_ID}, the record with every field filled, leaves ${unfilled.path} unrecorded`);
+      if (unfilled)
+        problems.push(`mock record ${FULL_ID}, the record with every field filled, leaves ${unfilled.path} unrecorded`);
     }
     for (const record of records) {
       const keys = searchKeys(description, record);
-      if (!keys.length) problems.push(`mock record ${record.id as number} gives no search keys: its parties' surnames or dates are empty`);
-      else if (!suggestionKeys(keys).length) problems.push(`mock record ${record.id as number} gives no close-match keys`);
+      if (!keys.length)
+        problems.push(
+          `mock record ${record.id as number} gives no search keys: its parties' surnames or dates are empty`,
+        );
+      else if (!suggestionKeys(keys).length)
+        problems.push(`mock record ${record.id as number} gives no close-match keys`);
     }
     return problems.map((problem) => ({ type: name, problem }));
   });

@@ -40,7 +40,11 @@ export function startLiveMock(
     added.set(type, position + 1);
     total++;
     const record = recordAt(type, { count: MOCK_ADDED_LIMIT, seed: SEED, firstId: FIRST_ID }, position);
-    const source: Source = { name: `an invented ${type.name} registration`, size: undefined, open: () => [JSON.stringify(record)] };
+    const source: Source = {
+      name: `an invented ${type.name} registration`,
+      size: undefined,
+      open: () => [JSON.stringify(record)],
+    };
     await loadSources(writer, type, [source]);
     return true;
   };

@@ -3,7 +3,20 @@
  * Its field tree carries its own visibility marks; `projectBirthV0` maps a v1
  * record onto it before the same redaction as every other view applies.
  */
-import { HIDDEN, always, basic, type Fields, flag, group, integer, isBlocked, isoDate, readPath, text, type Visibility } from './define.ts';
+import {
+  HIDDEN,
+  always,
+  basic,
+  type Fields,
+  flag,
+  group,
+  integer,
+  isBlocked,
+  isoDate,
+  readPath,
+  text,
+  type Visibility,
+} from './define.ts';
 import { birth } from './types/birth.ts';
 
 const mark = (visibility: Visibility, description: string) =>
@@ -61,7 +74,9 @@ export const birthV0Fields: Fields = {
     potentiallyFictitiousBirth: basic(flag('Whether the birth may be fictitious')),
     correction: basic(text('Correction made to the registration, or None')),
     cancelled: basic(flag('Whether the registration was cancelled')),
-    blockedRegistration: always(flag('Whether the record is blocked; a blocked record shows only its ids and this flag')),
+    blockedRegistration: always(
+      flag('Whether the record is blocked; a blocked record shows only its ids and this flag'),
+    ),
     marginalNote: basic(text('Marginal note on the registration, or None')),
     reRegistered: basic(text('Why the birth was re-registered, or None')),
   }),

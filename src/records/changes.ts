@@ -21,7 +21,8 @@ export { UPDATE_REASONS, type UpdateReason };
 export const registeredType = (type: string) => `${type}.registered`;
 export const updatedType = (type: string) => `${type}.updated`;
 /** Every event type of these record types, in their order. */
-export const eventTypes = (descriptions: readonly RecordDescription[]) => descriptions.flatMap((d) => [registeredType(d.name), updatedType(d.name)]);
+export const eventTypes = (descriptions: readonly RecordDescription[]) =>
+  descriptions.flatMap((d) => [registeredType(d.name), updatedType(d.name)]);
 /** The record type an event type is of (`death.updated` is of `death`). */
 export const recordTypeOf = (eventType: string) => eventType.slice(0, eventType.lastIndexOf('.'));
 
@@ -40,7 +41,13 @@ interface ReasonRule {
 }
 
 /** What each test reads, and the description's key that declares its path (for the error naming a bad one). */
-const NEEDS: Record<ChangeTest, FieldKind> = { 'became-true': 'flag', appeared: 'link', 'became-blocked': 'flag', 'became-unblocked': 'flag', changed: 'text' };
+const NEEDS: Record<ChangeTest, FieldKind> = {
+  'became-true': 'flag',
+  appeared: 'link',
+  'became-blocked': 'flag',
+  'became-unblocked': 'flag',
+  changed: 'text',
+};
 const KEY_OF: Record<ReasonRule['reason'], string> = {
   cancelled: 'verification.cancelledFlag',
   replaced: 'verification.replacedBy',
@@ -54,7 +61,8 @@ const KEY_OF: Record<ReasonRule['reason'], string> = {
 export function reasonRules(description: RecordDescription): ReasonRule[] {
   const { verification, changes, blockedFlag } = description;
   const rules: ReasonRule[] = [];
-  if (verification.cancelledFlag) rules.push({ reason: 'cancelled', path: verification.cancelledFlag, test: 'became-true' });
+  if (verification.cancelledFlag)
+    rules.push({ reason: 'cancelled', path: verification.cancelledFlag, test: 'became-true' });
   rules.push({ reason: 'replaced', path: verification.replacedBy, test: 'appeared' });
   rules.push({ reason: 'blocked', path: blockedFlag, test: 'became-blocked' });
   rules.push({ reason: 'unblocked', path: blockedFlag, test: 'became-unblocked' });
@@ -77,7 +85,8 @@ const holds: Record<ChangeTest, (before: unknown, after: unknown) => boolean> = 
 /** Why `after` differs from `before` (both stored records of the description's type). */
 export function compileReason(description: RecordDescription): (before: unknown, after: unknown) => UpdateReason {
   const rules = reasonRules(description);
-  return (before, after) => rules.find((rule) => holds[rule.test](readPath(before, rule.path), readPath(after, rule.path)))?.reason ?? 'other';
+  return (before, after) =>
+    rules.find((rule) => holds[rule.test](readPath(before, rule.path), readPath(after, rule.path)))?.reason ?? 'other';
 }
 
 /** A dot path as a PostgreSQL text-array literal for `#>`; paths hold only identifier characters. */
@@ -110,14 +119,20 @@ export function reasonSql(description: RecordDescription, before: string, after:
  * event type of these descriptions, and every field a dot path naming a field (a leaf, a group or
  * a list; not a link to another registration) of at least one subscribed type's record.
  */
-export function subscriptionProblem(descriptions: readonly RecordDescription[], events: readonly string[], fields: readonly string[]): string | undefined {
+export function subscriptionProblem(
+  descriptions: readonly RecordDescription[],
+  events: readonly string[],
+  fields: readonly string[],
+): string | undefined {
   const known = eventTypes(descriptions);
   if (events.length === 0) return 'name at least one event type';
   const unknown = events.filter((type) => !known.includes(type));
   if (unknown.length) return `unknown event type(s) ${unknown.join(', ')}; the event types are ${known.join(', ')}`;
   const subscribed = descriptions.filter((d) => events.some((type) => recordTypeOf(type) === d.name));
   for (const path of fields) {
-    const named = subscribed.map((d) => fieldAt(d.fields, path)).filter((field) => field !== undefined && !isLink(field));
+    const named = subscribed
+      .map((d) => fieldAt(d.fields, path))
+      .filter((field) => field !== undefined && !isLink(field));
     if (named.length === 0) {
       return `the field '${path}' is no field of a ${subscribed.map((d) => d.name).join(' or ')} record (fields are dot paths of the record, e.g. deceased.dateOfDeath)`;
     }

@@ -37,8 +37,10 @@ export function fieldAt(fields: Fields, path: string): Field | undefined {
 }
 
 const KINDS: Record<FieldKind, (field: Field) => boolean> = {
-  text: (f) => isLeaf(f) && (f as { type?: unknown }).type === 'string' && (f as { format?: unknown }).format === undefined,
-  date: (f) => isLeaf(f) && (f as { type?: unknown }).type === 'string' && (f as { format?: unknown }).format === 'date',
+  text: (f) =>
+    isLeaf(f) && (f as { type?: unknown }).type === 'string' && (f as { format?: unknown }).format === undefined,
+  date: (f) =>
+    isLeaf(f) && (f as { type?: unknown }).type === 'string' && (f as { format?: unknown }).format === 'date',
   integer: (f) => isLeaf(f) && (f as { type?: unknown }).type === 'integer',
   flag: (f) => isLeaf(f) && (f as { type?: unknown }).type === 'boolean',
   link: (f) => isLink(f),
@@ -69,10 +71,16 @@ const checked = new WeakSet<RecordDescription>();
 export function checkDescription(description: RecordDescription): void {
   if (checked.has(description)) return;
   const { name, search } = description;
-  if (!NAME.test(name)) throw new DescriptionError(String(name), 'name', `'${name}' must be lower-case letters and digits (it is a URL segment and a table prefix)`);
+  if (!NAME.test(name))
+    throw new DescriptionError(
+      String(name),
+      'name',
+      `'${name}' must be lower-case letters and digits (it is a URL segment and a table prefix)`,
+    );
   requireField(description, 'blockedFlag', description.blockedFlag, 'flag');
   requireField(description, 'id', 'id', 'integer');
-  if (!search.parties.length) throw new DescriptionError(name, 'search.parties', 'a record must be findable through at least one party');
+  if (!search.parties.length)
+    throw new DescriptionError(name, 'search.parties', 'a record must be findable through at least one party');
   for (const { path, leaf } of leavesOf(description.fields)) {
     const after = dateOf(leaf)?.after;
     if (after !== undefined) requireField(description, `fields.${path} (after)`, after, 'date');

@@ -40,11 +40,14 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 export function isoInstant(value: string): Date | undefined {
   const match = ISO_INSTANT.exec(value);
   if (!match || !isIsoDate(match[1])) return undefined;
-  const [, day, hours = '00', minutes = '00', seconds = '00', fraction = '', zone = 'Z', sign, zoneHours, zoneMinutes] = match;
+  const [, day, hours = '00', minutes = '00', seconds = '00', fraction = '', zone = 'Z', sign, zoneHours, zoneMinutes] =
+    match;
   if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 60) return undefined;
   if (sign && (Number(zoneHours) > 23 || Number(zoneMinutes) > 59)) return undefined;
   const leap = seconds === '60';
-  const time = new Date(`${day}T${hours}:${minutes}:${leap ? '59' : seconds}${leap ? '' : fraction.slice(0, 4)}${zone}`);
+  const time = new Date(
+    `${day}T${hours}:${minutes}:${leap ? '59' : seconds}${leap ? '' : fraction.slice(0, 4)}${zone}`,
+  );
   const ms = time.getTime() + (leap ? 1000 : 0);
   if (Number.isNaN(ms) || ms < FIRST_INSTANT || ms > LAST_INSTANT) return undefined;
   return new Date(ms);

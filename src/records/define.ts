@@ -122,7 +122,8 @@ export const isLink = (field: Field): field is LinkField => (field as LinkField)
 const isGroup = (field: Field): field is GroupField => (field as GroupField).kind === 'group' && !isLeaf(field);
 
 /** The fields of a group, whether written as `group(...)` or as a plain object. */
-export const groupFields = (field: GroupField | Fields): Fields => (isGroup(field as Field) ? (field as GroupField).fields : (field as Fields));
+export const groupFields = (field: GroupField | Fields): Fields =>
+  isGroup(field as Field) ? (field as GroupField).fields : (field as Fields);
 export const groupDescription = (field: GroupField | Fields): string | undefined =>
   isGroup(field as Field) ? (field as GroupField).description : undefined;
 
@@ -234,10 +235,13 @@ export interface RecordDescription {
 /** The descriptions defineRecord made: a module's export is one of them, whatever else has their shape. */
 const defined = new WeakSet<RecordDescription>();
 
-export const defineRecord = <const D extends RecordDescription>(description: D): D => (defined.add(description), description);
+export const defineRecord = <const D extends RecordDescription>(description: D): D => (
+  defined.add(description), description
+);
 
 /** Whether `value` is a description defineRecord made (not merely an object of its shape). */
-export const isDefinedRecord = (value: unknown): value is RecordDescription => typeof value === 'object' && value !== null && defined.has(value as RecordDescription);
+export const isDefinedRecord = (value: unknown): value is RecordDescription =>
+  typeof value === 'object' && value !== null && defined.has(value as RecordDescription);
 
 /** Reads a dot path from a stored record; missing or null groups read as undefined. */
 export function readPath(record: unknown, path: string): unknown {

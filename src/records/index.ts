@@ -23,4 +23,5 @@ export async function readDescriptions(folder: URL): Promise<RecordDescription[]
 }
 
 /** The built-in record types (the files of `types/`), in the order routes and documents list them: read by the entry points, once. */
-export const loadRecordTypes = (): Promise<RecordDescription[]> => readDescriptions(new URL('./types/', import.meta.url));
+export const loadRecordTypes = (): Promise<RecordDescription[]> =>
+  readDescriptions(new URL('./types/', import.meta.url));

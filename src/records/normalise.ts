@@ -17,8 +17,25 @@
  * range in the "C" collation (see the store).
  */
 const FOLDED: Record<string, string> = {
-  ø: 'o', Ø: 'o', ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe',
-  đ: 'd', Đ: 'd', ð: 'd', Ð: 'd', þ: 'th', Þ: 'th', ł: 'l', Ł: 'l', ı: 'i', ħ: 'h', Ħ: 'h',
+  ø: 'o',
+  Ø: 'o',
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  œ: 'oe',
+  Œ: 'oe',
+  đ: 'd',
+  Đ: 'd',
+  ð: 'd',
+  Ð: 'd',
+  þ: 'th',
+  Þ: 'th',
+  ł: 'l',
+  Ł: 'l',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'h',
 };
 const UNFOLDED = new RegExp(`[${Object.keys(FOLDED).join('')}]`, 'g');
 const COMBINING = /\p{M}+/gu;

@@ -18,8 +18,10 @@ export const roleVocabulary = (descriptions: readonly RecordDescription[]): stri
 /** What is wrong with a list of roles, or undefined. */
 export function rolesProblem(descriptions: readonly RecordDescription[], roles: readonly string[]): string | undefined {
   const known = roleVocabulary(descriptions);
-  if (roles.length === 0) return `name at least one role (${known.join(', ')}), or 'none' to record that the client holds none`;
+  if (roles.length === 0)
+    return `name at least one role (${known.join(', ')}), or 'none' to record that the client holds none`;
   const unknown = roles.filter((role) => !known.includes(role));
-  if (unknown.length) return `unknown role${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${known.join(', ')})`;
+  if (unknown.length)
+    return `unknown role${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${known.join(', ')})`;
   return undefined;
 }

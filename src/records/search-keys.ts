@@ -7,28 +7,35 @@ type Source = (party: Party) => { surname: unknown; forenames: unknown; dates: u
 /** A party's keys: one a date, its names normalised; none without a surname. */
 function partyKeys({ surname, forenames, dates }: ReturnType<Source>): SearchKey[] {
   if (typeof surname !== 'string') return [];
-  const names = { surname: normaliseName(surname), forenames: typeof forenames === 'string' ? normaliseName(forenames) : '' };
+  const names = {
+    surname: normaliseName(surname),
+    forenames: typeof forenames === 'string' ? normaliseName(forenames) : '',
+  };
   if (!names.surname) return [];
   return dates.filter((date): date is string => typeof date === 'string').map((date) => ({ date, ...names }));
 }
 
 function keysFrom(description: RecordDescription, source: Source): SearchKey[] {
   const keys = new Map<string, SearchKey>();
-  for (const party of description.search.parties) for (const key of partyKeys(source(party))) keys.set(`${key.date}|${key.surname}|${key.forenames}`, key);
+  for (const party of description.search.parties)
+    for (const key of partyKeys(source(party))) keys.set(`${key.date}|${key.surname}|${key.forenames}`, key);
   return [...keys.values()];
 }
 
-const fromRecord = (record: unknown): Source => (party) => ({
-  surname: readPath(record, party.surname),
-  forenames: readPath(record, party.forenames),
-  dates: party.dates.map((path) => readPath(record, path)),
-});
+const fromRecord =
+  (record: unknown): Source =>
+  (party) => ({
+    surname: readPath(record, party.surname),
+    forenames: readPath(record, party.forenames),
+    dates: party.dates.map((path) => readPath(record, path)),
+  });
 
 /** The keys of one party of a v1 record (a close match names the party it was found through). */
 export const partySearchKeys = (party: Party, record: unknown): SearchKey[] => partyKeys(fromRecord(record)(party));
 
 /** The keys of a v1 record, read from its own fields. */
-export const searchKeys = (description: RecordDescription, record: unknown): SearchKey[] => keysFrom(description, fromRecord(record));
+export const searchKeys = (description: RecordDescription, record: unknown): SearchKey[] =>
+  keysFrom(description, fromRecord(record));
 
 /** The keys of a row in the existing service's mock shape, read from its search columns. */
 export const rowSearchKeys = (description: RecordDescription, row: Record<string, unknown>): SearchKey[] =>

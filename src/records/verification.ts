@@ -10,14 +10,7 @@
  * field, or a date that is not searched, fails then rather than as registrations
  * that never verify.
  */
-import {
-  type Comparison,
-  type RecordDescription,
-  type VerifiedDetail,
-  blockedBy,
-  isLeaf,
-  readPath,
-} from './define.ts';
+import { type Comparison, type RecordDescription, type VerifiedDetail, blockedBy, isLeaf, readPath } from './define.ts';
 import { LevError } from '../errors.ts';
 import { type FieldKind, checkDescription, fieldAt, isKind } from './check.ts';
 import { normaliseName } from './normalise.ts';
@@ -36,7 +29,10 @@ interface VerificationParameter {
 /** A parameter whose value normalises to nothing (no letter or digit): the caller's mistake. */
 export class VerificationInputError extends LevError {
   constructor(readonly parameter: string) {
-    super(`Invalid query parameter '${parameter}': it must contain at least one letter or digit`, { code: 'BadRequest', status: 400 });
+    super(`Invalid query parameter '${parameter}': it must contain at least one letter or digit`, {
+      code: 'BadRequest',
+      status: 400,
+    });
   }
 }
 
@@ -81,7 +77,13 @@ export interface CompiledVerification {
   decide(candidates: Candidates, query: VerificationQuery): boolean;
 }
 
-const COMPARED_AS: Record<Comparison, FieldKind> = { name: 'text', forenames: 'text', place: 'text', date: 'date', id: 'integer' };
+const COMPARED_AS: Record<Comparison, FieldKind> = {
+  name: 'text',
+  forenames: 'text',
+  place: 'text',
+  date: 'date',
+  id: 'integer',
+};
 
 /** Throws unless the declaration names real fields of the right kinds. */
 function check(description: RecordDescription): void {
@@ -100,7 +102,8 @@ function check(description: RecordDescription): void {
   }
   leaf(v.date.path, 'date', v.date.param);
   for (const party of description.search.parties) {
-    if (!party.dates.includes(v.date.path)) throw problem(`date '${v.date.path}' is not one the search finds the party ${party.surname} by`);
+    if (!party.dates.includes(v.date.path))
+      throw problem(`date '${v.date.path}' is not one the search finds the party ${party.surname} by`);
   }
   for (const [param, detail] of Object.entries(v.details)) {
     if (!detail.paths.length) throw problem(`${param} names no field`);
@@ -108,7 +111,8 @@ function check(description: RecordDescription): void {
   }
   if (v.cancelledFlag) {
     const field = fieldAt(description.fields, v.cancelledFlag);
-    if (!field || !isKind(field, 'flag')) throw problem(`cancelled flag '${v.cancelledFlag}' is not a flag of the record`);
+    if (!field || !isKind(field, 'flag'))
+      throw problem(`cancelled flag '${v.cancelledFlag}' is not a flag of the record`);
   }
   const link = fieldAt(description.fields, v.replacedBy);
   if (!link || !isKind(link, 'link')) throw problem(`replacedBy '${v.replacedBy}' is not a link of the record`);
@@ -159,19 +163,27 @@ export function verifiedPaths(description: RecordDescription): readonly string[]
 }
 
 /** A record's values at `paths` (from verifiedPaths), null where it has none, as the stores give candidates. */
-export const verifiedValues = (record: unknown, paths: readonly string[]): VerifiedValues => paths.map((path) => readPath(record, path) ?? null);
+export const verifiedValues = (record: unknown, paths: readonly string[]): VerifiedValues =>
+  paths.map((path) => readPath(record, path) ?? null);
 
 export function compileVerification(description: RecordDescription): CompiledVerification {
   check(description);
   const v = description.verification;
   const paths = verifiedPaths(description);
   const slot = (path: string) => paths.indexOf(path);
-  const parties = description.search.parties.map((party) => ({ surname: slot(party.surname), forenames: slot(party.forenames) }));
+  const parties = description.search.parties.map((party) => ({
+    surname: slot(party.surname),
+    forenames: slot(party.forenames),
+  }));
   const dateSlot = slot(v.date.path);
   const replacedSlot = slot(v.replacedBy);
   const blockedSlot = slot(description.blockedFlag);
   const cancelledSlot = v.cancelledFlag === undefined ? undefined : slot(v.cancelledFlag);
-  const optionalDetails = Object.entries(v.details).map(([name, detail]: [string, VerifiedDetail]) => ({ name, compare: detail.compare, slots: detail.paths.map(slot) }));
+  const optionalDetails = Object.entries(v.details).map(([name, detail]: [string, VerifiedDetail]) => ({
+    name,
+    compare: detail.compare,
+    slots: detail.paths.map(slot),
+  }));
   const parameters: VerificationParameter[] = [
     ...v.names.flatMap((n) => [
       { name: n.surname, compare: 'name' as const, required: true, description: `Surname of ${n.who}` },
@@ -223,7 +235,12 @@ export function compileVerification(description: RecordDescription): CompiledVer
       const details: GivenDetail[] = [];
       for (const detail of optionalDetails) {
         const raw = query[detail.name];
-        if (raw !== undefined) details.push({ compare: detail.compare, slots: detail.slots, value: given(detail.name, detail.compare, raw) });
+        if (raw !== undefined)
+          details.push({
+            compare: detail.compare,
+            slots: detail.slots,
+            value: given(detail.name, detail.compare, raw),
+          });
       }
       return { key: { date, surname: names[0].surname, forenames: names[0].forenames }, date, names, details };
     },

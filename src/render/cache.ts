@@ -57,7 +57,8 @@ export function createRenderCache(views: readonly CompiledView[], maxBytes: numb
     if (stored !== lastText) [lastText, lastData] = [stored, JSON.parse(stored)];
     return lastData;
   };
-  const render = (view: CompiledView, audience: Audience, stored: string) => JSON.stringify(view.render(parse(stored), audience));
+  const render = (view: CompiledView, audience: Audience, stored: string) =>
+    JSON.stringify(view.render(parse(stored), audience));
   let current = new Map<string, Entry>();
   let previous = new Map<string, Entry>();
   let currentBytes = 0;
@@ -66,7 +67,10 @@ export function createRenderCache(views: readonly CompiledView[], maxBytes: numb
   /** The entry of `stored`, and whether it is in the current generation. */
   const entryOf = (stored: string) => {
     const held = current.get(stored);
-    return { held: held !== undefined, entry: held ?? previous.get(stored) ?? { renderings: [], bytes: ENTRY_BYTES + stringBytes(stored) } };
+    return {
+      held: held !== undefined,
+      entry: held ?? previous.get(stored) ?? { renderings: [], bytes: ENTRY_BYTES + stringBytes(stored) },
+    };
   };
   /** `bytes` more held by `entry`. */
   const grow = (entry: Entry, held: boolean, bytes: number) => {

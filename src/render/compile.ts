@@ -75,7 +75,13 @@ export function compileTree(fields: Fields, blockedFlag: string, selfRef: string
           return (v, ctx) => (v === undefined ? undefined : ctx.blocked || v === HIDDEN ? null : (v ?? undefined));
         case 'full':
           return (v, ctx) =>
-            !ctx.fullDetails || v === HIDDEN ? null : v === undefined ? undefined : ctx.blocked ? null : (v ?? undefined);
+            !ctx.fullDetails || v === HIDDEN
+              ? null
+              : v === undefined
+                ? undefined
+                : ctx.blocked
+                  ? null
+                  : (v ?? undefined);
       }
     }
     if (isList(field)) {
@@ -127,7 +133,6 @@ export function compileTree(fields: Fields, blockedFlag: string, selfRef: string
     return out;
   };
 
-
   return {
     render: (stored, audience) => renderSelf(stored, audience.fullDetails),
     responseSchema: responseGroup(fields, selfRef),
@@ -170,7 +175,8 @@ function storedGroup(fields: Fields, self: TSchema, root: boolean): TSchema {
   for (const [key, field] of Object.entries(fields)) {
     if (root && key === 'id') properties[key] = Type.Integer({ minimum: 0 });
     else if (isLeaf(field)) properties[key] = nullable(field);
-    else if (isList(field)) properties[key] = nullable(Type.Array(storedGroup(field.item, self, false), { maxItems: 100 }));
+    else if (isList(field))
+      properties[key] = nullable(Type.Array(storedGroup(field.item, self, false), { maxItems: 100 }));
     else if (isLink(field)) properties[key] = nullable(self);
     else properties[key] = nullable(storedGroup(groupFields(field), self, false));
   }
@@ -192,11 +198,16 @@ function responseGroup(fields: Fields, selfRef: string, description?: string): J
   for (const [key, field] of Object.entries(fields)) {
     if (isLeaf(field)) {
       const always = visibilityOf(field) === 'always';
-      properties[key] = leafSchema(field, !always, [VISIBILITY_NOTE[visibilityOf(field)], always ? undefined : HIDDEN_NOTE].filter(Boolean).join('. '));
+      properties[key] = leafSchema(
+        field,
+        !always,
+        [VISIBILITY_NOTE[visibilityOf(field)], always ? undefined : HIDDEN_NOTE].filter(Boolean).join('. '),
+      );
       if (always) required.push(key);
     } else if (isList(field)) {
       const items: JsonSchema = {};
-      for (const [itemKey, itemField] of Object.entries(field.item)) items[itemKey] = leafSchema(itemField as TSchema, false);
+      for (const [itemKey, itemField] of Object.entries(field.item))
+        items[itemKey] = leafSchema(itemField as TSchema, false);
       properties[key] = {
         type: 'array',
         description: `${field.description}. ${VISIBILITY_NOTE[field.visibility]}. Empty when the caller may not see it or nothing was recorded.`,

@@ -15,21 +15,28 @@ import type { CompiledView } from './view.ts';
 type RecordsJson = (type: string, ids: readonly number[]) => Promise<Map<number, string>>;
 
 /** The event types of `types` a holder of `roles` receives: those of datasets it may read (`death`; `death-verify` alone is not enough). */
-export const receivableTypes = (types: readonly string[], roles: readonly string[]) => types.filter((type) => roles.includes(recordTypeOf(type)));
+export const receivableTypes = (types: readonly string[], roles: readonly string[]) =>
+  types.filter((type) => roles.includes(recordTypeOf(type)));
 
 export function eventFieldRenderer(descriptions: readonly RecordDescription[], views: readonly CompiledView[]) {
   const viewOf = new Map(views.filter((view) => view.version === 'v1').map((view) => [view.record.name, view]));
   const descriptionOf = new Map(descriptions.map((d) => [d.name, d]));
 
   /** The fields of `fields` that records of `type` have. */
-  const fieldsOf = (type: string, fields: readonly string[]) => fields.filter((path) => fieldAt(descriptionOf.get(type)!.fields, path));
+  const fieldsOf = (type: string, fields: readonly string[]) =>
+    fields.filter((path) => fieldAt(descriptionOf.get(type)!.fields, path));
 
   /**
    * Each event's fields, keyed by dot path, from its registration as it is now, rendered as a
    * lookup renders it for `roles` (null where they may not see it, and everything of a blocked
    * registration); events of types with none of the fields have none.
    */
-  async function render(events: readonly FeedEvent[], fields: readonly string[], roles: readonly string[], recordsJson: RecordsJson) {
+  async function render(
+    events: readonly FeedEvent[],
+    fields: readonly string[],
+    roles: readonly string[],
+    recordsJson: RecordsJson,
+  ) {
     const values = new Map<FeedEvent, Record<string, unknown>>();
     if (fields.length === 0) return values;
     const audience = { fullDetails: roles.includes(FULL_DETAILS_ROLE) };
@@ -44,7 +51,11 @@ export function eventFieldRenderer(descriptions: readonly RecordDescription[], v
         const json = stored.get(event.recordId);
         if (json === undefined) continue;
         let record = rendered.get(event.recordId);
-        if (!record) rendered.set(event.recordId, (record = viewOf.get(type)!.render(JSON.parse(json), audience) as Record<string, unknown>));
+        if (!record)
+          rendered.set(
+            event.recordId,
+            (record = viewOf.get(type)!.render(JSON.parse(json), audience) as Record<string, unknown>),
+          );
         values.set(event, Object.fromEntries(paths.map((path) => [path, readPath(record, path) ?? null])));
       }
     }

@@ -12,7 +12,11 @@ export interface QueryOptions {
 }
 
 export interface SqlExecutor {
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<Row[]>;
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<Row[]>;
   /** Sends `data` (rows in the COPY's format: text, or bytes) to a `COPY ... FROM STDIN`; a transaction's connection can. */
   copyFrom?(sql: string, data: string | Uint8Array): Promise<void>;
 }
@@ -65,8 +69,12 @@ const SOCKET_FAILURES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDO
  */
 export function databaseFailure(error: unknown): string | undefined {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
-  if (code === 'ECONNREFUSED' || code === '57P03') return `the database refused the connection (${code}): is the server running, and is it the primary?`;
-  if ((code && (SOCKET_FAILURES.has(code) || code.startsWith('08') || /^57P0[12]$/.test(code))) || /Connection terminated/i.test(message ?? '')) {
+  if (code === 'ECONNREFUSED' || code === '57P03')
+    return `the database refused the connection (${code}): is the server running, and is it the primary?`;
+  if (
+    (code && (SOCKET_FAILURES.has(code) || code.startsWith('08') || /^57P0[12]$/.test(code))) ||
+    /Connection terminated/i.test(message ?? '')
+  ) {
     return `the connection to the database was lost (${code ?? message}): the server stopped, failed over, or the network failed`;
   }
   return undefined;

@@ -92,7 +92,9 @@ export function followSuggestionIndexes(
   };
 
   const recordsOf = async (type: string) => {
-    const rows = await driver.query<{ count: string }>(`SELECT count::text AS count FROM ${tableNames(type).nameCounts} WHERE part = '*' AND name = ''`);
+    const rows = await driver.query<{ count: string }>(
+      `SELECT count::text AS count FROM ${tableNames(type).nameCounts} WHERE part = '*' AND name = ''`,
+    );
     return Number(rows[0]?.count ?? 0);
   };
 
@@ -119,7 +121,11 @@ export function followSuggestionIndexes(
 
   /** Applies the events after `position`; whether there were any. */
   const follow = async (): Promise<boolean> => {
-    const page = await feed.read(position, types.flatMap((type) => [registeredType(type), updatedType(type)]), EVENTS_BATCH);
+    const page = await feed.read(
+      position,
+      types.flatMap((type) => [registeredType(type), updatedType(type)]),
+      EVENTS_BATCH,
+    );
     if (!page.events.length) {
       if (page.next !== position) {
         position = page.next;
@@ -127,7 +133,10 @@ export function followSuggestionIndexes(
       }
       return false;
     }
-    if (page.events[0].position !== position + 1) throw new Error(`the change feed holds no events from ${position + 1} to ${page.events[0].position - 1} (pruned): building the close-match index again`);
+    if (page.events[0].position !== position + 1)
+      throw new Error(
+        `the change feed holds no events from ${position + 1} to ${page.events[0].position - 1} (pruned): building the close-match index again`,
+      );
     const byType = new Map<string, number[]>();
     for (const event of page.events) {
       const ids = byType.get(event.recordType);
@@ -138,7 +147,10 @@ export function followSuggestionIndexes(
       const held = indexes?.get(type);
       if (!held) continue;
       const { index } = held;
-      const rows = await driver.query<SearchKeyRow>(`SELECT ${searchKeyColumns('k')} FROM ${tableNames(type).keys} k WHERE k.id = ANY($1::bigint[]) ORDER BY k.id`, [`{${ids.join(',')}}`]);
+      const rows = await driver.query<SearchKeyRow>(
+        `SELECT ${searchKeyColumns('k')} FROM ${tableNames(type).keys} k WHERE k.id = ANY($1::bigint[]) ORDER BY k.id`,
+        [`{${ids.join(',')}}`],
+      );
       const found = addRows(index, rows);
       for (const id of ids) if (!found.has(id)) index.remove(id);
       held.records = await recordsOf(type);
@@ -180,10 +192,11 @@ export function followSuggestionIndexes(
       const held = indexes?.get(type);
       return held && { records: held.records, ...held.index.nameCounts(surname, forename) };
     },
-    reached: (at) => new Promise<void>((resolve) => {
-      waiting.push({ position: at, resolve });
-      settle();
-    }),
+    reached: (at) =>
+      new Promise<void>((resolve) => {
+        waiting.push({ position: at, resolve });
+        settle();
+      }),
     get state() {
       return { built: indexes !== undefined, position };
     },
@@ -204,7 +217,9 @@ export class NotHeld extends Error {
 }
 
 /** What close matches read (match/suggest.ts), from the indexes alone: NotHeld while they are being built. */
-export function heldReader(held: Pick<FollowedSuggestionIndexes, 'candidates' | 'counts'>): Pick<RecordReader, 'suggestionCandidates' | 'registerCounts'> {
+export function heldReader(
+  held: Pick<FollowedSuggestionIndexes, 'candidates' | 'counts'>,
+): Pick<RecordReader, 'suggestionCandidates' | 'registerCounts'> {
   return {
     async suggestionCandidates(type, passes) {
       const found = held.candidates(type, passes);

@@ -21,7 +21,8 @@ export interface GeneratedMigration {
 
 /** The trigger function that makes every credential of a registration invalid when a change-feed event gives one of `reasons`. */
 export function revokingFunctionSql(reasons: readonly string[] = REVOKING_REASONS): string {
-  for (const reason of reasons) if (!/^[a-z][a-z-]*$/.test(reason)) throw new Error(`a revoking reason is a word: '${reason}'`);
+  for (const reason of reasons)
+    if (!/^[a-z][a-z-]*$/.test(reason)) throw new Error(`a revoking reason is a word: '${reason}'`);
   return `
 CREATE OR REPLACE FUNCTION credential_status_revoke() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -38,14 +39,19 @@ $$;
 /** Where a migration defines the revoking function. */
 const DEFINES_REVOKING = 'FUNCTION credential_status_revoke()';
 
-const createsTables = (sql: string, type: string) => new RegExp(`CREATE TABLE (IF NOT EXISTS )?${tableNames(type).records} \\(`).test(sql);
+const createsTables = (sql: string, type: string) =>
+  new RegExp(`CREATE TABLE (IF NOT EXISTS )?${tableNames(type).records} \\(`).test(sql);
 
 /**
  * The migrations `written` lacks for the code as it is: the tables of each of `types` that no
  * migration creates, and the revoking function when the latest migration that defines it does not
  * name `reasons`, in the order they are to be written.
  */
-export function migrationsToWrite(written: readonly Migration[], types: readonly string[], reasons: readonly string[] = REVOKING_REASONS): GeneratedMigration[] {
+export function migrationsToWrite(
+  written: readonly Migration[],
+  types: readonly string[],
+  reasons: readonly string[] = REVOKING_REASONS,
+): GeneratedMigration[] {
   const all = written.map((migration) => migration.sql).join('\n');
   const wanted: GeneratedMigration[] = types
     .filter((type) => !createsTables(all, type))

@@ -43,7 +43,8 @@ export function createMemoryCredentialStatuses(): MemoryCredentialStatuses {
       return found ? [...found.invalid] : undefined;
     },
     revoke(type, ids) {
-      for (const id of ids) for (const entry of byRecord.get(`${type}:${id}`) ?? []) listAt(entry.list).invalid.add(entry.idx);
+      for (const id of ids)
+        for (const entry of byRecord.get(`${type}:${id}`) ?? []) listAt(entry.list).invalid.add(entry.idx);
     },
   };
 }

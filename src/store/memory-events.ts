@@ -4,7 +4,14 @@
  * are about (so a write is all or nothing, events included), and a signal waiting readers hear.
  */
 import { registeredType, updatedType } from '../records/changes.ts';
-import type { EventFeed, FeedEvent, ListedSubscription, RecordChange, Subscription, Subscriptions } from '../types/events.ts';
+import type {
+  EventFeed,
+  FeedEvent,
+  ListedSubscription,
+  RecordChange,
+  Subscription,
+  Subscriptions,
+} from '../types/events.ts';
 import { READ_WINDOW, SubscriptionExists } from '../types/events.ts';
 import { feedWaiters } from './feed-waiters.ts';
 
@@ -54,7 +61,10 @@ export function createMemoryEvents(lookupJson: (type: string, id: number) => str
       for (let i = indexAfter(after); i < events.length && events[i].position <= last && page.length < limit; i++) {
         if (wanted.has(events[i].type)) page.push(events[i]);
       }
-      return { events: page, next: page.length === limit ? page[page.length - 1].position : Math.max(Math.min(head, last), after) };
+      return {
+        events: page,
+        next: page.length === limit ? page[page.length - 1].position : Math.max(Math.min(head, last), after),
+      };
     },
     async bounds(cutoff) {
       const first = firstAtOrAfter(cutoff.toISOString());
@@ -85,7 +95,14 @@ export function createMemoryEvents(lookupJson: (type: string, id: number) => str
   const subscriptionStore: Subscriptions = {
     async add(spec) {
       if (subscriptions.has(spec.client)) throw new SubscriptionExists(spec.client);
-      subscriptions.set(spec.client, { ...spec, events: [...spec.events], fields: [...spec.fields], ...(spec.roles ? { roles: [...spec.roles] } : {}), paused: false, createdAt: new Date().toISOString() });
+      subscriptions.set(spec.client, {
+        ...spec,
+        events: [...spec.events],
+        fields: [...spec.fields],
+        ...(spec.roles ? { roles: [...spec.roles] } : {}),
+        paused: false,
+        createdAt: new Date().toISOString(),
+      });
     },
     async get(client) {
       return subscriptions.get(client);
@@ -112,7 +129,8 @@ export function createMemoryEvents(lookupJson: (type: string, id: number) => str
     },
     async acknowledge(client, position) {
       const found = subscriptions.get(client);
-      if (found) subscriptions.set(client, { ...found, acknowledged: position, acknowledgedAt: new Date().toISOString() });
+      if (found)
+        subscriptions.set(client, { ...found, acknowledged: position, acknowledgedAt: new Date().toISOString() });
     },
   };
 

@@ -12,7 +12,14 @@ import { compileReason } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { forenamesMatch } from '../records/search-keys.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidates, VerifiedValues, WriteCounts } from '../types/records.ts';
+import type {
+  RecordToWrite,
+  RegisterCounts,
+  SearchKey,
+  SuggestionCandidates,
+  VerifiedValues,
+  WriteCounts,
+} from '../types/records.ts';
 import type { RecordChange } from '../types/events.ts';
 import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
@@ -47,14 +54,16 @@ interface TypeRecords {
 const keyOf = (date: string, surname: string) => `${date}\u0000${surname}`;
 
 const sameKeys = (a: readonly SearchKey[], b: readonly SearchKey[]) =>
-  a.length === b.length && a.every((key, i) => key.date === b[i].date && key.surname === b[i].surname && key.forenames === b[i].forenames);
+  a.length === b.length &&
+  a.every((key, i) => key.date === b[i].date && key.surname === b[i].surname && key.forenames === b[i].forenames);
 
 /**
  * The same record as stored when its text is the same, or its content is (as PostgreSQL compares
  * jsonb: key order and spacing aside), and its search keys are.
  */
 const unchanged = (kept: Kept, record: RecordToWrite) =>
-  sameKeys(kept.keys, record.keys) && (kept.json === record.json || isDeepStrictEqual(JSON.parse(kept.json), JSON.parse(record.json)));
+  sameKeys(kept.keys, record.keys) &&
+  (kept.json === record.json || isDeepStrictEqual(JSON.parse(kept.json), JSON.parse(record.json)));
 
 interface MemoryRecords {
   readonly reader: RecordReader;
@@ -67,7 +76,16 @@ interface MemoryRecords {
 
 export function createMemoryRecords(descriptions: readonly RecordDescription[]): MemoryRecords {
   const types = new Map<string, TypeRecords>(
-    descriptions.map((d) => [d.name, { paths: verifiedPaths(d), reason: compileReason(d), byId: new Map(), byKey: new Map(), suggestions: createSuggestionIndex() }]),
+    descriptions.map((d) => [
+      d.name,
+      {
+        paths: verifiedPaths(d),
+        reason: compileReason(d),
+        byId: new Map(),
+        byKey: new Map(),
+        suggestions: createSuggestionIndex(),
+      },
+    ]),
   );
   /** By type, what the latest verifications found, newest first: their padding. */
   const recentlyFound = new Map<string, readonly VerifiedValues[]>();
@@ -120,7 +138,12 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
       return search(type, key, limit, (kept) => kept.json);
     },
 
-    async verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number): Promise<VerificationCandidates> {
+    async verificationCandidates(
+      type: string,
+      key: SearchKey,
+      limit: number,
+      padTo?: number,
+    ): Promise<VerificationCandidates> {
       const found = search(type, key, limit, (kept) => kept.verified);
       if (padTo === undefined) return found;
       // As the PostgreSQL store pads: what earlier verifications of the type found, then its first records.
@@ -182,7 +205,10 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
         index(records, record.id, record.keys);
       }
       // In id order, as PostgreSQL numbers them.
-      events.append(type, changes.sort((a, b) => a.id - b.id));
+      events.append(
+        type,
+        changes.sort((a, b) => a.id - b.id),
+      );
       return counts;
     },
   };
@@ -190,10 +216,18 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
   const searchKeys: FedSource = {
     records(type, ids) {
       const { byId } = recordsOf(type);
-      const keyed = ids ? ids.map((id) => [id, byId.get(id)?.keys ?? []] as const) : [...byId].map(([id, kept]) => [id, kept.keys] as const);
+      const keyed = ids
+        ? ids.map((id) => [id, byId.get(id)?.keys ?? []] as const)
+        : [...byId].map(([id, kept]) => [id, kept.keys] as const);
       return { type, records: byId.size, keyed };
     },
-    onWrite: (heard) => events.onAppend((type, changes) => heard(type, changes.map((change) => change.id))),
+    onWrite: (heard) =>
+      events.onAppend((type, changes) =>
+        heard(
+          type,
+          changes.map((change) => change.id),
+        ),
+      ),
   };
 
   return { reader: { ...json, ...parsedReads(json) }, writer, events, searchKeys };

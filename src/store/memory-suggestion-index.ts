@@ -76,14 +76,20 @@ export interface SuggestionIndex {
 }
 
 /** A record's names counted in (1) or out (-1): each distinct surname and first forename once. */
-function countNames(surnames: Map<string, number>, forenames: Map<string, number>, keys: readonly SearchKey[], by: 1 | -1) {
+function countNames(
+  surnames: Map<string, number>,
+  forenames: Map<string, number>,
+  keys: readonly SearchKey[],
+  by: 1 | -1,
+) {
   const bump = (map: Map<string, number>, name: string) => {
     const n = (map.get(name) ?? 0) + by;
     if (n > 0) map.set(name, n);
     else map.delete(name);
   };
   for (const surname of new Set(keys.map((key) => key.surname))) bump(surnames, surname);
-  for (const forename of new Set(keys.filter((key) => key.forenames).map((key) => key.forenames.split(' ')[0]))) bump(forenames, forename);
+  for (const forename of new Set(keys.filter((key) => key.forenames).map((key) => key.forenames.split(' ')[0])))
+    bump(forenames, forename);
 }
 
 export function createSuggestionIndex(): SuggestionIndex {
@@ -209,7 +215,11 @@ export function createSuggestionIndex(): SuggestionIndex {
     const keys: SearchKey[] = [];
     const { table: text } = strings;
     for (let k = records[position * 2], end = k + records[position * 2 + 1]; k < end; k++) {
-      keys.push({ date: text[keyColumns[k * 3]], surname: text[keyColumns[k * 3 + 1]], forenames: text[keyColumns[k * 3 + 2]] });
+      keys.push({
+        date: text[keyColumns[k * 3]],
+        surname: text[keyColumns[k * 3 + 1]],
+        forenames: text[keyColumns[k * 3 + 2]],
+      });
     }
     return keys;
   };
@@ -373,7 +383,10 @@ export function createSuggestionIndex(): SuggestionIndex {
     return { ids: answered, starts, keys, strings: text, truncated };
   };
 
-  const nameCounts = (surname: string, forename: string) => ({ surname: surnames.get(surname) ?? 0, forename: forenames.get(forename) ?? 0 });
+  const nameCounts = (surname: string, forename: string) => ({
+    surname: surnames.get(surname) ?? 0,
+    forename: forenames.get(forename) ?? 0,
+  });
 
   return { add, remove, candidates, nameCounts };
 }

@@ -7,7 +7,10 @@ import type { FeedEvent, Subscription } from '../types/events.ts';
 import type { DeadLetter, Lease, ListedEndpoint, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type State = Mutable<Omit<WebhookEndpoint, 'paused' | 'events' | 'fields' | 'roles'>> & { leaseOwner?: string; leaseUntil?: number };
+type State = Mutable<Omit<WebhookEndpoint, 'paused' | 'events' | 'fields' | 'roles'>> & {
+  leaseOwner?: string;
+  leaseUntil?: number;
+};
 
 interface MemoryWebhookSources {
   head(): Promise<number>;
@@ -29,8 +32,20 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
       return undefined;
     }
     const { leaseOwner: _owner, leaseUntil: _until, ...endpoint } = state;
-    const previous = state.previousUntil && Date.parse(state.previousUntil) > now() ? {} : { previousSecret: undefined, previousUntil: undefined };
-    return JSON.parse(JSON.stringify({ ...endpoint, ...previous, paused: subscription.paused, events: subscription.events, fields: subscription.fields, ...(subscription.roles ? { roles: subscription.roles } : {}) }));
+    const previous =
+      state.previousUntil && Date.parse(state.previousUntil) > now()
+        ? {}
+        : { previousSecret: undefined, previousUntil: undefined };
+    return JSON.parse(
+      JSON.stringify({
+        ...endpoint,
+        ...previous,
+        paused: subscription.paused,
+        events: subscription.events,
+        fields: subscription.fields,
+        ...(subscription.roles ? { roles: subscription.roles } : {}),
+      }),
+    );
   };
   const holds = (lease: Lease) => {
     const state = endpoints.get(lease.endpoint.client);
@@ -53,19 +68,32 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
   return {
     async setEndpoint(client, spec, keys) {
       if (endpoints.has(client) || !(await sources.subscription(client))) return false;
-      endpoints.set(client, { client, ...spec, ...keys, deliveredThrough: (await sources.head()), attempts: 0 });
+      endpoints.set(client, { client, ...spec, ...keys, deliveredThrough: await sources.head(), attempts: 0 });
       return true;
     },
     async updateEndpoint(client, spec) {
       const state = endpoints.get(client);
       if (!state) return false;
-      Object.assign(state, { url: spec.url, tlsCert: spec.tlsCert, tlsKey: spec.tlsKey, disabledAt: undefined, disabledReason: undefined, attempts: 0, failingSince: undefined, nextAttemptAt: undefined });
+      Object.assign(state, {
+        url: spec.url,
+        tlsCert: spec.tlsCert,
+        tlsKey: spec.tlsKey,
+        disabledAt: undefined,
+        disabledReason: undefined,
+        attempts: 0,
+        failingSince: undefined,
+        nextAttemptAt: undefined,
+      });
       return true;
     },
     async rotate(client, secret, graceMs) {
       const state = endpoints.get(client);
       if (!state) return false;
-      Object.assign(state, { previousSecret: state.secret, previousUntil: new Date(now() + graceMs).toISOString(), secret });
+      Object.assign(state, {
+        previousSecret: state.secret,
+        previousUntil: new Date(now() + graceMs).toISOString(),
+        secret,
+      });
       return true;
     },
     async get(client) {
@@ -78,7 +106,12 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
         const endpoint = await view(state);
         if (!endpoint) continue;
         const oldest = await sources.firstAfter(endpoint.deliveredThrough, endpoint.events);
-        listed.push({ ...endpoint, lag: (await sources.head()) - endpoint.deliveredThrough, deadLetters: dead.get(state.client)?.size ?? 0, ...(oldest ? { oldestUndeliveredAt: oldest.time } : {}) });
+        listed.push({
+          ...endpoint,
+          lag: (await sources.head()) - endpoint.deliveredThrough,
+          deadLetters: dead.get(state.client)?.size ?? 0,
+          ...(oldest ? { oldestUndeliveredAt: oldest.time } : {}),
+        });
       }
       return listed;
     },
@@ -86,7 +119,9 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
       const leases: Lease[] = [];
       const head = await sources.head();
       // The longest waiting first: never leased, then by when the last turn ended (postgres-webhooks.ts's order).
-      const order = [...endpoints.values()].sort((a, b) => (a.leaseUntil ?? -Infinity) - (b.leaseUntil ?? -Infinity) || (a.client < b.client ? -1 : 1));
+      const order = [...endpoints.values()].sort(
+        (a, b) => (a.leaseUntil ?? -Infinity) - (b.leaseUntil ?? -Infinity) || (a.client < b.client ? -1 : 1),
+      );
       for (const state of order) {
         if (leases.length >= limit) break;
         if (exclude.includes(state.client)) continue;
@@ -109,7 +144,14 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
       const at = new Date().toISOString();
       switch (outcome.kind) {
         case 'delivered':
-          Object.assign(state, { deliveredThrough: outcome.position, attempts: 0, failingSince: undefined, nextAttemptAt: undefined, lastStatus: undefined, lastError: undefined });
+          Object.assign(state, {
+            deliveredThrough: outcome.position,
+            attempts: 0,
+            failingSince: undefined,
+            nextAttemptAt: undefined,
+            lastStatus: undefined,
+            lastError: undefined,
+          });
           break;
         case 'retry':
           Object.assign(state, {
@@ -121,7 +163,14 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
           });
           break;
         case 'dead':
-          Object.assign(state, { deliveredThrough: outcome.position, attempts: 0, failingSince: undefined, nextAttemptAt: undefined, lastStatus: outcome.status, lastError: outcome.error });
+          Object.assign(state, {
+            deliveredThrough: outcome.position,
+            attempts: 0,
+            failingSince: undefined,
+            nextAttemptAt: undefined,
+            lastStatus: outcome.status,
+            lastError: outcome.error,
+          });
           deadOf(state.client).set(outcome.position, {
             client: state.client,
             position: outcome.position,
@@ -133,7 +182,13 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
           });
           break;
         case 'gone':
-          Object.assign(state, { disabledAt: at, disabledReason: `the receiver answered ${outcome.status} Gone`, lastStatus: outcome.status, leaseOwner: undefined, leaseUntil: undefined });
+          Object.assign(state, {
+            disabledAt: at,
+            disabledReason: `the receiver answered ${outcome.status} Gone`,
+            lastStatus: outcome.status,
+            leaseOwner: undefined,
+            leaseUntil: undefined,
+          });
           return { active: false };
       }
       extend(state, leaseMs);
@@ -155,10 +210,15 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
       if (state) Object.assign(state, { leaseOwner: undefined, leaseUntil: now() - 1 });
     },
     async deadLetters(client, limit = 1000) {
-      return sorted(client).slice(0, limit).map((letter) => ({ ...letter }));
+      return sorted(client)
+        .slice(0, limit)
+        .map((letter) => ({ ...letter }));
     },
     async queued(client, limit) {
-      return sorted(client).filter((letter) => letter.redeliver).slice(0, limit).map((letter) => ({ ...letter }));
+      return sorted(client)
+        .filter((letter) => letter.redeliver)
+        .slice(0, limit)
+        .map((letter) => ({ ...letter }));
     },
     async redelivered(lease, position, ok, status, error) {
       if (!holds(lease)) return;
@@ -166,7 +226,14 @@ export function createMemoryWebhooks(sources: MemoryWebhookSources): WebhookStor
       const letter = letters.get(position);
       if (!letter) return;
       if (ok) letters.delete(position);
-      else Object.assign(letter, { redeliver: false, failedAt: new Date().toISOString(), attempts: letter.attempts + 1, lastStatus: status, lastError: error });
+      else
+        Object.assign(letter, {
+          redeliver: false,
+          failedAt: new Date().toISOString(),
+          attempts: letter.attempts + 1,
+          lastStatus: status,
+          lastError: error,
+        });
     },
     async redeliver(client, range) {
       let count = 0;

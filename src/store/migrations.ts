@@ -48,17 +48,28 @@ export async function readMigrations(folder: URL): Promise<Migration[]> {
   const modules = await importFolder(folder);
   const list = modules.map((module): Migration => {
     const parts = MIGRATION_FILE.exec(module.stem);
-    if (!parts) throw new Error(`${module.path} is not named as a migration is: v<version>-<words>, as v12-adoption-tables`);
+    if (!parts)
+      throw new Error(`${module.path} is not named as a migration is: v<version>-<words>, as v12-adoption-tables`);
     const version = Number(parts[1]);
     const { name, ...texts } = module.exports;
-    const sql = soleExport({ ...module, exports: texts }, (value): value is string => typeof value === 'string', 'SQL texts (strings besides its name)');
-    return { version, name: typeof name === 'string' ? name : (RELEASED_NAMES[module.stem] ?? parts[2].replaceAll('-', ' ')), sql };
+    const sql = soleExport(
+      { ...module, exports: texts },
+      (value): value is string => typeof value === 'string',
+      'SQL texts (strings besides its name)',
+    );
+    return {
+      version,
+      name: typeof name === 'string' ? name : (RELEASED_NAMES[module.stem] ?? parts[2].replaceAll('-', ' ')),
+      sql,
+    };
   });
   list.sort((a, b) => a.version - b.version);
   list.forEach((migration, i) => {
     if (migration.version !== i + 1) {
       const twice = list.filter((m) => m.version === migration.version).length > 1;
-      throw new Error(`migrations in ${fileURLToPath(folder)}: ${twice ? `two files are version ${migration.version}` : `version ${i + 1} is missing`}; each version from 1 is one file`);
+      throw new Error(
+        `migrations in ${fileURLToPath(folder)}: ${twice ? `two files are version ${migration.version}` : `version ${i + 1} is missing`}; each version from 1 is one file`,
+      );
     }
   });
   return list;
@@ -95,7 +106,10 @@ export class MigrationChangedError extends LevError {
 }
 
 export class UnknownMigrationError extends LevError {
-  constructor(readonly versions: readonly number[], latest: number) {
+  constructor(
+    readonly versions: readonly number[],
+    latest: number,
+  ) {
     super(
       `This database has migration(s) ${versions.join(', ')} applied, which this code does not know: it was migrated by a ` +
         `newer release (this one knows up to ${latest}). Run that release, or a newer one.`,
@@ -176,7 +190,11 @@ export class BackfillPendingError extends Error {
  * Applies every pending migration, then fills in what a migration left to fill (the close-match
  * keys of records stored before migration 8 or 10, resuming an interrupted run); returns the migrations it applied.
  */
-export async function migrate(driver: SqlDriver, backfill: BackfillOptions = {}, given?: readonly Migration[]): Promise<Migration[]> {
+export async function migrate(
+  driver: SqlDriver,
+  backfill: BackfillOptions = {},
+  given?: readonly Migration[],
+): Promise<Migration[]> {
   const applied = await applyMigrations(driver, given ?? (await loadMigrations()));
   await backfillSuggestionKeys(driver, backfill);
   return applied;
@@ -189,11 +207,18 @@ async function applyMigrations(driver: SqlDriver, list: readonly Migration[]): P
     await tx.query(CHECKSUM_COLUMN);
     const pending = await pendingMigrations(tx, list);
     for (const migration of list) {
-      await tx.query('UPDATE schema_migrations SET checksum = $2 WHERE version = $1 AND checksum IS NULL', [migration.version, checksum(migration)]);
+      await tx.query('UPDATE schema_migrations SET checksum = $2 WHERE version = $1 AND checksum IS NULL', [
+        migration.version,
+        checksum(migration),
+      ]);
     }
     for (const migration of pending) {
       for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [migration.version, migration.name, checksum(migration)]);
+      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        checksum(migration),
+      ]);
     }
     return pending;
   });
@@ -216,7 +241,10 @@ export function splitStatements(sql: string): string[] {
 }
 
 /** The described record types that have no tables (or only one of their two) in the database. */
-export async function missingRecordTables(db: SqlExecutor, descriptions: readonly RecordDescription[]): Promise<string[]> {
+export async function missingRecordTables(
+  db: SqlExecutor,
+  descriptions: readonly RecordDescription[],
+): Promise<string[]> {
   if (descriptions.length === 0) return [];
   const tables = descriptions.map((d) => tableNames(d.name));
   // to_regclass looks in the search path, so a test's or an operator's schema is the one checked.

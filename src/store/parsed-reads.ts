@@ -1,7 +1,9 @@
 import type { RecordReader } from '../types/store.ts';
 
 /** `lookup` and `search` from a store's JSON reads. */
-export const parsedReads = (reader: Pick<RecordReader, 'lookupJson' | 'searchJson'>): Pick<RecordReader, 'lookup' | 'search'> => ({
+export const parsedReads = (
+  reader: Pick<RecordReader, 'lookupJson' | 'searchJson'>,
+): Pick<RecordReader, 'lookup' | 'search'> => ({
   async lookup(type, id) {
     const json = await reader.lookupJson(type, id);
     return json === undefined ? undefined : JSON.parse(json);

@@ -45,7 +45,9 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
   const executor = (target: pg.Pool | pg.PoolClient): SqlExecutor => ({
     async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
       const values = params as unknown[];
-      const result = options?.prepare ? await target.query({ name: nameOf(sql), text: sql, values }) : await target.query(sql, values);
+      const result = options?.prepare
+        ? await target.query({ name: nameOf(sql), text: sql, values })
+        : await target.query(sql, values);
       return result.rows as Row[];
     },
   });
@@ -67,7 +69,12 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
       let retry: NodeJS.Timeout | undefined;
       const open = () => {
         if (stopped) return;
-        const current = new pg.Client({ connectionString: options.url, options: settings.join(' '), application_name: options.applicationName ?? 'lev-api', connectionTimeoutMillis: 5000 });
+        const current = new pg.Client({
+          connectionString: options.url,
+          options: settings.join(' '),
+          application_name: options.applicationName ?? 'lev-api',
+          connectionTimeoutMillis: 5000,
+        });
         client = current;
         // A lost connection is opened again a second later; meanwhile waiting readers fall back on their own timers.
         const again = () => {
@@ -77,7 +84,10 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
         };
         current.on('error', again);
         current.on('notification', () => heard());
-        current.connect().then(() => current.query(`LISTEN ${pg.escapeIdentifier(channel)}`)).catch(again);
+        current
+          .connect()
+          .then(() => current.query(`LISTEN ${pg.escapeIdentifier(channel)}`))
+          .catch(again);
       };
       open();
       const stop = async () => {

@@ -12,7 +12,9 @@ export function createPostgresCredentialStatuses(driver: SqlDriver): CredentialS
   let current: number | undefined;
   return {
     async allocate(type, id) {
-      current ??= Number((await driver.query<{ list: number }>('SELECT coalesce(max(list), 1) AS list FROM credential_status'))[0].list);
+      current ??= Number(
+        (await driver.query<{ list: number }>('SELECT coalesce(max(list), 1) AS list FROM credential_status'))[0].list,
+      );
       for (;;) {
         const list = current;
         for (let i = 0; i < TRIES_PER_LIST; i++) {

@@ -73,7 +73,13 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
       );
       const events = rows.filter((row) => row.position !== null).map(eventOf);
       const head = Number(rows[0].head);
-      return { events, next: events.length === limit ? events[events.length - 1].position : Math.max(Math.min(head, after + window), after) };
+      return {
+        events,
+        next:
+          events.length === limit
+            ? events[events.length - 1].position
+            : Math.max(Math.min(head, after + window), after),
+      };
     },
     async bounds(cutoff) {
       const { head, before } = await headAndBefore(cutoff);
@@ -131,35 +137,56 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
 
   const subscriptions: Subscriptions = {
     async add({ client, events, fields, roles }) {
-      const rows = await driver.query('INSERT INTO feed_subscription (client, events, fields, roles) VALUES ($1, $2, $3, $4) ON CONFLICT (client) DO NOTHING RETURNING 1', [
-        client,
-        events,
-        fields,
-        roles ?? null,
-      ]);
+      const rows = await driver.query(
+        'INSERT INTO feed_subscription (client, events, fields, roles) VALUES ($1, $2, $3, $4) ON CONFLICT (client) DO NOTHING RETURNING 1',
+        [client, events, fields, roles ?? null],
+      );
       if (rows.length === 0) throw new SubscriptionExists(client);
     },
     async get(client) {
-      const rows = await driver.query<SubscriptionRow>(`SELECT ${COLUMNS} FROM feed_subscription WHERE client = $1`, [client], PREPARE);
+      const rows = await driver.query<SubscriptionRow>(
+        `SELECT ${COLUMNS} FROM feed_subscription WHERE client = $1`,
+        [client],
+        PREPARE,
+      );
       return rows[0] && subscriptionOf(rows[0]);
     },
     async list() {
       const rows = await driver.query<SubscriptionRow>(
         `SELECT ${COLUMNS}, (SELECT position::text FROM feed_head) AS head FROM feed_subscription ORDER BY client`,
       );
-      return rows.map((row): ListedSubscription => ({ ...subscriptionOf(row), lag: Number(row.head) - Number(row.acknowledged ?? 0) }));
+      return rows.map(
+        (row): ListedSubscription => ({
+          ...subscriptionOf(row),
+          lag: Number(row.head) - Number(row.acknowledged ?? 0),
+        }),
+      );
     },
     async setRoles(client, roles) {
-      return (await driver.query('UPDATE feed_subscription SET roles = $2 WHERE client = $1 RETURNING 1', [client, roles ?? null])).length > 0;
+      return (
+        (
+          await driver.query('UPDATE feed_subscription SET roles = $2 WHERE client = $1 RETURNING 1', [
+            client,
+            roles ?? null,
+          ])
+        ).length > 0
+      );
     },
     async setPaused(client, paused) {
-      return (await driver.query('UPDATE feed_subscription SET paused = $2 WHERE client = $1 RETURNING 1', [client, paused])).length > 0;
+      return (
+        (await driver.query('UPDATE feed_subscription SET paused = $2 WHERE client = $1 RETURNING 1', [client, paused]))
+          .length > 0
+      );
     },
     async remove(client) {
       return (await driver.query('DELETE FROM feed_subscription WHERE client = $1 RETURNING 1', [client])).length > 0;
     },
     async acknowledge(client, position) {
-      await driver.query('UPDATE feed_subscription SET acknowledged = $2, acknowledged_at = now() WHERE client = $1', [client, position], PREPARE);
+      await driver.query(
+        'UPDATE feed_subscription SET acknowledged = $2, acknowledged_at = now() WHERE client = $1',
+        [client, position],
+        PREPARE,
+      );
     },
   };
 

@@ -8,7 +8,14 @@ import { reasonSql } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
 import type { RegisterCounts, SearchKey, SuggestionCandidates, VerifiedValues } from '../types/records.ts';
-import type { KeyPass, ReadOptions, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
+import type {
+  KeyPass,
+  ReadOptions,
+  RecordReader,
+  RecordWriter,
+  SearchResult,
+  VerificationCandidates,
+} from '../types/store.ts';
 import type { FollowedSuggestionIndexes } from './followed-suggestion-index.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';
@@ -42,7 +49,11 @@ export function createPostgresRecords(
    * and the primary asked instead; so is an answer `empty` says may only be the replica's lag (a
    * record not replayed yet), so that what the feed announced is always found.
    */
-  const read = async <T>(atLeast: number | undefined, work: (db: SqlExecutor) => Promise<T>, empty?: (answer: T) => boolean): Promise<T> => {
+  const read = async <T>(
+    atLeast: number | undefined,
+    work: (db: SqlExecutor) => Promise<T>,
+    empty?: (answer: T) => boolean,
+  ): Promise<T> => {
     const replica = replicas?.next(atLeast);
     if (!replica) return work(driver);
     let answer: T;
@@ -75,7 +86,11 @@ export function createPostgresRecords(
     itemKey: (id: string) => id,
     async read({ type, atLeast }, ids) {
       const sql = `SELECT id::text AS id, data::text AS data FROM ${tables(type).records} WHERE id = ANY($1::bigint[])`;
-      const rows = await read(atLeast, (db) => db.query<{ id: string; data: string }>(sql, [ids], PREPARE), (found) => found.length < ids.length);
+      const rows = await read(
+        atLeast,
+        (db) => db.query<{ id: string; data: string }>(sql, [ids], PREPARE),
+        (found) => found.length < ids.length,
+      );
       const byId = new Map(rows.map((row) => [row.id, row.data]));
       return ids.map((id) => byId.get(id));
     },
@@ -87,12 +102,16 @@ export function createPostgresRecords(
   // (forenamesMatch): one index range. A replica finding none for any of them (perhaps its lag) has
   // the primary asked for the batch.
   const searches = turnBatches({
-    groupKey: ({ type, limit, atLeast }: { type: string; limit: number; atLeast: number | undefined }) => `${type}\u0000${limit}\u0000${atLeast ?? ''}`,
+    groupKey: ({ type, limit, atLeast }: { type: string; limit: number; atLeast: number | undefined }) =>
+      `${type}\u0000${limit}\u0000${atLeast ?? ''}`,
     itemKey: (key: SearchKey) => `${key.date}\u0000${key.surname}\u0000${key.forenames}`,
     async read({ type, limit, atLeast }, keys) {
       const t = tables(type);
-      const rows = await read(atLeast, (db) => db.query<{ n: string; id: string; data: string }>(
-        `SELECT q.n::text AS n, r.id::text AS id, r.data::text AS data
+      const rows = await read(
+        atLeast,
+        (db) =>
+          db.query<{ n: string; id: string; data: string }>(
+            `SELECT q.n::text AS n, r.id::text AS id, r.data::text AS data
            FROM unnest($1::date[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS q(date, surname, low, high, n)
           CROSS JOIN LATERAL (
             SELECT r.id, r.data FROM ${t.records} r
@@ -102,14 +121,26 @@ export function createPostgresRecords(
              ORDER BY r.id
              LIMIT $5) r
           ORDER BY q.n, r.id`,
-        [keys.map((k) => k.date), keys.map((k) => k.surname), keys.map((k) => k.forenames), keys.map((k) => `${k.forenames}!`), limit + 1],
-        PREPARE,
-      ), (found) => new Set(found.map((row) => row.n)).size < keys.length);
+            [
+              keys.map((k) => k.date),
+              keys.map((k) => k.surname),
+              keys.map((k) => k.forenames),
+              keys.map((k) => `${k.forenames}!`),
+              limit + 1,
+            ],
+            PREPARE,
+          ),
+        (found) => new Set(found.map((row) => row.n)).size < keys.length,
+      );
       const found: { id: string; data: string }[][] = keys.map(() => []);
       for (const row of rows) found[Number(row.n) - 1].push(row);
       return found.map((hits): SearchResult<string> => {
         const kept = hits.slice(0, limit);
-        return { records: kept.map((row) => row.data), ids: kept.map((row) => Number(row.id)), truncated: hits.length > limit };
+        return {
+          records: kept.map((row) => row.data),
+          ids: kept.map((row) => Number(row.id)),
+          truncated: hits.length > limit,
+        };
       });
     },
   });
@@ -120,18 +151,33 @@ export function createPostgresRecords(
       // anything else is read alone, so that its failure is its own.
       if (isCanonicalSystemNumber(id)) return lookups({ type, atLeast: options?.atLeast }, id);
       const sql = `SELECT data::text AS data FROM ${tables(type).records} WHERE id = $1`;
-      const rows = await read(options?.atLeast, (db) => db.query<{ data: string }>(sql, [id], PREPARE), (found) => !found.length);
+      const rows = await read(
+        options?.atLeast,
+        (db) => db.query<{ data: string }>(sql, [id], PREPARE),
+        (found) => !found.length,
+      );
       return rows[0]?.data;
     },
 
-    async searchJson(type: string, key: SearchKey, limit: number, options?: ReadOptions): Promise<SearchResult<string>> {
+    async searchJson(
+      type: string,
+      key: SearchKey,
+      limit: number,
+      options?: ReadOptions,
+    ): Promise<SearchResult<string>> {
       tables(type);
       return searches({ type, limit, atLeast: options?.atLeast }, key);
     },
 
     // Not asked again of the primary when none is found: finding none must cost what finding some
     // does. A replica answers only within the bound on its lag, or from the position asked for.
-    async verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number, options?: ReadOptions): Promise<VerificationCandidates> {
+    async verificationCandidates(
+      type: string,
+      key: SearchKey,
+      limit: number,
+      padTo?: number,
+      options?: ReadOptions,
+    ): Promise<VerificationCandidates> {
       // The records' text, parsed here: V8 parses one in a third of the time PostgreSQL takes to
       // pick the fields out of json (which it parses again for each field), on the same cores.
       const paths = verifiedPathsOf.get(type) as readonly string[];
@@ -145,8 +191,9 @@ export function createPostgresRecords(
       // so that it is the size of what is found, not of one record every answer of none reads.
       const t = tables(type);
       const recent = recentlyFound.get(type) ?? [];
-      const rows = await read(options?.atLeast, (db) => db.query<{ found: boolean; id: string; data: string }>(
-        `WITH found AS MATERIALIZED (
+      const rows = await read(options?.atLeast, (db) =>
+        db.query<{ found: boolean; id: string; data: string }>(
+          `WITH found AS MATERIALIZED (
            SELECT DISTINCT k.id FROM ${t.keys} k
             WHERE k.date = $1 AND k.surname = $2 AND k.forenames >= $3 AND k.forenames < $4
             ORDER BY k.id
@@ -161,9 +208,10 @@ export function createPostgresRecords(
            UNION ALL
            (SELECT id, false FROM padding ORDER BY n LIMIT greatest(0, $6 - (SELECT count(*) FROM found))))
          SELECT ids.found, r.id::text AS id, r.data::text AS data FROM ids JOIN ${t.records} r ON r.id = ids.id`,
-        [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1, padTo, recent],
-        PREPARE,
-      ));
+          [key.date, key.surname, key.forenames, `${key.forenames}!`, limit + 1, padTo, recent],
+          PREPARE,
+        ),
+      );
       const records: VerifiedValues[] = [];
       const padding: VerifiedValues[] = [];
       const foundIds: string[] = [];
@@ -186,8 +234,9 @@ export function createPostgresRecords(
       // JavaScript array element by element.
       const keys = passes.flatMap((pass) => pass.keys);
       const of = passes.flatMap((pass, i) => pass.keys.map(() => i + 1));
-      const rows = await read(undefined, (db) => db.query<SearchKeyRow & { truncated: boolean }>(
-        `WITH hits AS (
+      const rows = await read(undefined, (db) =>
+        db.query<SearchKeyRow & { truncated: boolean }>(
+          `WITH hits AS (
            SELECT q.pass, k.id, count(*) AS shared, min(q.at) AS first
              FROM unnest($1::bigint[], $2::int[]) WITH ORDINALITY AS q(key, pass, at) JOIN ${t.suggestionKeys} k ON k.key = q.key
             GROUP BY q.pass, k.id),
@@ -198,19 +247,22 @@ export function createPostgresRecords(
                 EXISTS (SELECT FROM ranked WHERE n > cap) AS truncated
            FROM chosen c JOIN ${t.keys} s ON s.id = c.id
           ORDER BY c.id`,
-        [`{${keys.join(',')}}`, `{${of.join(',')}}`, `{${passes.map((pass) => pass.limit).join(',')}}`],
-        PREPARE,
-      ));
+          [`{${keys.join(',')}}`, `{${of.join(',')}}`, `{${passes.map((pass) => pass.limit).join(',')}}`],
+          PREPARE,
+        ),
+      );
       return candidatesOfRows(rows, rows[0]?.truncated ?? false);
     },
 
     async registerCounts(type: string, surname: string, forename: string): Promise<RegisterCounts> {
-      const rows = await read(undefined, (db) => db.query<{ part: string; count: string }>(
-        `SELECT part::text AS part, count::text AS count FROM ${tables(type).nameCounts}
+      const rows = await read(undefined, (db) =>
+        db.query<{ part: string; count: string }>(
+          `SELECT part::text AS part, count::text AS count FROM ${tables(type).nameCounts}
           WHERE (part, name) IN (('*', ''), ('s', $1), ('f', $2))`,
-        [surname, forename],
-        PREPARE,
-      ));
+          [surname, forename],
+          PREPARE,
+        ),
+      );
       const of = (part: string) => Number(rows.find((row) => row.part === part)?.count ?? 0);
       return { records: of('*'), surname: of('s'), forename: of('f') };
     },
@@ -219,7 +271,11 @@ export function createPostgresRecords(
       if (!ids.length) return [];
       // The ids come from another read, perhaps of another replica: one missing is asked of the primary.
       const sql = `SELECT id::text AS id, data::text AS data FROM ${tables(type).records} WHERE id = ANY($1::bigint[])`;
-      const rows = await read(undefined, (db) => db.query<{ id: string; data: string }>(sql, [ids.map(String)], PREPARE), (found) => found.length < new Set(ids).size);
+      const rows = await read(
+        undefined,
+        (db) => db.query<{ id: string; data: string }>(sql, [ids.map(String)], PREPARE),
+        (found) => found.length < new Set(ids).size,
+      );
       const byId = new Map(rows.map((row) => [Number(row.id), row.data]));
       return ids.map((id) => byId.get(id));
     },

@@ -28,7 +28,16 @@ export function createPostgresWalletStore(driver: SqlDriver): WalletStore {
       await driver.query(
         `INSERT INTO wallet_offer (id, record_type, record_id, configuration_id, wallet_subject, tx_code_hash, offered_by, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [offer.id, offer.type, offer.recordId, offer.configurationId, offer.walletSubject ?? null, offer.txCodeHash ?? null, JSON.stringify(offer.offeredBy), new Date(offer.expiresAt)],
+        [
+          offer.id,
+          offer.type,
+          offer.recordId,
+          offer.configurationId,
+          offer.walletSubject ?? null,
+          offer.txCodeHash ?? null,
+          JSON.stringify(offer.offeredBy),
+          new Date(offer.expiresAt),
+        ],
       );
     },
     async offer(id) {
@@ -65,7 +74,10 @@ export function createPostgresWalletStore(driver: SqlDriver): WalletStore {
       return rows[0]?.dead ?? true;
     },
     async useCode(id) {
-      const rows = await driver.query('UPDATE wallet_offer SET code_used = true WHERE id = $1 AND NOT code_used AND NOT dead RETURNING id', [id]);
+      const rows = await driver.query(
+        'UPDATE wallet_offer SET code_used = true WHERE id = $1 AND NOT code_used AND NOT dead RETURNING id',
+        [id],
+      );
       return rows.length === 1;
     },
     async redeem(id, notificationId) {
@@ -84,7 +96,10 @@ export function createPostgresWalletStore(driver: SqlDriver): WalletStore {
       );
     },
     async useNonce(nonce) {
-      const rows = await driver.query('DELETE FROM wallet_nonce WHERE nonce = $1 AND expires_at > now() RETURNING nonce', [nonce]);
+      const rows = await driver.query(
+        'DELETE FROM wallet_nonce WHERE nonce = $1 AND expires_at > now() RETURNING nonce',
+        [nonce],
+      );
       return rows.length === 1;
     },
     async notify(offerId, notificationId, event) {

@@ -6,7 +6,15 @@
  * database) cannot move a position another worker now owns.
  */
 import type { SqlDriver } from './driver.ts';
-import type { AttemptOutcome, DeadLetter, Lease, ListedEndpoint, Recorded, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
+import type {
+  AttemptOutcome,
+  DeadLetter,
+  Lease,
+  ListedEndpoint,
+  Recorded,
+  WebhookEndpoint,
+  WebhookStore,
+} from '../types/webhooks.ts';
 
 interface EndpointRow {
   client: string;
@@ -45,7 +53,9 @@ export function endpointOf(row: EndpointRow): WebhookEndpoint {
     client: row.client,
     url: row.url,
     secret: row.secret,
-    ...(row.previous_secret && row.previous_until ? { previousSecret: row.previous_secret, previousUntil: row.previous_until.toISOString() } : {}),
+    ...(row.previous_secret && row.previous_until
+      ? { previousSecret: row.previous_secret, previousUntil: row.previous_until.toISOString() }
+      : {}),
     ...(row.signing_key ? { signingKey: row.signing_key } : {}),
     ...(row.tls_cert ? { tlsCert: row.tls_cert } : {}),
     ...(row.tls_key ? { tlsKey: row.tls_key } : {}),
@@ -118,7 +128,10 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
       return rows.length > 0;
     },
     async get(client) {
-      const rows = await driver.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoint w JOIN feed_subscription s USING (client) WHERE w.client = $1`, [client]);
+      const rows = await driver.query<EndpointRow>(
+        `SELECT ${COLUMNS} FROM webhook_endpoint w JOIN feed_subscription s USING (client) WHERE w.client = $1`,
+        [client],
+      );
       return rows[0] && endpointOf(rows[0]);
     },
     async list() {
@@ -128,12 +141,14 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
                 (SELECT e.committed_at FROM feed_event e WHERE e.position > w.delivered_through AND e.type = ANY(s.events) ORDER BY e.position LIMIT 1) AS oldest
            FROM webhook_endpoint w JOIN feed_subscription s USING (client) CROSS JOIN feed_head h ORDER BY w.client`,
       );
-      return rows.map((row): ListedEndpoint => ({
-        ...endpointOf(row),
-        lag: Number(row.head) - Number(row.delivered_through),
-        deadLetters: row.dead,
-        ...(row.oldest ? { oldestUndeliveredAt: row.oldest.toISOString() } : {}),
-      }));
+      return rows.map(
+        (row): ListedEndpoint => ({
+          ...endpointOf(row),
+          lag: Number(row.head) - Number(row.delivered_through),
+          deadLetters: row.dead,
+          ...(row.oldest ? { oldestUndeliveredAt: row.oldest.toISOString() } : {}),
+        }),
+      );
     },
     async claim(owner, leaseMs, limit, exclude = []) {
       const rows = await driver.query<EndpointRow>(
@@ -220,14 +235,23 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
     },
     async release(lease) {
       // lease_until keeps when the turn ended (in the past, so the subscription may be claimed at once), for the claims' order.
-      await driver.query('UPDATE webhook_endpoint SET lease_owner = NULL, lease_until = clock_timestamp() WHERE client = $1 AND lease_owner = $2', [lease.endpoint.client, lease.owner]);
+      await driver.query(
+        'UPDATE webhook_endpoint SET lease_owner = NULL, lease_until = clock_timestamp() WHERE client = $1 AND lease_owner = $2',
+        [lease.endpoint.client, lease.owner],
+      );
     },
     async deadLetters(client, limit = 1000) {
-      const rows = await driver.query<DeadRow>(`SELECT ${DEAD_COLUMNS} FROM webhook_dead_letter WHERE client = $1 ORDER BY position LIMIT $2`, [client, limit]);
+      const rows = await driver.query<DeadRow>(
+        `SELECT ${DEAD_COLUMNS} FROM webhook_dead_letter WHERE client = $1 ORDER BY position LIMIT $2`,
+        [client, limit],
+      );
       return rows.map(deadOf);
     },
     async queued(client, limit) {
-      const rows = await driver.query<DeadRow>(`SELECT ${DEAD_COLUMNS} FROM webhook_dead_letter WHERE client = $1 AND redeliver ORDER BY position LIMIT $2`, [client, limit]);
+      const rows = await driver.query<DeadRow>(
+        `SELECT ${DEAD_COLUMNS} FROM webhook_dead_letter WHERE client = $1 AND redeliver ORDER BY position LIMIT $2`,
+        [client, limit],
+      );
       return rows.map(deadOf);
     },
     async redelivered(lease, position, ok, status, error) {

@@ -64,7 +64,12 @@ const copyBuffers = (): CopyBuffers => ({
  * Records and close-match keys go in COPY's binary format (the records' text as it is, numbers as
  * numbers); search keys as text, so the server checks their dates.
  */
-async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readonly RecordToWrite[], buffers: CopyBuffers): Promise<void> {
+async function copyBatch(
+  tx: Required<SqlExecutor>,
+  into: Targets,
+  batch: readonly RecordToWrite[],
+  buffers: CopyBuffers,
+): Promise<void> {
   const { records, keys, suggestions, ids } = buffers;
   records.clear();
   keys.clear();
@@ -77,7 +82,12 @@ async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readon
     // Normalised names hold only letters, digits and spaces, and dates digits and hyphens: nothing to escape.
     const id = String(record.id);
     record.keys.forEach((key, i) => {
-      if (record.keys.findIndex((other) => other.date === key.date && other.surname === key.surname && other.forenames === key.forenames) !== i) return;
+      if (
+        record.keys.findIndex(
+          (other) => other.date === key.date && other.surname === key.surname && other.forenames === key.forenames,
+        ) !== i
+      )
+        return;
       keys.textRow(`${id}\t${key.date}\t${key.surname}\t${key.forenames}\n`);
     });
     for (const key of suggestionKeyValues(record.keys)) suggestions.row(2).int8(key).int8(record.id);
@@ -85,7 +95,10 @@ async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readon
   await tx.copyFrom(`COPY ${into.records} (id, data, search_keys) FROM STDIN WITH (FORMAT binary)`, records.data());
   if (keys.rowCount) await tx.copyFrom(`COPY ${into.keys} (id, date, surname, forenames) FROM STDIN`, keys.data());
   if (suggestions.rowCount) {
-    await tx.copyFrom(`COPY ${into.suggestionKeys} (key, id) FROM STDIN WITH (FORMAT binary${into.freezeSuggestionKeys ? ', FREEZE' : ''})`, suggestions.data());
+    await tx.copyFrom(
+      `COPY ${into.suggestionKeys} (key, id) FROM STDIN WITH (FORMAT binary${into.freezeSuggestionKeys ? ', FREEZE' : ''})`,
+      suggestions.data(),
+    );
   }
   if (into.ids && ids.rowCount) await tx.copyFrom(`COPY ${into.ids} (id) FROM STDIN WITH (FORMAT binary)`, ids.data());
 }
@@ -102,7 +115,8 @@ async function copyBatch(tx: Required<SqlExecutor>, into: Targets, batch: readon
 async function merge(tx: SqlExecutor, type: string, total: number, reason: string): Promise<WriteCounts> {
   const t = tableNames(type);
   // For an updated record only; its new text is what the INSERT returned (l).
-  const ofStored = (select: string) => `CASE WHEN c.inserted THEN NULL ELSE (SELECT ${select} FROM ${t.records} o, (SELECT c.data) l WHERE o.id = c.id) END`;
+  const ofStored = (select: string) =>
+    `CASE WHEN c.inserted THEN NULL ELSE (SELECT ${select} FROM ${t.records} o, (SELECT c.data) l WHERE o.id = c.id) END`;
   await tx.query(
     `WITH changed AS (
        INSERT INTO ${t.records} AS r (id, data, search_keys)
@@ -127,10 +141,15 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
   );
   // A changed record's old close-match keys, worked out again from its old search keys (they are
   // what was written for them), go by their primary key. Changed records are few in a reload.
-  const old = await tx.query<{ id: string; search_keys: string }>('SELECT id::text AS id, old_keys AS search_keys FROM load_changed WHERE NOT inserted');
+  const old = await tx.query<{ id: string; search_keys: string }>(
+    'SELECT id::text AS id, old_keys AS search_keys FROM load_changed WHERE NOT inserted',
+  );
   if (old.length) {
     const { keys, ids } = suggestionKeyColumns(old);
-    await tx.query(`DELETE FROM ${t.suggestionKeys} k USING unnest($1::bigint[], $2::bigint[]) AS d(key, id) WHERE k.key = d.key AND k.id = d.id`, [keys, ids]);
+    await tx.query(
+      `DELETE FROM ${t.suggestionKeys} k USING unnest($1::bigint[], $2::bigint[]) AS d(key, id) WHERE k.key = d.key AND k.id = d.id`,
+      [keys, ids],
+    );
   }
   // Keys left by records removed outside the service (a TRUNCATE of the records) may be there already.
   await tx.query(
@@ -178,8 +197,15 @@ export const FEED_CHANNEL = 'lev_feed';
  * commit, makes a concurrent load wait here until this one is committed and visible, so positions
  * are given in commit order and a reader never sees a later position before an earlier one.
  */
-async function appendEvents(tx: SqlExecutor, type: string, source: string, traceParent: string | undefined): Promise<void> {
-  const [{ head, at }] = await tx.query<{ head: string; at: Date }>('SELECT position::text AS head, clock_timestamp() AS at FROM feed_head FOR UPDATE');
+async function appendEvents(
+  tx: SqlExecutor,
+  type: string,
+  source: string,
+  traceParent: string | undefined,
+): Promise<void> {
+  const [{ head, at }] = await tx.query<{ head: string; at: Date }>(
+    'SELECT position::text AS head, clock_timestamp() AS at FROM feed_head FOR UPDATE',
+  );
   const [{ added }] = await tx.query<{ added: number }>(
     `WITH added AS (
        INSERT INTO feed_event (position, type, record_type, record_id, reason, committed_at, trace_parent)
@@ -191,7 +217,10 @@ async function appendEvents(tx: SqlExecutor, type: string, source: string, trace
     [head, registeredType(type), updatedType(type), type, at, traceParent ?? null],
   );
   if (added === 0) return;
-  const [{ position }] = await tx.query<{ position: string }>('UPDATE feed_head SET position = position + $1 RETURNING position::text', [added]);
+  const [{ position }] = await tx.query<{ position: string }>(
+    'UPDATE feed_head SET position = position + $1 RETURNING position::text',
+    [added],
+  );
   // Delivered at commit, and only if it commits.
   await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, position]);
 }
@@ -230,7 +259,9 @@ export async function writeRecords(
     const copier = tx as Required<SqlExecutor>;
     const t = tableNames(type);
     // Other writers of the type wait until this one commits (readers do not): an empty table stays empty until then.
-    await tx.query(`LOCK TABLE ${t.records}, ${t.keys}, ${t.suggestionKeys}, ${t.nameCounts} IN SHARE ROW EXCLUSIVE MODE`);
+    await tx.query(
+      `LOCK TABLE ${t.records}, ${t.keys}, ${t.suggestionKeys}, ${t.nameCounts} IN SHARE ROW EXCLUSIVE MODE`,
+    );
     const [{ empty }] = await tx.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT FROM ${t.records}) AS empty`);
     intoEmpty = empty;
     if (empty) {
@@ -295,7 +326,8 @@ export async function writeRecords(
       if (staged >= MERGE_EVERY) await mergeStaged();
     }
     if (staged > 0) await mergeStaged();
-    if (counts.inserted + counts.updated > 0) await appendEvents(tx, type, 'SELECT id, reason FROM load_events', traceParent);
+    if (counts.inserted + counts.updated > 0)
+      await appendEvents(tx, type, 'SELECT id, reason FROM load_events', traceParent);
     return counts;
   });
   if (intoEmpty && written.inserted > 0) {

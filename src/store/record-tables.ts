@@ -15,7 +15,8 @@ export const tableNames = (type: string) => ({
 
 /** The SQL that creates a record type's tables and indexes, as the built-in types' are after migration 16. */
 export function recordTablesSql(type: string): string {
-  if (!/^[a-z][a-z0-9_]*$/.test(type)) throw new Error(`a record type's tables are named after it: '${type}' is not a lower-case SQL name`);
+  if (!/^[a-z][a-z0-9_]*$/.test(type))
+    throw new Error(`a record type's tables are named after it: '${type}' is not a lower-case SQL name`);
   const t = tableNames(type);
   return `
 CREATE TABLE ${t.records} (

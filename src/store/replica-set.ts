@@ -67,14 +67,24 @@ const withTimeout = <T>(work: Promise<T>, ms: number): Promise<T> =>
  */
 export function replicaSet(primary: SqlDriver, drivers: readonly SqlDriver[], options: ReplicaSetOptions): ReplicaSet {
   const { maxLagMs, intervalMs, probeTimeoutMs = 1000 } = options;
-  const replicas: Replica[] = drivers.map((driver, i) => ({ name: String(i + 1), driver, up: false, freshAsOf: undefined, position: 0, probing: false }));
+  const replicas: Replica[] = drivers.map((driver, i) => ({
+    name: String(i + 1),
+    driver,
+    up: false,
+    freshAsOf: undefined,
+    position: 0,
+    probing: false,
+  }));
   /** The primary's WAL position at recent times, oldest first: kept long enough to place any replica within the bound. */
   const samples: { at: number; lsn: bigint }[] = [];
   const fallbacks: FallbackCounts = { empty: 0, failed: 0, unfit: 0 };
   let turn = 0;
 
   const fit = (replica: Replica, now: number, atLeast: number | undefined) =>
-    replica.up && replica.freshAsOf !== undefined && now - replica.freshAsOf <= maxLagMs && (atLeast === undefined || replica.position >= atLeast);
+    replica.up &&
+    replica.freshAsOf !== undefined &&
+    now - replica.freshAsOf <= maxLagMs &&
+    (atLeast === undefined || replica.position >= atLeast);
 
   const probeReplica = async (replica: Replica) => {
     if (replica.probing) return;
@@ -110,7 +120,10 @@ export function replicaSet(primary: SqlDriver, drivers: readonly SqlDriver[], op
   const probe = async () => {
     if (!replicas.length) return;
     try {
-      const [{ lsn }] = await withTimeout(primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn'), probeTimeoutMs);
+      const [{ lsn }] = await withTimeout(
+        primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn'),
+        probeTimeoutMs,
+      );
       const now = Date.now();
       samples.push({ at: now, lsn: lsnBytes(lsn) });
       // Older samples than the bound (and one before it) place no replica in rotation.

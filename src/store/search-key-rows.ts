@@ -30,4 +30,5 @@ export function recordsOfRows(rows: readonly SearchKeyRow[]): { id: number; keys
 }
 
 /** A close match's candidates, from rows ordered by id. */
-export const candidatesOfRows = (rows: readonly SearchKeyRow[], truncated: boolean): SuggestionCandidates => packCandidates(recordsOfRows(rows), truncated);
+export const candidatesOfRows = (rows: readonly SearchKeyRow[], truncated: boolean): SuggestionCandidates =>
+  packCandidates(recordsOfRows(rows), truncated);

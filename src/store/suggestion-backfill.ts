@@ -33,7 +33,10 @@ export interface BackfillOptions {
  * The close-match keys of stored records, worked out again from the search keys stored with them
  * (what they were written from), as two columns for `unnest($1::bigint[], $2::bigint[])`.
  */
-export function suggestionKeyColumns(rows: readonly { id: string; search_keys: string }[]): { keys: number[]; ids: string[] } {
+export function suggestionKeyColumns(rows: readonly { id: string; search_keys: string }[]): {
+  keys: number[];
+  ids: string[];
+} {
   const keys: number[] = [];
   const ids: string[] = [];
   for (const row of rows) {
@@ -45,7 +48,10 @@ export function suggestionKeyColumns(rows: readonly { id: string; search_keys: s
   return { keys, ids };
 }
 
-export async function backfillSuggestionKeys(driver: SqlDriver, { batch = BACKFILL_BATCH, onProgress }: BackfillOptions = {}): Promise<Record<string, number>> {
+export async function backfillSuggestionKeys(
+  driver: SqlDriver,
+  { batch = BACKFILL_BATCH, onProgress }: BackfillOptions = {},
+): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const type of await pendingBackfills(driver)) {
     const t = tableNames(type);
@@ -67,8 +73,14 @@ export async function backfillSuggestionKeys(driver: SqlDriver, { batch = BACKFI
           return 0;
         }
         const { keys, ids } = suggestionKeyColumns(rows);
-        await tx.query(`INSERT INTO ${t.suggestionKeys} (key, id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT DO NOTHING`, [keys, ids]);
-        await tx.query('UPDATE suggestion_key_backfill SET after_id = $2 WHERE type = $1', [type, rows[rows.length - 1].id]);
+        await tx.query(
+          `INSERT INTO ${t.suggestionKeys} (key, id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT DO NOTHING`,
+          [keys, ids],
+        );
+        await tx.query('UPDATE suggestion_key_backfill SET after_id = $2 WHERE type = $1', [
+          type,
+          rows[rows.length - 1].id,
+        ]);
         return rows.length;
       });
       counts[type] += given;
@@ -88,8 +100,12 @@ export async function backfillSuggestionKeys(driver: SqlDriver, { batch = BACKFI
 
 /** The types whose backfill is not done (none before migration 8; all again after migration 10): close matches of their older records cannot be found yet. */
 export async function pendingBackfills(db: SqlExecutor): Promise<string[]> {
-  const [{ present }] = await db.query<{ present: boolean }>("SELECT to_regclass('suggestion_key_backfill') IS NOT NULL AS present");
+  const [{ present }] = await db.query<{ present: boolean }>(
+    "SELECT to_regclass('suggestion_key_backfill') IS NOT NULL AS present",
+  );
   if (!present) return [];
-  const rows = await db.query<{ type: string }>('SELECT type FROM suggestion_key_backfill WHERE NOT done ORDER BY type');
+  const rows = await db.query<{ type: string }>(
+    'SELECT type FROM suggestion_key_backfill WHERE NOT done ORDER BY type',
+  );
   return rows.map((row) => row.type);
 }

@@ -6,7 +6,12 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeMatches } from '../match/suggest.ts';
-import { type FollowedSuggestionIndexes, NotHeld, followSuggestionIndexes, heldReader } from './followed-suggestion-index.ts';
+import {
+  type FollowedSuggestionIndexes,
+  NotHeld,
+  followSuggestionIndexes,
+  heldReader,
+} from './followed-suggestion-index.ts';
 import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';
 import { openPostgres } from './pg-driver.ts';
 import { createPostgresEvents } from './postgres-events.ts';
@@ -16,7 +21,9 @@ const port = parentPort!;
 const post = (message: FromThread) => port.postMessage(message);
 const { connection, types } = workerData as SuggestionThreadData;
 
-type Held = Pick<FollowedSuggestionIndexes, 'candidates' | 'counts' | 'reached' | 'stop'> & { feed?(records: FedRecords): void };
+type Held = Pick<FollowedSuggestionIndexes, 'candidates' | 'counts' | 'reached' | 'stop'> & {
+  feed?(records: FedRecords): void;
+};
 
 /** The indexes of PostgreSQL's search keys, followed from its change feed. */
 function followed(): Held {
@@ -44,7 +51,9 @@ function followed(): Held {
  * they were sent, so every close match asked comes after the records written before it.
  */
 function fed(): Held {
-  const indexes = new Map<string, { index: SuggestionIndex; records: number }>(types.map((type) => [type, { index: createSuggestionIndex(), records: 0 }]));
+  const indexes = new Map<string, { index: SuggestionIndex; records: number }>(
+    types.map((type) => [type, { index: createSuggestionIndex(), records: 0 }]),
+  );
   post({ state: { built: true, position: 0 } });
   return {
     candidates: (type, passes) => indexes.get(type)?.index.candidates(passes),

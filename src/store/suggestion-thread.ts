@@ -60,7 +60,10 @@ export interface SuggestionThreadData {
 
 /** To the thread: a close match to find, a position to wait for, records to index, or the end. */
 export type ToThread =
-  | { readonly id: number; readonly find: { readonly type: string; readonly query: SearchKey; readonly options: CloseMatchOptions } }
+  | {
+      readonly id: number;
+      readonly find: { readonly type: string; readonly query: SearchKey; readonly options: CloseMatchOptions };
+    }
   | { readonly id: number; readonly reached: number }
   | { readonly feed: FedRecords }
   | { readonly stop: true };
@@ -102,15 +105,20 @@ export function startSuggestionThread(
   let state: FollowedSuggestionIndexes['state'] = { built: false, position: 0 };
   let stopped = false;
   let nextId = 0;
-  const finds = new Map<number, { resolve: (answer: CloseMatches | undefined) => void; reject: (error: Error) => void }>();
+  const finds = new Map<
+    number,
+    { resolve: (answer: CloseMatches | undefined) => void; reject: (error: Error) => void }
+  >();
   // Kept until answered, and asked again of a thread started after one stopped.
   const waits = new Map<number, { position: number; resolve: () => void }>();
 
   const start = () => {
     const { script, eval: fromSources } = threadEntry(new URL('.', import.meta.url), 'suggestion-thread-worker');
-    const data: SuggestionThreadData = 'connection' in source ? { types, connection: { ...source.connection, poolSize: THREAD_POOL_SIZE } } : { types };
+    const data: SuggestionThreadData =
+      'connection' in source ? { types, connection: { ...source.connection, poolSize: THREAD_POOL_SIZE } } : { types };
     const started = new Worker(script, { eval: fromSources, workerData: data });
-    if ('fed' in source) for (const type of types) started.postMessage({ feed: source.fed.records(type) } satisfies ToThread);
+    if ('fed' in source)
+      for (const type of types) started.postMessage({ feed: source.fed.records(type) } satisfies ToThread);
     started.on('message', (message: FromThread) => {
       if ('state' in message) state = message.state;
       else if ('error' in message) onError(new Error(message.error));

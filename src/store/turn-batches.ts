@@ -30,7 +30,11 @@ interface TurnBatches<Group, Item, Result> {
 interface Batch<Group, Item, Result> {
   readonly group: Group;
   readonly items: Map<string, Item>;
-  readonly waiters: { readonly key: string; readonly resolve: (result: Result) => void; readonly reject: (error: unknown) => void }[];
+  readonly waiters: {
+    readonly key: string;
+    readonly resolve: (result: Result) => void;
+    readonly reject: (error: unknown) => void;
+  }[];
   /** Whether it has been given its turn (it may be waiting for the next turn of the event loop). */
   started: boolean;
 }
@@ -40,7 +44,12 @@ interface Batch<Group, Item, Result> {
  * request read in this turn joins it), or, while `inFlight` of the group's batches are being read,
  * once one of them is answered. The batch's failure is each of its reads'.
  */
-export function turnBatches<Group, Item, Result>({ groupKey, itemKey, read, inFlight = 2 }: TurnBatches<Group, Item, Result>): (group: Group, item: Item) => Promise<Result> {
+export function turnBatches<Group, Item, Result>({
+  groupKey,
+  itemKey,
+  read,
+  inFlight = 2,
+}: TurnBatches<Group, Item, Result>): (group: Group, item: Item) => Promise<Result> {
   /** By group key: the batch gathering reads, and how many of the group's batches are being read. */
   const groups = new Map<string, { gathering?: Batch<Group, Item, Result>; reading: number }>();
   const run = async (key: string, batch: Batch<Group, Item, Result>) => {

@@ -32,7 +32,11 @@ import { traceSpans } from './spans.ts';
 import type { Tracing } from './start.ts';
 
 function samplerOf({ name, ratio }: TracingConfig['sampler']): Sampler {
-  const root = name.endsWith('always_on') ? new AlwaysOnSampler() : name.endsWith('always_off') ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(ratio);
+  const root = name.endsWith('always_on')
+    ? new AlwaysOnSampler()
+    : name.endsWith('always_off')
+      ? new AlwaysOffSampler()
+      : new TraceIdRatioBasedSampler(ratio);
   return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
 }
 
@@ -46,7 +50,11 @@ export async function startSdk(config: TracingConfig): Promise<Tracing> {
     sampler: samplerOf(config.sampler),
     // Only these: the SDK's default resource would add the process's command line.
     resource: resourceFromAttributes({ 'service.name': config.serviceName, 'service.version': version }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: privateExporter(new OTLPTraceExporter({ url: config.url, headers: { ...config.headers } })) })],
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter: privateExporter(new OTLPTraceExporter({ url: config.url, headers: { ...config.headers } })),
+      }),
+    ],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());

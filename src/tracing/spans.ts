@@ -7,7 +7,16 @@
  * carry is named in private-spans.ts: record types and counts, never what a caller asked for or
  * what a record holds.
  */
-import { type Attributes, INVALID_SPAN_CONTEXT, ROOT_CONTEXT, type Span, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  INVALID_SPAN_CONTEXT,
+  ROOT_CONTEXT,
+  type Span,
+  SpanStatusCode,
+  context,
+  propagation,
+  trace,
+} from '@opentelemetry/api';
 import { version } from '../version.ts';
 
 const tracer = trace.getTracer('lev-api', version);
@@ -70,7 +79,14 @@ export function activeTraceParent(): string | undefined {
 }
 
 /** As inSpan, with the span a child of the one `traceParent` names (kept by activeTraceParent), where one is given. */
-export function inSpanUnder<T>(traceParent: string | undefined, name: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
+export function inSpanUnder<T>(
+  traceParent: string | undefined,
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
   if (!tracing || !traceParent) return inSpan(name, attributes, work);
-  return context.with(propagation.extract(ROOT_CONTEXT, { traceparent: traceParent }), () => inSpan(name, attributes, work));
+  return context.with(propagation.extract(ROOT_CONTEXT, { traceparent: traceParent }), () =>
+    inSpan(name, attributes, work),
+  );
 }

@@ -4,11 +4,22 @@
  * What an access did: read one record, searched, verified, asked for close matches, read the change
  * feed, read the audit trail itself, or was issued a digital certificate of one record.
  */
-export const AUDIT_OPERATIONS = ['lookup', 'search', 'verify', 'suggest', 'events', 'audit-read', 'credential'] as const;
+export const AUDIT_OPERATIONS = [
+  'lookup',
+  'search',
+  'verify',
+  'suggest',
+  'events',
+  'audit-read',
+  'credential',
+] as const;
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
 
 /** How a reading of the trail itself is recorded, by the audit routes and the audit commands alike. */
-export const AUDIT_READ = { dataset: 'audit', operation: 'audit-read' } as const satisfies { dataset: string; operation: AuditOperation };
+export const AUDIT_READ = { dataset: 'audit', operation: 'audit-read' } as const satisfies {
+  dataset: string;
+  operation: AuditOperation;
+};
 
 /** One registration an access disclosed or decided on. */
 export interface RecordRef {

@@ -5,7 +5,15 @@
  */
 
 /** Why a registration was updated, as the change feed names it (records/changes.ts derives it). */
-export const UPDATE_REASONS = ['cancelled', 'replaced', 'blocked', 'unblocked', 'corrected', 'marginal-note', 'other'] as const;
+export const UPDATE_REASONS = [
+  'cancelled',
+  'replaced',
+  'blocked',
+  'unblocked',
+  'corrected',
+  'marginal-note',
+  'other',
+] as const;
 export type UpdateReason = (typeof UPDATE_REASONS)[number];
 
 /** What a write of records made happen to one registration: new, or changed and why. */

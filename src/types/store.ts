@@ -8,7 +8,14 @@ import type { CredentialStatuses } from './credentials.ts';
 import type { WalletStore } from './wallet.ts';
 import type { EventFeed, Subscriptions } from './events.ts';
 import type { WebhookStore } from './webhooks.ts';
-import type { RecordToWrite, RegisterCounts, SearchKey, SuggestionCandidates, VerifiedValues, WriteCounts } from './records.ts';
+import type {
+  RecordToWrite,
+  RegisterCounts,
+  SearchKey,
+  SuggestionCandidates,
+  VerifiedValues,
+  WriteCounts,
+} from './records.ts';
 
 export interface SearchResult<R> {
   readonly records: R[];
@@ -89,7 +96,13 @@ export interface RecordReader {
    * With `padTo`, as many other registrations as it takes to make `padTo` in all, read the same way,
    * in one statement with the search: the store does the same work whether it found none or some.
    */
-  verificationCandidates(type: string, key: SearchKey, limit: number, padTo?: number, options?: ReadOptions): Promise<VerificationCandidates>;
+  verificationCandidates(
+    type: string,
+    key: SearchKey,
+    limit: number,
+    padTo?: number,
+    options?: ReadOptions,
+  ): Promise<VerificationCandidates>;
   /**
    * Close-match candidates: the union of the passes' records (match/keys.ts), each pass the records
    * sharing the most of its `keys` (numbers, or their decimal text as PostgreSQL gives a bigint),

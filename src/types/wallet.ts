@@ -32,7 +32,11 @@ export interface WalletOffer {
 }
 
 export type NotificationEvent = 'credential_accepted' | 'credential_failure' | 'credential_deleted';
-export const NOTIFICATION_EVENTS: readonly NotificationEvent[] = ['credential_accepted', 'credential_failure', 'credential_deleted'];
+export const NOTIFICATION_EVENTS: readonly NotificationEvent[] = [
+  'credential_accepted',
+  'credential_failure',
+  'credential_deleted',
+];
 
 export interface OfferState {
   readonly offer: WalletOffer;

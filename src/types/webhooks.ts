@@ -74,8 +74,20 @@ export interface Lease {
 /** The outcome of an attempt at the event after `deliveredThrough`, as the worker decided it. */
 export type AttemptOutcome =
   | { readonly kind: 'delivered'; readonly position: number }
-  | { readonly kind: 'retry'; readonly position: number; readonly delayMs: number; readonly status?: number; readonly error: string }
-  | { readonly kind: 'dead'; readonly position: number; readonly attempts: number; readonly status?: number; readonly error: string }
+  | {
+      readonly kind: 'retry';
+      readonly position: number;
+      readonly delayMs: number;
+      readonly status?: number;
+      readonly error: string;
+    }
+  | {
+      readonly kind: 'dead';
+      readonly position: number;
+      readonly attempts: number;
+      readonly status?: number;
+      readonly error: string;
+    }
   | { readonly kind: 'gone'; readonly position: number; readonly status: number };
 
 /** An outcome recorded under a lease still held: whether the subscription was, then, not paused, disabled or removed. */

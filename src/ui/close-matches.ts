@@ -87,24 +87,42 @@ export function evidence(weight: number): string {
 }
 
 /** The candidates of an answer, ready for the page; `given` is the query as sent (the API's parameter names). */
-export function candidateViews(description: RecordDescription, given: Readonly<Record<string, string>>, candidates: readonly Candidate[]): CandidateView[] {
+export function candidateViews(
+  description: RecordDescription,
+  given: Readonly<Record<string, string>>,
+  candidates: readonly Candidate[],
+): CandidateView[] {
   const { parties, dateParam } = description.search;
   return candidates.map(({ score, matched, weights, record }) => {
     const id = readPath(record, 'id') as number;
     const blocked = readPath(record, description.blockedFlag) !== false;
     const cells = [
-      ...parties.map((party) => [text(readPath(record, party.forenames)), text(readPath(record, party.surname))].filter(Boolean).join(' ')),
+      ...parties.map((party) =>
+        [text(readPath(record, party.forenames)), text(readPath(record, party.surname))].filter(Boolean).join(' '),
+      ),
       longDate(text(readPath(record, description.verification.date.path))),
     ];
     const percent = Math.round(score * 100);
-    if (blocked) return { id, blocked, cells, percent, explanations: ['This registration is blocked: only its system number can be shown'] };
+    if (blocked)
+      return {
+        id,
+        blocked,
+        cells,
+        percent,
+        explanations: ['This registration is blocked: only its system number can be shown'],
+      };
     const surnameKind = matched.surname as MatchKind;
     const forenamesKind = matched.forenames as MatchKind;
     const dateKind = matched[dateParam] as MatchKind;
     // The party and the date the API matched: the first key of the record that the API's own rule
     // (scoreKey) finds at the kinds it reported, an exact name standing for one written otherwise.
-    const query = { surname: normaliseName(given.surname), forenames: normaliseName(given.forenames), date: given[dateParam] };
-    const same = (kind: MatchKind, reported: MatchKind) => kind === reported || (kind === 'exact' && reported === 'normalised');
+    const query = {
+      surname: normaliseName(given.surname),
+      forenames: normaliseName(given.forenames),
+      date: given[dateParam],
+    };
+    const same = (kind: MatchKind, reported: MatchKind) =>
+      kind === reported || (kind === 'exact' && reported === 'normalised');
     const found = parties
       .flatMap((party) => partySearchKeys(party, record).map((key) => ({ party, key })))
       .find(({ key }) => {
@@ -128,8 +146,13 @@ export function candidateViews(description: RecordDescription, given: Readonly<R
       explanations: [
         [explain('Surname', surnameKind, given.surname, registeredSurname, 'Forenames'), weights?.surname],
         [explain('Forenames', forenamesKind, given.forenames, registeredForenames, 'Surname'), weights?.forenames],
-        [explain(capitalised(dateLabel), dateKind, longDate(given[dateParam]), longDate(date), ''), weights?.[dateParam]],
-      ].map(([sentence, weight]) => (typeof weight === 'number' ? `${sentence as string}: ${evidence(weight)}` : (sentence as string))),
+        [
+          explain(capitalised(dateLabel), dateKind, longDate(given[dateParam]), longDate(date), ''),
+          weights?.[dateParam],
+        ],
+      ].map(([sentence, weight]) =>
+        typeof weight === 'number' ? `${sentence as string}: ${evidence(weight)}` : (sentence as string),
+      ),
     };
   });
 }

@@ -34,11 +34,30 @@ const labelOf = (description: string) => {
 /** The search form: the system number alone, or the names and the date. */
 export function searchFields(description: RecordDescription): { byNumber: FormField[]; byNames: FormField[] } {
   return {
-    byNumber: [{ name: 'systemNumber', label: 'System number', kind: 'id', required: false, hint: 'Printed at the bottom left of the certificate' }],
+    byNumber: [
+      {
+        name: 'systemNumber',
+        label: 'System number',
+        kind: 'id',
+        required: false,
+        hint: 'Printed at the bottom left of the certificate',
+      },
+    ],
     byNames: [
       { name: 'surname', label: 'Surname', kind: 'text', required: true },
-      { name: 'forenames', label: 'Forenames', kind: 'text', required: true, hint: 'The first forename is enough; more narrow the search' },
-      { name: description.search.dateParam, label: labelOf(description.search.dateDescription), kind: 'date', required: true },
+      {
+        name: 'forenames',
+        label: 'Forenames',
+        kind: 'text',
+        required: true,
+        hint: 'The first forename is enough; more narrow the search',
+      },
+      {
+        name: description.search.dateParam,
+        label: labelOf(description.search.dateDescription),
+        kind: 'date',
+        required: true,
+      },
     ],
   };
 }
@@ -59,7 +78,10 @@ const pad = (text: string, length: number) => text.padStart(length, '0');
  * The API's parameters from the submitted form: trimmed, empty ones left out, dates joined. Missing
  * required fields and dates that are not dates are named here, as GOV.UK asks ("Enter ...").
  */
-export function readForm(fields: readonly FormField[], values: Values): { params: Record<string, string>; errors: FieldErrors } {
+export function readForm(
+  fields: readonly FormField[],
+  values: Values,
+): { params: Record<string, string>; errors: FieldErrors } {
   const params: Record<string, string> = {};
   const errors: FieldErrors = {};
   for (const field of fields) {
@@ -105,5 +127,8 @@ export function parameterNamed(message: string): string | undefined {
 export function errorList(fields: readonly FormField[], errors: FieldErrors): { text: string; href: string }[] {
   return fields
     .filter((field) => errors[field.name])
-    .map((field) => ({ text: errors[field.name], href: `#${field.kind === 'date' ? `${field.name}-day` : field.name}` }));
+    .map((field) => ({
+      text: errors[field.name],
+      href: `#${field.kind === 'date' ? `${field.name}-day` : field.name}`,
+    }));
 }

@@ -68,7 +68,8 @@ export async function addPageGuards(app: FastifyInstance, { templates, mock, for
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('content-security-policy', csp);
     // Pages hold personal data; assets do not, and may be kept.
-    if (request.url.startsWith('/ui/govuk/') || request.url.startsWith('/assets/')) reply.header('cache-control', 'public, max-age=86400');
+    if (request.url.startsWith('/ui/govuk/') || request.url.startsWith('/assets/'))
+      reply.header('cache-control', 'public, max-age=86400');
     done(null, payload);
   });
 
@@ -83,13 +84,22 @@ export async function addPageGuards(app: FastifyInstance, { templates, mock, for
     if (status && status >= 400 && status < 500) {
       request.log.info({ err, status }, 'page request refused');
       const code = (STATUS_CODES[status] ?? 'Bad Request').replace(/[^A-Za-z]/g, '');
-      return reply.code(status).type('application/json').send({ code, message: REFUSALS[status] ?? 'The request could not be read' });
+      return reply
+        .code(status)
+        .type('application/json')
+        .send({ code, message: REFUSALS[status] ?? 'The request could not be read' });
     }
     request.log.error({ err }, 'page failed');
     return reply
       .code(503)
       .type('text/html; charset=utf-8')
-      .send(templates.render('error.njk', { mock, title: 'Sorry, there is a problem with the service', message: `Try again later. If you ask for help, quote reference ${request.id}.` }));
+      .send(
+        templates.render('error.njk', {
+          mock,
+          title: 'Sorry, there is a problem with the service',
+          message: `Try again later. If you ask for help, quote reference ${request.id}.`,
+        }),
+      );
   });
 
   // The pages' forms send each field once: a parameter given twice is a link made by hand, refused
@@ -100,7 +110,13 @@ export async function addPageGuards(app: FastifyInstance, { templates, mock, for
     return reply
       .code(400)
       .type('text/html; charset=utf-8')
-      .send(templates.render('error.njk', { mock, title: 'There is a problem with the link', message: 'It gives a field more than once. Go back and try again.' }));
+      .send(
+        templates.render('error.njk', {
+          mock,
+          title: 'There is a problem with the link',
+          message: 'It gives a field more than once. Go back and try again.',
+        }),
+      );
   });
 
   // A request another site started (a link, a form on its page, a redirect through it) carries the
@@ -114,10 +130,20 @@ export async function addPageGuards(app: FastifyInstance, { templates, mock, for
     const safe = request.method === 'GET' || request.method === 'HEAD';
     if (route === undefined || (safe && OPEN_TO_OTHER_SITES.has(route))) return;
     const render = (template: string, context: Record<string, unknown>, status: number) =>
-      reply.code(status).type('text/html; charset=utf-8').send(templates.render(template, { mock, ...context }));
+      reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .send(templates.render(template, { mock, ...context }));
     // The link again, now followed from this origin. Only the path and query: never another host.
     if (safe) return render('confirm.njk', { title: 'Open this page?', target: request.url }, 200);
     // No session is read, made or set: the caseworker's stays as it was.
-    return render('error.njk', { title: 'You cannot do that from another website', message: 'The form was sent from another website. Go to the start and try again from there.' }, 403);
+    return render(
+      'error.njk',
+      {
+        title: 'You cannot do that from another website',
+        message: 'The form was sent from another website. Go to the start and try again from there.',
+      },
+      403,
+    );
   });
 }

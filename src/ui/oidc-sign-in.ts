@@ -38,7 +38,10 @@ export interface OidcSignIn {
 /** The sign-in failed for a reason the issuer or the caseworker's browser gave, not a fault of ours. */
 export class SignInError extends Error {
   override name = 'SignInError';
-  constructor(readonly code: string, options?: ErrorOptions) {
+  constructor(
+    readonly code: string,
+    options?: ErrorOptions,
+  ) {
     super(`sign-in did not complete: ${code}`, options);
   }
 }
@@ -47,12 +50,16 @@ export class SignInError extends Error {
 let loaded: Promise<typeof OpenId> | undefined;
 const openIdClient = () => (loaded ??= import('openid-client'));
 
-function tokensOf(answer: OpenId.TokenEndpointResponse & OpenId.TokenEndpointResponseHelpers, previous?: SessionTokens): SessionTokens {
+function tokensOf(
+  answer: OpenId.TokenEndpointResponse & OpenId.TokenEndpointResponseHelpers,
+  previous?: SessionTokens,
+): SessionTokens {
   const expiresIn = answer.expiresIn();
   return {
     access: answer.access_token,
     // Without expires_in the token's own exp, else a minute: the API refuses it when it has expired anyway.
-    expiresAt: expiresIn !== undefined ? Date.now() + expiresIn * 1000 : expiryOf(answer.access_token) ?? Date.now() + 60_000,
+    expiresAt:
+      expiresIn !== undefined ? Date.now() + expiresIn * 1000 : (expiryOf(answer.access_token) ?? Date.now() + 60_000),
     refresh: answer.refresh_token ?? previous?.refresh,
     idToken: answer.id_token ?? previous?.idToken,
   };
@@ -106,7 +113,11 @@ export function createOidcSignIn(config: UiSignInConfig): OidcSignIn {
     async start() {
       const oidc = await configuration();
       const client = await openIdClient();
-      const pending = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier() };
+      const pending = {
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        verifier: client.randomPKCECodeVerifier(),
+      };
       const parameters = {
         redirect_uri: config.redirectUri,
         scope: config.scope,
@@ -129,15 +140,21 @@ export function createOidcSignIn(config: UiSignInConfig): OidcSignIn {
       callbackUrl.search = query.toString();
       let answer;
       try {
-        answer = await client.authorizationCodeGrant(
-          oidc,
-          callbackUrl,
-          { pkceCodeVerifier: pending.verifier, expectedState: pending.state, expectedNonce: pending.nonce, idTokenExpected: true },
-        );
+        answer = await client.authorizationCodeGrant(oidc, callbackUrl, {
+          pkceCodeVerifier: pending.verifier,
+          expectedState: pending.state,
+          expectedNonce: pending.nonce,
+          idTokenExpected: true,
+        });
       } catch (cause) {
         // The token endpoint's OAuth error code (invalid_grant, say) when it gave one: a code of the spec's list, never personal.
         const { error: oauthError, code } = cause as { error?: unknown; code?: string };
-        throw new SignInError(typeof oauthError === 'string' && /^[a-z_]{1,64}$/.test(oauthError) ? oauthError : (code ?? 'token_request_failed'), { cause });
+        throw new SignInError(
+          typeof oauthError === 'string' && /^[a-z_]{1,64}$/.test(oauthError)
+            ? oauthError
+            : (code ?? 'token_request_failed'),
+          { cause },
+        );
       }
       const tokens = tokensOf(answer);
       try {
@@ -167,7 +184,10 @@ export function createOidcSignIn(config: UiSignInConfig): OidcSignIn {
         return undefined;
       }
       if (!oidc.serverMetadata().end_session_endpoint) return undefined;
-      const parameters: Record<string, string> = { client_id: config.clientId, post_logout_redirect_uri: new URL('/ui/sign-in', config.redirectUri).href };
+      const parameters: Record<string, string> = {
+        client_id: config.clientId,
+        post_logout_redirect_uri: new URL('/ui/sign-in', config.redirectUri).href,
+      };
       if (tokens?.idToken) parameters.id_token_hint = tokens.idToken;
       return (await openIdClient()).buildEndSessionUrl(oidc, parameters).href;
     },

@@ -94,7 +94,10 @@ export function createPages({ api, sessions, idleMs, secure, records, signIn, te
   };
 
   const page = (reply: FastifyReply, template: string, context: Record<string, unknown>, status = 200) =>
-    reply.code(status).type('text/html; charset=utf-8').send(templates.render(template, { mock, ...context }));
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(templates.render(template, { mock, ...context }));
 
   /** The common context of a signed-in page. */
   const context = (session: Session, title: string, extra: Record<string, unknown> = {}) => ({
@@ -146,7 +149,10 @@ export function createPages({ api, sessions, idleMs, secure, records, signIn, te
    * The registration a page's address names (/ui/:type/:id...), for the caseworker signed in; undefined
    * when the page has answered already: not found (no such type, not a system number) or sent to sign in.
    */
-  const registrationOf = async (request: FastifyRequest<{ Params: { type: string; id: string } }>, reply: FastifyReply) => {
+  const registrationOf = async (
+    request: FastifyRequest<{ Params: { type: string; id: string } }>,
+    reply: FastifyReply,
+  ) => {
     const description = types.get(request.params.type);
     if (!description || !isSystemNumber(request.params.id)) {
       reply.callNotFound();
@@ -164,11 +170,22 @@ export function createPages({ api, sessions, idleMs, secure, records, signIn, te
         ? ['You cannot do that', 'Your roles do not allow it. Ask your manager if you need to.']
         : error.status === 429
           ? ['Too many requests', 'You have made many requests in a short time. Wait a minute, then try again.']
-          : ['Sorry, there is a problem with the service', `Try again later. If you ask for help, quote reference ${error.requestId ?? 'unknown'}.`];
-    return page(reply, 'error.njk', context(session, title, { message }), error.status === 403 ? 403 : error.status === 429 ? 429 : 503);
+          : [
+              'Sorry, there is a problem with the service',
+              `Try again later. If you ask for help, quote reference ${error.requestId ?? 'unknown'}.`,
+            ];
+    return page(
+      reply,
+      'error.njk',
+      context(session, title, { message }),
+      error.status === 403 ? 403 : error.status === 429 ? 429 : 503,
+    );
   };
 
-  const formErrors = (fields: readonly FormField[], errors: FieldErrors) => ({ errors: errorList(fields, errors), fieldErrors: errors });
+  const formErrors = (fields: readonly FormField[], errors: FieldErrors) => ({
+    errors: errorList(fields, errors),
+    fieldErrors: errors,
+  });
 
   return {
     mock,

@@ -44,11 +44,15 @@ interface RecordPage {
 }
 
 // "Correction made to the registration, or None": the row shows what there is, so the label leaves the None out.
-const leafDescription = (field: Field) => String((field as { description?: string }).description ?? '').replace(/, or None$/, '');
+const leafDescription = (field: Field) =>
+  String((field as { description?: string }).description ?? '').replace(/, or None$/, '');
 
 /** "Date of birth" from "dateOfBirth", for a group the description leaves unnamed. */
 const words = (name: string) => {
-  const spaced = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[0-9]+/g, ' $&').trim();
+  const spaced = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[0-9]+/g, ' $&')
+    .trim();
   return spaced[0].toUpperCase() + spaced.slice(1).toLowerCase();
 };
 
@@ -72,7 +76,8 @@ function rowsOf(fields: Fields, record: unknown, prefix: string): { rows: Row[];
       if (!Array.isArray(items)) continue;
       items.forEach((item, i) => {
         const inner = rowsOf(field.item, item, '');
-        if (inner.rows.length) sections.push({ heading: `${field.description} ${i + 1}`, path: `${path}.${i}`, rows: inner.rows });
+        if (inner.rows.length)
+          sections.push({ heading: `${field.description} ${i + 1}`, path: `${path}.${i}`, rows: inner.rows });
       });
     } else {
       const group = field as Fields;
@@ -101,7 +106,9 @@ export function recordPage(description: RecordDescription, record: unknown): Rec
     blocked: isBlocked(record, description.blockedFlag),
     flags,
     linked,
-    sections: [...(rows.length ? [{ heading: `${words(description.name)} registration`, path: '', rows }] : []), ...sections.filter((s) => s !== status)],
+    sections: [
+      ...(rows.length ? [{ heading: `${words(description.name)} registration`, path: '', rows }] : []),
+      ...sections.filter((s) => s !== status),
+    ],
   };
 }
-

@@ -32,12 +32,19 @@ type UiOptions = Omit<PagesOptions, 'templates'> & { readonly credentials?: Cred
 
 export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
   const templates = createTemplates();
-  templates.addFilter('summaryRows', (rows: { label: string; value: string }[]) => rows.map((row) => ({ key: { text: row.label }, value: { text: row.value } })));
+  templates.addFilter('summaryRows', (rows: { label: string; value: string }[]) =>
+    rows.map((row) => ({ key: { text: row.label }, value: { text: row.value } })),
+  );
 
   await app.register(cookie);
   await app.register(formbody);
   // GOV.UK Frontend's stylesheet names its fonts and images under /assets.
-  await app.register(fastifyStatic, { root: join(govukFrontendDist, 'govuk', 'assets'), prefix: '/assets/', decorateReply: false, index: false });
+  await app.register(fastifyStatic, {
+    root: join(govukFrontendDist, 'govuk', 'assets'),
+    prefix: '/assets/',
+    decorateReply: false,
+    index: false,
+  });
   await app.register(fastifyStatic, {
     root: join(govukFrontendDist, 'govuk'),
     prefix: '/ui/govuk/',
@@ -45,10 +52,19 @@ export async function uiRoutes(app: FastifyInstance, options: UiOptions) {
     index: false,
     allowedPath: (path) => /^\/govuk-frontend\.min\.(css|js)$/.test(path),
   });
-  await app.register(fastifyStatic, { root: join(templatesFolder, '..', 'static'), prefix: '/ui/static/', decorateReply: false, index: false });
+  await app.register(fastifyStatic, {
+    root: join(templatesFolder, '..', 'static'),
+    prefix: '/ui/static/',
+    decorateReply: false,
+    index: false,
+  });
 
   const { signIn } = options;
-  await addPageGuards(app, { templates, mock: signIn.mode === 'mock', formTargets: signIn.mode === 'oidc' ? [signIn.oidc.origin] : [] });
+  await addPageGuards(app, {
+    templates,
+    mock: signIn.mode === 'mock',
+    formTargets: signIn.mode === 'oidc' ? [signIn.oidc.origin] : [],
+  });
 
   const pages = createPages({ ...options, templates });
   // Before the record page: its /ui/:type/:id/qr and /ui/credentials/check are more specific.

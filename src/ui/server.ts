@@ -50,10 +50,20 @@ export async function buildUiApp(config: UiConfig, { logger, descriptions }: UiA
 
   const { apiTls } = config;
   const dispatcher = apiTls
-    ? new Agent({ connect: { ca: apiTls.ca ? [...rootCertificates, apiTls.ca.toString('utf8')] : undefined, cert: apiTls.cert, key: apiTls.key } })
+    ? new Agent({
+        connect: {
+          ca: apiTls.ca ? [...rootCertificates, apiTls.ca.toString('utf8')] : undefined,
+          cert: apiTls.cert,
+          key: apiTls.key,
+        },
+      })
     : undefined;
   if (dispatcher) app.addHook('onClose', () => dispatcher.close());
-  const api = createLevClient({ baseUrl: config.apiUrl, dispatcher, headers: { 'user-agent': `lev-api-ui/${version}` } });
+  const api = createLevClient({
+    baseUrl: config.apiUrl,
+    dispatcher,
+    headers: { 'user-agent': `lev-api-ui/${version}` },
+  });
   const sessions = openSessions(config.sessions, app.log);
   app.addHook('onClose', () => sessions.close());
   await app.register(uiRoutes, {
@@ -63,7 +73,9 @@ export async function buildUiApp(config: UiConfig, { logger, descriptions }: UiA
     secure: tls,
     records: descriptions,
     signIn: config.oidc ? { mode: 'oidc', oidc: createOidcSignIn(config.oidc) } : { mode: 'mock' },
-    ...(config.credentialIssuer ? { credentials: credentialChecks(config.credentialIssuer, dispatcher, !config.oidc) } : {}),
+    ...(config.credentialIssuer
+      ? { credentials: credentialChecks(config.credentialIssuer, dispatcher, !config.oidc) }
+      : {}),
   });
   app.get('/', (_request, reply) => reply.redirect('/ui', 302));
   // For a load balancer: the process answers (the API has its own health).
@@ -82,7 +94,8 @@ export async function buildUiApp(config: UiConfig, { logger, descriptions }: UiA
  */
 function credentialChecks(issuer: string, dispatcher: Agent | undefined, mock: boolean): CredentialPagesOptions {
   const fetcher = dispatcher
-    ? (((url: string | URL, init?: RequestInit) => undiciFetch(String(url), { ...(init as object), dispatcher })) as unknown as typeof fetch)
+    ? (((url: string | URL, init?: RequestInit) =>
+        undiciFetch(String(url), { ...(init as object), dispatcher })) as unknown as typeof fetch)
     : fetch;
   return { issuer: () => issuer, fetch: fetcher, allowHttp: mock && issuer.startsWith('http://') };
 }
@@ -90,8 +103,16 @@ function credentialChecks(issuer: string, dispatcher: Agent | undefined, mock: b
 /** Runs the pages (for `descriptions`, read by the entry point) until SIGTERM/SIGINT, then finishes the requests in progress. */
 export async function serveUi(config: UiConfig, descriptions: readonly RecordDescription[]) {
   const app = await buildUiApp(config, { descriptions });
-  app.log.info({ api: config.apiUrl, signIn: config.oidc ? 'oidc' : 'mock', sessions: config.sessions.redis ? 'redis' : 'memory', tls: Boolean(config.tls) }, 'pages');
-  if (!config.oidc) app.log.warn("AUTH_MODE=mock: caseworkers choose who they are; only for an API in mock mode");
+  app.log.info(
+    {
+      api: config.apiUrl,
+      signIn: config.oidc ? 'oidc' : 'mock',
+      sessions: config.sessions.redis ? 'redis' : 'memory',
+      tls: Boolean(config.tls),
+    },
+    'pages',
+  );
+  if (!config.oidc) app.log.warn('AUTH_MODE=mock: caseworkers choose who they are; only for an API in mock mode');
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -91,9 +91,16 @@ function redisSessions(redis: Redis, idleMs: number, prefix: string): SessionSto
  * The store the configuration asks for: Redis with REDIS_URL, else this process's memory. While
  * Redis does not answer, pages fail as unavailable (503) rather than forget who is signed in.
  */
-export function openSessions(config: UiSessionConfig, log: FastifyBaseLogger): { store: SessionStore; close(): Promise<void> } {
+export function openSessions(
+  config: UiSessionConfig,
+  log: FastifyBaseLogger,
+): { store: SessionStore; close(): Promise<void> } {
   if (!config.redis) return { store: memorySessions(config.idleMs), close: async () => {} };
-  const redis = new (ioredis().Redis)(config.redis.url, { maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000 });
+  const redis = new (ioredis().Redis)(config.redis.url, {
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1_000,
+    connectTimeout: 2_000,
+  });
   let ready = false;
   // Each reconnection attempt emits an error; the transitions below say what matters.
   redis.on('error', () => {});
@@ -102,7 +109,7 @@ export function openSessions(config: UiSessionConfig, log: FastifyBaseLogger): {
     log.info("pages: caseworkers' sessions kept in Redis");
   });
   redis.on('close', () => {
-    if (ready) log.warn("pages: the Redis connection is lost; pages fail until it is back");
+    if (ready) log.warn('pages: the Redis connection is lost; pages fail until it is back');
     ready = false;
   });
   return {

@@ -39,7 +39,8 @@ function lagOf(s: SubscriptionState): string {
 function failuresOf(s: SubscriptionState): string {
   if (!s.failures) return 'None';
   const since = s.failingSince ? ` since ${whenUtc(s.failingSince)}` : '';
-  const last = s.lastStatus !== undefined ? `HTTP ${s.lastStatus}${s.lastError ? `: ${s.lastError}` : ''}` : s.lastError;
+  const last =
+    s.lastStatus !== undefined ? `HTTP ${s.lastStatus}${s.lastError ? `: ${s.lastError}` : ''}` : s.lastError;
   const next = s.nextAttemptAt ? `; the next attempt on ${whenUtc(s.nextAttemptAt)}` : '';
   return `${s.failures} failed ${s.failures === 1 ? 'attempt' : 'attempts'} at the next event${since}${last ? `; the last: ${last}` : ''}${next}`;
 }
@@ -51,7 +52,11 @@ export const subscriptionViews = (subscriptions: readonly SubscriptionState[]): 
     events: s.events.join(', '),
     state: {
       ...STATES[s.state],
-      ...(s.state === 'disabled' ? { detail: `The receiver answered 410 Gone${s.disabledAt ? ` on ${whenUtc(s.disabledAt)}` : ''}: nothing is sent until an operator enables it again.` } : {}),
+      ...(s.state === 'disabled'
+        ? {
+            detail: `The receiver answered 410 Gone${s.disabledAt ? ` on ${whenUtc(s.disabledAt)}` : ''}: nothing is sent until an operator enables it again.`,
+          }
+        : {}),
     },
     lag: lagOf(s),
     failures: failuresOf(s),

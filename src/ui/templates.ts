@@ -8,12 +8,18 @@ import { fileURLToPath } from 'node:url';
 import nunjucks from 'nunjucks';
 
 /** GOV.UK Frontend's dist folder: its templates, stylesheet, script and assets. */
-export const govukFrontendDist = join(dirname(createRequire(import.meta.url).resolve('govuk-frontend/package.json')), 'dist');
+export const govukFrontendDist = join(
+  dirname(createRequire(import.meta.url).resolve('govuk-frontend/package.json')),
+  'dist',
+);
 
 // The templates stay in src/ (the compiler copies no .njk): two levels up from here is the
 // project's root whether this runs from src/ui or from dist/ui.
 export const templatesFolder = fileURLToPath(new URL('../../src/ui/views', import.meta.url));
 
 export function createTemplates(): nunjucks.Environment {
-  return new nunjucks.Environment(new nunjucks.FileSystemLoader([templatesFolder, govukFrontendDist]), { autoescape: true, throwOnUndefined: false });
+  return new nunjucks.Environment(new nunjucks.FileSystemLoader([templatesFolder, govukFrontendDist]), {
+    autoescape: true,
+    throwOnUndefined: false,
+  });
 }

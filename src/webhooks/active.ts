@@ -39,7 +39,11 @@ interface ActiveCheckOptions {
   readonly now?: () => number;
 }
 
-export function activeCheck(store: Pick<WebhookStore, 'active'>, lease: Lease, { claimedAt = -Infinity, everyMs = ACTIVE_EVERY_MS, now = () => performance.now() }: ActiveCheckOptions = {}): ActiveCheck {
+export function activeCheck(
+  store: Pick<WebhookStore, 'active'>,
+  lease: Lease,
+  { claimedAt = -Infinity, everyMs = ACTIVE_EVERY_MS, now = () => performance.now() }: ActiveCheckOptions = {},
+): ActiveCheck {
   // When the last question that found the subscription active was sent.
   let activeAt = claimedAt;
   let inactive = false;

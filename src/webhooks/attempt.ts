@@ -23,7 +23,8 @@ export const exponentialBackoff = (failures: number) => {
   return Math.round(full / 2 + (Math.random() * full) / 2);
 };
 
-export const isTaken = (result: SendResult) => result.status !== undefined && result.status >= 200 && result.status < 300;
+export const isTaken = (result: SendResult) =>
+  result.status !== undefined && result.status >= 200 && result.status < 300;
 
 export interface Attempter {
   readonly audit: AuditTrail;
@@ -88,7 +89,10 @@ export function decide(
   const failures = endpoint.attempts + 1;
   const since = endpoint.failingSince ? Date.parse(endpoint.failingSince) : Date.now();
   const error = result.error ?? `status ${status}: the receiver answered ${status}`;
-  const delayMs = result.retryAfterMs !== undefined ? Math.min(Math.max(result.retryAfterMs, 1000), RETRY_AFTER_CAP_MS) : backoff(failures);
+  const delayMs =
+    result.retryAfterMs !== undefined
+      ? Math.min(Math.max(result.retryAfterMs, 1000), RETRY_AFTER_CAP_MS)
+      : backoff(failures);
   if (Date.now() + delayMs - since > retryMs) return { kind: 'dead', position, attempts: failures, status, error };
   return { kind: 'retry', position, delayMs, status, error };
 }

@@ -52,7 +52,9 @@ export function destinationPolicy(policy: DestinationPolicy) {
       problem: problemOf,
       async resolve() {
         const literal = parseAddress(host);
-        const addresses = literal ? [{ address: host, family: literal.kind() === 'ipv4' ? 4 : 6 }] : await resolver(host);
+        const addresses = literal
+          ? [{ address: host, family: literal.kind() === 'ipv4' ? 4 : 6 }]
+          : await resolver(host);
         if (addresses.length === 0) throw new RefusedDestination(`${host} resolves to no address`);
         for (const { address } of addresses) {
           const problem = problemOf(address);

@@ -26,7 +26,8 @@ const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
 /** An answer that was not a 2xx: its status, and for a 3xx that it was not followed. */
 export function statusFailure(status: number, redirectsElsewhere = false): string {
-  if (status >= 300 && status < 400) return `redirect not followed: the receiver answered ${status}${redirectsElsewhere ? ' (a redirect elsewhere)' : ''}`;
+  if (status >= 300 && status < 400)
+    return `redirect not followed: the receiver answered ${status}${redirectsElsewhere ? ' (a redirect elsewhere)' : ''}`;
   return `status ${status}: the receiver answered ${status}`;
 }
 
@@ -43,13 +44,20 @@ export function errorFailure(error: unknown, timeoutMs: number): string {
   const cause = (named.cause ?? {}) as { code?: unknown; name?: string };
   const code = [named.code, cause.code].find((value): value is string => typeof value === 'string') ?? '';
   const name = named.name ?? '';
-  if (name === 'TimeoutError' || cause.name === 'TimeoutError' || /^UND_ERR_(HEADERS|BODY|CONNECT)_TIMEOUT$/.test(code) || code === 'ETIMEDOUT') {
+  if (
+    name === 'TimeoutError' ||
+    cause.name === 'TimeoutError' ||
+    /^UND_ERR_(HEADERS|BODY|CONNECT)_TIMEOUT$/.test(code) ||
+    code === 'ETIMEDOUT'
+  ) {
     return `timeout: no answer within ${seconds(timeoutMs)}`;
   }
   if (TLS_CODE.test(code)) return `tls: the TLS handshake or the receiver's certificate failed (${code})`;
   if (code === 'ECONNREFUSED') return 'refused: the receiver refused the connection (nothing listens there)';
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return `reset: the connection was closed before an answer (${code})`;
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EHOSTDOWN') return `unreachable: no route to the receiver (${code})`;
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED')
+    return `reset: the connection was closed before an answer (${code})`;
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EHOSTDOWN')
+    return `unreachable: no route to the receiver (${code})`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `unresolved: the receiver's name did not resolve (${code})`;
   return `failed: no answer (${code || name || 'an unknown error'})`;
 }

@@ -9,13 +9,17 @@
 
 interface SlotShares {
   /** Runs a claim for `slot`, given the subscriptions it may not take now; one claim at a time while any is slow, so the share holds. */
-  claim<T extends { endpoint: { client: string } }>(slot: number, take: (exclude: readonly string[]) => Promise<T[]>): Promise<T[]>;
+  claim<T extends { endpoint: { client: string } }>(
+    slot: number,
+    take: (exclude: readonly string[]) => Promise<T[]>,
+  ): Promise<T[]>;
   /** The slot's turn of `client` ended; `slow` when it used its whole time. */
   ended(slot: number, client: string, slow: boolean): void;
 }
 
 /** The number of slots slow subscriptions may hold together: `share` of them, at least one, and one fewer than all. */
-export const slowSlots = (slots: number, share: number) => (slots <= 1 ? 1 : Math.min(slots - 1, Math.max(1, Math.floor(slots * share))));
+export const slowSlots = (slots: number, share: number) =>
+  slots <= 1 ? 1 : Math.min(slots - 1, Math.max(1, Math.floor(slots * share)));
 
 export function slotShares(slots: number, share: number): SlotShares {
   const cap = slowSlots(slots, share);

@@ -15,10 +15,30 @@ export interface DeliveryMetrics {
 export function deliveryMetrics(registry: Registry, store: WebhookStore): DeliveryMetrics {
   const labelNames = ['subscription'] as const;
   const registers = [registry];
-  const delivered = new Counter({ name: 'lev_webhook_delivered_total', help: 'Events a receiver took (2xx)', labelNames, registers });
-  const failed = new Counter({ name: 'lev_webhook_failed_attempts_total', help: 'Attempts that got no 2xx', labelNames, registers });
-  const retrying = new Counter({ name: 'lev_webhook_retries_scheduled_total', help: 'Failed attempts followed by a scheduled retry', labelNames, registers });
-  const dead = new Counter({ name: 'lev_webhook_dead_lettered_total', help: 'Events dead-lettered after their last attempt', labelNames, registers });
+  const delivered = new Counter({
+    name: 'lev_webhook_delivered_total',
+    help: 'Events a receiver took (2xx)',
+    labelNames,
+    registers,
+  });
+  const failed = new Counter({
+    name: 'lev_webhook_failed_attempts_total',
+    help: 'Attempts that got no 2xx',
+    labelNames,
+    registers,
+  });
+  const retrying = new Counter({
+    name: 'lev_webhook_retries_scheduled_total',
+    help: 'Failed attempts followed by a scheduled retry',
+    labelNames,
+    registers,
+  });
+  const dead = new Counter({
+    name: 'lev_webhook_dead_lettered_total',
+    help: 'Events dead-lettered after their last attempt',
+    labelNames,
+    registers,
+  });
   const request = new Histogram({
     name: 'lev_webhook_request_seconds',
     help: 'Time of one POST to a receiver',
@@ -42,7 +62,10 @@ export function deliveryMetrics(registry: Registry, store: WebhookStore): Delive
       this.reset();
       const now = Date.now();
       for (const endpoint of await store.list().catch(() => [])) {
-        this.set({ subscription: endpoint.client }, endpoint.oldestUndeliveredAt ? (now - Date.parse(endpoint.oldestUndeliveredAt)) / 1000 : 0);
+        this.set(
+          { subscription: endpoint.client },
+          endpoint.oldestUndeliveredAt ? (now - Date.parse(endpoint.oldestUndeliveredAt)) / 1000 : 0,
+        );
       }
     },
   });
@@ -53,7 +76,8 @@ export function deliveryMetrics(registry: Registry, store: WebhookStore): Delive
     registers,
     async collect() {
       this.reset();
-      for (const endpoint of await store.list().catch(() => [])) this.set({ subscription: endpoint.client }, endpoint.attempts > 0 ? 1 : 0);
+      for (const endpoint of await store.list().catch(() => []))
+        this.set({ subscription: endpoint.client }, endpoint.attempts > 0 ? 1 : 0);
     },
   });
   return {

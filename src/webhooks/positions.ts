@@ -48,7 +48,11 @@ interface PositionOptions {
   readonly active?: Pick<ActiveCheck, 'seen'>;
 }
 
-export function positionRecorder(store: WebhookStore, lease: Lease, { leaseMs, claimedAt, log, active }: PositionOptions): PositionRecorder {
+export function positionRecorder(
+  store: WebhookStore,
+  lease: Lease,
+  { leaseMs, claimedAt, log, active }: PositionOptions,
+): PositionRecorder {
   const { endpoint } = lease;
   let taken = endpoint.deliveredThrough;
   let recorded = endpoint.deliveredThrough;
@@ -113,7 +117,12 @@ export function positionRecorder(store: WebhookStore, lease: Lease, { leaseMs, c
         kick();
       }, unkept);
       unkeptYet.push({ position, settled });
-      void settled.finally(() => unkeptYet.splice(unkeptYet.findIndex((e) => e.settled === settled), 1));
+      void settled.finally(() =>
+        unkeptYet.splice(
+          unkeptYet.findIndex((e) => e.settled === settled),
+          1,
+        ),
+      );
     },
     async room(limit) {
       while (unkeptYet.length > limit) await unkeptYet[0].settled;

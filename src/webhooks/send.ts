@@ -63,7 +63,8 @@ export function createSender(options: SenderOptions) {
         // The address checked is the one connected to.
         lookup: (_host: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
           destination.resolve().then(
-            (addresses: LookupAddress[]) => (lookupOptions.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)),
+            (addresses: LookupAddress[]) =>
+              lookupOptions.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family),
             (error: Error) => callback(error),
           );
         },
@@ -73,14 +74,23 @@ export function createSender(options: SenderOptions) {
     return agent;
   }
 
-  async function send(target: { url: string; tlsCert?: string; tlsKey?: string }, headers: Record<string, string>, body: string): Promise<SendResult> {
+  async function send(
+    target: { url: string; tlsCert?: string; tlsKey?: string },
+    headers: Record<string, string>,
+    body: string,
+  ): Promise<SendResult> {
     let destination;
     try {
       destination = options.checker.destination(target.url);
       await destination.resolve();
     } catch (error) {
       if (error instanceof RefusedDestination) return { error: error.message, refused: true };
-      return { error: unresolvedFailure(new URL(target.url).hostname, String((error as NodeJS.ErrnoException).code ?? (error as Error).name)) };
+      return {
+        error: unresolvedFailure(
+          new URL(target.url).hostname,
+          String((error as NodeJS.ErrnoException).code ?? (error as Error).name),
+        ),
+      };
     }
     try {
       const answer = await undici().request(target.url, {
@@ -98,7 +108,8 @@ export function createSender(options: SenderOptions) {
       answer.body.destroy();
       const { statusCode: status } = answer;
       if (status >= 200 && status < 300) return { status };
-      if (status >= 300 && status < 400) return { status, error: statusFailure(status, Boolean(answer.headers.location)) };
+      if (status >= 300 && status < 400)
+        return { status, error: statusFailure(status, Boolean(answer.headers.location)) };
       const after = status === 429 || status === 503 ? retryAfterMs(answer.headers['retry-after']) : undefined;
       return { status, ...(after !== undefined ? { retryAfterMs: after } : {}), error: statusFailure(status) };
     } catch (error) {

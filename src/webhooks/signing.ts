@@ -25,7 +25,9 @@ export function newSigningKey(): string {
 
 /** The published form of a signing key's public half: `whpk_` + base64 of its 32 raw bytes. */
 export function publicKeyOf(signingKey: string): string {
-  const publicKey = createPublicKey(createPrivateKey({ key: Buffer.from(signingKey, 'base64'), format: 'der', type: 'pkcs8' }));
+  const publicKey = createPublicKey(
+    createPrivateKey({ key: Buffer.from(signingKey, 'base64'), format: 'der', type: 'pkcs8' }),
+  );
   const der = publicKey.export({ format: 'der', type: 'spki' });
   return PUBLIC_KEY_PREFIX + der.subarray(der.length - 32).toString('base64');
 }

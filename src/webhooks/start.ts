@@ -25,7 +25,10 @@ export function startConfiguredDelivery(
   registry?: Registry,
   overrides: Partial<DeliveryOptions> = {},
 ) {
-  const checker = destinationPolicy({ allowHttpLoopback: settings.allowHttpLoopback, allowedNetworks: settings.allowedNetworks });
+  const checker = destinationPolicy({
+    allowHttpLoopback: settings.allowHttpLoopback,
+    allowedNetworks: settings.allowedNetworks,
+  });
   return startDelivery({
     store: backend.webhooks,
     feed: backend.events,

@@ -9,7 +9,9 @@ export const DELIVERY_STATES = ['delivering', 'retrying', 'paused', 'disabled'] 
 type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** Disabled (the receiver answered 410 Gone) before paused, paused before retrying. */
-export const deliveryStateOf = (endpoint: Pick<WebhookEndpoint, 'disabledAt' | 'paused' | 'attempts'>): DeliveryState =>
+export const deliveryStateOf = (
+  endpoint: Pick<WebhookEndpoint, 'disabledAt' | 'paused' | 'attempts'>,
+): DeliveryState =>
   endpoint.disabledAt ? 'disabled' : endpoint.paused ? 'paused' : endpoint.attempts > 0 ? 'retrying' : 'delivering';
 
 /** The receiver's origin and path, never its query, which may carry the receiver's own token. (Credentials and fragments are refused when a webhook is set.) */

@@ -43,7 +43,8 @@ interface TurnEnd {
  * datasets they read, and its fields rendered for them as a lookup would; without, every type it
  * names, thin.
  */
-const typesOf = (endpoint: WebhookEndpoint) => (endpoint.roles ? receivableTypes(endpoint.events, endpoint.roles) : endpoint.events);
+const typesOf = (endpoint: WebhookEndpoint) =>
+  endpoint.roles ? receivableTypes(endpoint.events, endpoint.roles) : endpoint.events;
 
 function fieldsFor({ renderer, feed }: TurnContext, endpoint: WebhookEndpoint, events: readonly FeedEvent[]) {
   return endpoint.roles
@@ -67,18 +68,37 @@ function turnClock(claimedAt: number, turnMs: number) {
 }
 
 /** Dead letters queued again (`redeliver`), each once; its outcome recorded only once its entry is kept. */
-async function redeliverQueued(context: TurnContext, lease: Lease, types: readonly string[], clock: ReturnType<typeof turnClock>, active: ActiveCheck) {
+async function redeliverQueued(
+  context: TurnContext,
+  lease: Lease,
+  types: readonly string[],
+  clock: ReturnType<typeof turnClock>,
+  active: ActiveCheck,
+) {
   const { store, feed } = context;
   const { endpoint } = lease;
   for (const letter of await store.queued(endpoint.client, context.batch)) {
     if (clock.out() || context.stopping.aborted || !(await active.may())) return false;
     const event = await eventAt(feed, letter.position, types);
     if (!event) {
-      await store.redelivered(lease, letter.position, false, undefined, 'the event is no longer kept in the feed, or no longer of a type the subscription receives');
+      await store.redelivered(
+        lease,
+        letter.position,
+        false,
+        undefined,
+        'the event is no longer kept in the feed, or no longer of a type the subscription receives',
+      );
       continue;
     }
     clock.attempted();
-    const { result, kept } = await attempt(context, endpoint, event, letter.attempts + 1, 'redelivery', (await fieldsFor(context, endpoint, [event])).get(event));
+    const { result, kept } = await attempt(
+      context,
+      endpoint,
+      event,
+      letter.attempts + 1,
+      'redelivery',
+      (await fieldsFor(context, endpoint, [event])).get(event),
+    );
     await kept;
     await store.redelivered(lease, letter.position, isTaken(result), result.status, result.error);
   }
@@ -115,7 +135,14 @@ export async function deliverTurn(context: TurnContext, lease: Lease, claimedAt:
       // Paused, disabled or removed: nothing more is sent.
       if (!(await active.may())) return ended();
       clock.attempted();
-      const { result, kept: entry } = await attempt(context, endpoint, event, state.attempts + 1, 'feed', fields.get(event));
+      const { result, kept: entry } = await attempt(
+        context,
+        endpoint,
+        event,
+        state.attempts + 1,
+        'feed',
+        fields.get(event),
+      );
       const outcome = decide(result, state, event.position, context);
       metrics?.outcome(endpoint.client, outcome.kind);
       if (outcome.kind === 'delivered') {
@@ -129,21 +156,37 @@ export async function deliverTurn(context: TurnContext, lease: Lease, claimedAt:
       if (positions.trouble !== undefined) throw positions.trouble;
       if (positions.lost || !(await positions.record(outcome))) return ended();
       if (outcome.kind === 'retry') {
-        log.info({ subscription: endpoint.client, event: event.position, status: outcome.status, error: outcome.error, retryInMs: outcome.delayMs }, 'webhook delivery failed; will retry');
+        log.info(
+          {
+            subscription: endpoint.client,
+            event: event.position,
+            status: outcome.status,
+            error: outcome.error,
+            retryInMs: outcome.delayMs,
+          },
+          'webhook delivery failed; will retry',
+        );
         return ended();
       }
       if (outcome.kind === 'gone') {
-        log.warn({ subscription: endpoint.client, status: outcome.status }, 'webhook receiver answered 410 Gone: subscription delivery disabled');
+        log.warn(
+          { subscription: endpoint.client, status: outcome.status },
+          'webhook receiver answered 410 Gone: subscription delivery disabled',
+        );
         return ended();
       }
-      log.warn({ subscription: endpoint.client, event: event.position, status: outcome.status, error: outcome.error }, 'webhook event dead-lettered after its last attempt');
+      log.warn(
+        { subscription: endpoint.client, event: event.position, status: outcome.status, error: outcome.error },
+        'webhook event dead-lettered after its last attempt',
+      );
       state = { attempts: 0 };
     }
     await positions.settle();
     if (positions.trouble !== undefined) throw positions.trouble;
     if (positions.lost || stopping.aborted) return ended();
     // Past the other types' events too, so the next look starts where there is something to send.
-    if (page.events.length < context.batch && page.next > endpoint.deliveredThrough) await store.skipTo(lease, page.next);
+    if (page.events.length < context.batch && page.next > endpoint.deliveredThrough)
+      await store.skipTo(lease, page.next);
     return ended();
   } finally {
     // However the turn ended (the database gone, an audit entry not kept, stopping), what was taken

@@ -92,12 +92,18 @@ export function startDelivery(options: DeliveryOptions) {
   /** A lease for the slot, or none when nothing is due (or the database does not answer). */
   async function claim(index: number): Promise<Lease | undefined> {
     try {
-      const leases = await shares.claim(index, (exclude) => store.claim(`${owner}/${index}`, options.leaseMs, 1, exclude));
+      const leases = await shares.claim(index, (exclude) =>
+        store.claim(`${owner}/${index}`, options.leaseMs, 1, exclude),
+      );
       if (databaseDown) log.info({}, 'webhook delivery resumed: the database answers again');
       databaseDown = false;
       return leases[0];
     } catch (error) {
-      if (!databaseDown) log.warn({ err: { message: (error as Error).message } }, 'webhook delivery paused: the database does not answer');
+      if (!databaseDown)
+        log.warn(
+          { err: { message: (error as Error).message } },
+          'webhook delivery paused: the database does not answer',
+        );
       databaseDown = true;
       await pause();
       return undefined;
@@ -111,7 +117,10 @@ export function startDelivery(options: DeliveryOptions) {
       ({ slow } = await deliverTurn(context, lease, claimedAt));
     } catch (error) {
       slow = performance.now() - claimedAt >= context.turnMs;
-      log.warn({ subscription: lease.endpoint.client, err: { message: (error as Error).message } }, 'webhook delivery interrupted; the subscription is tried again');
+      log.warn(
+        { subscription: lease.endpoint.client, err: { message: (error as Error).message } },
+        'webhook delivery interrupted; the subscription is tried again',
+      );
       await pause();
     } finally {
       shares.ended(index, lease.endpoint.client, slow);

@@ -26,7 +26,9 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 function heldWriter() {
   const writes: { ids: string[]; finish: (error?: Error) => void }[] = [];
   const write = (entries: readonly AuditEntry[]) =>
-    new Promise<void>((resolve, reject) => writes.push({ ids: entries.map((e) => e.requestId), finish: (error) => (error ? reject(error) : resolve()) }));
+    new Promise<void>((resolve, reject) =>
+      writes.push({ ids: entries.map((e) => e.requestId), finish: (error) => (error ? reject(error) : resolve()) }),
+    );
   return { writes, write };
 }
 
@@ -37,15 +39,27 @@ test('entries of a turn are written together, one write at a time', async () => 
   await nextTurn();
   await nextTurn();
   // At most maxBatch a write; the rest of the turn waits for the first write.
-  assert.deepEqual(writes.map((w) => w.ids), [['0', '1', '2']]);
+  assert.deepEqual(
+    writes.map((w) => w.ids),
+    [['0', '1', '2']],
+  );
   const second = [4, 5].map((i) => trail.record(entry(i)));
   await nextTurn();
   await nextTurn();
-  assert.deepEqual(writes.map((w) => w.ids), [['0', '1', '2']]);
+  assert.deepEqual(
+    writes.map((w) => w.ids),
+    [['0', '1', '2']],
+  );
   writes[0].finish();
   await Promise.all(first.slice(0, 3));
   await nextTurn();
-  assert.deepEqual(writes.map((w) => w.ids), [['0', '1', '2'], ['3', '4', '5']]);
+  assert.deepEqual(
+    writes.map((w) => w.ids),
+    [
+      ['0', '1', '2'],
+      ['3', '4', '5'],
+    ],
+  );
   let flushed = false;
   const flushing = trail.flush().then(() => (flushed = true));
   await nextTurn();
@@ -71,7 +85,11 @@ test('with a linger, a group waits for the accesses begun to join it, and no lon
   assert.equal(writes.length, 0, 'an end said twice counts once');
   c();
   await nextTurn();
-  assert.deepEqual(writes.map((w) => w.ids), [['0', '1']], 'the last ended without an entry: the group goes at once');
+  assert.deepEqual(
+    writes.map((w) => w.ids),
+    [['0', '1']],
+    'the last ended without an entry: the group goes at once',
+  );
   writes[0].finish();
   await Promise.all(recorded);
 

@@ -52,7 +52,9 @@ const pgStore = async (t: Parameters<typeof emptyStore>[0]) => {
   return store;
 };
 
-test(`a batch whose connection was lost but which went in counts as written, and the chain goes on from it`, { skip }, async (t) => {
+test(`a batch whose connection was lost but which went in counts as written, and the chain goes on from it`, {
+  skip,
+}, async (t) => {
   const store = await pgStore(t);
   const driver = losingNextInsert(store.driver, true);
   const write = createChainWriter(driver);

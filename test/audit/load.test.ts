@@ -13,7 +13,10 @@ for (const kind of await storeKinds()) {
     const store = await filledStore(t, kind);
     const app = await startApp(t, store);
     const searches = scenarios.map(({ type, search }) => `/v1/registration/${type}?${new URLSearchParams(search)}`);
-    const lookups = scenarios.flatMap(({ type, id }) => [`/v1/registration/${type}/${id}`, `/v1/registration/${type}/${id + 7_000_000}`]);
+    const lookups = scenarios.flatMap(({ type, id }) => [
+      `/v1/registration/${type}/${id}`,
+      `/v1/registration/${type}/${id + 7_000_000}`,
+    ]);
     const paths = [...searches, ...lookups, '/v1/registration/birth/not-a-number'];
     const result = await autocannon({
       url: app.url,
@@ -24,7 +27,10 @@ for (const kind of await storeKinds()) {
     });
     assert.equal(result.errors, 0);
     assert.equal(result['5xx'], 0);
-    assert.ok(result['2xx'] > 1000 && result.non2xx > 100, `a mix of answers: ${result['2xx']} 2xx, ${result.non2xx} others`);
+    assert.ok(
+      result['2xx'] > 1000 && result.non2xx > 100,
+      `a mix of answers: ${result['2xx']} 2xx, ${result.non2xx} others`,
+    );
     assert.equal((await trailEntries(store)).length, result['2xx']);
     assert.deepEqual(await verifyTrail(store), { ok: true, entries: result['2xx'] });
   });

@@ -13,11 +13,20 @@ test('memory keeps only the latest entries, and they chain', async () => {
   await trail.flush();
   const kept = trail.kept();
   assert.equal(kept.length, 50);
-  assert.deepEqual(kept.map((e) => e.requestId), Array.from({ length: 50 }, (_, i) => `r-${450 + i}`));
+  assert.deepEqual(
+    kept.map((e) => e.requestId),
+    Array.from({ length: 50 }, (_, i) => `r-${450 + i}`),
+  );
   // The first kept entry anchors the rest.
   const [anchor, ...rest] = kept;
   assert.deepEqual(await verifyEntries(rest, anchor.hash), { ok: true, entries: 49 });
   const report = await trail.userActivity({ from: '1970-01-01', to: '2999-12-31' });
-  assert.equal(Object.values(report).flatMap((days) => Object.values(days)).reduce((a, b) => a + b, 0), 50, 'the report counts what is kept');
+  assert.equal(
+    Object.values(report)
+      .flatMap((days) => Object.values(days))
+      .reduce((a, b) => a + b, 0),
+    50,
+    'the report counts what is kept',
+  );
   await trail.close();
 });

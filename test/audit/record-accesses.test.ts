@@ -13,7 +13,11 @@ import { CALLER, filledStore, startApp, storeKinds, testConfig, trailEntries, ve
 
 const RECORD = '/api/v0/audit/records';
 const ASHWORTH = 'surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08';
-const as = (username: string, roles = 'birth,death') => ({ ...CALLER, 'x-auth-username': username, 'x-auth-roles': roles });
+const as = (username: string, roles = 'birth,death') => ({
+  ...CALLER,
+  'x-auth-username': username,
+  'x-auth-roles': roles,
+});
 const AUDITOR = as('auditor', 'audit');
 
 for (const kind of await storeKinds()) {
@@ -21,12 +25,16 @@ for (const kind of await storeKinds()) {
     test('lists exactly the accesses that disclosed or decided on it, newest first, with time, user, client and operation', async (t) => {
       const store = await filledStore(t, kind);
       const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
-      const ok = async (path: string, headers: Record<string, string>) => assert.equal((await app.get(path, headers)).status, 200, path);
+      const ok = async (path: string, headers: Record<string, string>) =>
+        assert.equal((await app.get(path, headers)).status, 200, path);
       await ok('/v1/registration/birth/123456789', as('looked'));
       await ok(`/v1/registration/birth?${ASHWORTH}`, as('searched'));
       await ok(`/v1/verification/birth?${ASHWORTH}`, as('verified'));
       // A close match: Eleanor's surname misspelt.
-      await ok('/v1/suggestions/birth?surname=Ashwort&forenames=Eleanor&dateOfBirth=2008-08-08', as('suggested', 'birth,suggest'));
+      await ok(
+        '/v1/suggestions/birth?surname=Ashwort&forenames=Eleanor&dateOfBirth=2008-08-08',
+        as('suggested', 'birth,suggest'),
+      );
       // The mock subscribes every caller to every event: the feed names every record it holds.
       await ok('/v1/events?limit=1000', as('fed'));
       // Accesses that did not disclose it: another record, a search that did not return it, another type.
@@ -37,7 +45,11 @@ for (const kind of await storeKinds()) {
       const response = await app.get(`${RECORD}/birth/123456789`, AUDITOR);
       assert.equal(response.status, 200, response.text);
       assert.deepEqual(
-        response.body.map((e: { username: string; operation: string; client: string; records: unknown[] }) => [e.username, e.operation, e.client]),
+        response.body.map((e: { username: string; operation: string; client: string; records: unknown[] }) => [
+          e.username,
+          e.operation,
+          e.client,
+        ]),
         [
           ['v0', 'lookup', 'test-client'],
           ['fed', 'events', 'test-client'],
@@ -48,7 +60,10 @@ for (const kind of await storeKinds()) {
         ],
       );
       for (const e of response.body) {
-        assert.ok(e.records.some((r: { type: string; id: number }) => r.type === 'birth' && r.id === 123456789), 'each names the record');
+        assert.ok(
+          e.records.some((r: { type: string; id: number }) => r.type === 'birth' && r.id === 123456789),
+          'each names the record',
+        );
         assert.match(e.at, /^\d{4}-\d\d-\d\dT/);
       }
       const ats = response.body.map((e: { at: string }) => e.at);
@@ -58,7 +73,10 @@ for (const kind of await storeKinds()) {
       assert.deepEqual((await app.get(`${RECORD}/birth/123456789?to=2000-01-01`, AUDITOR)).body, []);
       const limited = await app.get(`${RECORD}/birth/123456789?limit=1`, AUDITOR);
       assert.deepEqual([limited.body.length, limited.headers.get('x-results-truncated')], [1, 'true']);
-      assert.deepEqual((await app.get(`${RECORD}/death/123456789`, AUDITOR)).body.map((e: { username: string }) => e.username), ['other-type', 'fed']);
+      assert.deepEqual(
+        (await app.get(`${RECORD}/death/123456789`, AUDITOR)).body.map((e: { username: string }) => e.username),
+        ['other-type', 'fed'],
+      );
       assert.deepEqual((await app.get(`${RECORD}/birth/1`, AUDITOR)).body, []);
     });
 
@@ -83,20 +101,36 @@ for (const kind of await storeKinds()) {
     test('reading the trail is itself recorded, as audit-read, before the answer', async (t) => {
       const app = await startApp(t, await filledStore(t, kind), testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
       const today = new Date().toISOString().slice(0, 10);
-      const reads = ['/api/v0/audit/user-activity', '/api/v0/audit/entries?user=x', `${RECORD}/birth/1`, '/api/v0/audit/checkpoints'];
+      const reads = [
+        '/api/v0/audit/user-activity',
+        '/api/v0/audit/entries?user=x',
+        `${RECORD}/birth/1`,
+        '/api/v0/audit/checkpoints',
+      ];
       for (const path of reads) assert.equal((await app.get(path, AUDITOR)).status, 200, path);
       const report = await app.get('/api/v0/audit/user-activity?operation=audit-read', AUDITOR);
       assert.deepEqual(report.body, { auditor: { [today]: reads.length } }, 'every reading before this one');
       const entries = await app.get('/api/v0/audit/entries?user=auditor&operation=audit-read', AUDITOR);
       assert.deepEqual(
-        entries.body.map((e: { path: string; query: string; dataset: string }) => `${e.dataset} ${e.path}${e.query ? `?${e.query}` : ''}`),
+        entries.body.map(
+          (e: { path: string; query: string; dataset: string }) =>
+            `${e.dataset} ${e.path}${e.query ? `?${e.query}` : ''}`,
+        ),
         ['audit /api/v0/audit/user-activity?operation=audit-read', ...reads.map((path) => `audit ${path}`).reverse()],
       );
       // The report counts accesses to registrations: the trail's own readings only when asked for.
-      assert.deepEqual((await app.get('/api/v0/audit/user-activity', AUDITOR)).body, {}, 'no reading counted without operation=audit-read');
+      assert.deepEqual(
+        (await app.get('/api/v0/audit/user-activity', AUDITOR)).body,
+        {},
+        'no reading counted without operation=audit-read',
+      );
       assert.deepEqual((await app.get('/api/v0/audit/entries?user=auditor', AUDITOR)).body, []);
       assert.equal((await app.get('/api/v0/audit/user-activity', as('nosy'))).status, 403);
-      assert.equal((await app.get('/api/v0/audit/entries?user=nosy', AUDITOR)).body.length, 0, 'a refused reading disclosed nothing and is not recorded');
+      assert.equal(
+        (await app.get('/api/v0/audit/entries?user=nosy', AUDITOR)).body.length,
+        0,
+        'a refused reading disclosed nothing and is not recorded',
+      );
     });
 
     test('the checkpoints are listed newest first, each signed over what it states', async (t) => {
@@ -127,8 +161,14 @@ test('an access that found nothing keeps an empty list of records, as the store 
   for (const kind of await storeKinds()) {
     const store = await filledStore(t, kind);
     const app = await startApp(t, store);
-    assert.equal((await app.get('/v1/verification/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status, 200);
-    assert.equal((await app.get('/v1/registration/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status, 200);
+    assert.equal(
+      (await app.get('/v1/verification/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status,
+      200,
+    );
+    assert.equal(
+      (await app.get('/v1/registration/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status,
+      200,
+    );
     assert.equal((await app.get('/api/v0/audit/user-activity')).status, 200);
     const entries = await trailEntries(store);
     assert.deepEqual(

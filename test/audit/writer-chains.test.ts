@@ -42,10 +42,16 @@ async function database(t: TestContext, upTo?: number): Promise<SqlDriver> {
   if (upTo === undefined) await migrate(driver);
   else {
     // The schema as a release that knew only the migrations up to `upTo` left it.
-    await driver.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), checksum text)');
+    await driver.query(
+      'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), checksum text)',
+    );
     for (const m of migrations.filter((m) => m.version <= upTo)) {
       for (const sql of splitStatements(m.sql)) await driver.query(sql);
-      await driver.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [m.version, m.name, checksum(m)]);
+      await driver.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+        m.version,
+        m.name,
+        checksum(m),
+      ]);
     }
   }
   return driver;
@@ -72,7 +78,7 @@ const brokenBecause = async (driver: SqlDriver, pattern: RegExp, witnessed: read
   assert.match(result.ok ? '' : result.reason, pattern);
 };
 
-test('the chain written before writers continues into every writer\'s, and verify checks both', { skip }, async (t) => {
+test("the chain written before writers continues into every writer's, and verify checks both", { skip }, async (t) => {
   const driver = await database(t, 5);
   // Three entries as the single chain had them (version 5: no writer, chained in id order).
   let previous = GENESIS_HASH;
@@ -86,15 +92,25 @@ test('the chain written before writers continues into every writer\'s, and verif
     );
   }
   await migrate(driver);
-  const [origin] = await driver.query<{ head: string; entries: string }>('SELECT head, entries::text AS entries FROM audit_chain_origin');
+  const [origin] = await driver.query<{ head: string; entries: string }>(
+    'SELECT head, entries::text AS entries FROM audit_chain_origin',
+  );
   assert.deepEqual(origin, { head: previous, entries: '3' });
   await twoWriters(driver);
   assert.deepEqual(await verifyAuditChain(driver), { ok: true, entries: 23, writers: 2, checkpoints: 0 });
 
   // Rows of no writer break the check new rows pass: a tamperer drops it as well.
-  await tamper(driver, 'ALTER TABLE audit_log DROP CONSTRAINT audit_log_writer_chain', "UPDATE audit_log SET username = 'someone' WHERE writer IS NULL AND request_id = 'old-1'");
+  await tamper(
+    driver,
+    'ALTER TABLE audit_log DROP CONSTRAINT audit_log_writer_chain',
+    "UPDATE audit_log SET username = 'someone' WHERE writer IS NULL AND request_id = 'old-1'",
+  );
   await brokenBecause(driver, /does not follow from the entry before it/);
-  await tamper(driver, "UPDATE audit_log SET username = 'old' WHERE writer IS NULL AND request_id = 'old-1'", "DELETE FROM audit_log WHERE request_id = 'old-2'");
+  await tamper(
+    driver,
+    "UPDATE audit_log SET username = 'old' WHERE writer IS NULL AND request_id = 'old-1'",
+    "DELETE FROM audit_log WHERE request_id = 'old-2'",
+  );
   // The last entry of the old chain gone: no hash before it breaks, but the origin recorded where it ended.
   await brokenBecause(driver, /holds 2 entries .* not the 3/);
 });
@@ -102,7 +118,11 @@ test('the chain written before writers continues into every writer\'s, and verif
 for (const [what, statements, reason] of [
   ['changed', ["UPDATE audit_log SET results = 7 WHERE writer = 'b' AND seq = 5"], /writer b, #5\) does not follow/],
   ['deleted', ["DELETE FROM audit_log WHERE writer = 'b' AND seq = 5"], /writer b, #6\) comes after #4/],
-  ['given a record it did not disclose', ["UPDATE audit_log SET records = '{birth:1}' WHERE writer = 'a' AND seq = 3"], /writer a, #3\) does not follow/],
+  [
+    'given a record it did not disclose',
+    ["UPDATE audit_log SET records = '{birth:1}' WHERE writer = 'a' AND seq = 3"],
+    /writer a, #3\) does not follow/,
+  ],
   [
     'inserted (the entries after it renumbered)',
     [
@@ -122,7 +142,11 @@ for (const [what, statements, reason] of [
     ],
     /writer a, #3\) does not follow/,
   ],
-  ['moved to another writer', ["UPDATE audit_log SET writer = 'a', seq = 11 WHERE writer = 'b' AND seq = 10"], /writer a, #11\) does not follow/],
+  [
+    'moved to another writer',
+    ["UPDATE audit_log SET writer = 'a', seq = 11 WHERE writer = 'b' AND seq = 10"],
+    /writer a, #11\) does not follow/,
+  ],
 ] as const) {
   test(`an entry ${what} in a writer's part is found`, { skip }, async (t) => {
     const driver = await database(t);
@@ -133,14 +157,22 @@ for (const [what, statements, reason] of [
   });
 }
 
-test("a checkpoint binds every writer's head: the last entries of a writer, or a whole writer, removed after it are found", { skip }, async (t) => {
+test("a checkpoint binds every writer's head: the last entries of a writer, or a whole writer, removed after it are found", {
+  skip,
+}, async (t) => {
   const driver = await database(t);
   await twoWriters(driver);
   const signer = checkpointSigner(newSigningKey());
   const checkpoint = await takeCheckpoint(driver, signer);
   assert.ok(checkpoint);
   assert.equal(checkpoint.entries, 20);
-  assert.deepEqual(checkpoint.heads.map((h) => [h.writer, h.seq]), [['a', 10], ['b', 10]]);
+  assert.deepEqual(
+    checkpoint.heads.map((h) => [h.writer, h.seq]),
+    [
+      ['a', 10],
+      ['b', 10],
+    ],
+  );
   assert.equal(await takeCheckpoint(driver, signer, 60_000), undefined, 'one taken lately: none taken again');
   assert.equal(await takeCheckpoint(driver, signer), undefined, 'the trail has not grown: none taken');
   await createChainWriter(driver, 'c')([entry('c', 0)]);
@@ -154,13 +186,20 @@ test("a checkpoint binds every writer's head: the last entries of a writer, or a
   await brokenBecause(driver, /names entry 10 of writer b, whose chain ends at 0/);
 });
 
-test('a checkpoint kept elsewhere proves a rewrite before it, even with the stored checkpoints gone', { skip }, async (t) => {
+test('a checkpoint kept elsewhere proves a rewrite before it, even with the stored checkpoints gone', {
+  skip,
+}, async (t) => {
   const driver = await database(t);
   await twoWriters(driver);
   const signer = checkpointSigner(newSigningKey());
   const kept = parseCheckpoints(JSON.stringify([await takeCheckpoint(driver, signer)]));
   assert.equal(checkpointFault(kept[0]), undefined);
-  assert.deepEqual(await verifyAuditChain(driver, { witnessed: kept }), { ok: true, entries: 20, writers: 2, checkpoints: 1 });
+  assert.deepEqual(await verifyAuditChain(driver, { witnessed: kept }), {
+    ok: true,
+    entries: 20,
+    writers: 2,
+    checkpoints: 1,
+  });
 
   // The whole of writer a's chain rewritten from its third entry on, each hash made to follow: the
   // chains verify on their own, and the stored checkpoint is removed too.
@@ -198,12 +237,25 @@ test('AUDIT_SIGNING_KEY: an Ed25519 key in PKCS#8, PEM or base64 DER, signs; any
   for (const text of [pem, der]) {
     const config = testConfig({ AUDIT_SIGNING_KEY: text, AUDIT_CHECKPOINT_S: '5' });
     assert.equal(config.auditCheckpoints.intervalMs, 5000);
-    const signed = checkpointSigner(config.auditCheckpoints.signingKey!).sign({ at: '2026-01-01T00:00:00.000Z', entries: 0, origin: GENESIS_HASH, heads: [], previous: GENESIS_HASH });
+    const signed = checkpointSigner(config.auditCheckpoints.signingKey!).sign({
+      at: '2026-01-01T00:00:00.000Z',
+      entries: 0,
+      origin: GENESIS_HASH,
+      heads: [],
+      previous: GENESIS_HASH,
+    });
     assert.equal(checkpointFault(signed), undefined);
     assert.equal(signed.publicKey, checkpointSigner(key).publicKey, 'the key given, not another');
   }
   assert.equal(testConfig().auditCheckpoints.signingKey, undefined, 'none configured: the backend makes one');
-  const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  for (const bad of ['not a key', rsa]) assert.throws(() => testConfig({ AUDIT_SIGNING_KEY: bad }), (error: Error) => error instanceof ConfigError && /AUDIT_SIGNING_KEY: not an Ed25519 private key/.test(error.message));
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
+  for (const bad of ['not a key', rsa])
+    assert.throws(
+      () => testConfig({ AUDIT_SIGNING_KEY: bad }),
+      (error: Error) =>
+        error instanceof ConfigError && /AUDIT_SIGNING_KEY: not an Ed25519 private key/.test(error.message),
+    );
   assert.throws(() => testConfig({ AUDIT_CHECKPOINT_S: '0' }), /AUDIT_CHECKPOINT_S/);
 });

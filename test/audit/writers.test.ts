@@ -23,7 +23,9 @@ const entry = (writer: number, i: number): AuditEntry => ({
   requestId: `${writer}-${i}`,
 });
 
-test('three writers interleaving keep their chains intact', { skip: !(await postgresAvailable()) && 'no PostgreSQL server' }, async (t) => {
+test('three writers interleaving keep their chains intact', {
+  skip: !(await postgresAvailable()) && 'no PostgreSQL server',
+}, async (t) => {
   const store = await emptyStore(t, 'postgres');
   if (store.kind !== 'postgres') throw new Error('a PostgreSQL store');
   // Each writer has a pool of its own, as a process would.
@@ -37,7 +39,11 @@ test('three writers interleaving keep their chains intact', { skip: !(await post
   );
   const trails = drivers.map((driver) => postgresAuditTrail(driver, { maxBatch: 7 }));
   for (let round = 0; round < 5; round++) {
-    await Promise.all(trails.flatMap((trail, writer) => Array.from({ length: 20 }, (_, i) => trail.record(entry(writer, round * 100 + i)))));
+    await Promise.all(
+      trails.flatMap((trail, writer) =>
+        Array.from({ length: 20 }, (_, i) => trail.record(entry(writer, round * 100 + i))),
+      ),
+    );
   }
   assert.deepEqual(await verifyAuditChain(store.driver), { ok: true, entries: 300, writers: 3, checkpoints: 0 });
   const written = [];

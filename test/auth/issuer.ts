@@ -42,9 +42,16 @@ export interface TestClient {
 }
 
 export const CLIENTS: Record<string, TestClient> = {
-  verifier: { secret: 'verifier-secret-0123456789', realmRoles: ['birth', 'death', 'offline_access'], groups: ['/dept/team'] },
+  verifier: {
+    secret: 'verifier-secret-0123456789',
+    realmRoles: ['birth', 'death', 'offline_access'],
+    groups: ['/dept/team'],
+  },
   marriages: { secret: 'marriages-secret-0123456789', clientRoles: ['marriage', 'full-details'] },
-  everything: { secret: 'everything-secret-0123456789', realmRoles: ['birth', 'death', 'marriage', 'partnership', 'full-details'] },
+  everything: {
+    secret: 'everything-secret-0123456789',
+    realmRoles: ['birth', 'death', 'marriage', 'partnership', 'full-details'],
+  },
   auditor: { secret: 'auditor-secret-0123456789', realmRoles: ['audit'] },
   nobody: { secret: 'nobody-secret-0123456789' },
   bound: { secret: 'bound-secret-0123456789', realmRoles: ['birth', 'death'], certificateBound: true },
@@ -76,7 +83,12 @@ interface SigningKey {
 export async function newKey(kid: string): Promise<SigningKey> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const meta = { kid, alg: 'RS256', use: 'sig' };
-  return { kid, privateKey, privateJwk: { ...(await exportJWK(privateKey)), ...meta }, publicJwk: { ...(await exportJWK(publicKey)), ...meta } };
+  return {
+    kid,
+    privateKey,
+    privateJwk: { ...(await exportJWK(privateKey)), ...meta },
+    publicJwk: { ...(await exportJWK(publicKey)), ...meta },
+  };
 }
 
 /** oidc-provider's storage: in memory (its built-in one says so on every start). */
@@ -139,7 +151,10 @@ function provider(issuer: string, keys: readonly SigningKey[], pages?: PagesRegi
         : []),
     ],
     // Caseworkers: any username of CASEWORKERS signs in with any password (oidc-provider's development login form).
-    findAccount: (_ctx, id) => (Object.hasOwn(CASEWORKERS, id) ? { accountId: id, claims: () => ({ sub: id, preferred_username: id }) } : undefined),
+    findAccount: (_ctx, id) =>
+      Object.hasOwn(CASEWORKERS, id)
+        ? { accountId: id, claims: () => ({ sub: id, preferred_username: id }) }
+        : undefined,
     // The pages are the service's own: no consent screen, as a department's issuer would set it up.
     loadExistingGrant: async (ctx) => {
       const { client, session } = ctx.oidc;
@@ -155,7 +170,15 @@ function provider(issuer: string, keys: readonly SigningKey[], pages?: PagesRegi
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // The first key signs; the rest are still published (a rotation's overlap).
     jwks: { keys: keys.map((key) => key.privateJwk) as never },
-    ttl: { ClientCredentials: 300, Session: 3600, Interaction: 600, Grant: 3600, AuthorizationCode: 60, RefreshToken: 3600, IdToken: 300 },
+    ttl: {
+      ClientCredentials: 300,
+      Session: 3600,
+      Interaction: 600,
+      Grant: 3600,
+      AuthorizationCode: 60,
+      RefreshToken: 3600,
+      IdToken: 300,
+    },
     // Signs its interaction cookies (none in the client_credentials grant); without keys it warns at every start.
     cookies: { keys: ['test-issuer-cookie-key'] },
     features: {
@@ -186,13 +209,22 @@ function provider(issuer: string, keys: readonly SigningKey[], pages?: PagesRegi
       const clientId = (token as { clientId?: string }).clientId ?? '';
       // A caseworker's token (the authorisation-code flow): their own username and roles.
       const accountId = (token as { accountId?: string }).accountId;
-      if (accountId) return { azp: clientId, preferred_username: accountId, realm_access: { roles: [...(CASEWORKERS[accountId] ?? [])] } };
+      if (accountId)
+        return {
+          azp: clientId,
+          preferred_username: accountId,
+          realm_access: { roles: [...(CASEWORKERS[accountId] ?? [])] },
+        };
       const client = CLIENTS[clientId];
       return {
         azp: clientId,
         preferred_username: `service-account-${clientId}`,
         ...(client?.realmRoles ? { realm_access: { roles: [...client.realmRoles] } } : {}),
-        ...(client?.clientRoles ? { resource_access: { [AUDIENCE]: { roles: [...client.clientRoles] }, account: { roles: ['view-profile'] } } } : {}),
+        ...(client?.clientRoles
+          ? {
+              resource_access: { [AUDIENCE]: { roles: [...client.clientRoles] }, account: { roles: ['view-profile'] } },
+            }
+          : {}),
         ...(client?.groups ? { groups: [...client.groups] } : {}),
       };
     },
@@ -217,7 +249,10 @@ export interface TestIssuer {
    */
   token(clientId: string, secret?: string, tls?: { cert: Buffer; key: Buffer; ca: Buffer }): Promise<string>;
   /** A token signed here; `claims` add to or (undefined) remove from a valid service-account token's. */
-  sign(claims?: Record<string, unknown>, options?: { key?: SigningKey; header?: Record<string, unknown> }): Promise<string>;
+  sign(
+    claims?: Record<string, unknown>,
+    options?: { key?: SigningKey; header?: Record<string, unknown> },
+  ): Promise<string>;
   /** Publishes a new key, which signs from now on; the old ones stay published. */
   rotate(): Promise<SigningKey>;
   close(): Promise<void>;
@@ -232,11 +267,20 @@ export interface IssuerOptions {
 }
 
 /** POSTs a client_credentials token request over HTTPS with a client certificate. */
-function mtlsTokenRequest(url: string, authorization: string, tls: { cert: Buffer; key: Buffer; ca: Buffer }): Promise<{ status: number; body: string }> {
+function mtlsTokenRequest(
+  url: string,
+  authorization: string,
+  tls: { cert: Buffer; key: Buffer; ca: Buffer },
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const request = https.request(
       url,
-      { method: 'POST', ...tls, agent: false, headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' } },
+      {
+        method: 'POST',
+        ...tls,
+        agent: false,
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+      },
       (response) => {
         let body = '';
         response.setEncoding('utf8');
@@ -253,7 +297,9 @@ export async function startIssuer({ port = 0, mtls, pages }: IssuerOptions = {})
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const mtlsServer = mtls ? https.createServer({ cert: mtls.cert, key: mtls.key, requestCert: true, rejectUnauthorized: false }) : undefined;
+  const mtlsServer = mtls
+    ? https.createServer({ cert: mtls.cert, key: mtls.key, requestCert: true, rejectUnauthorized: false })
+    : undefined;
   if (mtlsServer) await new Promise<void>((resolve) => mtlsServer.listen(mtls?.port ?? 0, '127.0.0.1', resolve));
   const mtlsUrl = mtlsServer ? `https://127.0.0.1:${(mtlsServer.address() as AddressInfo).port}` : undefined;
   let keys = [await newKey('key-1')];
@@ -288,7 +334,8 @@ export async function startIssuer({ port = 0, mtls, pages }: IssuerOptions = {})
         body: 'grant_type=client_credentials&scope=verify',
       });
       const body = (await response.json()) as { access_token?: string };
-      if (!response.ok || !body.access_token) throw new Error(`token endpoint answered ${response.status}: ${JSON.stringify(body)}`);
+      if (!response.ok || !body.access_token)
+        throw new Error(`token endpoint answered ${response.status}: ${JSON.stringify(body)}`);
       return body.access_token;
     },
     async sign(claims = {}, { key = keys[0], header = {} } = {}) {
@@ -306,7 +353,9 @@ export async function startIssuer({ port = 0, mtls, pages }: IssuerOptions = {})
         ...claims,
       };
       for (const [name, value] of Object.entries(payload)) if (value === undefined) delete payload[name];
-      return new SignJWT(payload as JWTPayload).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: key.kid, ...header }).sign(key.privateKey);
+      return new SignJWT(payload as JWTPayload)
+        .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: key.kid, ...header })
+        .sign(key.privateKey);
     },
     async rotate() {
       keys = [await newKey(`key-${keys.length + 1}`), ...keys];
@@ -337,10 +386,26 @@ export async function startIssuer({ port = 0, mtls, pages }: IssuerOptions = {})
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { port: { type: 'string', default: '9000' }, 'mtls-port': { type: 'string', default: '9443' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' } },
+    options: {
+      port: { type: 'string', default: '9000' },
+      'mtls-port': { type: 'string', default: '9443' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+    },
   });
-  const mtls = values['tls-cert'] && values['tls-key'] ? { cert: readFileSync(values['tls-cert']), key: readFileSync(values['tls-key']), port: Number(values['mtls-port']) } : undefined;
+  const mtls =
+    values['tls-cert'] && values['tls-key']
+      ? {
+          cert: readFileSync(values['tls-cert']),
+          key: readFileSync(values['tls-key']),
+          port: Number(values['mtls-port']),
+        }
+      : undefined;
   const issuer = await startIssuer({ port: Number(values.port), mtls });
   console.log(`issuer ${issuer.url}${issuer.mtlsUrl ? `; mutual-TLS token endpoint ${issuer.mtlsUrl}/token` : ''}`);
-  console.log(`clients: ${Object.entries(CLIENTS).map(([id, client]) => `${id}:${client.secret}`).join(' ')}`);
+  console.log(
+    `clients: ${Object.entries(CLIENTS)
+      .map(([id, client]) => `${id}:${client.secret}`)
+      .join(' ')}`,
+  );
 }

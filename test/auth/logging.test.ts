@@ -40,18 +40,45 @@ async function loggedApp(config: Config): Promise<{ app: RunningApp; lines: stri
 /** Searches whose every term is distinctive: [path, terms that must not be logged]. */
 const SEARCHES: Array<[string, string[]]> = [
   // Found: the terms, and the ids of the records in the answer, must stay out of the logs.
-  ['/v1/registration/birth?surname=Marsden&forenames=George%20Henry&dateOfBirth=2010-03-14', ['Marsden', 'George', '2010-03-14']],
-  ['/v1/registration/birth?surname=Llewellyn&forenames=Poppy&dateOfBirth=2012-02-29', ['Llewellyn', 'Poppy', '2012-02-29']],
-  ['/api/v0/events/birth?lastname=Ashworth&forename1=Eleanor&dateofbirth=2008-08-08', ['Ashworth', 'Eleanor', '2008-08-08']],
+  [
+    '/v1/registration/birth?surname=Marsden&forenames=George%20Henry&dateOfBirth=2010-03-14',
+    ['Marsden', 'George', '2010-03-14'],
+  ],
+  [
+    '/v1/registration/birth?surname=Llewellyn&forenames=Poppy&dateOfBirth=2012-02-29',
+    ['Llewellyn', 'Poppy', '2012-02-29'],
+  ],
+  [
+    '/api/v0/events/birth?lastname=Ashworth&forename1=Eleanor&dateofbirth=2008-08-08',
+    ['Ashworth', 'Eleanor', '2008-08-08'],
+  ],
   ['/v1/registration/death?surname=Carlyle&forenames=Edwin&date=2017-02-09', ['Carlyle', 'Edwin', '2017-02-09']],
-  ['/v1/registration/marriage?surname=fairweather&forenames=LUCY&dateOfMarriage=2012-09-01', ['fairweather', 'LUCY', '2012-09-01']],
+  [
+    '/v1/registration/marriage?surname=fairweather&forenames=LUCY&dateOfMarriage=2012-09-01',
+    ['fairweather', 'LUCY', '2012-09-01'],
+  ],
   // Not found.
-  ['/v1/registration/birth?surname=Quillfeather&forenames=Zebediah&dateOfBirth=1923-04-17', ['Quillfeather', 'Zebediah', '1923-04-17']],
-  ['/v1/registration/partnership?surname=Thistlewaite&forenames=Ottoline&dateOfPartnership=1999-12-13', ['Thistlewaite', 'Ottoline', '1999-12-13']],
+  [
+    '/v1/registration/birth?surname=Quillfeather&forenames=Zebediah&dateOfBirth=1923-04-17',
+    ['Quillfeather', 'Zebediah', '1923-04-17'],
+  ],
+  [
+    '/v1/registration/partnership?surname=Thistlewaite&forenames=Ottoline&dateOfPartnership=1999-12-13',
+    ['Thistlewaite', 'Ottoline', '1999-12-13'],
+  ],
   // Refused: an impossible date, an over-long name, a repeated parameter.
-  ['/v1/registration/birth?surname=Ravenscroft&forenames=Isolde&dateOfBirth=2011-02-30', ['Ravenscroft', 'Isolde', '2011-02-30']],
-  [`/v1/registration/death?surname=${'Wolstenholme'.repeat(10)}&forenames=Peregrine&date=1966-06-06`, ['Wolstenholme', 'Peregrine', '1966-06-06']],
-  ['/v1/registration/birth?surname=Fenwick&surname=Blenkinsop&forenames=Ambrose&dateOfBirth=1944-10-10', ['Fenwick', 'Blenkinsop', 'Ambrose', '1944-10-10']],
+  [
+    '/v1/registration/birth?surname=Ravenscroft&forenames=Isolde&dateOfBirth=2011-02-30',
+    ['Ravenscroft', 'Isolde', '2011-02-30'],
+  ],
+  [
+    `/v1/registration/death?surname=${'Wolstenholme'.repeat(10)}&forenames=Peregrine&date=1966-06-06`,
+    ['Wolstenholme', 'Peregrine', '1966-06-06'],
+  ],
+  [
+    '/v1/registration/birth?surname=Fenwick&surname=Blenkinsop&forenames=Ambrose&dateOfBirth=1944-10-10',
+    ['Fenwick', 'Blenkinsop', 'Ambrose', '1944-10-10'],
+  ],
   // Lookups: the id is in the path.
   ['/v1/registration/death/999999061', ['999999061']],
   ['/v1/registration/birth/999999020', ['999999020']],
@@ -83,11 +110,16 @@ test('mock mode: no searched name, date or found id is logged', async () => {
   const { app, lines } = await loggedApp(testConfig({ LOG_LEVEL: 'trace' }));
   const secret = await runSearches(app, { ...CALLER, 'x-auth-roles': 'full-details' });
   assertNoneLogged(lines, secret);
-  assert.ok(lines.some((line) => JSON.parse(line).route === '/v1/registration/birth'), 'the route pattern is logged');
+  assert.ok(
+    lines.some((line) => JSON.parse(line).route === '/v1/registration/birth'),
+    'the route pattern is logged',
+  );
 });
 
 test('oidc mode: neither the searches nor any token is logged; a rejected token logs which check failed', async () => {
-  const { app, lines } = await loggedApp(testConfig({ LOG_LEVEL: 'trace', AUTH_MODE: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: AUDIENCE }));
+  const { app, lines } = await loggedApp(
+    testConfig({ LOG_LEVEL: 'trace', AUTH_MODE: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: AUDIENCE }),
+  );
   const token = await issuer.token('everything');
   const secret = await runSearches(app, { authorization: `Bearer ${token}` });
   const now = Math.floor(Date.now() / 1000);
@@ -96,14 +128,24 @@ test('oidc mode: neither the searches nor any token is logged; a rejected token 
   // The allow-list refuses these before any key is looked for (the RSA key would refuse them too).
   const [, payload] = expired.split('.');
   const unsecured = `${base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${payload}.`;
-  const pem = createPublicKey({ key: issuer.signingKey.publicJwk as JsonWebKey, format: 'jwk' }).export({ type: 'spki', format: 'pem' });
+  const pem = createPublicKey({ key: issuer.signingKey.publicJwk as JsonWebKey, format: 'jwk' }).export({
+    type: 'spki',
+    format: 'pem',
+  });
   const hmac = await new SignJWT({ iss: issuer.url, aud: AUDIENCE, azp: 'x', sub: 'x' })
     .setProtectedHeader({ alg: 'HS256', kid: issuer.signingKey.kid })
     .setIssuedAt()
     .setExpirationTime('5m')
     .sign(new TextEncoder().encode(String(pem)));
   for (const bad of [expired, wrongAudience, unsecured, hmac]) {
-    assert.equal((await app.get('/v1/registration/birth?surname=Quillfeather&forenames=Zebediah&dateOfBirth=1923-04-17', { authorization: `Bearer ${bad}` })).status, 401);
+    assert.equal(
+      (
+        await app.get('/v1/registration/birth?surname=Quillfeather&forenames=Zebediah&dateOfBirth=1923-04-17', {
+          authorization: `Bearer ${bad}`,
+        })
+      ).status,
+      401,
+    );
   }
   // Tokens, whole or in part (a signature alone is a secret's worth), and their claims' values.
   for (const jwt of [token, expired, wrongAudience, hmac]) secret.push(...jwt.split('.').filter(Boolean));

@@ -18,7 +18,11 @@ before(async () => {
 const DATASETS = ['birth', 'death', 'marriage', 'partnership'];
 const REPORT = '/api/v0/audit/user-activity';
 const ENTRIES = '/api/v0/audit/entries?user=test-user';
-const caller = (roles: string) => ({ 'x-auth-username': 'test-user', 'x-auth-aud': 'test-client', 'x-auth-roles': roles });
+const caller = (roles: string) => ({
+  'x-auth-username': 'test-user',
+  'x-auth-aud': 'test-client',
+  'x-auth-roles': roles,
+});
 
 async function mockApp(t: { after: (fn: () => unknown) => void }, env: Record<string, string> = {}) {
   const app = await buildApp(testConfig(env), { backend: store, descriptions: store.descriptions });
@@ -30,13 +34,14 @@ async function mockApp(t: { after: (fn: () => unknown) => void }, env: Record<st
 describe('mock mode without MOCK_ENFORCE_ROLES', () => {
   test('every dataset and the audit report are open to a caller with no roles', async (t) => {
     const get = await mockApp(t);
-    for (const dataset of DATASETS) assert.equal((await get(`/v1/registration/${dataset}/123456789`, '')).statusCode, 200, dataset);
+    for (const dataset of DATASETS)
+      assert.equal((await get(`/v1/registration/${dataset}/123456789`, '')).statusCode, 200, dataset);
     const report = await get(REPORT, '');
     assert.equal(report.statusCode, 200, report.body);
     assert.equal(report.json()['test-user'] !== undefined, true, "the caller's own reads are counted");
     const entries = await get(ENTRIES, '');
     assert.equal(entries.statusCode, 200, entries.body);
-    assert.ok(entries.json().length >= DATASETS.length, "and listed in the drill-down");
+    assert.ok(entries.json().length >= DATASETS.length, 'and listed in the drill-down');
   });
 
   test('the audit report still needs an identified caller, and checks its query', async (t) => {
@@ -54,7 +59,10 @@ describe('mock mode with MOCK_ENFORCE_ROLES=true', () => {
     for (const dataset of DATASETS) {
       const refused = await get(`/v1/registration/${dataset}/123456789`, 'full-details,audit');
       assert.equal(refused.statusCode, 403, dataset);
-      assert.deepEqual(refused.json(), { code: 'Forbidden', message: `The ${dataset} records need the '${dataset}' role` });
+      assert.deepEqual(refused.json(), {
+        code: 'Forbidden',
+        message: `The ${dataset} records need the '${dataset}' role`,
+      });
       assert.equal((await get(`/v1/registration/${dataset}/123456789`, dataset)).statusCode, 200, dataset);
     }
     assert.equal((await get('/v1/registration/birth?surname=', 'death')).statusCode, 403, 'the role before the query');

@@ -31,7 +31,8 @@ const oidcConfig = (env: Record<string, string> = {}) =>
   testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: AUDIENCE, ...env });
 
 /** A fresh app (so a fresh key cache) in oidc mode. */
-const oidcApp = (t: Parameters<typeof startApp>[0], env?: Record<string, string>) => startApp(t, store, oidcConfig(env));
+const oidcApp = (t: Parameters<typeof startApp>[0], env?: Record<string, string>) =>
+  startApp(t, store, oidcConfig(env));
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const BIRTH = '/v1/registration/birth/123456789';
@@ -80,7 +81,12 @@ describe('tokens from the issuer', () => {
   test('a missing dataset role is 403 Forbidden, and nothing is read', async () => {
     const token = await issuer.token('nobody');
     const before = reads();
-    for (const path of [BIRTH, BIRTH_SEARCH, '/v1/registration/partnership/123456789', '/api/v0/events/birth/123456789']) {
+    for (const path of [
+      BIRTH,
+      BIRTH_SEARCH,
+      '/v1/registration/partnership/123456789',
+      '/api/v0/events/birth/123456789',
+    ]) {
       const response = await app.get(path, bearer(token));
       assert.equal(response.status, 403, path);
       assert.equal(response.body.code, 'Forbidden');
@@ -94,7 +100,10 @@ describe('tokens from the issuer', () => {
   test('the identity comes from the claims: the audit report shows the service account', async () => {
     const token = await issuer.token('verifier');
     assert.equal((await app.get(BIRTH, bearer(token))).status, 200);
-    const report = await app.get('/api/v0/audit/user-activity?user=service-account-verifier', bearer(await issuer.token('auditor')));
+    const report = await app.get(
+      '/api/v0/audit/user-activity?user=service-account-verifier',
+      bearer(await issuer.token('auditor')),
+    );
     assert.equal(report.status, 200);
     assert.deepEqual(Object.keys(report.body), ['service-account-verifier']);
     assert.equal((await app.get('/api/v0/audit/user-activity', bearer(token))).status, 403, 'audit needs its role');
@@ -119,7 +128,11 @@ describe('every bad token is 401 invalid_token', () => {
 
   test('expired (beyond the 30 s clock tolerance); within it, accepted', async () => {
     await assertInvalidToken(app, await issuer.sign({ iat: now() - 600, exp: now() - 31 }), 'expired');
-    assert.equal((await app.get(BIRTH, bearer(await issuer.sign({ iat: now() - 600, exp: now() - 20 })))).status, 200, 'skew tolerated');
+    assert.equal(
+      (await app.get(BIRTH, bearer(await issuer.sign({ iat: now() - 600, exp: now() - 20 })))).status,
+      200,
+      'skew tolerated',
+    );
   });
 
   test('not yet valid (nbf), and issued in the future (iat)', async () => {
@@ -137,10 +150,14 @@ describe('every bad token is 401 invalid_token', () => {
     await assertInvalidToken(app, await issuer.sign({ exp: 1e300 }), 'exp 1e300');
     await assertInvalidToken(app, await issuer.sign({ exp: now() + 86_401 }), 'a second over a day');
     await assertInvalidToken(app, await issuer.sign({ iat: now() - 60, exp: now() + 86_400 }), 'a day and a minute');
-    assert.equal((await app.get(BIRTH, bearer(await issuer.sign({ exp: now() + 86_400 })))).status, 200, 'a day exactly');
+    assert.equal(
+      (await app.get(BIRTH, bearer(await issuer.sign({ exp: now() + 86_400 })))).status,
+      200,
+      'a day exactly',
+    );
   });
 
-  test('a shorter OIDC_MAX_TOKEN_LIFETIME_S refuses what the default allows; the issuer\'s own 5-minute tokens pass', async (t) => {
+  test("a shorter OIDC_MAX_TOKEN_LIFETIME_S refuses what the default allows; the issuer's own 5-minute tokens pass", async (t) => {
     const strict = await oidcApp(t, { OIDC_MAX_TOKEN_LIFETIME_S: '600' });
     await assertInvalidToken(strict, await issuer.sign({ exp: now() + 601 }), 'over ten minutes');
     assert.equal((await strict.get(BIRTH, bearer(await issuer.sign({ exp: now() + 600 })))).status, 200, 'ten minutes');
@@ -174,7 +191,12 @@ describe('every bad token is 401 invalid_token', () => {
     const impostor = await newKey(issuer.signingKey.kid);
     await assertInvalidToken(app, await issuer.sign({}, { key: impostor }), 'signed by another key');
     const [header, , signature] = (await issuer.sign()).split('.');
-    const payload = base64url.encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(base64url.decode((await issuer.sign()).split('.')[1]))), realm_access: { roles: ['birth', 'full-details'] } }));
+    const payload = base64url.encode(
+      JSON.stringify({
+        ...JSON.parse(new TextDecoder().decode(base64url.decode((await issuer.sign()).split('.')[1]))),
+        realm_access: { roles: ['birth', 'full-details'] },
+      }),
+    );
     await assertInvalidToken(app, `${header}.${payload}.${signature}`, 'payload changed after signing');
     await assertInvalidToken(app, `${header}.${payload}.`, 'signature removed');
   });
@@ -187,9 +209,18 @@ describe('every bad token is 401 invalid_token', () => {
   });
 
   test('HS256 with the public key as the shared secret (algorithm confusion)', async () => {
-    const claims = { iss: issuer.url, aud: AUDIENCE, azp: 'verifier', preferred_username: 'mallory', realm_access: { roles: ['birth'] } };
+    const claims = {
+      iss: issuer.url,
+      aud: AUDIENCE,
+      azp: 'verifier',
+      preferred_username: 'mallory',
+      realm_access: { roles: ['birth'] },
+    };
     const { publicJwk } = issuer.signingKey;
-    const pem = createPublicKey({ key: publicJwk as import('node:crypto').JsonWebKey, format: 'jwk' }).export({ type: 'spki', format: 'pem' }) as string;
+    const pem = createPublicKey({ key: publicJwk as import('node:crypto').JsonWebKey, format: 'jwk' }).export({
+      type: 'spki',
+      format: 'pem',
+    }) as string;
     for (const secret of [pem, JSON.stringify(publicJwk), publicJwk.n as string]) {
       const token = await new SignJWT(claims)
         .setProtectedHeader({ alg: 'HS256', kid: issuer.signingKey.kid })
@@ -210,7 +241,11 @@ describe('every bad token is 401 invalid_token', () => {
   });
 
   test('no Authorization header, another scheme: the bare challenge (RFC 6750 3.1); a malformed Bearer header: invalid_request', async () => {
-    for (const headers of [{}, { authorization: 'Basic dXNlcjpwYXNz' }, { 'x-auth-username': 'jo', 'x-auth-aud': 'svc', 'x-auth-roles': 'birth' }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Basic dXNlcjpwYXNz' },
+      { 'x-auth-username': 'jo', 'x-auth-aud': 'svc', 'x-auth-roles': 'birth' },
+    ]) {
       const response = await app.get(BIRTH, headers);
       assert.equal(response.status, 401);
       assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="lev-api"');
@@ -219,13 +254,22 @@ describe('every bad token is 401 invalid_token', () => {
     for (const authorization of ['Bearer', 'Bearer ', 'Bearer a b', 'Bearer a,b', 'Bearer\ta']) {
       const response = await app.get(BIRTH, { authorization });
       assert.equal(response.status, 401, authorization);
-      assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="lev-api", error="invalid_request"', authorization);
+      assert.equal(
+        response.headers.get('www-authenticate'),
+        'Bearer realm="lev-api", error="invalid_request"',
+        authorization,
+      );
     }
-    assert.equal((await app.get(BIRTH, { authorization: `bearer ${await issuer.sign()}` })).status, 200, 'the scheme is case-insensitive');
+    assert.equal(
+      (await app.get(BIRTH, { authorization: `bearer ${await issuer.sign()}` })).status,
+      200,
+      'the scheme is case-insensitive',
+    );
   });
 
   test('routes without a dataset need no token', async () => {
-    for (const path of ['/healthz', '/readiness', '/openapi.json']) assert.equal((await app.get(path, {})).status, 200, path);
+    for (const path of ['/healthz', '/readiness', '/openapi.json'])
+      assert.equal((await app.get(path, {})).status, 200, path);
   });
 });
 
@@ -252,7 +296,11 @@ describe('keys', () => {
 
     const rotated = await issuer.rotate();
     const token = await issuer.token('verifier');
-    assert.equal(JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[0]))).kid, rotated.kid, 'the issuer signs with the new key');
+    assert.equal(
+      JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[0]))).kid,
+      rotated.kid,
+      'the issuer signs with the new key',
+    );
     assert.equal((await app.get(BIRTH, bearer(token))).status, 200, 'accepted after the refetch');
     assert.equal(issuer.requests.get('/jwks'), fetched + 2);
     assert.equal((await app.get(BIRTH, bearer(token))).status, 200);
@@ -263,7 +311,9 @@ describe('keys', () => {
     const app = await oidcApp(t, { OIDC_JWKS_COOLDOWN_S: '2' });
     // Keys and tokens made before the cooldown starts: on a busy machine making them took most of it.
     const strangers = await Promise.all(Array.from({ length: 5 }, (_, i) => newKey(`stranger-${i}`)));
-    const tokens = await Promise.all(Array.from({ length: 40 }, (_, i) => issuer.sign({}, { key: strangers[i % strangers.length] })));
+    const tokens = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => issuer.sign({}, { key: strangers[i % strangers.length] })),
+    );
     const known = await issuer.sign();
     const started = Date.now();
     assert.equal((await app.get(BIRTH, bearer(known))).status, 200);
@@ -305,7 +355,11 @@ describe('an unreachable issuer', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as { port: number }).port;
     await new Promise((resolve) => closed.close(resolve));
-    const app = await startApp(t, store, testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: `http://127.0.0.1:${port}`, OIDC_AUDIENCE: AUDIENCE }));
+    const app = await startApp(
+      t,
+      store,
+      testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: `http://127.0.0.1:${port}`, OIDC_AUDIENCE: AUDIENCE }),
+    );
     const response = await app.get(BIRTH, bearer(await issuer.sign({ iss: `http://127.0.0.1:${port}` })));
     assert.equal(response.status, 503);
     assert.match(response.body.message, /issuer cannot be reached/);
@@ -313,14 +367,27 @@ describe('an unreachable issuer', () => {
 
   test('a discovery document naming another issuer is refused (503), not trusted', async (t) => {
     const alias = issuer.url.replace('127.0.0.1', 'localhost');
-    const app = await startApp(t, store, testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: alias, OIDC_AUDIENCE: AUDIENCE }));
+    const app = await startApp(
+      t,
+      store,
+      testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: alias, OIDC_AUDIENCE: AUDIENCE }),
+    );
     assert.equal((await app.get(BIRTH, bearer(await issuer.sign({ iss: alias })))).status, 503);
   });
 });
 
 test('claim names can be configured (here: roles from a namespaced top-level claim, username from email)', async (t) => {
-  const app = await oidcApp(t, { OIDC_ROLES_CLAIM: 'https://lev.example/roles', OIDC_USERNAME_CLAIM: 'email', OIDC_CLIENT_CLAIM: 'client_id' });
-  const token = await issuer.sign({ 'https://lev.example/roles': ['birth'], email: 'jo@example.gov.uk', client_id: 'svc', realm_access: undefined });
+  const app = await oidcApp(t, {
+    OIDC_ROLES_CLAIM: 'https://lev.example/roles',
+    OIDC_USERNAME_CLAIM: 'email',
+    OIDC_CLIENT_CLAIM: 'client_id',
+  });
+  const token = await issuer.sign({
+    'https://lev.example/roles': ['birth'],
+    email: 'jo@example.gov.uk',
+    client_id: 'svc',
+    realm_access: undefined,
+  });
   assert.equal((await app.get(BIRTH, bearer(token))).status, 200);
   assert.equal((await app.get(BIRTH, bearer(await issuer.sign()))).status, 401, 'no email claim, no username');
 });

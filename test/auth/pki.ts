@@ -61,21 +61,67 @@ export async function createPki(t: Pick<TestContext, 'after'>): Promise<Pki> {
     async authority(caName) {
       const certPath = join(dir, `${caName}.pem`);
       const keyPath = join(dir, `${caName}.key`);
-      await openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '30', '-subj', `/CN=${caName}`);
+      await openssl(
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        keyPath,
+        '-out',
+        certPath,
+        '-days',
+        '30',
+        '-subj',
+        `/CN=${caName}`,
+      );
       const ca = await credential(certPath, keyPath);
       return {
         ...ca,
-        async issue(name, { newKey = 'rsa:2048', keyOption, days = 365, digest = 'sha256', usage = 'clientAuth' } = {}) {
+        async issue(
+          name,
+          { newKey = 'rsa:2048', keyOption, days = 365, digest = 'sha256', usage = 'clientAuth' } = {},
+        ) {
           const base = join(dir, name);
           const extensions = `${base}.ext`;
           await writeFile(
             extensions,
-            usage === 'serverAuth' ? 'extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n' : 'extendedKeyUsage=clientAuth\n',
+            usage === 'serverAuth'
+              ? 'extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n'
+              : 'extendedKeyUsage=clientAuth\n',
           );
-          await openssl('req', '-newkey', newKey, ...(keyOption ? ['-pkeyopt', keyOption] : []), '-nodes', '-keyout', `${base}.key`, '-out', `${base}.csr`, '-subj', `/CN=${name}`);
           await openssl(
-            'x509', '-req', '-in', `${base}.csr`, '-CA', certPath, '-CAkey', keyPath, '-set_serial', String(serial++),
-            '-days', String(days), `-${digest}`, '-extfile', extensions, '-out', `${base}.pem`,
+            'req',
+            '-newkey',
+            newKey,
+            ...(keyOption ? ['-pkeyopt', keyOption] : []),
+            '-nodes',
+            '-keyout',
+            `${base}.key`,
+            '-out',
+            `${base}.csr`,
+            '-subj',
+            `/CN=${name}`,
+          );
+          await openssl(
+            'x509',
+            '-req',
+            '-in',
+            `${base}.csr`,
+            '-CA',
+            certPath,
+            '-CAkey',
+            keyPath,
+            '-set_serial',
+            String(serial++),
+            '-days',
+            String(days),
+            `-${digest}`,
+            '-extfile',
+            extensions,
+            '-out',
+            `${base}.pem`,
           );
           return credential(`${base}.pem`, `${base}.key`);
         },

@@ -39,7 +39,12 @@ function getFrom(localAddress: string, url: string, headers: Record<string, stri
 }
 
 const BIRTH = '/v1/registration/birth/123456789';
-const PROXIED = { 'x-auth-username': 'jo.bloggs', 'x-auth-aud': 'lev-api,my-service', 'x-auth-roles': 'birth', 'x-auth-groups': '/team' };
+const PROXIED = {
+  'x-auth-username': 'jo.bloggs',
+  'x-auth-aud': 'lev-api,my-service',
+  'x-auth-roles': 'birth',
+  'x-auth-groups': '/team',
+};
 
 const context = suiteContext();
 let store: TestStore;
@@ -66,10 +71,22 @@ describe('TRUSTED_PROXIES=127.0.0.1', () => {
     for (const headers of [PROXIED, { ...PROXIED, 'x-forwarded-for': '127.0.0.1', forwarded: 'for=127.0.0.1' }]) {
       const response = await getFrom('127.0.0.2', app.url + BIRTH, headers);
       assert.equal(response.status, 401);
-      assert.deepEqual(response.body, { code: 'Unauthorized', message: 'Call the service through its authenticating proxy' });
+      assert.deepEqual(response.body, {
+        code: 'Unauthorized',
+        message: 'Call the service through its authenticating proxy',
+      });
       assert.equal(response.headers['www-authenticate'], 'Bearer realm="lev-api"');
     }
-    assert.equal((await getFrom('127.0.0.2', `${app.url}/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08`, PROXIED)).status, 401);
+    assert.equal(
+      (
+        await getFrom(
+          '127.0.0.2',
+          `${app.url}/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08`,
+          PROXIED,
+        )
+      ).status,
+      401,
+    );
     assert.equal(reads(), before);
     assert.equal((await getFrom('127.0.0.2', `${app.url}/healthz`)).status, 200, 'routes without a dataset are open');
   });
@@ -88,7 +105,10 @@ describe('TRUSTED_PROXIES=127.0.0.1', () => {
   test('full-details and audit work as in mock mode', async () => {
     const full = await getFrom('127.0.0.1', app.url + BIRTH, { ...PROXIED, 'x-auth-roles': 'birth,full-details' });
     assert.notEqual(full.body.registrar.signature, null);
-    const report = await getFrom('127.0.0.1', `${app.url}/api/v0/audit/user-activity?user=jo.bloggs`, { ...PROXIED, 'x-auth-roles': 'audit' });
+    const report = await getFrom('127.0.0.1', `${app.url}/api/v0/audit/user-activity?user=jo.bloggs`, {
+      ...PROXIED,
+      'x-auth-roles': 'audit',
+    });
     assert.equal(report.status, 200);
     assert.deepEqual(Object.keys(report.body), ['jo.bloggs']);
   });
@@ -106,7 +126,10 @@ test('mock mode is unchanged: headers from anywhere, datasets open without roles
   assert.equal((await getFrom('127.0.0.2', app.url + BIRTH, headers)).status, 200);
   const missing = await getFrom('127.0.0.2', app.url + BIRTH);
   assert.equal(missing.status, 401);
-  assert.deepEqual(missing.body, { code: 'Unauthorized', message: 'Caller identity is missing: a username and a client are required' });
+  assert.deepEqual(missing.body, {
+    code: 'Unauthorized',
+    message: 'Caller identity is missing: a username and a client are required',
+  });
 });
 
 test('trusted addresses: IPv4, IPv6, ranges, and IPv4 seen through an IPv6 socket', () => {

@@ -14,7 +14,16 @@ import pino from 'pino';
 import { ConfigError } from '../../src/errors.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { MemoryBuckets } from '../../src/http/rate-limit.ts';
-import { TEST_REDIS_URL, type TestStore, filledStore, redisAvailable, redisPrefix, startApp, suiteContext, testConfig } from '../helper.ts';
+import {
+  TEST_REDIS_URL,
+  type TestStore,
+  filledStore,
+  redisAvailable,
+  redisPrefix,
+  startApp,
+  suiteContext,
+  testConfig,
+} from '../helper.ts';
 
 const context = suiteContext();
 let store: TestStore;
@@ -32,10 +41,15 @@ describe('the token bucket (a clock of its own)', () => {
   test('a full bucket allows a burst, then one request per 60,000 / RATE_LIMIT_PER_MINUTE ms', () => {
     let now = 0;
     const buckets = new MemoryBuckets(60, 3, () => now); // a token a second, three at most
-    for (const remaining of [2, 1, 0]) assert.deepEqual(buckets.take('a'), { allowed: true, remaining, retryAfterMs: 0 });
+    for (const remaining of [2, 1, 0])
+      assert.deepEqual(buckets.take('a'), { allowed: true, remaining, retryAfterMs: 0 });
     assert.deepEqual(buckets.take('a'), { allowed: false, remaining: 0, retryAfterMs: 1000 });
     now = 400;
-    assert.deepEqual(buckets.take('a'), { allowed: false, remaining: 0, retryAfterMs: 600 }, 'a refused request takes nothing');
+    assert.deepEqual(
+      buckets.take('a'),
+      { allowed: false, remaining: 0, retryAfterMs: 600 },
+      'a refused request takes nothing',
+    );
     now = 1000;
     assert.equal(buckets.take('a').allowed, true);
     assert.equal(buckets.take('a').allowed, false);
@@ -66,10 +80,20 @@ describe('in the process', () => {
       message: `Too many requests from this client: 6 a minute are allowed, at most 3 at once; retry in ${wait} s`,
     });
     assert.equal(refused.headers.get('cache-control'), 'no-store', 'the usual headers');
-    assert.equal((await app.get(`/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08`, as('svc-a'))).status, 429, 'searches too');
+    assert.equal(
+      (await app.get(`/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08`, as('svc-a')))
+        .status,
+      429,
+      'searches too',
+    );
     assert.equal((await app.get(BIRTH, as('svc-b'))).status, 200, 'another client has its own bucket');
-    assert.equal((await app.get(BIRTH, { 'x-auth-username': 'someone-else', 'x-auth-aud': 'svc-a' })).status, 429, 'per client, not per user');
-    for (let i = 0; i < 5; i++) assert.equal((await app.get('/healthz', {})).status, 200, 'routes without an identity are not limited');
+    assert.equal(
+      (await app.get(BIRTH, { 'x-auth-username': 'someone-else', 'x-auth-aud': 'svc-a' })).status,
+      429,
+      'per client, not per user',
+    );
+    for (let i = 0; i < 5; i++)
+      assert.equal((await app.get('/healthz', {})).status, 200, 'routes without an identity are not limited');
     assert.equal((await app.get(BIRTH, {})).status, 401, 'no identity: 401, not 429');
   });
 
@@ -85,7 +109,9 @@ describe('in the process', () => {
 
   test('without RATE_LIMIT_PER_MINUTE there is no limit', async (t) => {
     const app = await startApp(t, store);
-    const statuses = await Promise.all(Array.from({ length: 30 }, () => app.get(BIRTH, as('svc-a')).then((response) => response.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, () => app.get(BIRTH, as('svc-a')).then((response) => response.status)),
+    );
     assert.deepEqual(new Set(statuses), new Set([200]));
   });
 
@@ -95,8 +121,16 @@ describe('in the process', () => {
     const port = (closed.address() as { port: number }).port;
     await new Promise((resolve) => closed.close(resolve));
     const lines: string[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) }));
-    const app = await startApp(t, store, testConfig({ RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_BURST: '2', REDIS_URL: `redis://127.0.0.1:${port}` }), logger);
+    const logger = pino(
+      { level: 'info' },
+      new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) }),
+    );
+    const app = await startApp(
+      t,
+      store,
+      testConfig({ RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_BURST: '2', REDIS_URL: `redis://127.0.0.1:${port}` }),
+      logger,
+    );
     assert.ok(lines.some((line) => line.includes('Redis does not answer; each process counts alone')));
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await app.get(BIRTH, as('svc-a'))).status);
@@ -109,7 +143,12 @@ describe('shared through Redis', () => {
     if (!redis) return t.skip(`no Redis answers at ${TEST_REDIS_URL}`);
     const prefix = redisPrefix(t);
     // Six a minute: no token comes back while the test runs.
-    const env = { RATE_LIMIT_PER_MINUTE: '6', RATE_LIMIT_BURST: '4', REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
+    const env = {
+      RATE_LIMIT_PER_MINUTE: '6',
+      RATE_LIMIT_BURST: '4',
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+    };
     const [one, two] = await Promise.all([startApp(t, store, testConfig(env)), startApp(t, store, testConfig(env))]);
     const statuses = [];
     for (const app of [one, two, one, two, one, two]) statuses.push((await app.get(BIRTH, as('svc-shared'))).status);
@@ -142,20 +181,42 @@ describe('shared through Redis', () => {
 });
 
 test('the rate-limit settings', () => {
-  const refused = (env: Record<string, string>, message: RegExp) => assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && message.test(error.message));
+  const refused = (env: Record<string, string>, message: RegExp) =>
+    assert.throws(
+      () => loadConfig(env),
+      (error: Error) => error instanceof ConfigError && message.test(error.message),
+    );
   assert.equal(loadConfig({}).rateLimit, undefined, 'off by default');
-  assert.deepEqual(loadConfig({ RATE_LIMIT_PER_MINUTE: '120' }).rateLimit, { perMinute: 120, burst: 120, redis: undefined }, 'the burst is a minute');
-  assert.deepEqual(loadConfig({ RATE_LIMIT_PER_MINUTE: '120', RATE_LIMIT_BURST: '10', REDIS_URL: 'redis://cache.internal:6379/2' }).rateLimit, {
-    perMinute: 120,
-    burst: 10,
-    redis: { url: 'redis://cache.internal:6379/2', keyPrefix: 'lev-api:' },
-  });
+  assert.deepEqual(
+    loadConfig({ RATE_LIMIT_PER_MINUTE: '120' }).rateLimit,
+    { perMinute: 120, burst: 120, redis: undefined },
+    'the burst is a minute',
+  );
+  assert.deepEqual(
+    loadConfig({ RATE_LIMIT_PER_MINUTE: '120', RATE_LIMIT_BURST: '10', REDIS_URL: 'redis://cache.internal:6379/2' })
+      .rateLimit,
+    {
+      perMinute: 120,
+      burst: 10,
+      redis: { url: 'redis://cache.internal:6379/2', keyPrefix: 'lev-api:' },
+    },
+  );
   refused({ RATE_LIMIT_BURST: '10' }, /RATE_LIMIT_BURST is set without RATE_LIMIT_PER_MINUTE/);
   // Where the pages are not served (they keep their sessions in Redis in mock mode), REDIS_URL alone would go unused.
-  refused({ AUTH_MODE: 'proxy', TRUSTED_PROXIES: '10.0.0.1', REDIS_URL: 'redis://127.0.0.1:6379' }, /REDIS_URL is set without RATE_LIMIT_PER_MINUTE/);
-  assert.deepEqual(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).ui.redis, { url: 'redis://127.0.0.1:6379', keyPrefix: 'lev-api:' });
+  refused(
+    { AUTH_MODE: 'proxy', TRUSTED_PROXIES: '10.0.0.1', REDIS_URL: 'redis://127.0.0.1:6379' },
+    /REDIS_URL is set without RATE_LIMIT_PER_MINUTE/,
+  );
+  assert.deepEqual(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).ui.redis, {
+    url: 'redis://127.0.0.1:6379',
+    keyPrefix: 'lev-api:',
+  });
   refused({ RATE_LIMIT_PER_MINUTE: '60', REDIS_KEY_PREFIX: 'x:' }, /REDIS_KEY_PREFIX is set without REDIS_URL/);
   refused({ RATE_LIMIT_PER_MINUTE: '0' }, /RATE_LIMIT_PER_MINUTE="0"/);
   refused({ RATE_LIMIT_PER_MINUTE: '60', REDIS_URL: 'http://127.0.0.1:6379' }, /REDIS_URL=/);
-  assert.equal(loadConfig({ DATABASE_URL: 'postgres://x/y' }, { serving: false }).rateLimit, undefined, 'commands that serve nothing ignore it');
+  assert.equal(
+    loadConfig({ DATABASE_URL: 'postgres://x/y' }, { serving: false }).rateLimit,
+    undefined,
+    'commands that serve nothing ignore it',
+  );
 });

@@ -89,7 +89,8 @@ const as = (client: Credential | undefined, token?: string, extra: Partial<Https
 
 /** Waits for the server's log line about a connection (written after the client saw the failure). */
 async function logged(lines: Array<Record<string, any>>, message: string, count = 1) {
-  for (let i = 0; i < 50 && lines.filter((line) => line.msg === message).length < count; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let i = 0; i < 50 && lines.filter((line) => line.msg === message).length < count; i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   return lines.filter((line) => line.msg === message);
 }
 
@@ -112,10 +113,13 @@ describe('TLS_CLIENT_CA: the handshake', () => {
 
   test('no client certificate: the handshake fails, and the log says why', async () => {
     const before = lines.length;
-    await assert.rejects(httpsGet(app.url + BIRTH, as(undefined, await issuer.token('verifier'))), (error: NodeJS.ErrnoException) => {
-      assert.match(String(error.code), /CERTIFICATE_REQUIRED|ECONNRESET/);
-      return true;
-    });
+    await assert.rejects(
+      httpsGet(app.url + BIRTH, as(undefined, await issuer.token('verifier'))),
+      (error: NodeJS.ErrnoException) => {
+        assert.match(String(error.code), /CERTIFICATE_REQUIRED|ECONNRESET/);
+        return true;
+      },
+    );
     await assert.rejects(httpsGet(`${app.url}/healthz`, as(undefined)), 'no route is open without a certificate');
     const [line] = (await logged(lines.slice(before), 'TLS handshake refused')).slice(-1);
     assert.equal(line?.level, 40, 'warn');
@@ -132,28 +136,50 @@ describe('TLS_CLIENT_CA: the handshake', () => {
   });
 
   test('the server presents its own certificate, which the client checks (another CA: refused by the client)', async () => {
-    await assert.rejects(httpsGet(`${app.url}/healthz`, { ca: otherCa.cert, client: clients.good }), /self.signed|unable to verify|issuer/i);
+    await assert.rejects(
+      httpsGet(`${app.url}/healthz`, { ca: otherCa.cert, client: clients.good }),
+      /self.signed|unable to verify|issuer/i,
+    );
   });
 });
 
 describe('TLS: connections that send nothing', () => {
   /** Milliseconds from `opened` until the socket closes, or -1 if it is still open after 6 s. */
   const closedAfter = (socket: Socket, opened: number) =>
-    Promise.race([new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - opened))), sleep(6000, -1)]);
+    Promise.race([
+      new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - opened))),
+      sleep(6000, -1),
+    ]);
 
   test('one that never starts its handshake, and one that finishes it and sends no request, are closed within HEADERS_TIMEOUT_S', async (t) => {
     const { app } = await mtlsApp(t, { HEADERS_TIMEOUT_S: '1', REQUEST_TIMEOUT_S: '2' });
     const { hostname, port } = new URL(app.url);
     const silent = netConnect(Number(port), hostname).on('error', () => {});
     const opened = Date.now();
-    const handshaken = tlsConnect({ host: hostname, port: Number(port), servername: 'localhost', ca: ca.cert, cert: clients.good.cert, key: clients.good.key });
+    const handshaken = tlsConnect({
+      host: hostname,
+      port: Number(port),
+      servername: 'localhost',
+      ca: ca.cert,
+      cert: clients.good.cert,
+      key: clients.good.key,
+    });
     handshaken.on('error', () => {});
     try {
       await new Promise((resolve) => handshaken.once('secureConnect', resolve));
       const secured = Date.now();
-      const [beforeHandshake, afterHandshake] = await Promise.all([closedAfter(silent, opened), closedAfter(handshaken, secured)]);
-      assert.ok(beforeHandshake >= 900 && beforeHandshake < 2500, `no handshake: closed after ${beforeHandshake} ms (Node's own limit is 120 s)`);
-      assert.ok(afterHandshake >= 900 && afterHandshake < 2500, `no request after the handshake: closed after ${afterHandshake} ms`);
+      const [beforeHandshake, afterHandshake] = await Promise.all([
+        closedAfter(silent, opened),
+        closedAfter(handshaken, secured),
+      ]);
+      assert.ok(
+        beforeHandshake >= 900 && beforeHandshake < 2500,
+        `no handshake: closed after ${beforeHandshake} ms (Node's own limit is 120 s)`,
+      );
+      assert.ok(
+        afterHandshake >= 900 && afterHandshake < 2500,
+        `no request after the handshake: closed after ${afterHandshake} ms`,
+      );
     } finally {
       silent.destroy();
       handshaken.destroy();
@@ -179,7 +205,9 @@ describe('TLS_CLIENT_CA: the on-boarding rules', () => {
       assert.match(response.body.message, message);
       assert.equal(response.headers.connection, 'close');
     }
-    const refusals = (await logged(lines.slice(before), 'client certificate refused: it breaks an on-boarding rule', 2)).slice(0, 2);
+    const refusals = (
+      await logged(lines.slice(before), 'client certificate refused: it breaks an on-boarding rule', 2)
+    ).slice(0, 2);
     assert.equal(refusals.length, 2, 'one line per connection');
     for (const line of refusals) {
       assert.equal(line.level, 40, 'warn');
@@ -238,7 +266,8 @@ describe('certificate-bound tokens (RFC 8705)', () => {
     ({ app } = await mtlsApp(context));
   });
 
-  const boundTo = (credential: Credential) => issuer.token('bound', undefined, { cert: credential.cert, key: credential.key, ca: ca.cert });
+  const boundTo = (credential: Credential) =>
+    issuer.token('bound', undefined, { cert: credential.cert, key: credential.key, ca: ca.cert });
 
   test('the issuer binds the token to the certificate presented at its mTLS endpoint', async () => {
     const token = await boundTo(clients.good);
@@ -264,15 +293,27 @@ describe('certificate-bound tokens (RFC 8705)', () => {
       assert.equal(response.status, 401, JSON.stringify(cnf));
     }
     const exact = await issuer.sign({ cnf: { 'x5t#S256': certificateThumbprint(clients.good.x509) } });
-    assert.equal((await httpsGet(app.url + BIRTH, as(clients.good, exact))).status, 200, 'a signed cnf naming the certificate');
+    assert.equal(
+      (await httpsGet(app.url + BIRTH, as(clients.good, exact))).status,
+      200,
+      'a signed cnf naming the certificate',
+    );
   });
 
   test('over plain HTTP there is no certificate: a bound token is 401', async (t) => {
-    const plain = await startApp(t, store, testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: AUDIENCE }));
+    const plain = await startApp(
+      t,
+      store,
+      testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: AUDIENCE }),
+    );
     const response = await plain.get(BIRTH, { authorization: `Bearer ${await boundTo(clients.good)}` });
     assert.equal(response.status, 401);
     assert.equal(response.headers.get('www-authenticate'), INVALID_TOKEN);
-    assert.equal((await plain.get(BIRTH, { authorization: `Bearer ${await issuer.token('verifier')}` })).status, 200, 'unbound: still accepted');
+    assert.equal(
+      (await plain.get(BIRTH, { authorization: `Bearer ${await issuer.token('verifier')}` })).status,
+      200,
+      'unbound: still accepted',
+    );
   });
 
   test('REQUIRE_BOUND_TOKENS=true: an unbound token is 401; a bound one with its certificate is 200', async (t) => {
@@ -281,7 +322,11 @@ describe('certificate-bound tokens (RFC 8705)', () => {
     assert.equal(unbound.status, 401);
     assert.equal(unbound.headers['www-authenticate'], INVALID_TOKEN);
     const line = lines.find((entry) => entry.msg === 'Unauthorized');
-    assert.deepEqual(line?.err, { type: 'CertificateBindingFailed', code: 'CNF_REQUIRED', claim: 'cnf' }, 'the log says which check');
+    assert.deepEqual(
+      line?.err,
+      { type: 'CertificateBindingFailed', code: 'CNF_REQUIRED', claim: 'cnf' },
+      'the log says which check',
+    );
     assert.equal((await httpsGet(strict.url + BIRTH, as(clients.good, await boundTo(clients.good)))).status, 200);
     assert.equal((await httpsGet(strict.url + BIRTH, as(clients.second, await boundTo(clients.good)))).status, 401);
   });
@@ -304,7 +349,10 @@ describe('HTTPS headers', () => {
 
   test('TLS without TLS_CLIENT_CA: HTTPS, no certificate asked for', async (t) => {
     const app = await startApp(t, store, testConfig({ TLS_CERT: server.certPath, TLS_KEY: server.keyPath }));
-    const response = await httpsGet(app.url + BIRTH, { ca: ca.cert, headers: { 'x-auth-username': 'jo', 'x-auth-aud': 'svc' } });
+    const response = await httpsGet(app.url + BIRTH, {
+      ca: ca.cert,
+      headers: { 'x-auth-username': 'jo', 'x-auth-aud': 'svc' },
+    });
     assert.equal(response.status, 200);
     assert.equal(response.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains');
   });
@@ -312,17 +360,33 @@ describe('HTTPS headers', () => {
 
 describe('the TLS settings', () => {
   const refused = (env: Record<string, string>, message: RegExp) =>
-    assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && message.test(error.message), JSON.stringify(env));
+    assert.throws(
+      () => loadConfig(env),
+      (error: Error) => error instanceof ConfigError && message.test(error.message),
+      JSON.stringify(env),
+    );
 
   test('the files are read and checked when the configuration loads', () => {
     const config = loadConfig({ TLS_CERT: server.certPath, TLS_KEY: server.keyPath, TLS_CLIENT_CA: ca.certPath });
     assert.deepEqual(config.tls, { cert: server.cert, key: server.key, clientCa: ca.cert });
     refused({ TLS_CERT: server.certPath }, /TLS_KEY is not set: TLS_CERT and TLS_KEY go together/);
-    refused({ TLS_CERT: server.certPath, TLS_KEY: '/nonexistent/key.pem' }, /TLS_KEY="\/nonexistent\/key.pem": the file cannot be read \(ENOENT\)/);
-    refused({ TLS_CERT: server.certPath, TLS_KEY: clients.good.keyPath }, /TLS_KEY=.*: the key is not the one of the certificate in TLS_CERT/);
+    refused(
+      { TLS_CERT: server.certPath, TLS_KEY: '/nonexistent/key.pem' },
+      /TLS_KEY="\/nonexistent\/key.pem": the file cannot be read \(ENOENT\)/,
+    );
+    refused(
+      { TLS_CERT: server.certPath, TLS_KEY: clients.good.keyPath },
+      /TLS_KEY=.*: the key is not the one of the certificate in TLS_CERT/,
+    );
     refused({ TLS_CERT: server.keyPath, TLS_KEY: server.keyPath }, /TLS_CERT=.*: the file holds no PEM certificate/);
-    refused({ TLS_CERT: server.certPath, TLS_KEY: server.certPath }, /TLS_KEY=.*: the file holds no unencrypted PEM private key/);
-    refused({ TLS_CERT: server.certPath, TLS_KEY: server.keyPath, TLS_CLIENT_CA: ca.keyPath }, /TLS_CLIENT_CA=.*: the file holds no PEM certificate/);
+    refused(
+      { TLS_CERT: server.certPath, TLS_KEY: server.certPath },
+      /TLS_KEY=.*: the file holds no unencrypted PEM private key/,
+    );
+    refused(
+      { TLS_CERT: server.certPath, TLS_KEY: server.keyPath, TLS_CLIENT_CA: ca.keyPath },
+      /TLS_CLIENT_CA=.*: the file holds no PEM certificate/,
+    );
     refused({ TLS_CLIENT_CA: ca.certPath }, /TLS_CLIENT_CA is set without TLS_CERT and TLS_KEY/);
   });
 
@@ -331,7 +395,13 @@ describe('the TLS settings', () => {
     refused({ ...oidc, REQUIRE_BOUND_TOKENS: 'true' }, /REQUIRE_BOUND_TOKENS is true without TLS_CLIENT_CA/);
     refused({ REQUIRE_BOUND_TOKENS: 'true' }, /REQUIRE_BOUND_TOKENS is set, but AUTH_MODE is mock, not oidc/);
     refused({ ...oidc, REQUIRE_BOUND_TOKENS: 'yes' }, /REQUIRE_BOUND_TOKENS="yes"/);
-    const auth = loadConfig({ ...oidc, REQUIRE_BOUND_TOKENS: 'true', TLS_CERT: server.certPath, TLS_KEY: server.keyPath, TLS_CLIENT_CA: ca.certPath }).auth;
+    const auth = loadConfig({
+      ...oidc,
+      REQUIRE_BOUND_TOKENS: 'true',
+      TLS_CERT: server.certPath,
+      TLS_KEY: server.keyPath,
+      TLS_CLIENT_CA: ca.certPath,
+    }).auth;
     assert.ok(auth?.mode === 'oidc' && auth.requireBoundTokens);
     const relaxed = loadConfig(oidc).auth;
     assert.ok(relaxed?.mode === 'oidc' && !relaxed.requireBoundTokens, 'off by default');

@@ -79,18 +79,26 @@ matrix(
 );
 
 // app.inject comes from 127.0.0.1, the trusted proxy.
-matrix('proxy', () => testConfig({ AUTH_MODE: 'proxy', TRUSTED_PROXIES: '127.0.0.1' }), async (roles) => ({
-  'x-auth-username': 'jo.bloggs',
-  'x-auth-aud': 'my-service',
-  'x-auth-roles': roles.join(','),
-}));
+matrix(
+  'proxy',
+  () => testConfig({ AUTH_MODE: 'proxy', TRUSTED_PROXIES: '127.0.0.1' }),
+  async (roles) => ({
+    'x-auth-username': 'jo.bloggs',
+    'x-auth-aud': 'my-service',
+    'x-auth-roles': roles.join(','),
+  }),
+);
 
 // The mock with MOCK_ENFORCE_ROLES applies the same matrix to the headers' roles.
-matrix('mock with MOCK_ENFORCE_ROLES', () => testConfig({ MOCK_ENFORCE_ROLES: 'true' }), async (roles) => ({
-  'x-auth-username': 'jo.bloggs',
-  'x-auth-aud': 'my-service',
-  'x-auth-roles': roles.join(','),
-}));
+matrix(
+  'mock with MOCK_ENFORCE_ROLES',
+  () => testConfig({ MOCK_ENFORCE_ROLES: 'true' }),
+  async (roles) => ({
+    'x-auth-username': 'jo.bloggs',
+    'x-auth-aud': 'my-service',
+    'x-auth-roles': roles.join(','),
+  }),
+);
 
 describe('AUTH_MODE=mock', () => {
   test('any identified caller verifies, whatever its roles; an unidentified one is 401', async (t) => {

@@ -10,7 +10,11 @@ import { Random } from '../../src/generate/random.ts';
 import { scoreKey } from '../../src/match/score.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
 
-const key = (d: { surname: string; forenames: string; date: string }) => ({ surname: normaliseName(d.surname), forenames: normaliseName(d.forenames), date: d.date });
+const key = (d: { surname: string; forenames: string; date: string }) => ({
+  surname: normaliseName(d.surname),
+  forenames: normaliseName(d.forenames),
+  date: d.date,
+});
 
 const REGISTERED = [
   { surname: 'Ashby-Cartwright', forenames: 'William Henry', date: '2011-05-09' },
@@ -41,7 +45,10 @@ test('each single corruption makes the kind of match it is named for', () => {
         if (!query) continue;
         made++;
         const { matched } = scoreKey(key(query), key(registered));
-        assert.ok(EXPECTED[name](matched), `${name}: ${JSON.stringify(query)} for ${JSON.stringify(registered)} matched ${JSON.stringify(matched)}`);
+        assert.ok(
+          EXPECTED[name](matched),
+          `${name}: ${JSON.stringify(query)} for ${JSON.stringify(registered)} matched ${JSON.stringify(matched)}`,
+        );
       }
     }
     assert.ok(made > 0, `${name} made some`);

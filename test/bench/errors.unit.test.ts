@@ -19,7 +19,9 @@ test('at most three errors a record and two a detail, and the details changed ar
     assert.ok(errors.length <= MAX_PER_RECORD, errors.join());
     sizes.add(errors.length);
     for (const field of FIELDS) {
-      const on = errors.filter((e) => e.startsWith(`${field}:`) || (field !== 'date' && e === 'names:exchanged')).length;
+      const on = errors.filter(
+        (e) => e.startsWith(`${field}:`) || (field !== 'date' && e === 'names:exchanged'),
+      ).length;
       assert.ok(on <= MAX_PER_FIELD, `${field}: ${errors.join()}`);
       assert.equal(changed.has(field), details[field] !== REGISTERED[field], `${field}: ${JSON.stringify(details)}`);
     }
@@ -29,7 +31,8 @@ test('at most three errors a record and two a detail, and the details changed ar
   for (const kind of ['keyboard', 'insert', 'delete', 'transpose', 'ocr', 'phonetic', 'real-value', 'missing']) {
     assert.ok(seen.has(`surname:${kind}`) && seen.has(`forenames:${kind}`), kind);
   }
-  for (const kind of ['one-digit', 'two-digits', 'day-month', 'same-decade', 'missing']) assert.ok(seen.has(`date:${kind}`), kind);
+  for (const kind of ['one-digit', 'two-digits', 'day-month', 'same-decade', 'missing'])
+    assert.ok(seen.has(`date:${kind}`), kind);
   assert.ok(seen.has('names:exchanged'));
 });
 
@@ -42,8 +45,10 @@ test('errors are what they are named: a day and month exchanged, a missing value
     if (error === 'date:day-month') assert.equal(details.date, '1990-20-11');
     if (error.endsWith(':missing')) assert.equal(details[error.split(':')[0] as 'date'], undefined);
     if (error === 'surname:real-value') assert.ok(VALUES.surnames.includes(details.surname!));
-    if (error === 'names:exchanged') assert.deepEqual([details.surname, details.forenames], [REGISTERED.forenames, REGISTERED.surname]);
-    if (error === 'date:one-digit') assert.equal([...details.date!].filter((c, j) => c !== REGISTERED.date[j]).length, 1);
+    if (error === 'names:exchanged')
+      assert.deepEqual([details.surname, details.forenames], [REGISTERED.forenames, REGISTERED.surname]);
+    if (error === 'date:one-digit')
+      assert.equal([...details.date!].filter((c, j) => c !== REGISTERED.date[j]).length, 1);
   }
 });
 

@@ -1,14 +1,29 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chartSvg } from '../../bench/lib/scale-chart.ts';
-import { type ScaleResults, type ScaleRow, RATE_MEASURE, chartPoints, chartSpec, indexColumns, p99Measure, report, scaleTable } from '../../bench/lib/scale-report.ts';
+import {
+  type ScaleResults,
+  type ScaleRow,
+  RATE_MEASURE,
+  chartPoints,
+  chartSpec,
+  indexColumns,
+  p99Measure,
+  report,
+  scaleTable,
+} from '../../bench/lib/scale-report.ts';
 
 const MIB = 2 ** 20;
 
 /** A row whose figures grow with `births`, each index named by its size in MiB at 100,000 births. */
 function row(births: number, overrides: Partial<Record<'lookupRate', number>> = {}): ScaleRow {
   const scale = births / 100_000;
-  const figures = (maxRps: number, p99Ms: number) => ({ maxRps, rateRps: overrides.lookupRate ?? 200, p50Ms: p99Ms / 4, p99Ms });
+  const figures = (maxRps: number, p99Ms: number) => ({
+    maxRps,
+    rateRps: overrides.lookupRate ?? 200,
+    p50Ms: p99Ms / 4,
+    p99Ms,
+  });
   return {
     births,
     generate: { seconds: 2 * scale, bytes: 160 * MIB * scale },
@@ -26,7 +41,12 @@ function row(births: number, overrides: Partial<Record<'lookupRate', number>> = 
       },
     },
     service: { readySeconds: 1.5, indexBuildSeconds: 3 * scale, rssMiB: 250 + 170 * scale },
-    operations: { lookup: figures(3000, 4), search: figures(2500, 6), verify: figures(2400, 7), suggest: figures(800, 20 * scale) },
+    operations: {
+      lookup: figures(3000, 4),
+      search: figures(2500, 6),
+      verify: figures(2400, 7),
+      suggest: figures(800, 20 * scale),
+    },
     recall: { asked: 1000, found: 958, notAsked: 40 },
     feed: { events: 500_000, seconds: 10, perSecond: 50_000 },
     audit: { entries: 40_000 * scale, verifySeconds: 4 * scale },
@@ -52,7 +72,11 @@ const results = (rows: ScaleRow[]): ScaleResults => ({
 test('scaleTable: a row a size, smallest first, the size in the first cell', () => {
   const lines = scaleTable([row(1_000_000), row(100_000)], 200).split('\n');
   assert.equal(lines.length, 4, 'header, rule and two rows');
-  const cells = (line: string) => line.split('|').slice(1, -1).map((cell) => cell.trim());
+  const cells = (line: string) =>
+    line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
   assert.equal(cells(lines[0])[0], 'births');
   assert.deepEqual([cells(lines[2])[0], cells(lines[3])[0]], ['100,000', '1,000,000']);
   const header = cells(lines[0]);
@@ -80,8 +104,21 @@ test('indexColumns: the largest indexes of the largest register get columns; the
   // Below a mebibyte an index has no column of its own, however few there are.
   assert.deepEqual(indexColumns(rows, 10), ['big_index', 'middle_index', 'third_index', 'fourth_index', 'fifth_index']);
   assert.deepEqual(indexColumns([]), []);
-  const [header, , first, second] = scaleTable(rows, 200).split('\n').map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
-  assert.deepEqual(header.slice(6, 11), ['big_index MiB', 'middle_index MiB', 'third_index MiB', 'fourth_index MiB', 'other indexes MiB']);
+  const [header, , first, second] = scaleTable(rows, 200)
+    .split('\n')
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  assert.deepEqual(header.slice(6, 11), [
+    'big_index MiB',
+    'middle_index MiB',
+    'third_index MiB',
+    'fourth_index MiB',
+    'other indexes MiB',
+  ]);
   // fifth_index (2 MiB a 100,000) and tiny_index (8 KiB) make up the other indexes.
   assert.deepEqual([first[6], first[10]], ['50', '2']);
   assert.deepEqual([second[6], second[10]], ['500', '20']);
@@ -90,7 +127,10 @@ test('indexColumns: the largest indexes of the largest register get columns; the
 test('chartPoints: each operation gives its closed-loop rate and its p99 at the fixed rate, unmeasured values left out', () => {
   const large = row(1_000_000);
   const unmeasured = { maxRps: NaN, rateRps: 0, p50Ms: NaN, p99Ms: NaN };
-  const points = chartPoints([row(100_000), { ...large, operations: { ...large.operations, suggest: unmeasured } }], 200);
+  const points = chartPoints(
+    [row(100_000), { ...large, operations: { ...large.operations, suggest: unmeasured } }],
+    200,
+  );
   assert.equal(points.length, 8 + 6);
   assert.deepEqual(
     points.filter((p) => p.births === 100_000 && p.operation === 'suggest'),
@@ -105,7 +145,13 @@ test('chartSpec: a panel a measure, log scales on both axes, the command in the 
   const spec = chartSpec(results([row(100_000), row(1_000_000)])) as {
     title: { subtitle: string };
     facet: { row: { field: string } };
-    spec: { encoding: { x: { field: string; scale: { type: string } }; y: { scale: { type: string } }; color: { field: string } } };
+    spec: {
+      encoding: {
+        x: { field: string; scale: { type: string } };
+        y: { scale: { type: string } };
+        color: { field: string };
+      };
+    };
     data: { values: unknown[] };
   };
   assert.equal(spec.facet.row.field, 'measure');
@@ -120,7 +166,8 @@ test('chartSpec: a panel a measure, log scales on both axes, the command in the 
 test('chartSvg: Vega renders the chart headless, a line an operation', async () => {
   const svg = await chartSvg(results([row(100_000), row(1_000_000), row(10_000_000)]));
   assert.match(svg, /^<svg /);
-  for (const name of ['lookup', 'search', 'verify', 'suggest', RATE_MEASURE, p99Measure(200)]) assert.ok(svg.includes(`>${name}<`), name);
+  for (const name of ['lookup', 'search', 'verify', 'suggest', RATE_MEASURE, p99Measure(200)])
+    assert.ok(svg.includes(`>${name}<`), name);
   assert.match(svg, /births in the register \(log scale\)/);
 });
 

@@ -17,7 +17,12 @@ test('geometricMean: ratios that balance out average to 1, and below six ratios 
 
 test("geometricMean: the interval is Student's t on the logarithms, within 1% of the table's quantile", () => {
   // Logarithms ±d alternate: mean 0, sample standard deviation d·sqrt(n/(n-1)).
-  for (const [n, tableQuantile] of [[6, 2.571], [10, 2.262], [30, 2.045], [60, 2.001]] as const) {
+  for (const [n, tableQuantile] of [
+    [6, 2.571],
+    [10, 2.262],
+    [30, 2.045],
+    [60, 2.001],
+  ] as const) {
     const d = 0.1;
     const ratios = Array.from({ length: n }, (_, i) => Math.exp(i % 2 ? d : -d));
     const mean = geometricMean(ratios);

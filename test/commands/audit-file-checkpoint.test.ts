@@ -28,7 +28,7 @@ const entry = (username: string, id: number): AuditEntry => ({
   records: [{ type: 'birth', id }],
 });
 
-test('audit verify --checkpoint checks the embedded store\'s audit file against the checkpoints it signed', async (t) => {
+test("audit verify --checkpoint checks the embedded store's audit file against the checkpoints it signed", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'lev-file-checkpoint-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const path = join(dir, 'audit.ndjson');
@@ -52,7 +52,10 @@ test('audit verify --checkpoint checks the embedded store\'s audit file against 
 
   const intact = await run(t, ['audit', 'verify', '--checkpoint', given], env);
   assert.equal(intact.code, 0, intact.stderr);
-  assert.match(intact.stdout, /^audit trail intact: 7 entries in 1 file\(s\), chain verified from its first entry, and against the 2 checkpoint\(s\) given$/m);
+  assert.match(
+    intact.stdout,
+    /^audit trail intact: 7 entries in 1 file\(s\), chain verified from its first entry, and against the 2 checkpoint\(s\) given$/m,
+  );
   assert.equal((await run(t, ['audit', 'verify'], env)).code, 0, 'AUDIT_FILE alone is checked as --file is');
 
   // A checkpoint of the PostgreSQL trail (several writers) says nothing of a file.
@@ -61,10 +64,18 @@ test('audit verify --checkpoint checks the embedded store\'s audit file against 
     { writer: 'a', seq: 1, hash: witnessed[0].heads[0].hash },
     { writer: 'b', seq: 1, hash: witnessed[0].heads[0].hash },
   ];
-  await writeFile(other, JSON.stringify(signer.sign(checkpointBody(new Date().toISOString(), { head: witnessed[0].origin, entries: 0 }, heads))));
+  await writeFile(
+    other,
+    JSON.stringify(
+      signer.sign(checkpointBody(new Date().toISOString(), { head: witnessed[0].origin, entries: 0 }, heads)),
+    ),
+  );
   const foreign = await run(t, ['audit', 'verify', '--checkpoint', other], env);
   assert.equal(foreign.code, 1);
-  assert.match(foreign.stderr, /^audit trail BROKEN: the checkpoint of .* given cannot be taken at its word: it names the PostgreSQL trail's writers, not an audit file's$/m);
+  assert.match(
+    foreign.stderr,
+    /^audit trail BROKEN: the checkpoint of .* given cannot be taken at its word: it names the PostgreSQL trail's writers, not an audit file's$/m,
+  );
 
   // Bob's entry rewritten, every hash after it made to follow, and the head file with them: the chain alone cannot tell.
   const lines = (await readFile(path, 'utf8')).trimEnd().split('\n');
@@ -79,7 +90,11 @@ test('audit verify --checkpoint checks the embedded store\'s audit file against 
   }
   await writeFile(path, `${rewritten.join('\n')}\n`);
   await writeFile(defaultHeadPath(path), `${JSON.stringify({ hash: last!.hash, at: last!.at }).padEnd(255)}\n`);
-  assert.equal((await run(t, ['audit', 'verify'], env)).code, 0, 'a consistent rewrite: without a checkpoint it cannot be told');
+  assert.equal(
+    (await run(t, ['audit', 'verify'], env)).code,
+    0,
+    'a consistent rewrite: without a checkpoint it cannot be told',
+  );
   const broken = await run(t, ['audit', 'verify', '--checkpoint', given], env);
   assert.equal(broken.code, 1);
   assert.equal(broken.stdout, '');
@@ -94,5 +109,8 @@ test('audit verify --checkpoint checks the embedded store\'s audit file against 
   await writeFile(given, JSON.stringify(witnessed.slice(0, 1).map((c) => ({ ...c }))));
   const cut = await run(t, ['audit', 'verify', '--checkpoint', given], env);
   assert.equal(cut.code, 1);
-  assert.match(cut.stderr, /given names entry 3 after its start, but the chain ends 2 entries after it: entries were removed$/m);
+  assert.match(
+    cut.stderr,
+    /given names entry 3 after its start, but the chain ends 2 entries after it: entries were removed$/m,
+  );
 });

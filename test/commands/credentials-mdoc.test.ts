@@ -14,7 +14,8 @@ import { loadConfig } from '../../src/config/index.ts';
 import { emptyStore, startApp, testConfig } from '../helper.ts';
 import { commandChecks } from '../run-cli.ts';
 
-const certificatesIn = (file: string) => readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+const certificatesIn = (file: string) =>
+  readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 const base64Der = (pem: string) => Buffer.from(new X509Certificate(pem).raw).toString('base64');
 
 test('the IACA and document signer the commands make are served at /.well-known/iacas, and rotate', async (t) => {
@@ -25,7 +26,10 @@ test('the IACA and document signer the commands make are served at /.well-known/
   await mistake(['iaca', '--dir', dir, '--days', '0'], /--days 0/);
   await ok(['iaca', '--dir', dir, '--issuer', 'https://lev-api.example.gov.uk']);
   await ok(['document-signer', '--dir', dir, '--days', '30']);
-  const env = { CREDENTIAL_IACA_CERTIFICATES: join(dir, 'iacas.pem'), CREDENTIAL_DOCUMENT_SIGNER: join(dir, 'document-signer.pem') };
+  const env = {
+    CREDENTIAL_IACA_CERTIFICATES: join(dir, 'iacas.pem'),
+    CREDENTIAL_DOCUMENT_SIGNER: join(dir, 'document-signer.pem'),
+  };
   const first = certificatesIn(env.CREDENTIAL_IACA_CERTIFICATES)[0] as string;
 
   const running = await startApp(t, await emptyStore(t, 'memory'), testConfig(env));
@@ -37,7 +41,10 @@ test('the IACA and document signer the commands make are served at /.well-known/
   assert.equal(did.status, 200);
   assert.match(did.body.id, /^did:web:127\.0\.0\.1%3A\d+$/);
   const paths = Object.keys((await running.get('/openapi.json', {})).body.paths);
-  assert.ok(paths.includes('/.well-known/iacas') && paths.includes('/.well-known/did.json'), 'both are in the OpenAPI document');
+  assert.ok(
+    paths.includes('/.well-known/iacas') && paths.includes('/.well-known/did.json'),
+    'both are in the OpenAPI document',
+  );
 
   // A rotation: the new IACA first, the earlier kept; the old signer is still one a published IACA issued.
   await ok(['iaca', '--dir', dir]);
@@ -59,9 +66,20 @@ test('a document signer no given IACA issued, or one setting without the other, 
   await ok(['iaca', '--dir', b]);
   await ok(['document-signer', '--dir', b]);
   assert.throws(
-    () => loadConfig({ CREDENTIAL_IACA_CERTIFICATES: join(a, 'iacas.pem'), CREDENTIAL_DOCUMENT_SIGNER: join(b, 'document-signer.pem') }),
+    () =>
+      loadConfig({
+        CREDENTIAL_IACA_CERTIFICATES: join(a, 'iacas.pem'),
+        CREDENTIAL_DOCUMENT_SIGNER: join(b, 'document-signer.pem'),
+      }),
     /no IACA certificate given issued the document signer certificate/,
   );
   assert.throws(() => loadConfig({ CREDENTIAL_IACA_CERTIFICATES: join(a, 'iacas.pem') }), /go together/);
-  assert.throws(() => loadConfig({ CREDENTIAL_IACA_CERTIFICATES: join(a, 'iacas.pem'), CREDENTIAL_DOCUMENT_SIGNER: join(a, 'missing.pem') }), /cannot be read/);
+  assert.throws(
+    () =>
+      loadConfig({
+        CREDENTIAL_IACA_CERTIFICATES: join(a, 'iacas.pem'),
+        CREDENTIAL_DOCUMENT_SIGNER: join(a, 'missing.pem'),
+      }),
+    /cannot be read/,
+  );
 });

@@ -13,7 +13,9 @@ import { commandChecks } from '../run-cli.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
-test('subscriptions --roles: recorded, changed, listed; unknown roles and misuse a one-line exit 2', { skip }, async (t) => {
+test('subscriptions --roles: recorded, changed, listed; unknown roles and misuse a one-line exit 2', {
+  skip,
+}, async (t) => {
   const { schema } = await emptySchema(t);
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 1, statementTimeoutMs: 10_000 });
   await migrate(driver);
@@ -23,7 +25,19 @@ test('subscriptions --roles: recorded, changed, listed; unknown roles and misuse
   const { ok, mistake } = commandChecks(t, 'subscriptions', env);
 
   assert.match(
-    await ok(['add', '--client', 'dwp', '--events', 'death.registered', '--fields', 'deceased.dateOfDeath', '--roles', 'death,full-details', '--webhook', 'http://127.0.0.1:9/hook']),
+    await ok([
+      'add',
+      '--client',
+      'dwp',
+      '--events',
+      'death.registered',
+      '--fields',
+      'deceased.dateOfDeath',
+      '--roles',
+      'death,full-details',
+      '--webhook',
+      'http://127.0.0.1:9/hook',
+    ]),
     /subscribed dwp to death.registered with deceased.dateOfDeath; roles held: death, full-details/,
   );
   assert.deepEqual((await subscriptions.get('dwp'))!.roles, ['death', 'full-details']);
@@ -40,11 +54,20 @@ test('subscriptions --roles: recorded, changed, listed; unknown roles and misuse
   assert.ok(header > 0, listed.join('\n'));
   assert.deepEqual(listed.slice(header + 1, header + 3), ['dwp\tdeath', 'hmrc\tnone']);
 
-  await mistake(['add', '--client', 'x', '--events', 'death.registered', '--roles', 'death,deaths'], /--roles: unknown role deaths \(known: birth, birth-verify, .*audit, credentials\)/);
-  await mistake(['add', '--client', 'x', '--events', 'death.registered', '--roles', ','], /--roles: name at least one role/);
+  await mistake(
+    ['add', '--client', 'x', '--events', 'death.registered', '--roles', 'death,deaths'],
+    /--roles: unknown role deaths \(known: birth, birth-verify, .*audit, credentials\)/,
+  );
+  await mistake(
+    ['add', '--client', 'x', '--events', 'death.registered', '--roles', ','],
+    /--roles: name at least one role/,
+  );
   await mistake(['update', '--client', 'dwp', '--roles', 'admin'], /--roles: unknown role admin/);
   await mistake(['update', '--client', 'nobody', '--roles', 'death'], /nobody has no subscription/);
-  await mistake(['update', '--client', 'dwp', '--client-cert', 'a.pem', '--client-key', 'a.key', '--roles', 'death'], /--client-cert and --client-key need --webhook/);
+  await mistake(
+    ['update', '--client', 'dwp', '--client-cert', 'a.pem', '--client-key', 'a.key', '--roles', 'death'],
+    /--client-cert and --client-key need --webhook/,
+  );
   await mistake(['update', '--client', 'dwp'], /--webhook is required .* or --roles/);
   assert.deepEqual((await subscriptions.get('dwp'))!.roles, ['death'], 'unchanged by the mistakes');
 });

@@ -11,7 +11,6 @@ import { commandChecks } from '../run-cli.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
-
 test('subscriptions: add, list, pause, resume, remove, and a one-line exit 2 for each mistake', { skip }, async (t) => {
   const { schema } = await emptySchema(t);
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 1, statementTimeoutMs: 10_000 });
@@ -20,7 +19,18 @@ test('subscriptions: add, list, pause, resume, remove, and a one-line exit 2 for
   const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
   const { ok, mistake } = commandChecks(t, 'subscriptions', env);
 
-  assert.match(await ok(['add', '--client', 'dwp', '--events', 'death.registered,death.updated', '--fields', 'deceased.dateOfDeath,deceased.surname']), /subscribed dwp/);
+  assert.match(
+    await ok([
+      'add',
+      '--client',
+      'dwp',
+      '--events',
+      'death.registered,death.updated',
+      '--fields',
+      'deceased.dateOfDeath,deceased.surname',
+    ]),
+    /subscribed dwp/,
+  );
   assert.match(await ok(['add', '--client', 'hmrc', '--events', 'birth.registered']), /subscribed hmrc/);
   await ok(['pause', '--client', 'hmrc']);
   const listed = (await ok(['list'])).split('\n');
@@ -39,8 +49,14 @@ test('subscriptions: add, list, pause, resume, remove, and a one-line exit 2 for
   await mistake(['add', '--client', 'x'], /--events is required/);
   await mistake(['add', '--client', 'x', '--events', 'death.died'], /unknown event type\(s\) death\.died/);
   await mistake(['add', '--client', 'x', '--events', ''], /at least one event type/);
-  await mistake(['add', '--client', 'x', '--events', 'death.registered', '--fields', 'child.forenames'], /'child\.forenames' is no field of a death record/);
-  await mistake(['add', '--client', 'x', '--events', 'death.registered', '--fields', 'nextRegistration'], /'nextRegistration' is no field/);
+  await mistake(
+    ['add', '--client', 'x', '--events', 'death.registered', '--fields', 'child.forenames'],
+    /'child\.forenames' is no field of a death record/,
+  );
+  await mistake(
+    ['add', '--client', 'x', '--events', 'death.registered', '--fields', 'nextRegistration'],
+    /'nextRegistration' is no field/,
+  );
   await mistake(['add', '--client', 'dwp', '--events', 'death.registered'], /dwp has a subscription already/);
   await mistake(['add', '--client', 'x', '--events', 'death.registered', '--colour', 'red'], /unknown option --colour/);
   await mistake(['pause', '--client', 'nobody'], /nobody has no subscription/);

@@ -52,7 +52,13 @@ async function specCopy(t: Pick<TestContext, 'after'>): Promise<string> {
   t.after(() => rm(folder, { recursive: true, force: true }));
   const text = await readFile(SPEC, 'utf8');
   const path = join(folder, 'lev-api-spec.yaml');
-  await writeFile(path, text.split('\n').filter((line) => !/^\s*format:\s*["']?int32["']?\s*$/.test(line)).join('\n'));
+  await writeFile(
+    path,
+    text
+      .split('\n')
+      .filter((line) => !/^\s*format:\s*["']?int32["']?\s*$/.test(line))
+      .join('\n'),
+  );
   return path;
 }
 
@@ -60,14 +66,27 @@ function runDredd(spec: string, url: string): Promise<DreddRun> {
   const args = [spec, url, '--no-color', ...HEADERS.flatMap((header) => ['--header', header])];
   return new Promise((done, fail) => {
     // Run from the spec's folder so no dredd.yml of the working tree is picked up.
-    execFile(DREDD, args, { cwd: resolve(spec, '..'), timeout: 90_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const output = `${stdout}\n${stderr}`;
-      const complete = /complete: (\d+) passing, (\d+) failing, (\d+) errors, (\d+) skipped, (\d+) total/.exec(output);
-      if (!complete) return fail(new Error(`dredd did not finish (${error?.message ?? 'no summary'}):\n${output}`));
-      const [passing, failing, errors, skipped, total] = complete.slice(1).map(Number);
-      const lines = (kind: string) => [...output.matchAll(new RegExp(`^${kind}: (GET \\(\\d+\\) \\S+)`, 'gm'))].map((m) => m[1]);
-      done({ output, passed: lines('pass'), failed: lines('fail'), totals: { passing, failing, errors, skipped, total } });
-    });
+    execFile(
+      DREDD,
+      args,
+      { cwd: resolve(spec, '..'), timeout: 90_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const output = `${stdout}\n${stderr}`;
+        const complete = /complete: (\d+) passing, (\d+) failing, (\d+) errors, (\d+) skipped, (\d+) total/.exec(
+          output,
+        );
+        if (!complete) return fail(new Error(`dredd did not finish (${error?.message ?? 'no summary'}):\n${output}`));
+        const [passing, failing, errors, skipped, total] = complete.slice(1).map(Number);
+        const lines = (kind: string) =>
+          [...output.matchAll(new RegExp(`^${kind}: (GET \\(\\d+\\) \\S+)`, 'gm'))].map((m) => m[1]);
+        done({
+          output,
+          passed: lines('pass'),
+          failed: lines('fail'),
+          totals: { passing, failing, errors, skipped, total },
+        });
+      },
+    );
   });
 }
 

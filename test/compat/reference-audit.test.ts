@@ -22,20 +22,38 @@ const skip = referenceMissing(MOCK_DATA);
 
 /** The existing service's PostgreSQL filter, `username LIKE '%<user>%'`, as a predicate. */
 function referenceUserFilter(user: string): (username: string) => boolean {
-  const like = user.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.');
+  const like = user
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/%/g, '.*')
+    .replace(/_/g, '.');
   const pattern = new RegExp(`^.*${like}.*$`, 's');
   return (username) => pattern.test(username);
 }
 
-test('the audit report filters users by a substring, as the existing service does', { skip }, async (t: TestContext) => {
+test('the audit report filters users by a substring, as the existing service does', {
+  skip,
+}, async (t: TestContext) => {
   // The reference mock's audit users, and a department's, as lev-web's hint has caseworkers filter them.
-  const users = ['lev-e2e-tests', 'foo', 'bar', 'ann@hmrc.gov.uk', 'bob@hmrc.gov.uk', 'cy@dwp.gov.uk', 'x%y', 'x_y', 'xay'];
+  const users = [
+    'lev-e2e-tests',
+    'foo',
+    'bar',
+    'ann@hmrc.gov.uk',
+    'bob@hmrc.gov.uk',
+    'cy@dwp.gov.uk',
+    'x%y',
+    'x_y',
+    'xay',
+  ];
   for (const kind of await storeKinds()) {
     await t.test(`${kind} store`, async (t) => {
       const app = await startApp(t, await filledStore(t, kind, MOCK_DATA));
       for (const user of users) await getOk(app, `${BIRTH_V1}/123456789`, { ...CALLER, 'x-auth-username': user });
       const auditor = { ...CALLER, 'x-auth-username': 'auditor', 'x-auth-roles': 'audit' };
-      const reported = async (user: string) => Object.keys((await getOk(app, `/api/v0/audit/user-activity?${new URLSearchParams({ user })}`, auditor)) as JsonObject).sort();
+      const reported = async (user: string) =>
+        Object.keys(
+          (await getOk(app, `/api/v0/audit/user-activity?${new URLSearchParams({ user })}`, auditor)) as JsonObject,
+        ).sort();
 
       // Without % or _, the same users as the existing service.
       for (const user of ['@hmrc.gov.uk', 'o', 'foo', 'e2e', '.gov.uk', 'HMRC', 'nobody']) {
@@ -49,7 +67,9 @@ test('the audit report filters users by a substring, as the existing service doe
   }
 });
 
-test('lev-web reads the audit report of a fresh mock with an empty X-Auth-Roles, and finds a history in it', { skip }, async (t: TestContext) => {
+test('lev-web reads the audit report of a fresh mock with an empty X-Auth-Roles, and finds a history in it', {
+  skip,
+}, async (t: TestContext) => {
   // The existing service made no identity check on the report (FIELDS.md 6.3), and its mock had audit rows;
   // lev-web sends a username and an audience and no roles. Here too the mock's report is open, and not empty.
   const store = await openBackend(testConfig(), builtInServiceTypes);
@@ -58,7 +78,10 @@ test('lev-web reads the audit report of a fresh mock with an empty X-Auth-Roles,
   const levWeb = { 'x-auth-username': 'caseworker@example.gov.uk', 'x-auth-aud': 'lev-web', 'x-auth-roles': '' };
   const from = new Date(Date.now() - 28 * 86_400_000).toISOString().slice(0, 10);
   const to = new Date().toISOString().slice(0, 10);
-  const report = (await getOk(app, `/api/v0/audit/user-activity?from=${from}&to=${to}`, levWeb)) as Record<string, Record<string, number>>;
+  const report = (await getOk(app, `/api/v0/audit/user-activity?from=${from}&to=${to}`, levWeb)) as Record<
+    string,
+    Record<string, number>
+  >;
   assert.ok(Object.keys(report).length >= 3, 'several users in the history');
   for (const days of Object.values(report)) {
     for (const [day, count] of Object.entries(days)) {

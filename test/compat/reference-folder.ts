@@ -15,6 +15,7 @@ export const REFERENCE = resolve(fileURLToPath(new URL('../../', import.meta.url
 export function referenceMissing(path: string): string | false {
   if (existsSync(path)) return false;
   const reason = `${path} is absent`;
-  if (process.env.CI === 'true') assert.fail(`CI=true, but the tests comparing with the existing service cannot run: ${reason}`);
+  if (process.env.CI === 'true')
+    assert.fail(`CI=true, but the tests comparing with the existing service cannot run: ${reason}`);
   return reason;
 }

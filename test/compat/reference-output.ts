@@ -21,7 +21,8 @@ export interface Row {
   [column: string]: Json;
 }
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export async function rows(file: string): Promise<Row[]> {
   return JSON.parse(await readFile(resolve(MOCK_DATA, file), 'utf8')) as Row[];

@@ -11,11 +11,25 @@ import { UiConfig, loadUiConfig } from '../../src/config/ui.ts';
 test('the configuration loadConfig builds passes the Config schema its type is derived from', () => {
   for (const env of [
     {},
-    { AUTH_MODE: 'oidc', OIDC_ISSUER: 'https://issuer.test', OIDC_AUDIENCE: 'lev', RATE_LIMIT_PER_MINUTE: '60', REDIS_URL: 'redis://127.0.0.1:6379' },
-    { DATABASE_URL: 'postgres://db/lev', DATABASE_READ_URLS: 'postgres://replica/lev', AUTH_MODE: 'proxy', TRUSTED_PROXIES: '10.0.0.0/8' },
+    {
+      AUTH_MODE: 'oidc',
+      OIDC_ISSUER: 'https://issuer.test',
+      OIDC_AUDIENCE: 'lev',
+      RATE_LIMIT_PER_MINUTE: '60',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    },
+    {
+      DATABASE_URL: 'postgres://db/lev',
+      DATABASE_READ_URLS: 'postgres://replica/lev',
+      AUTH_MODE: 'proxy',
+      TRUSTED_PROXIES: '10.0.0.0/8',
+    },
   ]) {
     const config = loadConfig(env);
-    assert.deepEqual([...Value.Errors(Config, config)].map((error) => `${error.path}: ${error.message}`), []);
+    assert.deepEqual(
+      [...Value.Errors(Config, config)].map((error) => `${error.path}: ${error.message}`),
+      [],
+    );
   }
 });
 
@@ -28,5 +42,8 @@ test("the pages' configuration passes the UiConfig schema", () => {
     UI_OIDC_CLIENT_ID: 'pages',
     UI_OIDC_CLIENT_SECRET: 'secret',
   };
-  assert.deepEqual([...Value.Errors(UiConfig, loadUiConfig(env))].map((error) => `${error.path}: ${error.message}`), []);
+  assert.deepEqual(
+    [...Value.Errors(UiConfig, loadUiConfig(env))].map((error) => `${error.path}: ${error.message}`),
+    [],
+  );
 });

@@ -48,7 +48,15 @@ test('a bad tracing setting stops the process, named, as any other setting does'
     ['OTEL_EXPORTER_OTLP_HEADERS', 'no-value'],
   ]) {
     const env = { ...ENDPOINT, [key]: value };
-    assert.throws(() => loadTracingConfig(env), (error: Error) => error instanceof ConfigError && error.message.includes(`${key}=`), key);
-    assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && error.message.includes(`${key}=`), key);
+    assert.throws(
+      () => loadTracingConfig(env),
+      (error: Error) => error instanceof ConfigError && error.message.includes(`${key}=`),
+      key,
+    );
+    assert.throws(
+      () => loadConfig(env),
+      (error: Error) => error instanceof ConfigError && error.message.includes(`${key}=`),
+      key,
+    );
   }
 });

@@ -18,7 +18,8 @@ const problemOf = (text: string) => {
 
 test('real P-256 and Ed25519 public keys are taken', () => {
   for (const type of ['ed25519', 'ec'] as const) {
-    const { publicKey } = type === 'ec' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
+    const { publicKey } =
+      type === 'ec' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
     assert.equal(problemOf(param(publicKey.export({ format: 'jwk' }))), undefined, type);
   }
 });
@@ -30,7 +31,11 @@ test('an Ed25519 point of small order, with a small-order part, or off the curve
   identity[0] = 1;
   // A real key plus a point of order 4 (the one 32 zero bytes encode): on the curve, not in the prime-order group.
   const mixed = ed25519.Point.fromBytes(real).add(ed25519.Point.fromBytes(zero)).toBytes();
-  for (const [name, bytes] of [['32 zero bytes', zero], ['the identity', identity], ['a mixed-order point', mixed]] as const) {
+  for (const [name, bytes] of [
+    ['32 zero bytes', zero],
+    ['the identity', identity],
+    ['a mixed-order point', mixed],
+  ] as const) {
     assert.match(problemOf(okp(bytes)) ?? 'taken', /small order/, name);
   }
   assert.match(problemOf(okp(new Uint8Array(32).fill(0xff))) ?? 'taken', /not a point of the curve Ed25519/);

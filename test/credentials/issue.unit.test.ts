@@ -19,7 +19,9 @@ import { builtInTypes as records } from '../record-types.ts';
 import { viewsOf } from '../../src/records/views.ts';
 import { compileView } from '../../src/render/view.ts';
 
-const views = viewsOf(records).map(compileView).filter((view) => view.version === 'v1');
+const views = viewsOf(records)
+  .map(compileView)
+  .filter((view) => view.version === 'v1');
 const NOW = Date.UTC(2026, 10, 27, 12);
 const ISSUER = 'https://lev-api.example.gov.uk';
 
@@ -40,22 +42,40 @@ const everyKey = (claims: Claims): Frame => {
 };
 
 const library = (key: IssuerKey) =>
-  new SDJwtVcInstance({ signer: signWith(key), signAlg: key.alg, hasher: digest, hashAlg: 'sha-256', saltGenerator: fixedSalts() });
+  new SDJwtVcInstance({
+    signer: signWith(key),
+    signAlg: key.alg,
+    hasher: digest,
+    hashAlg: 'sha-256',
+    saltGenerator: fixedSalts(),
+  });
 
 const verifierOf = (key: IssuerKey) =>
   new SDJwtVcInstance({
     hasher: digest,
     hashAlg: 'sha-256',
     verifier: (data: string, signature: string) =>
-      verify(key.alg === 'EdDSA' ? null : 'sha256', Buffer.from(data), { key: createPublicKey(key.privateKey), dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url')),
+      verify(
+        key.alg === 'EdDSA' ? null : 'sha256',
+        Buffer.from(data),
+        { key: createPublicKey(key.privateKey), dsaEncoding: 'ieee-p1363' },
+        Buffer.from(signature, 'base64url'),
+      ),
     // The list the credentials point into, signed by the same key, with no entry invalid.
     statusListFetcher: () => statusListToken(key, ISSUER, 1, [], 60),
   });
 
 const claimsOf = (view: (typeof views)[number], position: number) =>
-  compileClaims(view.record.name, view.fields, view.record.blockedFlag)(view.render(recordAt(view.record.name, { count: 10, seed: 'issue' }, position), { fullDetails: true })).claims;
+  compileClaims(
+    view.record.name,
+    view.fields,
+    view.record.blockedFlag,
+  )(view.render(recordAt(view.record.name, { count: 10, seed: 'issue' }, position), { fullDetails: true })).claims;
 
-const holderKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }) as Record<string, string>;
+const holderKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }) as Record<
+  string,
+  string
+>;
 
 test('a credential is what @sd-jwt/sd-jwt-vc issues for the same claims and salts, for every type, disclosable or in the clear', async () => {
   const keys = await issuerKeys([newIssuerKey('EdDSA')]);

@@ -9,13 +9,7 @@ import { main } from '../../src/cli.ts';
 import { recordType } from '../../src/data/entries.ts';
 import { COMMUNITIES, MISS_SURNAMES } from '../../src/generate/names.ts';
 import { Random, Weighted } from '../../src/generate/random.ts';
-import {
-  DEFAULT_FIRST_ID,
-  TUNED_TYPES,
-  generateRecords,
-  recordAt,
-  searchSample,
-} from '../../src/generate/records.ts';
+import { DEFAULT_FIRST_ID, TUNED_TYPES, generateRecords, recordAt, searchSample } from '../../src/generate/records.ts';
 import { type Fields, groupFields, isLeaf, isLink, isList, readPath } from '../../src/records/define.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
@@ -43,7 +37,10 @@ function missingKeys(fields: Fields, root: Fields, value: unknown, path = ''): s
     else if (isLeaf(field)) continue;
     else if (isList(field)) {
       if (!Array.isArray(record[key])) missing.push(`${at}: not a list`);
-      else (record[key] as unknown[]).forEach((item, i) => missing.push(...missingKeys(field.item, root, item, `${at}/${i}`)));
+      else
+        (record[key] as unknown[]).forEach((item, i) =>
+          missing.push(...missingKeys(field.item, root, item, `${at}/${i}`)),
+        );
     } else if (isLink(field)) {
       if (record[key] !== null) missing.push(...missingKeys(root, root, record[key], at));
     } else missing.push(...missingKeys(groupFields(field), root, record[key], at));
@@ -70,7 +67,10 @@ describe('random', () => {
 
   test('int stays in range and weighted follows the weights', () => {
     const r = Random.fromString('range');
-    const table = new Weighted([['rare', 1], ['common', 9]] as const);
+    const table = new Weighted([
+      ['rare', 1],
+      ['common', 9],
+    ] as const);
     let common = 0;
     for (let i = 0; i < 20_000; i++) {
       const n = r.int(3, 7);
@@ -92,7 +92,11 @@ describe('generateRecords', () => {
       for (const record of generateRecords(type, { count: 4000, seed: `valid-${type}` })) {
         const result = stored.toStored(record);
         assert.ok(!('reason' in result), `record ${record.id}: ${'reason' in result ? result.reason : ''}`);
-        assert.deepEqual(missingKeys(description.fields, description.fields, record), [], `record ${record.id} misses keys`);
+        assert.deepEqual(
+          missingKeys(description.fields, description.fields, record),
+          [],
+          `record ${record.id} misses keys`,
+        );
         if (record.previousRegistration || record.nextRegistration) linked++;
         // Only JSON values: what is generated is what is written.
         assert.deepEqual(JSON.parse(JSON.stringify(record)), record);
@@ -156,7 +160,11 @@ describe('generateRecords', () => {
           const later = all[i + 1];
           assert.equal(next.id, (record.id as number) + 1);
           assert.deepEqual(next, strip(later), 'the embedded successor is the next record, without links');
-          assert.deepEqual(later.previousRegistration, strip(record), 'the successor embeds this record, without links');
+          assert.deepEqual(
+            later.previousRegistration,
+            strip(record),
+            'the successor embeds this record, without links',
+          );
           assert.equal(readPath(later, dateParam), readPath(record, dateParam), 'the same event');
         } else if (previous) {
           assert.equal((all[i - 1].nextRegistration as Rec | null)?.id, record.id);
@@ -173,7 +181,8 @@ describe('generateRecords', () => {
   for (const type of TUNED_TYPES) {
     test(`${type}: accented, hyphenated and apostrophe names are a small share; surnames are shared`, () => {
       const names = take(type, 5000, `names-${type}`).flatMap((r) => partyNames(type, r));
-      const share = (pattern: RegExp) => names.filter((n) => pattern.test(`${n.forenames} ${n.surname}`)).length / names.length;
+      const share = (pattern: RegExp) =>
+        names.filter((n) => pattern.test(`${n.forenames} ${n.surname}`)).length / names.length;
       const accented = share(/[^\x00-\x7f]/);
       const hyphenated = share(/-/);
       const apostrophe = share(/'/);
@@ -202,7 +211,8 @@ describe('generateRecords', () => {
       const born = child.dateOfBirth as string;
       assert.ok(born >= '1900-01-01' && born <= '2025-12-31', born);
       const delay = day(r.date as string) - day(born);
-      if ((r.status as Rec).reregistration === 'None') assert.ok(delay >= 0 && delay <= 42, `registered ${delay} days after birth`);
+      if ((r.status as Rec).reregistration === 'None')
+        assert.ok(delay >= 0 && delay <= 42, `registered ${delay} days after birth`);
       else assert.ok(delay >= 42, `re-registered ${delay} days after birth`);
       assert.ok(['Male', 'Female', 'Indeterminate'].includes(child.sex as string));
     }
@@ -234,7 +244,8 @@ describe('generateRecords', () => {
 
   test('marriages and partnerships: adult parties', () => {
     for (const r of take('marriage', 5000, 'adults')) {
-      for (const who of ['groom', 'bride']) assert.ok(((r[who] as Rec).age as number) >= 18, `${who} aged ${(r[who] as Rec).age}`);
+      for (const who of ['groom', 'bride'])
+        assert.ok(((r[who] as Rec).age as number) >= 18, `${who} aged ${(r[who] as Rec).age}`);
       assert.ok((r.dateOfMarriage as string) >= '1930-01-01');
     }
     for (const r of take('partnership', 5000, 'adults')) {
@@ -252,7 +263,9 @@ describe('generateRecords', () => {
 
 describe('searchSample', () => {
   test('miss surnames are in none of the pools', () => {
-    const pooled = new Set(COMMUNITIES.flatMap((c) => c.surnames.flatMap((s) => [normaliseName(s), ...normaliseName(s).split(' ')])));
+    const pooled = new Set(
+      COMMUNITIES.flatMap((c) => c.surnames.flatMap((s) => [normaliseName(s), ...normaliseName(s).split(' ')])),
+    );
     for (const surname of MISS_SURNAMES) assert.ok(!pooled.has(normaliseName(surname)), surname);
   });
 
@@ -268,7 +281,14 @@ describe('searchSample', () => {
         const forenames = normaliseName(query.forenames);
         const date = query[description.search.dateParam];
         return keys
-          .filter((r) => r.keys.some((k) => k.date === date && k.surname === surname && (k.forenames === forenames || k.forenames.startsWith(`${forenames} `))))
+          .filter((r) =>
+            r.keys.some(
+              (k) =>
+                k.date === date &&
+                k.surname === surname &&
+                (k.forenames === forenames || k.forenames.startsWith(`${forenames} `)),
+            ),
+          )
           .map((r) => r.id);
       };
 
@@ -276,10 +296,16 @@ describe('searchSample', () => {
       assert.equal(samples.length, 101);
       assert.deepEqual(JSON.stringify(searchSample(type, options, 101)), JSON.stringify(samples), 'deterministic');
       samples.forEach((sample, i) => {
-        assert.deepEqual(Object.keys(sample.query).sort(), ['forenames', 'surname', description.search.dateParam].sort());
+        assert.deepEqual(
+          Object.keys(sample.query).sort(),
+          ['forenames', 'surname', description.search.dateParam].sort(),
+        );
         const found = find(sample.query);
         if (i % 2 === 0) {
-          assert.ok(sample.expectId !== null && found.includes(sample.expectId), `sample ${i} should find ${sample.expectId}`);
+          assert.ok(
+            sample.expectId !== null && found.includes(sample.expectId),
+            `sample ${i} should find ${sample.expectId}`,
+          );
         } else {
           assert.equal(sample.expectId, null);
           assert.deepEqual(found, [], `sample ${i} should find nothing`);
@@ -293,7 +319,10 @@ describe('searchSample', () => {
 });
 
 describe('lev-api generate', () => {
-  const quietly = async <T>(t: { mock: { method: (o: object, m: string, f: () => void) => unknown } }, work: () => Promise<T>) => {
+  const quietly = async <T>(
+    t: { mock: { method: (o: object, m: string, f: () => void) => unknown } },
+    work: () => Promise<T>,
+  ) => {
     t.mock.method(console, 'error', () => {});
     t.mock.method(console, 'log', () => {});
     return work();
@@ -303,13 +332,17 @@ describe('lev-api generate', () => {
     const dir = await mkdtemp(join(tmpdir(), 'lev-generate-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'deaths.ndjson');
-    const code = await quietly(t, () => main(['generate', '--type', 'death', '--count', '2345', '--seed', 'cli', '--out', file, '--first-id', '500']));
+    const code = await quietly(t, () =>
+      main(['generate', '--type', 'death', '--count', '2345', '--seed', 'cli', '--out', file, '--first-id', '500']),
+    );
     assert.equal(code, 0);
     const text = await readFile(file, 'utf8');
     assert.ok(text.endsWith('\n'));
     const lines = text.slice(0, -1).split('\n');
     assert.equal(lines.length, 2345);
-    const expected = [...generateRecords('death', { count: 2345, seed: 'cli', firstId: 500 })].map((r) => JSON.stringify(r));
+    const expected = [...generateRecords('death', { count: 2345, seed: 'cli', firstId: 500 })].map((r) =>
+      JSON.stringify(r),
+    );
     assert.deepEqual(lines, expected);
     assert.equal(JSON.parse(lines[0]).id, 500);
   });
@@ -342,9 +375,13 @@ describe('lev-api generate', () => {
 
   test('streams to stdout, reporting only on stderr', async () => {
     const bin = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
-    const child = spawn(process.execPath, [bin, 'generate', '--type', 'partnership', '--count', '3000', '--seed', 'pipe'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'generate', '--type', 'partnership', '--count', '3000', '--seed', 'pipe'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));

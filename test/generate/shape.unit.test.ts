@@ -12,7 +12,12 @@ import { birth } from '../../src/records/types/birth.ts';
 
 const fields = {
   first: text('First'),
-  person: group('A person', { title: text('Title'), name: text('Name'), aliases: list('full', 'Other names', { name: text('Name') }), dead: flag('Dead') }),
+  person: group('A person', {
+    title: text('Title'),
+    name: text('Name'),
+    aliases: list('full', 'Other names', { name: text('Name') }),
+    dead: flag('Dead'),
+  }),
   last: text('Last'),
   next: link('Next'),
 };
@@ -27,7 +32,10 @@ test("the keys a builder does not write are added in the description's order, li
   const shape = shapeOf(fields, { first: 'a', person: { name: 'n', dead: false }, last: 'z' });
   const one = shape({ first: 'a', person: { name: 'Ann', dead: false }, last: 'z' });
   const two = shape({ first: 'b', person: { name: 'Bob', dead: true }, last: 'y' });
-  assert.equal(JSON.stringify(one), '{"first":"a","person":{"title":null,"name":"Ann","aliases":[],"dead":false},"last":"z","next":null}');
+  assert.equal(
+    JSON.stringify(one),
+    '{"first":"a","person":{"title":null,"name":"Ann","aliases":[],"dead":false},"last":"z","next":null}',
+  );
   assert.notEqual(one.person.aliases, two.person.aliases);
 });
 
@@ -46,7 +54,9 @@ test('a builder that writes every key is left as it is', () => {
 
 test('a leaf added to a group a tuned builder writes as nothing recorded is filled, not refused', () => {
   const father = group("The child's father", { ...groupFields(birth.fields.father), nickname: text('Nickname') });
-  const births = [...generateRecords({ ...birth, fields: { ...birth.fields, father } }, { count: 200, seed: 'null group' })];
+  const births = [
+    ...generateRecords({ ...birth, fields: { ...birth.fields, father } }, { count: 200, seed: 'null group' }),
+  ];
   const without = births.filter((record) => (record.father as Record<string, unknown>).forenames === null);
   assert.ok(without.length > 0, 'some births name no father');
   for (const record of births) assert.equal(typeof (record.father as Record<string, unknown>).nickname, 'string');

@@ -15,7 +15,9 @@ const LINGER_MS = 1500;
 test('a group waits for the audited requests in progress, and for none that ended without an entry', async (t) => {
   const store = await filledStore(t, 'memory');
   const writes: string[][] = [];
-  const trail = batchPerTurn(async (entries: readonly AuditEntry[]) => void writes.push(entries.map((e) => e.path)), { lingerMs: LINGER_MS });
+  const trail = batchPerTurn(async (entries: readonly AuditEntry[]) => void writes.push(entries.map((e) => e.path)), {
+    lingerMs: LINGER_MS,
+  });
   // The first lookup of birth 123456789 is held in the store until released.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));

@@ -31,23 +31,27 @@ for (const kind of await storeKinds()) {
       const today = new Date().toISOString().slice(0, 10);
       const expectations: Record<string, string[]> = {
         '@hmrc.gov.uk': ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk'],
-        'hmrc': ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk'],
-        'HMRC': ['HMRC-robot'],
+        hmrc: ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk'],
+        HMRC: ['HMRC-robot'],
         '.gov.uk': ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk', 'cy@dwp.gov.uk'],
         '%': ['x%y'],
-        '_': ['x_y'],
-        'x_y': ['x_y'],
+        _: ['x_y'],
+        x_y: ['x_y'],
         'x%': ['x%y'],
         '\\': ['x\\y'],
         'ann@hmrc.gov.uk': ['ann@hmrc.gov.uk'],
-        'nobody': [],
+        nobody: [],
       };
       for (const [filter, users] of Object.entries(expectations)) {
         // The rule the report applies is the one other backends are to share.
         assert.deepEqual(USERS.filter((user) => userMatches(user, filter)).sort(), users, `userMatches for ${filter}`);
         const response = await app.get(`${REPORT}?${new URLSearchParams({ user: filter })}`, AUDITOR);
         assert.equal(response.status, 200, response.text);
-        assert.deepEqual(response.body, Object.fromEntries(users.map((user) => [user, { [today]: 1 }])), `user=${filter}`);
+        assert.deepEqual(
+          response.body,
+          Object.fromEntries(users.map((user) => [user, { [today]: 1 }])),
+          `user=${filter}`,
+        );
       }
     });
 
@@ -63,7 +67,10 @@ for (const kind of await storeKinds()) {
       }
       // The same filters without the NUL reach the database and answer.
       assert.equal((await app.get(`${REPORT}?user=ab&group=ab&dataset=ab`, AUDITOR)).status, 200);
-      assert.deepEqual(lines.filter((line) => line.level >= 50), []);
+      assert.deepEqual(
+        lines.filter((line) => line.level >= 50),
+        [],
+      );
     });
   });
 
@@ -73,14 +80,28 @@ for (const kind of await storeKinds()) {
 
     test("lists one username's accesses, the whole name compared exactly, newest first, without the hash", async (t) => {
       const app = await startApp(t, await filledStore(t, kind));
-      for (const user of USERS) assert.equal((await app.get(lookup, { ...CALLER, 'x-auth-username': user, 'x-auth-groups': '/team a' })).status, 200, user);
+      for (const user of USERS)
+        assert.equal(
+          (await app.get(lookup, { ...CALLER, 'x-auth-username': user, 'x-auth-groups': '/team a' })).status,
+          200,
+          user,
+        );
       assert.equal((await app.get(search, { ...CALLER, 'x-auth-username': 'ann@hmrc.gov.uk' })).status, 200);
       const today = new Date().toISOString().slice(0, 10);
-      const listed = await app.get(`${ENTRIES}?${new URLSearchParams({ user: 'ann@hmrc.gov.uk', from: today, to: today })}`, AUDITOR);
+      const listed = await app.get(
+        `${ENTRIES}?${new URLSearchParams({ user: 'ann@hmrc.gov.uk', from: today, to: today })}`,
+        AUDITOR,
+      );
       assert.equal(listed.status, 200, listed.text);
       assert.equal(listed.headers.get(TRUNCATED_HEADER), null);
       assert.deepEqual(
-        listed.body.map(({ at, requestId, ...entry }: Record<string, unknown>) => (assert.match(String(at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), assert.equal(typeof requestId, 'string'), entry)),
+        listed.body.map(
+          ({ at, requestId, ...entry }: Record<string, unknown>) => (
+            assert.match(String(at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+            assert.equal(typeof requestId, 'string'),
+            entry
+          ),
+        ),
         [
           {
             username: 'ann@hmrc.gov.uk',
@@ -93,13 +114,34 @@ for (const kind of await storeKinds()) {
             results: 1,
             records: [{ type: 'birth', id: 123456789 }],
           },
-          { username: 'ann@hmrc.gov.uk', client: 'test-client', groups: ['/team a'], dataset: 'birth', operation: 'lookup', path: lookup, query: '', results: 1, records: [{ type: 'birth', id: 123456789 }] },
+          {
+            username: 'ann@hmrc.gov.uk',
+            client: 'test-client',
+            groups: ['/team a'],
+            dataset: 'birth',
+            operation: 'lookup',
+            path: lookup,
+            query: '',
+            results: 1,
+            records: [{ type: 'birth', id: 123456789 }],
+          },
         ],
       );
       // Every user of the report, by their whole name: their own entry alone. Parts of names and other cases: nobody.
-      for (const user of USERS) assert.deepEqual((await app.get(`${ENTRIES}?${new URLSearchParams({ user, operation: 'lookup' })}`, AUDITOR)).body.map((e: { username: string }) => e.username), [user], user);
-      for (const user of ['@hmrc.gov.uk', 'ann', 'HMRC', 'x', '%', '_']) assert.deepEqual((await app.get(`${ENTRIES}?${new URLSearchParams({ user })}`, AUDITOR)).body, [], user);
-      assert.deepEqual((await app.get(`${ENTRIES}?user=ann%40hmrc.gov.uk&operation=search&dataset=birth`, AUDITOR)).body.length, 1);
+      for (const user of USERS)
+        assert.deepEqual(
+          (await app.get(`${ENTRIES}?${new URLSearchParams({ user, operation: 'lookup' })}`, AUDITOR)).body.map(
+            (e: { username: string }) => e.username,
+          ),
+          [user],
+          user,
+        );
+      for (const user of ['@hmrc.gov.uk', 'ann', 'HMRC', 'x', '%', '_'])
+        assert.deepEqual((await app.get(`${ENTRIES}?${new URLSearchParams({ user })}`, AUDITOR)).body, [], user);
+      assert.deepEqual(
+        (await app.get(`${ENTRIES}?user=ann%40hmrc.gov.uk&operation=search&dataset=birth`, AUDITOR)).body.length,
+        1,
+      );
       assert.deepEqual((await app.get(`${ENTRIES}?user=ann%40hmrc.gov.uk&dataset=death`, AUDITOR)).body, []);
       assert.deepEqual((await app.get(`${ENTRIES}?user=ann%40hmrc.gov.uk&to=2000-01-01`, AUDITOR)).body, []);
     });
@@ -145,7 +187,11 @@ for (const kind of await storeKinds()) {
         ['user=a&limit=ten', 'limit', /a whole number from 1 to 1000/],
         ['user=a&limit=', 'limit', /a whole number from 1 to 1000/],
         ['user=a&limit=2&limit=3', 'limit', /given more than once/],
-        ['user=a&users=b', 'users', /^Unknown query parameter 'users': this path takes user, from, to, operation, dataset, limit$/],
+        [
+          'user=a&users=b',
+          'users',
+          /^Unknown query parameter 'users': this path takes user, from, to, operation, dataset, limit$/,
+        ],
       ];
       for (const [query, parameter, message] of refusals) {
         const response = await app.get(`${ENTRIES}?${query}`, AUDITOR);
@@ -155,8 +201,19 @@ for (const kind of await storeKinds()) {
         assert.match(response.body.message, new RegExp(`'${parameter}'`), query);
         assert.match(response.body.message, message, query);
       }
-      assert.equal((await app.get(`${ENTRIES}?user=a&limit=007&from=2026-01-01&to=2026-12-31&operation=verify&dataset=death`, AUDITOR)).status, 200);
-      assert.deepEqual(lines.filter((line) => line.level >= 50), []);
+      assert.equal(
+        (
+          await app.get(
+            `${ENTRIES}?user=a&limit=007&from=2026-01-01&to=2026-12-31&operation=verify&dataset=death`,
+            AUDITOR,
+          )
+        ).status,
+        200,
+      );
+      assert.deepEqual(
+        lines.filter((line) => line.level >= 50),
+        [],
+      );
     });
   });
 }
@@ -172,10 +229,20 @@ describe('audit routes when the trail fails', () => {
     for (const path of [`${REPORT}?user=ann`, `${ENTRIES}?user=ann%40hmrc.gov.uk`]) {
       const response = await app.get(path, AUDITOR);
       assert.equal(response.status, 503, response.text);
-      assert.deepEqual(response.body, { code: 'ServiceUnavailable', message: 'The audit trail is unavailable; try again shortly' });
+      assert.deepEqual(response.body, {
+        code: 'ServiceUnavailable',
+        message: 'The audit trail is unavailable; try again shortly',
+      });
       assert.ok(response.headers.get('x-request-id'));
     }
-    assert.ok(lines.some((line) => /"ServiceUnavailable"/.test(line)), 'the failure is logged');
-    assert.deepEqual(lines.filter((line) => /ann/.test(line)), [], 'without the username asked for');
+    assert.ok(
+      lines.some((line) => /"ServiceUnavailable"/.test(line)),
+      'the failure is logged',
+    );
+    assert.deepEqual(
+      lines.filter((line) => /ann/.test(line)),
+      [],
+      'without the username asked for',
+    );
   });
 });

@@ -84,12 +84,14 @@ const pointer = (...parts: string[]) => parts.map((part) => part.replace(/~/g, '
 
 /** The GET operations: the wallet pick-up's POSTs are held to OpenID4VCI by test/http/wallet/. */
 function operations(): Operation[] {
-  return Object.entries(document.paths as Json).filter(([, item]) => item.get).map(([path, item]) => ({
-    path,
-    parameters: (item.get.parameters ?? []) as Parameter[],
-    responses: item.get.responses,
-    rule: item.get['x-querystring-schema'],
-  }));
+  return Object.entries(document.paths as Json)
+    .filter(([, item]) => item.get)
+    .map(([path, item]) => ({
+      path,
+      parameters: (item.get.parameters ?? []) as Parameter[],
+      responses: item.get.responses,
+      rule: item.get['x-querystring-schema'],
+    }));
 }
 
 /** A query string's value as the schema sees it: query parameters arrive as text, so an integer is its decimal digits (leading zeros as any parser reads them). */
@@ -107,13 +109,19 @@ function invalidity(operation: Operation, values: Readonly<Record<string, string
       if (parameter.required) return `${parameter.name} is required`;
       continue;
     }
-    if (!validatorOf(parameter.schema)(typed(parameter.schema, value))) return `${parameter.name}=${JSON.stringify(value)} breaks its schema`;
+    if (!validatorOf(parameter.schema)(typed(parameter.schema, value)))
+      return `${parameter.name}=${JSON.stringify(value)} breaks its schema`;
     // A holder key is a public JWK in base64url: what JSON Schema cannot say of it (the JSON inside, the
     // curve, the point) the document says in words, and the service's parser judges.
-    if (parameter.name === 'holderKey' && 'problem' in parseHolderKey(value)) return `holderKey=${JSON.stringify(value)} is not a public key`;
+    if (parameter.name === 'holderKey' && 'problem' in parseHolderKey(value))
+      return `holderKey=${JSON.stringify(value)} is not a public key`;
   }
   if (operation.rule) {
-    const query = Object.fromEntries(Object.entries(values).filter(([name, value]) => value !== undefined && operation.parameters.some((p) => p.name === name && p.in === 'query')));
+    const query = Object.fromEntries(
+      Object.entries(values).filter(
+        ([name, value]) => value !== undefined && operation.parameters.some((p) => p.name === name && p.in === 'query'),
+      ),
+    );
     if (!validatorOf(operation.rule)(query)) return `the query breaks x-querystring-schema: ${JSON.stringify(query)}`;
   }
   return undefined;
@@ -137,7 +145,8 @@ function urlOf(operation: Operation, values: Readonly<Record<string, string | un
     if (value === undefined) continue;
     // A segment of "." or ".." (escaped or not) is a dot segment: every URL client resolves it away
     // before sending, so no request can carry it as a parameter. Written with a letter beside it instead.
-    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(/^\.{1,2}$/.test(value) ? `${value}x` : value));
+    if (parameter.in === 'path')
+      path = path.replace(`{${parameter.name}}`, encodeURIComponent(/^\.{1,2}$/.test(value) ? `${value}x` : value));
     else if (parameter.in === 'query') query.push(`${parameter.name}=${encodeURIComponent(value)}`);
   }
   return query.length ? `${path}?${query.join('&')}` : path;
@@ -152,18 +161,26 @@ async function get(url: string): Promise<Answer> {
 function assertDocumented(operation: Operation, answer: Answer, where: string) {
   const status = String(answer.status);
   const documented = operation.responses[status] ?? operation.responses.default;
-  assert.ok(documented, `${where}: ${status} is not among ${operation.path}'s documented answers (${Object.keys(operation.responses).join(', ')}): ${answer.text.slice(0, 300)}`);
+  assert.ok(
+    documented,
+    `${where}: ${status} is not among ${operation.path}'s documented answers (${Object.keys(operation.responses).join(', ')}): ${answer.text.slice(0, 300)}`,
+  );
   const content = documented.content as Json | undefined;
   if (!content) return;
   const type = (answer.headers['content-type'] ?? '').split(';')[0].trim();
   assert.ok(content[type], `${where}: ${status} answered ${type}, documented as ${Object.keys(content).join(', ')}`);
   if (!content[type].schema) return;
   const key = operation.responses[status] ? status : 'default';
-  const validate = ajv().getSchema(`${DOCUMENT_ID}#/${pointer('paths', operation.path, 'get', 'responses', key, 'content', type, 'schema')}`);
+  const validate = ajv().getSchema(
+    `${DOCUMENT_ID}#/${pointer('paths', operation.path, 'get', 'responses', key, 'content', type, 'schema')}`,
+  );
   assert.ok(validate, `${where}: the schema of ${status} compiles`);
   // A JSON answer is held to its schema as JSON; any other (a credential, a status list token) as its text.
   const body = type === 'application/json' || type.endsWith('+json') ? JSON.parse(answer.text) : answer.text;
-  assert.ok(validate(body), `${where}: the ${status} body breaks its documented schema: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${answer.text.slice(0, 300)}`);
+  assert.ok(
+    validate(body),
+    `${where}: the ${status} body breaks its documented schema: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${answer.text.slice(0, 300)}`,
+  );
 }
 
 /** What was sent to each operation: that both sides of the document were exercised is checked too. */
@@ -178,8 +195,18 @@ async function check(operation: Operation, values: Readonly<Record<string, strin
   seen.set(operation.path, tally);
   tally[why ? 'invalid' : 'valid']++;
   tally.statuses.add(answer.status);
-  if (why) assert.equal(answer.status, 400, `${url}: the document forbids it (${why}), yet it was answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-  else assert.notEqual(answer.status, 400, `${url}: the document allows it, yet it was refused: ${answer.text.slice(0, 300)}`);
+  if (why)
+    assert.equal(
+      answer.status,
+      400,
+      `${url}: the document forbids it (${why}), yet it was answered ${answer.status}: ${answer.text.slice(0, 300)}`,
+    );
+  else
+    assert.notEqual(
+      answer.status,
+      400,
+      `${url}: the document allows it, yet it was refused: ${answer.text.slice(0, 300)}`,
+    );
   assertDocumented(operation, answer, url);
 }
 
@@ -188,15 +215,87 @@ async function check(operation: Operation, values: Readonly<Record<string, strin
 // ---------------------------------------------------------------------------
 
 const KNOWN = [...new Set(scenarios.flatMap((s) => Object.values(s.search)))];
-const IDS = Object.values(mockRecords(builtInTypes, builtInScenarios)).flatMap((records) => (records as Array<{ id: number }>).map((record) => String(record.id)));
+const IDS = Object.values(mockRecords(builtInTypes, builtInScenarios)).flatMap((records) =>
+  (records as Array<{ id: number }>).map((record) => String(record.id)),
+);
 
 /** The edges: names with no letter or digit (U+02BC is a letter to Unicode, dropped as an apostrophe), letters only compatibility maps give, controls, lengths, dates and numbers at their limits. */
 const EDGES = [
-  '', ' ', '-', '---', "'", '’', 'ʼ', '\ufe74', '\uff9e', '.,;', '- -', "'-'", '℃', '™', 'Ⅻ', '①', 'ª', '²', 'é', 'E\u0301', '\u0301', '\u200d', 'A\u200dB', '\u00ad',
-  '李', 'Δ', '\u00a0', '\u2028a', 'a\u0085', '\u0000', '\t', 'a\tb', 'x'.repeat(100), 'x'.repeat(101), 'x'.repeat(200), 'x'.repeat(201),
-  'x'.repeat(1000), 'x'.repeat(1001), '2008-08-08', '2008-02-29', '2009-02-29', '0000-01-01', '0001-01-01', '9999-12-31', '2008-8-8',
-  '2008-08-08T00:00:00Z', '20080808', '123456789', '0123456789', '1', '0', '00', '1'.repeat(18), '1'.repeat(19), `0${'1'.repeat(18)}`,
-  '-1', '+1', '1e3', '1.0', '01', '100', '999', '1000', '1001', 'lookup', 'search', 'verify', 'LOOKUP', 'birth', 'true', '%', '%zz', '+', '&', '=',
+  '',
+  ' ',
+  '-',
+  '---',
+  "'",
+  '’',
+  'ʼ',
+  '\ufe74',
+  '\uff9e',
+  '.,;',
+  '- -',
+  "'-'",
+  '℃',
+  '™',
+  'Ⅻ',
+  '①',
+  'ª',
+  '²',
+  'é',
+  'E\u0301',
+  '\u0301',
+  '\u200d',
+  'A\u200dB',
+  '\u00ad',
+  '李',
+  'Δ',
+  '\u00a0',
+  '\u2028a',
+  'a\u0085',
+  '\u0000',
+  '\t',
+  'a\tb',
+  'x'.repeat(100),
+  'x'.repeat(101),
+  'x'.repeat(200),
+  'x'.repeat(201),
+  'x'.repeat(1000),
+  'x'.repeat(1001),
+  '2008-08-08',
+  '2008-02-29',
+  '2009-02-29',
+  '0000-01-01',
+  '0001-01-01',
+  '9999-12-31',
+  '2008-8-8',
+  '2008-08-08T00:00:00Z',
+  '20080808',
+  '123456789',
+  '0123456789',
+  '1',
+  '0',
+  '00',
+  '1'.repeat(18),
+  '1'.repeat(19),
+  `0${'1'.repeat(18)}`,
+  '-1',
+  '+1',
+  '1e3',
+  '1.0',
+  '01',
+  '100',
+  '999',
+  '1000',
+  '1001',
+  'lookup',
+  'search',
+  'verify',
+  'LOOKUP',
+  'birth',
+  'true',
+  '%',
+  '%zz',
+  '+',
+  '&',
+  '=',
 ];
 
 const anything = fc.oneof(
@@ -207,23 +306,32 @@ const anything = fc.oneof(
 
 /** Holder keys the credentials route takes: a P-256 and an Ed25519 public key, as the parameter carries them. */
 const HOLDER_KEYS = (['P-256', 'Ed25519'] as const).map((curve) => {
-  const { publicKey } = curve === 'P-256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
+  const { publicKey } =
+    curve === 'P-256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
   return Buffer.from(JSON.stringify(publicKey.export({ format: 'jwk' }))).toString('base64url');
 });
 
-const isoDate = fc.date({ min: new Date('1800-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+const isoDate = fc
+  .date({ min: new Date('1800-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((date) => date.toISOString().slice(0, 10));
 
 /** Values the schema is likely to allow, so that valid requests are generated as often as invalid ones. */
 function plausible(schema: Json, name?: string): fc.Arbitrary<string> {
   if (name === 'holderKey') return fc.constantFrom(...HOLDER_KEYS);
   if (schema.enum) return fc.constantFrom(...(schema.enum as string[]));
-  if (schema.format === 'date') return fc.oneof(isoDate, fc.constantFrom('2008-08-08', ...KNOWN.filter((v) => /^\d{4}-/.test(v))));
-  if (schema.type === 'integer') return fc.integer({ min: (schema.minimum ?? 0) - 2, max: (schema.maximum ?? 1000) + 2 }).map(String);
+  if (schema.format === 'date')
+    return fc.oneof(isoDate, fc.constantFrom('2008-08-08', ...KNOWN.filter((v) => /^\d{4}-/.test(v))));
+  if (schema.type === 'integer')
+    return fc.integer({ min: (schema.minimum ?? 0) - 2, max: (schema.maximum ?? 1000) + 2 }).map(String);
   const digits = /\[0-9\]\{1,(\d+)\}/.exec(schema.pattern ?? '')?.[1];
   if (digits) return fc.oneof(fc.constantFrom(...IDS), fc.bigInt(0n, 10n ** BigInt(digits) - 1n).map(String));
   // A whole number from 1 (a status list's): the small ones exist.
-  if (schema.pattern?.startsWith('^[1-9][0-9]{0,')) return fc.oneof(fc.constantFrom('1', '2'), fc.integer({ min: 1, max: 999_999_999 }).map(String));
-  return fc.oneof(fc.constantFrom(...KNOWN.filter((v) => !/^\d{4}-/.test(v)), 'Anne', 'Eleanor Rose'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }));
+  if (schema.pattern?.startsWith('^[1-9][0-9]{0,'))
+    return fc.oneof(fc.constantFrom('1', '2'), fc.integer({ min: 1, max: 999_999_999 }).map(String));
+  return fc.oneof(
+    fc.constantFrom(...KNOWN.filter((v) => !/^\d{4}-/.test(v)), 'Anne', 'Eleanor Rose'),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }),
+  );
 }
 
 /** Each parameter given or not (a required one mostly given), plausible or anything. */
@@ -232,9 +340,18 @@ function requests(operation: Operation): fc.Arbitrary<Record<string, string | un
   return fc.record(
     Object.fromEntries(
       parameters.map((parameter) => {
-        const value = fc.oneof({ weight: 4, arbitrary: plausible(parameter.schema, parameter.name) }, { weight: 1, arbitrary: anything });
+        const value = fc.oneof(
+          { weight: 4, arbitrary: plausible(parameter.schema, parameter.name) },
+          { weight: 1, arbitrary: anything },
+        );
         // A path parameter is always there (an empty one is another path), so anything comes more often.
-        if (parameter.in === 'path') return [parameter.name, fc.oneof({ weight: 3, arbitrary: plausible(parameter.schema) }, { weight: 2, arbitrary: anything }).filter((v) => v !== '')];
+        if (parameter.in === 'path')
+          return [
+            parameter.name,
+            fc
+              .oneof({ weight: 3, arbitrary: plausible(parameter.schema) }, { weight: 2, arbitrary: anything })
+              .filter((v) => v !== ''),
+          ];
         return [parameter.name, fc.option(value, { nil: undefined, freq: parameter.required ? 12 : 2 })];
       }),
     ),
@@ -243,8 +360,14 @@ function requests(operation: Operation): fc.Arbitrary<Record<string, string | un
 
 /** A request the document allows, for the tests that change one thing of it. */
 function validValues(operation: Operation): Record<string, string> {
-  const sample = fc.sample(requests(operation).filter((values) => !invalidity(operation, values)), { numRuns: 1, seed: 42 })[0];
-  return Object.fromEntries(Object.entries(sample).filter(([, value]) => value !== undefined)) as Record<string, string>;
+  const sample = fc.sample(
+    requests(operation).filter((values) => !invalidity(operation, values)),
+    { numRuns: 1, seed: 42 },
+  )[0];
+  return Object.fromEntries(Object.entries(sample).filter(([, value]) => value !== undefined)) as Record<
+    string,
+    string
+  >;
 }
 
 /** A raw request over its own connection, for methods fetch will not send; the whole answer, read to the connection's end. */
@@ -261,7 +384,9 @@ async function raw(request: string): Promise<Answer> {
   assert.ok(text, `an answer to ${request.split('\r\n')[0]}`);
   const [head, ...body] = text.split('\r\n\r\n');
   const [statusLine, ...lines] = head.split('\r\n');
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine.split(' ')[1]), headers, text: body.join('\r\n\r\n') };
 }
 
@@ -286,7 +411,10 @@ describe('the served OpenAPI document, held to the service', () => {
     // The generator reached both sides of every operation that takes parameters, and found records.
     for (const operation of all.filter((o) => o.parameters.some((p) => p.in === 'query' || p.in === 'path'))) {
       const tally = seen.get(operation.path);
-      assert.ok(tally && tally.valid > 0 && tally.invalid > 0, `${operation.path}: ${tally?.valid} valid and ${tally?.invalid} invalid requests`);
+      assert.ok(
+        tally && tally.valid > 0 && tally.invalid > 0,
+        `${operation.path}: ${tally?.valid} valid and ${tally?.invalid} invalid requests`,
+      );
       assert.ok(tally.statuses.has(200), `${operation.path}: some requests answered 200 (${[...tally.statuses]})`);
     }
   });
@@ -299,20 +427,28 @@ describe('the served OpenAPI document, held to the service', () => {
     for (let code = 0; code <= 0x10ffff; code++) {
       if (code >= 0xd800 && code <= 0xdfff) continue;
       const character = String.fromCodePoint(code);
-      if (pattern.test(character) && normaliseName(character) === '') emptied.push(`U+${code.toString(16).toUpperCase().padStart(4, '0')}`);
+      if (pattern.test(character) && normaliseName(character) === '')
+        emptied.push(`U+${code.toString(16).toUpperCase().padStart(4, '0')}`);
     }
     assert.deepEqual(emptied, [], 'allowed by the pattern, yet normalised to nothing');
   });
 
   test('names with no letter or digit: the document forbids them (a pattern), and the service refuses them', async () => {
-    const named = operations().filter((operation) => operation.parameters.some((p) => p.in === 'query' && /surname|forenames$|lastname|^place/i.test(p.name)));
+    const named = operations().filter((operation) =>
+      operation.parameters.some((p) => p.in === 'query' && /surname|forenames$|lastname|^place/i.test(p.name)),
+    );
     assert.ok(named.length >= 8);
     for (const operation of named) {
       const base = validValues(operation);
-      for (const parameter of operation.parameters.filter((p) => p.in === 'query' && /surname|forenames$|lastname|^place/i.test(p.name))) {
+      for (const parameter of operation.parameters.filter(
+        (p) => p.in === 'query' && /surname|forenames$|lastname|^place/i.test(p.name),
+      )) {
         for (const value of ['---', "'", 'ʼ', '.,;', ' ', '- -']) {
           const values = { ...base, [parameter.name]: value };
-          assert.ok(invalidity(operation, values), `${operation.path}: the document forbids ${parameter.name}=${JSON.stringify(value)}`);
+          assert.ok(
+            invalidity(operation, values),
+            `${operation.path}: the document forbids ${parameter.name}=${JSON.stringify(value)}`,
+          );
           await check(operation, values);
         }
         for (const value of ['O’Brien', 'Ⅻ', 'é', '李']) await check(operation, { ...base, [parameter.name]: value });
@@ -343,7 +479,11 @@ describe('the served OpenAPI document, held to the service', () => {
     ];
     for (const [forenames, allowed] of cases) {
       const values = { ...base, ...forenames };
-      assert.equal(!invalidity(v0, values), allowed, `the document ${allowed ? 'allows' : 'forbids'} ${JSON.stringify(forenames)}`);
+      assert.equal(
+        !invalidity(v0, values),
+        allowed,
+        `the document ${allowed ? 'allows' : 'forbids'} ${JSON.stringify(forenames)}`,
+      );
       await check(v0, values);
     }
   });
@@ -352,7 +492,10 @@ describe('the served OpenAPI document, held to the service', () => {
     const operation = operations().find((o) => o.path === '/v1/credentials/{type}/{id}');
     assert.ok(operation?.rule, 'the credential operation carries its rule');
     const base = validValues(operation);
-    const holderKey = fc.sample(requests(operation).filter((values) => values.holderKey !== undefined && !invalidity(operation, values)), { numRuns: 1, seed: 7 })[0].holderKey;
+    const holderKey = fc.sample(
+      requests(operation).filter((values) => values.holderKey !== undefined && !invalidity(operation, values)),
+      { numRuns: 1, seed: 7 },
+    )[0].holderKey;
     const cases: Array<[Record<string, string | undefined>, boolean]> = [
       [{ format: 'qr' }, true],
       [{ format: 'sd-jwt', holderKey }, true],
@@ -361,19 +504,29 @@ describe('the served OpenAPI document, held to the service', () => {
     ];
     for (const [query, allowed] of cases) {
       const values = { ...base, format: undefined, holderKey: undefined, ...query };
-      assert.equal(!invalidity(operation, values), allowed, `the document ${allowed ? 'allows' : 'forbids'} ${JSON.stringify(query)}`);
+      assert.equal(
+        !invalidity(operation, values),
+        allowed,
+        `the document ${allowed ? 'allows' : 'forbids'} ${JSON.stringify(query)}`,
+      );
       await check(operation, values);
     }
   });
 
   test('a method a path does not document: 405 with Allow and the error body, whatever body it carries (QUERY, POST, CONNECT...)', async () => {
-    const bodies = ['', 'Content-Type: application/xml\r\nContent-Length: 4\r\n\r\n<a/>', 'Content-Type: application/json\r\nContent-Length: 1\r\n\r\n{'];
+    const bodies = [
+      '',
+      'Content-Type: application/xml\r\nContent-Length: 4\r\n\r\n<a/>',
+      'Content-Type: application/json\r\nContent-Length: 1\r\n\r\n{',
+    ];
     for (const operation of operations()) {
       const target = urlOf(operation, validValues(operation));
       for (const method of ['QUERY', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'CONNECT']) {
         for (const body of method === 'CONNECT' || method === 'TRACE' ? [''] : bodies) {
           const where = `${method} ${target} ${body.split('\r\n')[0]}`;
-          const answer = await raw(`${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Auth-Username: a\r\nX-Auth-Aud: b\r\n${body || '\r\n'}`);
+          const answer = await raw(
+            `${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Auth-Username: a\r\nX-Auth-Aud: b\r\n${body || '\r\n'}`,
+          );
           assert.equal(answer.status, 405, `${where}: ${answer.text}`);
           assert.match(answer.headers.allow ?? '', /\bGET\b/, where);
           assert.equal(errorBody(answer, where).code, 'MethodNotAllowed', where);
@@ -386,8 +539,13 @@ describe('the served OpenAPI document, held to the service', () => {
     for (const operation of operations()) {
       const values = validValues(operation);
       const target = urlOf(operation, values);
-      const broken = [`${target}${target.includes('?') ? '&' : '?'}%`, `${target}${target.includes('?') ? '&' : '?'}a=%zz`, `${operation.path.replace(/\{[^}]+\}/g, '1')}?%E0%A4%A=1`];
-      for (const parameter of operation.parameters.filter((p) => p.in === 'path')) broken.push(operation.path.replace(`{${parameter.name}}`, '%E0%A4%A'));
+      const broken = [
+        `${target}${target.includes('?') ? '&' : '?'}%`,
+        `${target}${target.includes('?') ? '&' : '?'}a=%zz`,
+        `${operation.path.replace(/\{[^}]+\}/g, '1')}?%E0%A4%A=1`,
+      ];
+      for (const parameter of operation.parameters.filter((p) => p.in === 'path'))
+        broken.push(operation.path.replace(`{${parameter.name}}`, '%E0%A4%A'));
       for (const url of broken) {
         const answer = await get(url);
         assert.equal(answer.status, 400, `${url}: ${answer.text}`);

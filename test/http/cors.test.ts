@@ -15,7 +15,11 @@ const LOOKUP = '/v1/registration/birth/123456789';
 const preflight = (origin: string) => ({
   method: 'OPTIONS' as const,
   url: LOOKUP,
-  headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-auth-username,x-auth-aud' },
+  headers: {
+    origin,
+    'access-control-request-method': 'GET',
+    'access-control-request-headers': 'x-auth-username,x-auth-aud',
+  },
 });
 
 describe('CORS off (the default)', () => {
@@ -33,7 +37,10 @@ describe('CORS off (the default)', () => {
 
 describe('CORS_ORIGINS', () => {
   test("the listed origins' preflights are answered and their answers readable; other origins get no CORS header", async (t) => {
-    const app = await buildApp(testConfig({ CORS_ORIGINS: 'https://a.example,http://localhost:3000' }), { backend: await store, descriptions: (await store).descriptions });
+    const app = await buildApp(testConfig({ CORS_ORIGINS: 'https://a.example,http://localhost:3000' }), {
+      backend: await store,
+      descriptions: (await store).descriptions,
+    });
     t.after(() => app.close());
     for (const origin of ['https://a.example', 'http://localhost:3000']) {
       const allowed = await app.inject(preflight(origin));
@@ -51,7 +58,10 @@ describe('CORS_ORIGINS', () => {
     const otherAnswer = await app.inject({ url: LOOKUP, headers: { ...CALLER, origin: 'https://evil.example' } });
     assert.equal(otherAnswer.headers['access-control-allow-origin'], undefined);
     // Other methods stay 405.
-    assert.equal((await app.inject({ method: 'DELETE', url: LOOKUP, headers: { origin: 'https://a.example' } })).statusCode, 405);
+    assert.equal(
+      (await app.inject({ method: 'DELETE', url: LOOKUP, headers: { origin: 'https://a.example' } })).statusCode,
+      405,
+    );
   });
 
   test('a wildcard or a URL with a path is refused at start', () => {

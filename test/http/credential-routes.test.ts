@@ -18,7 +18,16 @@ import { issuerKeys, newIssuerKey } from '../../src/credentials/keys.ts';
 import { type RecordDescription, readPath } from '../../src/records/define.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
 import type { StoredRecord } from '../../src/types/records.ts';
-import { CALLER, type RunningApp, type TestStore, emptyStore, startApp, storeKinds, testConfig, trailEntries } from '../helper.ts';
+import {
+  CALLER,
+  type RunningApp,
+  type TestStore,
+  emptyStore,
+  startApp,
+  storeKinds,
+  testConfig,
+  trailEntries,
+} from '../helper.ts';
 import { builtInTypes as records } from '../record-types.ts';
 
 type Json = Record<string, any>;
@@ -31,7 +40,11 @@ const setPath = (target: Json, path: string, value: unknown) => {
 };
 
 /** A registration of the type, its parties named and dated from the description, unblocked. */
-function registration(description: RecordDescription, id: number, extra: (record: Json) => void = () => {}): StoredRecord {
+function registration(
+  description: RecordDescription,
+  id: number,
+  extra: (record: Json) => void = () => {},
+): StoredRecord {
   const data: Json = { id };
   description.search.parties.forEach((party, i) => {
     setPath(data, party.surname, `Tester${i}`);
@@ -72,7 +85,12 @@ async function issuerVerifier(app: RunningApp) {
     const jwk = keys.find((key) => key.kid === header.kid);
     if (!jwk) return false;
     const key = createPublicKey({ key: jwk as any, format: 'jwk' });
-    return verify(jwk.alg === 'EdDSA' ? null : 'sha256', Buffer.from(data), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+    return verify(
+      jwk.alg === 'EdDSA' ? null : 'sha256',
+      Buffer.from(data),
+      { key, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(signature, 'base64url'),
+    );
   };
 }
 
@@ -83,9 +101,15 @@ const sdJwtFor = (verifier: (data: string, sig: string) => boolean) =>
     saltGenerator: generateSalt,
     verifier,
     kbSignAlg: 'ES256',
-    kbSigner: (data) => sign('sha256', Buffer.from(data), { key: holder.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url'),
+    kbSigner: (data) =>
+      sign('sha256', Buffer.from(data), { key: holder.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url'),
     kbVerifier: (data, signature, payload) =>
-      verify('sha256', Buffer.from(data), { key: createPublicKey({ key: (payload as Json).cnf.jwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url')),
+      verify(
+        'sha256',
+        Buffer.from(data),
+        { key: createPublicKey({ key: (payload as Json).cnf.jwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' },
+        Buffer.from(signature, 'base64url'),
+      ),
   });
 
 const statusOf = async (app: RunningApp, reference: { uri: string; idx: number }) => {
@@ -123,9 +147,17 @@ for (const kind of await storeKinds()) {
       assert.equal(readPath(payload, party.forenames), 'Alex0 Sam');
       assert.equal(readPath(payload, description.verification.date.path), '2001-02-03');
       // Nothing else of the record: the registered claims, and the one group holding what was disclosed.
-      const recordClaims = Object.keys(payload).filter((key) => !['iss', 'iat', 'exp', 'vct', 'status', 'cnf', '_sd_alg'].includes(key));
-      const disclosedRoots = new Set([party.surname, party.forenames, description.verification.date.path].map((path) => path.split('.')[0]));
-      assert.deepEqual(recordClaims.sort(), [...disclosedRoots].sort(), `${description.name}: only the names and the date`);
+      const recordClaims = Object.keys(payload).filter(
+        (key) => !['iss', 'iat', 'exp', 'vct', 'status', 'cnf', '_sd_alg'].includes(key),
+      );
+      const disclosedRoots = new Set(
+        [party.surname, party.forenames, description.verification.date.path].map((path) => path.split('.')[0]),
+      );
+      assert.deepEqual(
+        recordClaims.sort(),
+        [...disclosedRoots].sort(),
+        `${description.name}: only the names and the date`,
+      );
 
       const reference = (payload.status as Json).status_list;
       assert.equal(await statusOf(app, reference), 0, 'valid when issued');
@@ -147,9 +179,15 @@ for (const kind of await storeKinds()) {
     assert.equal(entries.length, records.length);
     assert.deepEqual(entries[0].records, [{ type: records[0].name, id: 700_000_001 }]);
     assert.ok(entries[0].fields?.includes(records[0].search.parties[0].surname), 'the disclosed fields are named');
-    const seen = await app.get(`/api/v0/audit/records/${records[0].name}/700000001`, { ...CALLER, 'x-auth-roles': 'audit' });
+    const seen = await app.get(`/api/v0/audit/records/${records[0].name}/700000001`, {
+      ...CALLER,
+      'x-auth-roles': 'audit',
+    });
     assert.equal(seen.status, 200, seen.text);
-    assert.ok(seen.body.some((access: Json) => access.operation === 'credential'), seen.text);
+    assert.ok(
+      seen.body.some((access: Json) => access.operation === 'credential'),
+      seen.text,
+    );
   });
 }
 
@@ -170,14 +208,25 @@ test('a tampered disclosure, an expired credential and an unknown key are refuse
   // (the typed client's verifyCredential refuses the whole credential: test/clients/credentials.test.ts).
   const tampered = await sdJwt.verify(parts.join('~'));
   assert.ok(!JSON.stringify(tampered.payload).includes('Somebody'), 'a tampered disclosure is not taken');
-  assert.equal(readPath(tampered.payload, disclosure[1] === 'surname' ? birth.search.parties[0].surname : `child.${disclosure[1]}`), undefined);
+  assert.equal(
+    readPath(
+      tampered.payload,
+      disclosure[1] === 'surname' ? birth.search.parties[0].surname : `child.${disclosure[1]}`,
+    ),
+    undefined,
+  );
 
   const { payload } = await sdJwt.verify(credential);
   await assert.rejects(sdJwt.verify(credential, { currentDate: (payload.exp as number) + 1 }), /expired/i);
 
   // The same claims and status, signed by a key the issuer never published.
   const stranger = createCredentialIssuer(await issuerKeys([newIssuerKey()]), 3600);
-  const forged = await stranger.issue({ issuer: app.url, type: birth.name, claims: { id: 700_000_101 }, status: { list: 1, idx: 0 } });
+  const forged = await stranger.issue({
+    issuer: app.url,
+    type: birth.name,
+    claims: { id: 700_000_101 },
+    status: { list: 1, idx: 0 },
+  });
   await assert.rejects(sdJwt.verify(forged), /signature/i);
 });
 
@@ -191,7 +240,13 @@ test('bad input is a 400 naming it, a caller without the role is refused, and bl
     registration(birth, 700_000_203, (record) => setPath(record, birth.verification.cancelledFlag as string, true)),
   ]);
   const roles = { ...CALLER, 'x-auth-roles': 'birth,credentials' };
-  const refused = async (path: string, status: number, code: string, names: RegExp, headers: Record<string, string> = roles) => {
+  const refused = async (
+    path: string,
+    status: number,
+    code: string,
+    names: RegExp,
+    headers: Record<string, string> = roles,
+  ) => {
     const answer = await app.get(path, headers);
     assert.equal(answer.status, status, `${path}: ${answer.text}`);
     assert.equal(answer.body.code, code, path);
@@ -204,12 +259,28 @@ test('bad input is a 400 naming it, a caller without the role is refused, and bl
   await refused('/v1/credentials/birth/12x', 400, 'BadRequest', /'id'/);
   await refused('/v1/credentials/birth/700000201?holderKey=%7B%7D', 400, 'BadRequest', /'holderKey'/);
   await refused(`/v1/credentials/birth/700000201?holderKey=${b64(p384)}`, 400, 'BadRequest', /'holderKey'.*P-384/);
-  await refused(`/v1/credentials/birth/700000201?holderKey=${b64(privateJwk)}`, 400, 'BadRequest', /'holderKey'.*private/);
+  await refused(
+    `/v1/credentials/birth/700000201?holderKey=${b64(privateJwk)}`,
+    400,
+    'BadRequest',
+    /'holderKey'.*private/,
+  );
   const lowOrder = { kty: 'OKP', crv: 'Ed25519', x: Buffer.alloc(32).toString('base64url') };
-  await refused(`/v1/credentials/birth/700000201?holderKey=${b64(lowOrder)}`, 400, 'BadRequest', /'holderKey'.*small order/);
+  await refused(
+    `/v1/credentials/birth/700000201?holderKey=${b64(lowOrder)}`,
+    400,
+    'BadRequest',
+    /'holderKey'.*small order/,
+  );
   await refused('/v1/credentials/birth/700000201?colour=red', 400, 'BadRequest', /colour/);
-  await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'credentials' role/, { ...CALLER, 'x-auth-roles': 'birth' });
-  await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'birth' role/, { ...CALLER, 'x-auth-roles': 'credentials' });
+  await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'credentials' role/, {
+    ...CALLER,
+    'x-auth-roles': 'birth',
+  });
+  await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'birth' role/, {
+    ...CALLER,
+    'x-auth-roles': 'credentials',
+  });
   await refused('/v1/credentials/birth/700000201', 401, 'Unauthorized', /identity/, {});
   await refused('/v1/credentials/birth/700000202', 409, 'Blocked', /blocked/);
   await refused('/v1/credentials/birth/700000203', 409, 'Cancelled', /cancelled/);
@@ -230,11 +301,17 @@ test('the status list is public, signed, cacheable and the size the issue asks; 
   const list = await app.get(new URL((payload.status as Json).status_list.uri).pathname, {});
   assert.equal(list.status, 200);
   assert.match(list.headers.get('cache-control') ?? '', /^public, max-age=60$/);
-  const [header, body] = list.text.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+  const [header, body] = list.text
+    .split('.')
+    .slice(0, 2)
+    .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
   assert.equal(header.typ, 'statuslist+jwt');
   assert.equal(body.ttl, 60);
   assert.ok(getListFromStatusListJWT(list.text).statusList.length >= 100_000);
-  assert.ok((await issuerVerifier(app))(list.text.split('.').slice(0, 2).join('.'), list.text.split('.')[2]), 'signed with the published key');
+  assert.ok(
+    (await issuerVerifier(app))(list.text.split('.').slice(0, 2).join('.'), list.text.split('.')[2]),
+    'signed with the published key',
+  );
   // Read again once the process would read it afresh: unchanged, so not signed again (the same token).
   await new Promise((resolve) => setTimeout(resolve, STATUS_LIST_REUSE_MS + 100));
   assert.equal((await app.get(new URL((payload.status as Json).status_list.uri).pathname, {})).text, list.text);
@@ -294,7 +371,11 @@ for (const kind of await storeKinds()) {
       assert.equal(refused.body.code, 'TooLargeForQrCode');
       assert.match(refused.body.message, /more than a QR code holds.*without format=qr/);
     }
-    assert.deepEqual((await trailEntries(store)).filter((entry) => entry.operation === 'credential'), [], 'nothing audited');
+    assert.deepEqual(
+      (await trailEntries(store)).filter((entry) => entry.operation === 'credential'),
+      [],
+      'nothing audited',
+    );
     assert.equal(await store.credentials.invalid(1), undefined, 'no status allocated');
     // The same registration as an SD-JWT VC, with no QR code to fit, is issued.
     const issued = await app.get('/v1/credentials/birth/700000501');

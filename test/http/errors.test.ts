@@ -25,7 +25,11 @@ function validSearch(view: ViewDescription): Record<string, string> {
 }
 
 /** The names of the view's name parameters (surname, forenames and, in v0, forename1..4). */
-const nameParams = (view: ViewDescription) => [view.query.surname, view.query.forenames, ...(view.query.forenameParts ?? [])];
+const nameParams = (view: ViewDescription) => [
+  view.query.surname,
+  view.query.forenames,
+  ...(view.query.forenameParts ?? []),
+];
 
 /** A valid search in which `name` is the name parameter set to `value` (v0 forename parts replace forenames). */
 function searchWithName(view: ViewDescription, name: string, value: string | readonly string[]): Params {
@@ -57,9 +61,15 @@ function assertError(response: Answer, status: number, code: string, where: stri
   return response.body.message;
 }
 
-async function assertBadRequest(path: string, parameter: string | undefined, where = path, headers: Record<string, string> = CALLER) {
+async function assertBadRequest(
+  path: string,
+  parameter: string | undefined,
+  where = path,
+  headers: Record<string, string> = CALLER,
+) {
   const message = assertError(await app().get(path, headers), 400, 'BadRequest', where);
-  if (parameter) assert.ok(message.includes(`'${parameter}'`), `${where}: the message names '${parameter}': ${message}`);
+  if (parameter)
+    assert.ok(message.includes(`'${parameter}'`), `${where}: the message names '${parameter}': ${message}`);
   return message;
 }
 
@@ -82,7 +92,11 @@ for (const view of views) {
 
     describe('400 BadRequest', () => {
       test('a missing required parameter', async () => {
-        const required = [view.query.surname, view.query.date, ...(view.query.forenameParts ? [] : [view.query.forenames])];
+        const required = [
+          view.query.surname,
+          view.query.date,
+          ...(view.query.forenameParts ? [] : [view.query.forenames]),
+        ];
         for (const name of required) {
           const params = validSearch(view);
           delete params[name];
@@ -92,8 +106,24 @@ for (const view of views) {
       });
 
       test('an invalid date', async () => {
-        for (const date of ['2010-02-30', '2010-1-1', '0000-01-01', '2010-01-01T00:00:00', '2010-01-01T00:00:00Z', '2010-01-01 ', '20100101', '2010-13-01', '2011-02-29', '', 'today']) {
-          await assertBadRequest(searchPath(view, { ...validSearch(view), [view.query.date]: date }), view.query.date, `date ${JSON.stringify(date)}`);
+        for (const date of [
+          '2010-02-30',
+          '2010-1-1',
+          '0000-01-01',
+          '2010-01-01T00:00:00',
+          '2010-01-01T00:00:00Z',
+          '2010-01-01 ',
+          '20100101',
+          '2010-13-01',
+          '2011-02-29',
+          '',
+          'today',
+        ]) {
+          await assertBadRequest(
+            searchPath(view, { ...validSearch(view), [view.query.date]: date }),
+            view.query.date,
+            `date ${JSON.stringify(date)}`,
+          );
         }
         for (const date of ['2012-02-29', '0001-01-01', '9999-12-31']) {
           const response = await app().get(searchPath(view, { ...validSearch(view), [view.query.date]: date }));
@@ -110,7 +140,11 @@ for (const view of views) {
       test('an id of more than 18 digits', async () => {
         for (const digits of [19, 20, 101, 1000]) {
           await assertBadRequest(lookupPath(view, '9'.repeat(digits)), view.idParam, `${digits} digits`);
-          await assertBadRequest(lookupPath(view, `000${'9'.repeat(digits)}`), view.idParam, `${digits} digits after zeros`);
+          await assertBadRequest(
+            lookupPath(view, `000${'9'.repeat(digits)}`),
+            view.idParam,
+            `${digits} digits after zeros`,
+          );
         }
       });
 
@@ -120,22 +154,45 @@ for (const view of views) {
           assert.equal(response.status, 200, `${zeros} leading zeros: ${response.text}`);
           assert.equal(response.body[view.idParam === 'id' ? 'id' : 'systemNumber'], 123456789);
         }
-        assert.equal((await app().get(lookupPath(view, `0${'9'.repeat(18)}`), CALLER)).status, 404, '18 digits after a zero is a valid id');
+        assert.equal(
+          (await app().get(lookupPath(view, `0${'9'.repeat(18)}`), CALLER)).status,
+          404,
+          '18 digits after a zero is a valid id',
+        );
       });
 
       test('a name of more than 100 characters', async () => {
         for (const name of nameParams(view)) {
           for (const value of ['a'.repeat(101), 'é'.repeat(101), 'a'.repeat(5000)]) {
-            await assertBadRequest(searchPath(view, searchWithName(view, name, value)), name, `${name} of ${value.length} characters`);
+            await assertBadRequest(
+              searchPath(view, searchWithName(view, name, value)),
+              name,
+              `${name} of ${value.length} characters`,
+            );
           }
         }
       });
 
       test('a name with control characters', async () => {
         for (const name of nameParams(view)) {
-          for (const control of ['\u0000', '\u0001', '\t', '\n', '\r', '\u001b', '\u001f', '\u007f', '\u0085', '\u009f']) {
+          for (const control of [
+            '\u0000',
+            '\u0001',
+            '\t',
+            '\n',
+            '\r',
+            '\u001b',
+            '\u001f',
+            '\u007f',
+            '\u0085',
+            '\u009f',
+          ]) {
             const value = `An${control}ne`;
-            await assertBadRequest(searchPath(view, searchWithName(view, name, value)), name, `${name} with U+${control.charCodeAt(0).toString(16).padStart(4, '0')}`);
+            await assertBadRequest(
+              searchPath(view, searchWithName(view, name, value)),
+              name,
+              `${name} with U+${control.charCodeAt(0).toString(16).padStart(4, '0')}`,
+            );
           }
         }
       });
@@ -153,7 +210,11 @@ for (const view of views) {
         const names = [view.query.surname, view.query.forenames, ...(view.query.forenameParts?.slice(0, 1) ?? [])];
         for (const name of names) {
           for (const value of ['---', "'", ' ', '- -', "'-'", '.,;', '’']) {
-            await assertBadRequest(searchPath(view, searchWithName(view, name, value)), name, `${name}=${JSON.stringify(value)}`);
+            await assertBadRequest(
+              searchPath(view, searchWithName(view, name, value)),
+              name,
+              `${name}=${JSON.stringify(value)}`,
+            );
           }
         }
       });
@@ -170,7 +231,11 @@ for (const view of views) {
 
         test(`both ${view.query.forenames} and ${first}`, async () => {
           for (const part of parts) {
-            const message = await assertBadRequest(searchPath(view, { ...validSearch(view), [part]: 'Anne' }), view.query.forenames, `forenames and ${part}`);
+            const message = await assertBadRequest(
+              searchPath(view, { ...validSearch(view), [part]: 'Anne' }),
+              view.query.forenames,
+              `forenames and ${part}`,
+            );
             assert.ok(message.includes(`'${first}'`), message);
           }
         });
@@ -179,7 +244,11 @@ for (const view of views) {
           const params: Params = validSearch(view);
           delete params[view.query.forenames];
           for (const extra of [{}, { [parts[1]]: 'Anne' }, { [first]: '' }, { [first]: '', [parts[2]]: 'Anne' }]) {
-            const message = await assertBadRequest(searchPath(view, { ...params, ...extra }), view.query.forenames, `neither, with ${JSON.stringify(extra)}`);
+            const message = await assertBadRequest(
+              searchPath(view, { ...params, ...extra }),
+              view.query.forenames,
+              `neither, with ${JSON.stringify(extra)}`,
+            );
             assert.ok(message.includes(`'${first}'`), message);
           }
         });
@@ -208,7 +277,10 @@ for (const view of views) {
         ['a client only', { 'x-auth-aud': 'some-client' }],
         ['a client only (x-original-client)', { 'x-original-client': 'some-client', 'x-auth-roles': 'full-details' }],
         ["the service's own audience as the only client", { 'x-auth-username': 'someone', 'x-auth-aud': 'lev-api' }],
-        ["the service's own audience as the only client, in a list", { 'x-auth-username': 'someone', 'x-auth-audience': ' lev-api , ' }],
+        [
+          "the service's own audience as the only client, in a list",
+          { 'x-auth-username': 'someone', 'x-auth-audience': ' lev-api , ' },
+        ],
         ['a blank username', { 'x-auth-username': '   ', 'x-auth-aud': 'some-client' }],
         ['a blank client', { 'x-original-username': 'someone', 'x-original-client': ' ' }],
         ['roles but no identity', { 'x-auth-roles': 'full-details' }],
@@ -291,9 +363,18 @@ describe('405 MethodNotAllowed', () => {
     for (const path of known) {
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
         for (const headers of [CALLER, {}]) {
-          const response = await fetch(app().url + path, { method, headers, body: method === 'POST' || method === 'PUT' ? '{}' : undefined });
+          const response = await fetch(app().url + path, {
+            method,
+            headers,
+            body: method === 'POST' || method === 'PUT' ? '{}' : undefined,
+          });
           const text = await response.text();
-          const message = assertError({ status: response.status, headers: response.headers, body: JSON.parse(text), text }, 405, 'MethodNotAllowed', `${method} ${path}`);
+          const message = assertError(
+            { status: response.status, headers: response.headers, body: JSON.parse(text), text },
+            405,
+            'MethodNotAllowed',
+            `${method} ${path}`,
+          );
           assert.equal(response.headers.get('allow'), 'GET, HEAD', `${method} ${path}: Allow`);
           assert.ok(message.includes(method), message);
         }
@@ -305,14 +386,22 @@ describe('405 MethodNotAllowed', () => {
     const { port } = new URL(app().url);
     for (const path of known) {
       for (const method of ['TRACE', 'PROPFIND', 'MKCOL', 'LOCK', 'SEARCH', 'PURGE', 'REPORT']) {
-        const response = await new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
-          request({ host: '127.0.0.1', port, path, method, headers: { ...CALLER, 'content-type': 'application/xml' } }, (res) => {
-            let text = '';
-            res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-          })
-            .on('error', reject)
-            .end(method === 'TRACE' ? undefined : '<propfind/>');
-        });
+        const response = await new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
+          (resolve, reject) => {
+            request(
+              { host: '127.0.0.1', port, path, method, headers: { ...CALLER, 'content-type': 'application/xml' } },
+              (res) => {
+                let text = '';
+                res
+                  .setEncoding('utf8')
+                  .on('data', (chunk) => (text += chunk))
+                  .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+              },
+            )
+              .on('error', reject)
+              .end(method === 'TRACE' ? undefined : '<propfind/>');
+          },
+        );
         assert.equal(response.status, 405, `${method} ${path}: ${response.text}`);
         assert.equal(response.headers.allow, 'GET, HEAD', `${method} ${path}: Allow`);
         assert.equal(JSON.parse(response.text).code, 'MethodNotAllowed');
@@ -338,7 +427,8 @@ describe('HEAD', () => {
       assert.equal((await head(`${view.path}/abc`)).status, 400);
       assert.equal((await head(`${view.path}/123456789`, {})).status, 401);
     }
-    for (const path of ['/healthz', '/readiness', '/metrics', '/openapi.json']) assert.equal((await head(path, {})).status, 200, path);
+    for (const path of ['/healthz', '/readiness', '/metrics', '/openapi.json'])
+      assert.equal((await head(path, {})).status, 200, path);
     assert.equal((await head('/nowhere')).status, 404);
   });
 });

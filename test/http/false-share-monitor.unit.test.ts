@@ -11,7 +11,11 @@ import { type FalseShareAlarm, FalseShareMonitor, MAX_CLIENTS } from '../../src/
 function monitor(settings = { threshold: 0.5, windowMs: 60_000, minCount: 4 }) {
   let now = 0;
   const alarms: FalseShareAlarm[] = [];
-  const watch = new FalseShareMonitor(settings, (alarm) => alarms.push(alarm), () => now);
+  const watch = new FalseShareMonitor(
+    settings,
+    (alarm) => alarms.push(alarm),
+    () => now,
+  );
   return { watch, alarms, advance: (ms: number) => void (now += ms) };
 }
 

@@ -33,8 +33,41 @@ const percentEncode = (text: string) =>
     })
     .join('');
 
-const CONTROLS = [...Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)), '\u007f', '\u0085', '\u009f', '\u2028', '\u200b', '\ufeff'];
-const AWKWARD = ['-', "'", '’', ' ', '.', ',', '%', '+', '&', '=', '#', '/', '\\', '"', 'é', 'ø', 'ß', 'Æ', 'İ', 'ı', '\u0301', '😀', '中', 'ا'];
+const CONTROLS = [
+  ...Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)),
+  '\u007f',
+  '\u0085',
+  '\u009f',
+  '\u2028',
+  '\u200b',
+  '\ufeff',
+];
+const AWKWARD = [
+  '-',
+  "'",
+  '’',
+  ' ',
+  '.',
+  ',',
+  '%',
+  '+',
+  '&',
+  '=',
+  '#',
+  '/',
+  '\\',
+  '"',
+  'é',
+  'ø',
+  'ß',
+  'Æ',
+  'İ',
+  'ı',
+  '\u0301',
+  '😀',
+  '中',
+  'ا',
+];
 const KNOWN = [...new Set(scenarios.flatMap((s) => Object.values(s.search)))];
 
 /** Any text: arbitrary Unicode, control characters, awkward punctuation, plausible values, empty and very long strings. */
@@ -42,24 +75,39 @@ const text = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 40 }) },
   { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }) },
-  { weight: 3, arbitrary: fc.string({ unit: fc.constantFrom(...CONTROLS, ...AWKWARD, 'a', 'Z', '0', '9'), maxLength: 30 }) },
+  {
+    weight: 3,
+    arbitrary: fc.string({ unit: fc.constantFrom(...CONTROLS, ...AWKWARD, 'a', 'Z', '0', '9'), maxLength: 30 }),
+  },
   { weight: 3, arbitrary: fc.constantFrom('', ...KNOWN) },
   { weight: 1, arbitrary: fc.integer({ min: 90, max: 3000 }).map((n) => 'a'.repeat(n)) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...KNOWN), fc.constantFrom(...CONTROLS)).map(([known, control]) => known + control) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...KNOWN), fc.constantFrom(...CONTROLS))
+      .map(([known, control]) => known + control),
+  },
 );
 
 /** A value as it appears in the URL: the encoding of any text, or raw bytes (often not UTF-8), or a broken escape. */
 const encoded = fc.oneof(
   { weight: 6, arbitrary: text.map(percentEncode) },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 16 }).map((bytes) => Array.from(bytes, (b) => `%${b.toString(16).padStart(2, '0')}`).join('')) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .uint8Array({ maxLength: 16 })
+      .map((bytes) => Array.from(bytes, (b) => `%${b.toString(16).padStart(2, '0')}`).join('')),
+  },
   { weight: 1, arbitrary: fc.constantFrom('%', '%G1', '%%', '%2', 'a%', '%E0%A4%A', '%C0%AF', '%ED%A0%80') },
 );
 
 const dateText = fc.oneof(
-  fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-  fc.tuple(fc.integer({ min: 0, max: 10000 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(
-    ([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
-  ),
+  fc
+    .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10)),
+  fc
+    .tuple(fc.integer({ min: 0, max: 10000 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))
+    .map(([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`),
   fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
 );
 
@@ -72,18 +120,43 @@ const idText = fc.oneof(
 
 /** Header values an HTTP client can send: tab, printable ASCII and Latin-1. */
 const headerValue = fc.oneof(
-  fc.constantFrom('someone', 'some-client', 'lev-api', 'lev-api,some-client', 'full-details', 'full-details,other', ' ', ','),
+  fc.constantFrom(
+    'someone',
+    'some-client',
+    'lev-api',
+    'lev-api,some-client',
+    'full-details',
+    'full-details,other',
+    ' ',
+    ',',
+  ),
   fc.string({
-    unit: fc.oneof(fc.constant('\t'), fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff })).map((c) => (typeof c === 'string' ? c : String.fromCharCode(c))),
+    unit: fc
+      .oneof(fc.constant('\t'), fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff }))
+      .map((c) => (typeof c === 'string' ? c : String.fromCharCode(c))),
     maxLength: 60,
   }),
 );
 
-const IDENTITY_HEADERS = ['x-auth-username', 'x-original-username', 'x-auth-aud', 'x-auth-audience', 'x-original-client', 'x-auth-roles', 'x-auth-groups'];
+const IDENTITY_HEADERS = [
+  'x-auth-username',
+  'x-original-username',
+  'x-auth-aud',
+  'x-auth-audience',
+  'x-original-client',
+  'x-auth-roles',
+  'x-auth-groups',
+];
 
 /** Identity headers: a valid caller (so requests reach the parameters), none, or any mix of the headers with any values. */
 const identity = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom({ headers: CALLER as Record<string, string>, valid: true }, { headers: FULL_DETAILS as Record<string, string>, valid: true }) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      { headers: CALLER as Record<string, string>, valid: true },
+      { headers: FULL_DETAILS as Record<string, string>, valid: true },
+    ),
+  },
   { weight: 1, arbitrary: fc.constant({ headers: {} as Record<string, string>, valid: false }) },
   {
     weight: 2,
@@ -96,13 +169,35 @@ const identity = fc.oneof(
 /** Query parameters of a view: its own names (any of them, repeated or not) with plausible or arbitrary values, and unknown names. */
 function queryOf(view: ViewDescription) {
   const names = [view.query.surname, view.query.forenames, view.query.date, ...(view.query.forenameParts ?? [])];
-  const valueFor = (name: string) => (name === view.query.date ? fc.oneof(dateText.map(percentEncode), encoded) : encoded);
+  const valueFor = (name: string) =>
+    name === view.query.date ? fc.oneof(dateText.map(percentEncode), encoded) : encoded;
   const known = fc.constantFrom(...names).chain((name) => valueFor(name).map((value) => `${name}=${value}`));
   const unknown = fc.tuple(text.map(percentEncode), encoded).map(([name, value]) => `${name}=${value}`);
-  const oddities = fc.constantFrom('', '&', '=', '==', `${view.query.surname}`, `${view.query.surname}=`, '&&=&', `${view.query.forenames}[]=a`, '__proto__=1', 'constructor=x');
+  const oddities = fc.constantFrom(
+    '',
+    '&',
+    '=',
+    '==',
+    `${view.query.surname}`,
+    `${view.query.surname}=`,
+    '&&=&',
+    `${view.query.forenames}[]=a`,
+    '__proto__=1',
+    'constructor=x',
+  );
   const base = fc.record(Object.fromEntries(names.map((name) => [name, valueFor(name)])), { requiredKeys: [] });
   return fc
-    .tuple(base, fc.array(fc.oneof({ weight: 4, arbitrary: known }, { weight: 2, arbitrary: unknown }, { weight: 1, arbitrary: oddities }), { maxLength: 6 }))
+    .tuple(
+      base,
+      fc.array(
+        fc.oneof(
+          { weight: 4, arbitrary: known },
+          { weight: 2, arbitrary: unknown },
+          { weight: 1, arbitrary: oddities },
+        ),
+        { maxLength: 6 },
+      ),
+    )
     .map(([given, extra]) => [...Object.entries(given).map(([name, value]) => `${name}=${value}`), ...extra].join('&'));
 }
 
@@ -110,7 +205,12 @@ function queryOf(view: ViewDescription) {
 // What must come back
 // ---------------------------------------------------------------------------
 
-async function assertAnswer(path: string, headers: Record<string, string>, validCaller: boolean | undefined, expect: 'object' | 'array') {
+async function assertAnswer(
+  path: string,
+  headers: Record<string, string>,
+  validCaller: boolean | undefined,
+  expect: 'object' | 'array',
+) {
   const response = await app().get(path, headers);
   const where = `${path.slice(0, 300)} ${JSON.stringify(headers).slice(0, 300)} → ${response.status} ${response.text.slice(0, 300)}`;
   assert.ok(ALLOWED.has(response.status), where);
@@ -119,7 +219,11 @@ async function assertAnswer(path: string, headers: Record<string, string>, valid
   if (validCaller === false && response.status !== 414) assert.equal(response.status, 401, where);
   if (response.status === 200) {
     if (expect === 'array') assert.ok(Array.isArray(response.body), where);
-    else assert.ok(typeof response.body === 'object' && response.body !== null && typeof response.body.id === 'number', where);
+    else
+      assert.ok(
+        typeof response.body === 'object' && response.body !== null && typeof response.body.id === 'number',
+        where,
+      );
     return response;
   }
   assert.ok(response.body && typeof response.body === 'object' && !Array.isArray(response.body), where);
@@ -133,11 +237,16 @@ async function assertAnswer(path: string, headers: Record<string, string>, valid
 function assertNamesAParameter(response: { status: number; body: any }, view: ViewDescription) {
   if (response.status !== 400) return;
   const names = [view.query.surname, view.query.forenames, view.query.date, ...(view.query.forenameParts ?? [])];
-  assert.ok(names.some((name) => response.body.message.includes(`'${name}'`)), `${response.body.message} names a parameter`);
+  assert.ok(
+    names.some((name) => response.body.message.includes(`'${name}'`)),
+    `${response.body.message} names a parameter`,
+  );
 }
 
 /** A view, drawn by its path so that counterexamples stay readable. */
-const viewArbitrary = fc.constantFrom(...views.map((view) => view.path)).map((path) => views.find((view) => view.path === path) as ViewDescription);
+const viewArbitrary = fc
+  .constantFrom(...views.map((view) => view.path))
+  .map((path) => views.find((view) => view.path === path) as ViewDescription);
 
 /** Whether a path segment can be decoded at all; one that cannot is refused before routing, so before the identity check. */
 const decodable = (segment: string) => {
@@ -189,10 +298,18 @@ describe('fuzzing the record endpoints never yields anything but 200, 400, 401 o
     const parts = v0.query.forenameParts;
     await fc.assert(
       fc.asyncProperty(
-        fc.dictionary(fc.constantFrom(v0.query.forenames, ...parts), fc.oneof(encoded, fc.constantFrom('George', 'Arthur', '')), { maxKeys: parts.length + 1 }),
+        fc.dictionary(
+          fc.constantFrom(v0.query.forenames, ...parts),
+          fc.oneof(encoded, fc.constantFrom('George', 'Arthur', '')),
+          { maxKeys: parts.length + 1 },
+        ),
         fc.constantFrom(...KNOWN),
         async (forenames, surname) => {
-          const query = Object.entries({ ...forenames, [v0.query.surname]: percentEncode(surname), [v0.query.date]: '2010-03-14' })
+          const query = Object.entries({
+            ...forenames,
+            [v0.query.surname]: percentEncode(surname),
+            [v0.query.date]: '2010-03-14',
+          })
             .map(([name, value]) => `${name}=${value}`)
             .join('&');
           assertNamesAParameter(await assertAnswer(`${v0.path}?${query}`, CALLER, true, 'array'), v0);

@@ -10,7 +10,20 @@ import { buildApp } from '../../src/app.ts';
 import { CALLER, filledStore, storeKinds, testConfig } from '../helper.ts';
 import { builtInTypes as records } from '../record-types.ts';
 
-const HOSTILE = ['a%00b', '%00', '%ED%A0%80', 'a%ED%BF%BFb', '%FF', '%C0%80', '%EF%BF%BE', 'a%1Fb', '%7F', '%C2%85', '%E2%80%8E', 'a%F0%9F%98%80'];
+const HOSTILE = [
+  'a%00b',
+  '%00',
+  '%ED%A0%80',
+  'a%ED%BF%BFb',
+  '%FF',
+  '%C0%80',
+  '%EF%BF%BE',
+  'a%1Fb',
+  '%7F',
+  '%C2%85',
+  '%E2%80%8E',
+  'a%F0%9F%98%80',
+];
 
 const ROUTES: Record<string, (value: string) => string> = {
   surname: (v) => `/v1/registration/birth?surname=${v}&forenames=a&dateOfBirth=2008-08-08`,
@@ -40,7 +53,10 @@ for (const kind of await storeKinds()) {
           // A malformed escape in the path is refused before routing, where no parameter has a name yet.
           if (response.statusCode !== 400) continue;
           const { message } = response.json();
-          assert.ok(message.includes(`'${parameter}'`) || /^The URL could not be read/.test(message), `${parameter}=${value}: ${response.body}`);
+          assert.ok(
+            message.includes(`'${parameter}'`) || /^The URL could not be read/.test(message),
+            `${parameter}=${value}: ${response.body}`,
+          );
         }
       }
     });

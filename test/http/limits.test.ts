@@ -35,7 +35,9 @@ function raw(bytes: string, { keepOpen = false } = {}): Promise<string> {
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (answer += chunk));
     socket.on('close', () => resolve(answer));
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(answer) : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' ? resolve(answer) : reject(error),
+    );
   });
 }
 
@@ -68,12 +70,20 @@ test(`a URL of more than ${MAX_URL_LENGTH} characters is 414, before anything is
 
 test(`a request line and headers of more than ${MAX_HEADER_BYTES} bytes together are 431`, async () => {
   const before = reads();
-  const answer = await raw(`GET /v1/registration/birth/123456789 HTTP/1.1\r\nHost: x\r\nx-auth-username: jo\r\nx-auth-aud: svc\r\nx-padding: ${'p'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`);
+  const answer = await raw(
+    `GET /v1/registration/birth/123456789 HTTP/1.1\r\nHost: x\r\nx-auth-username: jo\r\nx-auth-aud: svc\r\nx-padding: ${'p'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`,
+  );
   assert.match(answer, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
   assert.match(answer, /\r\ncache-control: no-store\r\n/);
-  assert.deepEqual(bodyOf(answer), { code: 'RequestHeaderFieldsTooLarge', message: `The request line and headers are longer than ${MAX_HEADER_BYTES} bytes` });
+  assert.deepEqual(bodyOf(answer), {
+    code: 'RequestHeaderFieldsTooLarge',
+    message: `The request line and headers are longer than ${MAX_HEADER_BYTES} bytes`,
+  });
   assert.equal(reads(), before);
-  const fits = await app.get('/v1/registration/birth/123456789', { ...CALLER, 'x-padding': 'p'.repeat(MAX_HEADER_BYTES - 1024) });
+  const fits = await app.get('/v1/registration/birth/123456789', {
+    ...CALLER,
+    'x-padding': 'p'.repeat(MAX_HEADER_BYTES - 1024),
+  });
   assert.equal(fits.status, 200);
 });
 
@@ -87,18 +97,34 @@ test('an Expect other than 100-continue is 417 with the usual body, where Node w
   const answer = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n');
   assert.match(answer, /^HTTP\/1\.1 417 Expectation Failed\r\n/);
   assert.match(answer, /\r\ncontent-type: application\/json\r\n/);
-  assert.deepEqual(bodyOf(answer), { code: 'ExpectationFailed', message: 'The service meets no expectation but 100-continue: send the request without this Expect header' });
+  assert.deepEqual(bodyOf(answer), {
+    code: 'ExpectationFailed',
+    message: 'The service meets no expectation but 100-continue: send the request without this Expect header',
+  });
 });
 
 test("JSON answers, errors included, carry default-src 'none'; /docs a policy that lets Swagger UI load from here only", async () => {
-  for (const path of ['/v1/registration/birth/123456789', '/v1/registration/birth/x', '/no/such/path', '/healthz', '/openapi.json', '/v1/registration/birth/%E0%A4%A']) {
+  for (const path of [
+    '/v1/registration/birth/123456789',
+    '/v1/registration/birth/x',
+    '/no/such/path',
+    '/healthz',
+    '/openapi.json',
+    '/v1/registration/birth/%E0%A4%A',
+  ]) {
     const response = await app.get(path);
     assert.equal(response.headers.get('content-security-policy'), API_CSP, path);
     assert.equal(response.headers.get('strict-transport-security'), null, `${path}: no HSTS over HTTP`);
   }
   assert.match(API_CSP, /^default-src 'none'; /);
   assert.match(API_CSP, /frame-ancestors 'none'/);
-  for (const path of ['/docs', '/docs/', '/docs/static/swagger-ui.css', '/docs/static/swagger-initializer.js', '/docs/json']) {
+  for (const path of [
+    '/docs',
+    '/docs/',
+    '/docs/static/swagger-ui.css',
+    '/docs/static/swagger-initializer.js',
+    '/docs/json',
+  ]) {
     const response = await app.get(path, {});
     assert.ok(response.status < 400, `${path}: ${response.status}`);
     assert.equal(response.headers.get('content-security-policy'), DOCS_CSP, path);
@@ -121,8 +147,14 @@ test('an HTTP/1.1 request without Host, or with two, is 400 with the usual body 
   const identity = 'X-Auth-Username: a\r\nX-Auth-Aud: b\r\n';
   for (const [request, message] of [
     [`GET ${path} HTTP/1.1\r\n${identity}\r\n`, 'An HTTP/1.1 request needs a Host header'],
-    [`GET ${path} HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n${identity}\r\n`, 'The request has more than one Host header'],
-    [`GET ${path} HTTP/1.0\r\nHost: a.example\r\nhost: a.example\r\n${identity}\r\n`, 'The request has more than one Host header'],
+    [
+      `GET ${path} HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n${identity}\r\n`,
+      'The request has more than one Host header',
+    ],
+    [
+      `GET ${path} HTTP/1.0\r\nHost: a.example\r\nhost: a.example\r\n${identity}\r\n`,
+      'The request has more than one Host header',
+    ],
   ]) {
     const answer = await raw(request);
     assert.match(answer, /^HTTP\/1\.1 400 /, request);
@@ -131,5 +163,8 @@ test('an HTTP/1.1 request without Host, or with two, is 400 with the usual body 
     assert.match(answer, /\r\ncontent-type: application\/json\r\n/i);
   }
   assert.match(await raw(`GET ${path} HTTP/1.0\r\n${identity}\r\n`, { keepOpen: true }), /^HTTP\/1\.1 200 /);
-  assert.match(await raw(`GET ${path} HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n${identity}\r\n`, { keepOpen: true }), /^HTTP\/1\.1 200 /);
+  assert.match(
+    await raw(`GET ${path} HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n${identity}\r\n`, { keepOpen: true }),
+    /^HTTP\/1\.1 200 /,
+  );
 });

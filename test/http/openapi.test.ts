@@ -37,7 +37,8 @@ function servedGetRoutes(): string[] {
     segments.length = depth;
     segments.push(match[2]);
     const methods = (match[3] ?? '').split(',').map((method) => method.trim());
-    if (methods.includes('GET') || methods.includes('POST')) routes.push(segments.join('').replace(/:([A-Za-z0-9_]+)/g, '{$1}'));
+    if (methods.includes('GET') || methods.includes('POST'))
+      routes.push(segments.join('').replace(/:([A-Za-z0-9_]+)/g, '{$1}'));
   }
   return routes;
 }
@@ -68,7 +69,9 @@ function responseSchema(path: string, status: string): ValidateFunction {
   assert.ok(operation, `${path} is documented`);
   const response = operation.responses[status];
   assert.ok(response, `${path} documents a ${status} answer`);
-  const validate = validator().getSchema(`${DOCUMENT_ID}#/${pointer('paths', path, 'get', 'responses', status, 'content', 'application/json', 'schema')}`);
+  const validate = validator().getSchema(
+    `${DOCUMENT_ID}#/${pointer('paths', path, 'get', 'responses', status, 'content', 'application/json', 'schema')}`,
+  );
   assert.ok(validate, `${path} ${status} has a JSON schema`);
   return validate;
 }
@@ -79,7 +82,10 @@ function assertValid(validate: ValidateFunction, body: unknown, where: string) {
 }
 
 const lookupPath = (view: ViewDescription) => `${view.path}/{${view.idParam}}`;
-const storedIds = (view: ViewDescription) => ((mockRecords(builtInTypes, builtInScenarios) as unknown as Record<string, Json[]>)[view.record.name] ?? []).map((r) => r.id as number);
+const storedIds = (view: ViewDescription) =>
+  ((mockRecords(builtInTypes, builtInScenarios) as unknown as Record<string, Json[]>)[view.record.name] ?? []).map(
+    (r) => r.id as number,
+  );
 
 const searchQuery = (view: ViewDescription, search: Readonly<Record<string, string>>) =>
   [
@@ -105,7 +111,11 @@ describe('/openapi.json', () => {
     for (const name of Object.keys(document.components.schemas)) {
       assert.ok(validator().getSchema(`${DOCUMENT_ID}#/${pointer('components', 'schemas', name)}`), `${name} compiles`);
     }
-    const operationIds = Object.values(document.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId).filter(Boolean));
+    const operationIds = Object.values(document.paths).flatMap((item: any) =>
+      Object.values(item)
+        .map((op: any) => op.operationId)
+        .filter(Boolean),
+    );
     assert.equal(new Set(operationIds).size, operationIds.length, 'operationIds are unique');
   });
 
@@ -131,14 +141,19 @@ describe('/openapi.json', () => {
     assert.match(birth.properties.registrar.properties.signature.description, /Needs the 'full-details' role/);
     assert.match(birth.properties.mother.properties.aliases.description, /Needs the 'full-details' role/);
     const leaves = (schema: any): any[] =>
-      schema.properties ? Object.values(schema.properties).flatMap((p: any) => (p.$ref ? [] : p.properties ? leaves(p) : [p])) : [];
-    for (const leaf of leaves(birth)) assert.match(leaf.description, /Shown to every|Needs the 'full-details' role/, JSON.stringify(leaf));
+      schema.properties
+        ? Object.values(schema.properties).flatMap((p: any) => (p.$ref ? [] : p.properties ? leaves(p) : [p]))
+        : [];
+    for (const leaf of leaves(birth))
+      assert.match(leaf.description, /Shown to every|Needs the 'full-details' role/, JSON.stringify(leaf));
   });
 
   test('documents every route the app serves, and only those', async () => {
     // Swagger UI's own assets under /docs/ are not operations, nor are the caseworkers' pages under
     // /ui and GOV.UK Frontend's assets (the route tree prints the static wildcards as '*' and '/ui*').
-    const served = servedGetRoutes().filter((path) => !path.startsWith('/docs/') && !path.startsWith('/ui') && !path.startsWith('/assets') && path !== '*');
+    const served = servedGetRoutes().filter(
+      (path) => !path.startsWith('/docs/') && !path.startsWith('/ui') && !path.startsWith('/assets') && path !== '*',
+    );
     assert.ok(served.length > views.length, 'the route tree was read');
     const documented = Object.keys(document.paths);
     assert.deepEqual(
@@ -154,10 +169,13 @@ describe('/openapi.json', () => {
     // The API reads; only the wallet pick-up (docs/wallets.md) takes POSTs, and only them.
     const posted = (path: string) => path.startsWith('/v1/wallet/') || path.endsWith('/offer');
     for (const path of documented) {
-      assert.deepEqual(Object.keys(document.paths[path]), [posted(path) ? 'post' : 'get'], `${path} documents ${posted(path) ? 'POST' : 'GET'} only`);
+      assert.deepEqual(
+        Object.keys(document.paths[path]),
+        [posted(path) ? 'post' : 'get'],
+        `${path} documents ${posted(path) ? 'POST' : 'GET'} only`,
+      );
     }
   });
-
 
   test('documents the parameters of every record route as the routes name them', async () => {
     for (const view of views) {
@@ -166,29 +184,45 @@ describe('/openapi.json', () => {
       const names = [view.query.surname, view.query.forenames, view.query.date, ...(view.query.forenameParts ?? [])];
       assert.deepEqual(query.map((p: Json) => p.name).sort(), [...names].sort(), `${view.path} query parameters`);
       const required = query.filter((p: Json) => p.required).map((p: Json) => p.name);
-      const expected = [view.query.surname, view.query.date, ...(view.query.forenameParts ? [] : [view.query.forenames])];
+      const expected = [
+        view.query.surname,
+        view.query.date,
+        ...(view.query.forenameParts ? [] : [view.query.forenames]),
+      ];
       assert.deepEqual(required.sort(), expected.sort(), `${view.path} required parameters`);
-      assert.ok(search.responses['200'].headers?.['x-results-truncated'], `${view.path} documents the truncation header`);
+      assert.ok(
+        search.responses['200'].headers?.['x-results-truncated'],
+        `${view.path} documents the truncation header`,
+      );
 
       const lookup = document.paths[lookupPath(view)].get;
       const [id] = lookup.parameters.filter((p: Json) => p.in === 'path');
       assert.equal(id.name, view.idParam);
       assert.equal(id.required, true);
-      for (const status of ['200', '400', '401', '404']) assert.ok(lookup.responses[status], `${lookupPath(view)} documents ${status}`);
-      for (const status of ['200', '400', '401']) assert.ok(search.responses[status], `${view.path} documents ${status}`);
+      for (const status of ['200', '400', '401', '404'])
+        assert.ok(lookup.responses[status], `${lookupPath(view)} documents ${status}`);
+      for (const status of ['200', '400', '401'])
+        assert.ok(search.responses[status], `${view.path} documents ${status}`);
     }
   });
   test('X-Feed-Position: documented on the lookups, searches and verifications that honour it, and its pattern is what the service refuses', async () => {
-    const operations = Object.entries(document.paths as Json).filter(([, item]) => /^(search|read|verify)[A-Z]/.test(item.get?.operationId ?? ''));
+    const operations = Object.entries(document.paths as Json).filter(([, item]) =>
+      /^(search|read|verify)[A-Z]/.test(item.get?.operationId ?? ''),
+    );
     assert.ok(operations.length >= 8, operations.map(([path]) => path).join(' '));
     for (const [path, item] of operations) {
-      const header = (item.get.parameters as Json[]).find((parameter) => parameter.in === 'header' && parameter.name === 'X-Feed-Position');
+      const header = (item.get.parameters as Json[]).find(
+        (parameter) => parameter.in === 'header' && parameter.name === 'X-Feed-Position',
+      );
       assert.ok(header, `${path} documents X-Feed-Position`);
       assert.equal(new RegExp(header.schema.pattern).test('soon'), false);
     }
     const refused = await app().get('/v1/registration/birth/123456789', { ...CALLER, 'x-feed-position': 'soon' });
     assert.equal(refused.status, 400);
-    assert.equal((await app().get('/v1/registration/birth/123456789', { ...CALLER, 'x-feed-position': '1' })).status, 200);
+    assert.equal(
+      (await app().get('/v1/registration/birth/123456789', { ...CALLER, 'x-feed-position': '1' })).status,
+      200,
+    );
   });
 });
 
@@ -251,9 +285,15 @@ describe('real responses validate against the document', () => {
       const { body } = await app().get(`${view.path}/123456789`, CALLER);
       assertValid(validate, body, view.path);
       assert.equal(validate({ ...body, undescribed: 'x' }), false, `${view.path}: an extra key is refused`);
-      const group = Object.keys(body).find((key) => body[key] && typeof body[key] === 'object' && !Array.isArray(body[key]));
+      const group = Object.keys(body).find(
+        (key) => body[key] && typeof body[key] === 'object' && !Array.isArray(body[key]),
+      );
       assert.ok(group, `${view.path} has a group`);
-      assert.equal(validate({ ...body, [group]: { ...body[group], undescribed: 1 } }), false, `${view.path}: an extra key in ${group} is refused`);
+      assert.equal(
+        validate({ ...body, [group]: { ...body[group], undescribed: 1 } }),
+        false,
+        `${view.path}: an extra key in ${group} is refused`,
+      );
       const { [group]: _dropped, ...withoutGroup } = body;
       assert.equal(validate(withoutGroup), false, `${view.path}: a missing ${group} is refused`);
     }
@@ -275,8 +315,24 @@ describe('real responses validate against the document', () => {
     assertValid(responseSchema('/api/v0/audit/entries', '400'), refused.body, 'audit entries 400');
     const operation = document.paths['/api/v0/audit/entries'].get;
     const query = operation.parameters.filter((p: Json) => p.in === 'query');
-    assert.deepEqual(query.map((p: Json) => [p.name, p.required]), [['user', true], ['from', false], ['to', false], ['operation', false], ['dataset', false], ['limit', false]]);
-    assert.deepEqual(query.find((p: Json) => p.name === 'limit').schema, { type: 'integer', minimum: 1, maximum: 1000, default: 100, 'x-expected': 'a whole number from 1 to 1000' });
+    assert.deepEqual(
+      query.map((p: Json) => [p.name, p.required]),
+      [
+        ['user', true],
+        ['from', false],
+        ['to', false],
+        ['operation', false],
+        ['dataset', false],
+        ['limit', false],
+      ],
+    );
+    assert.deepEqual(query.find((p: Json) => p.name === 'limit').schema, {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      default: 100,
+      'x-expected': 'a whole number from 1 to 1000',
+    });
     assert.ok(operation.responses['200'].headers?.['x-results-truncated'], 'documents the truncation header');
   });
 
@@ -288,7 +344,11 @@ describe('real responses validate against the document', () => {
       for (const key of ['previousRegistration', 'nextRegistration'].filter((k) => k in schema.properties)) {
         linked++;
         assert.ok(!schema.required.includes(key), `${view.schemaName}.${key} is optional`);
-        assert.match(schema.properties[key].description, /left out of a blocked record/, `${view.schemaName}.${key} says so`);
+        assert.match(
+          schema.properties[key].description,
+          /left out of a blocked record/,
+          `${view.schemaName}.${key} says so`,
+        );
         const validate = responseSchema(lookupPath(view), '200');
         const { body } = await app().get(`${view.path}/123456789`, CALLER);
         assert.equal(validate({ ...body, [key]: null }), false, `${view.path}: a null ${key} is refused`);
@@ -320,7 +380,9 @@ describe('/metrics', () => {
     for (const line of response.text.split('\n')) {
       const match = /^lev_request_duration_seconds_count\{([^}]*)\} (\d+)$/.exec(line);
       if (!match) continue;
-      const labels = Object.fromEntries([...match[1].matchAll(/(\w+)="([^"]*)"/g)].map(([, name, value]) => [name, value]));
+      const labels = Object.fromEntries(
+        [...match[1].matchAll(/(\w+)="([^"]*)"/g)].map(([, name, value]) => [name, value]),
+      );
       assert.deepEqual(Object.keys(labels).sort(), ['dataset', 'operation', 'status'], line);
       samples.set(`${labels.dataset} ${labels.operation} ${labels.status}`, Number(match[2]));
     }
@@ -334,7 +396,10 @@ describe('/metrics', () => {
       requests.push([`${view.path}/123456789`, `${view.record.name} lookup 200`]);
       requests.push([`${view.path}/1`, `${view.record.name} lookup 404`]);
       requests.push([`${view.path}/abc`, `${view.record.name} lookup 400`]);
-      requests.push([`${view.path}?${searchQuery(view, { surname: 'Nobody', forenames: 'Nemo', [view.record.search.dateParam]: '2000-01-01' })}`, `${view.record.name} search 200`]);
+      requests.push([
+        `${view.path}?${searchQuery(view, { surname: 'Nobody', forenames: 'Nemo', [view.record.search.dateParam]: '2000-01-01' })}`,
+        `${view.record.name} search 200`,
+      ]);
     }
     const expected = new Map<string, number>();
     for (const [path, key] of requests) {

@@ -40,7 +40,10 @@ for (const view of views) {
 
   test(`${view.path}: a well-formed escape of any character is read, U+FFFD included`, async () => {
     for (const escape of ['%EF%BF%BD', '%F0%9F%98%80', '%C3%A9', '%25', '%2B']) {
-      const response = await app().get(`${view.path}?${new URLSearchParams(valid)}`.replace('Nemo', `Nemo${escape}`), CALLER);
+      const response = await app().get(
+        `${view.path}?${new URLSearchParams(valid)}`.replace('Nemo', `Nemo${escape}`),
+        CALLER,
+      );
       assert.equal(response.status, 200, `${escape}: ${response.text}`);
     }
   });

@@ -12,18 +12,23 @@ import { MALFORMED_ESCAPES } from './malformed-escapes.ts';
 
 describe('parseQuery', () => {
   test('reads a well-formed query as the parser it replaces does: + is a space, a repeated name an array, no prototype', () => {
-    const query = parseQuery('surname=O%27Brien&forenames=Anne+Marie&a=1&a=2&a=3&flag&=x&&b=c=d&__proto__=p&e=%EF%BF%BD');
+    const query = parseQuery(
+      'surname=O%27Brien&forenames=Anne+Marie&a=1&a=2&a=3&flag&=x&&b=c=d&__proto__=p&e=%EF%BF%BD',
+    );
     assert.equal(Object.getPrototypeOf(query), null);
-    assert.deepEqual({ ...query }, {
-      surname: "O'Brien",
-      forenames: 'Anne Marie',
-      a: ['1', '2', '3'],
-      flag: '',
-      '': 'x',
-      b: 'c=d',
-      ['__proto__']: 'p',
-      e: '\ufffd',
-    });
+    assert.deepEqual(
+      { ...query },
+      {
+        surname: "O'Brien",
+        forenames: 'Anne Marie',
+        a: ['1', '2', '3'],
+        flag: '',
+        '': 'x',
+        b: 'c=d',
+        ['__proto__']: 'p',
+        e: '\ufffd',
+      },
+    );
     assert.equal(query[MALFORMED], undefined);
   });
 

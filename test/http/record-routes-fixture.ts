@@ -8,13 +8,24 @@ import assert from 'node:assert/strict';
 import { before } from 'node:test';
 import type { Config } from '../../src/config/index.ts';
 import { FULL_ID, mockRecords } from '../../src/mock/dataset.ts';
-import { type Fields, type Visibility, HIDDEN, groupFields, isBlocked, isLeaf, isLink, isList, visibilityOf } from '../../src/records/define.ts';
+import {
+  type Fields,
+  type Visibility,
+  HIDDEN,
+  groupFields,
+  isBlocked,
+  isLeaf,
+  isLink,
+  isList,
+  visibilityOf,
+} from '../../src/records/define.ts';
 import type { ViewDescription } from '../../src/records/views.ts';
 import { builtInTypes, builtInScenarios } from '../record-types.ts';
 import { type RunningApp, type StoreKind, type TestStore, filledStore, startApp, suiteContext } from '../helper.ts';
 
 export type Json = Record<string, unknown>;
-export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export { FULL_ID };
 
@@ -98,9 +109,12 @@ export function expectedRender(fields: Fields, blockedFlag: string, stored: unkn
     for (const [key, field] of Object.entries(group)) {
       const v = source[key];
       let rendered: unknown;
-      if (isLeaf(field)) rendered = shown(visibilityOf(field), blocked, fullDetails) && v !== HIDDEN ? (v ?? undefined) : null;
-      else if (isList(field)) rendered = shown(field.visibility, blocked, fullDetails) && Array.isArray(v) ? v.map(withoutNulls) : [];
-      else if (isLink(field)) rendered = blocked || v == null ? undefined : expectedRender(fields, blockedFlag, v, fullDetails);
+      if (isLeaf(field))
+        rendered = shown(visibilityOf(field), blocked, fullDetails) && v !== HIDDEN ? (v ?? undefined) : null;
+      else if (isList(field))
+        rendered = shown(field.visibility, blocked, fullDetails) && Array.isArray(v) ? v.map(withoutNulls) : [];
+      else if (isLink(field))
+        rendered = blocked || v == null ? undefined : expectedRender(fields, blockedFlag, v, fullDetails);
       else rendered = walk(groupFields(field), v);
       if (rendered !== undefined) out[key] = rendered;
     }

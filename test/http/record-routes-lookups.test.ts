@@ -6,11 +6,31 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type Fields, type Visibility, groupFields, isBlocked, isLeaf, isLink, isList, readPath, visibilityOf } from '../../src/records/define.ts';
+import {
+  type Fields,
+  type Visibility,
+  groupFields,
+  isBlocked,
+  isLeaf,
+  isLink,
+  isList,
+  readPath,
+  visibilityOf,
+} from '../../src/records/define.ts';
 import type { ViewDescription } from '../../src/records/views.ts';
 import { views } from '../record-types.ts';
 import { CALLER, FULL_DETAILS, storeKinds } from '../helper.ts';
-import { FULL_ID, type Json, expectedRender, isObject, recordsOf, sharedStore, storedById, storedFor, withoutNulls } from './record-routes-fixture.ts';
+import {
+  FULL_ID,
+  type Json,
+  expectedRender,
+  isObject,
+  recordsOf,
+  sharedStore,
+  storedById,
+  storedFor,
+  withoutNulls,
+} from './record-routes-fixture.ts';
 
 interface Visited {
   readonly path: string;
@@ -43,7 +63,9 @@ function visit(fields: Fields, rendered: unknown, path = ''): Visited[] {
 }
 
 const hasLinks = (fields: Fields): boolean =>
-  Object.values(fields).some((field) => isLink(field) || (!isLeaf(field) && !isList(field) && hasLinks(groupFields(field))));
+  Object.values(fields).some(
+    (field) => isLink(field) || (!isLeaf(field) && !isList(field) && hasLinks(groupFields(field))),
+  );
 
 /** A blocked record as rendered: its always-shown ids and a true flag, every other leaf null, lists empty, links left out. */
 function assertOnlyIdAndFlag(view: ViewDescription, rendered: unknown, id: number, where: string) {
@@ -88,7 +110,10 @@ for (const kind of await storeKinds()) {
               assert.ok((item.value as unknown[]).length > 0, `${item.path} is filled`);
               for (const entry of item.value as unknown[]) {
                 assert.ok(isObject(entry), `${item.path} holds objects`);
-                assert.ok(Object.values(entry).every((v) => v !== null), `${item.path} items hold no null`);
+                assert.ok(
+                  Object.values(entry).every((v) => v !== null),
+                  `${item.path} items hold no null`,
+                );
               }
               assert.deepEqual(item.value, (value as unknown[]).map(withoutNulls), `${item.path} is as stored`);
             } else if (value == null) {
@@ -119,7 +144,12 @@ for (const kind of await storeKinds()) {
               }
             } else {
               basic++;
-              if (item.kind === 'list') assert.deepEqual(item.value, ((value as unknown[]) ?? []).map(withoutNulls), `${item.path} is as stored`);
+              if (item.kind === 'list')
+                assert.deepEqual(
+                  item.value,
+                  ((value as unknown[]) ?? []).map(withoutNulls),
+                  `${item.path} is as stored`,
+                );
               else if (value == null) assert.ok(!item.present, `${item.path} is absent: nothing is recorded`);
               else assert.deepEqual(item.value, value, `${item.path} is as stored`);
             }
@@ -138,7 +168,11 @@ for (const kind of await storeKinds()) {
               const response = await app().get(`${view.path}/${v1.id}`, headers);
               assert.equal(response.status, 200, `${v1.id}: ${response.text}`);
               assert.equal(response.headers.get('cache-control'), 'no-store');
-              assert.deepEqual(response.body, expectedRender(view.fields, view.blockedFlag, stored, audience === 'full-details'), `${v1.id} (${audience})`);
+              assert.deepEqual(
+                response.body,
+                expectedRender(view.fields, view.blockedFlag, stored, audience === 'full-details'),
+                `${v1.id} (${audience})`,
+              );
             }
           }
         });
@@ -186,7 +220,11 @@ for (const kind of await storeKinds()) {
                   } else {
                     shownLinks++;
                     assert.equal(readPath(link, view.blockedFlag), false, `${where} is not blocked`);
-                    assert.deepEqual(link, expectedRender(view.fields, view.blockedFlag, target, audience === 'full-details'), where);
+                    assert.deepEqual(
+                      link,
+                      expectedRender(view.fields, view.blockedFlag, target, audience === 'full-details'),
+                      where,
+                    );
                   }
                 }
               }

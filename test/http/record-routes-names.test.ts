@@ -30,8 +30,12 @@ for (const kind of await storeKinds()) {
           const forenames = readPath(v1, party.forenames) as string;
           const date = readPath(v1, party.dates[0]) as string;
           const words = forenames.split(' ');
-          assert.ok(words.length >= 2 && words.every((w) => w.length >= 3), `${view.path} ${FULL_ID} has several forenames`);
-          const finds = async (s: string, f: string) => (await search(app(), view, searchParams(view, s, f, date))).ids.includes(FULL_ID);
+          assert.ok(
+            words.length >= 2 && words.every((w) => w.length >= 3),
+            `${view.path} ${FULL_ID} has several forenames`,
+          );
+          const finds = async (s: string, f: string) =>
+            (await search(app(), view, searchParams(view, s, f, date))).ids.includes(FULL_ID);
 
           assert.ok(await finds(surname, forenames), 'all forenames');
           assert.ok(await finds(surname, words[0]), 'the first forename');
@@ -40,7 +44,10 @@ for (const kind of await storeKinds()) {
           assert.ok(!(await finds(surname, words[0].slice(0, -1))), 'part of a word is not a word');
           assert.ok(!(await finds(surname, `${words[0]}${words[1]}`)), 'words run together are another word');
           assert.ok(!(await finds(surname, words[1])), 'a later forename alone is not a leading word');
-          assert.ok(!(await finds(surname, `${words[0]} ${words[1].slice(0, -1)}`)), 'the last word given must be whole too');
+          assert.ok(
+            !(await finds(surname, `${words[0]} ${words[1].slice(0, -1)}`)),
+            'the last word given must be whole too',
+          );
           assert.ok(!(await finds(surname, `${forenames} Extra`)), 'more forenames than recorded');
           assert.ok(!(await finds(surname.slice(0, -1), forenames)), 'part of the surname');
           assert.ok(!(await finds(`${surname} Extra`, forenames)), 'more than the surname');
@@ -53,21 +60,39 @@ for (const kind of await storeKinds()) {
 
       test('accents are ignored, both in the query and in the record', async () => {
         const accented = withChar(/[^\x00-\x7f]/);
-        assert.ok(accented.some((s) => /[øØ]/.test(s.search.surname + s.search.forenames)), 'the mock has an ø');
+        assert.ok(
+          accented.some((s) => /[øØ]/.test(s.search.surname + s.search.forenames)),
+          'the mock has an ø',
+        );
         for (const scenario of accented) {
           for (const view of viewsOf(scenario.type)) {
-            const plain = { ...scenario.search, surname: stripAccents(scenario.search.surname), forenames: stripAccents(scenario.search.forenames) };
+            const plain = {
+              ...scenario.search,
+              surname: stripAccents(scenario.search.surname),
+              forenames: stripAccents(scenario.search.forenames),
+            };
             assert.match(plain.surname + plain.forenames, /^[\x00-\x7f]*$/);
             const { ids } = await search(app(), view, scenarioParams(view, { ...scenario, search: plain }));
-            assert.ok(ids.includes(scenario.id), `${scenario.type} ${scenario.id} found by ${plain.forenames} ${plain.surname}`);
+            assert.ok(
+              ids.includes(scenario.id),
+              `${scenario.type} ${scenario.id} found by ${plain.forenames} ${plain.surname}`,
+            );
           }
         }
         for (const view of views) {
           const v1 = storedV1(view, FULL_ID);
           const [party] = view.record.search.parties;
           const accent = (name: string) => name.replace(/[aeiouAEIOU]/, (vowel) => `${vowel}\u0301`).normalize('NFC');
-          const params = searchParams(view, accent(readPath(v1, party.surname) as string), accent(readPath(v1, party.forenames) as string), readPath(v1, party.dates[0]) as string);
-          assert.ok((await search(app(), view, params)).ids.includes(FULL_ID), `${view.path}: accents added to a plain name`);
+          const params = searchParams(
+            view,
+            accent(readPath(v1, party.surname) as string),
+            accent(readPath(v1, party.forenames) as string),
+            readPath(v1, party.dates[0]) as string,
+          );
+          assert.ok(
+            (await search(app(), view, params)).ids.includes(FULL_ID),
+            `${view.path}: accents added to a plain name`,
+          );
         }
       });
 
@@ -76,15 +101,27 @@ for (const kind of await storeKinds()) {
         assert.ok(hyphenated.length > 0, 'the mock has hyphenated names');
         for (const scenario of hyphenated) {
           for (const view of viewsOf(scenario.type)) {
-            const spaced = { ...scenario.search, surname: scenario.search.surname.replace(/-/g, ' '), forenames: scenario.search.forenames.replace(/-/g, ' ') };
+            const spaced = {
+              ...scenario.search,
+              surname: scenario.search.surname.replace(/-/g, ' '),
+              forenames: scenario.search.forenames.replace(/-/g, ' '),
+            };
             let { ids } = await search(app(), view, scenarioParams(view, { ...scenario, search: spaced }));
             assert.ok(ids.includes(scenario.id), `${scenario.id} found with spaces for hyphens`);
             const [firstWord] = scenario.search.forenames.split(/[\s-]/);
-            ({ ids } = await search(app(), view, scenarioParams(view, { ...scenario, search: { ...scenario.search, forenames: firstWord } })));
+            ({ ids } = await search(
+              app(),
+              view,
+              scenarioParams(view, { ...scenario, search: { ...scenario.search, forenames: firstWord } }),
+            ));
             assert.ok(ids.includes(scenario.id), `${scenario.id} found by the first part of a hyphenated forename`);
             if (scenario.search.surname.includes('-')) {
               const [firstPart] = scenario.search.surname.split('-');
-              ({ ids } = await search(app(), view, scenarioParams(view, { ...scenario, search: { ...scenario.search, surname: firstPart } })));
+              ({ ids } = await search(
+                app(),
+                view,
+                scenarioParams(view, { ...scenario, search: { ...scenario.search, surname: firstPart } }),
+              ));
               assert.ok(!ids.includes(scenario.id), `${scenario.id} not found by part of a hyphenated surname`);
             }
           }

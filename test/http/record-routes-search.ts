@@ -21,7 +21,12 @@ export const queryString = (params: Record<string, string>) =>
     .join('&');
 
 /** A search of the view by surname, forenames and date, with the view's own parameter names. */
-export function searchParams(view: ViewDescription, surname: string, forenames: string, date: string): Record<string, string> {
+export function searchParams(
+  view: ViewDescription,
+  surname: string,
+  forenames: string,
+  date: string,
+): Record<string, string> {
   return { [view.query.surname]: surname, [view.query.forenames]: forenames, [view.query.date]: date };
 }
 
@@ -32,12 +37,18 @@ export function scenarioParams(view: ViewDescription, scenario: Scenario): Recor
 }
 
 /** Runs a search and checks what every search must be: 200, an array, distinct ids in ascending order. */
-export async function search(app: RunningApp, view: ViewDescription, params: Record<string, string>, headers: Record<string, string> = CALLER) {
+export async function search(
+  app: RunningApp,
+  view: ViewDescription,
+  params: Record<string, string>,
+  headers: Record<string, string> = CALLER,
+) {
   const response = await app.get(`${view.path}?${queryString(params)}`, headers);
   assert.equal(response.status, 200, `${view.path} ${JSON.stringify(params)}: ${response.text}`);
   assert.ok(Array.isArray(response.body), 'a search answers a bare array');
   const ids = (response.body as Json[]).map((record) => record.id as number);
-  for (let i = 1; i < ids.length; i++) assert.ok(ids[i - 1] < ids[i], `ids are distinct and ascending: ${ids.join(', ')}`);
+  for (let i = 1; i < ids.length; i++)
+    assert.ok(ids[i - 1] < ids[i], `ids are distinct and ascending: ${ids.join(', ')}`);
   return { ids, records: response.body as Json[], truncated: response.headers.get(TRUNCATED) };
 }
 

@@ -11,8 +11,25 @@ import { readPath } from '../../src/records/define.ts';
 import type { ViewDescription } from '../../src/records/views.ts';
 import { views, closeMatchOnlyScenarios, searchableScenarios as scenarios } from '../record-types.ts';
 import { CALLER, FULL_DETAILS, storeKinds, testConfig } from '../helper.ts';
-import { FULL_ID, type Json, expectedRender, recordsOf, sharedStore, storedById, storedV1 } from './record-routes-fixture.ts';
-import { TRUNCATED, partySearches, queryString, scenarioGroups, scenarioParams, search, searchParams, viewsOf } from './record-routes-search.ts';
+import {
+  FULL_ID,
+  type Json,
+  expectedRender,
+  recordsOf,
+  sharedStore,
+  storedById,
+  storedV1,
+} from './record-routes-fixture.ts';
+import {
+  TRUNCATED,
+  partySearches,
+  queryString,
+  scenarioGroups,
+  scenarioParams,
+  search,
+  searchParams,
+  viewsOf,
+} from './record-routes-search.ts';
 
 for (const kind of await storeKinds()) {
   describe(`record routes on the ${kind} store`, () => {
@@ -47,7 +64,8 @@ for (const kind of await storeKinds()) {
 
       test('every party of every stored record finds it, by its names as stored and by each of its dates', async () => {
         // Those with no forenames registered, which only a close match finds, aside.
-        const unsearchable = (view: ViewDescription, v1: Json) => closeMatchOnlyScenarios.some((s) => s.type === view.record.name && s.id === v1.id);
+        const unsearchable = (view: ViewDescription, v1: Json) =>
+          closeMatchOnlyScenarios.some((s) => s.type === view.record.name && s.id === v1.id);
         for (const view of views) {
           for (const v1 of recordsOf(view).filter((record) => !unsearchable(view, record))) {
             const searches = partySearches(view, v1);
@@ -90,9 +108,18 @@ for (const kind of await storeKinds()) {
         });
         assert.ok(sameDay.length > 0, 'the mock has a death on the day of birth');
         for (const v1 of sameDay) {
-          const params = searchParams(view, readPath(v1, party.surname) as string, readPath(v1, party.forenames) as string, readPath(v1, party.dates[0]) as string);
+          const params = searchParams(
+            view,
+            readPath(v1, party.surname) as string,
+            readPath(v1, party.forenames) as string,
+            readPath(v1, party.dates[0]) as string,
+          );
           const { ids } = await search(app(), view, params);
-          assert.deepEqual(ids.filter((id) => id === v1.id), [v1.id], `${v1.id} appears once`);
+          assert.deepEqual(
+            ids.filter((id) => id === v1.id),
+            [v1.id],
+            `${v1.id} appears once`,
+          );
         }
       });
 
@@ -104,7 +131,12 @@ for (const kind of await storeKinds()) {
           const dates = party.dates.map((path) => readPath(v1, path)).filter((d): d is string => typeof d === 'string');
           if (new Set(dates).size === party.dates.length) both++;
           for (const date of dates) {
-            const params = searchParams(view, readPath(v1, party.surname) as string, readPath(v1, party.forenames) as string, date);
+            const params = searchParams(
+              view,
+              readPath(v1, party.surname) as string,
+              readPath(v1, party.forenames) as string,
+              date,
+            );
             assert.ok((await search(app(), view, params)).ids.includes(v1.id as number), `${v1.id} by ${date}`);
           }
         }
@@ -120,11 +152,19 @@ for (const kind of await storeKinds()) {
               ['full-details', FULL_DETAILS],
               ['basic', CALLER],
             ] as const) {
-              const { ids, records, truncated } = await search(app(), view, scenarioParams(view, group.example), headers);
+              const { ids, records, truncated } = await search(
+                app(),
+                view,
+                scenarioParams(view, group.example),
+                headers,
+              );
               assert.deepEqual(ids, group.ids, `${view.path} ${JSON.stringify(group.example.search)}`);
               assert.equal(truncated, null, 'not truncated under the default limit');
               records.forEach((record, i) =>
-                assert.deepEqual(record, expectedRender(view.fields, view.blockedFlag, storedById(view, ids[i]), audience === 'full-details')),
+                assert.deepEqual(
+                  record,
+                  expectedRender(view.fields, view.blockedFlag, storedById(view, ids[i]), audience === 'full-details'),
+                ),
               );
             }
           }
@@ -133,7 +173,11 @@ for (const kind of await storeKinds()) {
 
       test('a search that matches nothing answers []', async () => {
         for (const view of views) {
-          const { records, truncated } = await search(app(), view, searchParams(view, 'Nobodyatall', 'Nemo', '1901-01-01'));
+          const { records, truncated } = await search(
+            app(),
+            view,
+            searchParams(view, 'Nobodyatall', 'Nemo', '1901-01-01'),
+          );
           assert.deepEqual(records, []);
           assert.equal(truncated, null);
         }

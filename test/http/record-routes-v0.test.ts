@@ -20,13 +20,17 @@ for (const kind of await storeKinds()) {
       const v1 = views.find((view) => view.version === 'v1' && view.record === v0.record) as ViewDescription;
 
       const both = async (id: number, headers: Record<string, string> = FULL_DETAILS) => {
-        const [old, current] = await Promise.all([app().get(`${v0.path}/${id}`, headers), app().get(`${v1.path}/${id}`, headers)]);
+        const [old, current] = await Promise.all([
+          app().get(`${v0.path}/${id}`, headers),
+          app().get(`${v1.path}/${id}`, headers),
+        ]);
         assert.equal(old.status, 200, old.text);
         assert.equal(current.status, 200, current.text);
         return { old: old.body as Json, current: current.body as Json };
       };
 
-      const nameOf = (name: unknown) => name as { givenName?: string; surname?: string; fullName?: string; qualifier?: string };
+      const nameOf = (name: unknown) =>
+        name as { givenName?: string; surname?: string; fullName?: string; qualifier?: string };
       const assertName = (name: unknown, forenames: unknown, surname: unknown, where: string) => {
         const n = nameOf(name);
         assert.equal(n.givenName, forenames, `${where}.givenName`);
@@ -70,14 +74,41 @@ for (const kind of await storeKinds()) {
         }
         assert.equal(
           at(old, 'location.name'),
-          ['registrar.district', 'registrar.subdistrict', 'registrar.administrativeArea'].map((p) => at(current, p)).join(', '),
+          ['registrar.district', 'registrar.subdistrict', 'registrar.administrativeArea']
+            .map((p) => at(current, p))
+            .join(', '),
         );
         assert.equal(typeof at(old, 'location.nameQualifier'), 'string');
-        assertName(at(old, 'subjects.child.name'), at(current, 'child.forenames'), at(current, 'child.surname'), 'child.name');
-        assertName(at(old, 'subjects.child.originalName'), at(current, 'child.originalForenames'), at(current, 'child.surname'), 'child.originalName');
-        assertName(at(old, 'subjects.father.name'), at(current, 'father.forenames'), at(current, 'father.surname'), 'father.name');
-        assertName(at(old, 'subjects.mother.name'), at(current, 'mother.forenames'), at(current, 'mother.surname'), 'mother.name');
-        assertName(at(old, 'subjects.informant.name'), at(current, 'informant1.forenames'), at(current, 'informant1.surname'), 'informant.name');
+        assertName(
+          at(old, 'subjects.child.name'),
+          at(current, 'child.forenames'),
+          at(current, 'child.surname'),
+          'child.name',
+        );
+        assertName(
+          at(old, 'subjects.child.originalName'),
+          at(current, 'child.originalForenames'),
+          at(current, 'child.surname'),
+          'child.originalName',
+        );
+        assertName(
+          at(old, 'subjects.father.name'),
+          at(current, 'father.forenames'),
+          at(current, 'father.surname'),
+          'father.name',
+        );
+        assertName(
+          at(old, 'subjects.mother.name'),
+          at(current, 'mother.forenames'),
+          at(current, 'mother.surname'),
+          'mother.name',
+        );
+        assertName(
+          at(old, 'subjects.informant.name'),
+          at(current, 'informant1.forenames'),
+          at(current, 'informant1.surname'),
+          'informant.name',
+        );
         for (const leaf of ['qualification', 'signature']) {
           assert.equal(
             at(old, `subjects.informant.${leaf}`),
@@ -98,22 +129,35 @@ for (const kind of await storeKinds()) {
       });
 
       test('a re-registered birth shows the date and system number of the registration it replaced', async () => {
-        const replacing = recordsOf(v1).filter((record) => isObject(record.previousRegistration) && !isBlocked(record, v1.blockedFlag));
+        const replacing = recordsOf(v1).filter(
+          (record) => isObject(record.previousRegistration) && !isBlocked(record, v1.blockedFlag),
+        );
         assert.ok(replacing.length > 0, 'the mock has a re-registered birth');
         let blockedPredecessors = 0;
         for (const record of replacing) {
           const previous = record.previousRegistration as Json;
           for (const headers of [FULL_DETAILS, CALLER]) {
             const { old, current } = await both(record.id as number, headers);
-            assert.equal(readPath(old, 'previousRegistration.systemNumber'), previous.id, `${record.id} replaced ${String(previous.id)}`);
+            assert.equal(
+              readPath(old, 'previousRegistration.systemNumber'),
+              previous.id,
+              `${record.id} replaced ${String(previous.id)}`,
+            );
             assert.equal(readPath(old, 'status.reRegistered'), readPath(current, 'status.reregistration'));
             if (isBlocked(previous, v1.blockedFlag)) {
               blockedPredecessors++;
               // As in v1, a blocked linked registration shows only its id: v0 leaves its date out.
               assert.equal(readPath(current, 'previousRegistration.date'), null);
-              assert.ok(readPath(old, 'previousRegistration.date') == null, `${record.id}: the blocked predecessor's date is hidden`);
+              assert.ok(
+                readPath(old, 'previousRegistration.date') == null,
+                `${record.id}: the blocked predecessor's date is hidden`,
+              );
             } else {
-              assert.equal(readPath(old, 'previousRegistration.date'), previous.date, `${record.id}: date of the registration replaced`);
+              assert.equal(
+                readPath(old, 'previousRegistration.date'),
+                previous.date,
+                `${record.id}: date of the registration replaced`,
+              );
               assert.equal(readPath(old, 'previousRegistration.date'), readPath(current, 'previousRegistration.date'));
             }
           }

@@ -27,7 +27,12 @@ test('a status list in its CWT form, signed by the document signer, says what th
   assert.equal(response.headers.get('vary'), 'accept');
   const bytes = Buffer.from(await response.arrayBuffer());
   assert.equal(bytes[0], 0xd2, 'a tagged COSE_Sign1');
-  const [protectedBytes, unprotected, payload, signature] = cborDecode(bytes.subarray(1)) as [Buffer, Map<number, unknown>, Buffer, Buffer];
+  const [protectedBytes, unprotected, payload, signature] = cborDecode(bytes.subarray(1)) as [
+    Buffer,
+    Map<number, unknown>,
+    Buffer,
+    Buffer,
+  ];
   const header = cborDecode(protectedBytes) as Map<number, unknown>;
   assert.equal(header.get(1), -7);
   assert.equal(header.get(16), 'application/statuslist+cwt');
@@ -37,7 +42,10 @@ test('a status list in its CWT form, signed by the document signer, says what th
   const iaca = new X509Certificate(Buffer.from(iacas[0]?.certificate ?? '', 'base64'));
   assert.ok(ds.checkIssued(iaca) && ds.verify(iaca.publicKey), 'the signer chains to the published IACA');
   const toBeSigned = cborEncode(['Signature1', protectedBytes, Buffer.alloc(0), payload]);
-  assert.ok(verify('sha256', toBeSigned, { key: ds.publicKey, dsaEncoding: 'ieee-p1363' }, signature), "the document signer's signature");
+  assert.ok(
+    verify('sha256', toBeSigned, { key: ds.publicKey, dsaEncoding: 'ieee-p1363' }, signature),
+    "the document signer's signature",
+  );
 
   const claims = cborDecode(payload) as Map<number, unknown>;
   assert.equal(claims.get(2), `${running.url}${path}`);

@@ -42,7 +42,12 @@ test('a list is answered early only once signed, and only for STATUS_LIST_REUSE_
   assert.equal(answered.headers.get('cache-control'), 'public, max-age=60');
   assert.match(answered.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
   assert.equal(answered.headers.get('x-request-id'), answered.headers.get('request-id'));
-  for (const path of [`/v1/credentials/status/${list}?x=1`, `/v1/credentials/status/0${list}`, `/v1/credentials/status/${list}/`, '/v1/credentials/status/2']) {
+  for (const path of [
+    `/v1/credentials/status/${list}?x=1`,
+    `/v1/credentials/status/0${list}`,
+    `/v1/credentials/status/${list}/`,
+    '/v1/credentials/status/2',
+  ]) {
     assert.equal((await get(path)).status, 418, path);
   }
   assert.equal((await get(`/v1/credentials/status/${list}`, { method: 'HEAD' })).status, 418, 'HEAD is the route’s');
@@ -54,13 +59,18 @@ test('the app answers a list from its cache with the body and headers its route 
   const app = await startApp(t, await filledStore(t, 'memory'));
   const issued = await app.get('/v1/credentials/birth/123456789', { ...CALLER, 'x-auth-roles': 'birth,credentials' });
   assert.equal(issued.status, 200, issued.text);
-  const uri = new URL(JSON.parse(Buffer.from(issued.text.split('.')[1], 'base64url').toString()).status.status_list.uri).pathname;
+  const uri = new URL(JSON.parse(Buffer.from(issued.text.split('.')[1], 'base64url').toString()).status.status_list.uri)
+    .pathname;
   // The first read signs the list (the route); the next, within STATUS_LIST_REUSE_MS, is the cache's.
   const [routed, cached] = [await app.get(uri, {}), await app.get(uri, {})];
   assert.equal(cached.status, 200);
   assert.equal(cached.text, routed.text);
   const headers = (answer: typeof routed) =>
-    Object.fromEntries([...answer.headers].filter(([name]) => !['x-request-id', 'request-id', 'date'].includes(name)).sort(([a], [b]) => a.localeCompare(b)));
+    Object.fromEntries(
+      [...answer.headers]
+        .filter(([name]) => !['x-request-id', 'request-id', 'date'].includes(name))
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
   assert.deepEqual(headers(cached), headers(routed));
   assert.notEqual(cached.headers.get('x-request-id'), routed.headers.get('x-request-id'));
 });

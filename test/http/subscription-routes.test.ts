@@ -29,9 +29,21 @@ for (const kind of await storeKinds()) {
         'every subscription, by client',
       );
       const events = ['death.registered'];
-      assert.deepEqual(byClient['hmrc-pensions'], { client: 'hmrc-pensions', events, webhook: 'https://hooks.hmrc.example.gov.uk/lev', state: 'active', lag: 0, failures: 0, deadLetters: 0 });
+      assert.deepEqual(byClient['hmrc-pensions'], {
+        client: 'hmrc-pensions',
+        events,
+        webhook: 'https://hooks.hmrc.example.gov.uk/lev',
+        state: 'active',
+        lag: 0,
+        failures: 0,
+        deadLetters: 0,
+      });
       const failing = byClient['nhs-records'];
-      assert.equal(failing.webhook, 'https://nhs.example.gov.uk/receive/deaths?…', 'the query, which may hold a token, is not shown');
+      assert.equal(
+        failing.webhook,
+        'https://nhs.example.gov.uk/receive/deaths?…',
+        'the query, which may hold a token, is not shown',
+      );
       assert.equal(failing.state, 'active');
       assert.equal(failing.failures, 2);
       assert.equal(failing.lastStatus, 500);
@@ -60,7 +72,11 @@ for (const kind of await storeKinds()) {
       assert.doesNotMatch(response.text, /whsec_|s3cret/, 'no secret, no token');
 
       // The same through the typed client, as the pages read it.
-      const lev = createLevClient({ baseUrl: app.url, auth: mockAuth({ username: 'client-auditor', client: 'test-client', roles: ['audit'] }), retry: { attempts: 1 } });
+      const lev = createLevClient({
+        baseUrl: app.url,
+        auth: mockAuth({ username: 'client-auditor', client: 'test-client', roles: ['audit'] }),
+        retry: { attempts: 1 },
+      });
       assert.deepEqual(await lev.subscriptions(), response.body);
     });
 
@@ -72,7 +88,11 @@ for (const kind of await storeKinds()) {
       assert.equal(refused.status, 403);
       assert.deepEqual(refused.body, { code: 'Forbidden', message: "The subscriptions' state needs the 'audit' role" });
       assert.equal((await app.get(PATH, {})).status, 401);
-      const lev = createLevClient({ baseUrl: app.url, auth: mockAuth({ username: 'no-audit', client: 'test-client', roles: ['birth'] }), retry: { attempts: 1 } });
+      const lev = createLevClient({
+        baseUrl: app.url,
+        auth: mockAuth({ username: 'no-audit', client: 'test-client', roles: ['birth'] }),
+        retry: { attempts: 1 },
+      });
       await assert.rejects(lev.subscriptions(), (error) => error instanceof LevApiError && error.status === 403);
 
       assert.equal((await app.get(PATH, AUDITOR)).status, 200);

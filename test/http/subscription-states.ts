@@ -11,7 +11,17 @@ import { builtInType } from '../record-types.ts';
 const deaths = (ids: number[]): Source => ({
   name: 'deaths',
   size: undefined,
-  open: () => [ids.map((id) => JSON.stringify({ id, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } })).join('\n')],
+  open: () => [
+    ids
+      .map((id) =>
+        JSON.stringify({
+          id,
+          deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
+          status: { blocked: false },
+        }),
+      )
+      .join('\n'),
+  ],
 });
 
 export const WEBHOOKS = {
@@ -46,9 +56,17 @@ export async function subscribedStates(store: TestStore): Promise<void> {
   const first = before + 1;
   await store.webhooks.record(leaseOf('hmrc-pensions'), { kind: 'delivered', position: head }, 60_000);
   for (let i = 0; i < 2; i++) {
-    await store.webhooks.record(leaseOf('nhs-records'), { kind: 'retry', position: first, delayMs: 3_600_000, status: 500, error: 'the receiver answered 500' }, 60_000);
+    await store.webhooks.record(
+      leaseOf('nhs-records'),
+      { kind: 'retry', position: first, delayMs: 3_600_000, status: 500, error: 'the receiver answered 500' },
+      60_000,
+    );
   }
   await store.webhooks.record(leaseOf('old-council'), { kind: 'gone', position: first, status: 410 }, 60_000);
-  await store.webhooks.record(leaseOf('dwp-bereavement'), { kind: 'dead', position: first, attempts: 20, status: 503, error: 'the receiver answered 503' }, 60_000);
+  await store.webhooks.record(
+    leaseOf('dwp-bereavement'),
+    { kind: 'dead', position: first, attempts: 20, status: 503, error: 'the receiver answered 503' },
+    60_000,
+  );
   for (const lease of leases) await store.webhooks.release(lease);
 }

@@ -10,7 +10,18 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { MATCH_KINDS } from '../../src/match/vocabulary.ts';
 import { AUDIENCE, startIssuer } from '../auth/issuer.ts';
-import { CALLER, FULL_DETAILS, type TestStore, countingReads, filledStore, startApp, storeKinds, suiteContext, testConfig, trailEntries } from '../helper.ts';
+import {
+  CALLER,
+  FULL_DETAILS,
+  type TestStore,
+  countingReads,
+  filledStore,
+  startApp,
+  storeKinds,
+  suiteContext,
+  testConfig,
+  trailEntries,
+} from '../helper.ts';
 import { closeMatchScenarios } from '../record-types.ts';
 
 interface Candidate {
@@ -30,12 +41,17 @@ const ELLIE = { surname: 'Ashworth', forenames: 'Ellie', dateOfBirth: '2008-08-0
 
 test('the mock has a close-match scenario for every kind of match but "different"', () => {
   const shown = new Set(closeMatches.flatMap((c) => Object.values(c.matched)));
-  assert.deepEqual(MATCH_KINDS.filter((kind) => kind !== 'different' && !shown.has(kind)), []);
+  assert.deepEqual(
+    MATCH_KINDS.filter((kind) => kind !== 'different' && !shown.has(kind)),
+    [],
+  );
 });
 
 // On each store, with close matches found on the event loop and on a thread of their own ('service':
 // on PostgreSQL, with indexes held in the service rather than its key tables).
-const variants = (await storeKinds()).flatMap((kind) => (['database', 'service'] as const).map((index) => ({ kind, index })));
+const variants = (await storeKinds()).flatMap((kind) =>
+  (['database', 'service'] as const).map((index) => ({ kind, index })),
+);
 for (const { kind, index } of variants) {
   describe(`close matches (${kind}${index === 'service' ? ', on the close-match thread' : ''})`, async () => {
     const context = suiteContext();
@@ -57,19 +73,32 @@ for (const { kind, index } of variants) {
         const { status, body } = await app.get(path(scenario.type, scenario.query));
         assert.equal(status, 200);
         const { candidates } = body as Answer;
-        assert.equal(candidates[0]?.record.id, scenario.id, JSON.stringify(candidates.map((c) => [c.record.id, c.score, c.matched])));
+        assert.equal(
+          candidates[0]?.record.id,
+          scenario.id,
+          JSON.stringify(candidates.map((c) => [c.record.id, c.score, c.matched])),
+        );
         assert.deepEqual(candidates[0].matched, scenario.matched);
         assert.ok(candidates[0].score <= 1 && candidates[0].score >= 0.001, `${candidates[0].score}`);
         assert.deepEqual(Object.keys(candidates[0].weights), Object.keys(scenario.matched), 'a weight for each detail');
         const scores = candidates.map((c) => c.score);
-        assert.deepEqual(scores, [...scores].sort((a, b) => b - a), 'best first');
+        assert.deepEqual(
+          scores,
+          [...scores].sort((a, b) => b - a),
+          'best first',
+        );
       });
     }
 
     test('the exact details score 1, every detail exact, first', async () => {
-      const { body } = await app.get(path('birth', { surname: 'Ashworth', forenames: 'Eleanor Rose', dateOfBirth: '2008-08-08' }));
+      const { body } = await app.get(
+        path('birth', { surname: 'Ashworth', forenames: 'Eleanor Rose', dateOfBirth: '2008-08-08' }),
+      );
       const [first] = (body as Answer).candidates;
-      assert.deepEqual([first.record.id, first.score, first.matched], [123456789, 1, { surname: 'exact', forenames: 'exact', dateOfBirth: 'exact' }]);
+      assert.deepEqual(
+        [first.record.id, first.score, first.matched],
+        [123456789, 1, { surname: 'exact', forenames: 'exact', dateOfBirth: 'exact' }],
+      );
     });
 
     test('the same query gives the same answer, byte for byte', async () => {
@@ -77,13 +106,15 @@ for (const { kind, index } of variants) {
       assert.equal((await app.get(query)).text, (await app.get(query)).text);
     });
 
-    test("records are rendered as a lookup renders them for the caller; a blocked one shows only its id and flag", async () => {
+    test('records are rendered as a lookup renders them for the caller; a blocked one shows only its id and flag', async () => {
       for (const headers of [CALLER, FULL_DETAILS]) {
         const { body } = await app.get(path('birth', ELLIE), headers);
         const lookup = await app.get('/v1/registration/birth/123456789', headers);
         assert.deepEqual((body as Answer).candidates[0].record, lookup.body);
       }
-      const { body } = await app.get(path('birth', { surname: 'Carow', forenames: 'Felix', dateOfBirth: '2005-11-02' }));
+      const { body } = await app.get(
+        path('birth', { surname: 'Carow', forenames: 'Felix', dateOfBirth: '2005-11-02' }),
+      );
       const [blocked] = (body as Answer).candidates;
       assert.equal(blocked.record.id, 999999020);
       assert.deepEqual(blocked.record, (await app.get('/v1/registration/birth/999999020')).body);
@@ -93,14 +124,20 @@ for (const { kind, index } of variants) {
     test('limit caps the candidates (5 by default); truncated says more reached the floor', async () => {
       const marsden = { surname: 'Marsden', forenames: 'George', dateOfBirth: '2010-03-14' };
       const all = (await app.get(path('birth', marsden))).body as Answer;
-      assert.deepEqual(all.candidates.map((c) => c.record.id).slice(0, 3), [999999001, 999999002, 999999003], 'equal scores by system number');
+      assert.deepEqual(
+        all.candidates.map((c) => c.record.id).slice(0, 3),
+        [999999001, 999999002, 999999003],
+        'equal scores by system number',
+      );
       assert.equal(all.truncated, false);
       const one = (await app.get(path('birth', { ...marsden, limit: '1' }))).body as Answer;
       assert.deepEqual([one.candidates.map((c) => c.record.id), one.truncated], [[999999001], true]);
     });
 
     test('nothing close enough gives no candidates', async () => {
-      const { status, body } = await app.get(path('birth', { surname: 'Zzyzx', forenames: 'Quill', dateOfBirth: '1901-01-01' }));
+      const { status, body } = await app.get(
+        path('birth', { surname: 'Zzyzx', forenames: 'Quill', dateOfBirth: '1901-01-01' }),
+      );
       assert.deepEqual([status, body], [200, { candidates: [], truncated: false }]);
     });
 
@@ -125,17 +162,28 @@ for (const { kind, index } of variants) {
 
     test('each answer is audited before it is sent, operation suggest, naming the records returned', async () => {
       const before = (await trailEntries(store)).length;
-      const response = await app.get(path('birth', { surname: 'Marsden', forenames: 'George', dateOfBirth: '2010-03-14', limit: '2' }));
+      const response = await app.get(
+        path('birth', { surname: 'Marsden', forenames: 'George', dateOfBirth: '2010-03-14', limit: '2' }),
+      );
       const requestId = response.headers.get('x-request-id');
       const entries = await trailEntries(store);
       const entry = entries.find((e) => e.requestId === requestId);
       assert.ok(entry, 'the answer is in the trail');
       assert.equal(entries.length > before, true);
-      assert.deepEqual([entry.operation, entry.dataset, entry.results, entry.path], ['suggest', 'birth', 2, '/v1/suggestions/birth']);
-      assert.deepEqual(entry.records, [{ type: 'birth', id: 999999001 }, { type: 'birth', id: 999999002 }]);
+      assert.deepEqual(
+        [entry.operation, entry.dataset, entry.results, entry.path],
+        ['suggest', 'birth', 2, '/v1/suggestions/birth'],
+      );
+      assert.deepEqual(entry.records, [
+        { type: 'birth', id: 999999001 },
+        { type: 'birth', id: 999999002 },
+      ]);
       const bad = await app.get(path('birth', { surname: 'Ashworth' }));
       assert.equal(bad.status, 400);
-      assert.ok(!(await trailEntries(store)).some((e) => e.requestId === bad.headers.get('x-request-id')), 'bad input is not audited');
+      assert.ok(
+        !(await trailEntries(store)).some((e) => e.requestId === bad.headers.get('x-request-id')),
+        'bad input is not audited',
+      );
     });
   });
 }
@@ -178,23 +226,33 @@ describe('who may ask for close matches', () => {
     });
   }
 
-  test('oidc: the token must carry the suggest role and the dataset\'s', async () => {
+  test("oidc: the token must carry the suggest role and the dataset's", async () => {
     const issuer = await startIssuer();
     context.after(() => issuer.close());
-    const app = await startApp(context, await filledStore(context, 'memory'), testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: AUDIENCE }));
+    const app = await startApp(
+      context,
+      await filledStore(context, 'memory'),
+      testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: AUDIENCE }),
+    );
     for (const [roles, status] of [
       [['birth'], 403],
       [['suggest'], 403],
       [['birth', 'suggest'], 200],
     ] as const) {
       const token = await issuer.sign({ realm_access: { roles } });
-      const response = await app.get(path('birth', ELLIE), { authorization: `Bearer ${token}` } as unknown as typeof CALLER);
+      const response = await app.get(path('birth', ELLIE), {
+        authorization: `Bearer ${token}`,
+      } as unknown as typeof CALLER);
       assert.equal(response.status, status, `${roles.join(',')}: ${response.text}`);
     }
   });
 
   test('close matches count against the rate limit', async () => {
-    const app = await startApp(context, await filledStore(context, 'memory'), testConfig({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' }));
+    const app = await startApp(
+      context,
+      await filledStore(context, 'memory'),
+      testConfig({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' }),
+    );
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await app.get(path('birth', ELLIE))).status);
     assert.deepEqual(statuses, [200, 200, 429]);
@@ -202,13 +260,20 @@ describe('who may ask for close matches', () => {
 
   test('close matches finding nothing likely count in the watch on enumeration, with verifications, without what was asked', async () => {
     const lines: string[] = [];
-    const logger = pino({ level: 'info' }, new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    }));
-    const config = testConfig({ VERIFY_FALSE_SHARE_THRESHOLD: '0.5', VERIFY_FALSE_SHARE_MIN_COUNT: '6', VERIFY_FALSE_SHARE_WINDOW_S: '600' });
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(...chunk.toString().split('\n').filter(Boolean));
+          done();
+        },
+      }),
+    );
+    const config = testConfig({
+      VERIFY_FALSE_SHARE_THRESHOLD: '0.5',
+      VERIFY_FALSE_SHARE_MIN_COUNT: '6',
+      VERIFY_FALSE_SHARE_WINDOW_S: '600',
+    });
     const app = await startApp(context, await filledStore(context, 'memory'), config, logger);
     const warned = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
     const honest = { ...CALLER, 'x-auth-aud': 'honest-client' };
@@ -218,20 +283,28 @@ describe('who may ask for close matches', () => {
     const prober = { ...CALLER, 'x-auth-aud': 'prober-client' };
     const guesses = ['Quillfeather', 'Zebedee', 'Ormsby', 'Pettigrew', 'Vanstone', 'Wigglesworth'];
     for (const [i, surname] of guesses.entries()) {
-      const { body } = await app.get(path('birth', { surname, forenames: 'Wilhelmina', dateOfBirth: `1931-02-0${i + 1}` }), prober);
+      const { body } = await app.get(
+        path('birth', { surname, forenames: 'Wilhelmina', dateOfBirth: `1931-02-0${i + 1}` }),
+        prober,
+      );
       assert.ok(!(body as Answer).candidates.some((c) => c.score >= 0.9), 'a guess finds nothing likely');
       // Judged only from the sixth answer on (VERIFY_FALSE_SHARE_MIN_COUNT).
       assert.equal(warned().length, i + 1 < 6 ? 0 : 1, `after ${i + 1} answers`);
     }
     const [alarm] = warned();
     assert.deepEqual([alarm.client, alarm.dataset], ['prober-client', 'birth']);
-    for (const asked of [...guesses, 'Wilhelmina', '1931-02-0']) assert.ok(!lines.some((line) => line.includes(asked)), `no log line holds ${asked}`);
+    for (const asked of [...guesses, 'Wilhelmina', '1931-02-0'])
+      assert.ok(!lines.some((line) => line.includes(asked)), `no log line holds ${asked}`);
     const metrics = (await app.get('/metrics')).text;
     assert.match(metrics, /^lev_verification_false_share_alarms_total\{dataset="birth"\} 1$/m);
   });
 
   test('SUGGEST_MIN_PROBABILITY is the floor under which no candidate is returned', async () => {
-    const app = await startApp(context, await filledStore(context, 'memory'), testConfig({ SUGGEST_MIN_PROBABILITY: '1' }));
+    const app = await startApp(
+      context,
+      await filledStore(context, 'memory'),
+      testConfig({ SUGGEST_MIN_PROBABILITY: '1' }),
+    );
     const { body } = await app.get(path('birth', { ...ELLIE, dateOfBirth: '2008-08-09' }));
     assert.deepEqual(body, { candidates: [], truncated: false });
     const exact = (await app.get(path('birth', { ...ELLIE, forenames: 'Eleanor Rose' }))).body as Answer;

@@ -15,7 +15,10 @@ const REQUESTS: Array<[string, number]> = [
   [`/v1/verification/birth?${ASHWORTH}`, 200],
   [`/v1/verification/birth?${ASHWORTH}&systemNumber=123456780`, 200],
   ['/v1/verification/birth?surname=Carrow&forenames=Felix&dateOfBirth=2005-11-02', 200],
-  ['/v1/verification/marriage?partner1Surname=Kingsley&partner1Forenames=Sophie&partner2Surname=Merridew&partner2Forenames=Daniel&dateOfMarriage=2008-08-08', 200],
+  [
+    '/v1/verification/marriage?partner1Surname=Kingsley&partner1Forenames=Sophie&partner2Surname=Merridew&partner2Forenames=Daniel&dateOfMarriage=2008-08-08',
+    200,
+  ],
   ['/v1/verification/death?surname=Nobody&forenames=Known&dateOfDeath=2001-01-01', 200],
   ['/v1/verification/birth?surname=Ashworth&forenames=Eleanor', 400],
   [`/v1/verification/birth?${ASHWORTH}&shoeSize=9`, 400],
@@ -54,18 +57,30 @@ for (const kind of await storeKinds()) {
       assert.equal(entry.client, CALLER['x-auth-aud']);
       assert.deepEqual(entry.groups, ['/verifiers']);
     }
-    assert.deepEqual([...answered.values()].map((a) => a.results).sort(), [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
+    assert.deepEqual(
+      [...answered.values()].map((a) => a.results).sort(),
+      [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1],
+    );
 
     const report = async (filter: string) =>
-      (await app.inject({ url: `/api/v0/audit/user-activity?${filter}`, headers: { ...CALLER, 'x-auth-roles': 'audit' } })).json();
+      (
+        await app.inject({
+          url: `/api/v0/audit/user-activity?${filter}`,
+          headers: { ...CALLER, 'x-auth-roles': 'audit' },
+        })
+      ).json();
     const today = new Date().toISOString().slice(0, 10);
     assert.deepEqual(await report('operation=verify'), { [CALLER['x-auth-username']]: { [today]: answered.size } });
     assert.deepEqual(await report('operation=search'), {});
-    assert.deepEqual(await report('operation=verify&dataset=marriage'), { [CALLER['x-auth-username']]: { [today]: 3 } });
+    assert.deepEqual(await report('operation=verify&dataset=marriage'), {
+      [CALLER['x-auth-username']]: { [today]: 3 },
+    });
   });
 }
 
-test('the audit table still refuses an operation that is not lookup, search or verify', { skip: !(await postgresAvailable()) && 'no PostgreSQL server' }, async (t) => {
+test('the audit table still refuses an operation that is not lookup, search or verify', {
+  skip: !(await postgresAvailable()) && 'no PostgreSQL server',
+}, async (t) => {
   const store = await filledStore(t, 'postgres');
   if (store.kind !== 'postgres') throw new Error('a PostgreSQL store');
   const insert = (operation: string) =>

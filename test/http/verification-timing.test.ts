@@ -37,9 +37,11 @@ const ATTEMPTS = 3;
 const BOOTSTRAP_RESAMPLES = 1000;
 
 // Ashworth, Eleanor, 2008-08-08 is the mock's fully filled birth; her mother's maiden surname is Pennington.
-const DETAIL_DIFFERS = '/v1/verification/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08&motherMaidenSurname=Doyle';
+const DETAIL_DIFFERS =
+  '/v1/verification/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08&motherMaidenSurname=Doyle';
 // The same length and shape, a day later: no registration at all.
-const NO_RECORD = '/v1/verification/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-09&motherMaidenSurname=Doyle';
+const NO_RECORD =
+  '/v1/verification/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-09&motherMaidenSurname=Doyle';
 
 const median = (sorted: Float64Array) => {
   const middle = sorted.length >> 1;
@@ -74,7 +76,9 @@ function medianInterval(differences: readonly number[]) {
 }
 
 for (const kind of await storeKinds()) {
-  test(`a verification's time does not tell no record from a detail that differs (${kind})`, { timeout: 300_000 }, async (t) => {
+  test(`a verification's time does not tell no record from a detail that differs (${kind})`, {
+    timeout: 300_000,
+  }, async (t) => {
     const running = await startApp(t, await filledStore(t, kind));
     const { hostname, port } = new URL(running.url);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -142,7 +146,10 @@ for (const kind of await storeKinds()) {
     }
     const sure = results.filter((r) => !(r.interval.low <= bound && r.interval.high >= -bound));
     // A difference beyond the bound in every precise measurement fails however noisy the machine.
-    assert.ok(sure.length < results.length, `the answers' times differ by more than ${bound} µs: ${results.map((r) => r.said).join('; ')}`);
+    assert.ok(
+      sure.length < results.length,
+      `the answers' times differ by more than ${bound} µs: ${results.map((r) => r.said).join('; ')}`,
+    );
     // Too busy a machine to tell 10 µs: as a missing server is (test/helper.ts), a skip here and a failure in CI.
     const message = `too noisy to see ${RESOLUTION_US} µs: ${results.map((r) => r.said).join('; ')}`;
     assert.notEqual(process.env.CI, 'true', message);

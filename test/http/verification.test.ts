@@ -18,8 +18,21 @@ import { type TypeScenarios, mockRecords } from '../../src/mock/dataset.ts';
 import { readPath } from '../../src/records/define.ts';
 import { compileVerification } from '../../src/records/verification.ts';
 import { buildApp } from '../../src/app.ts';
-import { CALLER, type StoreKind, type TestStore, filledStore, storeKinds, suiteContext, testConfig } from '../helper.ts';
-import { builtInTypes as records, builtInTypes, builtInScenarios, searchableScenarios as scenarios } from '../record-types.ts';
+import {
+  CALLER,
+  type StoreKind,
+  type TestStore,
+  filledStore,
+  storeKinds,
+  suiteContext,
+  testConfig,
+} from '../helper.ts';
+import {
+  builtInTypes as records,
+  builtInTypes,
+  builtInScenarios,
+  searchableScenarios as scenarios,
+} from '../record-types.ts';
 
 type Json = Record<string, unknown>;
 type Type = string;
@@ -39,7 +52,9 @@ const FALSE = '{"verified":false}';
 type Sources = NonNullable<TypeScenarios['verificationSources']>;
 
 /** Each parameter, and where its value is in a record, required ones first: as each type's scenario file states it (`verificationSources`). */
-const SOURCES: Record<Type, Sources> = Object.fromEntries(builtInScenarios.flatMap((file) => (file.verificationSources ? [[file.type, file.verificationSources]] : [])));
+const SOURCES: Record<Type, Sources> = Object.fromEntries(
+  builtInScenarios.flatMap((file) => (file.verificationSources ? [[file.type, file.verificationSources]] : [])),
+);
 const TYPES: Type[] = records.map((record) => record.name);
 /** The date parameters: the built-in types', and any a type added since declares. */
 const DATE_PARAMS = new Set([
@@ -47,7 +62,11 @@ const DATE_PARAMS = new Set([
   'dateOfDeath',
   'dateOfMarriage',
   'dateOfPartnership',
-  ...records.flatMap((record) => compileVerification(record).parameters.filter((p) => p.compare === 'date').map((p) => p.name)),
+  ...records.flatMap((record) =>
+    compileVerification(record)
+      .parameters.filter((p) => p.compare === 'date')
+      .map((p) => p.name),
+  ),
 ]);
 
 /** The query of the required parameters, and with `all` of the optional ones the record has, valued from the record. */
@@ -76,7 +95,13 @@ function wrong(param: string, value: string): string {
 
 const swapped = (query: Query): Query => {
   const { partner1Surname, partner1Forenames, partner2Surname, partner2Forenames, ...rest } = query;
-  return { ...rest, partner1Surname: partner2Surname, partner1Forenames: partner2Forenames, partner2Surname: partner1Surname, partner2Forenames: partner1Forenames };
+  return {
+    ...rest,
+    partner1Surname: partner2Surname,
+    partner1Forenames: partner2Forenames,
+    partner2Surname: partner1Surname,
+    partner2Forenames: partner1Forenames,
+  };
 };
 
 // ---------------------------------------------------------------------------
@@ -120,9 +145,26 @@ test('the parameters tested here are those each type declares', () => {
   for (const record of records) {
     const declared = compileVerification(record).parameters;
     const type = record.name as Type;
-    assert.ok(SOURCES[type], `${type}: its scenario file states where each verification parameter's value is (verificationSources)`);
-    assert.deepEqual(declared.filter((p) => p.required).map((p) => p.name).sort(), Object.keys(SOURCES[type].required).sort(), `${type} required`);
-    assert.deepEqual(declared.filter((p) => !p.required).map((p) => p.name).sort(), Object.keys(SOURCES[type].optional).sort(), `${type} optional`);
+    assert.ok(
+      SOURCES[type],
+      `${type}: its scenario file states where each verification parameter's value is (verificationSources)`,
+    );
+    assert.deepEqual(
+      declared
+        .filter((p) => p.required)
+        .map((p) => p.name)
+        .sort(),
+      Object.keys(SOURCES[type].required).sort(),
+      `${type} required`,
+    );
+    assert.deepEqual(
+      declared
+        .filter((p) => !p.required)
+        .map((p) => p.name)
+        .sort(),
+      Object.keys(SOURCES[type].optional).sort(),
+      `${type} optional`,
+    );
   }
 });
 
@@ -135,7 +177,11 @@ for (const kind of await storeKinds()) {
         const full = stored(type, FULL_ID);
 
         test(`${FULL_ID} verifies with its required details, and with every optional detail too`, async () => {
-          assert.deepEqual(Object.keys(queryFrom(type, full, 'all')).length, Object.keys({ ...SOURCES[type].required, ...SOURCES[type].optional }).length, 'every detail is filled');
+          assert.deepEqual(
+            Object.keys(queryFrom(type, full, 'all')).length,
+            Object.keys({ ...SOURCES[type].required, ...SOURCES[type].optional }).length,
+            'every detail is filled',
+          );
           await assertVerified(app(), type, queryFrom(type, full), true, 'required');
           await assertVerified(app(), type, queryFrom(type, full, 'all'), true, 'all');
         });
@@ -149,14 +195,28 @@ for (const kind of await storeKinds()) {
 
         test('names and places are compared after normalisation; forenames by whole leading words', async () => {
           const query = queryFrom(type, full, 'all');
-          const shouted = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, DATE_PARAMS.has(k) ? v : v.toUpperCase().replace(/ /g, '-')]));
+          const shouted = Object.fromEntries(
+            Object.entries(query).map(([k, v]) => [k, DATE_PARAMS.has(k) ? v : v.toUpperCase().replace(/ /g, '-')]),
+          );
           await assertVerified(app(), type, shouted, true, 'upper case, hyphens for spaces');
-          await assertVerified(app(), type, { ...query, systemNumber: `000${query.systemNumber}` }, true, 'system number with leading zeros');
+          await assertVerified(
+            app(),
+            type,
+            { ...query, systemNumber: `000${query.systemNumber}` },
+            true,
+            'system number with leading zeros',
+          );
           const forenames = Object.keys(SOURCES[type].required).find((p) => /forenames/i.test(p)) as string;
           const [first] = query[forenames].split(' ');
           await assertVerified(app(), type, { ...query, [forenames]: first }, true, 'first forename only');
           await assertVerified(app(), type, { ...query, [forenames]: first.slice(0, 3) }, false, 'part of a word');
-          await assertVerified(app(), type, { ...query, [forenames]: `${query[forenames]} Extra` }, false, 'more forenames than registered');
+          await assertVerified(
+            app(),
+            type,
+            { ...query, [forenames]: `${query[forenames]} Extra` },
+            false,
+            'more forenames than registered',
+          );
         });
 
         test('the blocked registration gives false', async () => {
@@ -171,14 +231,26 @@ for (const kind of await storeKinds()) {
           assert.equal(readPath(first, 'nextRegistration.id'), 999999041);
           await assertVerified(app(), type, queryFrom(type, current), true, 'the current one, required details');
           await assertVerified(app(), type, queryFrom(type, current, 'all'), true, 'the current one, every detail');
-          await assertVerified(app(), type, queryFrom(type, first, 'all'), false, 'the replaced one, by its system number');
+          await assertVerified(
+            app(),
+            type,
+            queryFrom(type, first, 'all'),
+            false,
+            'the replaced one, by its system number',
+          );
         });
 
         if (type === 'marriage' || type === 'partnership') {
           test('the parties verify in either order, but not the same party twice', async () => {
             const query = queryFrom(type, full, 'all');
             await assertVerified(app(), type, swapped(query), true, 'swapped');
-            await assertVerified(app(), type, { ...query, partner2Surname: query.partner1Surname, partner2Forenames: query.partner1Forenames }, false, 'one party twice');
+            await assertVerified(
+              app(),
+              type,
+              { ...query, partner2Surname: query.partner1Surname, partner2Forenames: query.partner1Forenames },
+              false,
+              'one party twice',
+            );
           });
 
           test('a place matches its short name or its full address', async () => {
@@ -194,14 +266,23 @@ for (const kind of await storeKinds()) {
       const last = stored('birth', 999999052);
       await assertVerified(app(), 'birth', queryFrom('birth', last), true, 'required details');
       for (const id of [999999050, 999999051]) {
-        await assertVerified(app(), 'birth', { ...queryFrom('birth', last), systemNumber: String(id) }, false, `replaced ${id}`);
+        await assertVerified(
+          app(),
+          'birth',
+          { ...queryFrom('birth', last), systemNumber: String(id) },
+          false,
+          `replaced ${id}`,
+        );
       }
     });
 
     test('birth: a cancelled registration gives false', async () => {
       const cancelled = stored('birth', 999999032);
       assert.equal(readPath(cancelled, 'status.cancelled'), true);
-      assert.ok(scenarios.some((s) => s.type === 'birth' && s.id === 999999032), 'a scenario shows it');
+      assert.ok(
+        scenarios.some((s) => s.type === 'birth' && s.id === 999999032),
+        'a scenario shows it',
+      );
       await assertVerified(app(), 'birth', queryFrom('birth', cancelled, 'all'), false, 'cancelled');
     });
 
@@ -212,27 +293,79 @@ for (const kind of await storeKinds()) {
         const shared = { ...query, forenames: query.forenames.split(' ')[0] };
         await assertVerified(app(), type, shared, false, `${type}: three share the first forename`);
         await assertVerified(app(), type, query, true, `${type}: full forenames`);
-        await assertVerified(app(), type, { ...shared, systemNumber: String(one.id) }, true, `${type}: first forename and the system number`);
+        await assertVerified(
+          app(),
+          type,
+          { ...shared, systemNumber: String(one.id) },
+          true,
+          `${type}: first forename and the system number`,
+        );
       }
       const marsden = queryFrom('birth', stored('birth', 999999001), 'all');
-      await assertVerified(app(), 'birth', { ...queryFrom('birth', stored('birth', 999999001)), forenames: 'George', motherForenames: marsden.motherForenames }, true, "the mother's forenames tell");
+      await assertVerified(
+        app(),
+        'birth',
+        {
+          ...queryFrom('birth', stored('birth', 999999001)),
+          forenames: 'George',
+          motherForenames: marsden.motherForenames,
+        },
+        true,
+        "the mother's forenames tell",
+      );
     });
 
     test('death: the date of death must be the date of death, not of birth (which the search also finds)', async () => {
       const full = stored('death', FULL_ID);
-      await assertVerified(app(), 'death', { ...queryFrom('death', full), dateOfDeath: readPath(full, 'deceased.dateOfBirth') as string }, false, 'date of birth given');
+      await assertVerified(
+        app(),
+        'death',
+        { ...queryFrom('death', full), dateOfDeath: readPath(full, 'deceased.dateOfBirth') as string },
+        false,
+        'date of birth given',
+      );
       const sameDay = stored('death', 999999060);
       await assertVerified(app(), 'death', queryFrom('death', sameDay, 'all'), true, 'born and died the same day');
       const unknownBirth = stored('death', 999999061);
       await assertVerified(app(), 'death', queryFrom('death', unknownBirth), true, 'date of birth not known');
-      await assertVerified(app(), 'death', { ...queryFrom('death', unknownBirth), dateOfBirth: '1942-01-01' }, false, 'a date of birth given where none is known');
+      await assertVerified(
+        app(),
+        'death',
+        { ...queryFrom('death', unknownBirth), dateOfBirth: '1942-01-01' },
+        false,
+        'a date of birth given where none is known',
+      );
     });
 
     test('accents, apostrophes and hyphens', async () => {
-      await assertVerified(app(), 'birth', { surname: 'DUFRENE', forenames: 'zoe heloise', dateOfBirth: '2014-12-03', motherForenames: 'Anais' }, true, 'accents dropped');
-      await assertVerified(app(), 'birth', { surname: 'odonoghue', forenames: 'Niamh', dateOfBirth: '2016-01-17' }, true, 'apostrophe dropped');
-      await assertVerified(app(), 'birth', { surname: 'Fairfax Lowe', forenames: 'Lily', dateOfBirth: '2009-06-30' }, true, 'the first part of a hyphenated forename is a whole word');
-      await assertVerified(app(), 'birth', { surname: 'Fairfax', forenames: 'Lily Rose', dateOfBirth: '2009-06-30' }, false, 'a surname in part');
+      await assertVerified(
+        app(),
+        'birth',
+        { surname: 'DUFRENE', forenames: 'zoe heloise', dateOfBirth: '2014-12-03', motherForenames: 'Anais' },
+        true,
+        'accents dropped',
+      );
+      await assertVerified(
+        app(),
+        'birth',
+        { surname: 'odonoghue', forenames: 'Niamh', dateOfBirth: '2016-01-17' },
+        true,
+        'apostrophe dropped',
+      );
+      await assertVerified(
+        app(),
+        'birth',
+        { surname: 'Fairfax Lowe', forenames: 'Lily', dateOfBirth: '2009-06-30' },
+        true,
+        'the first part of a hyphenated forename is a whole word',
+      );
+      await assertVerified(
+        app(),
+        'birth',
+        { surname: 'Fairfax', forenames: 'Lily Rose', dateOfBirth: '2009-06-30' },
+        false,
+        'a surname in part',
+      );
     });
 
     test('every false is the same bytes, every true too', () => {
@@ -265,21 +398,33 @@ describe('bad input is a 400 naming the parameter, as the searches answer', () =
       }
       for (const param of Object.keys(all)) {
         if (DATE_PARAMS.has(param)) {
-          for (const bad of ['2008-02-30', '08-08-2008', '2008-08-08T00:00:00Z']) await assertBad(type, { ...all, [param]: bad }, param, `${param} ${bad}`);
+          for (const bad of ['2008-02-30', '08-08-2008', '2008-08-08T00:00:00Z'])
+            await assertBad(type, { ...all, [param]: bad }, param, `${param} ${bad}`);
         } else if (param === 'systemNumber') {
-          for (const bad of ['abc', '-1', '1'.repeat(19)]) await assertBad(type, { ...all, [param]: bad }, param, `${param} ${bad}`);
+          for (const bad of ['abc', '-1', '1'.repeat(19)])
+            await assertBad(type, { ...all, [param]: bad }, param, `${param} ${bad}`);
         } else {
           await assertBad(type, { ...all, [param]: "-- ' --" }, param, `${param} without a letter or digit`);
           await assertBad(type, { ...all, [param]: 'a\u0001b' }, param, `${param} with a control character`);
         }
-        await assertBad(type, `${new URLSearchParams(all)}&${param}=${encodeURIComponent(all[param])}`, param, `${param} twice`);
+        await assertBad(
+          type,
+          `${new URLSearchParams(all)}&${param}=${encodeURIComponent(all[param])}`,
+          param,
+          `${param} twice`,
+        );
       }
       await assertBad(type, { ...all, placeOfWork: 'Anywhere' }, 'placeOfWork', 'a parameter the type does not take');
     });
   }
 
-  test("a partnership records no registration district, so it is refused, not ignored", async () => {
-    await assertBad('partnership', { ...queryFrom('partnership', stored('partnership', FULL_ID)), registrationDistrict: 'Kestlewick' }, 'registrationDistrict', 'partnership district');
+  test('a partnership records no registration district, so it is refused, not ignored', async () => {
+    await assertBad(
+      'partnership',
+      { ...queryFrom('partnership', stored('partnership', FULL_ID)), registrationDistrict: 'Kestlewick' },
+      'registrationDistrict',
+      'partnership district',
+    );
   });
 
   test('without an identity: 401, before the parameters are read', async () => {
@@ -291,17 +436,24 @@ describe('bad input is a 400 naming the parameter, as the searches answer', () =
 describe('abuse: the rate limit and the share of false answers', () => {
   test('verifications count against the rate limit', async (t) => {
     const store = await filledStore(t, 'memory');
-    const app = await buildApp(testConfig({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' }), { backend: store, descriptions: store.descriptions });
+    const app = await buildApp(testConfig({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' }), {
+      backend: store,
+      descriptions: store.descriptions,
+    });
     t.after(() => app.close());
     const query = queryFrom('birth', stored('birth', FULL_ID));
     assert.equal((await verify(app, 'birth', query)).status, 200);
     assert.equal((await verify(app, 'death', queryFrom('death', stored('death', FULL_ID)))).status, 200);
     const refused = await verify(app, 'birth', query);
     assert.equal(refused.status, 429);
-    assert.equal((await verify(app, 'birth', query, { ...CALLER, 'x-auth-aud': 'another-client' })).status, 200, 'per client');
+    assert.equal(
+      (await verify(app, 'birth', query, { ...CALLER, 'x-auth-aud': 'another-client' })).status,
+      200,
+      'per client',
+    );
   });
 
-  test("a client whose answers are mostly false is logged once a window, without what it asked, and counted", async (t) => {
+  test('a client whose answers are mostly false is logged once a window, without what it asked, and counted', async (t) => {
     const store = await filledStore(t, 'memory');
     const lines: string[] = [];
     const stream = new Writable({
@@ -310,11 +462,28 @@ describe('abuse: the rate limit and the share of false answers', () => {
         done();
       },
     });
-    const config = testConfig({ VERIFY_FALSE_SHARE_THRESHOLD: '0.5', VERIFY_FALSE_SHARE_MIN_COUNT: '6', VERIFY_FALSE_SHARE_WINDOW_S: '600' });
-    const app = await buildApp(config, { backend: store, descriptions: store.descriptions, logger: pino({ level: 'info' }, stream) });
+    const config = testConfig({
+      VERIFY_FALSE_SHARE_THRESHOLD: '0.5',
+      VERIFY_FALSE_SHARE_MIN_COUNT: '6',
+      VERIFY_FALSE_SHARE_WINDOW_S: '600',
+    });
+    const app = await buildApp(config, {
+      backend: store,
+      descriptions: store.descriptions,
+      logger: pino({ level: 'info' }, stream),
+    });
     t.after(() => app.close());
     const good = queryFrom('birth', stored('birth', FULL_ID));
-    const guesses = ['Quillfeather', 'Zebedee', 'Ormsby', 'Pettigrew', 'Vanstone', 'Wigglesworth', 'Yeoland', 'Abernethy'];
+    const guesses = [
+      'Quillfeather',
+      'Zebedee',
+      'Ormsby',
+      'Pettigrew',
+      'Vanstone',
+      'Wigglesworth',
+      'Yeoland',
+      'Abernethy',
+    ];
     const honest = { ...CALLER, 'x-auth-aud': 'honest-client' };
     for (let i = 0; i < 10; i++) assert.equal((await verify(app, 'birth', good, honest)).body, TRUE);
     for (let i = 0; i < 3; i++) await verify(app, 'birth', { ...good, surname: guesses[i] }, honest);
@@ -337,7 +506,10 @@ describe('abuse: the rate limit and the share of false answers', () => {
     const metrics = (await app.inject({ url: '/metrics' })).body;
     assert.match(metrics, /^lev_verification_false_share_alarms_total\{dataset="birth"\} 1$/m);
     assert.match(metrics, /^lev_verifications_total\{dataset="birth",verified="false"\} 11$/m);
-    assert.match(metrics, /^lev_request_duration_seconds_count\{dataset="birth",operation="verify",status="200"\} 22$/m);
+    assert.match(
+      metrics,
+      /^lev_request_duration_seconds_count\{dataset="birth",operation="verify",status="200"\} 22$/m,
+    );
   });
 });
 
@@ -361,7 +533,9 @@ describe('the time to answer does not tell the reasons for false apart', () => {
     const WARM_UP = 30;
     for (let round = 0; round < ROUNDS + WARM_UP; round++) {
       // A different order each round, so that nothing about a position in the round favours a case.
-      const order = names.map((name, i) => ({ name, at: (i * 7919 + round * 104729) % 997 })).sort((a, b) => a.at - b.at);
+      const order = names
+        .map((name, i) => ({ name, at: (i * 7919 + round * 104729) % 997 }))
+        .sort((a, b) => a.at - b.at);
       const took: Record<string, number> = {};
       for (const { name } of order) {
         const started = process.hrtime.bigint();

@@ -16,22 +16,47 @@ import { builtInType } from '../record-types.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
-const as = (client: string) => ({ 'x-auth-username': `${client}-user`, 'x-auth-aud': client, 'x-auth-roles': 'death,birth' });
+const as = (client: string) => ({
+  'x-auth-username': `${client}-user`,
+  'x-auth-aud': client,
+  'x-auth-roles': 'death,birth',
+});
 const deaths = (ids: number[]): Source => ({
   name: 'deaths',
   size: undefined,
-  open: () => [ids.map((id) => JSON.stringify({ id, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } })).join('\n')],
+  open: () => [
+    ids
+      .map((id) =>
+        JSON.stringify({
+          id,
+          deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
+          status: { blocked: false },
+        }),
+      )
+      .join('\n'),
+  ],
 });
 
-test('one client holding more waiting reads than MAX_CONNECTIONS shuts nobody out', { skip, timeout: 60_000 }, async (t) => {
+test('one client holding more waiting reads than MAX_CONNECTIONS shuts nobody out', {
+  skip,
+  timeout: 60_000,
+}, async (t) => {
   const store = await emptyStore(t, 'postgres');
-  const app = await startApp(t, store, testConfig({ MAX_CONNECTIONS: '10', FEED_MAX_WAITING_PER_CLIENT: '3', FEED_WAITING_SHARE: '50' }));
+  const app = await startApp(
+    t,
+    store,
+    testConfig({ MAX_CONNECTIONS: '10', FEED_MAX_WAITING_PER_CLIENT: '3', FEED_WAITING_SHARE: '50' }),
+  );
   // A connection a request, as a client opening many would.
   const agent = new Agent({ connections: 64, pipelining: 0 });
   t.after(() => agent.close());
   const get = async (path: string, headers: Record<string, string>) => {
     const answer = await request(app.url + path, { headers, dispatcher: agent, reset: true });
-    return { status: answer.statusCode, headers: answer.headers, body: (await answer.body.json().catch(() => undefined)) as Record<string, unknown> | undefined };
+    return {
+      status: answer.statusCode,
+      headers: answer.headers,
+      body: (await answer.body.json().catch(() => undefined)) as Record<string, unknown> | undefined,
+    };
   };
 
   const started = Date.now();
@@ -52,7 +77,10 @@ test('one client holding more waiting reads than MAX_CONNECTIONS shuts nobody ou
     assert.equal(answer.status, 429);
     assert.equal(answer.body?.code, 'TooManyRequests');
     assert.match(String(answer.body?.message), /FEED_MAX_WAITING_PER_CLIENT/);
-    assert.ok(Number(answer.headers['retry-after']) >= 1 && Number(answer.headers['retry-after']) <= 20, `Retry-After ${answer.headers['retry-after']}`);
+    assert.ok(
+      Number(answer.headers['retry-after']) >= 1 && Number(answer.headers['retry-after']) <= 20,
+      `Retry-After ${answer.headers['retry-after']}`,
+    );
   }
   // Two more clients: together the five places of the share (half of 10), then 503.
   const others = [get('/v1/events?wait=20', as('second')), get('/v1/events?wait=20', as('second'))];
@@ -72,7 +100,7 @@ test('one client holding more waiting reads than MAX_CONNECTIONS shuts nobody ou
   await loadSources(store.writer, builtInType('death'), [deaths([9001])]);
   for (const answer of await Promise.all([...held, ...others])) {
     assert.equal(answer.status, 200);
-    assert.equal((answer.body?.events as unknown[]).length, 1);
+    assert.equal((answer.body.events as unknown[]).length, 1);
   }
   // Their seats are free again.
   const again = get('/v1/events?after=1&wait=1', as('greedy'));
@@ -90,15 +118,28 @@ for (const kind of await storeKinds()) {
     });
     const store = await emptyStore(t, kind);
     // A quarter of four connections: one waiting read for all clients together.
-    const app = await startApp(t, store, testConfig({ MAX_CONNECTIONS: '4', FEED_WAITING_SHARE: '25' }), pino({ level: 'info' }, stream));
+    const app = await startApp(
+      t,
+      store,
+      testConfig({ MAX_CONNECTIONS: '4', FEED_WAITING_SHARE: '25' }),
+      pino({ level: 'info' }, stream),
+    );
     const held = app.get('/v1/events?wait=10', as('first'));
     await new Promise((resolve) => setTimeout(resolve, 300));
     const full = await app.get('/v1/events?wait=10', as('second'));
     assert.equal(full.status, 503, full.text);
     assert.equal(full.body.code, 'ServiceUnavailable');
     const logged = lines.filter((line) => line.msg === 'ServiceUnavailable');
-    assert.deepEqual(logged.map((line) => line.level), [40], 'one line, at warn');
-    assert.deepEqual(lines.filter((line) => line.level >= 50), [], 'nothing at error level');
+    assert.deepEqual(
+      logged.map((line) => line.level),
+      [40],
+      'one line, at warn',
+    );
+    assert.deepEqual(
+      lines.filter((line) => line.level >= 50),
+      [],
+      'nothing at error level',
+    );
     await loadSources(store.writer, builtInType('death'), [deaths([9101])]);
     assert.equal((await held).status, 200);
   });

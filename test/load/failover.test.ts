@@ -19,9 +19,16 @@ const skip = clusterUnavailable();
 const COUNT = 150_000;
 
 /** Runs the CLI to its end: exit code and what it wrote to standard error. */
-function cli(args: string[], env: Record<string, string>, started?: () => void): Promise<{ code: number | null; stderr: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string>,
+  started?: () => void,
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/lev-api.js', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/lev-api.js', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       // Progress on standard error: the load is under way.
@@ -32,16 +39,25 @@ function cli(args: string[], env: Record<string, string>, started?: () => void):
   });
 }
 
-test('a load interrupted by the primary crashing fails clearly, applies nothing, and completes against the promoted standby', { skip, timeout: 180_000 }, async (t) => {
+test('a load interrupted by the primary crashing fails clearly, applies nothing, and completes against the promoted standby', {
+  skip,
+  timeout: 180_000,
+}, async (t) => {
   const cluster = await startCluster(t);
-  const { primary, standbys: [standby] } = cluster;
+  const {
+    primary,
+    standbys: [standby],
+  } = cluster;
   const owner = openPostgres({ url: primary.url, poolSize: 1, statementTimeoutMs: 10_000 });
   await migrate(owner);
   await owner.close();
   const folder = mkdtempSync(join(tmpdir(), 'lev-failover-'));
   t.after(() => rmSync(folder, { recursive: true, force: true }));
   const file = join(folder, 'births.ndjson');
-  assert.equal((await cli(['generate', '--type', 'birth', '--count', String(COUNT), '--seed', '7', '--out', file], {})).code, 0);
+  assert.equal(
+    (await cli(['generate', '--type', 'birth', '--count', String(COUNT), '--seed', '7', '--out', file], {})).code,
+    0,
+  );
   await cluster.caughtUp();
 
   let crash: Promise<void> | undefined;
@@ -53,18 +69,33 @@ test('a load interrupted by the primary crashing fails clearly, applies nothing,
   });
   await crash;
   assert.notEqual(interrupted.code, 0, 'the interrupted load fails');
-  const message = interrupted.stderr.trim().split("\n").slice(-3).join(" | ");
-  assert.doesNotMatch(interrupted.stderr, /^\s+at /m, `a message, not a stack trace: ${interrupted.stderr.slice(-500)}`);
-  assert.match(interrupted.stderr, /the (connection to the database was lost|database refused the connection)|may or may not have been applied/, `the database named as what failed: ${message}`);
+  const message = interrupted.stderr.trim().split('\n').slice(-3).join(' | ');
+  assert.doesNotMatch(
+    interrupted.stderr,
+    /^\s+at /m,
+    `a message, not a stack trace: ${interrupted.stderr.slice(-500)}`,
+  );
+  assert.match(
+    interrupted.stderr,
+    /the (connection to the database was lost|database refused the connection)|may or may not have been applied/,
+    `the database named as what failed: ${message}`,
+  );
   await standby.promote();
 
-  const count = async () => (await standby.query<{ n: string; events: string; ids: string }>(
-    "SELECT (SELECT count(*) FROM birth_registration)::text AS n, count(*)::text AS events, count(DISTINCT record_id)::text AS ids FROM feed_event WHERE record_type = 'birth'",
-  ))[0];
+  const count = async () =>
+    (
+      await standby.query<{ n: string; events: string; ids: string }>(
+        "SELECT (SELECT count(*) FROM birth_registration)::text AS n, count(*)::text AS events, count(DISTINCT record_id)::text AS ids FROM feed_event WHERE record_type = 'birth'",
+      )
+    )[0];
   assert.deepEqual(await count(), { n: '0', events: '0', ids: '0' }, 'nothing of the interrupted load applied');
 
   const rerun = await cli(['load', '--type', 'birth', file], { DATABASE_URL: standby.url });
   assert.equal(rerun.code, 0, rerun.stderr);
-  assert.deepEqual(await count(), { n: String(COUNT), events: String(COUNT), ids: String(COUNT) }, 'every record, and its event once');
+  assert.deepEqual(
+    await count(),
+    { n: String(COUNT), events: String(COUNT), ids: String(COUNT) },
+    'every record, and its event once',
+  );
   t.diagnostic(`interrupted load: exit ${interrupted.code}, "${message}"`);
 });

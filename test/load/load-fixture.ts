@@ -21,7 +21,10 @@ export const mock = mockRecords(builtInTypes, builtInScenarios) as Record<string
 
 /** `count` valid births: the mock births over and over, with ids from `firstId`. */
 export function births(count: number, firstId = 1): Json[] {
-  return Array.from({ length: count }, (_, i) => ({ ...structuredClone(mock.birth[i % mock.birth.length]), id: firstId + i }));
+  return Array.from({ length: count }, (_, i) => ({
+    ...structuredClone(mock.birth[i % mock.birth.length]),
+    id: firstId + i,
+  }));
 }
 
 export const ndjson = (entries: unknown[]) => entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
@@ -49,7 +52,14 @@ export const counts = (result: LoadResult) => {
   const { read, inserted, updated, unchanged, rejected } = result;
   return { read, inserted, updated, unchanged, rejected };
 };
-export const expected = (c: Partial<ReturnType<typeof counts>>) => ({ read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, ...c });
+export const expected = (c: Partial<ReturnType<typeof counts>>) => ({
+  read: 0,
+  inserted: 0,
+  updated: 0,
+  unchanged: 0,
+  rejected: 0,
+  ...c,
+});
 
 export async function loadError(promise: Promise<unknown>): Promise<LoadError> {
   try {

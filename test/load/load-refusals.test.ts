@@ -13,7 +13,18 @@ import { loadFiles } from '../../src/load/loader.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
 import { emptyStore, storeKinds, suiteContext } from '../helper.ts';
 import { builtInType } from '../record-types.ts';
-import { type Json, births, counts, expected, held, loadCases, loadError, ndjson, rowsOf, tempDir } from './load-fixture.ts';
+import {
+  type Json,
+  births,
+  counts,
+  expected,
+  held,
+  loadCases,
+  loadError,
+  ndjson,
+  rowsOf,
+  tempDir,
+} from './load-fixture.ts';
 
 for (const kind of await storeKinds()) {
   describe(`loadFiles (${kind})`, () => {
@@ -37,8 +48,15 @@ for (const kind of await storeKinds()) {
       records[101] = { ...(records[101] as Json), child: { surname: 42 } };
       await writeFile(file('invalid.ndjson'), ndjson(records));
       // Batches of 25: four were written before the bad record was read.
-      const error = await loadError(loadFiles(store.writer, builtInType('birth'), [file('invalid.ndjson')], { batchSize: 25 }));
-      assert.match(error.message, new RegExp(`^${file('invalid.ndjson').replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}:102: invalid birth record: /child/surname: `));
+      const error = await loadError(
+        loadFiles(store.writer, builtInType('birth'), [file('invalid.ndjson')], { batchSize: 25 }),
+      );
+      assert.match(
+        error.message,
+        new RegExp(
+          `^${file('invalid.ndjson').replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}:102: invalid birth record: /child/surname: `,
+        ),
+      );
       assert.equal(error.file, file('invalid.ndjson'));
       assert.deepEqual(counts(error.committed), expected({}));
       assert.equal(await held(store, 'birth', 1, 121), 0);
@@ -56,7 +74,11 @@ for (const kind of await storeKinds()) {
       assert.deepEqual(await store.lookup('birth', '1'), original[0]);
       assert.deepEqual(await rowsOf(store, 'birth_search_key'), keysBefore);
       const first = original[0].child;
-      const byName = (surname: string) => ({ date: first.dateOfBirth, surname: normaliseName(surname), forenames: normaliseName(first.forenames) });
+      const byName = (surname: string) => ({
+        date: first.dateOfBirth,
+        surname: normaliseName(surname),
+        forenames: normaliseName(first.forenames),
+      });
       assert.ok((await store.search('birth', byName(first.surname), 500)).records.some((r) => (r as Json).id === 1));
       assert.equal((await store.search('birth', byName('Changed'), 500)).records.length, 0);
     });
@@ -79,7 +101,9 @@ for (const kind of await storeKinds()) {
       const store = await fresh();
       await writeFile(file('first.ndjson'), ndjson(births(10)));
       await writeFile(file('second.json'), '[' + JSON.stringify(births(3, 100)[0]) + ',{"id":-1}]');
-      const error = await loadError(loadFiles(store.writer, builtInType('birth'), [file('first.ndjson'), file('second.json')]));
+      const error = await loadError(
+        loadFiles(store.writer, builtInType('birth'), [file('first.ndjson'), file('second.json')]),
+      );
       assert.match(error.message, /second\.json item 2: invalid birth record: \/id: /);
       assert.deepEqual(counts(error.committed), expected({ read: 10, inserted: 10 }));
       assert.equal(await held(store, 'birth', 1, 11), 10);
@@ -88,11 +112,24 @@ for (const kind of await storeKinds()) {
 
     test('a broken array stops its file, even with --skip-invalid', async () => {
       const store = await fresh();
-      await writeFile(file('unclosed.json'), '[' + births(3).map((b) => JSON.stringify(b)).join(','));
-      const error = await loadError(
-        loadFiles(store.writer, builtInType('birth'), [file('unclosed.json')], { skipInvalid: true, rejectsPath: file('unclosed.rejects'), batchSize: 1 }),
+      await writeFile(
+        file('unclosed.json'),
+        '[' +
+          births(3)
+            .map((b) => JSON.stringify(b))
+            .join(','),
       );
-      assert.match(error.message, /unclosed\.json: not a valid JSON array: the file ends after item 3: the array is not closed$/);
+      const error = await loadError(
+        loadFiles(store.writer, builtInType('birth'), [file('unclosed.json')], {
+          skipInvalid: true,
+          rejectsPath: file('unclosed.rejects'),
+          batchSize: 1,
+        }),
+      );
+      assert.match(
+        error.message,
+        /unclosed\.json: not a valid JSON array: the file ends after item 3: the array is not closed$/,
+      );
       assert.equal(await held(store, 'birth', 1, 4), 0);
     });
 
@@ -106,13 +143,23 @@ for (const kind of await storeKinds()) {
       text.splice(35, 0, '{"id": 1, oops}');
       await writeFile(file('mixed.ndjson'), text.join('\n'));
       const rejects = file('mixed.rejects.ndjson');
-      const result = await loadFiles(store.writer, builtInType('birth'), [file('mixed.ndjson')], { skipInvalid: true, rejectsPath: rejects, batchSize: 7 });
+      const result = await loadFiles(store.writer, builtInType('birth'), [file('mixed.ndjson')], {
+        skipInvalid: true,
+        rejectsPath: rejects,
+        batchSize: 7,
+      });
       assert.deepEqual(counts(result), expected({ read: 41, inserted: 37, rejected: 4 }));
       assert.equal(result.rejectsPath, rejects);
       assert.equal(await held(store, 'birth', 1, 41), 37);
 
-      const lines = (await readFile(rejects, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line));
-      assert.deepEqual(lines.map((l) => l.position), [5, 20, 31, 36].map((n) => `${file('mixed.ndjson')}:${n}`));
+      const lines = (await readFile(rejects, 'utf8'))
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      assert.deepEqual(
+        lines.map((l) => l.position),
+        [5, 20, 31, 36].map((n) => `${file('mixed.ndjson')}:${n}`),
+      );
       assert.match(lines[0].reason, /^\/unknownField: /);
       assert.deepEqual(lines[0].entry, records[4]);
       assert.equal(lines[1].reason, 'not a JSON object');
@@ -135,14 +182,25 @@ for (const kind of await storeKinds()) {
       lines[0] = lines[0].replace(/"forenames":"[^"]*"/, '"forenames":"Nul\\u0000"');
       lines[1] = lines[1].replace(/"forenames":"[^"]*"/, '"forenames":"Half \\ud83d"');
       await writeFile(file('unstorable.ndjson'), lines.join('\n'));
-      const result = await loadFiles(store.writer, builtInType('birth'), [file('unstorable.ndjson')], { skipInvalid: true, rejectsPath: file('unstorable.rejects') });
+      const result = await loadFiles(store.writer, builtInType('birth'), [file('unstorable.ndjson')], {
+        skipInvalid: true,
+        rejectsPath: file('unstorable.rejects'),
+      });
       assert.deepEqual(counts(result), expected({ read: 3, inserted: 1, rejected: 2 }));
       // A whole surrogate pair, escaped, is fine.
-      await writeFile(file('emoji.ndjson'), JSON.stringify({ ...births(1, 900)[0], informant1: { forenames: 'Smile \\ud83d\\ude00' } }).replace('\\\\ud83d\\\\ude00', '\\ud83d\\ude00'));
-      assert.deepEqual(counts(await loadFiles(store.writer, builtInType('birth'), [file('emoji.ndjson')])), expected({ read: 1, inserted: 1 }));
+      await writeFile(
+        file('emoji.ndjson'),
+        JSON.stringify({ ...births(1, 900)[0], informant1: { forenames: 'Smile \\ud83d\\ude00' } }).replace(
+          '\\\\ud83d\\\\ude00',
+          '\\ud83d\\ude00',
+        ),
+      );
+      assert.deepEqual(
+        counts(await loadFiles(store.writer, builtInType('birth'), [file('emoji.ndjson')])),
+        expected({ read: 1, inserted: 1 }),
+      );
       assert.equal(((await store.lookup('birth', '900')) as Json).informant1.forenames, 'Smile 😀');
     });
-
   });
 }
 
@@ -163,18 +221,35 @@ for (const kind of await storeKinds()) {
     assert.ok(error.message.startsWith(`${file}:15: invalid birth record: not valid UTF-8`), error.message);
     assert.equal(await held(store, 'birth', 500, 530), 0, 'nothing of the file applied');
 
-    const skipped = await loadFiles(store.writer, builtInType('birth'), [file], { skipInvalid: true, rejectsPath: join(dir, 'rejects.ndjson') });
+    const skipped = await loadFiles(store.writer, builtInType('birth'), [file], {
+      skipInvalid: true,
+      rejectsPath: join(dir, 'rejects.ndjson'),
+    });
     assert.deepEqual(counts(skipped), expected({ read: 30, inserted: 29, rejected: 1 }));
     assert.equal(await store.lookupJson('birth', '514'), undefined, 'the entry is rejected, not stored with U+FFFD');
-    const [reject] = (await readFile(join(dir, 'rejects.ndjson'), 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line));
+    const [reject] = (await readFile(join(dir, 'rejects.ndjson'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.equal(reject.position, `${file}:15`);
     assert.match(reject.reason, /not valid UTF-8/);
 
     // In a JSON array the same names its item.
     const array = join(dir, 'births.json');
-    await writeFile(array, Buffer.concat([Buffer.from('['), ...lines.map((line, i) => Buffer.concat([line.subarray(0, -1), Buffer.from(i < lines.length - 1 ? ',\n' : ']\n')]))]));
+    await writeFile(
+      array,
+      Buffer.concat([
+        Buffer.from('['),
+        ...lines.map((line, i) =>
+          Buffer.concat([line.subarray(0, -1), Buffer.from(i < lines.length - 1 ? ',\n' : ']\n')]),
+        ),
+      ]),
+    );
     const arrayError = await loadError(loadFiles((await emptyStore(t, kind)).writer, builtInType('birth'), [array]));
-    assert.ok(arrayError.message.startsWith(`${array} item 15: invalid birth record: not valid UTF-8`), arrayError.message);
+    assert.ok(
+      arrayError.message.startsWith(`${array} item 15: invalid birth record: not valid UTF-8`),
+      arrayError.message,
+    );
   });
 }
 
@@ -183,10 +258,16 @@ test('missing files are refused before anything is loaded', async (t) => {
   const store = await emptyStore(t, kind);
   const dir = await tempDir(t);
   await writeFile(join(dir, 'ok.ndjson'), ndjson(births(2)));
-  await assert.rejects(loadFiles(store.writer, builtInType('birth'), [join(dir, 'ok.ndjson'), join(dir, 'missing.ndjson')]), /missing\.ndjson: no such file/);
+  await assert.rejects(
+    loadFiles(store.writer, builtInType('birth'), [join(dir, 'ok.ndjson'), join(dir, 'missing.ndjson')]),
+    /missing\.ndjson: no such file/,
+  );
   assert.equal(await held(store, 'birth', 1, 3), 0);
   await assert.rejects(
-    loadFiles(store.writer, builtInType('birth'), [join(dir, 'ok.ndjson')], { skipInvalid: true, rejectsPath: join(dir, '.', 'ok.ndjson') }),
+    loadFiles(store.writer, builtInType('birth'), [join(dir, 'ok.ndjson')], {
+      skipInvalid: true,
+      rejectsPath: join(dir, '.', 'ok.ndjson'),
+    }),
     /the rejects file cannot be one of the files to load/,
   );
   assert.equal((await readFile(join(dir, 'ok.ndjson'), 'utf8')).split('\n').length, 3);

@@ -33,7 +33,8 @@ const generated: Source = {
     const templates = births(50).map((record) => JSON.stringify({ ...record, id: 0 }).replace('"id":0', '"id":ID'));
     for (let from = 1; from <= RECORDS; from += 1000) {
       const lines: string[] = [];
-      for (let id = from; id < from + 1000; id++) lines.push(templates[id % templates.length].replace('ID', String(id)));
+      for (let id = from; id < from + 1000; id++)
+        lines.push(templates[id % templates.length].replace('ID', String(id)));
       yield lines.join('\n') + '\n';
     }
   },

@@ -27,11 +27,14 @@ function splitEveryWay(make: () => Splitter, text: string): RawEntry[] {
 describe('NDJSON splitter', () => {
   test('gives each non-blank line with its line number, however the text is cut', () => {
     const text = '{"a":1}\n\n  \n{"b":"x\\ny"}\r\n{"c":[1,2]}';
-    assert.deepEqual(splitEveryWay(() => new NdjsonSplitter(), text), [
-      { number: 1, text: '{"a":1}' },
-      { number: 4, text: '{"b":"x\\ny"}' },
-      { number: 5, text: '{"c":[1,2]}' },
-    ]);
+    assert.deepEqual(
+      splitEveryWay(() => new NdjsonSplitter(), text),
+      [
+        { number: 1, text: '{"a":1}' },
+        { number: 4, text: '{"b":"x\\ny"}' },
+        { number: 5, text: '{"c":[1,2]}' },
+      ],
+    );
   });
 
   test('a final line break adds nothing; empty input has no entries', () => {
@@ -64,17 +67,29 @@ describe('JSON array splitter', () => {
     ];
     const text = `[\n  ${elements.join(',\n  ')}\n]\n`;
     const entries = splitEveryWay(() => new JsonArraySplitter(), text);
-    assert.deepEqual(entries.map((e) => e.text), elements);
-    assert.deepEqual(entries.map((e) => e.number), elements.map((_, i) => i + 1));
+    assert.deepEqual(
+      entries.map((e) => e.text),
+      elements,
+    );
+    assert.deepEqual(
+      entries.map((e) => e.number),
+      elements.map((_, i) => i + 1),
+    );
     // Each element's text is exactly what JSON.parse of the whole array holds.
-    assert.deepEqual(entries.map((e) => JSON.parse(e.text)), JSON.parse(text));
+    assert.deepEqual(
+      entries.map((e) => JSON.parse(e.text)),
+      JSON.parse(text),
+    );
   });
 
   test('pretty-printed elements keep their inner line breaks; whitespace around them is dropped', () => {
     const value = [{ a: [1, 2], b: { c: 'x' } }, { d: null }];
     const entries = splitEveryWay(() => new JsonArraySplitter(), JSON.stringify(value, null, 2));
     assert.equal(entries.length, 2);
-    assert.deepEqual(entries.map((e) => JSON.parse(e.text)), value);
+    assert.deepEqual(
+      entries.map((e) => JSON.parse(e.text)),
+      value,
+    );
     assert.ok(entries[0].text.includes('\n'));
     assert.ok(entries[0].text.startsWith('{') && entries[0].text.endsWith('}'));
   });
@@ -86,7 +101,10 @@ describe('JSON array splitter', () => {
 
   test('a malformed element is passed on whole, for JSON.parse to reject on its own', () => {
     const entries = split(new JsonArraySplitter(), '[{"a":1},{"b":tru},{"c":3}]', 5);
-    assert.deepEqual(entries.map((e) => e.text), ['{"a":1}', '{"b":tru}', '{"c":3}']);
+    assert.deepEqual(
+      entries.map((e) => e.text),
+      ['{"a":1}', '{"b":tru}', '{"c":3}'],
+    );
     assert.throws(() => JSON.parse(entries[1].text));
   });
 
@@ -107,7 +125,11 @@ describe('JSON array splitter', () => {
     ];
     for (const [text, message] of broken) {
       for (const size of [1, 4, 100]) {
-        assert.throws(() => split(new JsonArraySplitter(), text, size), message, `${JSON.stringify(text)} in chunks of ${size}`);
+        assert.throws(
+          () => split(new JsonArraySplitter(), text, size),
+          message,
+          `${JSON.stringify(text)} in chunks of ${size}`,
+        );
       }
     }
   });
@@ -117,27 +139,54 @@ describe('JSON array splitter', () => {
   });
 
   test('a broken item in the middle of an array is named with the line it starts on, never as where the file ends', () => {
-    const items = Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: i + 1, child: { surname: 'Smith', forenames: 'Ann' } }));
+    const items = Array.from({ length: 30 }, (_, i) =>
+      JSON.stringify({ id: i + 1, child: { surname: 'Smith', forenames: 'Ann' } }),
+    );
     const broken: [string, (item: string) => string, RegExp][] = [
-      ['a closing brace missing', (item) => item.slice(0, -1), /item 15 \(from line 15\): '\]' on line 30 closes a '\{'/],
-      ['an opening brace too many', (item) => item.replace('{"surname"', '{{"surname"'), /item 15 \(from line 15\): '\]' on line 30 closes a '\{'/],
-      ['a bracket where a brace belongs', (item) => item.replace('"Smith"', '["Smith"'), /item 15 \(from line 15\): '\}' on line 15 closes a '\['/],
-      ['a quote missing', (item) => item.replace('"Smith"', '"Smith'), /ends inside item 15 \(in a string\): the array is not closed \(it starts on line 15; a quote in it is not closed/],
+      [
+        'a closing brace missing',
+        (item) => item.slice(0, -1),
+        /item 15 \(from line 15\): '\]' on line 30 closes a '\{'/,
+      ],
+      [
+        'an opening brace too many',
+        (item) => item.replace('{"surname"', '{{"surname"'),
+        /item 15 \(from line 15\): '\]' on line 30 closes a '\{'/,
+      ],
+      [
+        'a bracket where a brace belongs',
+        (item) => item.replace('"Smith"', '["Smith"'),
+        /item 15 \(from line 15\): '\}' on line 15 closes a '\['/,
+      ],
+      [
+        'a quote missing',
+        (item) => item.replace('"Smith"', '"Smith'),
+        /ends inside item 15 \(in a string\): the array is not closed \(it starts on line 15; a quote in it is not closed/,
+      ],
     ];
     for (const [name, breakItem, message] of broken) {
       const copy = [...items];
       copy[14] = breakItem(copy[14]);
       const text = `[${copy.join(',\n')}]\n`;
       for (const size of [7, 1000, text.length]) {
-        assert.throws(() => split(new JsonArraySplitter(), text, size), (error: Error) => {
-          assert.doesNotMatch(error.message, /ends after item/, name);
-          assert.match(error.message, message, `${name}: ${error.message}`);
-          return true;
-        });
+        assert.throws(
+          () => split(new JsonArraySplitter(), text, size),
+          (error: Error) => {
+            assert.doesNotMatch(error.message, /ends after item/, name);
+            assert.match(error.message, message, `${name}: ${error.message}`);
+            return true;
+          },
+        );
       }
     }
     // Cut short after a whole item, the file does end after it.
-    assert.throws(() => split(new JsonArraySplitter(), `[${items.slice(0, 3).join(',\n')}`, 5), /the file ends after item 3: the array is not closed/);
-    assert.throws(() => split(new JsonArraySplitter(), `[${items[0]}\n${items[1]}`, 5), /the file ends inside item 1, which is not valid JSON \(from line 1\)/);
+    assert.throws(
+      () => split(new JsonArraySplitter(), `[${items.slice(0, 3).join(',\n')}`, 5),
+      /the file ends after item 3: the array is not closed/,
+    );
+    assert.throws(
+      () => split(new JsonArraySplitter(), `[${items[0]}\n${items[1]}`, 5),
+      /the file ends inside item 1, which is not valid JSON \(from line 1\)/,
+    );
   });
 });

@@ -34,7 +34,10 @@ describe('streamEntries', () => {
 
     const array = await collect(bytewise('\n  [{"n":"Zoë 李 😀"},\n{"n":2}]'));
     assert.equal(array.format, 'json-array');
-    assert.deepEqual(array.entries.map((e) => JSON.parse(e.text).n), ['Zoë 李 😀', 2]);
+    assert.deepEqual(
+      array.entries.map((e) => JSON.parse(e.text).n),
+      ['Zoë 李 😀', 2],
+    );
   });
 
   test('an empty or blank input has no entries', async () => {
@@ -55,12 +58,23 @@ describe('streamEntries', () => {
       const input = Buffer.concat([good, Buffer.from('{"n":"Sm'), bytes, Buffer.from('th"}\n'), good]);
       for (const chunks of [[input], [...input].map((b) => Buffer.from([b]))]) {
         const { entries } = await collect(chunks);
-        assert.deepEqual(entries.map((e) => [e.number, e.invalidUtf8 ?? false]), [[1, false], [2, true], [3, false]], name);
+        assert.deepEqual(
+          entries.map((e) => [e.number, e.invalidUtf8 ?? false]),
+          [
+            [1, false],
+            [2, true],
+            [3, false],
+          ],
+          name,
+        );
         assert.equal(JSON.parse(entries[0].text).n, 'Zoë 李 😀 \ufffd', name);
       }
     }
     // Cut short at the very end of the input.
     const { entries } = await collect([Buffer.concat([good, Buffer.from('{"n":"x"}'), Buffer.from([0xf0, 0x9f])])]);
-    assert.deepEqual(entries.map((e) => e.invalidUtf8 ?? false), [false, true]);
+    assert.deepEqual(
+      entries.map((e) => e.invalidUtf8 ?? false),
+      [false, true],
+    );
   });
 });

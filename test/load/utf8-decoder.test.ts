@@ -8,7 +8,11 @@ test('valid chunks decode to their text, a byte-order mark and characters cut be
   // Cut inside the snowman's three bytes, and so that the second mark starts a chunk.
   const snowman = bytes.indexOf(Buffer.from('☃')) + 1;
   const mark = bytes.lastIndexOf(Buffer.from('\uFEFF'));
-  const text = decoder.write(bytes.subarray(0, snowman)) + decoder.write(bytes.subarray(snowman, mark)) + decoder.write(bytes.subarray(mark)) + decoder.end();
+  const text =
+    decoder.write(bytes.subarray(0, snowman)) +
+    decoder.write(bytes.subarray(snowman, mark)) +
+    decoder.write(bytes.subarray(mark)) +
+    decoder.end();
   assert.equal(text, bytes.toString('utf8'));
   assert.equal(decoder.sawBadBytes, false);
 });

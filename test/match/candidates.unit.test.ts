@@ -17,7 +17,16 @@ test('packed candidates name each string once and read back as written', () => {
   const packed = packCandidates(records, true);
   assert.deepEqual(packed.ids, [3, 9], 'a record without keys is no candidate');
   assert.deepEqual([...packed.starts], [0, 2, 4]);
-  assert.deepEqual(packed.strings, ['2010-03-14', 'marsden', 'george', 'george william', '1990-11-20', 'thompson', 'margaret', '']);
+  assert.deepEqual(packed.strings, [
+    '2010-03-14',
+    'marsden',
+    'george',
+    'george william',
+    '1990-11-20',
+    'thompson',
+    'margaret',
+    '',
+  ]);
   assert.equal(packed.keys[0], packed.keys[3], 'the same date is the same number');
   assert.deepEqual(keyAt(packed, 3), key('2010-03-14', 'thompson', ''));
   assert.deepEqual(unpackCandidates(packed), [records[0], records[2]]);

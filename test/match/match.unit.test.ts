@@ -4,7 +4,14 @@ import fc from 'fast-check';
 import { compareDate } from '../../src/match/dates.ts';
 import { queryKeys, suggestionKeys } from '../../src/match/keys.ts';
 import { jaroWinkler } from '@skyra/jaro-winkler';
-import { commonLetters, compareForenames, compareSurname, editDistance, similarity, soundAlike } from '../../src/match/names.ts';
+import {
+  commonLetters,
+  compareForenames,
+  compareSurname,
+  editDistance,
+  similarity,
+  soundAlike,
+} from '../../src/match/names.ts';
 import { areNicknames, nicknamesOf } from '../../src/match/nicknames.ts';
 import { estimateM } from '../../src/match/estimate.ts';
 import { probabilityOf, scoreKey, scoreRecord } from '../../src/match/score.ts';
@@ -14,11 +21,23 @@ import { normaliseName } from '../../src/records/normalise.ts';
 import type { SearchKey } from '../../src/types/records.ts';
 
 const n = normaliseName;
-const key = (surname: string, forenames: string, date: string): SearchKey => ({ surname: n(surname), forenames: n(forenames), date });
+const key = (surname: string, forenames: string, date: string): SearchKey => ({
+  surname: n(surname),
+  forenames: n(forenames),
+  date,
+});
 
 describe('names', () => {
   test('nicknames work both ways, and only within a group', () => {
-    for (const [a, b] of [['william', 'bill'], ['william', 'liam'], ['margaret', 'peggy'], ['catherine', 'kate'], ['john', 'jack'], ['robert', 'bert'], ['albert', 'bert']]) {
+    for (const [a, b] of [
+      ['william', 'bill'],
+      ['william', 'liam'],
+      ['margaret', 'peggy'],
+      ['catherine', 'kate'],
+      ['john', 'jack'],
+      ['robert', 'bert'],
+      ['albert', 'bert'],
+    ]) {
       assert.ok(areNicknames(a, b), `${a} ${b}`);
       assert.ok(areNicknames(b, a), `${b} ${a}`);
       assert.ok(nicknamesOf(a).includes(b));
@@ -36,7 +55,11 @@ describe('names', () => {
     assert.equal(editDistance('abc', 'xyz', 1), 2);
     assert.equal(editDistance('ab', 'abcdef', 2), 3);
     fc.assert(
-      fc.property(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), (a, b) => editDistance(a, b, 20) === editDistance(b, a, 20)),
+      fc.property(
+        fc.string({ maxLength: 8 }),
+        fc.string({ maxLength: 8 }),
+        (a, b) => editDistance(a, b, 20) === editDistance(b, a, 20),
+      ),
       { numRuns: 500 },
     );
   });
@@ -53,10 +76,33 @@ describe('names', () => {
   });
 
   test('similarity is the Jaro-Winkler of @skyra/jaro-winkler, to the last bit', () => {
-    const words = ['', 'a', 'ab', 'abc', 'abcd', 'abcde', 'martha', 'marhta', 'dixon', 'dicksonx', 'jones', 'johnson', 'mary ann', 'maryann', 'zoë', '𝒜lice', 'alice', 'ψυχή'];
+    const words = [
+      '',
+      'a',
+      'ab',
+      'abc',
+      'abcd',
+      'abcde',
+      'martha',
+      'marhta',
+      'dixon',
+      'dicksonx',
+      'jones',
+      'johnson',
+      'mary ann',
+      'maryann',
+      'zoë',
+      '𝒜lice',
+      'alice',
+      'ψυχή',
+    ];
     for (const a of words) for (const b of words) assert.equal(similarity(a, b), jaroWinkler(a, b), `${a} ${b}`);
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-f ]{0,12}$/), fc.stringMatching(/^[a-f ]{0,12}$/), (a, b) => similarity(a, b) === jaroWinkler(a, b)),
+      fc.property(
+        fc.stringMatching(/^[a-f ]{0,12}$/),
+        fc.stringMatching(/^[a-f ]{0,12}$/),
+        (a, b) => similarity(a, b) === jaroWinkler(a, b),
+      ),
       { numRuns: 5000 },
     );
   });
@@ -77,9 +123,27 @@ describe('names', () => {
       return alike >= 0.9 ? 'similar' : alike >= 0.8 ? 'loosely-similar' : 'different';
     };
     const spelt = (a: string, b: string) => a === b || soundAlike(a, b) || compareSurname(a, b).kind === plain(a, b);
-    const names = ['smith', 'smyth', 'ashworth', 'ashwell', 'merridew', 'marsden', 'markdeb', 'ollerenshaw', 'ollrenhsaww', 'pikes', 'pyles', 'zoë', 'zoe', 'martha', 'marhta'];
+    const names = [
+      'smith',
+      'smyth',
+      'ashworth',
+      'ashwell',
+      'merridew',
+      'marsden',
+      'markdeb',
+      'ollerenshaw',
+      'ollrenhsaww',
+      'pikes',
+      'pyles',
+      'zoë',
+      'zoe',
+      'martha',
+      'marhta',
+    ];
     for (const a of names) for (const b of names) assert.ok(spelt(a, b), `${a} ${b}`);
-    fc.assert(fc.property(fc.stringMatching(/^[a-g]{1,10}$/), fc.stringMatching(/^[a-g]{1,10}$/), spelt), { numRuns: 20000 });
+    fc.assert(fc.property(fc.stringMatching(/^[a-g]{1,10}$/), fc.stringMatching(/^[a-g]{1,10}$/), spelt), {
+      numRuns: 20000,
+    });
   });
 
   test('sound-alike needs a code of two sounds or the same first letter', () => {
@@ -119,7 +183,11 @@ describe('dates', () => {
     assert.equal(compareDate('2010-03-12', '2010-03-14'), 'near-date');
     assert.equal(compareDate('2009-12-30', '2010-01-02'), 'near-date', 'across a year');
     assert.equal(compareDate('2010-03-24', '2010-03-14'), 'near-date', 'one digit');
-    assert.equal(compareDate('2001-03-14', '2010-03-14'), 'year-digit', 'two neighbouring digits of the year exchanged');
+    assert.equal(
+      compareDate('2001-03-14', '2010-03-14'),
+      'year-digit',
+      'two neighbouring digits of the year exchanged',
+    );
     assert.equal(compareDate('2011-03-14', '2010-03-14'), 'year-digit');
     assert.equal(compareDate('2010-09-24', '2010-03-14'), 'two-digits');
     assert.equal(compareDate('2013-03-18', '2010-03-14'), 'two-digits', 'two digits apart, not neighbours');
@@ -135,7 +203,9 @@ describe('scores', () => {
         assert.ok(MATCH_KINDS.includes(level.kind), level.kind);
         assert.ok(level.m > 0 && level.m <= 1 && level.u > 0 && level.u <= 1, level.kind);
       }
-      const m = levels.filter((level) => level.kind !== 'swapped' || level.m < 1).reduce((sum, level) => sum + level.m, 0);
+      const m = levels
+        .filter((level) => level.kind !== 'swapped' || level.m < 1)
+        .reduce((sum, level) => sum + level.m, 0);
       assert.ok(Math.abs(m - 1) < 0.01, `m sums to ${m}`);
     }
     assert.equal(levelOf('date', 'nickname'), undefined);
@@ -143,7 +213,11 @@ describe('scores', () => {
 
   test('an exact match is the likeliest; errors weigh less, a rare name more than a common one', () => {
     const stored = key('Ashworth', 'Eleanor Rose', '2008-08-08');
-    const exact = scoreKey(key('Ashworth', 'Eleanor Rose', '2008-08-08'), stored, { records: 100_000, surname: 30, forename: 400 });
+    const exact = scoreKey(key('Ashworth', 'Eleanor Rose', '2008-08-08'), stored, {
+      records: 100_000,
+      surname: 30,
+      forename: 400,
+    });
     assert.deepEqual(exact.matched, { surname: 'exact', forenames: 'exact', date: 'exact' });
     assert.equal(exact.score, 1);
     const nickname = scoreKey(key('Ashworth', 'Ellie', '2008-08-08'), stored);
@@ -151,26 +225,57 @@ describe('scores', () => {
     const swappedNames = scoreKey(key('Eleanor', 'Ashworth', '2008-08-08'), stored);
     assert.deepEqual(swappedNames.matched, { surname: 'swapped', forenames: 'swapped', date: 'exact' });
     const swappedFields = scoreKey(key('Eleanor Rose', 'Ashworth', '2008-08-08'), stored);
-    assert.deepEqual(swappedFields.matched, { surname: 'swapped', forenames: 'swapped', date: 'exact' }, 'the whole forenames in the place of the surname');
+    assert.deepEqual(
+      swappedFields.matched,
+      { surname: 'swapped', forenames: 'swapped', date: 'exact' },
+      'the whole forenames in the place of the surname',
+    );
     const swappedSlip = scoreKey(key('Eleanor Rose', 'Ashwoth', '2008-08-08'), stored);
-    assert.deepEqual(swappedSlip.matched, { surname: 'swapped', forenames: 'swapped', date: 'exact' }, 'exchanged, the surname with a slip');
+    assert.deepEqual(
+      swappedSlip.matched,
+      { surname: 'swapped', forenames: 'swapped', date: 'exact' },
+      'exchanged, the surname with a slip',
+    );
     const swappedOtherSlip = scoreKey(key('Elanor', 'Ashworth', '2008-08-08'), stored);
-    assert.deepEqual(swappedOtherSlip.matched, { surname: 'swapped', forenames: 'swapped', date: 'exact' }, 'exchanged, the forename with a slip');
-    assert.notEqual(scoreKey(key('Eleanor', 'Ashford', '2008-08-08'), stored).matched.surname, 'swapped', 'exchanged with another name is not');
-    assert.notEqual(scoreKey(key('Elanor', 'Ashwoth', '2008-08-08'), stored).matched.surname, 'swapped', 'both misspelt is not');
-    const far = scoreKey(key('Ashworth', 'Eleanor', '1990-01-01'), stored, { records: 100_000, surname: 30, forenames: 400 } as never);
+    assert.deepEqual(
+      swappedOtherSlip.matched,
+      { surname: 'swapped', forenames: 'swapped', date: 'exact' },
+      'exchanged, the forename with a slip',
+    );
+    assert.notEqual(
+      scoreKey(key('Eleanor', 'Ashford', '2008-08-08'), stored).matched.surname,
+      'swapped',
+      'exchanged with another name is not',
+    );
+    assert.notEqual(
+      scoreKey(key('Elanor', 'Ashwoth', '2008-08-08'), stored).matched.surname,
+      'swapped',
+      'both misspelt is not',
+    );
+    const far = scoreKey(key('Ashworth', 'Eleanor', '1990-01-01'), stored, {
+      records: 100_000,
+      surname: 30,
+      forenames: 400,
+    } as never);
     assert.equal(far.matched.date, 'different');
     assert.ok(far.weights.date < 0, 'a different date is evidence against');
     const common = levelWeight('surname', 'exact', 2000 / 100_000);
     const rare = levelWeight('surname', 'exact', 3 / 100_000);
     assert.ok(rare > common + 8, `${rare} against ${common}`);
-    assert.ok(probabilityOf(20, 100_000) > 0.9 && probabilityOf(5, 100_000) < 0.01, 'the prior is one registration of the register');
+    assert.ok(
+      probabilityOf(20, 100_000) > 0.9 && probabilityOf(5, 100_000) < 0.01,
+      'the prior is one registration of the register',
+    );
   });
 
   test('a re-estimate of m by expectation-maximisation on generated pairs lands near the truth', () => {
     // Pairs drawn from known m and u (every level of the three details), a tenth of them matches.
-    const u = [LEVELS.surname, LEVELS.forenames, LEVELS.date].map((levels) => levels.map((level) => level.u / levels.reduce((s, l) => s + l.u, 0)));
-    const truth = [LEVELS.surname, LEVELS.forenames, LEVELS.date].map((levels) => levels.map((level) => (level.kind === 'swapped' && level.m === 1 ? 0.001 : level.m)));
+    const u = [LEVELS.surname, LEVELS.forenames, LEVELS.date].map((levels) =>
+      levels.map((level) => level.u / levels.reduce((s, l) => s + l.u, 0)),
+    );
+    const truth = [LEVELS.surname, LEVELS.forenames, LEVELS.date].map((levels) =>
+      levels.map((level) => (level.kind === 'swapped' && level.m === 1 ? 0.001 : level.m)),
+    );
     const normalised = truth.map((levels) => levels.map((value) => value / levels.reduce((a, b) => a + b, 0)));
     const r = Random.fromString('em-test');
     const draw = (p: readonly number[]) => {
@@ -185,7 +290,14 @@ describe('scores', () => {
     const start = normalised.map((levels) => levels.map(() => 1 / levels.length));
     const { m, matchShare } = estimateM(pairs, u, start);
     assert.ok(Math.abs(matchShare - 0.1) < 0.01, `share ${matchShare}`);
-    m.forEach((levels, d) => levels.forEach((value, l) => assert.ok(Math.abs(value - normalised[d][l]) < 0.02, `detail ${d} level ${l}: ${value} against ${normalised[d][l]}`)));
+    m.forEach((levels, d) =>
+      levels.forEach((value, l) =>
+        assert.ok(
+          Math.abs(value - normalised[d][l]) < 0.02,
+          `detail ${d} level ${l}: ${value} against ${normalised[d][l]}`,
+        ),
+      ),
+    );
   });
 
   test('a record is scored by its best key; the same input always gives the same score', () => {
@@ -197,16 +309,44 @@ describe('scores', () => {
   });
 
   test('given a floor, a record scores as without one, or not at all when under the floor', () => {
-    const names = ['Smith', 'Smyth', 'Smithe', 'Smith-Jones', 'Jones', 'Thompson', 'Thomson', 'William', 'Bill', 'Walter', 'Walt', 'Eleanor Rose', 'Rose', 'Catherine', 'Kathryn', ''];
+    const names = [
+      'Smith',
+      'Smyth',
+      'Smithe',
+      'Smith-Jones',
+      'Jones',
+      'Thompson',
+      'Thomson',
+      'William',
+      'Bill',
+      'Walter',
+      'Walt',
+      'Eleanor Rose',
+      'Rose',
+      'Catherine',
+      'Kathryn',
+      '',
+    ];
     const dates = ['2011-03-02', '2011-02-03', '2011-03-05', '2011-03-12', '2012-03-02', '1990-07-30'];
     const pick = <T>(list: readonly T[]) => fc.constantFrom(...list);
-    const aKey = fc.tuple(pick(names.filter(Boolean)), pick(names), pick(dates)).map(([surname, forenames, date]) => key(surname, forenames, date));
+    const aKey = fc
+      .tuple(pick(names.filter(Boolean)), pick(names), pick(dates))
+      .map(([surname, forenames, date]) => key(surname, forenames, date));
     fc.assert(
-      fc.property(aKey, fc.array(aKey, { maxLength: 3 }), fc.constantFrom(0, 0.001, 0.01, 0.5, 0.9, 0.97, 1), (query, keys, floor) => {
-        const whole = scoreRecord(query, keys);
-        assert.deepEqual(scoreRecord(query, keys, floor), whole && whole.score >= floor ? whole : undefined);
-        assert.deepEqual(scoreRecord(query, [...keys].reverse(), floor), scoreRecord(query, keys, floor), 'the keys in any order');
-      }),
+      fc.property(
+        aKey,
+        fc.array(aKey, { maxLength: 3 }),
+        fc.constantFrom(0, 0.001, 0.01, 0.5, 0.9, 0.97, 1),
+        (query, keys, floor) => {
+          const whole = scoreRecord(query, keys);
+          assert.deepEqual(scoreRecord(query, keys, floor), whole && whole.score >= floor ? whole : undefined);
+          assert.deepEqual(
+            scoreRecord(query, [...keys].reverse(), floor),
+            scoreRecord(query, keys, floor),
+            'the keys in any order',
+          );
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -234,13 +374,22 @@ describe('candidate keys', () => {
       ['the names right, the date far out', key('Fairfax-Lowe', 'Lily', '1996-03-12')],
       ['a married surname, the date a few days out', key('Pemberton', 'Lily', '2009-06-27')],
       ['the forenames wrong, the month wrong', key('Fairfax-Lowe', 'Daisy', '2009-09-30')],
-      ['the forename mistyped out of its sound, the date elsewhere in the decade', key('Fairfax-Lowe', 'Lkly', '2003-11-02')],
-      ['the surname mistyped out of its sound, the date elsewhere in the decade', key('Gairfax-Lowe', 'Lily', '2001-02-17')],
+      [
+        'the forename mistyped out of its sound, the date elsewhere in the decade',
+        key('Fairfax-Lowe', 'Lkly', '2003-11-02'),
+      ],
+      [
+        'the surname mistyped out of its sound, the date elsewhere in the decade',
+        key('Gairfax-Lowe', 'Lily', '2001-02-17'),
+      ],
     ];
     for (const [what, query] of queries) assert.ok(shares(query), what);
     assert.ok(!shares(key('Merridew', 'Daniel', '2009-06-29')), 'only one detail right, or none');
     assert.ok(!shares(key('Merridew', 'Lily', '2011-06-30')), 'the forename alone right');
-    assert.ok(!shares(key('Fairfax-Lowe', 'Daisy', '2003-11-02')), 'the surname alone right, the date elsewhere in the decade');
+    assert.ok(
+      !shares(key('Fairfax-Lowe', 'Daisy', '2003-11-02')),
+      'the surname alone right, the date elsewhere in the decade',
+    );
   });
 
   test('the day and month exchanged share a key', () => {

@@ -16,7 +16,10 @@ test('the history is the same for the same day, covers working days only, and en
   const entries = auditHistory(today, searchableScenarios);
   assert.deepEqual(auditHistory(new Date('2026-11-23T23:59:00Z'), searchableScenarios), entries);
   assert.ok(entries.every(({ at }) => at < '2026-11-23' && at >= '2026-10-26'));
-  assert.ok(entries.every(({ at }) => ![0, 6].includes(new Date(at).getUTCDay())), 'no weekend entries');
+  assert.ok(
+    entries.every(({ at }) => ![0, 6].includes(new Date(at).getUTCDay())),
+    'no weekend entries',
+  );
   assert.deepEqual(
     entries.map(({ at }) => at),
     entries.map(({ at }) => at).sort(),
@@ -38,12 +41,22 @@ test('the mock starts with that history in its audit trail: several users, group
   assert.equal(report.statusCode, 200);
   const byUser = report.json() as Record<string, Record<string, number>>;
   assert.deepEqual(Object.keys(byUser).sort(), HISTORY_CALLERS.map((c) => c.username).sort());
-  for (const days of Object.values(byUser)) assert.ok(Object.keys(days).length >= 15, 'a count on each working day of four weeks');
+  for (const days of Object.values(byUser))
+    assert.ok(Object.keys(days).length >= 15, 'a count on each working day of four weeks');
 
-  const group = await app.inject({ url: `${REPORT}?from=${daysAgo(HISTORY_DAYS + 1)}&group=hmpo-fraud`, headers: AUDITOR });
-  assert.deepEqual(Object.keys(group.json()).sort(), ['a.nwosu@hmpo.example.gov.uk', 'k.lindqvist@hmpo.example.gov.uk']);
+  const group = await app.inject({
+    url: `${REPORT}?from=${daysAgo(HISTORY_DAYS + 1)}&group=hmpo-fraud`,
+    headers: AUDITOR,
+  });
+  assert.deepEqual(Object.keys(group.json()).sort(), [
+    'a.nwosu@hmpo.example.gov.uk',
+    'k.lindqvist@hmpo.example.gov.uk',
+  ]);
   for (const dataset of ['birth', 'death', 'marriage', 'partnership']) {
-    const one = await app.inject({ url: `${REPORT}?from=${daysAgo(HISTORY_DAYS + 1)}&dataset=${dataset}`, headers: AUDITOR });
+    const one = await app.inject({
+      url: `${REPORT}?from=${daysAgo(HISTORY_DAYS + 1)}&dataset=${dataset}`,
+      headers: AUDITOR,
+    });
     assert.ok(Object.keys(one.json()).length > 0, `history holds ${dataset} accesses`);
   }
 

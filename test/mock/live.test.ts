@@ -17,7 +17,10 @@ const ALL = eventTypes(records);
 test('the mock starts with every built-in record announced as registered, then adds one every interval', async (t) => {
   const backend = await openBackend(testConfig({ MOCK_EVENT_INTERVAL_S: '1' }), builtInServiceTypes);
   t.after(() => backend.close());
-  const builtIn = Object.values(mockRecords(builtInTypes, builtInScenarios)).reduce((sum, list) => sum + list.length, 0);
+  const builtIn = Object.values(mockRecords(builtInTypes, builtInScenarios)).reduce(
+    (sum, list) => sum + list.length,
+    0,
+  );
   const start = await backend.events.read(0, ALL, 1000);
   assert.equal(start.events.length, builtIn);
   assert.ok(start.events.every((event) => event.type.endsWith('.registered')));
@@ -41,13 +44,23 @@ test('invented registrations are of every type, fetchable over HTTP at source/su
   const store = await emptyStore(t, 'memory');
   let turn = 0;
   const types = records.map((record) => record.name);
-  const live = startLiveMock(store.writer, 0, (error) => assert.fail(error), () => (turn++ % types.length) / types.length, records);
+  const live = startLiveMock(
+    store.writer,
+    0,
+    (error) => assert.fail(error),
+    () => (turn++ % types.length) / types.length,
+    records,
+  );
   for (let i = 0; i < 2 * types.length; i++) assert.equal(await live.addOne(), true);
   const { events } = await store.events.read(0, ALL, 100);
-  assert.deepEqual(events.map((e) => e.type), [...types, ...types].map((type) => `${type}.registered`));
+  assert.deepEqual(
+    events.map((e) => e.type),
+    [...types, ...types].map((type) => `${type}.registered`),
+  );
   const app = await startApp(t, store);
   const { body } = await app.get('/v1/events');
-  for (const event of body.events) assert.equal((await app.get(`${event.source}/${event.subject}`)).status, 200, event.source);
+  for (const event of body.events)
+    assert.equal((await app.get(`${event.source}/${event.subject}`)).status, 200, event.source);
   for (let i = 8; i < MOCK_ADDED_LIMIT; i++) await live.addOne();
   assert.equal(await live.addOne(), false);
   assert.equal((await store.events.bounds(new Date(0))).head, MOCK_ADDED_LIMIT);

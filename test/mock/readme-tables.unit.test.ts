@@ -15,8 +15,16 @@ function rows(from: string, header: string): string[] {
   const table = README.slice(README.indexOf(from));
   const lines = table.slice(table.indexOf(header)).split('\n').slice(2);
   return lines
-    .slice(0, lines.findIndex((line) => !line.startsWith('| ')))
-    .map((line) => line.split(' | ').map((cell) => cell.replace(/^\| |`| \|$/g, '')).join(' | '));
+    .slice(
+      0,
+      lines.findIndex((line) => !line.startsWith('| ')),
+    )
+    .map((line) =>
+      line
+        .split(' | ')
+        .map((cell) => cell.replace(/^\| |`| \|$/g, ''))
+        .join(' | '),
+    );
 }
 
 /** What each list has that the other has not, a row as often as it is there more. */
@@ -31,7 +39,10 @@ function unmatched(readme: readonly string[], scenarios: readonly string[]) {
   return { 'rows of no scenario': less(readme, scenarios), 'scenarios with no row': less(scenarios, readme) };
 }
 
-const queryText = (query: Readonly<Record<string, string>>) => Object.entries(query).map(([name, value]) => `${name}=${value}`).join('&');
+const queryText = (query: Readonly<Record<string, string>>) =>
+  Object.entries(query)
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
 
 test("the README's table of scenarios lists every scenario an exact search finds, as its scenario file has it", () => {
   const inReadme = rows("## The mock's records", '| id | type | shows | search |');
@@ -44,7 +55,9 @@ test("the README's close-match table lists every close-match scenario as its sce
   const inReadme = rows('Close matches: each query below', '| id | type | query | matched |');
   const inFiles = closeMatchScenarios.map((s) => {
     const { query, matched } = s.suggestion;
-    const wanted = Object.entries(matched).map(([name, kind]) => `${name}: ${kind}`).join(', ');
+    const wanted = Object.entries(matched)
+      .map(([name, kind]) => `${name}: ${kind}`)
+      .join(', ');
     return [String(s.id), s.type, queryText(query), wanted].join(' | ');
   });
   assert.ok(inReadme.length > 0, 'the README has the table');

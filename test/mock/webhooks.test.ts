@@ -13,10 +13,20 @@ import { builtInTypes as records } from '../record-types.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
 
-test('MOCK_WEBHOOKS: the receiver is called with the live mock\'s registrations, signed with the secret printed at start', { timeout: 60_000 }, async (t) => {
+test("MOCK_WEBHOOKS: the receiver is called with the live mock's registrations, signed with the secret printed at start", {
+  timeout: 60_000,
+}, async (t) => {
   const receiver = await startReceiver(t);
   const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', MOCK_WEBHOOKS: receiver.url, MOCK_EVENT_INTERVAL_S: '1', WEBHOOK_ALLOW_HTTP: 'loopback' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      MOCK_WEBHOOKS: receiver.url,
+      MOCK_EVENT_INTERVAL_S: '1',
+      WEBHOOK_ALLOW_HTTP: 'loopback',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   t.after(async () => {

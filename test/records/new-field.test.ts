@@ -29,8 +29,14 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The edit a newcomer makes: three leaves added to src/records/types/death.ts, nothing else. */
 const EDITS: readonly (readonly [anchor: string, added: string])[] = [
-  ["      aliases: list('basic', 'Other names by which the deceased was known', alias),\n", "      placeOfBurial: basic(text('Where the deceased was buried', 'place')),\n"],
-  ['  fields: {\n', "    burialDate: isoDate('Date of burial', { after: 'deceased.dateOfDeath', days: [3, 30] }),\n    funeralDirector: text('The funeral director'),\n"],
+  [
+    "      aliases: list('basic', 'Other names by which the deceased was known', alias),\n",
+    "      placeOfBurial: basic(text('Where the deceased was buried', 'place')),\n",
+  ],
+  [
+    '  fields: {\n',
+    "    burialDate: isoDate('Date of burial', { after: 'deceased.dateOfDeath', days: [3, 30] }),\n    funeralDirector: text('The funeral director'),\n",
+  ],
 ];
 
 // The copy resolves its packages through the project's node_modules, and is an ES module as src/ is.
@@ -58,13 +64,20 @@ const withoutNew = (record: Rec): Rec => {
   const { burialDate, funeralDirector, ...rest } = record;
   const { placeOfBurial, ...deceased } = rest.deceased as Rec;
   const out: Rec = { ...rest, deceased };
-  for (const link of ['previousRegistration', 'nextRegistration']) if (out[link]) out[link] = withoutNew(out[link] as Rec);
+  for (const link of ['previousRegistration', 'nextRegistration'])
+    if (out[link]) out[link] = withoutNew(out[link] as Rec);
   return out;
 };
 
 test('the edited copy describes the new fields; the built-in types are the same otherwise', () => {
-  assert.deepEqual(types.descriptions.map((d) => d.name), builtInTypes.map((d) => d.name));
-  assert.deepEqual(types.scenarios.map((s) => s.type), builtInScenarios.map((s) => s.type));
+  assert.deepEqual(
+    types.descriptions.map((d) => d.name),
+    builtInTypes.map((d) => d.name),
+  );
+  assert.deepEqual(
+    types.scenarios.map((s) => s.type),
+    builtInScenarios.map((s) => s.type),
+  );
   assert.ok('burialDate' in deathWith.fields && !('burialDate' in death.fields));
 });
 
@@ -91,7 +104,8 @@ test("the mock's death 123456789 fills the new fields; the other records leave t
   const { mockRecords: editedRecords } = await load<typeof DatasetModule>('mock/dataset.ts');
   const before = mockRecords(builtInTypes, builtInScenarios) as Record<string, Rec[]>;
   const after = editedRecords(types.descriptions, types.scenarios) as Record<string, Rec[]>;
-  for (const type of ['birth', 'marriage', 'partnership']) assert.deepEqual(after[type], before[type], `${type} records as they were`);
+  for (const type of ['birth', 'marriage', 'partnership'])
+    assert.deepEqual(after[type], before[type], `${type} records as they were`);
   const full = after.death.find((r) => r.id === FULL_ID)!;
   assert.equal(typeof readPath(full, 'deceased.placeOfBurial'), 'string');
   assert.match(full.burialDate as string, /^\d{4}-\d{2}-\d{2}$/);
@@ -102,7 +116,11 @@ test("the mock's death 123456789 fills the new fields; the other records leave t
   // (a blocked one apart, filled so that its answer tells nothing of what it records).
   const unblocked = after.death.filter((r) => r.id !== FULL_ID && readPath(r, 'status.blocked') === false);
   assert.ok(unblocked.length > 5);
-  for (const record of unblocked) assert.ok(!('burialDate' in record) && !('placeOfBurial' in (record.deceased as Rec)), `${record.id} leaves them out`);
+  for (const record of unblocked)
+    assert.ok(
+      !('burialDate' in record) && !('placeOfBurial' in (record.deceased as Rec)),
+      `${record.id} leaves them out`,
+    );
 });
 
 test('the service on the edited copy serves death 123456789 with the new fields filled, and documents them', async (t) => {
@@ -122,10 +140,13 @@ test('the service on the edited copy serves death 123456789 with the new fields 
   assert.equal(body.funeralDirector, 'The funeral director');
   assert.equal(readPath(body, 'deceased.surname'), readPath(record, 'deceased.surname'));
   // Basic: shown without full-details; the others are hidden (null).
-  const basic = (await app.inject({ url: `/v1/registration/death/${FULL_ID}`, headers: { ...FULL_DETAILS, 'x-auth-roles': '' } })).json();
+  const basic = (
+    await app.inject({ url: `/v1/registration/death/${FULL_ID}`, headers: { ...FULL_DETAILS, 'x-auth-roles': '' } })
+  ).json();
   assert.equal(readPath(basic, 'deceased.placeOfBurial'), readPath(body, 'deceased.placeOfBurial'));
   assert.equal(basic.burialDate, null);
   const document = (await app.inject({ url: '/openapi.json' })).json();
   const schema = JSON.stringify(document);
-  for (const name of ['placeOfBurial', 'burialDate', 'funeralDirector']) assert.ok(schema.includes(`"${name}"`), `/openapi.json names ${name}`);
+  for (const name of ['placeOfBurial', 'burialDate', 'funeralDirector'])
+    assert.ok(schema.includes(`"${name}"`), `/openapi.json names ${name}`);
 });

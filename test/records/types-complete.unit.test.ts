@@ -40,12 +40,16 @@ function missing({ descriptions, migrations: applied, scenarios = builtInScenari
     const description = descriptions[i];
     const problems: string[] = [];
     for (const table of Object.values(tableNames(name))) {
-      if (!new RegExp(`CREATE TABLE (IF NOT EXISTS )?${table} \\(`).test(sql)) problems.push(`no migration creates its table ${table} (a migration in src/store/schema/)`);
+      if (!new RegExp(`CREATE TABLE (IF NOT EXISTS )?${table} \\(`).test(sql))
+        problems.push(`no migration creates its table ${table} (a migration in src/store/schema/)`);
     }
     problems.push(...mockProblems([description], scenarios, dataset).map((found) => found.problem));
     const own = scenariosOf(name, scenarios);
     const file = scenarios.find((set) => set.type === name);
-    if (file && !file.verificationSources) problems.push("its scenario file gives no verificationSources: where each verification parameter's value sits in a record");
+    if (file && !file.verificationSources)
+      problems.push(
+        "its scenario file gives no verificationSources: where each verification parameter's value sits in a record",
+      );
     const records = dataset[name] ?? [];
     const byId = (id: number) => records.find((record) => record.id === id);
     const full = byId(FULL_ID);
@@ -54,9 +58,12 @@ function missing({ descriptions, migrations: applied, scenarios = builtInScenari
     if (full && !(forenames.length >= 2 && forenames.every((word) => word.length >= 3))) {
       problems.push(`mock record ${FULL_ID} has not several forenames of three letters or more at ${party.forenames}`);
     }
-    if (own.length && !(byId(BLOCKED_ID) && isBlocked(byId(BLOCKED_ID), description.blockedFlag))) problems.push(`no blocked mock scenario ${BLOCKED_ID}`);
+    if (own.length && !(byId(BLOCKED_ID) && isBlocked(byId(BLOCKED_ID), description.blockedFlag)))
+      problems.push(`no blocked mock scenario ${BLOCKED_ID}`);
     if (own.length && readPath(byId(CHAIN[0]), 'nextRegistration.id') !== CHAIN[1]) {
-      problems.push(`no re-registration chain: mock scenario ${CHAIN[1]} replacing ${CHAIN[0]} (\`replaces\` in a scenario file)`);
+      problems.push(
+        `no re-registration chain: mock scenario ${CHAIN[1]} replacing ${CHAIN[0]} (\`replaces\` in a scenario file)`,
+      );
     }
     return problems.map((problem) => `${name}: ${problem}`);
   });
@@ -68,18 +75,28 @@ describe('every described type has a migration, mock scenarios and search keys',
   });
 
   test('a type described in a fixture, with its migration and its scenario file', () => {
-    assert.deepEqual(missing({ descriptions: [...records, testfixture], migrations: [...migrations, fixtureMigration], scenarios: [...builtInScenarios, fixtureScenarios] }), []);
+    assert.deepEqual(
+      missing({
+        descriptions: [...records, testfixture],
+        migrations: [...migrations, fixtureMigration],
+        scenarios: [...builtInScenarios, fixtureScenarios],
+      }),
+      [],
+    );
   });
 
   test('a type without a migration is named with the tables it lacks', () => {
     // The fixture under a name no migration knows, whatever types are built in.
     const unmigrated = { ...testfixture, name: 'unmigrated' };
-    assert.deepEqual(missing({ descriptions: [unmigrated], migrations, scenarios: [{ ...fixtureScenarios, type: unmigrated.name }] }), [
-      'unmigrated: no migration creates its table unmigrated_registration (a migration in src/store/schema/)',
-      'unmigrated: no migration creates its table unmigrated_search_key (a migration in src/store/schema/)',
-      'unmigrated: no migration creates its table unmigrated_suggestion_key (a migration in src/store/schema/)',
-      'unmigrated: no migration creates its table unmigrated_name_count (a migration in src/store/schema/)',
-    ]);
+    assert.deepEqual(
+      missing({ descriptions: [unmigrated], migrations, scenarios: [{ ...fixtureScenarios, type: unmigrated.name }] }),
+      [
+        'unmigrated: no migration creates its table unmigrated_registration (a migration in src/store/schema/)',
+        'unmigrated: no migration creates its table unmigrated_search_key (a migration in src/store/schema/)',
+        'unmigrated: no migration creates its table unmigrated_suggestion_key (a migration in src/store/schema/)',
+        'unmigrated: no migration creates its table unmigrated_name_count (a migration in src/store/schema/)',
+      ],
+    );
   });
 
   test('a type without what the tests of every type read is named', () => {
@@ -103,20 +120,31 @@ describe('every described type has a migration, mock scenarios and search keys',
       'testfixture: no mock scenarios (a scenario file in src/mock/scenarios/, docs/mock-data.md)',
     ]);
     const withoutFull = { ...fixtureScenarios, scenarios: fixtureScenarios.scenarios.filter((s) => s.id !== FULL_ID) };
-    assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [withoutFull] }), [
-      `testfixture: no mock scenario ${FULL_ID}, the record with every field filled`,
-    ]);
-    const nullCourt = { ...fixtureScenarios, scenarios: fixtureScenarios.scenarios.map((s) => (s.id === FULL_ID ? { ...s, record: { ...s.record, court: null } } : s)) };
+    assert.deepEqual(
+      missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [withoutFull] }),
+      [`testfixture: no mock scenario ${FULL_ID}, the record with every field filled`],
+    );
+    const nullCourt = {
+      ...fixtureScenarios,
+      scenarios: fixtureScenarios.scenarios.map((s) =>
+        s.id === FULL_ID ? { ...s, record: { ...s.record, court: null } } : s,
+      ),
+    };
     assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [nullCourt] }), [
       `testfixture: mock record ${FULL_ID}, the record with every field filled, leaves court unrecorded`,
     ]);
   });
 
   test('a type whose records give no search keys is named', () => {
-    const unfindable = { ...fixtureScenarios, scenarios: fixtureScenarios.scenarios.map((s) => ({ ...s, record: { ...s.record, child: { surname: '' } } })) };
+    const unfindable = {
+      ...fixtureScenarios,
+      scenarios: fixtureScenarios.scenarios.map((s) => ({ ...s, record: { ...s.record, child: { surname: '' } } })),
+    };
     assert.deepEqual(
       missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [unfindable] }),
-      fixtureScenarios.scenarios.map(({ id }) => `testfixture: mock record ${id} gives no search keys: its parties' surnames or dates are empty`),
+      fixtureScenarios.scenarios.map(
+        ({ id }) => `testfixture: mock record ${id} gives no search keys: its parties' surnames or dates are empty`,
+      ),
     );
   });
 });

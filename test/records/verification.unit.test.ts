@@ -13,7 +13,10 @@ import { normaliseName } from '../../src/records/normalise.ts';
 import { forenamesMatch } from '../../src/records/search-keys.ts';
 import { compileVerification } from '../../src/records/verification.ts';
 
-const withVerification = (record: RecordDescription, change: Partial<RecordDescription['verification']>): RecordDescription => ({
+const withVerification = (
+  record: RecordDescription,
+  change: Partial<RecordDescription['verification']>,
+): RecordDescription => ({
   ...record,
   verification: { ...record.verification, ...change },
 });
@@ -21,18 +24,56 @@ const withVerification = (record: RecordDescription, change: Partial<RecordDescr
 describe('compileVerification', () => {
   test('a path that names no field, or a field of the wrong kind, fails at compile time, naming it', () => {
     const details = (detail: object) => ({ details: { ...birth.verification.details, placeOfBirth: detail } }) as never;
-    assert.throws(() => compileVerification(withVerification(birth, details({ compare: 'place', paths: ['child.birthplac'], description: '' }))), /placeOfBirth: 'child.birthplac' is not a field/);
-    assert.throws(() => compileVerification(withVerification(birth, details({ compare: 'date', paths: ['child.birthplace'], description: '' }))), /cannot be compared as date/);
-    assert.throws(() => compileVerification(withVerification(birth, details({ compare: 'name', paths: ['mother.aliases.surname'], description: '' }))), /not a field/);
+    assert.throws(
+      () =>
+        compileVerification(
+          withVerification(birth, details({ compare: 'place', paths: ['child.birthplac'], description: '' })),
+        ),
+      /placeOfBirth: 'child.birthplac' is not a field/,
+    );
+    assert.throws(
+      () =>
+        compileVerification(
+          withVerification(birth, details({ compare: 'date', paths: ['child.birthplace'], description: '' })),
+        ),
+      /cannot be compared as date/,
+    );
+    assert.throws(
+      () =>
+        compileVerification(
+          withVerification(birth, details({ compare: 'name', paths: ['mother.aliases.surname'], description: '' })),
+        ),
+      /not a field/,
+    );
     assert.throws(() => compileVerification(withVerification(birth, { replacedBy: 'status.blocked' })), /replacedBy/);
-    assert.throws(() => compileVerification(withVerification(birth, { cancelledFlag: 'status.marginalNote' })), /cancelled flag/);
+    assert.throws(
+      () => compileVerification(withVerification(birth, { cancelledFlag: 'status.marginalNote' })),
+      /cancelled flag/,
+    );
   });
 
   test('the date must be one the search finds the parties by; every party is named; no parameter twice', () => {
-    assert.throws(() => compileVerification(withVerification(death, { date: { param: 'dateOfDeath', path: 'inquestDate', description: '' } })), /not one the search finds/);
-    assert.throws(() => compileVerification(withVerification(marriage, { names: marriage.verification.names.slice(0, 1) })), /names 1 parties, but the record has 2/);
     assert.throws(
-      () => compileVerification(withVerification(birth, { details: { ...birth.verification.details, surname: { compare: 'name', paths: ['child.surname'], description: '' } } })),
+      () =>
+        compileVerification(
+          withVerification(death, { date: { param: 'dateOfDeath', path: 'inquestDate', description: '' } }),
+        ),
+      /not one the search finds/,
+    );
+    assert.throws(
+      () => compileVerification(withVerification(marriage, { names: marriage.verification.names.slice(0, 1) })),
+      /names 1 parties, but the record has 2/,
+    );
+    assert.throws(
+      () =>
+        compileVerification(
+          withVerification(birth, {
+            details: {
+              ...birth.verification.details,
+              surname: { compare: 'name', paths: ['child.surname'], description: '' },
+            },
+          }),
+        ),
       /parameter surname twice/,
     );
   });

@@ -21,9 +21,15 @@ test("a plural is the description's own, or its noun with an s", () => {
 test('every described type has a noun in lower case, which its title begins with', () => {
   for (const record of records) {
     assert.match(record.noun, /^[a-z][a-z ]*$/, record.name);
-    assert.ok(record.title.toLowerCase().startsWith(record.noun), `${record.name}: "${record.title}" begins with "${record.noun}"`);
+    assert.ok(
+      record.title.toLowerCase().startsWith(record.noun),
+      `${record.name}: "${record.title}" begins with "${record.noun}"`,
+    );
   }
   // The built-in four, then any type added since, each by its own plural.
   const plurals = ['births', 'deaths', 'marriages', 'civil partnerships', ...records.slice(4).map(pluralOf)];
-  assert.equal(inWords(records.map(pluralOf), 'and'), `${plurals.slice(0, -1).join(', ')} and ${plurals[plurals.length - 1]}`);
+  assert.equal(
+    inWords(records.map(pluralOf), 'and'),
+    `${plurals.slice(0, -1).join(', ')} and ${plurals[plurals.length - 1]}`,
+  );
 });

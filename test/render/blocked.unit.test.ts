@@ -21,7 +21,12 @@ function leaves(fields: Fields, prefix = ''): { path: string; visibility: string
 }
 
 const read = (value: unknown, path: string) =>
-  path.split('.').reduce<unknown>((v, key) => (v !== null && typeof v === 'object' && key in v ? (v as Record<string, unknown>)[key] : undefined), value);
+  path
+    .split('.')
+    .reduce<unknown>(
+      (v, key) => (v !== null && typeof v === 'object' && key in v ? (v as Record<string, unknown>)[key] : undefined),
+      value,
+    );
 const has = (value: unknown, path: string) => {
   const keys = path.split('.');
   const holder = read(value, keys.slice(0, -1).join('.') || '') ?? (keys.length === 1 ? value : undefined);
@@ -48,7 +53,8 @@ for (const view of views.filter((v) => v.version === 'v1')) {
         if (visibility === 'always') continue;
         assert.equal(has(blocked, path), has(open, path), `${path} (full-details ${fullDetails})`);
         assert.equal(read(blocked, path), read(open, path), `${path} (full-details ${fullDetails})`);
-        if (visibility === 'full' && !fullDetails) assert.equal(read(blocked, path), null, `${path} is hidden by the caller's roles`);
+        if (visibility === 'full' && !fullDetails)
+          assert.equal(read(blocked, path), null, `${path} is hidden by the caller's roles`);
         if (fullDetails) assert.equal(has(blocked, path), false, `${path} was not stored`);
       }
     }

@@ -10,7 +10,12 @@ const v0 = compiled.find((view) => view.version === 'v0')!;
 const basic = { fullDetails: false };
 const full = { fullDetails: true };
 const birth = (id: number, entryNumber: number, blocked = false) =>
-  JSON.stringify({ id, entryNumber, child: { forenames: 'Ann', surname: 'Bell', dateOfBirth: '2001-01-01' }, status: { blocked } });
+  JSON.stringify({
+    id,
+    entryNumber,
+    child: { forenames: 'Ann', surname: 'Bell', dateOfBirth: '2001-01-01' },
+    status: { blocked },
+  });
 
 test('a cached answer is the rendering of the very text given, for its view and audience', () => {
   const cache = createRenderCache(compiled, 1 << 20);
@@ -49,7 +54,11 @@ test('the cache stays within its bound, and keeps what is used again', () => {
 });
 
 test('the bound counts two bytes a character for text beyond Latin-1, as V8 holds it', () => {
-  const latin = JSON.stringify({ id: 1, child: { forenames: 'Zoë', surname: 'Bell', dateOfBirth: '2001-01-01' }, status: { blocked: false } });
+  const latin = JSON.stringify({
+    id: 1,
+    child: { forenames: 'Zoë', surname: 'Bell', dateOfBirth: '2001-01-01' },
+    status: { blocked: false },
+  });
   const wide = latin.replace('Zoë', 'Łuc');
   const held = (stored: string) => {
     const cache = createRenderCache(compiled, 1 << 20);
@@ -71,7 +80,11 @@ test('a value derived from a record is worked out once for its text, and again f
   assert.equal(cache.derived(birth(1, 7), 'surname', surname), 'Bell');
   assert.equal(cache.derived(` ${birth(1, 7)}`.slice(1), 'surname', surname), 'Bell');
   assert.equal(parsed, 1, 'kept for the same text');
-  assert.equal(cache.derived(birth(1, 7), 'entry', (data) => (data as { entryNumber: number }).entryNumber), 7, 'kept apart by name');
+  assert.equal(
+    cache.derived(birth(1, 7), 'entry', (data) => (data as { entryNumber: number }).entryNumber),
+    7,
+    'kept apart by name',
+  );
   assert.equal(cache.derived(birth(1, 8), 'surname', surname), 'Bell');
   assert.equal(parsed, 2, 'another text is another record');
   // Held with the renderings, within the same bound.

@@ -30,7 +30,9 @@ async function lookup(path: string, headers: Record<string, string> = FULL_DETAI
 describe('linked registrations', () => {
   test('a record without links leaves both keys out, blocked or not', async () => {
     let withoutLinks = 0;
-    for (const [type, records] of Object.entries(mockRecords(builtInTypes, builtInScenarios)) as Array<[string, Json[]]>) {
+    for (const [type, records] of Object.entries(mockRecords(builtInTypes, builtInScenarios)) as Array<
+      [string, Json[]]
+    >) {
       for (const stored of records) {
         if (stored.previousRegistration || stored.nextRegistration) continue;
         withoutLinks++;
@@ -47,7 +49,9 @@ describe('linked registrations', () => {
   });
 
   test('a chain stops at a blocked registration: its links are left out wherever it is shown', async () => {
-    const stored = Object.fromEntries((mockRecords(builtInTypes, builtInScenarios).birth as Json[]).map((record) => [record.id, record]));
+    const stored = Object.fromEntries(
+      (mockRecords(builtInTypes, builtInScenarios).birth as Json[]).map((record) => [record.id, record]),
+    );
     // The stored chain runs through the blocked record in both directions.
     assert.equal(stored[FIRST].nextRegistration.nextRegistration.id, LAST);
     assert.equal(stored[LAST].previousRegistration.previousRegistration.id, FIRST);
@@ -72,10 +76,13 @@ describe('linked registrations', () => {
     const last = await lookup(`${BIRTH}/${LAST}`);
     assert.equal(last.status.blocked, false);
     assert.equal(typeof last.child.surname, 'string');
-    const found = await lookup(`${BIRTH}?surname=${encodeURIComponent(last.child.surname)}&forenames=${encodeURIComponent(last.child.forenames)}&dateOfBirth=${last.child.dateOfBirth}`);
+    const found = await lookup(
+      `${BIRTH}?surname=${encodeURIComponent(last.child.surname)}&forenames=${encodeURIComponent(last.child.forenames)}&dateOfBirth=${last.child.dateOfBirth}`,
+    );
     assert.ok(Array.isArray(found));
     const ids = (found as unknown as Json[]).map((record) => record.id);
     assert.ok(ids.includes(LAST), `the last registration is found by its own names: ${ids}`);
-    for (const record of found as unknown as Json[]) assert.deepEqual(record, await lookup(`${BIRTH}/${record.id}`), `${record.id} as its lookup shows it`);
+    for (const record of found as unknown as Json[])
+      assert.deepEqual(record, await lookup(`${BIRTH}/${record.id}`), `${record.id} as its lookup shows it`);
   });
 });

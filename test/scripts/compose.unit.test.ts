@@ -24,7 +24,9 @@ const compose = parse(readFileSync(COMPOSE, 'utf8'), { merge: true }) as { servi
 test('compose.yaml: PostgreSQL, a one-shot migrate, the API, deliver and the pages', () => {
   assert.deepEqual(Object.keys(compose.services).sort(), ['api', 'db', 'deliver', 'migrate', 'ui']);
   assert.match(compose.services.db.image ?? '', /^docker\.io\/library\/postgres:/);
-  const commands = Object.fromEntries(Object.entries(compose.services).map(([name, service]) => [name, service.command?.[0]]));
+  const commands = Object.fromEntries(
+    Object.entries(compose.services).map(([name, service]) => [name, service.command?.[0]]),
+  );
   assert.deepEqual(commands, { db: undefined, migrate: 'migrate', api: 'serve', deliver: 'deliver', ui: 'ui' });
 });
 
@@ -33,7 +35,8 @@ test("compose.yaml: the project's services run this folder's image, read-only, a
     const service = compose.services[name];
     assert.equal(service.build, '.', name);
     assert.equal(service.read_only, true, name);
-    for (const needed of Object.keys(service.depends_on ?? {})) assert.ok(needed in compose.services, `${name} depends on ${needed}, no service`);
+    for (const needed of Object.keys(service.depends_on ?? {}))
+      assert.ok(needed in compose.services, `${name} depends on ${needed}, no service`);
   }
   assert.equal(compose.services.api.depends_on?.migrate.condition, 'service_completed_successfully');
   assert.equal(compose.services.ui.environment?.UI_API_URL, 'http://api:8080');

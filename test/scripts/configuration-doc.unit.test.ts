@@ -13,7 +13,11 @@ test('docs/configuration.md lists every setting as src/config/ declares it (npm 
 });
 
 test('each settings table is marked, and names every variable of its schema', () => {
-  for (const [name, reference] of [['serve', configReference], ['ui', uiConfigReference], ['tracing', tracingConfigReference]] as const) {
+  for (const [name, reference] of [
+    ['serve', configReference],
+    ['ui', uiConfigReference],
+    ['tracing', tracingConfigReference],
+  ] as const) {
     const table = page.split(`<!-- settings: ${name} -->`)[1]?.split('<!-- end settings -->')[0];
     assert.ok(table, `a table marked '${name}'`);
     for (const setting of reference()) assert.match(table, new RegExp(`^\\| \`${setting.name}\` \\|`, 'm'));
@@ -21,5 +25,8 @@ test('each settings table is marked, and names every variable of its schema', ()
 });
 
 test('a marker naming no schema is refused rather than left stale', () => {
-  assert.throws(() => withSettingsTables('<!-- settings: nothing -->\n| x |\n<!-- end settings -->'), /no settings schema named 'nothing'/);
+  assert.throws(
+    () => withSettingsTables('<!-- settings: nothing -->\n| x |\n<!-- end settings -->'),
+    /no settings schema named 'nothing'/,
+  );
 });

@@ -12,7 +12,11 @@ export function birth(id: number, forenames: string, surname: string, dateOfBirt
 }
 
 /** Names normalised, the date YYYY-MM-DD. */
-export const query = (surname: string, forenames: string, date: string): SearchKey => ({ surname: normaliseName(surname), forenames: normaliseName(forenames), date });
+export const query = (surname: string, forenames: string, date: string): SearchKey => ({
+  surname: normaliseName(surname),
+  forenames: normaliseName(forenames),
+  date,
+});
 
 /** A few births that close matches find through each kind of error. */
 export const BIRTHS = [

@@ -20,7 +20,9 @@ import { builtInType } from '../record-types.ts';
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 const QUERIES = 1000;
 
-test('the memory store and PostgreSQL take the same records for every pass of 1,000 close-match queries', { skip }, async (t) => {
+test('the memory store and PostgreSQL take the same records for every pass of 1,000 close-match queries', {
+  skip,
+}, async (t) => {
   const births = recordType(builtInType('birth'));
   const stored = [...generateRecords('birth', { count: 4000, seed: 'close-match order' })].map((record) => {
     const result = births.toStored(record);
@@ -36,14 +38,22 @@ test('the memory store and PostgreSQL take the same records for every pass of 1,
   const keysOf = (record: StoredRecord) => record.keys as readonly SearchKey[];
   const pick = () => r.pick(keysOf(r.pick(stored)));
   const misspelt = (name: string) => (name.length > 3 && r.chance(0.3) ? name.slice(0, 2) + name.slice(3) : name);
-  const dayOut = (date: string) => (r.chance(0.3) ? new Date(Date.parse(date) + 86_400_000 * r.int(-3, 3)).toISOString().slice(0, 10) : date);
+  const dayOut = (date: string) =>
+    r.chance(0.3) ? new Date(Date.parse(date) + 86_400_000 * r.int(-3, 3)).toISOString().slice(0, 10) : date;
   let truncated = 0;
   let compared = 0;
   for (let i = 0; i < QUERIES; i++) {
-    const query: SearchKey = { surname: misspelt(pick().surname), forenames: pick().forenames, date: dayOut(pick().date) };
+    const query: SearchKey = {
+      surname: misspelt(pick().surname),
+      forenames: pick().forenames,
+      date: dayOut(pick().date),
+    };
     const cap = r.int(1, 6);
     const passes = candidatePasses(query).map((pass) => ({ ...pass, limit: cap }));
-    const [inMemory, inPostgres] = [await memory.suggestionCandidates('birth', passes), await postgres.suggestionCandidates('birth', passes)];
+    const [inMemory, inPostgres] = [
+      await memory.suggestionCandidates('birth', passes),
+      await postgres.suggestionCandidates('birth', passes),
+    ];
     const what = `query ${i} (${query.surname} ${query.forenames} ${query.date}, cap ${cap})`;
     assert.deepEqual(inPostgres.ids, inMemory.ids, what);
     assert.equal(inPostgres.truncated, inMemory.truncated, what);

@@ -53,7 +53,11 @@ async function drive(url: string, connections: number, ms: number): Promise<Reco
           status = await new Promise<string>((resolve, reject) => {
             get(url + PATHS[i % PATHS.length], { agent, headers: CALLER }, (response) => {
               // Answers other than 200 are read: a 503 must carry {code, message}.
-              if (response.statusCode === 200) return void response.resume().once('end', () => resolve('200')).once('error', reject);
+              if (response.statusCode === 200)
+                return void response
+                  .resume()
+                  .once('end', () => resolve('200'))
+                  .once('error', reject);
               let body = '';
               response
                 .setEncoding('utf8')
@@ -100,7 +104,10 @@ async function serve(env: Record<string, string>): Promise<{ child: ChildProcess
   return { child, url, output: () => output };
 }
 
-test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 503, the process lives, and every 200 is audited', { skip, timeout: 90_000 }, async (t) => {
+test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 503, the process lives, and every 200 is audited', {
+  skip,
+  timeout: 90_000,
+}, async (t) => {
   const { schema, admin } = await emptySchema(t, () => service?.child.kill('SIGKILL'));
   // Named after the schema: the kills reach this test's service and no other test's connections.
   const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}application_name=${schema}`;
@@ -114,7 +121,10 @@ test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 5
   const exited = once(service.child, 'exit');
 
   const kill = () =>
-    admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()`, [schema]);
+    admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()`,
+      [schema],
+    );
   let killing = true;
   let kills = 0;
   let lastKill = Date.now();
@@ -155,7 +165,10 @@ test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 5
   await exited;
 });
 
-test('four processes writing the audit trail at once, connections killed at random: every 200 audited once, every chain and checkpoint intact', { skip, timeout: 120_000 }, async (t) => {
+test('four processes writing the audit trail at once, connections killed at random: every 200 audited once, every chain and checkpoint intact', {
+  skip,
+  timeout: 120_000,
+}, async (t) => {
   const services: Awaited<ReturnType<typeof serve>>[] = [];
   const { schema, admin } = await emptySchema(t, () => services.forEach((service) => service.child.kill('SIGKILL')));
   const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}application_name=${schema}`;
@@ -165,7 +178,13 @@ test('four processes writing the audit trail at once, connections killed at rand
   await loadMock(createPostgresRecords(driver, records).writer, builtInServiceTypes);
 
   // Checkpoints every second, so that some are taken while connections die.
-  const env = { DATABASE_URL: url, DATABASE_SCHEMA: schema, AUTH_MODE: 'mock', DATABASE_POOL_SIZE: '4', AUDIT_CHECKPOINT_S: '1' };
+  const env = {
+    DATABASE_URL: url,
+    DATABASE_SCHEMA: schema,
+    AUTH_MODE: 'mock',
+    DATABASE_POOL_SIZE: '4',
+    AUDIT_CHECKPOINT_S: '1',
+  };
   for (let i = 0; i < 4; i++) services.push(await serve(env));
   const exits = services.map((service) => once(service.child, 'exit'));
 
@@ -188,18 +207,31 @@ test('four processes writing the audit trail at once, connections killed at rand
   t.diagnostic(`answers ${JSON.stringify(answers)}; connections killed ${kills}`);
   assert.ok(kills > 0, 'the server killed some of the services connections');
   for (const [i, statuses] of answers.entries()) {
-    assert.equal(services[i].child.exitCode, null, `service ${i} is still running:\n${services[i].output().slice(-2000)}`);
-    assert.deepEqual(Object.keys(statuses).filter((code) => code !== '200' && code !== '503'), [], `service ${i}: only 200 and 503: ${JSON.stringify(statuses)}`);
+    assert.equal(
+      services[i].child.exitCode,
+      null,
+      `service ${i} is still running:\n${services[i].output().slice(-2000)}`,
+    );
+    assert.deepEqual(
+      Object.keys(statuses).filter((code) => code !== '200' && code !== '503'),
+      [],
+      `service ${i}: only 200 and 503: ${JSON.stringify(statuses)}`,
+    );
     assert.ok(statuses['200'] > 0, `service ${i} answered some reads`);
   }
 
   for (const service of services) service.child.kill('SIGTERM');
   await Promise.all(exits);
   const ok = answers.reduce((sum, statuses) => sum + statuses['200'], 0);
-  const { rows } = await admin.query<{ n: string; writers: string }>(`SELECT count(*) AS n, count(DISTINCT writer) AS writers FROM ${schema}.audit_log`);
+  const { rows } = await admin.query<{ n: string; writers: string }>(
+    `SELECT count(*) AS n, count(DISTINCT writer) AS writers FROM ${schema}.audit_log`,
+  );
   assert.equal(Number(rows[0].n), ok, 'the audit rows equal the 200s exactly');
   assert.equal(Number(rows[0].writers), 4, 'one writer a process');
   const verified = await verifyAuditChain(driver);
-  assert.deepEqual({ ...verified, checkpoints: undefined }, { ok: true, entries: ok, writers: 4, checkpoints: undefined });
+  assert.deepEqual(
+    { ...verified, checkpoints: undefined },
+    { ok: true, entries: ok, writers: 4, checkpoints: undefined },
+  );
   assert.ok(verified.ok && (verified.checkpoints ?? 0) > 0, 'checkpoints were taken, and verified');
 });

@@ -43,22 +43,34 @@ for (const kind of await storeKinds()) {
     const revoking = new Set<string>(REVOKING_REASONS);
     assert.deepEqual(Object.keys(CHANGES).sort(), [...UPDATE_REASONS].sort(), 'a change for every reason');
     const ids = new Map(UPDATE_REASONS.map((reason, i) => [reason, 1000 + 10 * i]));
-    await store.upsert('birth', UPDATE_REASONS.map((reason) => CHANGES[reason](ids.get(reason)!)[0]));
+    await store.upsert(
+      'birth',
+      UPDATE_REASONS.map((reason) => CHANGES[reason](ids.get(reason)!)[0]),
+    );
     const entries = new Map<UpdateReason, { list: number; idx: number }>();
-    for (const reason of UPDATE_REASONS) entries.set(reason, await store.credentials.allocate('birth', ids.get(reason)!));
+    for (const reason of UPDATE_REASONS)
+      entries.set(reason, await store.credentials.allocate('birth', ids.get(reason)!));
     // A credential of another registration, which no change touches.
     const bystander = await store.credentials.allocate('birth', 1);
     const head = (await store.events.bounds(new Date(0))).head;
-    await store.upsert('birth', UPDATE_REASONS.map((reason) => CHANGES[reason](ids.get(reason)!)[1]));
+    await store.upsert(
+      'birth',
+      UPDATE_REASONS.map((reason) => CHANGES[reason](ids.get(reason)!)[1]),
+    );
     const { events } = await store.events.read(head, ['birth.updated'], 100);
     assert.deepEqual(
       events.map((event) => [event.recordId, event.reason]),
       UPDATE_REASONS.map((reason) => [ids.get(reason), reason]),
       'each change is named by its reason',
     );
-    const invalid = async (entry: { list: number; idx: number }) => ((await store.credentials.invalid(entry.list)) ?? []).includes(entry.idx);
+    const invalid = async (entry: { list: number; idx: number }) =>
+      ((await store.credentials.invalid(entry.list)) ?? []).includes(entry.idx);
     for (const reason of UPDATE_REASONS) {
-      assert.equal(await invalid(entries.get(reason)!), revoking.has(reason), `a change for the reason ${reason} ${revoking.has(reason) ? 'revokes' : 'leaves'} the credential`);
+      assert.equal(
+        await invalid(entries.get(reason)!),
+        revoking.has(reason),
+        `a change for the reason ${reason} ${revoking.has(reason) ? 'revokes' : 'leaves'} the credential`,
+      );
     }
     assert.equal(await invalid(bystander), false);
   });

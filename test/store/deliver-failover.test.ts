@@ -25,10 +25,23 @@ const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
 const deaths = (ids: readonly number[]): Source => ({
   name: 'deaths',
   size: undefined,
-  open: () => [ids.map((id) => JSON.stringify({ id, deceased: { forenames: 'A', surname: `B${id}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } })).join('\n')],
+  open: () => [
+    ids
+      .map((id) =>
+        JSON.stringify({
+          id,
+          deceased: { forenames: 'A', surname: `B${id}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
+          status: { blocked: false },
+        }),
+      )
+      .join('\n'),
+  ],
 });
 
-test('lev-api deliver across a failover behind one address: it reconnects by itself, and every event arrives, in order', { skip, timeout: 180_000 }, async (t) => {
+test('lev-api deliver across a failover behind one address: it reconnects by itself, and every event arrives, in order', {
+  skip,
+  timeout: 180_000,
+}, async (t) => {
   const { primary, standby } = await migratedCluster(t);
 
   const address = await movableAddress(t, primary.port);
@@ -38,7 +51,14 @@ test('lev-api deliver across a failover behind one address: it reconnects by its
   await backend.subscriptions.add({ client: 'dwp', events: ['death.registered'], fields: [] });
   await backend.webhooks.setEndpoint('dwp', { url: receiver.url }, { secret: newSecret() });
   const deliver = spawn(process.execPath, [BIN, 'deliver', '--slots', '2'], {
-    env: { ...process.env, DATABASE_URL: address.url, DATABASE_SYNCHRONOUS_COMMIT: 'remote_write', WEBHOOK_ALLOW_HTTP: 'loopback', WEBHOOK_LEASE_S: '5', WEBHOOK_TIMEOUT_S: '4' },
+    env: {
+      ...process.env,
+      DATABASE_URL: address.url,
+      DATABASE_SYNCHRONOUS_COMMIT: 'remote_write',
+      WEBHOOK_ALLOW_HTTP: 'loopback',
+      WEBHOOK_LEASE_S: '5',
+      WEBHOOK_TIMEOUT_S: '4',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   t.after(() => deliver.kill('SIGKILL'));
@@ -63,11 +83,17 @@ test('lev-api deliver across a failover behind one address: it reconnects by its
   await until(() => new Set(receiver.taken()).size === 8, 'every event, after the failover', 30_000);
   const resumedMs = Math.max(...receiver.received.filter((r) => r.status < 300).map((r) => r.at)) - promotedAt;
   const positions = [...new Set(receiver.taken())];
-  assert.deepEqual(positions, [...positions].sort((a, b) => a - b), `in order: ${receiver.taken().join()}`);
+  assert.deepEqual(
+    positions,
+    [...positions].sort((a, b) => a - b),
+    `in order: ${receiver.taken().join()}`,
+  );
   assert.equal(deliver.exitCode, null, 'the worker is still running: it reconnected by itself');
   deliver.kill('SIGTERM');
   // Bounded: a worker that does not stop fails the test rather than hanging the run.
   const [code] = await once(deliver, 'exit', { signal: AbortSignal.timeout(20_000) });
   assert.equal(code, 0, 'and stops cleanly');
-  t.diagnostic(`all 8 events delivered in order, the last ${resumedMs} ms after the promotion; ${receiver.taken().length} deliveries in all`);
+  t.diagnostic(
+    `all 8 events delivered in order, the last ${resumedMs} ms after the promotion; ${receiver.taken().length} deliveries in all`,
+  );
 });

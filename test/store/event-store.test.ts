@@ -28,9 +28,14 @@ const birth = (id: number, status: Record<string, unknown> = {}, extra: Record<s
     ...extra,
   });
 const death = (id: number, status: Record<string, unknown> = {}) =>
-  stored('death', { id, deceased: { forenames: 'Bo', surname: 'Feed', dateOfDeath: '2020-02-02' }, status: { blocked: false, ...status } });
+  stored('death', {
+    id,
+    deceased: { forenames: 'Bo', surname: 'Feed', dateOfDeath: '2020-02-02' },
+    status: { blocked: false, ...status },
+  });
 
-const summary = (events: { type: string; recordId: number; reason?: string }[]) => events.map((e) => [e.type, e.recordId, e.reason ?? null]);
+const summary = (events: { type: string; recordId: number; reason?: string }[]) =>
+  events.map((e) => [e.type, e.recordId, e.reason ?? null]);
 const ALL = ['birth.registered', 'birth.updated', 'death.registered', 'death.updated'];
 
 test('reasons are derived from the paths the descriptions declare, and a path naming no field fails at once', () => {
@@ -45,8 +50,14 @@ test('reasons are derived from the paths the descriptions declare, and a path na
   assert.equal(reason(base, withStatus({ marginalNote: 'Name changed' })), 'marginal-note');
   assert.equal(reason(base, { ...base, entryNumber: 9 }), 'other');
   // Death has no cancelled flag: its rules start at replaced.
-  assert.deepEqual(reasonRules(deathDescription).map((r) => r.reason), ['replaced', 'blocked', 'unblocked', 'corrected', 'marginal-note']);
-  assert.throws(() => reasonRules({ ...deathDescription, changes: { correction: 'status.corection' } }), /status\.corection/);
+  assert.deepEqual(
+    reasonRules(deathDescription).map((r) => r.reason),
+    ['replaced', 'blocked', 'unblocked', 'corrected', 'marginal-note'],
+  );
+  assert.throws(
+    () => reasonRules({ ...deathDescription, changes: { correction: 'status.corection' } }),
+    /status\.corection/,
+  );
 });
 
 for (const kind of await storeKinds()) {
@@ -54,24 +65,30 @@ for (const kind of await storeKinds()) {
     const store = await emptyStore(t, kind);
     const { events: feed, subscriptions } = store;
 
-    await t.test('new registrations make registered events, numbered from 1 in id order; an unchanged reload makes none', async () => {
-      assert.deepEqual(await feed.read(0, ALL, 100), { events: [], next: 0 });
-      await store.upsert('birth', [birth(12), birth(11)]);
-      await store.upsert('death', [death(21)]);
-      await store.upsert('birth', [birth(11), birth(12)]);
-      const page = await feed.read(0, ALL, 100);
-      assert.deepEqual(summary(page.events), [
-        ['birth.registered', 11, null],
-        ['birth.registered', 12, null],
-        ['death.registered', 21, null],
-      ]);
-      assert.deepEqual(page.events.map((e) => e.position), [1, 2, 3]);
-      assert.equal(page.next, 3);
-      for (const event of page.events) {
-        assert.match(event.time, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-        assert.ok(Math.abs(Date.parse(event.time) - Date.now()) < 60_000);
-      }
-    });
+    await t.test(
+      'new registrations make registered events, numbered from 1 in id order; an unchanged reload makes none',
+      async () => {
+        assert.deepEqual(await feed.read(0, ALL, 100), { events: [], next: 0 });
+        await store.upsert('birth', [birth(12), birth(11)]);
+        await store.upsert('death', [death(21)]);
+        await store.upsert('birth', [birth(11), birth(12)]);
+        const page = await feed.read(0, ALL, 100);
+        assert.deepEqual(summary(page.events), [
+          ['birth.registered', 11, null],
+          ['birth.registered', 12, null],
+          ['death.registered', 21, null],
+        ]);
+        assert.deepEqual(
+          page.events.map((e) => e.position),
+          [1, 2, 3],
+        );
+        assert.equal(page.next, 3);
+        for (const event of page.events) {
+          assert.match(event.time, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+          assert.ok(Math.abs(Date.parse(event.time) - Date.now()) < 60_000);
+        }
+      },
+    );
 
     await t.test('each kind of change is named by its reason, in the write that made it', async () => {
       const before = (await feed.bounds(new Date(0))).head;
@@ -97,7 +114,10 @@ for (const kind of await storeKinds()) {
         ['death.updated', 21, 'marginal-note'],
         ['birth.updated', 13, 'other'],
       ]);
-      assert.deepEqual(page.events.map((e) => e.position), [4, 5, 6, 7, 8, 9, 10, 11]);
+      assert.deepEqual(
+        page.events.map((e) => e.position),
+        [4, 5, 6, 7, 8, 9, 10, 11],
+      );
     });
 
     await t.test('a write that fails leaves neither records nor events', async () => {
@@ -126,7 +146,10 @@ for (const kind of await storeKinds()) {
       // Not full: the next read starts after everything read, not after the last death.
       assert.equal(deaths.next, 11);
       const two = await feed.read(0, ALL, 2);
-      assert.deepEqual(two.events.map((e) => e.position), [1, 2]);
+      assert.deepEqual(
+        two.events.map((e) => e.position),
+        [1, 2],
+      );
       assert.equal(two.next, 2);
       assert.deepEqual(await feed.read(11, ALL, 5), { events: [], next: 11 });
       assert.deepEqual(await feed.read(0, [], 5), { events: [], next: 11 });
@@ -150,7 +173,10 @@ for (const kind of await storeKinds()) {
       assert.deepEqual(await feed.bounds(new Date(0)), { head: 11, expiredThrough: 11 });
       // Positions go on after a prune.
       await store.upsert('death', [death(22)]);
-      assert.deepEqual((await feed.read(0, ALL, 100)).events.map((e) => e.position), [12]);
+      assert.deepEqual(
+        (await feed.read(0, ALL, 100)).events.map((e) => e.position),
+        [12],
+      );
     });
 
     await t.test('a waiting reader hears a commit, and stops waiting when told', async () => {
@@ -173,15 +199,21 @@ for (const kind of await storeKinds()) {
     await t.test('subscriptions: add, get, list with lag, pause, resume, acknowledge, remove', async () => {
       await subscriptions.add({ client: 'dwp', events: ['death.registered'], fields: ['deceased.dateOfDeath'] });
       await subscriptions.add({ client: 'hmrc', events: ['birth.registered', 'birth.updated'], fields: [] });
-      await assert.rejects(subscriptions.add({ client: 'dwp', events: ['death.updated'], fields: [] }), SubscriptionExists);
+      await assert.rejects(
+        subscriptions.add({ client: 'dwp', events: ['death.updated'], fields: [] }),
+        SubscriptionExists,
+      );
       const dwp = await subscriptions.get('dwp');
-      assert.deepEqual({ ...dwp, createdAt: undefined }, {
-        client: 'dwp',
-        events: ['death.registered'],
-        fields: ['deceased.dateOfDeath'],
-        paused: false,
-        createdAt: undefined,
-      });
+      assert.deepEqual(
+        { ...dwp, createdAt: undefined },
+        {
+          client: 'dwp',
+          events: ['death.registered'],
+          fields: ['deceased.dateOfDeath'],
+          paused: false,
+          createdAt: undefined,
+        },
+      );
       assert.equal(await subscriptions.get('nobody'), undefined);
       assert.equal(await subscriptions.setPaused('dwp', true), true);
       assert.equal((await subscriptions.get('dwp'))?.paused, true);
@@ -190,14 +222,20 @@ for (const kind of await storeKinds()) {
       await subscriptions.acknowledge('hmrc', 10);
       await subscriptions.acknowledge('nobody', 10);
       const listed = await subscriptions.list();
-      assert.deepEqual(listed.map((s) => [s.client, s.paused, s.acknowledged ?? null, s.lag]), [
-        ['dwp', false, null, 13],
-        ['hmrc', false, 10, 3],
-      ]);
+      assert.deepEqual(
+        listed.map((s) => [s.client, s.paused, s.acknowledged ?? null, s.lag]),
+        [
+          ['dwp', false, null, 13],
+          ['hmrc', false, 10, 3],
+        ],
+      );
       assert.ok(listed[1].acknowledgedAt);
       assert.equal(await subscriptions.remove('dwp'), true);
       assert.equal(await subscriptions.remove('dwp'), false);
-      assert.deepEqual((await subscriptions.list()).map((s) => s.client), ['hmrc']);
+      assert.deepEqual(
+        (await subscriptions.list()).map((s) => s.client),
+        ['hmrc'],
+      );
     });
 
     await t.test('the records an event names are read by id, for the fields a subscription includes', async () => {

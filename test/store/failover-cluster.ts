@@ -13,7 +13,10 @@ export async function movableAddress(t: { after(fn: () => unknown): void }, port
   const open = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(target, '127.0.0.1');
-    for (const [socket, other] of [[client, upstream], [upstream, client]] as const) {
+    for (const [socket, other] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       open.add(socket);
       socket.on('error', () => other.destroy()).on('close', () => (open.delete(socket), other.destroy()));
     }
@@ -36,9 +39,15 @@ export async function movableAddress(t: { after(fn: () => unknown): void }, port
  * A primary and a synchronous standby (synchronous-audit.test.ts), so that no entry of an answer
  * sent is lost in the crash; migrated, `fill`ed, and replayed by the standby.
  */
-export async function migratedCluster(t: Parameters<typeof startCluster>[0], fill?: (owner: ReturnType<typeof openPostgres>) => Promise<unknown>) {
+export async function migratedCluster(
+  t: Parameters<typeof startCluster>[0],
+  fill?: (owner: ReturnType<typeof openPostgres>) => Promise<unknown>,
+) {
   const cluster = await startCluster(t);
-  const { primary, standbys: [standby] } = cluster;
+  const {
+    primary,
+    standbys: [standby],
+  } = cluster;
   await primary.query("ALTER SYSTEM SET synchronous_standby_names = 'standby1'");
   await primary.query('SELECT pg_reload_conf()');
   const owner = openPostgres({ url: primary.url, poolSize: 2, statementTimeoutMs: 10_000 });

@@ -20,7 +20,10 @@ const migrations = await loadMigrations();
 const names = builtInTypes.map((type) => type.name);
 
 test('the migrations written are those the code asks for: run npm run regenerate if not', () => {
-  assert.deepEqual(migrationsToWrite(migrations, names).map((m) => m.name), []);
+  assert.deepEqual(
+    migrationsToWrite(migrations, names).map((m) => m.name),
+    [],
+  );
   const latest = [...migrations].reverse().find((m) => m.sql.includes('FUNCTION credential_status_revoke()'));
   assert.equal(latest?.sql, revokingFunctionSql(REVOKING_REASONS));
   for (const reason of REVOKING_REASONS) assert.ok(latest.sql.includes(`'${reason}'`));
@@ -34,7 +37,10 @@ test('a reason added to or taken from the list asks for a new migration naming t
     assert.equal(wanted.sql, revokingFunctionSql(reasons));
     assert.match(wanted.sql, new RegExp(`IN \\(${reasons.map((r) => `'${r}'`).join(', ')}\\)`));
     // Once written, nothing more is asked for.
-    assert.deepEqual(migrationsToWrite([...migrations, { version: 99, name: wanted.name, sql: wanted.sql }], names, reasons), []);
+    assert.deepEqual(
+      migrationsToWrite([...migrations, { version: 99, name: wanted.name, sql: wanted.sql }], names, reasons),
+      [],
+    );
   }
   assert.throws(() => revokingFunctionSql(["x'); DROP TABLE credential_status; --"]), /a revoking reason is a word/);
 });
@@ -42,10 +48,21 @@ test('a reason added to or taken from the list asks for a new migration naming t
 test("a type that no migration creates tables for is asked its tables' migration, from recordTablesSql", () => {
   const [wanted, ...more] = migrationsToWrite(migrations, [...names, 'adoption']);
   assert.deepEqual(more, []);
-  assert.deepEqual([wanted.stem, wanted.name, wanted.sql], ['adoption-tables', 'adoption tables', recordTablesSql('adoption')]);
   assert.deepEqual(
-    splitStatements(wanted.sql).map((statement) => /^CREATE (TABLE|INDEX) (\w+)/m.exec(statement.replace(/^--.*\n/gm, ''))?.[2]),
-    ['adoption_registration', 'adoption_search_key', 'adoption_search_key_id_keys', 'adoption_suggestion_key', 'adoption_name_count'],
+    [wanted.stem, wanted.name, wanted.sql],
+    ['adoption-tables', 'adoption tables', recordTablesSql('adoption')],
+  );
+  assert.deepEqual(
+    splitStatements(wanted.sql).map(
+      (statement) => /^CREATE (TABLE|INDEX) (\w+)/m.exec(statement.replace(/^--.*\n/gm, ''))?.[2],
+    ),
+    [
+      'adoption_registration',
+      'adoption_search_key',
+      'adoption_search_key_id_keys',
+      'adoption_suggestion_key',
+      'adoption_name_count',
+    ],
   );
   assert.throws(() => recordTablesSql('Adoption; DROP'), /not a lower-case SQL name/);
 });
@@ -54,7 +71,12 @@ test('a migration file written is read back as the migration it was made from, i
   const folder = mkdtempSync(join(tmpdir(), 'lev-generated-'));
   try {
     writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
-    const odd = { stem: 'odd', name: "a name's quote", about: 'Text with `backticks`, ${braces} and \\ backslashes.', sql: 'SELECT `${x}` \\ $$;' };
+    const odd = {
+      stem: 'odd',
+      name: "a name's quote",
+      about: 'Text with `backticks`, ${braces} and \\ backslashes.',
+      sql: 'SELECT `${x}` \\ $$;',
+    };
     writeFileSync(join(folder, 'v1-odd.ts'), migrationFileText(1, odd));
     const [wanted] = migrationsToWrite(migrations, [...names, 'adoption']);
     writeFileSync(join(folder, 'v2-adoption-tables.ts'), migrationFileText(2, wanted));

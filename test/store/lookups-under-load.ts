@@ -31,7 +31,10 @@ export async function drive(url: string, stop: Promise<unknown>): Promise<Answer
               answers.answered.push(String(response.headers['x-request-id']));
               answers.answeredAt.push(Date.now());
             }
-            response.resume().once('end', () => resolve(String(response.statusCode))).once('error', () => resolve('error'));
+            response
+              .resume()
+              .once('end', () => resolve(String(response.statusCode)))
+              .once('error', () => resolve('error'));
           }).once('error', () => resolve('error'));
         });
         answers.statuses[status] = (answers.statuses[status] ?? 0) + 1;

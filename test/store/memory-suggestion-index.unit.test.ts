@@ -23,7 +23,11 @@ function randomKey(r: Random): SearchKey {
 const randomKeys = (r: Random) => Array.from({ length: r.int(1, 2) }, () => randomKey(r));
 
 /** The rule, read off every record: each pass's records by keys shared, then how early, then id, up to its limit. */
-function expected(records: Map<number, readonly SearchKey[]>, holders: Map<number, readonly number[]>, passes: readonly KeyPass[]) {
+function expected(
+  records: Map<number, readonly SearchKey[]>,
+  holders: Map<number, readonly number[]>,
+  passes: readonly KeyPass[],
+) {
   const chosen = new Set<number>();
   let truncated = false;
   for (const pass of passes) {
@@ -68,14 +72,22 @@ test('the index answers as the rule reads off every record, through additions, r
       const found = index.candidates(passes);
       const want = expected(records, holders, passes);
       assert.deepEqual(found.ids, want.ids, when);
-      assert.deepEqual(unpackCandidates(found).map((record) => record.keys), want.keys, when);
+      assert.deepEqual(
+        unpackCandidates(found).map((record) => record.keys),
+        want.keys,
+        when,
+      );
       assert.equal(found.truncated, want.truncated, when);
     }
     // The register's counts: each record's distinct surnames and first forenames, once a record.
     for (const surname of SURNAMES) {
       const forename = r.pick(FORENAMES.filter(Boolean)).split(' ')[0];
-      const holding = (name: (key: SearchKey) => string, value: string) => [...records.values()].filter((keys) => keys.some((key) => name(key) === value)).length;
-      const want = { surname: holding((key) => key.surname, surname), forename: holding((key) => key.forenames.split(' ')[0], forename) };
+      const holding = (name: (key: SearchKey) => string, value: string) =>
+        [...records.values()].filter((keys) => keys.some((key) => name(key) === value)).length;
+      const want = {
+        surname: holding((key) => key.surname, surname),
+        forename: holding((key) => key.forenames.split(' ')[0], forename),
+      };
       assert.deepEqual(index.nameCounts(surname, forename), want, `${when}: ${surname}, ${forename}`);
     }
   };

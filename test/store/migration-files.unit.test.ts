@@ -18,7 +18,11 @@ describe('migration files', () => {
   test('the text of every migration is the one pinned, and every migration is pinned', () => {
     const { added, refused } = pin(readPins());
     assert.deepEqual(refused, []);
-    assert.deepEqual(added, [], `migration(s) ${added.join(', ')} not pinned yet: run npm run regenerate, and commit ${PINS_FILE}`);
+    assert.deepEqual(
+      added,
+      [],
+      `migration(s) ${added.join(', ')} not pinned yet: run npm run regenerate, and commit ${PINS_FILE}`,
+    );
   });
 
   test('a pinned migration whose text changed, or whose file went, is refused and never re-pinned; a new one is pinned', () => {
@@ -26,9 +30,15 @@ describe('migration files', () => {
     const edited = migrations.map((m) => (m.version === 2 ? { ...m, sql: `${m.sql}\nDROP TABLE audit_log;` } : m));
     const editing = pin(pins, edited);
     assert.equal(editing.refused.length, 1);
-    assert.match(editing.refused[0], /^migration 2 \(append-only audit trail\) is not the text pinned: a written migration is never edited/);
+    assert.match(
+      editing.refused[0],
+      /^migration 2 \(append-only audit trail\) is not the text pinned: a written migration is never edited/,
+    );
     assert.equal(editing.pins['2'], pins['2']);
-    assert.match(pin(pins, migrations.slice(0, -1)).refused.join('\n'), new RegExp(`migration ${migrations.length} is pinned but has no file`));
+    assert.match(
+      pin(pins, migrations.slice(0, -1)).refused.join('\n'),
+      new RegExp(`migration ${migrations.length} is pinned but has no file`),
+    );
     const next = { version: migrations.length + 1, name: 'a new one', sql: 'CREATE TABLE t (x int);' };
     const adding = pin(pins, [...migrations, next]);
     assert.deepEqual([adding.added, adding.refused], [[next.version], []]);
@@ -36,7 +46,10 @@ describe('migration files', () => {
   });
 
   test('they are the files of src/store/schema/, versions 1 to the latest, named as they were released', () => {
-    assert.deepEqual(migrations.map((m) => m.version), migrations.map((_, i) => i + 1));
+    assert.deepEqual(
+      migrations.map((m) => m.version),
+      migrations.map((_, i) => i + 1),
+    );
     assert.ok(migrations.length >= 11);
     assert.equal(migrations[0].name, 'registration tables and search keys');
     assert.equal(migrations[10].name, 'the roles a subscribed client holds, for its pushed events');
@@ -54,10 +67,17 @@ describe('migration files', () => {
       write('v1-first.ts', 'export const first = `CREATE TABLE a (x int);`;\n');
       write('notes.md', 'not a migration\n');
       await assert.rejects(readMigrations(url), /version 3 is missing/);
-      for (let version = 3; version < 10; version++) write(`v${version}-more.ts`, `export const sql = 'SELECT ${version}';\n`);
+      for (let version = 3; version < 10; version++)
+        write(`v${version}-more.ts`, `export const sql = 'SELECT ${version}';\n`);
       const read = await readMigrations(url);
-      assert.deepEqual(read.map((m) => m.version), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-      assert.deepEqual([read[1].name, read[1].sql, read[9].name], ['second one', 'CREATE TABLE b (x int);', 'the tenth']);
+      assert.deepEqual(
+        read.map((m) => m.version),
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      );
+      assert.deepEqual(
+        [read[1].name, read[1].sql, read[9].name],
+        ['second one', 'CREATE TABLE b (x int);', 'the tenth'],
+      );
       write('v10-again.ts', "export const sql = 'SELECT 10';\n");
       await assert.rejects(readMigrations(url), /two files are version 10/);
       rmSync(join(folder, 'v10-again.ts'));

@@ -55,10 +55,15 @@ async function emptyDatabase(t: TestContext): Promise<{ driver: SqlDriver; schem
 
 /** The schema as the code before checksums left it at `version`: the migrations up to it, tracked without checksums. */
 async function migrateAsBefore(driver: SqlDriver, version: number): Promise<void> {
-  await driver.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+  await driver.query(
+    'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
   for (const migration of migrations.filter((m) => m.version <= version)) {
     for (const statement of splitStatements(migration.sql)) await driver.query(statement);
-    await driver.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+    await driver.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+      migration.version,
+      migration.name,
+    ]);
   }
 }
 
@@ -79,40 +84,61 @@ async function describeSchema(driver: SqlDriver, schema: string): Promise<string
      SELECT 'function ' || p.proname || ' ' || md5(p.prosrc) FROM pg_proc p WHERE p.pronamespace = $1::regnamespace`,
     [schema],
   );
-  return lines
-    .map((row) => row.line.replaceAll(`${schema}.`, ''))
-    // A NOT VALID check is valid once a fresh table is checked against it; what it checks is the same.
-    .map((line) => line.replace(/ (true|false)$/, ''))
-    .sort();
+  return (
+    lines
+      .map((row) => row.line.replaceAll(`${schema}.`, ''))
+      // A NOT VALID check is valid once a fresh table is checked against it; what it checks is the same.
+      .map((line) => line.replace(/ (true|false)$/, ''))
+      .sort()
+  );
 }
 
 test('migrations apply from empty, once, and record each with its checksum', { skip }, async (t) => {
   const { driver } = await emptyDatabase(t);
   assert.equal((await pendingMigrations(driver)).length, migrations.length);
-  assert.deepEqual((await migrate(driver)).map((m) => m.version), migrations.map((m) => m.version));
+  assert.deepEqual(
+    (await migrate(driver)).map((m) => m.version),
+    migrations.map((m) => m.version),
+  );
   assert.deepEqual(await migrate(driver), []);
-  const rows = await driver.query<{ version: number; checksum: string }>('SELECT version, checksum FROM schema_migrations ORDER BY version');
-  assert.deepEqual(rows.map((r) => [Number(r.version), r.checksum]), migrations.map((m) => [m.version, checksum(m)]));
+  const rows = await driver.query<{ version: number; checksum: string }>(
+    'SELECT version, checksum FROM schema_migrations ORDER BY version',
+  );
+  assert.deepEqual(
+    rows.map((r) => [Number(r.version), r.checksum]),
+    migrations.map((m) => [m.version, checksum(m)]),
+  );
   assert.equal(LATEST_VERSION, migrations.at(-1)?.version);
   await assertSchemaCurrent(driver, records);
 });
 
-test('migrating from every earlier version, as the code before checksums left it, gives the schema migrating from empty gives', { skip }, async (t) => {
+test('migrating from every earlier version, as the code before checksums left it, gives the schema migrating from empty gives', {
+  skip,
+}, async (t) => {
   const fresh = await emptyDatabase(t);
   await migrate(fresh.driver);
   const expected = await describeSchema(fresh.driver, fresh.schema);
-  assert.ok(expected.some((line) => line.startsWith('trigger audit_log audit_log_no_truncate')), 'the description sees triggers');
+  assert.ok(
+    expected.some((line) => line.startsWith('trigger audit_log audit_log_no_truncate')),
+    'the description sees triggers',
+  );
   for (let version = 0; version < LATEST_VERSION; version++) {
     const { driver, schema } = await emptyDatabase(t);
     await migrateAsBefore(driver, version);
-    assert.deepEqual((await migrate(driver)).map((m) => m.version), migrations.filter((m) => m.version > version).map((m) => m.version), `from ${version}`);
+    assert.deepEqual(
+      (await migrate(driver)).map((m) => m.version),
+      migrations.filter((m) => m.version > version).map((m) => m.version),
+      `from ${version}`,
+    );
     assert.deepEqual(await describeSchema(driver, schema), expected, `from version ${version}`);
     const unrecorded = await driver.query('SELECT version FROM schema_migrations WHERE checksum IS NULL');
     assert.deepEqual(unrecorded, [], `from version ${version}: checksums filled for the migrations applied before`);
   }
 });
 
-test('every described record type has its tables after migrate; a type without them is named, and the service is not ready', { skip }, async (t) => {
+test('every described record type has its tables after migrate; a type without them is named, and the service is not ready', {
+  skip,
+}, async (t) => {
   const { driver } = await emptyDatabase(t);
   await migrate(driver);
   assert.deepEqual(await missingRecordTables(driver, records), []);
@@ -136,7 +162,9 @@ test('every described record type has its tables after migrate; a type without t
   assert.equal(readiness.json().code, 'ServiceUnavailable');
 });
 
-test('an applied migration whose text changed is refused, by migrate and by the readiness check', { skip }, async (t) => {
+test('an applied migration whose text changed is refused, by migrate and by the readiness check', {
+  skip,
+}, async (t) => {
   const { driver } = await emptyDatabase(t);
   await migrate(driver);
   await driver.query(`UPDATE schema_migrations SET checksum = repeat('0', 64) WHERE version = 2`);
@@ -144,28 +172,43 @@ test('an applied migration whose text changed is refused, by migrate and by the 
   for (const attempt of [() => migrate(driver), () => assertSchemaCurrent(driver, records)]) {
     await assert.rejects(attempt(), (error: unknown) => {
       assert.ok(error instanceof MigrationChangedError, String(error));
-      assert.match(error.message, /^Migration 2 as applied to this database differs .* must never be edited.*new migration/s);
+      assert.match(
+        error.message,
+        /^Migration 2 as applied to this database differs .* must never be edited.*new migration/s,
+      );
       return true;
     });
   }
 });
 
-test('a database migrated by a newer release is refused, naming the versions this code does not know', { skip }, async (t) => {
+test('a database migrated by a newer release is refused, naming the versions this code does not know', {
+  skip,
+}, async (t) => {
   const { driver } = await emptyDatabase(t);
   await migrate(driver);
   await driver.query(`INSERT INTO schema_migrations (version, name, checksum) VALUES (99, 'from the future', 'x')`);
   await assert.rejects(migrate(driver), UnknownMigrationError);
-  await assert.rejects(assertSchemaCurrent(driver, records), /migration\(s\) 99 applied, which this code does not know/);
+  await assert.rejects(
+    assertSchemaCurrent(driver, records),
+    /migration\(s\) 99 applied, which this code does not know/,
+  );
 });
 
 test('records stored as jsonb before version 3 read back the same after it', { skip }, async (t) => {
   const { driver } = await emptyDatabase(t);
   await migrateAsBefore(driver, 2);
   const data = { id: 7, child: { forenames: 'Zoë Ann', surname: "O'Brien" }, status: { blocked: false } };
-  await driver.query(`INSERT INTO birth_registration (id, data, search_keys) VALUES (7, $1::jsonb, '[]')`, [JSON.stringify(data)]);
-  assert.deepEqual((await migrate(driver)).map((m) => m.version), migrations.filter((m) => m.version > 2).map((m) => m.version));
+  await driver.query(`INSERT INTO birth_registration (id, data, search_keys) VALUES (7, $1::jsonb, '[]')`, [
+    JSON.stringify(data),
+  ]);
+  assert.deepEqual(
+    (await migrate(driver)).map((m) => m.version),
+    migrations.filter((m) => m.version > 2).map((m) => m.version),
+  );
   assert.deepEqual(await createPostgresRecords(driver, records).reader.lookup('birth', '7'), data);
-  const [{ type }] = await driver.query<{ type: string }>(`SELECT pg_typeof(data)::text AS type FROM birth_registration`);
+  const [{ type }] = await driver.query<{ type: string }>(
+    `SELECT pg_typeof(data)::text AS type FROM birth_registration`,
+  );
   assert.equal(type, 'json');
 });
 
@@ -173,10 +216,16 @@ test('version 4 lets the audit trail record verifications, over entries already 
   const { driver } = await emptyDatabase(t);
   await migrateAsBefore(driver, 3);
   const insert = (operation: string) =>
-    driver.query(`INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, request_id, hash) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 1, 'r', 'h')`, [operation]);
+    driver.query(
+      `INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, request_id, hash) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 1, 'r', 'h')`,
+      [operation],
+    );
   await insert('lookup');
   await assert.rejects(insert('verify'), /check constraint/, 'refused before version 4');
-  assert.deepEqual((await migrate(driver)).map((m) => m.version), migrations.filter((m) => m.version > 3).map((m) => m.version));
+  assert.deepEqual(
+    (await migrate(driver)).map((m) => m.version),
+    migrations.filter((m) => m.version > 3).map((m) => m.version),
+  );
   // From version 7 every new entry names its writer and its place in that writer's chain.
   let seq = 0;
   const insertNow = (operation: string) =>
@@ -188,7 +237,10 @@ test('version 4 lets the audit trail record verifications, over entries already 
   await assert.rejects(insertNow('update'), /check constraint/);
   await assert.rejects(insert('lookup'), /audit_log_writer_chain/, 'an entry of no writer is refused from version 7');
   const rows = await driver.query<{ operation: string }>('SELECT operation FROM audit_log ORDER BY id');
-  assert.deepEqual(rows.map((r) => r.operation), ['lookup', 'verify']);
+  assert.deepEqual(
+    rows.map((r) => r.operation),
+    ['lookup', 'verify'],
+  );
 });
 
 test('two processes migrating at once apply each migration exactly once', { skip }, async (t) => {
@@ -203,39 +255,52 @@ test('two processes migrating at once apply each migration exactly once', { skip
 });
 
 test('function bodies stay whole when a migration is split into statements', () => {
-  const parts = splitStatements('CREATE TABLE a (x int); CREATE FUNCTION f() RETURNS trigger AS $$ BEGIN; RETURN NULL; END $$ LANGUAGE plpgsql; SELECT 1');
+  const parts = splitStatements(
+    'CREATE TABLE a (x int); CREATE FUNCTION f() RETURNS trigger AS $$ BEGIN; RETURN NULL; END $$ LANGUAGE plpgsql; SELECT 1',
+  );
   assert.equal(parts.length, 3);
   assert.match(parts[1], /BEGIN; RETURN NULL; END/);
 });
 
-test('lookups and searches go to the read replicas, writes to the primary; what a replica lacks is asked of the primary', { skip }, async (t) => {
-    const primary = await pgStore(t);
-    const replica = await pgStore(t);
-    const record = (surname: string) => ({ id: 42, data: { id: 42, status: { blocked: false } }, keys: [{ date: '2001-01-01', surname, forenames: 'ann' }] });
-    await primary.upsert('birth', [record('primary')]);
-    await replica.upsert('birth', [record('replica')]);
-    // Another schema of the same server stands in for a replica: a server not in recovery is never behind.
-    const replicas = replicaSet(primary.driver, [replica.driver], { maxLagMs: 1000, intervalMs: 250 });
-    t.after(() => replicas.close());
-    await replicas.probe();
-    const store = createPostgresRecords(primary.driver, records, replicas);
-    const key = (surname: string) => ({ date: '2001-01-01', surname, forenames: 'ann' });
-    assert.equal((await store.reader.search('birth', key('replica'), 5)).records.length, 1);
-    assert.deepEqual(store.reader.readPaths?.().fallbacks, { empty: 0, failed: 0, unfit: 0 });
-    // Found only on the primary: the replica's "none" may be its lag.
-    assert.equal((await store.reader.search('birth', key('primary'), 5)).records.length, 1);
-    assert.equal(store.reader.readPaths?.().fallbacks.empty, 1);
-    await store.writer.write('birth', batches([{ id: 42, json: JSON.stringify({ id: 42, status: { blocked: true } }), keys: record('written').keys }]));
-    assert.deepEqual(await primary.lookup('birth', '42'), { id: 42, status: { blocked: true } });
-    assert.deepEqual(await store.reader.lookup('birth', '42'), { id: 42, status: { blocked: false } });
-    // A replica that fails a read is out of rotation, and the primary answers.
-    await replica.driver.close();
-    assert.deepEqual(await store.reader.lookup('birth', '42'), { id: 42, status: { blocked: true } });
-    assert.equal(store.reader.readPaths?.().fallbacks.failed, 1);
-    assert.equal(store.reader.readPaths?.().replicas[0].condition, 'down');
+test('lookups and searches go to the read replicas, writes to the primary; what a replica lacks is asked of the primary', {
+  skip,
+}, async (t) => {
+  const primary = await pgStore(t);
+  const replica = await pgStore(t);
+  const record = (surname: string) => ({
+    id: 42,
+    data: { id: 42, status: { blocked: false } },
+    keys: [{ date: '2001-01-01', surname, forenames: 'ann' }],
+  });
+  await primary.upsert('birth', [record('primary')]);
+  await replica.upsert('birth', [record('replica')]);
+  // Another schema of the same server stands in for a replica: a server not in recovery is never behind.
+  const replicas = replicaSet(primary.driver, [replica.driver], { maxLagMs: 1000, intervalMs: 250 });
+  t.after(() => replicas.close());
+  await replicas.probe();
+  const store = createPostgresRecords(primary.driver, records, replicas);
+  const key = (surname: string) => ({ date: '2001-01-01', surname, forenames: 'ann' });
+  assert.equal((await store.reader.search('birth', key('replica'), 5)).records.length, 1);
+  assert.deepEqual(store.reader.readPaths?.().fallbacks, { empty: 0, failed: 0, unfit: 0 });
+  // Found only on the primary: the replica's "none" may be its lag.
+  assert.equal((await store.reader.search('birth', key('primary'), 5)).records.length, 1);
+  assert.equal(store.reader.readPaths?.().fallbacks.empty, 1);
+  await store.writer.write(
+    'birth',
+    batches([{ id: 42, json: JSON.stringify({ id: 42, status: { blocked: true } }), keys: record('written').keys }]),
+  );
+  assert.deepEqual(await primary.lookup('birth', '42'), { id: 42, status: { blocked: true } });
+  assert.deepEqual(await store.reader.lookup('birth', '42'), { id: 42, status: { blocked: false } });
+  // A replica that fails a read is out of rotation, and the primary answers.
+  await replica.driver.close();
+  assert.deepEqual(await store.reader.lookup('birth', '42'), { id: 42, status: { blocked: true } });
+  assert.equal(store.reader.readPaths?.().fallbacks.failed, 1);
+  assert.equal(store.reader.readPaths?.().replicas[0].condition, 'down');
 });
 
-test('the service runs under a role with SELECT everywhere and INSERT on audit_log only (postgres)', { skip }, async (t) => {
+test('the service runs under a role with SELECT everywhere and INSERT on audit_log only (postgres)', {
+  skip,
+}, async (t) => {
   const schema = uniqueSchema();
   const role = `${schema}_svc`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -262,10 +327,23 @@ test('the service runs under a role with SELECT everywhere and INSERT on audit_l
     await admin.end();
   });
   const backend = postgresBackend(service, records);
-  await backend.audit.record({ username: 'u', client: 'c', groups: ['g'], dataset: 'birth', operation: 'lookup', path: '/x', query: '', results: 1, requestId: 'r' });
+  await backend.audit.record({
+    username: 'u',
+    client: 'c',
+    groups: ['g'],
+    dataset: 'birth',
+    operation: 'lookup',
+    path: '/x',
+    query: '',
+    results: 1,
+    requestId: 'r',
+  });
   await backend.records.ready();
   assert.equal(await backend.records.lookup('birth', '1'), undefined);
   await assert.rejects(service.query('UPDATE audit_log SET results = 2'), /permission denied/);
   await assert.rejects(service.query('DELETE FROM audit_log'), /permission denied/);
-  await assert.rejects(backend.writer.write('birth', batches([{ id: 1, json: '{"id":1}', keys: [] }])), /permission denied/);
+  await assert.rejects(
+    backend.writer.write('birth', batches([{ id: 1, json: '{"id":1}', keys: [] }])),
+    /permission denied/,
+  );
 });

@@ -40,7 +40,10 @@ function findBinaries(): { bindir: string } | { missing: string } {
 export function clusterUnavailable(): string | false {
   const found = findBinaries();
   if ('bindir' in found) return false;
-  if (process.env.CI === 'true') throw new Error(`CI=true, but the PostgreSQL server binaries are missing (${found.missing}): the cluster tests cannot be skipped in CI`);
+  if (process.env.CI === 'true')
+    throw new Error(
+      `CI=true, but the PostgreSQL server binaries are missing (${found.missing}): the cluster tests cannot be skipped in CI`,
+    );
   return `PostgreSQL server binaries missing: ${found.missing}`;
 }
 
@@ -96,7 +99,9 @@ export async function startCluster(t: Pick<TestContext, 'after'>, options: Clust
     chownSync(root, uid, gid);
   }
   const run = async (tool: string, args: readonly string[]) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bindir, tool), ...args]] : [join(bindir, tool), [...args]];
+    const [file, argv] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bindir, tool), ...args]]
+      : [join(bindir, tool), [...args]];
     try {
       await execFile(file, argv, { timeout: STEP_TIMEOUT_MS, cwd: root });
     } catch (error) {
@@ -166,7 +171,17 @@ export async function startCluster(t: Pick<TestContext, 'after'>, options: Clust
   const primaryPort = await freePort();
   const primaryDir = join(root, 'primary');
   nodes.push({ dir: primaryDir });
-  await run('initdb', ['-D', primaryDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  await run('initdb', [
+    '-D',
+    primaryDir,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+    '--no-instructions',
+  ]);
   configure(primaryDir, 'primary', primaryPort);
   const primary = await node('primary', primaryPort);
   await primary.start();
@@ -179,7 +194,20 @@ export async function startCluster(t: Pick<TestContext, 'after'>, options: Clust
     nodes.push({ dir });
     // -R writes standby.signal and primary_conninfo; cluster_name names it to the primary
     // (pg_stat_replication's application_name, and synchronous_standby_names).
-    await run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', dir, '-R', '-X', 'stream', '--no-sync']);
+    await run('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primaryPort),
+      '-U',
+      'postgres',
+      '-D',
+      dir,
+      '-R',
+      '-X',
+      'stream',
+      '--no-sync',
+    ]);
     configure(dir, name, port);
     const standby = await node(name, port);
     await standby.start();

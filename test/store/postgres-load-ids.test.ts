@@ -23,9 +23,16 @@ test('ids given again are refused across batches and files, in file order', asyn
   await writeFile(first, ndjson([a, b, c, a, 'not a record', c]));
   await writeFile(second, ndjson([d, b]));
   const rejectsPath = join(dir, 'rejects.ndjson');
-  const result = await loadFiles(store.writer, builtInType('birth'), [first, second], { batchSize: 2, skipInvalid: true, rejectsPath });
+  const result = await loadFiles(store.writer, builtInType('birth'), [first, second], {
+    batchSize: 2,
+    skipInvalid: true,
+    rejectsPath,
+  });
   assert.deepEqual(counts(result), expected({ read: 8, inserted: 4, rejected: 4 }));
-  const rejected = (await readFile(rejectsPath, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+  const rejected = (await readFile(rejectsPath, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   assert.deepEqual(
     rejected.map((r) => [r.position, r.reason.replace(/ \(.*/, '')]),
     [

@@ -12,13 +12,23 @@ const birthType = recordTypes().find((type) => type.description.name === 'birth'
 
 function births(count: number) {
   return Array.from({ length: count }, (_, i) => {
-    const result = birthType.toStored({ id: 5000 + i, child: { forenames: `Name${i % 97}`, surname: `Surname${i % 89}`, dateOfBirth: `19${50 + (i % 50)}-0${1 + (i % 9)}-1${i % 10}` }, status: { blocked: false } });
+    const result = birthType.toStored({
+      id: 5000 + i,
+      child: {
+        forenames: `Name${i % 97}`,
+        surname: `Surname${i % 89}`,
+        dateOfBirth: `19${50 + (i % 50)}-0${1 + (i % 9)}-1${i % 10}`,
+      },
+      status: { blocked: false },
+    });
     if ('reason' in result) throw new Error(result.reason);
     return result;
   });
 }
 
-test('a load into empty tables vacuums and analyses the tables of keys, read from their indexes alone, and the name counts', { skip: !(await storeKinds()).includes('postgres') }, async (t) => {
+test('a load into empty tables vacuums and analyses the tables of keys, read from their indexes alone, and the name counts', {
+  skip: !(await storeKinds()).includes('postgres'),
+}, async (t) => {
   const store = await emptyStore(t, 'postgres');
   await store.upsert('birth', births(500));
   assert.equal(store.kind, 'postgres');

@@ -21,11 +21,20 @@ import { clusterUnavailable } from './pg-cluster.ts';
 
 const skip = clusterUnavailable();
 
-test('a primary failing over behind one address: answers resume within 10 s of the promotion, only 503s meanwhile, every 200 audited', { skip, timeout: 180_000 }, async (t) => {
-  const { primary, standby } = await migratedCluster(t, (owner) => loadMock(createPostgresRecords(owner, records).writer, builtInServiceTypes));
+test('a primary failing over behind one address: answers resume within 10 s of the promotion, only 503s meanwhile, every 200 audited', {
+  skip,
+  timeout: 180_000,
+}, async (t) => {
+  const { primary, standby } = await migratedCluster(t, (owner) =>
+    loadMock(createPostgresRecords(owner, records).writer, builtInServiceTypes),
+  );
 
   const address = await movableAddress(t, primary.port);
-  const config = testConfig({ DATABASE_URL: address.url, AUTH_MODE: 'mock', DATABASE_SYNCHRONOUS_COMMIT: 'remote_write' });
+  const config = testConfig({
+    DATABASE_URL: address.url,
+    AUTH_MODE: 'mock',
+    DATABASE_SYNCHRONOUS_COMMIT: 'remote_write',
+  });
   const backend = await openBackend(config, builtInServiceTypes);
   t.after(() => backend.close().catch(() => {}));
   const app = await startApp(t, backend, config);
@@ -49,14 +58,26 @@ test('a primary failing over behind one address: answers resume within 10 s of t
   assert.ok(firstAfter !== undefined, `no answer after the promotion: ${JSON.stringify(statuses)}`);
   const resumedMs = firstAfter - promotedAt;
   assert.ok(resumedMs < 10_000, `answers resumed ${resumedMs} ms after the promotion`);
-  assert.deepEqual(Object.keys(statuses).filter((status) => status !== '200' && status !== '503'), [], `only 200 and 503: ${JSON.stringify(statuses)}`);
+  assert.deepEqual(
+    Object.keys(statuses).filter((status) => status !== '200' && status !== '503'),
+    [],
+    `only 200 and 503: ${JSON.stringify(statuses)}`,
+  );
 
-  const kept = new Set((await standby.query<{ request_id: string }>('SELECT request_id FROM audit_log')).map((row) => row.request_id));
+  const kept = new Set(
+    (await standby.query<{ request_id: string }>('SELECT request_id FROM audit_log')).map((row) => row.request_id),
+  );
   const lost = answered.filter((id) => !kept.has(id));
-  assert.deepEqual(lost, [], `${lost.length} of ${answered.length} answered lookups have no audit entry on the new primary`);
+  assert.deepEqual(
+    lost,
+    [],
+    `${lost.length} of ${answered.length} answered lookups have no audit entry on the new primary`,
+  );
   const reader = openPostgres({ url: standby.url, poolSize: 1, statementTimeoutMs: 30_000 });
   t.after(() => reader.close());
   const verified = await verifyAuditChain(reader);
   assert.ok(verified.ok, JSON.stringify(verified));
-  t.diagnostic(`primary stopped, standby promoted ${promotedAt - crashedAt} ms later; answers resumed ${resumedMs} ms after the promotion; ${JSON.stringify(statuses)}; ${answered.length} answered, all audited`);
+  t.diagnostic(
+    `primary stopped, standby promoted ${promotedAt - crashedAt} ms later; answers resumed ${resumedMs} ms after the promotion; ${JSON.stringify(statuses)}; ${answered.length} answered, all audited`,
+  );
 });

@@ -16,7 +16,9 @@ import { builtInTypes } from '../record-types.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
-test("every type's tables have birth's columns, indexes and constraints, the template's for a new type too", { skip }, async (t) => {
+test("every type's tables have birth's columns, indexes and constraints, the template's for a new type too", {
+  skip,
+}, async (t) => {
   let close: (() => Promise<void>) | undefined;
   const { schema } = await emptySchema(t, () => close?.());
   const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 1, statementTimeoutMs: 10_000 });
@@ -43,8 +45,17 @@ test("every type's tables have birth's columns, indexes and constraints, the tem
   const birth = await shape('birth');
   // Four tables, their keys, the search keys' covering index on id and their reference to the records.
   assert.equal(birth.filter((line) => line.startsWith('column ')).length, 3 + 4 + 2 + 3);
-  assert.ok(birth.some((line) => /^index <type>_search_key <type>_search_key_id_keys .*INCLUDE \(date, surname, forenames\)/.test(line)), birth.join('\n'));
-  assert.ok(birth.some((line) => /^constraint <type>_search_key .*REFERENCES <type>_registration\(id\) ON DELETE CASCADE/.test(line)));
+  assert.ok(
+    birth.some((line) =>
+      /^index <type>_search_key <type>_search_key_id_keys .*INCLUDE \(date, surname, forenames\)/.test(line),
+    ),
+    birth.join('\n'),
+  );
+  assert.ok(
+    birth.some((line) =>
+      /^constraint <type>_search_key .*REFERENCES <type>_registration\(id\) ON DELETE CASCADE/.test(line),
+    ),
+  );
   for (const type of [...builtInTypes.map((d) => d.name).filter((name) => name !== 'birth'), 'testfixture']) {
     assert.deepEqual(await shape(type), birth, `${type}'s tables are birth's`);
   }

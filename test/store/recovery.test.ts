@@ -23,7 +23,9 @@ test('connections killed by the server give 503, then the service recovers by it
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
   t.after(() => admin.end());
-  const [{ name: own }] = await store.driver.query<{ name: string }>("SELECT current_setting('application_name') AS name");
+  const [{ name: own }] = await store.driver.query<{ name: string }>(
+    "SELECT current_setting('application_name') AS name",
+  );
   const statuses: number[] = [];
   for (let round = 0; round < 3; round++) {
     const killed = await admin.query(
@@ -37,7 +39,10 @@ test('connections killed by the server give 503, then the service recovers by it
       if (response.status !== 200) assert.equal(response.body.code, 'ServiceUnavailable');
     }
   }
-  assert.ok(statuses.every((s) => s === 200 || s === 503), `only 200 or 503, got ${statuses}`);
+  assert.ok(
+    statuses.every((s) => s === 200 || s === 503),
+    `only 200 or 503, got ${statuses}`,
+  );
   assert.equal(statuses.at(-1), 200, 'recovered without a restart');
   assert.equal((await app.get('/readiness')).status, 200);
 });
@@ -58,5 +63,9 @@ test('serve refuses a database whose schema is behind and names the fix', { skip
   const config = loadConfig({ DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, AUTH_MODE: 'mock' });
   await assert.rejects(openBackend(config, builtInServiceTypes), /schema is behind.*lev-api migrate/s);
   await admin.query(`SET search_path = ${schema}`);
-  assert.equal((await pendingMigrations({ query: async (sql, params) => (await admin.query(sql, params as unknown[])).rows })).length, migrations.length);
+  assert.equal(
+    (await pendingMigrations({ query: async (sql, params) => (await admin.query(sql, params as unknown[])).rows }))
+      .length,
+    migrations.length,
+  );
 });

@@ -34,7 +34,10 @@ async function until(check: () => boolean | Promise<boolean>, ms: number, what: 
 const loadBirth = (writer: RecordWriter, record: object) =>
   loadSources(writer, builtInType('birth'), [{ name: 'test', size: undefined, open: () => [JSON.stringify(record)] }]);
 
-test('a lagging replica: the primary answers what it lacks, and past the bound it answers nothing', { skip, timeout: 120_000 }, async (t) => {
+test('a lagging replica: the primary answers what it lacks, and past the bound it answers nothing', {
+  skip,
+  timeout: 120_000,
+}, async (t) => {
   const cluster = await startCluster(t);
   const [standby] = cluster.standbys;
   const owner = openPostgres({ url: cluster.primary.url, poolSize: 2, statementTimeoutMs: 10_000 });
@@ -67,7 +70,9 @@ test('a lagging replica: the primary answers what it lacks, and past the bound i
   await standby.query('SELECT pg_wal_replay_pause()');
   const pausedAt = Date.now();
   await loadBirth(writer, { ...known.body, id: 888000001 });
-  const [{ position }] = await cluster.primary.query<{ position: string }>('SELECT position::text AS position FROM feed_head');
+  const [{ position }] = await cluster.primary.query<{ position: string }>(
+    'SELECT position::text AS position FROM feed_head',
+  );
   // Announced by the feed, found at once: the replica's 404 is asked again of the primary.
   const fresh = await app.get('/v1/registration/birth/888000001', FULL_DETAILS);
   assert.equal(fresh.status, 200, fresh.text);
@@ -76,12 +81,20 @@ test('a lagging replica: the primary answers what it lacks, and past the bound i
   // A registration cancelled on the primary; the replica still holds it as it was.
   const cancelled = { ...known.body, status: { ...known.body.status, cancelled: true } };
   await loadBirth(writer, cancelled);
-  const [{ position: cancelledAt }] = await cluster.primary.query<{ position: string }>('SELECT position::text AS position FROM feed_head');
+  const [{ position: cancelledAt }] = await cluster.primary.query<{ position: string }>(
+    'SELECT position::text AS position FROM feed_head',
+  );
   assert.ok(Number(cancelledAt) > Number(position));
   // With the event's position the answer is at least as new as the event, at once.
-  const withPosition = await app.get('/v1/registration/birth/123456789', { ...FULL_DETAILS, 'x-feed-position': cancelledAt });
+  const withPosition = await app.get('/v1/registration/birth/123456789', {
+    ...FULL_DETAILS,
+    'x-feed-position': cancelledAt,
+  });
   assert.equal(withPosition.body.status.cancelled, true);
-  assert.equal((await app.get('/v1/registration/birth/123456789', { ...FULL_DETAILS, 'x-feed-position': 'soon' })).body.code, 'BadRequest');
+  assert.equal(
+    (await app.get('/v1/registration/birth/123456789', { ...FULL_DETAILS, 'x-feed-position': 'soon' })).body.code,
+    'BadRequest',
+  );
 
   // Past the bound it is out of rotation, measured, not asked per request.
   await until(() => paths().replicas[0].condition === 'lagging', 3 * MAX_LAG_MS, 'the lagging replica out of rotation');
@@ -93,7 +106,11 @@ test('a lagging replica: the primary answers what it lacks, and past the bound i
   const candidates = await backend.records.verificationCandidates('birth', key, 100, 10);
   // Two: the registration, and the one loaded as its copy.
   assert.deepEqual([...candidates.ids].sort(), [123456789, 888000001]);
-  assert.equal(candidates.records[candidates.ids.indexOf(123456789)][cancelledFlagAt], true, 'verified against the cancelled registration, not the replica\'s');
+  assert.equal(
+    candidates.records[candidates.ids.indexOf(123456789)][cancelledFlagAt],
+    true,
+    "verified against the cancelled registration, not the replica's",
+  );
   assert.equal((await app.get('/v1/registration/birth/123456789', FULL_DETAILS)).body.status.cancelled, true);
   const metrics = (await app.get('/metrics')).text;
   assert.match(metrics, /lev_db_replica_up\{replica="1",condition="lagging"\} 0/);
@@ -105,10 +122,15 @@ test('a lagging replica: the primary answers what it lacks, and past the bound i
   const backAfter = await until(() => paths().replicas[0].condition === 'up', 5000, 'the replica back in rotation');
   const replicaAnswer = await app.get('/v1/registration/birth/123456789', FULL_DETAILS);
   assert.equal(replicaAnswer.body.status.cancelled, true);
-  t.diagnostic(`lag: out of rotation ${outAfter} ms after replay paused (bound ${MAX_LAG_MS} ms, probed every ${PROBE_MS} ms); back ${backAfter} ms after replay resumed`);
+  t.diagnostic(
+    `lag: out of rotation ${outAfter} ms after replay paused (bound ${MAX_LAG_MS} ms, probed every ${PROBE_MS} ms); back ${backAfter} ms after replay resumed`,
+  );
 });
 
-test('a replica that stops is out of rotation within two seconds, no answer fails, and it is back when it answers', { skip, timeout: 120_000 }, async (t) => {
+test('a replica that stops is out of rotation within two seconds, no answer fails, and it is back when it answers', {
+  skip,
+  timeout: 120_000,
+}, async (t) => {
   const cluster = await startCluster(t, { standbys: 2 });
   const owner = openPostgres({ url: cluster.primary.url, poolSize: 2, statementTimeoutMs: 10_000 });
   t.after(() => owner.close());
@@ -132,23 +154,36 @@ test('a replica that stops is out of rotation within two seconds, no answer fail
   const statuses: Record<number, number> = {};
   const clients = Array.from({ length: 20 }, async (_, i) => {
     while (reading) {
-      const path = i % 2 ? '/v1/registration/birth/123456789' : '/v1/registration/death?surname=Carlyle&forenames=Edwin&date=2017-02-09';
+      const path =
+        i % 2
+          ? '/v1/registration/birth/123456789'
+          : '/v1/registration/death?surname=Carlyle&forenames=Edwin&date=2017-02-09';
       const { status } = await app.get(path);
       statuses[status] = (statuses[status] ?? 0) + 1;
     }
   });
   await sleep(300);
   await cluster.standbys[0].stop('immediate');
-  const downAfter = await until(() => paths().replicas[0].condition === 'down', 2000, 'the stopped replica out of rotation');
+  const downAfter = await until(
+    () => paths().replicas[0].condition === 'down',
+    2000,
+    'the stopped replica out of rotation',
+  );
   assert.equal(paths().replicas[1].condition, 'up');
   assert.equal((await app.get('/readiness')).status, 200);
   assert.match((await app.get('/metrics')).text, /lev_db_replica_up\{replica="1",condition="down"\} 0/);
   await sleep(500);
   await cluster.standbys[0].start();
-  const backAfter = await until(() => paths().replicas[0].condition === 'up', 10_000, 'the restarted replica back in rotation');
+  const backAfter = await until(
+    () => paths().replicas[0].condition === 'up',
+    10_000,
+    'the restarted replica back in rotation',
+  );
   await sleep(300);
   reading = false;
   await Promise.all(clients);
   assert.deepEqual(Object.keys(statuses), ['200'], `every answer 200: ${JSON.stringify(statuses)}`);
-  t.diagnostic(`failure: out of rotation ${downAfter} ms after it stopped, back ${backAfter} ms after it started; ${statuses[200]} answers, all 200; ${paths().fallbacks.failed} reads failed on it and were asked of the primary`);
+  t.diagnostic(
+    `failure: out of rotation ${downAfter} ms after it stopped, back ${backAfter} ms after it started; ${statuses[200]} answers, all 200; ${paths().fallbacks.failed} reads failed on it and were asked of the primary`,
+  );
 });

@@ -16,7 +16,12 @@ import { TEST_DATABASE_URL, type TestStore, emptyStore, storeKinds } from '../he
 import { BIRTHS, birth, query } from './close-match-births.ts';
 import { builtInTypes } from '../record-types.ts';
 
-const QUERIES = [query('Smyth', 'Bill', '2010-03-04'), query('Thompson', 'Peggy', '1990-11-21'), query('Marsden', 'George', '2010-03-14'), query('Merridew', 'Daniel', '1990-11-20')];
+const QUERIES = [
+  query('Smyth', 'Bill', '2010-03-04'),
+  query('Thompson', 'Peggy', '1990-11-21'),
+  query('Marsden', 'George', '2010-03-14'),
+  query('Merridew', 'Daniel', '1990-11-20'),
+];
 const OPTIONS = { limit: 5, minProbability: 0.1 };
 
 const postgres = (await storeKinds()).includes('postgres');
@@ -35,27 +40,41 @@ async function answersAsTheEventLoop(store: TestStore) {
   return thread;
 }
 
-test('postgres: the close matches found on the thread are those found from the database, as written', { skip: !postgres && 'no PostgreSQL' }, async (t) => {
+test('postgres: the close matches found on the thread are those found from the database, as written', {
+  skip: !postgres && 'no PostgreSQL',
+}, async (t) => {
   const store = await emptyStore(t, 'postgres', undefined, 'service');
   const thread = await answersAsTheEventLoop(store);
   assert.ok((await thread.closeMatches('birth', QUERIES[2], OPTIONS))!.matches.some((match) => match.id === 2006));
-  await store.upsert('birth', [birth(2006, 'Harry', 'Marsden', '1931-01-01'), birth(2007, 'Georgina', 'Marsden', '2010-03-14')]);
+  await store.upsert('birth', [
+    birth(2006, 'Harry', 'Marsden', '1931-01-01'),
+    birth(2007, 'Georgina', 'Marsden', '2010-03-14'),
+  ]);
   const ids = (await thread.closeMatches('birth', QUERIES[2], OPTIONS))!.matches.map((match) => match.id);
   assert.ok(ids.includes(2007) && !ids.includes(2006), `the writes followed: ${ids}`);
   // What fails on the thread fails the request, as it would on the event loop.
   await assert.rejects(thread.closeMatches('birth', undefined as unknown as SearchKey, OPTIONS));
   // The route's finder: the thread's answer.
-  assert.deepEqual(await store.closeMatches!('birth', QUERIES[0], OPTIONS), await closeMatches(store, 'birth', QUERIES[0], OPTIONS));
+  assert.deepEqual(
+    await store.closeMatches!('birth', QUERIES[0], OPTIONS),
+    await closeMatches(store, 'birth', QUERIES[0], OPTIONS),
+  );
 });
 
-test('postgres: the thread answers nothing until its index is built, tells its errors, and builds it again after one', { skip: !postgres && 'no PostgreSQL' }, async (t) => {
+test('postgres: the thread answers nothing until its index is built, tells its errors, and builds it again after one', {
+  skip: !postgres && 'no PostgreSQL',
+}, async (t) => {
   const store = await emptyStore(t, 'postgres');
   if (store.kind !== 'postgres') throw new Error('a postgres store');
   await store.upsert('birth', BIRTHS);
   const [{ schema }] = await store.driver.query<{ schema: string }>('SELECT current_schema() AS schema');
   const applicationName = `${schema}_thread`;
   const errors: string[] = [];
-  const thread = startSuggestionThread(['birth'], { connection: { url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 300, applicationName } }, (error) => errors.push(error.message));
+  const thread = startSuggestionThread(
+    ['birth'],
+    { connection: { url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 300, applicationName } },
+    (error) => errors.push(error.message),
+  );
   t.after(() => thread.stop());
   assert.equal(await thread.closeMatches('birth', QUERIES[0], OPTIONS), undefined, 'nothing before the index is built');
   const head = async () => (await store.events.bounds(new Date(0))).head;
@@ -74,7 +93,10 @@ test('postgres: the thread answers nothing until its index is built, tells its e
   assert.ok(errors.length > 0, 'the failed read told');
   await store.upsert('birth', [birth(2008, 'Bill', 'Smyth', '2010-03-04')]);
   await thread.reached(await head());
-  assert.ok(errors.every((message) => !/smyth|smith|bill/i.test(message)), `no names in its errors: ${errors}`);
+  assert.ok(
+    errors.every((message) => !/smyth|smith|bill/i.test(message)),
+    `no names in its errors: ${errors}`,
+  );
   const after = await thread.closeMatches('birth', QUERIES[0], OPTIONS);
   assert.deepEqual(after?.matches.map((match) => match.id).sort(), [2001, 2008]);
 });
@@ -84,23 +106,37 @@ test('memory: the thread fed the records finds the close matches found on the ev
   const thread = await answersAsTheEventLoop(store);
   // Written, then asked at once: the thread has the write before the question.
   const georgina = birth(2007, 'Georgina', 'Marsden', '2010-03-14');
-  await store.writer.write('birth', (async function* () {
-    yield [{ id: georgina.id, json: JSON.stringify(georgina.data), keys: georgina.keys }];
-  })());
+  await store.writer.write(
+    'birth',
+    (async function* () {
+      yield [{ id: georgina.id, json: JSON.stringify(georgina.data), keys: georgina.keys }];
+    })(),
+  );
   const ids = (await thread.closeMatches('birth', QUERIES[2], OPTIONS))!.matches.map((match) => match.id);
   assert.ok(ids.includes(2007), `the write seen: ${ids}`);
-  assert.deepEqual(await thread.closeMatches('birth', QUERIES[2], OPTIONS), await closeMatches(store, 'birth', QUERIES[2], OPTIONS));
-  assert.deepEqual(await store.closeMatches!('birth', QUERIES[0], OPTIONS), await closeMatches(store, 'birth', QUERIES[0], OPTIONS));
+  assert.deepEqual(
+    await thread.closeMatches('birth', QUERIES[2], OPTIONS),
+    await closeMatches(store, 'birth', QUERIES[2], OPTIONS),
+  );
+  assert.deepEqual(
+    await store.closeMatches!('birth', QUERIES[0], OPTIONS),
+    await closeMatches(store, 'birth', QUERIES[0], OPTIONS),
+  );
 });
 
 test('memory: a thread started when asked stays unstarted until its first close match, then answers as the event loop', async (t) => {
   const { reader, writer, searchKeys } = createMemoryRecords(builtInTypes);
-  await writer.write('birth', (async function* () {
-    yield BIRTHS.map((record) => ({ id: record.id, json: JSON.stringify(record.data), keys: record.keys }));
-  })());
+  await writer.write(
+    'birth',
+    (async function* () {
+      yield BIRTHS.map((record) => ({ id: record.id, json: JSON.stringify(record.data), keys: record.keys }));
+    })(),
+  );
   const errors: string[] = [];
   const eager = startSuggestionThread(['birth'], { fed: searchKeys }, (error) => errors.push(error.message));
-  const asked = startSuggestionThread(['birth'], { fed: searchKeys }, (error) => errors.push(error.message), { whenAsked: true });
+  const asked = startSuggestionThread(['birth'], { fed: searchKeys }, (error) => errors.push(error.message), {
+    whenAsked: true,
+  });
   t.after(() => Promise.all([eager.stop(), asked.stop()]));
   await eager.reached(0);
   assert.equal(eager.begun, true);
@@ -110,6 +146,9 @@ test('memory: a thread started when asked stays unstarted until its first close 
   assert.equal(await asked.closeMatches('birth', QUERIES[0], OPTIONS), undefined);
   assert.equal(asked.begun, true);
   await asked.reached(0);
-  assert.deepEqual(await asked.closeMatches('birth', QUERIES[0], OPTIONS), await closeMatches(reader, 'birth', QUERIES[0], OPTIONS));
+  assert.deepEqual(
+    await asked.closeMatches('birth', QUERIES[0], OPTIONS),
+    await closeMatches(reader, 'birth', QUERIES[0], OPTIONS),
+  );
   assert.deepEqual(errors, []);
 });

@@ -17,9 +17,15 @@ import { builtInTypes as records, builtInServiceTypes } from '../record-types.ts
 
 const skip = clusterUnavailable();
 
-test('with a synchronous standby, every answered lookup has its audit entry on the promoted standby; and its cost', { skip, timeout: 180_000 }, async (t) => {
+test('with a synchronous standby, every answered lookup has its audit entry on the promoted standby; and its cost', {
+  skip,
+  timeout: 180_000,
+}, async (t) => {
   const cluster = await startCluster(t);
-  const { primary, standbys: [standby] } = cluster;
+  const {
+    primary,
+    standbys: [standby],
+  } = cluster;
   // On the primary only (the standby was cloned before): its commits wait for standby1 where a session asks.
   await primary.query("ALTER SYSTEM SET synchronous_standby_names = 'standby1'");
   await primary.query("ALTER SYSTEM SET synchronous_commit = 'local'");
@@ -29,7 +35,9 @@ test('with a synchronous standby, every answered lookup has its audit entry on t
   await migrate(owner);
   await loadMock(createPostgresRecords(owner, records).writer, builtInServiceTypes);
   await cluster.caughtUp();
-  const [{ sync_state }] = await primary.query<{ sync_state: string }>("SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby1'");
+  const [{ sync_state }] = await primary.query<{ sync_state: string }>(
+    "SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby1'",
+  );
   assert.equal(sync_state, 'sync');
 
   const serve = async (synchronous: boolean): Promise<RunningApp> => {
@@ -50,14 +58,19 @@ test('with a synchronous standby, every answered lookup has its audit entry on t
   await drive(local.url, sleep(500));
   const rates: Record<string, number[]> = { remote_write: [], local: [] };
   for (let round = 0; round < 2; round++) {
-    for (const [name, app] of [['remote_write', synchronous], ['local', local]] as const) {
+    for (const [name, app] of [
+      ['remote_write', synchronous],
+      ['local', local],
+    ] as const) {
       const { statuses } = await drive(app.url, sleep(2000));
       assert.deepEqual(Object.keys(statuses), ['200']);
       rates[name].push(statuses['200'] / 2);
     }
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  t.diagnostic(`audited lookups/s, 20 clients: remote_write ${rates.remote_write.join(', ')}; local ${rates.local.join(', ')}; ratio ${(mean(rates.remote_write) / mean(rates.local)).toFixed(2)}`);
+  t.diagnostic(
+    `audited lookups/s, 20 clients: remote_write ${rates.remote_write.join(', ')}; local ${rates.local.join(', ')}; ratio ${(mean(rates.remote_write) / mean(rates.local)).toFixed(2)}`,
+  );
 
   // The crash: the primary stopped at once under load, the standby promoted.
   const crashed = (async () => {
@@ -72,6 +85,12 @@ test('with a synchronous standby, every answered lookup has its audit entry on t
   const rows = await standby.query<{ request_id: string }>('SELECT request_id FROM audit_log');
   const kept = new Set(rows.map((row) => row.request_id));
   const lost = answered.filter((id) => !kept.has(id));
-  assert.deepEqual(lost, [], `${lost.length} of ${answered.length} answered lookups have no audit entry on the promoted standby`);
-  t.diagnostic(`crash: ${JSON.stringify(statuses)}; all ${answered.length} answered lookups' entries on the promoted standby`);
+  assert.deepEqual(
+    lost,
+    [],
+    `${lost.length} of ${answered.length} answered lookups have no audit entry on the promoted standby`,
+  );
+  t.diagnostic(
+    `crash: ${JSON.stringify(statuses)}; all ${answered.length} answered lookups' entries on the promoted standby`,
+  );
 });

@@ -39,7 +39,10 @@ test('the reads of one turn share one statement, a repeated item read once', asy
   const { read, statements } = heldReader();
   const answers = Promise.all(['1', '2', '1'].map((id) => read('birth', id)));
   await nextTurn();
-  assert.deepEqual(statements.map((s) => s.items), [['1', '2']]);
+  assert.deepEqual(
+    statements.map((s) => s.items),
+    [['1', '2']],
+  );
   statements[0].answer();
   assert.deepEqual(await answers, ['1@1', '2@1', '1@1']);
 });
@@ -58,7 +61,10 @@ test('while the limit is being read, the reads asked meanwhile wait together for
   statements[0].answer();
   assert.equal(await first, '1@1');
   await nextTurn();
-  assert.deepEqual(statements.map((s) => s.items), [['1'], ['2', '3', '4']]);
+  assert.deepEqual(
+    statements.map((s) => s.items),
+    [['1'], ['2', '3', '4']],
+  );
   statements[1].answer();
   assert.deepEqual(await Promise.all(later), ['2@2', '3@2', '4@2']);
   assert.equal(mostAtOnce(), 1);
@@ -71,14 +77,17 @@ test('a read asked after its batch began is answered by a later statement, never
   const again = read('birth', '7');
   await nextTurn();
   // Below the limit, the second read of the same id goes at once, in a statement of its own.
-  assert.deepEqual(statements.map((s) => s.items), [['7'], ['7']]);
+  assert.deepEqual(
+    statements.map((s) => s.items),
+    [['7'], ['7']],
+  );
   statements[1].answer();
   statements[0].answer();
   assert.equal(await first, '7@1');
   assert.equal(await again, '7@2');
 });
 
-test('groups are limited apart, and a failure is its batch\'s reads\' alone', async () => {
+test("groups are limited apart, and a failure is its batch's reads' alone", async () => {
   const { read, statements, mostAtOnce } = heldReader(1);
   const birth = read('birth', '1');
   const death = read('death', '1');

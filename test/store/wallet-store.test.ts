@@ -43,7 +43,10 @@ for (const kind of await storeKinds()) {
     assert.equal(await wallet.notify(offer.id, 'n-2', 'credential_accepted'), false);
     assert.equal(await wallet.notify(offer.id, 'n-1', 'credential_accepted'), true);
     assert.equal(await wallet.notify(offer.id, 'n-1', 'credential_deleted'), true);
-    assert.deepEqual((await wallet.offer(offer.id))?.notifications.map((n) => n.event), ['credential_accepted', 'credential_deleted']);
+    assert.deepEqual(
+      (await wallet.offer(offer.id))?.notifications.map((n) => n.event),
+      ['credential_accepted', 'credential_deleted'],
+    );
 
     // Wrong transaction codes: dead at the cap, and a dead offer's code is not exchanged.
     const guessed = offerOf({ txCodeHash: 'cd'.repeat(32) });

@@ -4,7 +4,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { privateAttributes, privateSpan } from '../../src/tracing/private-spans.ts';
 
-test('attributes: methods, routes, status codes and the service\'s own kept; URLs without their query or system numbers; the rest dropped', () => {
+test("attributes: methods, routes, status codes and the service's own kept; URLs without their query or system numbers; the rest dropped", () => {
   assert.deepEqual(
     privateAttributes({
       'http.request.method': 'GET',

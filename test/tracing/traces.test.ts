@@ -12,12 +12,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { type TestContext } from 'node:test';
+import type { TestContext } from 'node:test';
 import { loadMock } from '../../src/backend/open.ts';
 import { postgresBackend } from '../../src/backend/postgres.ts';
 import { migrate } from '../../src/store/migrations.ts';
@@ -55,8 +55,8 @@ async function otlpReceiver(t: TestContext) {
   t.after(() => new Promise((closed) => server.close(closed)));
   const spans = (): OtlpSpan[] =>
     bodies.flatMap((body) =>
-      (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap((resource) =>
-        resource.scopeSpans.flatMap((scope) => scope.spans),
+      (JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap(
+        (resource) => resource.scopeSpans.flatMap((scope) => scope.spans),
       ),
     );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, hooked, spans };
@@ -90,7 +90,13 @@ async function serve(t: TestContext, env: Record<string, string>): Promise<strin
 /** A schema holding the mock's records, for `serve` to read with DATABASE_SCHEMA. */
 async function mockSchema(t: TestContext): Promise<string> {
   const { schema } = await emptySchema(t);
-  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 10_000, applicationName: schema });
+  const driver = openPostgres({
+    url: TEST_DATABASE_URL,
+    schema,
+    poolSize: 2,
+    statementTimeoutMs: 10_000,
+    applicationName: schema,
+  });
   await migrate(driver, {});
   const backend = postgresBackend(driver, records);
   await loadMock(backend.writer, builtInServiceTypes);
@@ -108,20 +114,35 @@ async function spansOf(receiver: Awaited<ReturnType<typeof otlpReceiver>>, trace
     if (names.every((name) => spans.some((span) => nameIs(span, name)))) return spans;
     await sleep(250);
   }
-  assert.fail(`the spans ${names.join(', ')} did not all arrive; received: ${receiver.spans().map((span) => span.name).join(', ')}`);
+  assert.fail(
+    `the spans ${names.join(', ')} did not all arrive; received: ${receiver
+      .spans()
+      .map((span) => span.name)
+      .join(', ')}`,
+  );
 }
 
 for (const kind of await storeKinds()) {
   test(`a search's trace on the ${kind} store: its parts as spans, the caller's trace continued, no name or date`, async (t) => {
     const receiver = await otlpReceiver(t);
-    const database: Record<string, string> = kind === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: await mockSchema(t), AUTH_MODE: 'mock' } : {};
-    const url = await serve(t, { ...database, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'lev-api-test' });
+    const database: Record<string, string> =
+      kind === 'postgres'
+        ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: await mockSchema(t), AUTH_MODE: 'mock' }
+        : {};
+    const url = await serve(t, {
+      ...database,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_SERVICE_NAME: 'lev-api-test',
+    });
 
     const traceId = randomBytes(16).toString('hex');
     const callerSpan = randomBytes(8).toString('hex');
-    const response = await fetch(`${url}/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08`, {
-      headers: { ...CALLER, traceparent: `00-${traceId}-${callerSpan}-01` },
-    });
+    const response = await fetch(
+      `${url}/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08`,
+      {
+        headers: { ...CALLER, traceparent: `00-${traceId}-${callerSpan}-01` },
+      },
+    );
     assert.equal(response.status, 200);
     assert.equal(((await response.json()) as { id: number }[])[0]?.id, 123456789);
 
@@ -145,8 +166,15 @@ for (const kind of await storeKinds()) {
     assert.deepEqual(attribute(request, 'url.path'), { stringValue: '/v1/registration/birth' });
     if (kind === 'postgres') {
       const queries = spans.filter((span) => nameIs(span, 'pg.query'));
-      assert.ok(queries.some((query) => ancestors(query).includes(named('store.search').spanId)), 'no query within the store.search span');
-      assert.ok(queries.every((query) => attribute(query, 'db.statement') === undefined && attribute(query, 'db.query.text') === undefined));
+      assert.ok(
+        queries.some((query) => ancestors(query).includes(named('store.search').spanId)),
+        'no query within the store.search span',
+      );
+      assert.ok(
+        queries.every(
+          (query) => attribute(query, 'db.statement') === undefined && attribute(query, 'db.query.text') === undefined,
+        ),
+      );
     }
 
     // Nothing the caller asked for, in any span, attribute or event of anything received.
@@ -160,7 +188,12 @@ for (const kind of await storeKinds()) {
 test('a webhook delivery sends traceparent, and its trace reaches the collector', async (t) => {
   const receiver = await otlpReceiver(t);
   // The mock's webhook is sent the invented registrations it adds, one a second here.
-  await serve(t, { MOCK_WEBHOOKS: `${receiver.url}/hook`, WEBHOOK_ALLOW_HTTP: 'loopback', MOCK_EVENT_INTERVAL_S: '1', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+  await serve(t, {
+    MOCK_WEBHOOKS: `${receiver.url}/hook`,
+    WEBHOOK_ALLOW_HTTP: 'loopback',
+    MOCK_EVENT_INTERVAL_S: '1',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+  });
   for (let waited = 0; !receiver.hooked.length && waited < 30_000; waited += 250) await sleep(250);
   const [traceparent] = receiver.hooked;
   const sent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(traceparent ?? '');
@@ -173,7 +206,10 @@ test('a webhook delivery sends traceparent, and its trace reaches the collector'
 
 /** `lev-api COMMAND` as a process of its own, with `env` only; its exit code and what it wrote. */
 async function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (text: string) => (output += text));
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (output += text));
@@ -181,10 +217,19 @@ async function run(args: string[], env: Record<string, string>): Promise<{ code:
   return { code, output };
 }
 
-test("a load traced on PostgreSQL: its events' delivery continues the load's trace, and the receiver is sent it", { skip: !(await storeKinds()).includes('postgres') && 'no PostgreSQL server', timeout: 90_000 }, async (t) => {
+test("a load traced on PostgreSQL: its events' delivery continues the load's trace, and the receiver is sent it", {
+  skip: !(await storeKinds()).includes('postgres') && 'no PostgreSQL server',
+  timeout: 90_000,
+}, async (t) => {
   const receiver = await otlpReceiver(t);
   const { schema } = await emptySchema(t);
-  const driver = openPostgres({ url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 10_000, applicationName: schema });
+  const driver = openPostgres({
+    url: TEST_DATABASE_URL,
+    schema,
+    poolSize: 2,
+    statementTimeoutMs: 10_000,
+    applicationName: schema,
+  });
   t.after(() => driver.close());
   await migrate(driver, {});
   const backend = postgresBackend(driver, records);
@@ -193,24 +238,50 @@ test("a load traced on PostgreSQL: its events' delivery continues the load's tra
   const folder = mkdtempSync(join(tmpdir(), 'lev-traced-load-'));
   t.after(() => rmSync(folder, { recursive: true, force: true }));
   const file = join(folder, 'deaths.ndjson');
-  const deaths = [1, 2, 3].map((id) => ({ id, deceased: { forenames: 'A', surname: `Traced${id}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } }));
+  const deaths = [1, 2, 3].map((id) => ({
+    id,
+    deceased: { forenames: 'A', surname: `Traced${id}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
+    status: { blocked: false },
+  }));
   writeFileSync(file, deaths.map((death) => JSON.stringify(death)).join('\n'));
-  const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, WEBHOOK_ALLOW_HTTP: 'loopback' };
+  const env = {
+    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_SCHEMA: schema,
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    WEBHOOK_ALLOW_HTTP: 'loopback',
+  };
 
   const loaded = await run(['load', '--type', 'death', file], env);
   assert.equal(loaded.code, 0, loaded.output);
   const load = receiver.spans().find((span) => span.name === 'load');
-  assert.ok(load, `the load's span was sent before the command ended; received: ${receiver.spans().map((span) => span.name).join(', ')}`);
+  assert.ok(
+    load,
+    `the load's span was sent before the command ended; received: ${receiver
+      .spans()
+      .map((span) => span.name)
+      .join(', ')}`,
+  );
   assert.equal(load.parentSpanId || undefined, undefined, 'a trace of its own');
 
-  const deliver = spawn(process.execPath, [BIN, 'deliver', '--slots', '1'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+  const deliver = spawn(process.execPath, [BIN, 'deliver', '--slots', '1'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: 'ignore',
+  });
   t.after(() => deliver.kill('SIGKILL'));
   for (let waited = 0; receiver.hooked.length < 3 && waited < 30_000; waited += 250) await sleep(250);
   assert.equal(receiver.hooked.length, 3, 'the three events delivered');
-  for (const traceparent of receiver.hooked) assert.match(traceparent ?? '', new RegExp(`^00-${load.traceId}-[0-9a-f]{16}-01$`), "the receiver was sent the load's trace");
+  for (const traceparent of receiver.hooked)
+    assert.match(
+      traceparent ?? '',
+      new RegExp(`^00-${load.traceId}-[0-9a-f]{16}-01$`),
+      "the receiver was sent the load's trace",
+    );
   const spans = await spansOf(receiver, load.traceId, ['webhook.deliver', 'POST']);
   const deliveries = spans.filter((span) => span.name === 'webhook.deliver');
-  assert.ok(deliveries.length >= 3 && deliveries.every((span) => span.parentSpanId === load.spanId), 'each delivery a child of the load');
+  assert.ok(
+    deliveries.length >= 3 && deliveries.every((span) => span.parentSpanId === load.spanId),
+    'each delivery a child of the load',
+  );
   const received = receiver.bodies.join('\n');
   assert.ok(!received.includes('Traced'), 'no name of a record in any span');
 });

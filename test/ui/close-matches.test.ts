@@ -17,7 +17,11 @@ async function signIn(url: string, roles: string[]): Promise<string> {
   const form = await fetch(`${url}/ui/sign-in`);
   const cookie = `lev_ui_session=${cookieOf(form.headers)}`;
   const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
-  const body = new URLSearchParams([['csrf', csrf], ['username', 'close-matches-test'], ...roles.map((role) => ['roles', role])]);
+  const body = new URLSearchParams([
+    ['csrf', csrf],
+    ['username', 'close-matches-test'],
+    ...roles.map((role) => ['roles', role]),
+  ]);
   const signed = await fetch(`${url}/ui/sign-in`, { method: 'POST', body, headers: { cookie }, redirect: 'manual' });
   assert.equal(signed.status, 303);
   return `lev_ui_session=${cookieOf(signed.headers)}`;
@@ -26,7 +30,14 @@ async function signIn(url: string, roles: string[]): Promise<string> {
 /** The page's form fields for a query: the date as day, month and year. */
 function formOf(query: Readonly<Record<string, string>>, dateParam: string): URLSearchParams {
   const [year, month, day] = query[dateParam].split('-');
-  return new URLSearchParams({ submitted: '1', surname: query.surname, forenames: query.forenames, [`${dateParam}-day`]: day, [`${dateParam}-month`]: month, [`${dateParam}-year`]: year });
+  return new URLSearchParams({
+    submitted: '1',
+    surname: query.surname,
+    forenames: query.forenames,
+    [`${dateParam}-day`]: day,
+    [`${dateParam}-month`]: month,
+    [`${dateParam}-year`]: year,
+  });
 }
 
 /** Words each kind's sentence holds. */
@@ -51,7 +62,11 @@ const WORDS: Record<MatchKind, RegExp> = {
   different: /does not match/,
 };
 
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/\s+/g, ' ');
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ');
 
 describe('the close-matches page', () => {
   // Each type's date parameter, from its description: a type added since is tested as the others are.
@@ -62,7 +77,9 @@ describe('the close-matches page', () => {
       const url = app().url;
       const cookie = await signIn(url, [scenario.type, 'suggest']);
       const { query, matched } = scenario.suggestion!;
-      const page = await fetch(`${url}/ui/${scenario.type}/close-matches?${formOf(query, dateParams[scenario.type])}`, { headers: { cookie } });
+      const page = await fetch(`${url}/ui/${scenario.type}/close-matches?${formOf(query, dateParams[scenario.type])}`, {
+        headers: { cookie },
+      });
       assert.equal(page.status, 200);
       const html = await page.text();
       const body = text(html);
@@ -72,21 +89,35 @@ describe('the close-matches page', () => {
       assert.match(row, new RegExp(`Surname: .*${WORDS[matched.surname].source}`));
       assert.match(row, new RegExp(`Forenames: .*${WORDS[matched.forenames].source}`));
       assert.match(row, WORDS[matched[dateParams[scenario.type]]]);
-      assert.equal(row.match(/: (very strong|strong|some|weak) evidence (for|against)|: hardly evidence either way/g)?.length, 3, 'how much each detail counts, in words');
+      assert.equal(
+        row.match(/: (very strong|strong|some|weak) evidence (for|against)|: hardly evidence either way/g)?.length,
+        3,
+        'how much each detail counts, in words',
+      );
       assert.match(body, /You searched for/);
     });
   }
 
   test('every kind has its sentence, naming what was given and what is registered', () => {
-    assert.equal(explain('Forenames', 'sound-alike', 'Kathryn', 'Catherine', 'Surname'), 'Forenames: Kathryn sounds like Catherine');
-    assert.equal(explain('Surname', 'swapped', 'Morgan', 'Elliot', 'Forenames'), 'Surname: Morgan is registered as the forenames');
-    for (const [kind, words] of Object.entries(WORDS)) assert.match(explain('Surname', kind as MatchKind, 'A', 'B', 'Forenames'), words, kind);
+    assert.equal(
+      explain('Forenames', 'sound-alike', 'Kathryn', 'Catherine', 'Surname'),
+      'Forenames: Kathryn sounds like Catherine',
+    );
+    assert.equal(
+      explain('Surname', 'swapped', 'Morgan', 'Elliot', 'Forenames'),
+      'Surname: Morgan is registered as the forenames',
+    );
+    for (const [kind, words] of Object.entries(WORDS))
+      assert.match(explain('Surname', kind as MatchKind, 'A', 'B', 'Forenames'), words, kind);
   });
 
   test('a blocked candidate shows only its system number', async () => {
     const url = app().url;
     const cookie = await signIn(url, ['birth', 'suggest']);
-    const page = await fetch(`${url}/ui/birth/close-matches?${formOf({ surname: 'Carow', forenames: 'Felix', dateOfBirth: '2005-11-02' }, 'dateOfBirth')}`, { headers: { cookie } });
+    const page = await fetch(
+      `${url}/ui/birth/close-matches?${formOf({ surname: 'Carow', forenames: 'Felix', dateOfBirth: '2005-11-02' }, 'dateOfBirth')}`,
+      { headers: { cookie } },
+    );
     const body = text(await page.text());
     assert.match(body, /999999020/);
     assert.match(body, /This registration is blocked: only its system number can be shown/);
@@ -98,7 +129,10 @@ describe('the close-matches page', () => {
     const form = formOf({ surname: 'Pryce', forenames: 'Bill', dateOfBirth: '2011-05-09' }, 'dateOfBirth');
     // The plain mock lets any identified caller ask; the pages' own rule offers it with the role.
     const withRole = await signIn(url, ['birth', 'suggest']);
-    const altered = await fetch(`${url}/ui/birth/close-matches?surname=Pryce`, { headers: { cookie: withRole }, redirect: 'manual' });
+    const altered = await fetch(`${url}/ui/birth/close-matches?surname=Pryce`, {
+      headers: { cookie: withRole },
+      redirect: 'manual',
+    });
     assert.deepEqual([altered.status, altered.headers.get('location')], [303, '/ui/birth/search']);
     const withoutRole = await signIn(url, ['birth']);
     const search = await fetch(`${url}/ui/birth/search?${form}`, { headers: { cookie: withoutRole } });

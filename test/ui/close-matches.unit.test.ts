@@ -16,20 +16,29 @@ const record = {
   groom: { surname: 'Penhallow', forenames: 'Edmund' },
   status: { blocked: false },
 };
-const candidate = (matched: Record<string, string>) => ({ score: 0.97, matched, weights: { surname: 3, forenames: 3, dateOfMarriage: 9 }, record });
+const candidate = (matched: Record<string, string>) => ({
+  score: 0.97,
+  matched,
+  weights: { surname: 3, forenames: 3, dateOfMarriage: 9 },
+  record,
+});
 
 describe('candidateViews', () => {
   test('names the second party when the match came through it', () => {
-    const [view] = candidateViews(marriage, { surname: 'Pemhallow', forenames: 'Edmund', dateOfMarriage: '2012-06-02' }, [
-      candidate({ surname: 'spelling', forenames: 'exact', dateOfMarriage: 'exact' }),
-    ]);
+    const [view] = candidateViews(
+      marriage,
+      { surname: 'Pemhallow', forenames: 'Edmund', dateOfMarriage: '2012-06-02' },
+      [candidate({ surname: 'spelling', forenames: 'exact', dateOfMarriage: 'exact' })],
+    );
     assert.match(view.explanations[0], /Pemhallow is a different spelling of Penhallow/);
   });
 
   test("names the second party's forenames when only they differ", () => {
-    const [view] = candidateViews(marriage, { surname: 'Penhallow', forenames: 'Edmond', dateOfMarriage: '2012-06-02' }, [
-      candidate({ surname: 'exact', forenames: 'sound-alike', dateOfMarriage: 'exact' }),
-    ]);
+    const [view] = candidateViews(
+      marriage,
+      { surname: 'Penhallow', forenames: 'Edmond', dateOfMarriage: '2012-06-02' },
+      [candidate({ surname: 'exact', forenames: 'sound-alike', dateOfMarriage: 'exact' })],
+    );
     assert.match(view.explanations[0], /Surname: Penhallow is as registered/);
     assert.match(view.explanations[1], /Forenames: Edmond sounds like Edmund/);
   });

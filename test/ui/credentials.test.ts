@@ -61,7 +61,11 @@ describe('digital certificates in the pages, in Chromium', { skip: missing }, ()
     assert.equal(await page.locator('figure.lev-qr svg').count(), 1);
     await looked(page, 'credential-qr');
 
-    const data = { id: 700_002_001, child: { forenames: 'Paige Turner', surname: 'Wallet', dateOfBirth: '2012-12-12' }, status: { blocked: false, cancelled: false, correction: 'None' } };
+    const data = {
+      id: 700_002_001,
+      child: { forenames: 'Paige Turner', surname: 'Wallet', dateOfBirth: '2012-12-12' },
+      status: { blocked: false, cancelled: false, correction: 'None' },
+    };
     await store.upsert(birth.name, [{ id: data.id, data, keys: searchKeys(birth, data) }]);
     const { text: credential } = await running.get(`/v1/credentials/birth/${data.id}`);
 
@@ -84,7 +88,13 @@ describe('digital certificates in the pages, in Chromium', { skip: missing }, ()
     const { text: qr } = await running.get(`/v1/credentials/birth/${data.id}?format=qr`);
     assert.equal(await check(page, qr), 'The digital certificate is genuine');
 
-    await store.upsert(birth.name, [{ id: data.id, data: { ...data, status: { ...data.status, correction: 'Surname corrected' } }, keys: searchKeys(birth, data) }]);
+    await store.upsert(birth.name, [
+      {
+        id: data.id,
+        data: { ...data, status: { ...data.status, correction: 'Surname corrected' } },
+        keys: searchKeys(birth, data),
+      },
+    ]);
     // The list the pages read is kept for its ttl (60 s) by the verifier: a credential issued after the
     // change is in the same list, so ask for one and wait past the server's one-second reuse instead.
     await new Promise((resolve) => setTimeout(resolve, 1200));

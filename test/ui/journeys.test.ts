@@ -84,7 +84,10 @@ describe('caseworker pages in Chromium', { skip: missing }, () => {
     await page.click('button:has-text("Search")');
     const summary = page.locator('.govuk-error-summary');
     assert.equal(await summary.locator('a').count(), 3);
-    assert.match(await summary.innerText(), /Enter the surname[\s\S]*Enter the forenames[\s\S]*Enter the child's date of birth/);
+    assert.match(
+      await summary.innerText(),
+      /Enter the surname[\s\S]*Enter the forenames[\s\S]*Enter the child's date of birth/,
+    );
     assert.match(await page.title(), /^Error: /);
     await looked(page, 'search-errors');
 
@@ -102,7 +105,9 @@ describe('caseworker pages in Chromium', { skip: missing }, () => {
     await page.waitForURL(/\/ui\/birth\/123456789\/seen$/);
     const seen = page.locator('tbody tr');
     assert.deepEqual(
-      (await seen.evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].slice(2).map((cell) => cell.textContent?.trim())))),
+      await seen.evaluateAll((rows) =>
+        rows.map((row) => [...row.querySelectorAll('td')].slice(2).map((cell) => cell.textContent?.trim())),
+      ),
       [
         ['eleanor-finder@example.gov.uk', 'lev-ui', 'Lookup'],
         ['eleanor-finder@example.gov.uk', 'lev-ui', 'Search'],
@@ -129,12 +134,18 @@ describe('caseworker pages in Chromium', { skip: missing }, () => {
     // The search that found the record, the record read twice, two verifications: five accesses today (who
     // has seen it, a reading of the trail, is listed only under its own operation). The count is the row's
     // link, named for screen readers by text only they are given.
-    assert.deepEqual((await row.locator('td').allInnerTexts()).map((cell) => cell.replace(/\s+/g, ' ').trim()), ['eleanor-finder@example.gov.uk', today, `5 accesses by eleanor-finder@example.gov.uk on ${today}`]);
+    assert.deepEqual(
+      (await row.locator('td').allInnerTexts()).map((cell) => cell.replace(/\s+/g, ' ').trim()),
+      ['eleanor-finder@example.gov.uk', today, `5 accesses by eleanor-finder@example.gov.uk on ${today}`],
+    );
     await looked(page, 'audit');
     const csv = await page.request.get(`${running.url}/ui/audit.csv`);
     assert.equal(csv.status(), 200);
     assert.match(csv.headers()['content-type'], /^text\/csv/);
-    assert.match(await csv.text(), new RegExp(`^user,day,accesses\\r\\n[\\s\\S]*eleanor-finder@example\\.gov\\.uk,${today},5\\r\\n`));
+    assert.match(
+      await csv.text(),
+      new RegExp(`^user,day,accesses\\r\\n[\\s\\S]*eleanor-finder@example\\.gov\\.uk,${today},5\\r\\n`),
+    );
 
     // The drill-down: from the caseworker's row of today to what they asked.
     await row.getByRole('link', { name: `5 accesses by eleanor-finder@example.gov.uk on ${today}` }).click();
@@ -151,14 +162,20 @@ describe('caseworker pages in Chromium', { skip: missing }, () => {
     await looked(page, 'audit-entries');
     await page.click('.govuk-back-link');
     await page.waitForURL(/\/ui\/audit\?/);
-    assert.equal(await page.locator('tr', { hasText: 'eleanor-finder@example.gov.uk' }).count(), 1, 'back to the report');
+    assert.equal(
+      await page.locator('tr', { hasText: 'eleanor-finder@example.gov.uk' }).count(),
+      1,
+      'back to the report',
+    );
     await page.close();
   });
 
   test('a search that finds several lists them; a caseworker without full-details sees fewer fields', async () => {
     const page = await newPage();
     await signIn(page, 'basic-reader@example.gov.uk', ['birth']);
-    await page.goto(`${running.url}/ui/birth/search?submitted=1&surname=Marsden&forenames=George&dateOfBirth-day=14&dateOfBirth-month=3&dateOfBirth-year=2010`);
+    await page.goto(
+      `${running.url}/ui/birth/search?submitted=1&surname=Marsden&forenames=George&dateOfBirth-day=14&dateOfBirth-month=3&dateOfBirth-year=2010`,
+    );
     assert.equal(await page.locator('tbody tr').count(), 3);
     await looked(page, 'results');
     await page.goto(`${running.url}/ui/birth/123456789`);
@@ -169,7 +186,11 @@ describe('caseworker pages in Chromium', { skip: missing }, () => {
     assert.match(await page.locator('main').innerText(), /This registration is blocked/);
     await looked(page, 'record-blocked');
     await page.goto(`${running.url}/ui/birth/999999041`);
-    assert.equal(await page.locator('a[href="/ui/birth/999999040"]').count(), 1, 'a re-registration links to the registration it replaced');
+    assert.equal(
+      await page.locator('a[href="/ui/birth/999999040"]').count(),
+      1,
+      'a re-registration links to the registration it replaced',
+    );
     await looked(page, 'record-re-registered');
     await page.close();
   });

@@ -69,7 +69,13 @@ describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
   test('search by names and date, choose among several results, and read the record', async () => {
     const page = await signedIn('keys-only@example.gov.uk', ['birth']);
     await follow(page, '/ui/birth/search');
-    await typeAll(page, { '#surname': 'Marsden', '#forenames': 'George', '#dateOfBirth-day': '14', '#dateOfBirth-month': '3', '#dateOfBirth-year': '2010' });
+    await typeAll(page, {
+      '#surname': 'Marsden',
+      '#forenames': 'George',
+      '#dateOfBirth-day': '14',
+      '#dateOfBirth-month': '3',
+      '#dateOfBirth-year': '2010',
+    });
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/ui\/birth\/search\?/);
     assert.equal(await page.locator('tbody tr').count(), 3);
@@ -82,7 +88,13 @@ describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
     const page = await signedIn('close-matches@example.gov.uk', ['birth', 'suggest']);
     await follow(page, '/ui/birth/search');
     // Kathryn Smith for Catherine Grace Smyth: no exact match.
-    await typeAll(page, { '#surname': 'Smith', '#forenames': 'Kathryn', '#dateOfBirth-day': '22', '#dateOfBirth-month': '10', '#dateOfBirth-year': '2012' });
+    await typeAll(page, {
+      '#surname': 'Smith',
+      '#forenames': 'Kathryn',
+      '#dateOfBirth-day': '22',
+      '#dateOfBirth-month': '10',
+      '#dateOfBirth-year': '2012',
+    });
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/ui\/birth\/search\?/);
     assert.match(await page.locator('main').innerText(), /No birth registration matches those details/);
@@ -98,7 +110,10 @@ describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
     assert.match(main, /date of birth: 22 October 2012 is as registered/);
     // How much each detail counts, in words, and the chance it is the registration sought.
     assert.match(main, /date of birth: 22 October 2012 is as registered[^\n]*: (very strong|strong) evidence for/);
-    assert.match(main, /Surname: Smith sounds like Smyth[^\n]*: (very strong|strong|some|weak) evidence (for|against)|Surname: Smith sounds like Smyth[^\n]*: hardly evidence either way/);
+    assert.match(
+      main,
+      /Surname: Smith sounds like Smyth[^\n]*: (very strong|strong|some|weak) evidence (for|against)|Surname: Smith sounds like Smyth[^\n]*: hardly evidence either way/,
+    );
     assert.match(main, /\b\d{1,3}%/);
     await screenshot(page, 'close-matches');
     assert.deepEqual(await accessibilityViolations(page), [], 'the close matches: axe found violations');
@@ -109,7 +124,9 @@ describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
 
   test('without the suggest role no close matches are offered', async () => {
     const page = await signedIn('keys-only@example.gov.uk', ['birth']);
-    await page.goto(`${running.url}/ui/birth/search?submitted=1&surname=Smith&forenames=Kathryn&dateOfBirth-day=22&dateOfBirth-month=10&dateOfBirth-year=2012`);
+    await page.goto(
+      `${running.url}/ui/birth/search?submitted=1&surname=Smith&forenames=Kathryn&dateOfBirth-day=22&dateOfBirth-month=10&dateOfBirth-year=2012`,
+    );
     assert.match(await page.locator('main').innerText(), /No birth registration matches those details/);
     assert.equal(await page.locator('a[href^="/ui/birth/close-matches"]').count(), 0);
     await page.close();

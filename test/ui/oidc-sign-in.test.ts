@@ -50,7 +50,9 @@ describe('OpenID Connect sign-in in Chromium', { skip: missing }, () => {
     await page.waitForURL(`${pages}/ui`);
     assert.match(await page.locator('.lev-sign-out').innerText(), /eleanor\.checker/);
 
-    await page.goto(`${pages}/ui/birth/search?submitted=1&surname=Ashworth&forenames=Eleanor&dateOfBirth-day=8&dateOfBirth-month=8&dateOfBirth-year=2008`);
+    await page.goto(
+      `${pages}/ui/birth/search?submitted=1&surname=Ashworth&forenames=Eleanor&dateOfBirth-day=8&dateOfBirth-month=8&dateOfBirth-year=2008`,
+    );
     await page.waitForURL(/\/ui\/birth\/123456789$/);
     const text = await page.locator('main').innerText();
     assert.match(text, /Eleanor Rose/);

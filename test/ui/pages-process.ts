@@ -40,7 +40,11 @@ export async function oidcPages(t: Context, ttl?: number, lines?: string[]) {
   const issuer = await startIssuer({ pages: { redirectUri: `${pagesUrl}/ui/auth/callback`, accessTokenTtl: ttl } });
   t.after(() => issuer.close());
   const store = await filledStore(t, 'memory');
-  const api = await startApp(t, store, testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: AUDIENCE }));
+  const api = await startApp(
+    t,
+    store,
+    testConfig({ AUTH_MODE: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: AUDIENCE }),
+  );
   const env = {
     UI_API_URL: api.url,
     AUTH_MODE: 'oidc',

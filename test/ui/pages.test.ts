@@ -19,7 +19,11 @@ async function signIn(url: string, roles: string[]): Promise<string> {
   const form = await fetch(`${url}/ui/sign-in`);
   const cookie = `lev_ui_session=${cookieOf(form.headers)}`;
   const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
-  const body = new URLSearchParams([['csrf', csrf], ['username', 'pages-test'], ...roles.map((role) => ['roles', role])]);
+  const body = new URLSearchParams([
+    ['csrf', csrf],
+    ['username', 'pages-test'],
+    ...roles.map((role) => ['roles', role]),
+  ]);
   const signed = await fetch(`${url}/ui/sign-in`, { method: 'POST', body, headers: { cookie }, redirect: 'manual' });
   assert.equal(signed.status, 303);
   return `lev_ui_session=${cookieOf(signed.headers)}`;
@@ -43,14 +47,31 @@ describe('caseworker pages over HTTP', () => {
 
   test('sign-in and sign-out refuse a form without the session token', async () => {
     const url = app().url;
-    const refused = await fetch(`${url}/ui/sign-in`, { method: 'POST', body: new URLSearchParams({ username: 'x', roles: 'birth' }), redirect: 'manual' });
+    const refused = await fetch(`${url}/ui/sign-in`, {
+      method: 'POST',
+      body: new URLSearchParams({ username: 'x', roles: 'birth' }),
+      redirect: 'manual',
+    });
     assert.equal(refused.status, 403);
     const cookie = await signIn(url, ['birth']);
     const start = await fetch(`${url}/ui`, { headers: { cookie } });
     assert.equal(start.status, 200);
     assert.match(await start.text(), /Find a birth registration/);
-    assert.equal((await fetch(`${url}/ui/sign-out`, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ csrf: 'forged' }) })).status, 403);
-    assert.equal((await fetch(`${url}/ui`, { headers: { cookie }, redirect: 'manual' })).status, 200, 'still signed in');
+    assert.equal(
+      (
+        await fetch(`${url}/ui/sign-out`, {
+          method: 'POST',
+          headers: { cookie },
+          body: new URLSearchParams({ csrf: 'forged' }),
+        })
+      ).status,
+      403,
+    );
+    assert.equal(
+      (await fetch(`${url}/ui`, { headers: { cookie }, redirect: 'manual' })).status,
+      200,
+      'still signed in',
+    );
     assert.equal((await fetch(`${url}/ui/sign-in`, { method: 'DELETE' })).status, 405);
   });
 
@@ -110,7 +131,9 @@ describe('caseworker pages over HTTP', () => {
     const url = app().url;
     const callers = ['=1+2', '+1', '-1', '@SUM(A1)', ';cmd', '|cmd'];
     for (const username of callers) {
-      const response = await fetch(`${url}/v1/registration/birth/123456789`, { headers: { 'x-auth-username': username, 'x-auth-aud': 'csv-test' } });
+      const response = await fetch(`${url}/v1/registration/birth/123456789`, {
+        headers: { 'x-auth-username': username, 'x-auth-aud': 'csv-test' },
+      });
       assert.equal(response.status, 200, username);
     }
     const cookie = await signIn(url, ['audit']);
@@ -130,12 +153,14 @@ describe('the static files', () => {
       const asked = request(`${app().url}/`, { path, headers }, (answer) => {
         let body = '';
         answer.on('data', (chunk) => (body += chunk));
-        answer.on('end', () => resolve({ status: answer.statusCode as number, type: answer.headers['content-type'], body }));
+        answer.on('end', () =>
+          resolve({ status: answer.statusCode as number, type: answer.headers['content-type'], body }),
+        );
       });
       asked.on('error', reject).end();
     });
 
-  test('a path out of their folder and a range past a file\'s end are refused with {code, message}, not plain text', async () => {
+  test("a path out of their folder and a range past a file's end are refused with {code, message}, not plain text", async () => {
     assert.equal((await raw('/assets/images/favicon.ico')).status, 200, 'the file itself');
     const cases: Array<[string, Record<string, string>, number, string]> = [
       ['/assets/%2e%2e/%2e%2e/package.json', {}, 403, 'Forbidden'],
@@ -164,7 +189,11 @@ describe('digital certificates in the pages over HTTP', () => {
       ['not a credential', /it is not an SD-JWT/],
     ];
     for (const [credential, reason] of cases) {
-      const answer = await fetch(`${url}/ui/credentials/check`, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ csrf, credential }) });
+      const answer = await fetch(`${url}/ui/credentials/check`, {
+        method: 'POST',
+        headers: { cookie },
+        body: new URLSearchParams({ csrf, credential }),
+      });
       assert.equal(answer.status, 400, credential);
       const html = await answer.text();
       assert.match(html, /govuk-error-summary/, credential);
@@ -175,19 +204,28 @@ describe('digital certificates in the pages over HTTP', () => {
   test("with MOCK_ENFORCE_ROLES, the mock's sign-in offers every role, and the credentials role gets the QR code", async (t) => {
     const store = await filledStore(t, 'memory');
     const { url } = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
-    const offered = [...(await (await fetch(`${url}/ui/sign-in`)).text()).matchAll(/name="roles"[^>]*value="([^"]+)"/g)].map((match) => match[1]);
+    const offered = [
+      ...(await (await fetch(`${url}/ui/sign-in`)).text()).matchAll(/name="roles"[^>]*value="([^"]+)"/g),
+    ].map((match) => match[1]);
     assert.deepEqual(offered, roleVocabulary(builtInTypes));
     assert.ok(offered.includes('credentials'));
-    const qr = async (roles: string[]) => fetch(`${url}/ui/birth/123456789/qr`, { headers: { cookie: await signIn(url, roles) } });
+    const qr = async (roles: string[]) =>
+      fetch(`${url}/ui/birth/123456789/qr`, { headers: { cookie: await signIn(url, roles) } });
     assert.equal((await qr(['birth'])).status, 403, 'the API refuses the QR code without the role');
     const allowed = await qr(['birth', 'credentials']);
     assert.equal(allowed.status, 200);
     assert.match(await allowed.text(), /<svg/);
     // Names too long for a QR code: a page saying why, as for a blocked registration.
     const [birth] = builtInTypes;
-    const data = { id: 700_003_001, child: { forenames: 'A'.repeat(800), surname: 'B'.repeat(800), dateOfBirth: '2012-12-12' }, status: { blocked: false, cancelled: false } };
+    const data = {
+      id: 700_003_001,
+      child: { forenames: 'A'.repeat(800), surname: 'B'.repeat(800), dateOfBirth: '2012-12-12' },
+      status: { blocked: false, cancelled: false },
+    };
     await store.upsert(birth.name, [{ id: data.id, data, keys: searchKeys(birth, data) }]);
-    const tooLarge = await fetch(`${url}/ui/birth/700003001/qr`, { headers: { cookie: await signIn(url, ['birth', 'credentials']) } });
+    const tooLarge = await fetch(`${url}/ui/birth/700003001/qr`, {
+      headers: { cookie: await signIn(url, ['birth', 'credentials']) },
+    });
     assert.equal(tooLarge.status, 422);
     assert.match(await tooLarge.text(), /No QR code for this registration[\s\S]*more than a QR code holds/);
   });
@@ -215,7 +253,11 @@ describe("the pages' log", () => {
       const answer = await fetch(url + path, init);
       assert.equal(answer.status, status, path);
       const logged = lines.filter((line) => line.msg !== 'request');
-      assert.deepEqual(logged.filter((line) => line.level >= 50), [], `${status}: nothing at error level`);
+      assert.deepEqual(
+        logged.filter((line) => line.level >= 50),
+        [],
+        `${status}: nothing at error level`,
+      );
       const refused = logged.find((line) => line.msg === 'page request refused');
       assert.match(answer.headers.get('content-type') ?? '', /^application\/json/, `${status}: {code, message}`);
       assert.deepEqual(Object.keys(await answer.json()), ['code', 'message']);

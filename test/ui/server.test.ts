@@ -12,7 +12,15 @@ import { Redis } from 'ioredis';
 import { ConfigError } from '../../src/errors.ts';
 import { loadUiConfig } from '../../src/config/ui.ts';
 import { CASEWORKERS, PAGES_CLIENT } from '../auth/issuer.ts';
-import { TEST_REDIS_URL, filledStore, redisAvailable, redisPrefix, startApp, testConfig, trailEntries } from '../helper.ts';
+import {
+  TEST_REDIS_URL,
+  filledStore,
+  redisAvailable,
+  redisPrefix,
+  startApp,
+  testConfig,
+  trailEntries,
+} from '../helper.ts';
 import { freePort, oidcPages, startPages } from './pages-process.ts';
 
 /** A browser's cookies, one jar a site: enough for the pages and the issuer's interaction cookies. */
@@ -24,7 +32,11 @@ class Browser {
     const jar = this.jars.get(host) ?? new Map<string, string>();
     this.jars.set(host, jar);
     const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const at = pair.indexOf('=');
@@ -36,7 +48,11 @@ class Browser {
   }
 
   post(url: string, form: Record<string, string>) {
-    return this.get(url, { method: 'POST', body: new URLSearchParams(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    return this.get(url, {
+      method: 'POST',
+      body: new URLSearchParams(form),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
   }
 
   /** Follows redirects from `response`, as a browser does, until a page answers. */
@@ -55,19 +71,31 @@ class Browser {
 }
 
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] as string;
-const ELEANOR = 'submitted=1&surname=Ashworth&forenames=Eleanor&dateOfBirth-day=8&dateOfBirth-month=8&dateOfBirth-year=2008';
+const ELEANOR =
+  'submitted=1&surname=Ashworth&forenames=Eleanor&dateOfBirth-day=8&dateOfBirth-month=8&dateOfBirth-year=2008';
 
 /** The mock's sign-in, as a caseworker with `roles`. */
 async function mockSignIn(browser: Browser, pages: string, roles: string[]) {
   const form = await browser.get(`${pages}/ui/sign-in`);
-  const body = new URLSearchParams([['csrf', csrfOf(await form.text())], ['username', 'pat.pages'], ...roles.map((role) => ['roles', role])]);
-  const signed = await browser.get(`${pages}/ui/sign-in`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const body = new URLSearchParams([
+    ['csrf', csrfOf(await form.text())],
+    ['username', 'pat.pages'],
+    ...roles.map((role) => ['roles', role]),
+  ]);
+  const signed = await browser.get(`${pages}/ui/sign-in`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   assert.equal(signed.status, 303);
 }
 
 describe("the pages' settings", () => {
   const refused = (env: Record<string, string>, message: RegExp) =>
-    assert.throws(() => loadUiConfig(env), (error: Error) => error instanceof ConfigError && message.test(error.message));
+    assert.throws(
+      () => loadUiConfig(env),
+      (error: Error) => error instanceof ConfigError && message.test(error.message),
+    );
 
   test('the API is required, mock sign-in is the default, and OIDC sign-in needs its issuer, client and address', () => {
     refused({}, /UI_API_URL=undefined/);
@@ -76,10 +104,19 @@ describe("the pages' settings", () => {
     assert.equal(mock.port, 8081);
     assert.equal(mock.oidc, undefined);
     assert.equal(mock.sessions.redis, undefined);
-    refused({ UI_API_URL: 'http://a', AUTH_MODE: 'oidc' }, /OIDC_ISSUER is not set[\s\S]*UI_PUBLIC_URL is not set[\s\S]*UI_OIDC_CLIENT_ID is not set[\s\S]*UI_OIDC_CLIENT_SECRET is not set/);
+    refused(
+      { UI_API_URL: 'http://a', AUTH_MODE: 'oidc' },
+      /OIDC_ISSUER is not set[\s\S]*UI_PUBLIC_URL is not set[\s\S]*UI_OIDC_CLIENT_ID is not set[\s\S]*UI_OIDC_CLIENT_SECRET is not set/,
+    );
     refused({ UI_API_URL: 'http://a', UI_OIDC_CLIENT_ID: 'x' }, /UI_OIDC_CLIENT_ID is set, but AUTH_MODE is mock/);
-    refused({ UI_API_URL: 'http://a', UI_API_CLIENT_CERT: '/nowhere.pem' }, /UI_API_CLIENT_CERT and UI_API_CLIENT_KEY go together/);
-    refused({ UI_API_URL: 'http://a', UI_API_CA: '/nowhere.pem' }, /UI_API_CA="\/nowhere.pem": the file cannot be read/);
+    refused(
+      { UI_API_URL: 'http://a', UI_API_CLIENT_CERT: '/nowhere.pem' },
+      /UI_API_CLIENT_CERT and UI_API_CLIENT_KEY go together/,
+    );
+    refused(
+      { UI_API_URL: 'http://a', UI_API_CA: '/nowhere.pem' },
+      /UI_API_CA="\/nowhere.pem": the file cannot be read/,
+    );
     const oidc = loadUiConfig({
       UI_API_URL: 'https://api.internal',
       AUTH_MODE: 'oidc',
@@ -91,7 +128,10 @@ describe("the pages' settings", () => {
       REDIS_URL: 'redis://cache.internal:6379',
     });
     assert.equal(oidc.oidc?.redirectUri, 'https://caseworkers.internal/ui/auth/callback');
-    assert.deepEqual(oidc.oidc?.claims.roles.map((path) => path.segments.join('.')), ['realm_access.roles', 'resource_access.lev-api.roles']);
+    assert.deepEqual(
+      oidc.oidc?.claims.roles.map((path) => path.segments.join('.')),
+      ['realm_access.roles', 'resource_access.lev-api.roles'],
+    );
     assert.deepEqual(oidc.sessions.redis, { url: 'redis://cache.internal:6379', keyPrefix: 'lev-api:' });
   });
 });
@@ -99,17 +139,30 @@ describe("the pages' settings", () => {
 describe("the pages' connections", () => {
   test('the same deadlines and places as the API: silent connections are closed within HEADERS_TIMEOUT_S, and beyond MAX_CONNECTIONS a request still gets in', async (t) => {
     const api = await startApp(t, await filledStore(t, 'memory'));
-    const pages = new URL(await startPages(t, { UI_API_URL: api.url, HEADERS_TIMEOUT_S: '1', REQUEST_TIMEOUT_S: '2', MAX_CONNECTIONS: '2' }));
+    const pages = new URL(
+      await startPages(t, {
+        UI_API_URL: api.url,
+        HEADERS_TIMEOUT_S: '1',
+        REQUEST_TIMEOUT_S: '2',
+        MAX_CONNECTIONS: '2',
+      }),
+    );
     const opened = Date.now();
     const silent = [0, 1, 2, 3].map(() => connect(Number(pages.port), pages.hostname).on('error', () => {}));
-    const closed = silent.map((socket) => new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - opened))));
+    const closed = silent.map(
+      (socket) => new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - opened))),
+    );
     try {
       await sleep(100);
       const answer = await fetch(new URL('/healthz', pages));
       assert.equal(answer.status, 200, 'answered while silent connections hold every place');
       // Generous bounds (the deadline is 1 s): this runs beside browsers on a busy machine.
       const times = await Promise.race([Promise.all(closed), sleep(10_000, [] as number[])]);
-      assert.equal(times.length, silent.length, `every silent connection closed within 10 s (${silent.map((socket) => socket.readyState).join(', ')})`);
+      assert.equal(
+        times.length,
+        silent.length,
+        `every silent connection closed within 10 s (${silent.map((socket) => socket.readyState).join(', ')})`,
+      );
       for (const ms of times) assert.ok(ms < 6000, `closed after ${ms} ms`);
     } finally {
       for (const socket of silent) socket.destroy();
@@ -117,9 +170,22 @@ describe("the pages' connections", () => {
   });
 
   test('KEEP_ALIVE_TIMEOUT_S and MAX_CONNECTIONS are settings of the pages too', () => {
-    const config = loadUiConfig({ UI_API_URL: 'http://a', KEEP_ALIVE_TIMEOUT_S: '5', MAX_CONNECTIONS: '50', HEADERS_TIMEOUT_S: '3' });
-    assert.deepEqual(config.connections, { requestTimeoutMs: 30_000, headersTimeoutMs: 3000, keepAliveTimeoutMs: 5000, maxConnections: 50 });
-    assert.throws(() => loadUiConfig({ UI_API_URL: 'http://a', HEADERS_TIMEOUT_S: '60' }), /HEADERS_TIMEOUT_S=60 is longer than REQUEST_TIMEOUT_S=30/);
+    const config = loadUiConfig({
+      UI_API_URL: 'http://a',
+      KEEP_ALIVE_TIMEOUT_S: '5',
+      MAX_CONNECTIONS: '50',
+      HEADERS_TIMEOUT_S: '3',
+    });
+    assert.deepEqual(config.connections, {
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 3000,
+      keepAliveTimeoutMs: 5000,
+      maxConnections: 50,
+    });
+    assert.throws(
+      () => loadUiConfig({ UI_API_URL: 'http://a', HEADERS_TIMEOUT_S: '60' }),
+      /HEADERS_TIMEOUT_S=60 is longer than REQUEST_TIMEOUT_S=30/,
+    );
   });
 });
 
@@ -160,9 +226,16 @@ describe('the pages as a process of their own', () => {
       const form = await browser.get(`${pages}/ui/credentials/check`);
       if (form.status !== 200) return { form: form.status };
       const csrf = csrfOf(await form.text());
-      const answer = async (text: string) => /<h1[^>]*>\s*([^<]+?)\s*</.exec(await (await browser.post(`${pages}/ui/credentials/check`, { csrf, credential: text })).text())?.[1];
+      const answer = async (text: string) =>
+        /<h1[^>]*>\s*([^<]+?)\s*</.exec(
+          await (await browser.post(`${pages}/ui/credentials/check`, { csrf, credential: text })).text(),
+        )?.[1];
       const [head, ...disclosures] = credential.split('~');
-      const forged = [head, Buffer.from(JSON.stringify(['c2FsdA', 'surname', 'Someone'])).toString('base64url'), ...disclosures.slice(1)].join('~');
+      const forged = [
+        head,
+        Buffer.from(JSON.stringify(['c2FsdA', 'surname', 'Someone'])).toString('base64url'),
+        ...disclosures.slice(1),
+      ].join('~');
       return { form: 200, genuine: await answer(credential), forged: await answer(forged) };
     };
     assert.deepEqual(await check(await startPages(t, { UI_API_URL: api.url, UI_CREDENTIAL_ISSUER: api.url })), {
@@ -171,7 +244,19 @@ describe('the pages as a process of their own', () => {
       forged: 'The digital certificate is not genuine',
     });
     assert.deepEqual(await check(await startPages(t, { UI_API_URL: api.url })), { form: 404 });
-    assert.throws(() => loadUiConfig({ UI_API_URL: 'https://a', AUTH_MODE: 'oidc', OIDC_ISSUER: 'https://i', UI_PUBLIC_URL: 'https://p', UI_OIDC_CLIENT_ID: 'c', UI_OIDC_CLIENT_SECRET: 's', UI_CREDENTIAL_ISSUER: 'http://a' }), /UI_CREDENTIAL_ISSUER=http:\/\/a: an issuer believed outside AUTH_MODE=mock is reached over https/);
+    assert.throws(
+      () =>
+        loadUiConfig({
+          UI_API_URL: 'https://a',
+          AUTH_MODE: 'oidc',
+          OIDC_ISSUER: 'https://i',
+          UI_PUBLIC_URL: 'https://p',
+          UI_OIDC_CLIENT_ID: 'c',
+          UI_OIDC_CLIENT_SECRET: 's',
+          UI_CREDENTIAL_ISSUER: 'http://a',
+        }),
+      /UI_CREDENTIAL_ISSUER=http:\/\/a: an issuer believed outside AUTH_MODE=mock is reached over https/,
+    );
   });
 
   test('with the API out of reach a page says so (503 with a reference), never a bare error', async (t) => {
@@ -199,7 +284,10 @@ describe('the pages as a process of their own', () => {
     assert.equal(stored.user.username, 'pat.pages');
     assert.ok((await redis.pttl(`${prefix}ui-session:${id}`)) > 29 * 60_000, 'expires after the idle time');
     // The same cookie, sent to the other process (as a load balancer would).
-    const other = await fetch(`${two}/ui/birth/123456789`, { headers: { cookie: `lev_ui_session=${id}` }, redirect: 'manual' });
+    const other = await fetch(`${two}/ui/birth/123456789`, {
+      headers: { cookie: `lev_ui_session=${id}` },
+      redirect: 'manual',
+    });
     assert.equal(other.status, 200);
     const start = await fetch(`${two}/ui`, { headers: { cookie: `lev_ui_session=${id}` } });
     const signedOut = await fetch(`${two}/ui/sign-out`, {
@@ -210,14 +298,21 @@ describe('the pages as a process of their own', () => {
     });
     assert.equal(signedOut.status, 303);
     assert.equal(await redis.exists(`${prefix}ui-session:${id}`), 0);
-    const after = await fetch(`${one}/ui/birth/123456789`, { headers: { cookie: `lev_ui_session=${id}` }, redirect: 'manual' });
+    const after = await fetch(`${one}/ui/birth/123456789`, {
+      headers: { cookie: `lev_ui_session=${id}` },
+      redirect: 'manual',
+    });
     assert.equal(after.status, 303, 'signed out at the first process too');
   });
 
   test('the pages served by the mock keep their sessions in Redis too, when REDIS_URL is set', async (t) => {
     if (!(await redisAvailable())) return t.skip(`no Redis answers at ${TEST_REDIS_URL}`);
     const prefix = redisPrefix(t);
-    const api = await startApp(t, await filledStore(t, 'memory'), testConfig({ REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix }));
+    const api = await startApp(
+      t,
+      await filledStore(t, 'memory'),
+      testConfig({ REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix }),
+    );
     const browser = new Browser();
     await mockSignIn(browser, api.url, ['birth']);
     const redis = new Redis(TEST_REDIS_URL);
@@ -237,7 +332,11 @@ describe('the pages as a process of their own', () => {
       const authorisation = new URL(started.headers.get('location') as string);
       const { response: login, url: loginUrl } = await browser.follow(started, `${pages}/ui/sign-in`);
       const action = /action="([^"]+)"/.exec(await login.text())?.[1] as string;
-      const submitted = await browser.post(new URL(action, loginUrl).href, { prompt: 'login', login: username, password: 'any' });
+      const submitted = await browser.post(new URL(action, loginUrl).href, {
+        prompt: 'login',
+        login: username,
+        password: 'any',
+      });
       const { response: landed, url } = await browser.follow(submitted, loginUrl);
       return { authorisation, landed, url };
     }
@@ -267,7 +366,14 @@ describe('the pages as a process of their own', () => {
       // Route patterns only: neither the searched names nor the issuer's code or state, nor the caseworker.
       const log = lines.join('');
       assert.match(log, /"route":"\/ui\/auth\/callback"/);
-      for (const secret of ['Ashworth', 'Eleanor', 'eleanor.checker', authorisation.searchParams.get('state') as string, 'code=']) assert.ok(!log.includes(secret), secret);
+      for (const secret of [
+        'Ashworth',
+        'Eleanor',
+        'eleanor.checker',
+        authorisation.searchParams.get('state') as string,
+        'code=',
+      ])
+        assert.ok(!log.includes(secret), secret);
     });
 
     test("a caseworker's roles are the API's to enforce: birth-verify alone verifies, and cannot read", async (t) => {

@@ -72,7 +72,14 @@ describe('the subscriptions page in Chromium', { skip: missing }, () => {
     await page.waitForURL(`${running.url}/ui/subscriptions`);
     assert.equal(await page.title(), 'Subscriptions – Life events verification – GOV.UK');
     const shown = await cards(page);
-    assert.deepEqual(Object.keys(shown), ['dvla-licences', 'dwp-bereavement', 'hmrc-pensions', 'nhs-records', 'old-council', FEED_READER]);
+    assert.deepEqual(Object.keys(shown), [
+      'dvla-licences',
+      'dwp-bereavement',
+      'hmrc-pensions',
+      'nhs-records',
+      'old-council',
+      FEED_READER,
+    ]);
     assert.deepEqual(shown['hmrc-pensions'], {
       State: 'Active',
       Endpoint: 'https://hooks.hmrc.example.gov.uk/lev',
@@ -82,10 +89,16 @@ describe('the subscriptions page in Chromium', { skip: missing }, () => {
       'Dead letters': 'None',
     });
     assert.equal(shown['nhs-records'].Endpoint, 'https://nhs.example.gov.uk/receive/deaths?…');
-    assert.match(shown['nhs-records'].Failures, /^2 failed attempts at the next event since \d+ \w+ \d{4} at \d\d:\d\d:\d\d UTC; the last: HTTP 500: the receiver answered 500; the next attempt on .* UTC$/);
+    assert.match(
+      shown['nhs-records'].Failures,
+      /^2 failed attempts at the next event since \d+ \w+ \d{4} at \d\d:\d\d:\d\d UTC; the last: HTTP 500: the receiver answered 500; the next attempt on .* UTC$/,
+    );
     assert.match(shown['nhs-records'].Lag, /^3 events behind; the oldest waiting since .* UTC$/);
     assert.equal(shown['dvla-licences'].State, 'Paused');
-    assert.match(shown['old-council'].State, /^Disabled The receiver answered 410 Gone on .* UTC: nothing is sent until an operator enables it again\.$/);
+    assert.match(
+      shown['old-council'].State,
+      /^Disabled The receiver answered 410 Gone on .* UTC: nothing is sent until an operator enables it again\.$/,
+    );
     assert.equal(shown['dwp-bereavement']['Dead letters'], '1 event');
     assert.equal(shown[FEED_READER].Endpoint, 'Reads the feed (GET /v1/events)');
     assert.match(shown[FEED_READER].Lag, /^2 events behind; last read on .* UTC$/);

@@ -14,7 +14,11 @@ const TEST = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const unitFiles = (dir = TEST): string[] =>
   readdirSync(dir, { withFileTypes: true })
     .flatMap((entry) =>
-      entry.isDirectory() ? unitFiles(join(dir, entry.name)) : entry.name.endsWith('.unit.test.ts') ? [join(dir, entry.name)] : [],
+      entry.isDirectory()
+        ? unitFiles(join(dir, entry.name))
+        : entry.name.endsWith('.unit.test.ts')
+          ? [join(dir, entry.name)]
+          : [],
     )
     .sort();
 

@@ -32,7 +32,10 @@ function heldStore() {
 
 const settled = async (promise: Promise<unknown>) => {
   let done = false;
-  void promise.then(() => (done = true), () => (done = true));
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
   for (let i = 0; i < 5; i++) await Promise.resolve();
   return done;
 };

@@ -21,7 +21,13 @@ import { builtInType } from '../record-types.ts';
 type Json = Record<string, any>;
 const death = (id: number): Json => ({
   id,
-  deceased: { forenames: 'Private', surname: `Person${id}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01', causeOfDeath: 'Undisclosed' },
+  deceased: {
+    forenames: 'Private',
+    surname: `Person${id}`,
+    dateOfDeath: '2024-03-01',
+    dateOfBirth: '1940-01-01',
+    causeOfDeath: 'Undisclosed',
+  },
   status: { blocked: false, correction: 'None', marginalNote: 'None' },
 });
 const source = (entries: readonly Json[]): Source => ({
@@ -29,13 +35,23 @@ const source = (entries: readonly Json[]): Source => ({
   size: undefined,
   open: () => [entries.map((entry) => JSON.stringify(entry)).join('\n')],
 });
-const loadDeaths = (store: TestStore, ids: readonly number[]) => loadSources(store.writer, builtInType('death'), [source(ids.map(death))]);
-
+const loadDeaths = (store: TestStore, ids: readonly number[]) =>
+  loadSources(store.writer, builtInType('death'), [source(ids.map(death))]);
 
 const quiet = { info() {}, warn() {} };
 
-function deliver(store: TestStore, t: { after(fn: () => unknown): void }, settings: Partial<WebhooksConfig> = {}, overrides: Partial<DeliveryOptions> = {}) {
-  const delivery = startConfiguredDelivery({ ...SETTINGS, ...settings }, store, store.descriptions, quiet, undefined, { pollMs: 50, backoff: () => 100, slots: 2, ...overrides });
+function deliver(
+  store: TestStore,
+  t: { after(fn: () => unknown): void },
+  settings: Partial<WebhooksConfig> = {},
+  overrides: Partial<DeliveryOptions> = {},
+) {
+  const delivery = startConfiguredDelivery({ ...SETTINGS, ...settings }, store, store.descriptions, quiet, undefined, {
+    pollMs: 50,
+    backoff: () => 100,
+    slots: 2,
+    ...overrides,
+  });
   t.after(() => delivery.stop());
   return delivery;
 }
@@ -48,7 +64,11 @@ async function subscribe(store: TestStore, client: string, url: string, keys: { 
 /** Verifies a v1a signature as a receiver would, from the `whpk_` key the service published. */
 function verifiesEd25519(publishedKey: string, headers: Record<string, string>, body: string): boolean {
   const raw = Buffer.from(publishedKey.slice('whpk_'.length), 'base64');
-  const key = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), raw]), format: 'der', type: 'spki' });
+  const key = createPublicKey({
+    key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), raw]),
+    format: 'der',
+    type: 'spki',
+  });
   const content = Buffer.from(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`);
   return headers['webhook-signature']
     .split(' ')
@@ -81,10 +101,19 @@ for (const kind of await storeKinds()) {
       assert.equal(request.id, `msg_lev_${event.id}`);
       assert.equal(request.headers['content-type'], 'application/json');
       assert.ok(verifiesEd25519(published, request.headers, request.body), 'v1a verifies');
-      assert.ok(!verifiesEd25519(publicKeyOf(newSigningKey()), request.headers, request.body), 'v1a fails with another key');
+      assert.ok(
+        !verifiesEd25519(publicKeyOf(newSigningKey()), request.headers, request.body),
+        'v1a fails with another key',
+      );
     }
-    assert.deepEqual(receiver.received.map((r) => JSON.parse(r.body).subject), ['2', '3', '4']);
-    assert.deepEqual(receiver.taken(), [...receiver.taken()].sort((a, b) => a - b));
+    assert.deepEqual(
+      receiver.received.map((r) => JSON.parse(r.body).subject),
+      ['2', '3', '4'],
+    );
+    assert.deepEqual(
+      receiver.taken(),
+      [...receiver.taken()].sort((a, b) => a - b),
+    );
 
     // Rotation: both secrets sign during the grace, and the library verifies with either.
     const next = newSecret();
@@ -126,7 +155,12 @@ for (const kind of await storeKinds()) {
     await subscribe(store, 'healthy', healthy.url, { secret: newSecret() });
     let up = false;
     let limited = 0;
-    down.answer = ({ count }) => (count === 0 ? (limited++, { status: 429, headers: { 'retry-after': '1' } }) : up ? { status: 200 } : { status: 503 });
+    down.answer = ({ count }) =>
+      count === 0
+        ? (limited++, { status: 429, headers: { 'retry-after': '1' } })
+        : up
+          ? { status: 200 }
+          : { status: 503 };
     deliver(store, t);
     await loadDeaths(store, [1, 2, 3]);
     await loadDeaths(store, [4, 5]);
@@ -138,11 +172,17 @@ for (const kind of await storeKinds()) {
     assert.equal(limited, 1);
     const listed = (await store.webhooks.list()).find((w) => w.client === 'down')!;
     assert.ok(listed.attempts >= 2 && listed.failingSince && listed.oldestUndeliveredAt, JSON.stringify(listed));
-    assert.ok(down.received.every((r) => JSON.parse(r.body).subject === '1'), 'nothing after the first until it is taken');
+    assert.ok(
+      down.received.every((r) => JSON.parse(r.body).subject === '1'),
+      'nothing after the first until it is taken',
+    );
     up = true;
     await until(() => down.taken().length === 5, 'everything, once the receiver is up');
     assert.deepEqual(down.taken().map(String), [...new Set(down.received.map((r) => JSON.parse(r.body).id))]);
-    assert.deepEqual(down.received.filter((r) => r.status < 300).map((r) => JSON.parse(r.body).subject), ['1', '2', '3', '4', '5']);
+    assert.deepEqual(
+      down.received.filter((r) => r.status < 300).map((r) => JSON.parse(r.body).subject),
+      ['1', '2', '3', '4', '5'],
+    );
   });
 
   test(`${kind}: 410 Gone disables the subscription; exhausted retries dead-letter events, listed and redelivered`, async (t) => {
@@ -155,23 +195,38 @@ for (const kind of await storeKinds()) {
     await subscribe(store, 'failing', failing.url, { secret: newSecret() });
     deliver(store, t, { retryMs: 400 });
     await loadDeaths(store, [1, 2]);
-    await until(async () => Boolean((await store.webhooks.get('gone'))?.disabledAt), 'the 410 to disable the subscription');
+    await until(
+      async () => Boolean((await store.webhooks.get('gone'))?.disabledAt),
+      'the 410 to disable the subscription',
+    );
     assert.equal((await store.webhooks.get('gone'))!.disabledReason, 'the receiver answered 410 Gone');
     await until(async () => (await store.webhooks.deadLetters('failing')).length === 2, 'two dead letters');
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(gone.received.length, 1, 'nothing sent after the 410');
 
     const letters = await store.webhooks.deadLetters('failing');
-    assert.deepEqual(letters.map((l) => [l.lastStatus, l.redeliver]), [[500, false], [500, false]]);
+    assert.deepEqual(
+      letters.map((l) => [l.lastStatus, l.redeliver]),
+      [
+        [500, false],
+        [500, false],
+      ],
+    );
     assert.ok(letters[0].attempts >= 2);
     const app = await startApp(t, store);
     const listed = await app.get('/v1/events/dead-letters', { ...CALLER, 'x-auth-aud': 'failing' });
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.body.deadLetters.map((l: Json) => [l.id, l.status, l.queued]), letters.map((l) => [String(l.position), 500, false]));
+    assert.deepEqual(
+      listed.body.deadLetters.map((l: Json) => [l.id, l.status, l.queued]),
+      letters.map((l) => [String(l.position), 500, false]),
+    );
     assert.deepEqual((await app.get('/v1/events/dead-letters')).body, { deadLetters: [] });
     const webhook = await app.get('/v1/events/webhook', { ...CALLER, 'x-auth-aud': 'gone' });
     assert.equal(webhook.status, 200);
-    assert.deepEqual({ ...webhook.body, url: undefined }, { url: undefined, state: 'disabled', deliveredThrough: '0', deadLetters: 0 });
+    assert.deepEqual(
+      { ...webhook.body, url: undefined },
+      { url: undefined, state: 'disabled', deliveredThrough: '0', deadLetters: 0 },
+    );
     assert.equal((await app.get('/v1/events/webhook')).status, 404);
 
     failing.answer = () => ({ status: 200 });
@@ -181,7 +236,13 @@ for (const kind of await storeKinds()) {
     assert.equal(await store.webhooks.redeliver('failing', {}), 1);
     await until(async () => (await store.webhooks.deadLetters('failing')).length === 0, 'all redelivered');
     const redelivered = failing.received.slice(before);
-    assert.deepEqual(redelivered.map((r) => r.position), [letters[1].position, letters[0].position]);
-    assert.ok(redelivered.every((r) => r.id === `msg_lev_${r.position}`), 'the same webhook-id as before');
+    assert.deepEqual(
+      redelivered.map((r) => r.position),
+      [letters[1].position, letters[0].position],
+    );
+    assert.ok(
+      redelivered.every((r) => r.id === `msg_lev_${r.position}`),
+      'the same webhook-id as before',
+    );
   });
 }

@@ -28,13 +28,19 @@ test('each failure is reported by its kind: timeout, refused, reset, status, red
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   const { port: closedPort } = closed.address() as AddressInfo;
   await new Promise((resolve) => closed.close(resolve));
-  assert.match((await send(`http://127.0.0.1:${closedPort}/hook`)).error!, /^refused: the receiver refused the connection/);
+  assert.match(
+    (await send(`http://127.0.0.1:${closedPort}/hook`)).error!,
+    /^refused: the receiver refused the connection/,
+  );
 
   // A receiver that drops the connection once the request arrives.
   const dropping = createServer((socket) => socket.once('data', () => socket.destroy()));
   await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise((resolve) => dropping.close(resolve)));
-  assert.match((await send(`http://127.0.0.1:${(dropping.address() as AddressInfo).port}/hook`)).error!, /^reset: the connection was closed before an answer/);
+  assert.match(
+    (await send(`http://127.0.0.1:${(dropping.address() as AddressInfo).port}/hook`)).error!,
+    /^reset: the connection was closed before an answer/,
+  );
 
   const failing = await startReceiver(t);
   failing.answer = () => ({ status: 500 });

@@ -19,7 +19,17 @@ const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 const deaths = (ids: number[]): Source => ({
   name: 'deaths',
   size: undefined,
-  open: () => [ids.map((id) => JSON.stringify({ id, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } })).join('\n')],
+  open: () => [
+    ids
+      .map((id) =>
+        JSON.stringify({
+          id,
+          deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
+          status: { blocked: false },
+        }),
+      )
+      .join('\n'),
+  ],
 });
 
 /** The fast receiver's bound: one slow answer (a slot may be mid-POST when the share is learnt) plus a margin for a shared machine. */
@@ -34,7 +44,10 @@ test('slow slots share: at least one, never all', () => {
   assert.equal(slowSlots(8, 1), 7);
 });
 
-test('three slow receivers and two slots: the fast one is served within its bound, the slow ones still progress', { skip, timeout: 90_000 }, async (t) => {
+test('three slow receivers and two slots: the fast one is served within its bound, the slow ones still progress', {
+  skip,
+  timeout: 90_000,
+}, async (t) => {
   const store = await emptyStore(t, 'postgres');
   const slow: Receiver[] = [];
   for (const client of ['slow-1', 'slow-2', 'slow-3']) {
@@ -47,7 +60,14 @@ test('three slow receivers and two slots: the fast one is served within its boun
   const fast = await startReceiver(t);
   await store.subscriptions.add({ client: 'fast', events: ['death.registered'], fields: [] });
   await store.webhooks.setEndpoint('fast', { url: fast.url }, { secret: newSecret() });
-  const delivery = startConfiguredDelivery({ ...SETTINGS, timeoutMs: 5000, leaseMs: 20_000, turnMs: 1000, slowShare: 0.5 }, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 100, slots: 2 });
+  const delivery = startConfiguredDelivery(
+    { ...SETTINGS, timeoutMs: 5000, leaseMs: 20_000, turnMs: 1000, slowShare: 0.5 },
+    store,
+    store.descriptions,
+    { info() {}, warn() {} },
+    undefined,
+    { pollMs: 100, slots: 2 },
+  );
   t.after(() => delivery.stop());
 
   // 20 events, committed a few at a time over about 8 seconds.
@@ -60,10 +80,16 @@ test('three slow receivers and two slots: the fast one is served within its boun
   const latencies = fast.received.map((r) => r.at - Date.parse(JSON.parse(r.body).time)).sort((a, b) => a - b);
   const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1];
   assert.ok(p99 <= FAST_P99_MS, `fast receiver p99 ${p99} ms (all: ${latencies.join(', ')})`);
-  assert.deepEqual(fast.taken(), [...fast.taken()].sort((a, b) => a - b));
+  assert.deepEqual(
+    fast.taken(),
+    [...fast.taken()].sort((a, b) => a - b),
+  );
   // The slow ones were served meanwhile: each has had turns, in feed order.
   for (const receiver of slow) {
     assert.ok(receiver.taken().length >= 2, `a slow receiver took ${receiver.taken().length}`);
-    assert.deepEqual(receiver.taken(), [...receiver.taken()].sort((a, b) => a - b));
+    assert.deepEqual(
+      receiver.taken(),
+      [...receiver.taken()].sort((a, b) => a - b),
+    );
   }
 });

@@ -15,7 +15,17 @@ import { builtInType } from '../record-types.ts';
 const deaths = (ids: number[]): Source => ({
   name: 'deaths',
   size: undefined,
-  open: () => [ids.map((id) => JSON.stringify({ id, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } })).join('\n')],
+  open: () => [
+    ids
+      .map((id) =>
+        JSON.stringify({
+          id,
+          deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
+          status: { blocked: false },
+        }),
+      )
+      .join('\n'),
+  ],
 });
 
 test('per-subscription delivery metrics', async (t) => {
@@ -23,12 +33,22 @@ test('per-subscription delivery metrics', async (t) => {
   const good = await startReceiver(t);
   const bad = await startReceiver(t);
   bad.answer = () => ({ status: 500 });
-  for (const [client, receiver] of [['good', good], ['bad', bad]] as const) {
+  for (const [client, receiver] of [
+    ['good', good],
+    ['bad', bad],
+  ] as const) {
     await store.subscriptions.add({ client, events: ['death.registered'], fields: [] });
     await store.webhooks.setEndpoint(client, { url: receiver.url }, { secret: newSecret() });
   }
   const registry = new Registry();
-  const delivery = startConfiguredDelivery({ ...SETTINGS, retryMs: 60_000 }, store, store.descriptions, { info() {}, warn() {} }, registry, { pollMs: 50, backoff: () => 50 });
+  const delivery = startConfiguredDelivery(
+    { ...SETTINGS, retryMs: 60_000 },
+    store,
+    store.descriptions,
+    { info() {}, warn() {} },
+    registry,
+    { pollMs: 50, backoff: () => 50 },
+  );
   t.after(() => delivery.stop());
   await loadSources(store.writer, builtInType('death'), [deaths([1, 2, 3])]);
   // A receiver sees a request before the sender has counted its answer and stored its position:
@@ -59,7 +79,9 @@ test('lev_feed_lag_positions of a client that only has events pushed counts from
   await store.webhooks.setEndpoint('pushed', { url: receiver.url }, { secret: newSecret() });
   await store.subscriptions.add({ client: 'reader', events: ['death.registered'], fields: [] });
   const app = await startApp(t, store);
-  const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50 });
+  const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, {
+    pollMs: 50,
+  });
   t.after(() => delivery.stop());
   await loadSources(store.writer, builtInType('death'), [deaths([1, 2, 3])]);
   await until(() => receiver.taken().length === 3, 'the deliveries');

@@ -24,7 +24,11 @@ export interface Received {
 }
 
 /** Answers a status (and headers); undefined holds the request open until the connection goes. */
-export type Answer = (request: { id: string; position: number; count: number }) => { status: number; headers?: Record<string, string>; delayMs?: number } | undefined;
+export type Answer = (request: {
+  id: string;
+  position: number;
+  count: number;
+}) => { status: number; headers?: Record<string, string>; delayMs?: number } | undefined;
 
 export interface Receiver {
   readonly url: string;
@@ -34,7 +38,11 @@ export interface Receiver {
   taken(): number[];
 }
 
-export async function startReceiver(t: Pick<TestContext, 'after'>, tls?: ServerOptions, path = '/hook'): Promise<Receiver> {
+export async function startReceiver(
+  t: Pick<TestContext, 'after'>,
+  tls?: ServerOptions,
+  path = '/hook',
+): Promise<Receiver> {
   const received: Received[] = [];
   const held: IncomingMessage[] = [];
   const receiver: Receiver = {
@@ -73,13 +81,23 @@ export async function startReceiver(t: Pick<TestContext, 'after'>, tls?: ServerO
   };
   const server = tls ? createHttpsServer(tls, handle) : createHttpServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  );
   const { port } = server.address() as AddressInfo;
   (receiver as { url: string }).url = `${tls ? 'https://localhost' : 'http://127.0.0.1'}:${port}${path}`;
   return receiver;
 }
 
-export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

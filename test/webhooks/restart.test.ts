@@ -49,7 +49,9 @@ const skip = await unavailable();
 
 /** Runs a server binary as the `postgres` OS user when this process is root (initdb and postgres refuse root). */
 const asPostgres = (tool: string, args: string[]) =>
-  process.getuid?.() === 0 ? run('runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args]) : run(join(BIN, tool), args);
+  process.getuid?.() === 0
+    ? run('runuser', ['-u', 'postgres', '--', join(BIN, tool), ...args])
+    : run(join(BIN, tool), args);
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -71,7 +73,8 @@ async function privateServer(t: { after(fn: () => unknown): void }) {
   const port = await freePort();
   await asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
   const options = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  const pgCtl = (...args: string[]) => asPostgres('pg_ctl', ['-D', data, '-l', join(folder, 'server.log'), '-o', options, '-w', '-t', '60', ...args]);
+  const pgCtl = (...args: string[]) =>
+    asPostgres('pg_ctl', ['-D', data, '-l', join(folder, 'server.log'), '-o', options, '-w', '-t', '60', ...args]);
   await pgCtl('start');
   t.after(async () => {
     await asPostgres('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
@@ -85,7 +88,11 @@ const deaths = (first: number, n: number): Source => ({
   size: undefined,
   open: () => [
     Array.from({ length: n }, (_, i) =>
-      JSON.stringify({ id: first + i, deceased: { forenames: 'A', surname: `B${first + i}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } }),
+      JSON.stringify({
+        id: first + i,
+        deceased: { forenames: 'A', surname: `B${first + i}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
+        status: { blocked: false },
+      }),
     ).join('\n'),
   ],
 });
@@ -95,11 +102,17 @@ function assertComplete(receiver: Receiver, expected: readonly number[], name: s
   const taken = receiver.taken();
   const firsts = [...new Set(taken)];
   assert.deepEqual(firsts, expected, `${name}: every event, in feed order`);
-  assert.ok(receiver.received.every((r) => r.id === `msg_lev_${r.position}`), `${name}: every copy of an event with its one webhook-id`);
+  assert.ok(
+    receiver.received.every((r) => r.id === `msg_lev_${r.position}`),
+    `${name}: every copy of an event with its one webhook-id`,
+  );
   return taken.length - firsts.length;
 }
 
-test('a PostgreSQL server restarted mid-delivery: nothing lost, in order, duplicates only with the same webhook-id, delivery resuming by itself', { skip, timeout: 180_000 }, async (t) => {
+test('a PostgreSQL server restarted mid-delivery: nothing lost, in order, duplicates only with the same webhook-id, delivery resuming by itself', {
+  skip,
+  timeout: 180_000,
+}, async (t) => {
   const server = await privateServer(t);
   const driver = openPostgres({ url: server.url, poolSize: 4, statementTimeoutMs: 10_000 });
   t.after(() => driver.close()); // after the server's own teardown: what it hears meanwhile is ignored, as any lost connection
@@ -113,33 +126,65 @@ test('a PostgreSQL server restarted mid-delivery: nothing lost, in order, duplic
     await backend.webhooks.setEndpoint(`dept-${index}`, { url: receiver.url }, { secret: newSecret() });
   }
   const logged: string[] = [];
-  const log = { info: (_d: object, message: string) => void logged.push(message), warn: (_d: object, message: string) => void logged.push(message) };
-  const delivery = startConfiguredDelivery(SETTINGS, backend, records, log, undefined, { pollMs: 100, backoff: () => 100, slots: 2, batch: 20 });
+  const log = {
+    info: (_d: object, message: string) => void logged.push(message),
+    warn: (_d: object, message: string) => void logged.push(message),
+  };
+  const delivery = startConfiguredDelivery(SETTINGS, backend, records, log, undefined, {
+    pollMs: 100,
+    backoff: () => 100,
+    slots: 2,
+    batch: 20,
+  });
   t.after(() => delivery.stop());
 
   const before = 3000;
   await loadSources(backend.writer, builtInType('death'), [deaths(1, before)]);
-  const bootTime = async () => (await driver.query<{ at: Date }>('SELECT pg_postmaster_start_time() AS at'))[0].at.getTime();
+  const bootTime = async () =>
+    (await driver.query<{ at: Date }>('SELECT pg_postmaster_start_time() AS at'))[0].at.getTime();
   const firstBoot = await bootTime();
   await until(() => receivers.every((r) => r.taken().length >= 100), 'delivery under way', 60_000);
   await server.restart();
   const takenAtRestart = receivers.map((r) => new Set(r.taken()).size);
-  assert.ok(takenAtRestart.every((n) => n < before), `delivery was still under way at the restart (${takenAtRestart.join(', ')} of ${before})`);
+  assert.ok(
+    takenAtRestart.every((n) => n < before),
+    `delivery was still under way at the restart (${takenAtRestart.join(', ')} of ${before})`,
+  );
 
   // The pool opens new connections by itself: a load after the restart commits, and is delivered too.
-  await until(async () => (await bootTime().catch(() => firstBoot)) !== firstBoot, 'the restarted server answering', 30_000);
+  await until(
+    async () => (await bootTime().catch(() => firstBoot)) !== firstBoot,
+    'the restarted server answering',
+    30_000,
+  );
   await loadSources(backend.writer, builtInType('death'), [deaths(before + 1, 100)]);
   const expected = Array.from({ length: before + 100 }, (_, i) => i + 1);
-  await until(() => receivers.every((r) => new Set(r.taken()).size === expected.length), 'every event at both receivers', 120_000);
+  await until(
+    () => receivers.every((r) => new Set(r.taken()).size === expected.length),
+    'every event at both receivers',
+    120_000,
+  );
 
   const duplicates = receivers.map((receiver, index) => assertComplete(receiver, expected, `dept-${index}`));
   // At least once: what was in flight at the restart (a position not yet recorded) may come twice, never more than a few.
-  assert.ok(duplicates.every((n) => n <= 40), `duplicates: ${duplicates.join(', ')}`);
+  assert.ok(
+    duplicates.every((n) => n <= 40),
+    `duplicates: ${duplicates.join(', ')}`,
+  );
   for (const [index] of receivers.entries()) {
-    await until(async () => (await backend.webhooks.get(`dept-${index}`))!.deliveredThrough === expected.length, `dept-${index}'s position recorded through the last event`, 10_000);
+    await until(
+      async () => (await backend.webhooks.get(`dept-${index}`))!.deliveredThrough === expected.length,
+      `dept-${index}'s position recorded through the last event`,
+      10_000,
+    );
   }
   // The worker noticed, and said so once it could work again.
-  assert.ok(logged.some((message) => /paused|interrupted/.test(message)), logged.join('; '));
-  const [{ entries }] = await driver.query<{ entries: number }>(`SELECT count(*)::int AS entries FROM audit_log WHERE username = 'lev-api-deliver'`);
+  assert.ok(
+    logged.some((message) => /paused|interrupted/.test(message)),
+    logged.join('; '),
+  );
+  const [{ entries }] = await driver.query<{ entries: number }>(
+    `SELECT count(*)::int AS entries FROM audit_log WHERE username = 'lev-api-deliver'`,
+  );
   assert.ok(entries >= 2 * expected.length, `every delivery audited (${entries} entries)`);
 });

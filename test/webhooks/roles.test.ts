@@ -15,10 +15,20 @@ import { type Receiver, SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType } from '../record-types.ts';
 
 type Json = Record<string, any>;
-const source = (entries: readonly Json[]): Source => ({ name: 'records', size: undefined, open: () => [entries.map((entry) => JSON.stringify(entry)).join('\n')] });
+const source = (entries: readonly Json[]): Source => ({
+  name: 'records',
+  size: undefined,
+  open: () => [entries.map((entry) => JSON.stringify(entry)).join('\n')],
+});
 const death = (id: number, blocked = false): Json => ({
   id,
-  deceased: { forenames: 'Private', surname: `Person${id}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01', causeOfDeath: 'Undisclosed' },
+  deceased: {
+    forenames: 'Private',
+    surname: `Person${id}`,
+    dateOfDeath: '2024-03-01',
+    dateOfBirth: '1940-01-01',
+    causeOfDeath: 'Undisclosed',
+  },
   status: { blocked, correction: 'None', marginalNote: 'None' },
 });
 const birth = (id: number): Json => ({
@@ -34,7 +44,9 @@ const EVENTS = ['death.registered', 'birth.registered'];
  * mid-turn and another slot send an event again, with the same webhook-id (workers.test.ts holds that).
  */
 const bodies = (receiver: Receiver) =>
-  receiver.received.filter((r, i) => receiver.received.findIndex((other) => other.id === r.id) === i).map((r) => JSON.parse(r.body) as Json);
+  receiver.received
+    .filter((r, i) => receiver.received.findIndex((other) => other.id === r.id) === i)
+    .map((r) => JSON.parse(r.body) as Json);
 const distinctTaken = (receiver: Receiver) => new Set(receiver.taken()).size;
 
 for (const kind of await storeKinds()) {
@@ -46,9 +58,9 @@ for (const kind of await storeKinds()) {
       // With full-details: the restricted field too.
       'dwp-full': { roles: ['death', 'full-details'] },
       // Verify-only roles read no dataset: nothing pushed.
-      'verifier': { roles: ['death-verify', 'birth-verify'] },
+      verifier: { roles: ['death-verify', 'birth-verify'] },
       // No roles recorded: every type it names, thin.
-      'unrecorded': {},
+      unrecorded: {},
     } as const;
     const receivers: Record<string, Receiver> = {};
     for (const [client, { roles }] of Object.entries(clients) as [string, { roles?: readonly string[] }][]) {
@@ -56,36 +68,75 @@ for (const kind of await storeKinds()) {
       await store.subscriptions.add({ client, events: EVENTS, fields: FIELDS, ...(roles ? { roles } : {}) });
       await store.webhooks.setEndpoint(client, { url: receivers[client].url }, { secret: newSecret() });
     }
-    const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50, backoff: () => 100, slots: 4 });
+    const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, {
+      pollMs: 50,
+      backoff: () => 100,
+      slots: 4,
+    });
     t.after(() => delivery.stop());
 
     await loadSources(store.writer, builtInType('death'), [source([death(11), death(12, true)])]);
     await loadSources(store.writer, builtInType('birth'), [source([birth(21)])]);
-    await until(() => distinctTaken(receivers['dwp-basic']) === 2 && distinctTaken(receivers['dwp-full']) === 2 && distinctTaken(receivers.unrecorded) === 3, 'the deliveries');
+    await until(
+      () =>
+        distinctTaken(receivers['dwp-basic']) === 2 &&
+        distinctTaken(receivers['dwp-full']) === 2 &&
+        distinctTaken(receivers.unrecorded) === 3,
+      'the deliveries',
+    );
 
     const app = await startApp(t, store);
     for (const client of ['dwp-basic', 'dwp-full'] as const) {
       const events = bodies(receivers[client]);
-      assert.deepEqual(events.map((e) => e.type), ['death.registered', 'death.registered'], `${client}: deaths only, no births without the birth role`);
+      assert.deepEqual(
+        events.map((e) => e.type),
+        ['death.registered', 'death.registered'],
+        `${client}: deaths only, no births without the birth role`,
+      );
       for (const event of events) {
         // The lookup, by a caller holding the same roles, over HTTP.
-        const lookup = await app.get(`${event.source}/${event.subject}`, { ...CALLER, 'x-auth-roles': clients[client].roles.join(',') });
+        const lookup = await app.get(`${event.source}/${event.subject}`, {
+          ...CALLER,
+          'x-auth-roles': clients[client].roles.join(','),
+        });
         assert.equal(lookup.status, 200);
-        const expected = Object.fromEntries(['deceased.dateOfDeath', 'deceased.causeOfDeath'].map((path) => [path, readPath(lookup.body, path) ?? null]));
+        const expected = Object.fromEntries(
+          ['deceased.dateOfDeath', 'deceased.causeOfDeath'].map((path) => [path, readPath(lookup.body, path) ?? null]),
+        );
         assert.deepEqual(event.data.fields, expected, `${client}: ${event.subject} as the lookup shows it`);
       }
     }
     const [basic, blockedBasic] = bodies(receivers['dwp-basic']);
-    assert.deepEqual(basic.data.fields, { 'deceased.dateOfDeath': '2024-03-01', 'deceased.causeOfDeath': null }, 'a restricted field is null without full-details');
-    assert.deepEqual(bodies(receivers['dwp-full'])[0].data.fields, { 'deceased.dateOfDeath': '2024-03-01', 'deceased.causeOfDeath': 'Undisclosed' });
-    assert.deepEqual(blockedBasic.data.fields, { 'deceased.dateOfDeath': null, 'deceased.causeOfDeath': null }, 'nothing of a blocked registration');
+    assert.deepEqual(
+      basic.data.fields,
+      { 'deceased.dateOfDeath': '2024-03-01', 'deceased.causeOfDeath': null },
+      'a restricted field is null without full-details',
+    );
+    assert.deepEqual(bodies(receivers['dwp-full'])[0].data.fields, {
+      'deceased.dateOfDeath': '2024-03-01',
+      'deceased.causeOfDeath': 'Undisclosed',
+    });
+    assert.deepEqual(
+      blockedBasic.data.fields,
+      { 'deceased.dateOfDeath': null, 'deceased.causeOfDeath': null },
+      'nothing of a blocked registration',
+    );
 
     const thin = bodies(receivers.unrecorded);
-    assert.deepEqual(thin.map((e) => e.type), ['death.registered', 'death.registered', 'birth.registered']);
-    assert.ok(thin.every((e) => !('fields' in e.data)), 'no fields without roles recorded');
+    assert.deepEqual(
+      thin.map((e) => e.type),
+      ['death.registered', 'death.registered', 'birth.registered'],
+    );
+    assert.ok(
+      thin.every((e) => !('fields' in e.data)),
+      'no fields without roles recorded',
+    );
 
     // The verify-only client gets nothing; its position moves past the events all the same.
-    await until(async () => (await store.webhooks.get('verifier'))!.deliveredThrough === 3, "the verifier's position past the events it does not receive");
+    await until(
+      async () => (await store.webhooks.get('verifier'))!.deliveredThrough === 3,
+      "the verifier's position past the events it does not receive",
+    );
     assert.equal(receivers.verifier.received.length, 0);
 
     // Changing the roles takes effect from the next event: the birth role added, births with their field.
@@ -103,8 +154,13 @@ for (const kind of await storeKinds()) {
       return of('dwp-basic').length >= 3;
     }, "the birth's audit entry");
     // One entry an attempt: an event sent again (the same webhook-id) has one of its own, naming the same fields.
-    const perEvent = (client: string) => [...new Map(of(client).map((entry) => [entry.requestId, entry.fields])).values()];
-    assert.deepEqual(perEvent('dwp-full'), [['deceased.dateOfDeath', 'deceased.causeOfDeath'], ['deceased.dateOfDeath', 'deceased.causeOfDeath']]);
+    const perEvent = (client: string) => [
+      ...new Map(of(client).map((entry) => [entry.requestId, entry.fields])).values(),
+    ];
+    assert.deepEqual(perEvent('dwp-full'), [
+      ['deceased.dateOfDeath', 'deceased.causeOfDeath'],
+      ['deceased.dateOfDeath', 'deceased.causeOfDeath'],
+    ]);
     assert.deepEqual(of('dwp-basic').at(-1)!.fields, ['child.surname']);
     assert.ok(of('unrecorded').every((entry) => !entry.fields?.length));
     assert.equal(of('verifier').length, 0);

@@ -18,7 +18,17 @@ import { builtInType } from '../record-types.ts';
 const deaths = (ids: number[]): Source => ({
   name: 'deaths',
   size: undefined,
-  open: () => [ids.map((id) => JSON.stringify({ id, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } })).join('\n')],
+  open: () => [
+    ids
+      .map((id) =>
+        JSON.stringify({
+          id,
+          deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
+          status: { blocked: false },
+        }),
+      )
+      .join('\n'),
+  ],
 });
 
 for (const kind of await storeKinds()) {
@@ -32,7 +42,14 @@ for (const kind of await storeKinds()) {
       await store.subscriptions.add({ client: 'slow', events: ['death.registered'], fields: [] });
       await store.webhooks.setEndpoint('slow', { url: receiver.url }, { secret: newSecret() });
       // A turn long enough for every event, so only the pause can stop it.
-      const delivery = startConfiguredDelivery({ ...SETTINGS, timeoutMs: 3000, leaseMs: 10_000, turnMs: 60_000 }, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50, slots: 1 });
+      const delivery = startConfiguredDelivery(
+        { ...SETTINGS, timeoutMs: 3000, leaseMs: 10_000, turnMs: 60_000 },
+        store,
+        store.descriptions,
+        { info() {}, warn() {} },
+        undefined,
+        { pollMs: 50, slots: 1 },
+      );
       t.after(() => delivery.stop());
       await loadSources(store.writer, builtInType('death'), [deaths([1, 2, 3, 4, 5, 6, 7, 8])]);
       await until(() => receiver.received.length === 1, 'the first event');
@@ -40,10 +57,17 @@ for (const kind of await storeKinds()) {
       else assert.equal(await store.subscriptions.remove('slow'), true);
       // The event in flight is answered; nothing after it is sent, though the turn had seven more to go.
       await new Promise((resolve) => setTimeout(resolve, 2500));
-      assert.equal(receiver.received.length, 1, `sent after the ${stop}: ${receiver.received.map((r) => r.position).join(', ')}`);
+      assert.equal(
+        receiver.received.length,
+        1,
+        `sent after the ${stop}: ${receiver.received.map((r) => r.position).join(', ')}`,
+      );
       if (stop === 'pause') {
         // Resumed, it carries on from the event after the one taken.
-        await until(async () => (await store.webhooks.get('slow'))?.deliveredThrough === 1, 'the first position recorded');
+        await until(
+          async () => (await store.webhooks.get('slow'))?.deliveredThrough === 1,
+          'the first position recorded',
+        );
         await store.subscriptions.setPaused('slow', false);
         await until(() => receiver.received.length >= 2, 'the next event after resuming');
         assert.equal(receiver.received[1].position, 2);

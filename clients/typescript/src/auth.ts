@@ -75,12 +75,22 @@ export function clientCredentials(options: ClientCredentialsOptions): () => Prom
     const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
     const response = await fetchFn(tokenEndpoint, {
       method: 'POST',
-      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      headers: {
+        authorization: `Basic ${basic}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+      },
       body,
     });
-    const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown; error?: unknown };
+    const answer = (await response.json().catch(() => ({}))) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+      error?: unknown;
+    };
     if (!response.ok || typeof answer.access_token !== 'string') {
-      throw new Error(`the token endpoint refused the client credentials: ${response.status} ${typeof answer.error === 'string' ? answer.error : ''}`.trim());
+      throw new Error(
+        `the token endpoint refused the client credentials: ${response.status} ${typeof answer.error === 'string' ? answer.error : ''}`.trim(),
+      );
     }
     const lifetimeMs = typeof answer.expires_in === 'number' ? answer.expires_in * 1000 : 60_000;
     return { token: answer.access_token, renewAt: Date.now() + Math.max(0, lifetimeMs - renewBeforeMs) };

@@ -14,7 +14,11 @@ type Schemas = components['schemas'];
 type Query<O extends keyof operations> = NonNullable<operations[O]['parameters']['query']>;
 /** An operation's query by its operationId, made from a record type's name (`search${Capitalize<T>}V1`). */
 type QueryOf<O extends string> = O extends keyof operations ? Query<O> : never;
-type AnswerOf<O extends string> = O extends keyof operations ? operations[O] extends { responses: { 200: { content: { 'application/json': infer A } } } } ? A : never : never;
+type AnswerOf<O extends string> = O extends keyof operations
+  ? operations[O] extends { responses: { 200: { content: { 'application/json': infer A } } } }
+    ? A
+    : never
+  : never;
 type SchemaOf<S extends string> = S extends keyof Schemas ? Schemas[S] : never;
 
 /** The record types the service serves, as its OpenAPI document lists them (schema.ts is generated from it). */
@@ -48,7 +52,12 @@ export type SuggestionOf<T extends RecordType> = SuggestionsOf<T>['candidates'][
 
 /** A record type the document lists without a schema or an operation named as above: none, or the next line fails to compile, naming it. */
 type Untyped = {
-  [T in RecordType]: NeverAs<RecordOf<T>, T> | NeverAs<SearchParamsOf<T>, T> | NeverAs<VerificationParamsOf<T>, T> | NeverAs<SuggestionParamsOf<T>, T> | NeverAs<SuggestionsOf<T>, T>;
+  [T in RecordType]:
+    | NeverAs<RecordOf<T>, T>
+    | NeverAs<SearchParamsOf<T>, T>
+    | NeverAs<VerificationParamsOf<T>, T>
+    | NeverAs<SuggestionParamsOf<T>, T>
+    | NeverAs<SuggestionsOf<T>, T>;
 }[RecordType];
 type NeverAs<X, T> = [X] extends [never] ? T : never;
 const everyTypeTyped: [Untyped] extends [never] ? true : `not typed from the document: ${Untyped}` = true;
@@ -123,20 +132,33 @@ export interface LevClient {
   /** One v1 record by its system number; LevApiError 404 when there is none. */
   lookup<T extends RecordType>(type: T, systemNumber: number | string, options?: CallOptions): Promise<RecordOf<T>>;
   /** v1 records by names and date, in ascending system number. */
-  search<T extends RecordType>(type: T, params: SearchParamsOf<T>, options?: CallOptions): Promise<SearchResults<RecordOf<T>>>;
+  search<T extends RecordType>(
+    type: T,
+    params: SearchParamsOf<T>,
+    options?: CallOptions,
+  ): Promise<SearchResults<RecordOf<T>>>;
   /** Whether the details match exactly one current registration: true or false, and nothing of the record. */
   verify<T extends RecordType>(type: T, params: VerificationParamsOf<T>, options?: CallOptions): Promise<boolean>;
   /**
    * Close matches for details that may be slightly wrong (the `suggest` role with the dataset's): the
    * search's parameters and an optional `limit`; candidates best first, each saying how it matched.
    */
-  suggest<T extends RecordType>(type: T, params: SuggestionParamsOf<T>, options?: CallOptions): Promise<SuggestionsOf<T>>;
+  suggest<T extends RecordType>(
+    type: T,
+    params: SuggestionParamsOf<T>,
+    options?: CallOptions,
+  ): Promise<SuggestionsOf<T>>;
   /** Accesses per user per day, from the audit trail (the `audit` role). */
   auditReport(params?: AuditReportParams, options?: CallOptions): Promise<AuditReport>;
   /** One user's accesses (`user` is the whole username), newest first: the report's drill-down (the `audit` role). */
   auditEntries(params: AuditEntriesParams, options?: CallOptions): Promise<AuditEntries>;
   /** Who saw a registration: the accesses that disclosed or decided on it, newest first (the `audit` role). */
-  recordAccesses(type: RecordType, systemNumber: number | string, params?: RecordAccessesParams, options?: CallOptions): Promise<AuditEntries>;
+  recordAccesses(
+    type: RecordType,
+    systemNumber: number | string,
+    params?: RecordAccessesParams,
+    options?: CallOptions,
+  ): Promise<AuditEntries>;
   /** The audit trail's signed checkpoints, newest first, for a witness to keep (the `audit` role). */
   auditCheckpoints(params?: { limit?: number }, options?: CallOptions): Promise<AuditCheckpoint[]>;
   /** Every subscription to the change feed, by client: where its events go, its state, lag, failures and dead letters (the `audit` role). */
@@ -146,13 +168,23 @@ export interface LevClient {
    * VC, or with `format: 'qr'` the compact form a printed certificate's QR code holds, or with
    * `svg: true` as well, that QR code as SVG. `holderKey` binds the SD-JWT VC to the holder's key.
    */
-  credential(type: RecordType, systemNumber: number | string, params?: { holderKey?: string; format?: 'sd-jwt' | 'qr'; svg?: boolean }, options?: CallOptions): Promise<string>;
+  credential(
+    type: RecordType,
+    systemNumber: number | string,
+    params?: { holderKey?: string; format?: 'sd-jwt' | 'qr'; svg?: boolean },
+    options?: CallOptions,
+  ): Promise<string>;
   /**
    * A credential offer of the registration for the holder's wallet (the `credentials` role with the
    * dataset's; docs/wallets.md): the deep link to show as a QR code or open, the transaction code
    * to send the holder separately when `txCode` asked for one, and when the offer expires.
    */
-  createOffer(type: RecordType, systemNumber: number | string, body: OfferRequest, options?: CallOptions): Promise<CredentialOffer>;
+  createOffer(
+    type: RecordType,
+    systemNumber: number | string,
+    body: OfferRequest,
+    options?: CallOptions,
+  ): Promise<CredentialOffer>;
   /** The v0 birth views of the existing service. */
   readonly v0: {
     lookup(type: 'birth', systemNumber: number | string, options?: CallOptions): Promise<BirthV0>;
@@ -202,12 +234,23 @@ function sender(options: LevClientOptions): (request: Request) => Promise<Respon
   return async (request) =>
     // undici's fetch takes its own Request class, not the platform's: pass the parts. Imported
     // here: a client given no dispatcher never loads undici.
-    (await (await import('undici')).fetch(request.url, { method: request.method, headers: [...request.headers], signal: request.signal, dispatcher })) as unknown as Response;
+    (await (
+      await import('undici')
+    ).fetch(request.url, {
+      method: request.method,
+      headers: [...request.headers],
+      signal: request.signal,
+      dispatcher,
+    })) as unknown as Response;
 }
 
 export function createLevClient(options: LevClientOptions): LevClient {
   const send = withRetries(sender(options), options.retry);
-  const api = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/$/, ''), fetch: send, headers: { accept: 'application/json', ...options.headers } });
+  const api = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/$/, ''),
+    fetch: send,
+    headers: { accept: 'application/json', ...options.headers },
+  });
   const identity = (auth: Auth | undefined): Middleware => ({
     async onRequest({ request }) {
       await auth?.(request.headers);
@@ -219,8 +262,14 @@ export function createLevClient(options: LevClientOptions): LevClient {
     const middleware = identity(auth);
     // openapi-fetch types each literal path; the paths here are made from the record type, so the
     // call is made untyped and its answer typed by the signatures above, which come from the same document.
-    const get = async (path: string, params: { path?: Record<string, unknown>; query?: Record<string, unknown> }, call: CallOptions = {}) => {
-      const { response, data, error } = await (api.GET as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>)(path, {
+    const get = async (
+      path: string,
+      params: { path?: Record<string, unknown>; query?: Record<string, unknown> },
+      call: CallOptions = {},
+    ) => {
+      const { response, data, error } = await (
+        api.GET as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>
+      )(path, {
         params,
         signal: call.signal,
         middleware: [middleware],
@@ -245,19 +294,27 @@ export function createLevClient(options: LevClientOptions): LevClient {
       },
       suggest: async <T extends RecordType>(type: T, params: SuggestionParamsOf<T>, call?: CallOptions) =>
         (await get(`/v1/suggestions/${type}`, { query: { ...params } }, call)).body as SuggestionsOf<T>,
-      auditReport: async (params = {}, call) => (await get('/api/v0/audit/user-activity', { query: { ...params } }, call)).body as AuditReport,
+      auditReport: async (params = {}, call) =>
+        (await get('/api/v0/audit/user-activity', { query: { ...params } }, call)).body as AuditReport,
       auditEntries: async (params, call) => {
         const { records, truncated } = await results<AuditEntry>('/api/v0/audit/entries', params, call);
         return { entries: records, truncated };
       },
       recordAccesses: async (type, systemNumber, params = {}, call) => {
-        const { body, response } = await get('/api/v0/audit/records/{type}/{id}', { path: { type, id: String(systemNumber) }, query: { ...params } }, call);
+        const { body, response } = await get(
+          '/api/v0/audit/records/{type}/{id}',
+          { path: { type, id: String(systemNumber) }, query: { ...params } },
+          call,
+        );
         return { entries: body as AuditEntry[], truncated: response.headers.get(TRUNCATED_HEADER) === 'true' };
       },
-      auditCheckpoints: async (params = {}, call) => (await get('/api/v0/audit/checkpoints', { query: { ...params } }, call)).body as AuditCheckpoint[],
+      auditCheckpoints: async (params = {}, call) =>
+        (await get('/api/v0/audit/checkpoints', { query: { ...params } }, call)).body as AuditCheckpoint[],
       subscriptions: async (call) => (await get('/api/v0/subscriptions', {}, call)).body as SubscriptionState[],
       credential: async (type, systemNumber, { svg = false, ...query } = {}, call = {}) => {
-        const { response, data, error } = await (api.GET as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>)('/v1/credentials/{type}/{id}', {
+        const { response, data, error } = await (
+          api.GET as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>
+        )('/v1/credentials/{type}/{id}', {
           params: { path: { type, id: String(systemNumber) }, query },
           headers: { accept: svg ? 'image/svg+xml' : 'application/dc+sd-jwt, application/json' },
           parseAs: 'text',
@@ -269,7 +326,9 @@ export function createLevClient(options: LevClientOptions): LevClient {
       },
       createOffer: async (type, systemNumber, body, call = {}) => {
         // Not retried: each call makes an offer.
-        const { response, data, error } = await (api.POST as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>)('/v1/credentials/{type}/{id}/offer', {
+        const { response, data, error } = await (
+          api.POST as (p: string, init: object) => Promise<{ response: Response; data?: unknown; error?: unknown }>
+        )('/v1/credentials/{type}/{id}/offer', {
           params: { path: { type, id: String(systemNumber) } },
           body,
           signal: call.signal,
@@ -279,21 +338,34 @@ export function createLevClient(options: LevClientOptions): LevClient {
         return data as CredentialOffer;
       },
       v0: {
-        lookup: async (type, systemNumber, call) => (await get(`/api/v0/events/${type}/{systemNumber}`, { path: { systemNumber: String(systemNumber) } }, call)).body as BirthV0,
+        lookup: async (type, systemNumber, call) =>
+          (await get(`/api/v0/events/${type}/{systemNumber}`, { path: { systemNumber: String(systemNumber) } }, call))
+            .body as BirthV0,
         search: (type, params, call) => results(`/api/v0/events/${type}`, params, call),
       },
       openapi: async (call) => (await get('/openapi.json', {}, call)).body as Record<string, unknown>,
       events: (eventsOptions = {}) => follow(eventsOptions),
     };
 
-    async function* follow({ after, since, signal, limit, wait = 20, backoff = {} }: EventsOptions): AsyncGenerator<FeedEvent> {
+    async function* follow({
+      after,
+      since,
+      signal,
+      limit,
+      wait = 20,
+      backoff = {},
+    }: EventsOptions): AsyncGenerator<FeedEvent> {
       const { baseDelayMs = 500, maxDelayMs = 30_000 } = backoff;
       let position = after;
       let failures = 0;
       while (!signal?.aborted) {
         let page: { events: FeedEvent[]; next: string };
         try {
-          const query = { ...(position !== undefined ? { after: position } : since !== undefined ? { since } : {}), ...(limit ? { limit } : {}), wait };
+          const query = {
+            ...(position !== undefined ? { after: position } : since !== undefined ? { since } : {}),
+            ...(limit ? { limit } : {}),
+            wait,
+          };
           page = (await get('/v1/events', { query }, { signal })).body as { events: FeedEvent[]; next: string };
         } catch (error) {
           if (signal?.aborted) return;

@@ -77,7 +77,9 @@ const verifyJws = (jwk: JsonWebKey & { alg?: string }, data: string, signature: 
 function jwtPart(jwt: string, part: 0 | 1): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(jwt.split('.')[part] ?? '', 'base64url').toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -100,24 +102,31 @@ async function issuerKeys(issuer: string, fetchFn: typeof fetch): Promise<JsonWe
   if (!response.ok) fail(`the issuer's metadata could not be fetched (HTTP ${response.status})`);
   const metadata = (await response.json()) as { issuer?: unknown; jwks?: { keys?: unknown } };
   if (metadata.issuer !== issuer) fail(`the issuer's metadata names ${JSON.stringify(metadata.issuer)}, not ${issuer}`);
-  const keys = Array.isArray(metadata.jwks?.keys) ? (metadata.jwks.keys as JsonWebKey[]) : fail('the issuer publishes no keys');
+  const keys = Array.isArray(metadata.jwks?.keys)
+    ? (metadata.jwks.keys as JsonWebKey[])
+    : fail('the issuer publishes no keys');
   issuerKeysCache.set(issuer, { value: keys, until: Date.now() + KEYS_KEPT_MS });
   return keys;
 }
 
 /** Verifies a credential or a presentation of one (an SD-JWT VC, `~`-separated); throws CredentialVerificationError when it is not genuine. */
-export async function verifyCredential(credential: string, options: VerifyCredentialOptions): Promise<VerifiedCredential> {
+export async function verifyCredential(
+  credential: string,
+  options: VerifyCredentialOptions,
+): Promise<VerifiedCredential> {
   const fetchFn = options.fetch ?? fetch;
   const text = credential.trim();
   const notACredential = (message: string): never => {
     throw new NotACredentialError(message);
   };
-  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+~/.test(text)) notACredential('it is not an SD-JWT (an issuer-signed JWT followed by ~-separated disclosures)');
+  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+~/.test(text))
+    notACredential('it is not an SD-JWT (an issuer-signed JWT followed by ~-separated disclosures)');
   const jwt = text.split('~')[0];
   const unverified = (jwtPart(jwt, 0) && jwtPart(jwt, 1)) ?? notACredential('its issuer-signed JWT cannot be read');
   const issuer = typeof unverified.iss === 'string' ? unverified.iss : fail('it names no issuer');
   if (!options.trustedIssuers.includes(issuer)) fail(`its issuer ${issuer} is not one trusted here`);
-  if (!issuer.startsWith('https://') && !(options.allowHttp && issuer.startsWith('http://'))) fail(`its issuer ${issuer} is not an HTTPS URL`);
+  if (!issuer.startsWith('https://') && !(options.allowHttp && issuer.startsWith('http://')))
+    fail(`its issuer ${issuer} is not an HTTPS URL`);
   const keys = await issuerKeys(issuer, fetchFn);
 
   // The issuer's signature, on the credential and on the status list alike, by the key its header names.
@@ -169,12 +178,17 @@ export async function verifyCredential(credential: string, options: VerifyCreden
     return fail(`it is not genuine: ${(error as Error).message}`);
   }
   const { payload } = result;
-  if (payload.cnf && !holderBound && options.requireKeyBinding !== false) fail('it names a holder key but was presented without key binding');
+  if (payload.cnf && !holderBound && options.requireKeyBinding !== false)
+    fail('it names a holder key but was presented without key binding');
 
   // Every disclosure must be one the issuer signed a digest of: an altered one would otherwise be
   // dropped silently. And each once: the library takes a repeated one as one, and no honest holder repeats one.
   const decoded = await decodeSdJwt(text, digest);
-  const { disclosureKeymap } = await unpack(decoded.jwt.payload as Record<string, unknown>, decoded.disclosures, digest);
+  const { disclosureKeymap } = await unpack(
+    decoded.jwt.payload as Record<string, unknown>,
+    decoded.disclosures,
+    digest,
+  );
   const referenced = new Set(Object.values(disclosureKeymap));
   const seen = new Set<string>();
   for (const disclosure of decoded.disclosures) {

@@ -20,6 +20,9 @@ export function errorOf(response: Response, body: unknown): LevApiError {
   const given = typeof body === 'object' && body !== null ? (body as { code?: unknown; message?: unknown }) : {};
   // Not the service's JSON (a proxy's page, say): the status says what there is to say.
   const code = typeof given.code === 'string' ? given.code : `Http${response.status}`;
-  const message = typeof given.message === 'string' ? given.message : response.statusText || `The service answered ${response.status}`;
+  const message =
+    typeof given.message === 'string'
+      ? given.message
+      : response.statusText || `The service answered ${response.status}`;
   return new LevApiError(response.status, code, message, requestId);
 }

@@ -18,5 +18,9 @@ export interface MutualTlsOptions {
 
 /** What `createLevClient` takes to present a client certificate: spread it into the options. */
 export function mutualTls({ cert, key, ca, servername }: MutualTlsOptions): { dispatcher: Dispatcher } {
-  return { dispatcher: new (require('undici') as typeof import('undici')).Agent({ connect: { cert, key, ca: ca as string | Buffer | (string | Buffer)[] | undefined, servername } }) };
+  return {
+    dispatcher: new (require('undici') as typeof import('undici')).Agent({
+      connect: { cert, key, ca: ca as string | Buffer | (string | Buffer)[] | undefined, servername },
+    }),
+  };
 }

@@ -19,7 +19,10 @@ const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 type Headers = Record<string, string | string[] | undefined> | { get(name: string): string | null };
 
 function header(headers: Headers, name: string): string {
-  const value = typeof (headers as { get?: unknown }).get === 'function' ? (headers as { get(name: string): string | null }).get(name) : (headers as Record<string, string | string[] | undefined>)[name];
+  const value =
+    typeof (headers as { get?: unknown }).get === 'function'
+      ? (headers as { get(name: string): string | null }).get(name)
+      : (headers as Record<string, string | string[] | undefined>)[name];
   const text = Array.isArray(value) ? value[0] : value;
   if (!text) throw new WebhookVerificationError(`Missing required header ${name}`);
   return text;
@@ -36,12 +39,21 @@ export function verifyWebhook(headers: Headers, body: string | Buffer, key: stri
   const timestamp = header(headers, 'webhook-timestamp');
   const signature = header(headers, 'webhook-signature');
   if (key.startsWith('whsec_')) {
-    return new Webhook(key).verify(body, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature }) as WebhookEvent;
+    return new Webhook(key).verify(body, {
+      'webhook-id': id,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': signature,
+    }) as WebhookEvent;
   }
   if (!key.startsWith('whpk_')) throw new TypeError('the key is neither a whsec_ secret nor a whpk_ public key');
   const seconds = Number(timestamp);
-  if (!/^[0-9]{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - seconds) > TOLERANCE_S) throw new WebhookVerificationError('Message timestamp too old or too new');
-  const publicKey = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(key.slice(5), 'base64')]), format: 'der', type: 'spki' });
+  if (!/^[0-9]{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - seconds) > TOLERANCE_S)
+    throw new WebhookVerificationError('Message timestamp too old or too new');
+  const publicKey = createPublicKey({
+    key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(key.slice(5), 'base64')]),
+    format: 'der',
+    type: 'spki',
+  });
   const content = Buffer.concat([Buffer.from(`${id}.${timestamp}.`), Buffer.from(body)]);
   const matches = signature
     .split(' ')

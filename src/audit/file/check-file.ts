@@ -51,7 +51,10 @@ export async function checkFile(
     }
     if (end === 0) return { entries, last: previous, fromGenesis, tornTail, holdsHead };
   }
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8', end: end === undefined ? undefined : end - 1 }), crlfDelay: Infinity });
+  const lines = createInterface({
+    input: createReadStream(file, { encoding: 'utf8', end: end === undefined ? undefined : end - 1 }),
+    crlfDelay: Infinity,
+  });
   const broken = (reason: string): FileCheck => {
     lines.close();
     return { entries, last: previous, fromGenesis, tornTail, holdsHead, problem: { file, line, reason, good } };
@@ -66,11 +69,13 @@ export async function checkFile(
       return broken('not valid JSON');
     }
     if (line === 1) {
-      if (typeof value.previous !== 'string') return broken('the first line does not name the hash the file continues from');
+      if (typeof value.previous !== 'string')
+        return broken('the first line does not name the hash the file continues from');
       if (previous === undefined) {
         previous = value.previous;
         fromGenesis = oldest && previous === GENESIS_HASH;
-      } else if (value.previous !== previous) return broken('the file does not continue from the end of the file before it');
+      } else if (value.previous !== previous)
+        return broken('the file does not continue from the end of the file before it');
       if (value.previous === watch) holdsHead = true;
       observe(value.previous, 0, undefined);
       continue;
@@ -78,7 +83,9 @@ export async function checkFile(
     entries++;
     const entry = value as ChainedEntry;
     if (typeof entry.hash !== 'string' || chainHash(previous!, entry.at, entry) !== entry.hash) {
-      return broken('the entry does not follow from the one before it: it was altered, or one before it was removed or altered');
+      return broken(
+        'the entry does not follow from the one before it: it was altered, or one before it was removed or altered',
+      );
     }
     previous = entry.hash;
     good++;

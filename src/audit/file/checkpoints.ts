@@ -9,8 +9,10 @@ import type { Checkpoint } from '../../types/audit.ts';
  * the process, whose chain runs from where its file ended when it started (the checkpoint's origin).
  */
 export function embeddedCheckpointFault(checkpoint: Checkpoint): string | undefined {
-  if (checkpoint.heads.length > 1 || checkpoint.heads.some((head) => head.writer !== 'embedded')) return "it names the PostgreSQL trail's writers, not an audit file's";
-  if (checkpoint.entries !== (checkpoint.heads[0]?.seq ?? 0)) return `it states ${checkpoint.entries} entries but its head makes ${checkpoint.heads[0]?.seq ?? 0}`;
+  if (checkpoint.heads.length > 1 || checkpoint.heads.some((head) => head.writer !== 'embedded'))
+    return "it names the PostgreSQL trail's writers, not an audit file's";
+  if (checkpoint.entries !== (checkpoint.heads[0]?.seq ?? 0))
+    return `it states ${checkpoint.entries} entries but its head makes ${checkpoint.heads[0]?.seq ?? 0}`;
   return undefined;
 }
 
@@ -19,7 +21,12 @@ export function embeddedCheckpointFault(checkpoint: Checkpoint): string | undefi
  * that many entries after it. 'rotated away' when neither is in the files kept and `kept` says they
  * need not be (the files were rotated, and the checkpoint is older than their oldest entry).
  */
-export function heldFault(checkpoint: Checkpoint, found: ReadonlyMap<string, number>, entries: number, kept: boolean): string | undefined {
+export function heldFault(
+  checkpoint: Checkpoint,
+  found: ReadonlyMap<string, number>,
+  entries: number,
+  kept: boolean,
+): string | undefined {
   const [head] = checkpoint.heads;
   const start = found.get(checkpoint.origin);
   const end = head && found.get(head.hash);
@@ -31,6 +38,7 @@ export function heldFault(checkpoint: Checkpoint, found: ReadonlyMap<string, num
   }
   if (!head) return undefined;
   if (end === start + head.seq) return undefined;
-  if (start + head.seq > entries) return `names entry ${head.seq} after its start, but the chain ends ${entries - start} entries after it: entries were removed`;
+  if (start + head.seq > entries)
+    return `names entry ${head.seq} after its start, but the chain ends ${entries - start} entries after it: entries were removed`;
   return `names a head that is not the entry ${head.seq} after its start: the chain was rewritten${end === undefined ? '' : ', or entries removed or inserted'}`;
 }

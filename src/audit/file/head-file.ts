@@ -37,7 +37,9 @@ export async function readHead(headPath: string): Promise<RecordedHead | undefin
     value = undefined;
   }
   if (typeof value?.hash !== 'string') {
-    throw new AuditFileError(`${headPath}: not the audit trail's head file (it holds no hash); run 'lev-api audit verify --file' on the trail beside it`);
+    throw new AuditFileError(
+      `${headPath}: not the audit trail's head file (it holds no hash); run 'lev-api audit verify --file' on the trail beside it`,
+    );
   }
   return { hash: value.hash, at: typeof value.at === 'string' ? value.at : null };
 }

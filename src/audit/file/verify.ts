@@ -84,7 +84,10 @@ async function trailFiles(path: string): Promise<{ files: string[]; missing: Set
     if (match) numbers.add(Number(match[1]));
   }
   if (names.includes(basename(path))) numbers.add(0);
-  const setAside = names.filter((name) => torn.test(name)).sort().map((name) => join(dirname(path), name));
+  const setAside = names
+    .filter((name) => torn.test(name))
+    .sort()
+    .map((name) => join(dirname(path), name));
   if (numbers.size === 0) throw new Error(`${path}: no such file`);
   const files: string[] = [];
   const missing = new Set<string>();
@@ -101,7 +104,11 @@ async function trailFiles(path: string): Promise<{ files: string[]; missing: Set
  * one before it ended. A missing file in the numbering is a failure naming it; the files on
  * each side of it are still checked, each run from its own oldest file's head line.
  */
-export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(path), witnessed: readonly Checkpoint[] = []): Promise<FileVerifyResult> {
+export async function verifyAuditFiles(
+  path: string,
+  headPath = defaultHeadPath(path),
+  witnessed: readonly Checkpoint[] = [],
+): Promise<FileVerifyResult> {
   const problems: FileProblem[] = [];
   // Where each hash a checkpoint names lies in the chain, as entries counted before it (a file's first line) or up to it (an entry).
   const watched = new Set(witnessed.flatMap((c) => [c.origin, ...c.heads.map((h) => h.hash)]));
@@ -116,7 +123,13 @@ export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(
   try {
     recorded = await readHead(headPath);
   } catch (error) {
-    problems.push({ kind: 'cut', file: headPath, line: 1, entries: 0, reason: (error as Error).message.replace(`${headPath}: `, '') });
+    problems.push({
+      kind: 'cut',
+      file: headPath,
+      line: 1,
+      entries: 0,
+      reason: (error as Error).message.replace(`${headPath}: `, ''),
+    });
   }
   const { files, missing, setAside } = await trailFiles(path).catch((error: Error) => {
     // A head with no trail at all: everything was removed.
@@ -128,7 +141,9 @@ export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(
   const segments: CheckedSegment[] = [];
   let entries = 0;
   let fromGenesis = false;
-  let run: { from: string; to: string; files: number; entries: number; ok: boolean; previous: string | undefined } | undefined;
+  let run:
+    | { from: string; to: string; files: number; entries: number; ok: boolean; previous: string | undefined }
+    | undefined;
   const endRun = () => {
     if (run) segments.push({ from: run.from, to: run.to, files: run.files, entries: run.entries, ok: run.ok });
     run = undefined;
@@ -141,7 +156,8 @@ export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(
         file,
         line: 0,
         entries,
-        reason: 'missing: the rotated files are numbered without gaps, so it was deleted or renamed; the chain cannot be followed across it',
+        reason:
+          'missing: the rotated files are numbered without gaps, so it was deleted or renamed; the chain cannot be followed across it',
       });
       continue;
     }
@@ -150,8 +166,13 @@ export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(
     run.files++;
     // A run with a break is not followed further: what comes after it has nothing to be checked against.
     if (!run.ok) continue;
-    const checked = await checkFile(file, run.previous, run.from === file && segments.length === 0 && problems.length === 0, file === path, recorded?.hash, (hash, n, at) =>
-      observe(hash, entries + n, at),
+    const checked = await checkFile(
+      file,
+      run.previous,
+      run.from === file && segments.length === 0 && problems.length === 0,
+      file === path,
+      recorded?.hash,
+      (hash, n, at) => observe(hash, entries + n, at),
     );
     if (checked.tornTail) tornTail = true;
     if (checked.holdsHead) headSeen = true;
@@ -180,11 +201,30 @@ export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(
   const whole = problems.length === 0;
   for (const checkpoint of witnessed) {
     const fault = checkpointFault(checkpoint) ?? embeddedCheckpointFault(checkpoint);
-    if (fault) problems.push({ kind: 'checkpoint', file: path, line: 0, entries, reason: `the checkpoint of ${checkpoint.at} given cannot be taken at its word: ${fault}` });
+    if (fault)
+      problems.push({
+        kind: 'checkpoint',
+        file: path,
+        line: 0,
+        entries,
+        reason: `the checkpoint of ${checkpoint.at} given cannot be taken at its word: ${fault}`,
+      });
     else if (whole) {
-      const held = heldFault(checkpoint, found, entries, fromGenesis || (oldestAt !== undefined && checkpoint.at >= oldestAt));
+      const held = heldFault(
+        checkpoint,
+        found,
+        entries,
+        fromGenesis || (oldestAt !== undefined && checkpoint.at >= oldestAt),
+      );
       if (held === 'rotated away') uncheckable.push(checkpoint.at);
-      else if (held) problems.push({ kind: 'checkpoint', file: path, line: 0, entries, reason: `the checkpoint of ${checkpoint.at} given ${held}` });
+      else if (held)
+        problems.push({
+          kind: 'checkpoint',
+          file: path,
+          line: 0,
+          entries,
+          reason: `the checkpoint of ${checkpoint.at} given ${held}`,
+        });
     }
   }
   const notes: TrailNotes = {
@@ -196,5 +236,14 @@ export async function verifyAuditFiles(path: string, headPath = defaultHeadPath(
   };
   if (problems.length === 0) return { ok: true, entries, files: files.length, fromGenesis, ...notes };
   const [first] = problems;
-  return { ok: false, entries: first.entries, file: first.file, line: first.line, reason: first.reason, problems, segments, ...notes };
+  return {
+    ok: false,
+    entries: first.entries,
+    file: first.file,
+    line: first.line,
+    reason: first.reason,
+    problems,
+    segments,
+    ...notes,
+  };
 }

@@ -42,7 +42,8 @@ export async function openAuditFile(options: AuditFileOptions): Promise<AuditFil
   const end = current?.hash === undefined ? await fileEnd(rotated(path, 1), false) : current;
   let head = end?.hash ?? GENESIS_HASH;
   const recorded = headPath === undefined ? undefined : await readHead(headPath);
-  const held = async (hash: string) => (await holds(path, hash)) || (current?.hash === undefined && (await holds(rotated(path, 1), hash)));
+  const held = async (hash: string) =>
+    (await holds(path, hash)) || (current?.hash === undefined && (await holds(rotated(path, 1), hash)));
   if (recorded && recorded.hash !== head && !(await held(recorded.hash))) {
     throw new AuditFileError(
       `${path} ends before its last recorded head in ${headPath} (the entry of ${recorded.at ?? 'the start of a file'}): ` +

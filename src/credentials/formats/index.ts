@@ -44,13 +44,18 @@ export interface FormatRegistry {
 }
 
 /** The registry of the formats over the record types; two formats of one identifier, or two configurations of one, are refused. */
-export function formatRegistry(formats: readonly CredentialFormat[], descriptions: readonly RecordDescription[]): FormatRegistry {
+export function formatRegistry(
+  formats: readonly CredentialFormat[],
+  descriptions: readonly RecordDescription[],
+): FormatRegistry {
   const byFormat = new Map<string, CredentialFormat>();
   for (const format of formats) {
     if (byFormat.has(format.format)) throw new Error(`two credential formats are ${format.format}`);
     byFormat.set(format.format, format);
   }
-  const configurations = descriptions.flatMap((description) => formats.map((format) => ({ id: format.configurationId(description.name), format, description })));
+  const configurations = descriptions.flatMap((description) =>
+    formats.map((format) => ({ id: format.configurationId(description.name), format, description })),
+  );
   const byId = new Map<string, Configuration>();
   for (const configuration of configurations) {
     if (byId.has(configuration.id)) throw new Error(`two credential configurations are ${configuration.id}`);

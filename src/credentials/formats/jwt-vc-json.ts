@@ -11,7 +11,15 @@
  * repeated as `credentialStatus` for a VCDM reader (docs/wallets.md says why).
  */
 import { SignJWT } from 'jose';
-import { type Fields, type GroupField, groupFields, isLeaf, isLink, isList, type RecordDescription } from '../../records/define.ts';
+import {
+  type Fields,
+  type GroupField,
+  groupFields,
+  isLeaf,
+  isLink,
+  isList,
+  type RecordDescription,
+} from '../../records/define.ts';
 import { claimName } from '../claims.ts';
 import { didKey, didWeb, verificationMethodId } from '../did.ts';
 import type { IssuerKeys } from '../keys.ts';
@@ -35,7 +43,10 @@ function claimPaths(description: RecordDescription): { path: string[]; label: st
   const walk = (fields: Fields, prefix: string[], fieldPrefix: string): { path: string[]; label: string }[] =>
     Object.entries(fields).flatMap(([key, field]) => {
       if (isLink(field) || `${fieldPrefix}${key}` === description.blockedFlag) return [];
-      const path = [...prefix, prefix.length > 1 ? key : subjectName(description.name, claimName(description.name, key))];
+      const path = [
+        ...prefix,
+        prefix.length > 1 ? key : subjectName(description.name, claimName(description.name, key)),
+      ];
       if (isLeaf(field)) return [{ path, label: String(field.description ?? key) }];
       if (isList(field)) return [{ path, label: field.description }];
       return walk(groupFields(field as GroupField | Fields), path, `${fieldPrefix}${key}.`);
@@ -63,7 +74,10 @@ export function jwtVcJsonFormat({ keys, validityS, now = Date.now }: JwtVcJsonDe
         credential_signing_alg_values_supported: [keys.current.alg],
         credential_metadata: {
           display: [{ name: description.title, locale: LOCALE }],
-          claims: claimPaths(description).map(({ path, label }) => ({ path, display: [{ name: label, locale: LOCALE }] })),
+          claims: claimPaths(description).map(({ path, label }) => ({
+            path,
+            display: [{ name: label, locale: LOCALE }],
+          })),
         },
       };
     },
@@ -74,7 +88,9 @@ export function jwtVcJsonFormat({ keys, validityS, now = Date.now }: JwtVcJsonDe
       const iat = Math.floor(now() / 1000);
       const exp = iat + validityS;
       const uri = `${issuer}${statusListPath(status.list)}`;
-      const subject = Object.fromEntries(Object.entries(claims).map(([key, value]) => [subjectName(description.name, key), value]));
+      const subject = Object.fromEntries(
+        Object.entries(claims).map(([key, value]) => [subjectName(description.name, key), value]),
+      );
       return new SignJWT({
         '@context': [VCDM2_CONTEXT],
         type: ['VerifiableCredential', vcType(description.name)],
@@ -84,10 +100,20 @@ export function jwtVcJsonFormat({ keys, validityS, now = Date.now }: JwtVcJsonDe
         validFrom: new Date(iat * 1000).toISOString(),
         validUntil: new Date(exp * 1000).toISOString(),
         credentialSubject: { id: holder, ...subject },
-        credentialStatus: { id: `${uri}#${status.idx}`, type: 'TokenStatusListEntry', statusListIndex: status.idx, statusListCredential: uri },
+        credentialStatus: {
+          id: `${uri}#${status.idx}`,
+          type: 'TokenStatusListEntry',
+          statusListIndex: status.idx,
+          statusListCredential: uri,
+        },
         status: { status_list: { idx: status.idx, uri } },
       })
-        .setProtectedHeader({ alg: current.alg, typ: 'vc+jwt', cty: 'vc', kid: verificationMethodId(issuer, current.kid) })
+        .setProtectedHeader({
+          alg: current.alg,
+          typ: 'vc+jwt',
+          cty: 'vc',
+          kid: verificationMethodId(issuer, current.kid),
+        })
         .setIssuer(did)
         .setSubject(holder)
         .setIssuedAt(iat)

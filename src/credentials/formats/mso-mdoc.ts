@@ -14,7 +14,15 @@
  */
 import { X509Certificate, randomInt } from 'node:crypto';
 import type { TSchema } from '@sinclair/typebox';
-import { type Fields, type GroupField, groupFields, isLeaf, isLink, isList, type RecordDescription } from '../../records/define.ts';
+import {
+  type Fields,
+  type GroupField,
+  groupFields,
+  isLeaf,
+  isLink,
+  isList,
+  type RecordDescription,
+} from '../../records/define.ts';
 import { claimName } from '../claims.ts';
 import type { DocumentSigner } from '../mdoc-certificates.ts';
 import { statusListPath } from '../status-list.ts';
@@ -56,7 +64,10 @@ export function mdocElements(description: RecordDescription): Element[] {
 }
 
 const valueAt = (claims: Record<string, unknown>, path: readonly string[]): unknown =>
-  path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), claims);
+  path.reduce<unknown>(
+    (value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
+    claims,
+  );
 
 /** 0..n-1 in a random order: unique digest IDs that say nothing of an element's place in the record. */
 function shuffledIds(n: number): number[] {
@@ -87,7 +98,14 @@ export function msoMdocFormat({ signer, validityS, now = Date.now }: MsoMdocDepe
     return found;
   };
   // The library (and its CBOR and schema code) and the chain, loaded and made at the first issue.
-  let prepared: Promise<{ mdoc: typeof import('@owf/mdoc'); chain: DocumentSigner; signingKey: import('@owf/mdoc').CoseKey; dsNotAfter: number }> | undefined;
+  let prepared:
+    | Promise<{
+        mdoc: typeof import('@owf/mdoc');
+        chain: DocumentSigner;
+        signingKey: import('@owf/mdoc').CoseKey;
+        dsNotAfter: number;
+      }>
+    | undefined;
   const prepare = () =>
     (prepared ??= Promise.all([import('@owf/mdoc'), signer()]).then(([mdoc, chain]) => ({
       mdoc,
@@ -109,13 +127,26 @@ export function msoMdocFormat({ signer, validityS, now = Date.now }: MsoMdocDepe
         credential_signing_alg_values_supported: [COSE_ES256],
         credential_metadata: {
           display: [{ name: description.title, locale: LOCALE }],
-          claims: elements(description).map((element) => ({ path: [doctype, element.id], display: [{ name: element.label, locale: LOCALE }] })),
+          claims: elements(description).map((element) => ({
+            path: [doctype, element.id],
+            display: [{ name: element.label, locale: LOCALE }],
+          })),
         },
       };
     },
     async issue({ issuer, description, claims, status, holderKey }: FormatIssueInput) {
       const { mdoc, chain, signingKey, dsNotAfter } = await prepare();
-      const { DateOnly, DeviceKey, DeviceKeyInfo, Header, IssuerAuth, IssuerNamespaces, IssuerSigned, IssuerSignedItem, MobileSecurityObject } = mdoc;
+      const {
+        DateOnly,
+        DeviceKey,
+        DeviceKeyInfo,
+        Header,
+        IssuerAuth,
+        IssuerNamespaces,
+        IssuerSigned,
+        IssuerSignedItem,
+        MobileSecurityObject,
+      } = mdoc;
       const { ProtectedHeaders, SignatureAlgorithm, UnprotectedHeaders, ValidityInfo, ValueDigests } = mdoc;
       const doctype = mdocDoctype(description.name);
       const present = elements(description)
@@ -132,7 +163,10 @@ export function msoMdocFormat({ signer, validityS, now = Date.now }: MsoMdocDepe
       );
       const digests = new Map<number, Uint8Array>();
       for (const item of items) {
-        digests.set(item.digestId, await issuingContext.crypto.digest({ digestAlgorithm: 'SHA-256', bytes: item.encode({ asDataItem: true }) }));
+        digests.set(
+          item.digestId,
+          await issuingContext.crypto.digest({ digestAlgorithm: 'SHA-256', bytes: item.encode({ asDataItem: true }) }),
+        );
       }
       const signed = new Date(Math.floor(now() / 1000) * 1000);
       const validUntil = new Date(Math.min(signed.getTime() + validityS * 1000, dsNotAfter));
@@ -145,18 +179,36 @@ export function msoMdocFormat({ signer, validityS, now = Date.now }: MsoMdocDepe
       });
       // The status list reference, which the library's model does not name: its maps keep members of their own.
       const encoded = new Map(created.encodedStructure as Map<unknown, unknown>);
-      encoded.set('status', new Map([['status_list', new Map<string, unknown>([['idx', status.idx], ['uri', `${issuer}${statusListPath(status.list)}`]])]]));
+      encoded.set(
+        'status',
+        new Map([
+          [
+            'status_list',
+            new Map<string, unknown>([
+              ['idx', status.idx],
+              ['uri', `${issuer}${statusListPath(status.list)}`],
+            ]),
+          ],
+        ]),
+      );
       const issuerAuth = await IssuerAuth.create(
         {
           payload: MobileSecurityObject.fromEncodedStructure(encoded as typeof created.encodedStructure),
-          protectedHeaders: ProtectedHeaders.create({ protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]) }),
-          unprotectedHeaders: UnprotectedHeaders.create({ unprotectedHeaders: new Map([[Header.X5Chain, chain.certificate]]) }),
+          protectedHeaders: ProtectedHeaders.create({
+            protectedHeaders: new Map([[Header.Algorithm, SignatureAlgorithm.ES256]]),
+          }),
+          unprotectedHeaders: UnprotectedHeaders.create({
+            unprotectedHeaders: new Map([[Header.X5Chain, chain.certificate]]),
+          }),
           signingKey,
           algorithm: SignatureAlgorithm.ES256,
         },
         issuingContext,
       );
-      return IssuerSigned.create({ issuerNamespaces: IssuerNamespaces.create({ issuerNamespaces: new Map([[doctype, items]]) }), issuerAuth }).encodedForOid4Vci;
+      return IssuerSigned.create({
+        issuerNamespaces: IssuerNamespaces.create({ issuerNamespaces: new Map([[doctype, items]]) }),
+        issuerAuth,
+      }).encodedForOid4Vci;
     },
   };
 }

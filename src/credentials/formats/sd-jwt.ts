@@ -19,7 +19,11 @@ export interface SdJwtFormatOptions {
   readonly issuer?: CredentialIssuer;
 }
 
-export function sdJwtFormat({ keys, validityS, issuer = createCredentialIssuer(keys, validityS) }: SdJwtFormatOptions): CredentialFormat {
+export function sdJwtFormat({
+  keys,
+  validityS,
+  issuer = createCredentialIssuer(keys, validityS),
+}: SdJwtFormatOptions): CredentialFormat {
   return {
     format: SD_JWT,
     // The proof's key goes into `cnf` as a JWK, however the wallet named it.
@@ -31,8 +35,13 @@ export function sdJwtFormat({ keys, validityS, issuer = createCredentialIssuer(k
         vct: metadata.vct,
         credential_signing_alg_values_supported: [keys.current.alg],
         credential_metadata: {
-          display: [{ name: metadata.display[0].name, locale: metadata.display[0].locale, description: metadata.description }],
-          claims: metadata.claims.map((claim) => ({ path: claim.path, display: claim.display.map(({ locale, label }) => ({ locale, name: label })) })),
+          display: [
+            { name: metadata.display[0].name, locale: metadata.display[0].locale, description: metadata.description },
+          ],
+          claims: metadata.claims.map((claim) => ({
+            path: claim.path,
+            display: claim.display.map(({ locale, label }) => ({ locale, name: label })),
+          })),
         },
       };
     },

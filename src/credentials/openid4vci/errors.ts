@@ -6,7 +6,12 @@
 import { ApiError } from '../../errors.ts';
 
 export class OAuthError extends ApiError {
-  constructor(status: number, readonly error: string, description: string, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    readonly error: string,
+    description: string,
+    headers: Record<string, string> = {},
+  ) {
     super(status, error, description, headers);
   }
 
@@ -18,13 +23,20 @@ export class OAuthError extends ApiError {
 
 /** A bad, expired, already-redeemed or another subject's access token (RFC 6750): 401 with WWW-Authenticate. */
 export const invalidToken = (description: string) =>
-  new OAuthError(401, 'invalid_token', description, { 'www-authenticate': `Bearer error="invalid_token", error_description="${description.replaceAll('"', "'")}"` });
+  new OAuthError(401, 'invalid_token', description, {
+    'www-authenticate': `Bearer error="invalid_token", error_description="${description.replaceAll('"', "'")}"`,
+  });
 export const invalidRequest = (description: string) => new OAuthError(400, 'invalid_request', description);
 export const invalidGrant = (description: string) => new OAuthError(400, 'invalid_grant', description);
 export const invalidProof = (description: string) => new OAuthError(400, 'invalid_proof', description);
 export const invalidNonce = (description: string) => new OAuthError(400, 'invalid_nonce', description);
-export const invalidCredentialRequest = (description: string) => new OAuthError(400, 'invalid_credential_request', description);
-export const unknownConfiguration = (description: string) => new OAuthError(400, 'unknown_credential_configuration', description);
-export const credentialRequestDenied = (description: string) => new OAuthError(400, 'credential_request_denied', description);
-export const invalidNotificationId = (description: string) => new OAuthError(400, 'invalid_notification_id', description);
-export const invalidNotificationRequest = (description: string) => new OAuthError(400, 'invalid_notification_request', description);
+export const invalidCredentialRequest = (description: string) =>
+  new OAuthError(400, 'invalid_credential_request', description);
+export const unknownConfiguration = (description: string) =>
+  new OAuthError(400, 'unknown_credential_configuration', description);
+export const credentialRequestDenied = (description: string) =>
+  new OAuthError(400, 'credential_request_denied', description);
+export const invalidNotificationId = (description: string) =>
+  new OAuthError(400, 'invalid_notification_id', description);
+export const invalidNotificationRequest = (description: string) =>
+  new OAuthError(400, 'invalid_notification_request', description);

@@ -49,7 +49,8 @@ export interface MadeOffer {
 export const txCodeDigest = (code: string) => sha256(`tx_code:${code}`);
 
 /** Whether a typed code is the offer's, in time that says nothing of how much of it was right. */
-export const txCodeMatches = (typed: string, digest: string) => timingSafeEqual(Buffer.from(txCodeDigest(typed)), Buffer.from(digest));
+export const txCodeMatches = (typed: string, digest: string) =>
+  timingSafeEqual(Buffer.from(txCodeDigest(typed)), Buffer.from(digest));
 
 export function makeOffer(request: OfferRequest, settings: OfferSettings): MadeOffer {
   const now = settings.now ?? Date.now();
@@ -57,12 +58,31 @@ export function makeOffer(request: OfferRequest, settings: OfferSettings): MadeO
   const exp = iat + settings.ttlS;
   const id = randomUUID();
   const txCode = request.txCode ? String(randomInt(10 ** TX_CODE_LENGTH)).padStart(TX_CODE_LENGTH, '0') : undefined;
-  const code = preAuthorizedCode(settings.keys, { issuer: settings.issuer, audience: settings.audience, clientId: settings.clientId, offerId: id, iat, exp });
+  const code = preAuthorizedCode(settings.keys, {
+    issuer: settings.issuer,
+    audience: settings.audience,
+    clientId: settings.clientId,
+    offerId: id,
+    iat,
+    exp,
+  });
   const grant = {
     'pre-authorized_code': code,
-    ...(txCode ? { tx_code: { input_mode: 'numeric', length: TX_CODE_LENGTH, description: 'The code the department gave you with this offer' } } : {}),
+    ...(txCode
+      ? {
+          tx_code: {
+            input_mode: 'numeric',
+            length: TX_CODE_LENGTH,
+            description: 'The code the department gave you with this offer',
+          },
+        }
+      : {}),
   };
-  const credentialOffer = { credential_issuer: settings.issuer, credential_configuration_ids: [request.configurationId], grants: { [PRE_AUTHORIZED_GRANT]: grant } };
+  const credentialOffer = {
+    credential_issuer: settings.issuer,
+    credential_configuration_ids: [request.configurationId],
+    grants: { [PRE_AUTHORIZED_GRANT]: grant },
+  };
   const offer: WalletOffer = {
     id,
     type: request.type,
@@ -107,7 +127,11 @@ export type OfferOutcome =
  * format must be issued for the type, the registration held and issuable (issuable.ts). A store
  * that fails rejects; the caller audits what was made.
  */
-export async function offerRegistration(dependencies: OfferDependencies, request: RegistrationOffer, settings: OfferSettings): Promise<OfferOutcome> {
+export async function offerRegistration(
+  dependencies: OfferDependencies,
+  request: RegistrationOffer,
+  settings: OfferSettings,
+): Promise<OfferOutcome> {
   const configuration = dependencies.registry.configurationOf(request.type, request.format as FormatId);
   if (!configuration) return { unknownFormat: true };
   const stored = await dependencies.records.lookupJson(request.type, String(request.recordId));

@@ -36,7 +36,12 @@ export function didKeyJwk(did: string): JWK | undefined {
   if (!bytes || bytes.length !== 35 || bytes[0] !== 0x80 || bytes[1] !== 0x24) return undefined;
   try {
     const point = ECDH.convertKey(bytes.subarray(2), 'prime256v1', undefined, undefined, 'uncompressed') as Buffer;
-    return { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') };
+    return {
+      kty: 'EC',
+      crv: 'P-256',
+      x: point.subarray(1, 33).toString('base64url'),
+      y: point.subarray(33).toString('base64url'),
+    };
   } catch {
     return undefined;
   }
@@ -51,7 +56,8 @@ export interface CheckedProof {
 
 /** Checks a proof's form, key, signature, audience and age; the nonce is the caller's to check. */
 export async function checkProof(jwt: unknown, issuer: string, now = Date.now()): Promise<CheckedProof> {
-  if (typeof jwt !== 'string' || jwt.length > 8192 || jwt.split('.').length !== 3) throw invalidProof('The proof is not a JWT');
+  if (typeof jwt !== 'string' || jwt.length > 8192 || jwt.split('.').length !== 3)
+    throw invalidProof('The proof is not a JWT');
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(jwt);
@@ -61,12 +67,15 @@ export async function checkProof(jwt: unknown, issuer: string, now = Date.now())
   if (header.typ !== PROOF_TYP) throw invalidProof(`The proof's typ must be ${PROOF_TYP}`);
   if (header.alg !== 'ES256') throw invalidProof("The proof's alg must be ES256");
   const given = [header.jwk, header.kid, header.x5c].filter((member) => member !== undefined).length;
-  if (given !== 1 || header.x5c !== undefined) throw invalidProof("The proof's header must name its key one way: a jwk, or a did:key kid");
+  if (given !== 1 || header.x5c !== undefined)
+    throw invalidProof("The proof's header must name its key one way: a jwk, or a did:key kid");
   let key: JWK | undefined;
   if (header.jwk !== undefined) {
     const jwk = header.jwk as JWK;
-    if (typeof jwk !== 'object' || jwk === null || 'd' in jwk) throw invalidProof("The proof's jwk must be a public key: it holds a private one");
-    if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string') throw invalidProof("The proof's jwk must be a P-256 public key");
+    if (typeof jwk !== 'object' || jwk === null || 'd' in jwk)
+      throw invalidProof("The proof's jwk must be a public key: it holds a private one");
+    if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string')
+      throw invalidProof("The proof's jwk must be a P-256 public key");
     key = { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
   } else {
     key = typeof header.kid === 'string' ? didKeyJwk(header.kid) : undefined;
@@ -85,6 +94,7 @@ export async function checkProof(jwt: unknown, issuer: string, now = Date.now())
   const iat = payload.iat;
   const seconds = Math.floor(now / 1000);
   if (typeof iat !== 'number' || !Number.isFinite(iat)) throw invalidProof("The proof's iat is missing");
-  if (iat < seconds - PROOF_MAX_AGE_S || iat > seconds + PROOF_MAX_SKEW_S) throw invalidProof(`The proof's iat must be within the last ${PROOF_MAX_AGE_S} seconds`);
+  if (iat < seconds - PROOF_MAX_AGE_S || iat > seconds + PROOF_MAX_SKEW_S)
+    throw invalidProof(`The proof's iat must be within the last ${PROOF_MAX_AGE_S} seconds`);
   return { key, nonce: typeof payload.nonce === 'string' ? payload.nonce : undefined };
 }

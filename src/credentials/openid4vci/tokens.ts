@@ -68,10 +68,12 @@ export const accessToken = (keys: IssuerKeys, claims: AccessTokenClaims) => {
 };
 
 /** The service's own keys as jose reads a key set. */
-export const ownKeySet = (keys: IssuerKeys): JWTVerifyGetKey => createLocalJWKSet({ keys: keys.all.map((key) => key.publicJwk) });
+export const ownKeySet = (keys: IssuerKeys): JWTVerifyGetKey =>
+  createLocalJWKSet({ keys: keys.all.map((key) => key.publicJwk) });
 
 /** An external authorization server's key set, fetched (and cached) from <url>/.well-known/jwks.json. */
-export const remoteKeySet = (server: string): JWTVerifyGetKey => createRemoteJWKSet(new URL(`${server}/.well-known/jwks.json`), { timeoutDuration: 5000 });
+export const remoteKeySet = (server: string): JWTVerifyGetKey =>
+  createRemoteJWKSet(new URL(`${server}/.well-known/jwks.json`), { timeoutDuration: 5000 });
 
 /** The offer a verified JWT names: its one credential identifier. */
 const offerIdOf = (payload: JWTPayload): string | undefined => {
@@ -80,9 +82,20 @@ const offerIdOf = (payload: JWTPayload): string | undefined => {
 };
 
 /** The offer a pre-authorised code of this service names, or undefined when it is not one (bad, expired, another's). */
-export async function verifyCode(code: string, keys: JWTVerifyGetKey, issuer: string, audience: string): Promise<string | undefined> {
+export async function verifyCode(
+  code: string,
+  keys: JWTVerifyGetKey,
+  issuer: string,
+  audience: string,
+): Promise<string | undefined> {
   try {
-    const { payload } = await jwtVerify(code, keys, { issuer, audience, typ: CODE_TYP, algorithms: ['ES256', 'EdDSA'], requiredClaims: ['exp', 'iat'] });
+    const { payload } = await jwtVerify(code, keys, {
+      issuer,
+      audience,
+      typ: CODE_TYP,
+      algorithms: ['ES256', 'EdDSA'],
+      requiredClaims: ['exp', 'iat'],
+    });
     return offerIdOf(payload);
   } catch {
     return undefined;
@@ -108,7 +121,10 @@ export interface AccessTokenCheck {
 export const OWN_ACCESS_TOKEN_TYP = ACCESS_TOKEN_TYP;
 
 /** The offer and subject an access token names, or a reason it is refused. */
-export async function verifyAccessToken(token: string, check: AccessTokenCheck): Promise<VerifiedAccessToken | { problem: string }> {
+export async function verifyAccessToken(
+  token: string,
+  check: AccessTokenCheck,
+): Promise<VerifiedAccessToken | { problem: string }> {
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, check.keys, {

@@ -6,7 +6,19 @@
 import { birth } from '../../records/types/birth.ts';
 import { LATEST, iso, parseDay, yearOf, EARLIEST_BIRTH } from '../days.ts';
 import { BLOCKED_SHARE, type TunedKind, alias, none } from '../kind.ts';
-import { type Name, firstWord, forenames, gendered, occupation, official, pickCommunity, prefix, signed, suffix, surname } from '../people.ts';
+import {
+  type Name,
+  firstWord,
+  forenames,
+  gendered,
+  occupation,
+  official,
+  pickCommunity,
+  prefix,
+  signed,
+  suffix,
+  surname,
+} from '../people.ts';
 import { address, birthplace, pickPlace } from '../places.ts';
 import type { Random } from '../random.ts';
 import { nullGroup } from '../shape.ts';
@@ -17,7 +29,11 @@ const BIRTH_RANGE = [EARLIEST_BIRTH, LATEST - 42] as const;
 const NO_INFORMANT = nullGroup(birth.fields.informant2);
 const NO_FATHER = nullGroup(birth.fields.father);
 
-const BIRTH_NOTES = ['Adoption order made', 'Parental order made', 'Entry made on the authority of the Registrar General'];
+const BIRTH_NOTES = [
+  'Adoption order made',
+  'Parental order made',
+  'Entry made on the authority of the Registrar General',
+];
 const BIRTH_CORRECTIONS = [
   "Clerical: spelling of the child's forename corrected",
   "Clerical: spelling of the mother's birthplace corrected",
@@ -25,8 +41,16 @@ const BIRTH_CORRECTIONS = [
   "Correction of the child's sex",
   "Clerical: mother's maiden surname corrected",
 ];
-const NAME_UPDATES = ['Forenames changed within twelve months of registration', 'Name given in baptism substituted', 'Forename added within twelve months of registration'];
-const PR_ORDERS = ['Parental responsibility agreement lodged', 'Parental responsibility order made', 'Residence order made'];
+const NAME_UPDATES = [
+  'Forenames changed within twelve months of registration',
+  'Name given in baptism substituted',
+  'Forename added within twelve months of registration',
+];
+const PR_ORDERS = [
+  'Parental responsibility agreement lodged',
+  'Parental responsibility order made',
+  'Residence order made',
+];
 
 function registrationDelay(r: Random): number {
   // Most births are registered within a few weeks; the law allows 42 days.
@@ -55,7 +79,8 @@ function build(r: Random, id: number): Rec {
   if (fatherNamed) {
     const u = r.float();
     if (married || u < 0.55) childFamily = family;
-    else if (u < 0.62 && !family.includes('-') && !maiden.includes('-') && family !== maiden) childFamily = `${maiden}-${family}`;
+    else if (u < 0.62 && !family.includes('-') && !maiden.includes('-') && family !== maiden)
+      childFamily = `${maiden}-${family}`;
   }
   const motherSurname = gendered(married ? family : maiden, false);
 
@@ -107,7 +132,8 @@ function build(r: Random, id: number): Rec {
   });
   const motherInforms = !fatherNamed || r.chance(0.9);
   const informant1 = motherInforms ? informant(mother, 'Mother') : informant(father as Name, 'Father');
-  const informant2 = fatherNamed && motherInforms && r.chance(0.65) ? informant(father as Name, 'Father') : NO_INFORMANT;
+  const informant2 =
+    fatherNamed && motherInforms && r.chance(0.65) ? informant(father as Name, 'Father') : NO_INFORMANT;
 
   const nameUpdated = r.chance(0.003);
   const finalForenames = nameUpdated ? forenames(r, community, male, year) : childForenames;
@@ -143,7 +169,10 @@ function build(r: Random, id: number): Rec {
     dateOfDeclaration: declared ? iso(Math.max(born, registered - r.int(1, 14))) : null,
     dateOfStatutoryDeclarationOfParentage: parentage ? iso(Math.max(born, registered - r.int(0, 20))) : null,
     statutoryDeclarationOfParentage: parentage
-      ? r.pick(['Declaration of parentage made jointly by both parents', 'Statutory declaration of paternity made by the father'])
+      ? r.pick([
+          'Declaration of parentage made jointly by both parents',
+          'Statutory declaration of paternity made by the father',
+        ])
       : null,
     dateOfNameUpdate: nameUpdated ? iso(Math.min(LATEST, registered + r.int(14, 360))) : null,
     status: {
@@ -188,7 +217,10 @@ function reregister(r: Random, first: Rec, id: number): [Rec, Rec] {
   }
   const takesFatherName = reason !== "Father's details added" || r.chance(0.6);
   const male = child.sex === 'Male';
-  const mother: Rec = reason === 'Parents married after the birth' ? { ...first.mother, surname: gendered(father.surname, false) } : first.mother;
+  const mother: Rec =
+    reason === 'Parents married after the birth'
+      ? { ...first.mother, surname: gendered(father.surname, false) }
+      : first.mother;
   // Re-registered jointly: the mother and the father both inform.
   const informant = (who: Rec, qualification: string) => ({
     ...first.informant1,

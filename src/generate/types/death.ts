@@ -8,7 +8,21 @@ import { EARLIEST_BIRTH, LATEST, ageOn, dayNumber, iso, parseDay, yearOf, yearsB
 import { BLOCKED_SHARE, type TunedKind, alias, none, plural } from '../kind.ts';
 import { CARE_HOME_NAMES, CARE_HOMES } from '../place-names.ts';
 import { CAUSES_OF_DEATH } from '../register-words.ts';
-import { ENGLISH, coronerName, doctor, forename, forenames, gendered, occupation, official, pickCommunity, prefix, signed, suffix, surname } from '../people.ts';
+import {
+  ENGLISH,
+  coronerName,
+  doctor,
+  forename,
+  forenames,
+  gendered,
+  occupation,
+  official,
+  pickCommunity,
+  prefix,
+  signed,
+  suffix,
+  surname,
+} from '../people.ts';
 import { address, birthplace, nearby, pickPlace } from '../places.ts';
 import type { Random } from '../random.ts';
 import { nullGroup } from '../shape.ts';
@@ -30,10 +44,33 @@ const DEATH_CORRECTIONS = [
   'Correction of the date of birth',
   "Clerical: informant's address corrected",
 ];
-const DEATH_NOTES = ['Entry corrected on the authority of the coroner', 'Cause of death amended after post-mortem', 'Entry made on the authority of the Registrar General'];
+const DEATH_NOTES = [
+  'Entry corrected on the authority of the coroner',
+  'Cause of death amended after post-mortem',
+  'Entry made on the authority of the Registrar General',
+];
 const CHILD_INFORMANTS = ['Son', 'Daughter', 'Son', 'Daughter', 'Daughter'];
-const OTHER_INFORMANTS = ['Nephew', 'Niece', 'Grandson', 'Granddaughter', 'Brother', 'Sister', 'Friend', 'Present at the death', 'Causing the disposal', 'Administrator'];
-const INQUEST_CAUSES = ['Fall; accident', 'Drowning; accident', 'Road traffic collision; accident', 'Mixed drug toxicity; misadventure', 'Hanging; suicide', 'Industrial disease', 'Open conclusion'];
+const OTHER_INFORMANTS = [
+  'Nephew',
+  'Niece',
+  'Grandson',
+  'Granddaughter',
+  'Brother',
+  'Sister',
+  'Friend',
+  'Present at the death',
+  'Causing the disposal',
+  'Administrator',
+];
+const INQUEST_CAUSES = [
+  'Fall; accident',
+  'Drowning; accident',
+  'Road traffic collision; accident',
+  'Mixed drug toxicity; misadventure',
+  'Hanging; suicide',
+  'Industrial disease',
+  'Open conclusion',
+];
 const MALE_RELATIVES = new Set(['Nephew', 'Grandson', 'Brother']);
 const FEMALE_RELATIVES = new Set(['Niece', 'Granddaughter', 'Sister']);
 const QUALIFIERS = ['Found dead on', 'On or about'];
@@ -58,7 +95,14 @@ function build(r: Random, id: number): Rec {
   if (u < 0.006) {
     const days = r.chance(0.35) ? 0 : r.int(1, 364);
     born = died - days;
-    ageText = days === 0 ? (r.chance(0.2) ? plural(r.int(5, 55), 'minute') : plural(r.int(1, 23), 'hour')) : days < 28 ? plural(days, 'day') : plural(Math.max(1, Math.floor(days / 30.44)), 'month');
+    ageText =
+      days === 0
+        ? r.chance(0.2)
+          ? plural(r.int(5, 55), 'minute')
+          : plural(r.int(1, 23), 'hour')
+        : days < 28
+          ? plural(days, 'day')
+          : plural(Math.max(1, Math.floor(days / 30.44)), 'month');
   } else {
     let years = u < 0.04 ? r.int(1, 39) : u < 0.2 ? r.int(40, 64) : r.bell(60, 106);
     const oldest = diedIn - 1901;
@@ -82,10 +126,29 @@ function build(r: Random, id: number): Rec {
   // Marital condition, and the partner named in the register.
   const m = r.float();
   const condition =
-    age < 18 ? 'child'
-    : age >= 75 ? (m < 0.5 ? 'widowed' : m < 0.85 ? 'married' : m < 0.92 ? 'divorced' : 'single')
-    : age >= 50 ? (m < 0.6 ? 'married' : m < 0.72 ? 'widowed' : m < 0.88 ? 'divorced' : 'single')
-    : m < 0.45 ? 'married' : m < 0.55 ? 'divorced' : 'single';
+    age < 18
+      ? 'child'
+      : age >= 75
+        ? m < 0.5
+          ? 'widowed'
+          : m < 0.85
+            ? 'married'
+            : m < 0.92
+              ? 'divorced'
+              : 'single'
+        : age >= 50
+          ? m < 0.6
+            ? 'married'
+            : m < 0.72
+              ? 'widowed'
+              : m < 0.88
+                ? 'divorced'
+                : 'single'
+          : m < 0.45
+            ? 'married'
+            : m < 0.55
+              ? 'divorced'
+              : 'single';
   const everMarried = condition === 'married' || condition === 'widowed' || condition === 'divorced';
   let partner: Rec = NO_PARTNER;
   let relationship: string | null = null;
@@ -96,19 +159,40 @@ function build(r: Random, id: number): Rec {
     const partnerMale = civil ? male : !male;
     partnerForenames = forenames(r, community, partnerMale, bornIn);
     partnerFamily = civil ? gendered(surname(r, community), partnerMale) : gendered(base, partnerMale);
-    partner = { name: `${partnerForenames} ${partnerFamily.toUpperCase()}`, occupation: occupation(r, bornIn + 40, partnerMale), retired: age >= 65 && r.chance(0.8) };
-    relationship = civil ? 'Civil partner of' : condition === 'married' ? (male ? 'Husband of' : 'Wife of') : male ? 'Widower of' : 'Widow of';
+    partner = {
+      name: `${partnerForenames} ${partnerFamily.toUpperCase()}`,
+      occupation: occupation(r, bornIn + 40, partnerMale),
+      retired: age >= 65 && r.chance(0.8),
+    };
+    relationship = civil
+      ? 'Civil partner of'
+      : condition === 'married'
+        ? male
+          ? 'Husband of'
+          : 'Wife of'
+        : male
+          ? 'Widower of'
+          : 'Widow of';
   }
-  const maiden = !male && everMarried && r.chance(0.9) ? gendered(surname(r, r.chance(0.85) ? community : pickCommunity(r, false, bornIn)), false).toUpperCase() : null;
+  const maiden =
+    !male && everMarried && r.chance(0.9)
+      ? gendered(surname(r, r.chance(0.85) ? community : pickCommunity(r, false, bornIn)), false).toUpperCase()
+      : null;
 
   // How the death was certified and registered.
   const c = r.float();
   const inquest = age >= 1 && c < 0.02;
   const postMortem = !inquest && c < 0.12;
   const coronerArea = place.district.area;
-  const coroner = inquest || postMortem ? { name: coronerName(r), designation: r.pick(CORONER_DESIGNATIONS), area: coronerArea } : NO_CORONER;
+  const coroner =
+    inquest || postMortem
+      ? { name: coronerName(r), designation: r.pick(CORONER_DESIGNATIONS), area: coronerArea }
+      : NO_CORONER;
   const inquestDay = inquest ? Math.min(LATEST, died + r.int(20, 240)) : 0;
-  const registered = Math.min(LATEST, inquest ? inquestDay + r.int(1, 10) : postMortem ? died + r.int(5, 35) : died + r.bell(1, 14));
+  const registered = Math.min(
+    LATEST,
+    inquest ? inquestDay + r.int(1, 10) : postMortem ? died + r.int(5, 35) : died + r.bell(1, 14),
+  );
   const certifiedBy = inquest
     ? `Certificate received from ${coroner.name}, ${coroner.designation} for ${coronerArea}. Inquest held ${iso(inquestDay)}`
     : postMortem
@@ -119,10 +203,13 @@ function build(r: Random, id: number): Rec {
   // Where: hospital, home, care home.
   const w = r.float();
   const deathplace =
-    w < 0.46 ? place.hospital
-    : w < 0.7 && home !== 'No fixed abode' ? home
-    : w < 0.92 ? `${r.pick(CARE_HOME_NAMES)} ${r.pick(CARE_HOMES)}, ${nearby(r, place).postTown}`
-    : address(r, place);
+    w < 0.46
+      ? place.hospital
+      : w < 0.7 && home !== 'No fixed abode'
+        ? home
+        : w < 0.92
+          ? `${r.pick(CARE_HOME_NAMES)} ${r.pick(CARE_HOMES)}, ${nearby(r, place).postTown}`
+          : address(r, place);
 
   // The informant: a parent for a child, else the partner, a son or daughter, someone else.
   let informant: Rec = NO_INFORMANT;
@@ -133,8 +220,13 @@ function build(r: Random, id: number): Rec {
     const fatherForenames = forenames(r, community, true, bornIn - 30);
     const motherFamily = gendered(base, false);
     const fatherFamily = gendered(base, true);
-    mother = { name: `${motherForenames} ${motherFamily.toUpperCase()}`, occupation: r.chance(0.8) ? occupation(r, diedIn, false) : null };
-    father = r.chance(0.9) ? { name: `${fatherForenames} ${fatherFamily.toUpperCase()}`, occupation: occupation(r, diedIn, true) } : NO_RELATIVE;
+    mother = {
+      name: `${motherForenames} ${motherFamily.toUpperCase()}`,
+      occupation: r.chance(0.8) ? occupation(r, diedIn, false) : null,
+    };
+    father = r.chance(0.9)
+      ? { name: `${fatherForenames} ${fatherFamily.toUpperCase()}`, occupation: occupation(r, diedIn, true) }
+      : NO_RELATIVE;
     const byMother = r.chance(0.75) || father === NO_RELATIVE;
     const [names, parentFamily] = byMother ? [motherForenames, motherFamily] : [fatherForenames, fatherFamily];
     informant = {
@@ -148,7 +240,12 @@ function build(r: Random, id: number): Rec {
     const i = r.float();
     let who: { forenames: string; surname: string; qualification: string; address: string };
     if (condition === 'married' && i < 0.45) {
-      who = { forenames: partnerForenames, surname: partnerFamily, qualification: relationship === 'Civil partner of' ? 'Surviving civil partner' : male ? 'Widow' : 'Widower', address: home };
+      who = {
+        forenames: partnerForenames,
+        surname: partnerFamily,
+        qualification: relationship === 'Civil partner of' ? 'Surviving civil partner' : male ? 'Widow' : 'Widower',
+        address: home,
+      };
     } else if (i < 0.85 && age >= 35) {
       const qualification = r.pick(CHILD_INFORMANTS);
       const son = qualification === 'Son';
@@ -161,16 +258,32 @@ function build(r: Random, id: number): Rec {
       };
     } else {
       const qualification = r.pick(OTHER_INFORMANTS);
-      const relative = qualification !== 'Friend' && qualification !== 'Causing the disposal' && qualification !== 'Administrator' && qualification !== 'Present at the death';
-      const informantMale = MALE_RELATIVES.has(qualification) || (!FEMALE_RELATIVES.has(qualification) && r.chance(0.45));
+      const relative =
+        qualification !== 'Friend' &&
+        qualification !== 'Causing the disposal' &&
+        qualification !== 'Administrator' &&
+        qualification !== 'Present at the death';
+      const informantMale =
+        MALE_RELATIVES.has(qualification) || (!FEMALE_RELATIVES.has(qualification) && r.chance(0.45));
       who = {
-        forenames: forenames(r, relative ? community : pickCommunity(r, place.district.wales, 1970), informantMale, bornIn + 20),
+        forenames: forenames(
+          r,
+          relative ? community : pickCommunity(r, place.district.wales, 1970),
+          informantMale,
+          bornIn + 20,
+        ),
         surname: gendered(relative && r.chance(0.5) ? base : surname(r, relative ? community : ENGLISH), informantMale),
         qualification,
         address: address(r, nearby(r, place)),
       };
     }
-    informant = { forenames: who.forenames, surname: who.surname.toUpperCase(), address: who.address, qualification: who.qualification, signature: signed(who.forenames, who.surname) };
+    informant = {
+      forenames: who.forenames,
+      surname: who.surname.toUpperCase(),
+      address: who.address,
+      qualification: who.qualification,
+      signature: signed(who.forenames, who.surname),
+    };
   }
 
   const aliases: Rec[] = [];
@@ -178,7 +291,10 @@ function build(r: Random, id: number): Rec {
     if (maiden) aliases.push({ type: 'formerly known as', ...alias(names, maiden) });
     else {
       const space = names.indexOf(' ');
-      aliases.push({ type: 'otherwise', ...alias(space < 0 ? forename(r, community, male, bornIn) : names.slice(space + 1), SURNAME) });
+      aliases.push({
+        type: 'otherwise',
+        ...alias(space < 0 ? forename(r, community, male, bornIn) : names.slice(space + 1), SURNAME),
+      });
     }
   }
 
@@ -196,12 +312,21 @@ function build(r: Random, id: number): Rec {
       dateOfBirth: dobKnown ? iso(born) : null,
       dateOfDeath: iso(died),
       dateOfDeathQualifier: q < 0.008 ? QUALIFIERS[0] : q < 0.013 ? QUALIFIERS[1] : null,
-      birthplace: dobKnown ? birthplace(r, community, place, bornIn) : r.chance(0.6) ? 'Not known' : birthplace(r, community, place, bornIn),
+      birthplace: dobKnown
+        ? birthplace(r, community, place, bornIn)
+        : r.chance(0.6)
+          ? 'Not known'
+          : birthplace(r, community, place, bornIn),
       deathplace,
       ageAtDeath: ageText,
       sex: male ? 'Male' : 'Female',
       address: home,
-      occupation: age < 16 ? null : !male && bornIn < 1940 && r.chance(0.3) ? 'Housewife' : occupation(r, Math.min(diedIn, bornIn + 40), male),
+      occupation:
+        age < 16
+          ? null
+          : !male && bornIn < 1940 && r.chance(0.3)
+            ? 'Housewife'
+            : occupation(r, Math.min(diedIn, bornIn + 40), male),
       retired: age >= 16 ? age >= 65 && r.chance(0.85) : null,
       causeOfDeath: cause,
       certifiedBy,
@@ -235,7 +360,10 @@ function reregister(r: Random, first: Rec, id: number): [Rec, Rec] {
   const inquestDay = Math.min(LATEST, Math.max(died, parseDay(first.date)) + r.int(20, 200));
   const registered = Math.min(LATEST, inquestDay + r.int(1, 10));
   const area = first.registrar.administrativeArea;
-  const coroner = first.coroner.name === null ? { name: coronerName(r), designation: r.pick(CORONER_DESIGNATIONS), area } : first.coroner;
+  const coroner =
+    first.coroner.name === null
+      ? { name: coronerName(r), designation: r.pick(CORONER_DESIGNATIONS), area }
+      : first.coroner;
   const second: Rec = {
     ...first,
     id,
@@ -248,7 +376,12 @@ function reregister(r: Random, first: Rec, id: number): [Rec, Rec] {
     },
     coroner,
     inquestDate: iso(inquestDay),
-    status: { ...first.status, blocked: r.chance(BLOCKED_SHARE), marginalNote: 'None', onAuthorityOfRegistrarGeneral: r.chance(0.5) },
+    status: {
+      ...first.status,
+      blocked: r.chance(BLOCKED_SHARE),
+      marginalNote: 'None',
+      onAuthorityOfRegistrarGeneral: r.chance(0.5),
+    },
   };
   return [
     {

@@ -7,7 +7,21 @@ import { marriage } from '../../records/types/marriage.ts';
 import { LATEST, dayNumber, iso, weekday, yearOf } from '../days.ts';
 import { BLOCKED_SHARE, type TunedKind, alias, none } from '../kind.ts';
 import { CHURCHES, type Denomination, VENUES } from '../place-names.ts';
-import { ENGLISH, type Spouse, firstWord, forename, forenames, gendered, occupation, official, pickCommunity, prefix, signed, suffix, surname } from '../people.ts';
+import {
+  ENGLISH,
+  type Spouse,
+  firstWord,
+  forename,
+  forenames,
+  gendered,
+  occupation,
+  official,
+  pickCommunity,
+  prefix,
+  signed,
+  suffix,
+  surname,
+} from '../people.ts';
 import { STREET_TABLE, address, nearby, pickPlace } from '../places.ts';
 import type { Random } from '../random.ts';
 import { nullGroup } from '../shape.ts';
@@ -38,7 +52,11 @@ function officiant(r: Random, denomination: Denomination): Rec {
       return { signature: official(r), designation: 'Authorised person' };
   }
 }
-const MARRIAGE_NOTES = ['Entry corrected on the authority of the Registrar General', "Clerical: bride's father's occupation corrected", 'Marriage void: decree of nullity'];
+const MARRIAGE_NOTES = [
+  'Entry corrected on the authority of the Registrar General',
+  "Clerical: bride's father's occupation corrected",
+  'Marriage void: decree of nullity',
+];
 
 /** The father of a bride, groom or partner, as the register describes him. */
 function fatherOf(r: Random, who: Spouse, atYear: number): Rec {
@@ -54,7 +72,16 @@ function fatherOf(r: Random, who: Spouse, atYear: number): Rec {
   };
 }
 
-function spouse(r: Random, year: number, male: boolean, age: number, community: number, family: string, condition: string, home: string): Rec {
+function spouse(
+  r: Random,
+  year: number,
+  male: boolean,
+  age: number,
+  community: number,
+  family: string,
+  condition: string,
+  home: string,
+): Rec {
   const bornIn = year - age;
   const names = forenames(r, community, male, bornIn);
   const SURNAME = family.toUpperCase();
@@ -99,14 +126,43 @@ function build(r: Random, id: number): Rec {
   const groomFamily = surname(r, groomCommunity);
   const brideFamily = surname(r, brideCommunity);
   // A bride marrying again is registered under her former married name.
-  const brideSurname = gendered(brideAgain && r.chance(0.7) ? surname(r, r.chance(0.8) ? brideCommunity : ENGLISH) : brideFamily, false);
+  const brideSurname = gendered(
+    brideAgain && r.chance(0.7) ? surname(r, r.chance(0.8) ? brideCommunity : ENGLISH) : brideFamily,
+    false,
+  );
 
   const groomHome = address(r, place);
   const brideHome = r.chance(year >= 1980 ? 0.6 : 0.1) ? groomHome : address(r, nearby(r, place));
-  const groom = spouse(r, year, true, groomAge, groomCommunity, groomFamily, condition(r, year, true, groomAgain), groomHome);
-  const bride = spouse(r, year, false, brideAge, brideCommunity, brideSurname, condition(r, year, false, brideAgain), brideHome);
-  const fatherOfGroom = fatherOf(r, { male: true, age: groomAge, bornIn: year - groomAge, community: groomCommunity, family: groomFamily }, year);
-  const fatherOfBride = fatherOf(r, { male: false, age: brideAge, bornIn: year - brideAge, community: brideCommunity, family: brideFamily }, year);
+  const groom = spouse(
+    r,
+    year,
+    true,
+    groomAge,
+    groomCommunity,
+    groomFamily,
+    condition(r, year, true, groomAgain),
+    groomHome,
+  );
+  const bride = spouse(
+    r,
+    year,
+    false,
+    brideAge,
+    brideCommunity,
+    brideSurname,
+    condition(r, year, false, brideAgain),
+    brideHome,
+  );
+  const fatherOfGroom = fatherOf(
+    r,
+    { male: true, age: groomAge, bornIn: year - groomAge, community: groomCommunity, family: groomFamily },
+    year,
+  );
+  const fatherOfBride = fatherOf(
+    r,
+    { male: false, age: brideAge, bornIn: year - brideAge, community: brideCommunity, family: brideFamily },
+    year,
+  );
 
   // Where, and who solemnised it.
   const civil = r.chance(year < 1960 ? 0.3 : year < 1990 ? 0.5 : year < 2010 ? 0.65 : 0.78);
@@ -117,13 +173,24 @@ function build(r: Random, id: number): Rec {
   if (civil) {
     if (year >= 1995 && r.chance(0.55)) {
       const venue = r.pick(VENUES);
-      placeOfMarriage = { address: `${venue}, ${street}, ${place.postTown}`, parish: null, short: `${venue}, ${place.town}` };
+      placeOfMarriage = {
+        address: `${venue}, ${street}, ${place.postTown}`,
+        parish: null,
+        short: `${venue}, ${place.town}`,
+      };
     } else {
-      placeOfMarriage = { address: `Register Office, ${street}, ${place.postTown}`, parish: null, short: `${place.district.name} Register Office` };
+      placeOfMarriage = {
+        address: `Register Office, ${street}, ${place.postTown}`,
+        parish: null,
+        short: `${place.district.name} Register Office`,
+      };
     }
     minister1 = { signature: registrarSignature, designation: 'Registrar' };
   } else {
-    const [church, dedication, denomination] = wales && r.chance(0.3) ? CHURCHES[r.int(15, 16)] : CHURCHES[Math.min(r.int(0, 12), r.int(0, CHURCHES.length - 1))];
+    const [church, dedication, denomination] =
+      wales && r.chance(0.3)
+        ? CHURCHES[r.int(15, 16)]
+        : CHURCHES[Math.min(r.int(0, 12), r.int(0, CHURCHES.length - 1))];
     placeOfMarriage = {
       address: `${church}, ${street}, ${place.postTown}`,
       parish: dedication ? `${dedication}, ${place.town}` : null,
@@ -131,7 +198,10 @@ function build(r: Random, id: number): Rec {
     };
     minister1 = officiant(r, denomination);
   }
-  const minister2 = !civil && r.chance(0.03) ? { signature: `Revd ${official(r)}`, designation: r.pick(['Assistant curate', 'Deacon', 'Minister']) } : NO_MINISTER;
+  const minister2 =
+    !civil && r.chance(0.03)
+      ? { signature: `Revd ${official(r)}`, designation: r.pick(['Assistant curate', 'Deacon', 'Minister']) }
+      : NO_MINISTER;
 
   const witnessCount = 2 + (r.chance(0.08) ? r.int(1, 4) : 0) + (r.chance(0.002) ? 6 : 0);
   const witness = (n: number): Rec => {
@@ -140,7 +210,10 @@ function build(r: Random, id: number): Rec {
     const community = w < 0.5 ? groomCommunity : brideCommunity;
     const family = w < 0.3 ? groomFamily : w < 0.5 ? brideFamily : surname(r, community);
     const male = r.chance(0.5);
-    return { signature: signed(forename(r, community, male, year - 30), gendered(family, male)), signatureIsMark: year < 1950 && r.chance(0.01) };
+    return {
+      signature: signed(forename(r, community, male, year - 30), gendered(family, male)),
+      signatureIsMark: year < 1950 && r.chance(0.01),
+    };
   };
   const superintendent = civil || r.chance(0.1);
 

@@ -7,7 +7,20 @@ import { partnership } from '../../records/types/partnership.ts';
 import { LATEST, ageOn, dayNumber, iso, parseDay, yearOf, yearsBefore } from '../days.ts';
 import { BLOCKED_SHARE, type TunedKind, alias, none } from '../kind.ts';
 import { VENUES } from '../place-names.ts';
-import { type Spouse, firstWord, forename, forenames, gendered, occupation, official, pickCommunity, prefix, signed, suffix, surname } from '../people.ts';
+import {
+  type Spouse,
+  firstWord,
+  forename,
+  forenames,
+  gendered,
+  occupation,
+  official,
+  pickCommunity,
+  prefix,
+  signed,
+  suffix,
+  surname,
+} from '../people.ts';
 import { STREET_TABLE, address, nearby, pickPlace } from '../places.ts';
 import type { Random } from '../random.ts';
 import { nullGroup } from '../shape.ts';
@@ -18,19 +31,48 @@ const PARTNERSHIP_RANGE = [dayNumber(2005, 12, 21), LATEST] as const;
 const OPPOSITE_SEX_PARTNERSHIPS = dayNumber(2019, 12, 31);
 
 const NO_PARENT = nullGroup(partnership.fields.fatherOfPartner1);
-const PARTNERSHIP_NOTES = ['Entry corrected on the authority of the Registrar General', 'Civil partnership converted into a marriage', 'Partnership dissolved'];
-const PARTNER_CONDITIONS = ['Divorced', 'Previous marriage dissolved', 'Widowed', 'Surviving civil partner', 'Previous civil partnership dissolved'];
+const PARTNERSHIP_NOTES = [
+  'Entry corrected on the authority of the Registrar General',
+  'Civil partnership converted into a marriage',
+  'Partnership dissolved',
+];
+const PARTNER_CONDITIONS = [
+  'Divorced',
+  'Previous marriage dissolved',
+  'Widowed',
+  'Surviving civil partner',
+  'Previous civil partnership dissolved',
+];
 
 function parentOfPartner(r: Random, who: Spouse, father: boolean, atYear: number): Rec {
   if (r.chance(father ? 0.03 : 0.01)) return NO_PARENT;
   const d = r.float();
-  const family = father ? (r.chance(0.9) ? who.family : surname(r, who.community)) : r.chance(0.6) ? who.family : surname(r, who.community);
+  const family = father
+    ? r.chance(0.9)
+      ? who.family
+      : surname(r, who.community)
+    : r.chance(0.6)
+      ? who.family
+      : surname(r, who.community);
   return {
     surname: gendered(family, father).toUpperCase(),
     forenames: forenames(r, who.community, father, who.bornIn - 30),
     occupation: father || r.chance(0.85) ? occupation(r, Math.min(atYear, who.bornIn + 25), father) : null,
     retired: who.age >= 35 && r.chance(Math.min(0.9, (who.age - 30) / 25)),
-    designation: d < 0.8 ? null : d < 0.96 ? (father ? 'Father' : 'Mother') : d < 0.98 ? (father ? 'Adoptive father' : 'Adoptive mother') : father ? 'Stepfather' : 'Stepmother',
+    designation:
+      d < 0.8
+        ? null
+        : d < 0.96
+          ? father
+            ? 'Father'
+            : 'Mother'
+          : d < 0.98
+            ? father
+              ? 'Adoptive father'
+              : 'Adoptive mother'
+            : father
+              ? 'Stepfather'
+              : 'Stepmother',
     deceased: r.chance(Math.max(0.02, Math.min(0.95, (who.age - 20) / 55))),
   };
 }
@@ -51,7 +93,11 @@ function partner(r: Random, who: Spouse, formed: number, home: string): Rec {
     aliases: r.chance(0.015) ? [alias(firstWord(names), SURNAME)] : [],
     occupation: occupation(r, year, who.male),
     retired: who.age >= 65 && r.chance(0.8),
-    condition: r.chance(0.88) ? 'Single' : year >= 2007 ? r.pick(PARTNER_CONDITIONS) : r.pick(PARTNER_CONDITIONS.slice(0, 3)),
+    condition: r.chance(0.88)
+      ? 'Single'
+      : year >= 2007
+        ? r.pick(PARTNER_CONDITIONS)
+        : r.pick(PARTNER_CONDITIONS.slice(0, 3)),
     signature: signed(names, family),
   };
 }
@@ -59,7 +105,9 @@ function partner(r: Random, who: Spouse, formed: number, home: string): Rec {
 function build(r: Random, id: number): Rec {
   const place = pickPlace(r);
   // Many long-standing couples registered in the first years.
-  const formed = r.chance(0.3) ? r.int(PARTNERSHIP_RANGE[0], dayNumber(2008, 12, 31)) : r.int(PARTNERSHIP_RANGE[0], PARTNERSHIP_RANGE[1]);
+  const formed = r.chance(0.3)
+    ? r.int(PARTNERSHIP_RANGE[0], dayNumber(2008, 12, 31))
+    : r.int(PARTNERSHIP_RANGE[0], PARTNERSHIP_RANGE[1]);
   const year = yearOf(formed);
   const wales = place.district.wales;
   const oppositeSex = formed >= OPPOSITE_SEX_PARTNERSHIPS && r.chance(0.7);
@@ -112,7 +160,10 @@ function reregister(r: Random, first: Rec, id: number): [Rec, Rec] {
     ...first,
     id,
     [which]: { ...party, dob: iso(corrected) },
-    status: { blocked: r.chance(BLOCKED_SHARE), marginalNote: `Re-registration: ${which === 'partner1' ? 'partner 1' : 'partner 2'}'s date of birth corrected` },
+    status: {
+      blocked: r.chance(BLOCKED_SHARE),
+      marginalNote: `Re-registration: ${which === 'partner1' ? 'partner 1' : 'partner 2'}'s date of birth corrected`,
+    },
   };
   return [{ ...first, status: { ...first.status, marginalNote: 'Civil partnership re-registered' } }, second];
 }

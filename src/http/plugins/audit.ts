@@ -82,9 +82,12 @@ async function audited(
       await recorded;
     });
   } catch (error) {
-    throw Object.assign(serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'), {
-      cause: error,
-    });
+    throw Object.assign(
+      serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'),
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -94,7 +97,12 @@ async function audited(
  * starts from setImmediate), so the two overlap instead of adding up. Data is still sent only once
  * the entry is committed; a rendering that fails fails the request as before, its access recorded.
  */
-async function renderWhileAudited<T>(audit: AuditTrail, request: FastifyRequest, records: readonly RecordRef[], render: () => T): Promise<T> {
+async function renderWhileAudited<T>(
+  audit: AuditTrail,
+  request: FastifyRequest,
+  records: readonly RecordRef[],
+  render: () => T,
+): Promise<T> {
   const committed = audited(audit, request, records.length, records);
   // Awaited below; until then its failure must not count as unhandled.
   committed.catch(() => {});
@@ -122,19 +130,26 @@ export const auditPlugin = fp(
         done();
       });
     }
-    app.decorateRequest('audited', function (
-      this: FastifyRequest,
-      results: number,
-      records: readonly RecordRef[] | undefined,
-      route?: RecordRouteConfig,
-      details?: Pick<AuditEntry, 'events' | 'fields'>,
-    ) {
-      return audited(audit, this, results, records, route, details);
-    });
-    app.decorateRequest('renderWhileAudited', function <T>(this: FastifyRequest, records: readonly RecordRef[], render: () => T) {
+    app.decorateRequest(
+      'audited',
+      function (
+        this: FastifyRequest,
+        results: number,
+        records: readonly RecordRef[] | undefined,
+        route?: RecordRouteConfig,
+        details?: Pick<AuditEntry, 'events' | 'fields'>,
+      ) {
+        return audited(audit, this, results, records, route, details);
+      },
+    );
+    app.decorateRequest('renderWhileAudited', function <
+      T,
+    >(this: FastifyRequest, records: readonly RecordRef[], render: () => T) {
       return renderWhileAudited(audit, this, records, render);
     });
-    app.decorateRequest('readByAuditor', async function <T>(this: FastifyRequest, what: string, reading: () => Promise<T>, count: (value: T) => number) {
+    app.decorateRequest('readByAuditor', async function <
+      T,
+    >(this: FastifyRequest, what: string, reading: () => Promise<T>, count: (value: T) => number) {
       this.authorise(AUDIT_ROLE, what);
       const value = await reading();
       await audited(audit, this, count(value), undefined, AUDIT_READ);

@@ -30,8 +30,13 @@ interface IdentityOptions {
 export const identityPlugin = fp(
   async function identity(app: FastifyInstance, { identify, mode }: IdentityOptions) {
     app.decorateRequest('identity', undefined);
-    const identifyCaller = async (request: FastifyRequest, clientCertificate: ReturnType<typeof presentedCertificate>) => {
-      request.identity = await inSpan('identify', { 'lev.auth.mode': mode }, () => identify({ headers: request.headers, socket: request.socket, clientCertificate }));
+    const identifyCaller = async (
+      request: FastifyRequest,
+      clientCertificate: ReturnType<typeof presentedCertificate>,
+    ) => {
+      request.identity = await inSpan('identify', { 'lev.auth.mode': mode }, () =>
+        identify({ headers: request.headers, socket: request.socket, clientCertificate }),
+      );
     };
     // A callback rather than an async function: a public route (a status list, the issuer's keys) costs no promise.
     app.addHook('onRequest', (request, reply, done) => {

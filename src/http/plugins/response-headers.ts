@@ -26,7 +26,8 @@ export const responseHeadersPlugin = fp(
     app.addHook('onSend', (request, reply, payload, done) => {
       // The existing service labels JSON plain `application/json` (JSON has no charset parameter, RFC 8259),
       // and tools checking the published interface compare the label exactly.
-      if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
+      if (reply.getHeader('content-type') === 'application/json; charset=utf-8')
+        reply.header('content-type', 'application/json');
       reply.headers(securityHeaders(request.url, tls));
       const cacheControl = request.routeOptions.config.cacheControl;
       if (cacheControl && reply.statusCode === 200) reply.header('cache-control', cacheControl);

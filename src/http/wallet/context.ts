@@ -5,11 +5,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
 import type { WalletConfig } from '../../config/wallet.ts';
-import { compileClaims } from '../../credentials/claims.ts';
+import type { compileClaims } from '../../credentials/claims.ts';
 import type { FormatRegistry } from '../../credentials/formats/index.ts';
 import type { IssuerKeys } from '../../credentials/keys.ts';
 import { invalidToken } from '../../credentials/openid4vci/errors.ts';
-import { OWN_ACCESS_TOKEN_TYP, type VerifiedAccessToken, verifyAccessToken } from '../../credentials/openid4vci/tokens.ts';
+import {
+  OWN_ACCESS_TOKEN_TYP,
+  type VerifiedAccessToken,
+  verifyAccessToken,
+} from '../../credentials/openid4vci/tokens.ts';
 import type { CompiledView } from '../../render/view.ts';
 import type { CredentialStatuses } from '../../types/credentials.ts';
 import type { RecordReader } from '../../types/store.ts';
@@ -33,7 +37,10 @@ export interface WalletContext {
 }
 
 /** The access token of the request's Authorization header, checked, and the offer it names; a 401 invalid_token otherwise. */
-export async function authorisedOffer(context: WalletContext, request: FastifyRequest): Promise<{ token: VerifiedAccessToken; state: OfferState }> {
+export async function authorisedOffer(
+  context: WalletContext,
+  request: FastifyRequest,
+): Promise<{ token: VerifiedAccessToken; state: OfferState }> {
   const header = request.headers.authorization;
   const bearer = header && /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header)?.[1];
   if (!bearer) throw invalidToken('A bearer access token is required');
@@ -48,6 +55,7 @@ export async function authorisedOffer(context: WalletContext, request: FastifyRe
   const state = await fromStore(() => context.wallet.offer(token.offerId));
   if (!state) throw invalidToken('The access token names no offer of this issuer');
   // The holder signed in to the wallet must be the one the department offered the credential to.
-  if (state.offer.walletSubject !== undefined && token.subject !== state.offer.walletSubject) throw invalidToken('The access token is for another wallet subject');
+  if (state.offer.walletSubject !== undefined && token.subject !== state.offer.walletSubject)
+    throw invalidToken('The access token is for another wallet subject');
   return { token, state };
 }

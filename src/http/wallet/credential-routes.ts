@@ -29,15 +29,19 @@ import { type WalletContext, authorisedOffer } from './context.ts';
 
 const wallets = { tags: ['wallets'], security: [] };
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The proof JWTs of a credential request: `proofs.jwt` (1.0) or `proof` (earlier drafts, GOV.UK Wallet's). */
 function proofsOf(body: Record<string, unknown>): unknown[] {
-  if (body.proof !== undefined && body.proofs !== undefined) throw invalidCredentialRequest('Give proof or proofs, not both');
+  if (body.proof !== undefined && body.proofs !== undefined)
+    throw invalidCredentialRequest('Give proof or proofs, not both');
   if (body.proofs !== undefined) {
-    if (!isObject(body.proofs) || Object.keys(body.proofs).length !== 1 || !Array.isArray(body.proofs.jwt)) throw invalidProof('proofs must hold one list, jwt');
+    if (!isObject(body.proofs) || Object.keys(body.proofs).length !== 1 || !Array.isArray(body.proofs.jwt))
+      throw invalidProof('proofs must hold one list, jwt');
     const list = body.proofs.jwt;
-    if (list.length === 0 || list.length > BATCH_SIZE) throw invalidCredentialRequest(`proofs.jwt must hold 1 to ${BATCH_SIZE} proofs`);
+    if (list.length === 0 || list.length > BATCH_SIZE)
+      throw invalidCredentialRequest(`proofs.jwt must hold 1 to ${BATCH_SIZE} proofs`);
     return list;
   }
   if (body.proof !== undefined) {
@@ -51,7 +55,11 @@ export async function credentialRoutes(app: FastifyInstance, context: WalletCont
   app.post(
     WALLET_PATHS.nonce,
     {
-      schema: { ...wallets, operationId: 'walletNonce', summary: `A fresh c_nonce for a proof of possession, valid ${PROOF_MAX_AGE_S} s and once` },
+      schema: {
+        ...wallets,
+        operationId: 'walletNonce',
+        summary: `A fresh c_nonce for a proof of possession, valid ${PROOF_MAX_AGE_S} s and once`,
+      },
       ...documentationOnly,
     },
     async (_request, reply) => {
@@ -84,15 +92,18 @@ export async function credentialRoutes(app: FastifyInstance, context: WalletCont
       if (!offered) throw unknownConfiguration('The offered credential configuration is no longer issued');
       const asked = body.credential_configuration_id;
       if (asked !== undefined) {
-        if (typeof asked !== 'string' || !context.registry.configuration(asked)) throw unknownConfiguration('No credential configuration has that identifier');
+        if (typeof asked !== 'string' || !context.registry.configuration(asked))
+          throw unknownConfiguration('No credential configuration has that identifier');
         if (asked !== offered.id) throw invalidCredentialRequest('That credential configuration was not offered');
       }
-      if (body.credential_identifier !== undefined && body.credential_identifier !== state.offer.id) throw invalidCredentialRequest('That credential identifier was not offered');
+      if (body.credential_identifier !== undefined && body.credential_identifier !== state.offer.id)
+        throw invalidCredentialRequest('That credential identifier was not offered');
       const issuer = context.issuerUrl();
       const proofs = await Promise.all(proofsOf(body).map((jwt) => checkProof(jwt, issuer)));
       const nonces = new Set(proofs.map((proof) => proof.nonce));
       const [nonce] = nonces;
-      if (nonces.size !== 1 || nonce === undefined) throw invalidNonce('Every proof must carry the current c_nonce: ask the nonce endpoint for one');
+      if (nonces.size !== 1 || nonce === undefined)
+        throw invalidNonce('Every proof must carry the current c_nonce: ask the nonce endpoint for one');
       // One credential a key, whichever proofs name it.
       const keys = new Map<string, JWK>();
       for (const { key } of proofs) keys.set(await calculateJwkThumbprint(key), key);
@@ -108,18 +119,27 @@ export async function credentialRoutes(app: FastifyInstance, context: WalletCont
         throw invalidNonce('The proof nonce is not a current c_nonce: ask the nonce endpoint for one');
       }
       const notificationId = randomUUID();
-      if (!(await fromStore(() => context.wallet.redeem(state.offer.id, notificationId)))) throw invalidToken('The offer was already redeemed');
+      if (!(await fromStore(() => context.wallet.redeem(state.offer.id, notificationId))))
+        throw invalidToken('The offer was already redeemed');
 
       // Rendered and audited as the department that made the offer: the wallet acts on its word.
       (request as FastifyRequest).identity = offeredBy as Identity;
       const { claims, fields } = (context.claimsOf.get(type) as NonNullable<ReturnType<typeof context.claimsOf.get>>)(
         view.render(record, { fullDetails: offeredBy.roles.includes(FULL_DETAILS_ROLE) }),
       );
-      const statuses = await Promise.all([...keys.values()].map(() => fromStore(() => context.statuses.allocate(type, recordId))));
+      const statuses = await Promise.all(
+        [...keys.values()].map(() => fromStore(() => context.statuses.allocate(type, recordId))),
+      );
       await request.audited(1, refsOf(type, [recordId]), { dataset: type, operation: 'credential' }, { fields });
       const credentials = await Promise.all(
         [...keys.values()].map(async (holderKey, i) => ({
-          credential: await offered.format.issue({ issuer, description: view.record, claims, status: statuses[i], holderKey }),
+          credential: await offered.format.issue({
+            issuer,
+            description: view.record,
+            claims,
+            status: statuses[i],
+            holderKey,
+          }),
         })),
       );
       return reply.send({ credentials, notification_id: notificationId });
@@ -132,19 +152,24 @@ export async function credentialRoutes(app: FastifyInstance, context: WalletCont
       schema: {
         ...wallets,
         operationId: 'walletNotification',
-        summary: 'The notification endpoint: what the wallet did with the credential (credential_accepted, credential_failure, credential_deleted)',
+        summary:
+          'The notification endpoint: what the wallet did with the credential (credential_accepted, credential_failure, credential_deleted)',
       },
       ...documentationOnly,
     },
     async (request, reply) => {
       const { state } = await authorisedOffer(context, request);
       const body = request.body;
-      if (!isObject(body) || typeof body.notification_id !== 'string') throw invalidNotificationRequest('notification_id is required');
+      if (!isObject(body) || typeof body.notification_id !== 'string')
+        throw invalidNotificationRequest('notification_id is required');
       if (typeof body.event !== 'string' || !NOTIFICATION_EVENTS.includes(body.event as NotificationEvent)) {
         throw invalidNotificationRequest(`event must be one of ${NOTIFICATION_EVENTS.join(', ')}`);
       }
-      const kept = await fromStore(() => context.wallet.notify(state.offer.id, body.notification_id as string, body.event as NotificationEvent));
-      if (!kept) throw invalidNotificationId('No credential of this access token was issued under that notification_id');
+      const kept = await fromStore(() =>
+        context.wallet.notify(state.offer.id, body.notification_id as string, body.event as NotificationEvent),
+      );
+      if (!kept)
+        throw invalidNotificationId('No credential of this access token was issued under that notification_id');
       return reply.code(204).send();
     },
   );

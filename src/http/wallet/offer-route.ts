@@ -18,18 +18,34 @@ import type { WalletContext } from './context.ts';
 const offerBody = (formats: readonly string[]) =>
   Type.Object(
     {
-      format: Type.Unsafe<string>({ type: 'string', enum: [...formats], description: 'The credential format', [EXPECTED]: `one of ${formats.join(', ')}` }),
+      format: Type.Unsafe<string>({
+        type: 'string',
+        enum: [...formats],
+        description: 'The credential format',
+        [EXPECTED]: `one of ${formats.join(', ')}`,
+      }),
       walletSubjectId: Type.Optional(
-        Type.String({ pattern: '^\\S{1,200}$', description: "The holder's wallet subject (GOV.UK Wallet's walletSubjectId): only a wallet signed in as them may pick the credential up" }),
+        Type.String({
+          pattern: '^\\S{1,200}$',
+          description:
+            "The holder's wallet subject (GOV.UK Wallet's walletSubjectId): only a wallet signed in as them may pick the credential up",
+        }),
       ),
-      txCode: Type.Optional(Type.Boolean({ description: 'Whether the wallet must also give a transaction code, answered here to be sent to the holder separately' })),
+      txCode: Type.Optional(
+        Type.Boolean({
+          description:
+            'Whether the wallet must also give a transaction code, answered here to be sent to the holder separately',
+        }),
+      ),
     },
     { additionalProperties: false },
   );
 
 const offerAnswer = Type.Object({
   offer: Type.String({ description: 'The deep link: WALLET_OFFER_URL, then credential_offer, the offer as JSON' }),
-  txCode: Type.Optional(Type.String({ description: 'The transaction code, when asked for: give it to the holder by another channel' })),
+  txCode: Type.Optional(
+    Type.String({ description: 'The transaction code, when asked for: give it to the holder by another channel' }),
+  ),
   expiresAt: Type.String({ description: "When the offer's pre-authorised code expires (ISO 8601)" }),
 });
 
@@ -37,7 +53,12 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
   const types = [...context.views.keys()];
   const params = Type.Object(
     {
-      type: Type.Unsafe<string>({ type: 'string', enum: types, description: 'The record type', [EXPECTED]: `one of ${types.join(', ')}` }),
+      type: Type.Unsafe<string>({
+        type: 'string',
+        enum: types,
+        description: 'The record type',
+        [EXPECTED]: `one of ${types.join(', ')}`,
+      }),
       id: Type.Unsafe<string>(systemNumberParameter('The system number of the registration')),
     },
     { additionalProperties: false },
@@ -60,7 +81,9 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
           ...RECORD_ERRORS,
           403: errorResponse(`The caller lacks the dataset's role or the '${CREDENTIALS_ROLE}' role`),
           404: errorResponse('No record has that system number'),
-          409: errorResponse('Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration'),
+          409: errorResponse(
+            'Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration',
+          ),
         },
       },
       ...documentationOnly,
@@ -72,7 +95,9 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
       request.authorise(CREDENTIALS_ROLE, 'Wallet offers need');
       const { format, walletSubjectId, txCode = false } = request.body;
       if (txCode && context.config.authorizationServer) {
-        throw badRequest("Invalid body member 'txCode': offers exchanged at an external authorization server (GOV.UK Wallet's) take no transaction code");
+        throw badRequest(
+          "Invalid body member 'txCode': offers exchanged at an external authorization server (GOV.UK Wallet's) take no transaction code",
+        );
       }
       const id = Number(request.params.id.replace(/^0+(?=\d)/, ''));
       const identity = request.identity as Identity;
@@ -85,7 +110,12 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
             format,
             ...(walletSubjectId !== undefined ? { walletSubject: walletSubjectId } : {}),
             txCode,
-            offeredBy: { username: identity.username, client: identity.client, groups: identity.groups, roles: identity.roles },
+            offeredBy: {
+              username: identity.username,
+              client: identity.client,
+              groups: identity.groups,
+              roles: identity.roles,
+            },
           },
           {
             keys: context.keys,
@@ -97,12 +127,15 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
           },
         ),
       );
-      if ('unknownFormat' in outcome) throw badRequest(`Invalid body member 'format': ${format} is not issued for ${type}`);
+      if ('unknownFormat' in outcome)
+        throw badRequest(`Invalid body member 'format': ${format} is not issued for ${type}`);
       if ('notFound' in outcome) throw notFound();
       if ('refused' in outcome) throw new ApiError(409, outcome.refused.code, outcome.refused.message);
       const { made } = outcome;
       await request.audited(1, refsOf(type, [id]), { dataset: type, operation: 'credential' });
-      return reply.code(201).send({ offer: made.link, ...(made.txCode ? { txCode: made.txCode } : {}), expiresAt: made.expiresAt });
+      return reply
+        .code(201)
+        .send({ offer: made.link, ...(made.txCode ? { txCode: made.txCode } : {}), expiresAt: made.expiresAt });
     },
   );
 }

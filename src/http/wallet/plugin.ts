@@ -10,11 +10,16 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WalletConfig } from '../../config/wallet.ts';
 import { compileClaims } from '../../credentials/claims.ts';
-import { type CredentialFormat } from '../../credentials/formats/format.ts';
+import type { CredentialFormat } from '../../credentials/formats/format.ts';
 import { formatRegistry, walletFormats } from '../../credentials/formats/index.ts';
 import type { IssuerKeys } from '../../credentials/keys.ts';
 import type { DocumentSigner } from '../../credentials/mdoc-certificates.ts';
-import { OAuthError, invalidCredentialRequest, invalidNotificationRequest, invalidRequest } from '../../credentials/openid4vci/errors.ts';
+import {
+  OAuthError,
+  invalidCredentialRequest,
+  invalidNotificationRequest,
+  invalidRequest,
+} from '../../credentials/openid4vci/errors.ts';
 import { WALLET_PATHS, issuerMetadata } from '../../credentials/openid4vci/metadata.ts';
 import { ownKeySet, remoteKeySet } from '../../credentials/openid4vci/tokens.ts';
 import type { CompiledView } from '../../render/view.ts';
@@ -59,8 +64,13 @@ async function walletRoutes(app: FastifyInstance, options: WalletPluginOptions) 
   const context: WalletContext = {
     config,
     views,
-    claimsOf: new Map([...views].map(([type, view]) => [type, compileClaims(type, view.fields, view.record.blockedFlag)])),
-    registry: formatRegistry(formats, [...views.values()].map((view) => view.record)),
+    claimsOf: new Map(
+      [...views].map(([type, view]) => [type, compileClaims(type, view.fields, view.record.blockedFlag)]),
+    ),
+    registry: formatRegistry(
+      formats,
+      [...views.values()].map((view) => view.record),
+    ),
     records: options.records,
     statuses: options.statuses,
     wallet: options.wallet,
@@ -73,7 +83,12 @@ async function walletRoutes(app: FastifyInstance, options: WalletPluginOptions) 
   await app.register(formbody);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const malformed = MALFORMED[request.routeOptions.url ?? ''];
-    const answer = error instanceof OAuthError ? error : malformed && error.statusCode === 400 ? malformed(error.message) : undefined;
+    const answer =
+      error instanceof OAuthError
+        ? error
+        : malformed && error.statusCode === 400
+          ? malformed(error.message)
+          : undefined;
     // Anything else (a store that failed, the offer route's answers) is the service's error handler's.
     if (!answer) throw error;
     return reply.code(answer.status).headers(answer.headers).send(answer.body());
@@ -83,7 +98,11 @@ async function walletRoutes(app: FastifyInstance, options: WalletPluginOptions) 
   app.get(
     WALLET_PATHS.issuerMetadata,
     {
-      schema: { ...publicDocument, operationId: 'credentialIssuerMetadata', summary: "The credential issuer's metadata (OpenID4VCI 1.0 section 12.2): one configuration a record type and format. Public.",
+      schema: {
+        ...publicDocument,
+        operationId: 'credentialIssuerMetadata',
+        summary:
+          "The credential issuer's metadata (OpenID4VCI 1.0 section 12.2): one configuration a record type and format. Public.",
         response: { 200: answer('The credential issuer metadata', { type: 'object' }), 400: UNREADABLE },
       },
       ...documentationOnly,
@@ -91,20 +110,29 @@ async function walletRoutes(app: FastifyInstance, options: WalletPluginOptions) 
     },
     async (_request, reply) => {
       const issuer = issuerUrl();
-      const metadata = issuerMetadata({ issuer, authorizationServer: context.authorizationServer(), registry: context.registry, extra: options.metadataExtra?.(issuer) });
+      const metadata = issuerMetadata({
+        issuer,
+        authorizationServer: context.authorizationServer(),
+        registry: context.registry,
+        extra: options.metadataExtra?.(issuer),
+      });
       return reply.header('access-control-allow-origin', '*').send(metadata);
     },
   );
   app.get(
     WALLET_PATHS.jwks,
     {
-      schema: { ...publicDocument, operationId: 'jwks', summary: 'The keys that sign pre-authorised codes, access tokens and credentials (a JWK set). Public.',
+      schema: {
+        ...publicDocument,
+        operationId: 'jwks',
+        summary: 'The keys that sign pre-authorised codes, access tokens and credentials (a JWK set). Public.',
         response: { 200: answer('The JWK set', { type: 'object' }), 400: UNREADABLE },
       },
       ...documentationOnly,
       config: { cacheControl: 'public, max-age=300' },
     },
-    async (_request, reply) => reply.header('access-control-allow-origin', '*').send({ keys: keys.all.map((key) => key.publicJwk) }),
+    async (_request, reply) =>
+      reply.header('access-control-allow-origin', '*').send({ keys: keys.all.map((key) => key.publicJwk) }),
   );
   await offerRoute(app, context);
   if (!config.authorizationServer) await tokenRoutes(app, context);
@@ -112,7 +140,10 @@ async function walletRoutes(app: FastifyInstance, options: WalletPluginOptions) 
 }
 
 /** Registered once by app.ts, where digital certificates are issued. */
-export const walletPlugin = fp(async (app: FastifyInstance, options: WalletPluginOptions) => app.register(walletRoutes, options), {
-  name: 'lev-wallet',
-  dependencies: ['lev-identity', 'lev-authorisation', 'lev-audit'],
-});
+export const walletPlugin = fp(
+  async (app: FastifyInstance, options: WalletPluginOptions) => app.register(walletRoutes, options),
+  {
+    name: 'lev-wallet',
+    dependencies: ['lev-identity', 'lev-authorisation', 'lev-audit'],
+  },
+);

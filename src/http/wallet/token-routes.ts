@@ -7,7 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { invalidGrant, invalidRequest, OAuthError } from '../../credentials/openid4vci/errors.ts';
-import { PRE_AUTHORIZED_GRANT, WALLET_PATHS, authorizationServerMetadata } from '../../credentials/openid4vci/metadata.ts';
+import {
+  PRE_AUTHORIZED_GRANT,
+  WALLET_PATHS,
+  authorizationServerMetadata,
+} from '../../credentials/openid4vci/metadata.ts';
 import { txCodeMatches } from '../../credentials/openid4vci/offer.ts';
 import { ACCESS_TOKEN_TTL_S, accessToken, ownKeySet, verifyCode } from '../../credentials/openid4vci/tokens.ts';
 import { UNREADABLE, answer, documentationOnly } from '../documentation.ts';
@@ -30,7 +34,10 @@ export async function tokenRoutes(app: FastifyInstance, context: WalletContext) 
       ...documentationOnly,
       config: { cacheControl: 'public, max-age=300' },
     },
-    async (_request, reply) => reply.header('access-control-allow-origin', '*').send(authorizationServerMetadata(context.issuerUrl(), context.keys)),
+    async (_request, reply) =>
+      reply
+        .header('access-control-allow-origin', '*')
+        .send(authorizationServerMetadata(context.issuerUrl(), context.keys)),
   );
 
   app.post<{ Body: Record<string, unknown> }>(
@@ -40,7 +47,8 @@ export async function tokenRoutes(app: FastifyInstance, context: WalletContext) 
         ...publicDocument,
         operationId: 'walletToken',
         summary: 'The token endpoint: a pre-authorised code (and its transaction code) for an access token',
-        description: 'Form-encoded grant_type, pre-authorized_code and, when the offer has one, tx_code. Errors as RFC 6749 names them (invalid_request, invalid_grant, unsupported_grant_type).',
+        description:
+          'Form-encoded grant_type, pre-authorized_code and, when the offer has one, tx_code. Errors as RFC 6749 names them (invalid_request, invalid_grant, unsupported_grant_type).',
       },
       ...documentationOnly,
     },
@@ -49,27 +57,38 @@ export async function tokenRoutes(app: FastifyInstance, context: WalletContext) 
       if (form === null || typeof form !== 'object') throw invalidRequest('The token request must be form-encoded');
       const { grant_type: grant, 'pre-authorized_code': code, tx_code: typed } = form;
       if (grant !== PRE_AUTHORIZED_GRANT) {
-        throw grant === undefined ? invalidRequest('grant_type is required') : new OAuthError(400, 'unsupported_grant_type', `Only ${PRE_AUTHORIZED_GRANT} is supported`);
+        throw grant === undefined
+          ? invalidRequest('grant_type is required')
+          : new OAuthError(400, 'unsupported_grant_type', `Only ${PRE_AUTHORIZED_GRANT} is supported`);
       }
       if (typeof code !== 'string' || code.length > 4096) throw invalidRequest('pre-authorized_code is required');
-      if (typed !== undefined && (typeof typed !== 'string' || typed.length > 64)) throw invalidRequest('tx_code must be one short string');
+      if (typed !== undefined && (typeof typed !== 'string' || typed.length > 64))
+        throw invalidRequest('tx_code must be one short string');
       const issuer = context.issuerUrl();
       const offerId = await verifyCode(code, ownKeys, issuer, issuer);
       const state = offerId === undefined ? undefined : await fromStore(() => context.wallet.offer(offerId));
       if (!state) throw invalidGrant('The pre-authorised code is not valid, or has expired');
-      if (state.dead) throw invalidGrant('The offer was withdrawn after too many wrong transaction codes: ask the department for a new one');
+      if (state.dead)
+        throw invalidGrant(
+          'The offer was withdrawn after too many wrong transaction codes: ask the department for a new one',
+        );
       if (state.codeUsed) throw invalidGrant('The pre-authorised code was already used');
       const { txCodeHash } = state.offer;
       if (txCodeHash !== undefined) {
         if (typed === undefined) throw invalidRequest('This offer needs its tx_code');
         if (!txCodeMatches(typed as string, txCodeHash)) {
           const dead = await fromStore(() => context.wallet.failTxCode(state.offer.id, context.config.txCodeAttempts));
-          throw invalidGrant(dead ? 'Wrong transaction code: the offer is withdrawn after too many; ask the department for a new one' : 'Wrong transaction code');
+          throw invalidGrant(
+            dead
+              ? 'Wrong transaction code: the offer is withdrawn after too many; ask the department for a new one'
+              : 'Wrong transaction code',
+          );
         }
       } else if (typed !== undefined) {
         throw invalidRequest('This offer takes no tx_code');
       }
-      if (!(await fromStore(() => context.wallet.useCode(state.offer.id)))) throw invalidGrant('The pre-authorised code was already used');
+      if (!(await fromStore(() => context.wallet.useCode(state.offer.id))))
+        throw invalidGrant('The pre-authorised code was already used');
       const token = accessToken(context.keys, {
         issuer,
         offerId: state.offer.id,
@@ -78,7 +97,9 @@ export async function tokenRoutes(app: FastifyInstance, context: WalletContext) 
         cNonce: randomBytes(24).toString('base64url'),
         now: Date.now(),
       });
-      return reply.header('pragma', 'no-cache').send({ access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S });
+      return reply
+        .header('pragma', 'no-cache')
+        .send({ access_token: token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S });
     },
   );
 }

@@ -33,7 +33,12 @@ interface MarriageSpec {
 
 /** A marriage with its two witnesses, registered in the district's register office. */
 function marriageRecord(s: MarriageSpec): Data {
-  const spouse = ({ father: _, ...p }: Spouse) => ({ ...p, retired: false, signature: signed(p), signatureIsMark: false });
+  const spouse = ({ father: _, ...p }: Spouse) => ({
+    ...p,
+    retired: false,
+    signature: signed(p),
+    signatureIsMark: false,
+  });
   const father = (f: Spouse['father']) => ({ ...f, retired: false, deceased: false });
   const witness = (w: Name) => ({ signature: signed(w), signatureIsMark: false });
   const entry = {
@@ -61,7 +66,15 @@ function marriageRecord(s: MarriageSpec): Data {
 }
 
 /** A groom or bride: names, age, occupation, address, condition, and their father's name and occupation. */
-const spouse = (name: Name, age: number, occupation: string, address: string, condition: string, father: Name, fatherOccupation: string): Spouse => ({
+const spouse = (
+  name: Name,
+  age: number,
+  occupation: string,
+  address: string,
+  condition: string,
+  father: Name,
+  fatherOccupation: string,
+): Spouse => ({
   ...name,
   age,
   occupation,
@@ -75,26 +88,57 @@ const stMichael = (place: Place) => ({
   address: `St Michael's Church, Church Street, ${place.town}`,
   parish: `St Michael, ${place.town}`,
 });
-const registerOffice = (place: Place) => ({ short: `${place.district} Register Office`, address: `Register Office, Town Hall, ${place.town}` });
+const registerOffice = (place: Place) => ({
+  short: `${place.district} Register Office`,
+  address: `Register Office, Town Hall, ${place.town}`,
+});
 
 const WITNESSES_12 = [
-  nm('Eleri', 'Vaughan'), nm('Joseph', 'Kingsley'), nm('Agnes', 'Merridew'), nm('Rhys', 'Pugh'),
-  nm('Beatrice', 'Lorimer'), nm('Conor', 'Mulvey'), nm('Hetty', 'Sandford'), nm('Iain', 'Buchanan'),
-  nm('Yasmin', 'Chaudhry'), nm('Oscar', 'Penrose'), nm('Tilly', 'Ashcroft'), nm('Wilfred', 'Dunmore'),
+  nm('Eleri', 'Vaughan'),
+  nm('Joseph', 'Kingsley'),
+  nm('Agnes', 'Merridew'),
+  nm('Rhys', 'Pugh'),
+  nm('Beatrice', 'Lorimer'),
+  nm('Conor', 'Mulvey'),
+  nm('Hetty', 'Sandford'),
+  nm('Iain', 'Buchanan'),
+  nm('Yasmin', 'Chaudhry'),
+  nm('Oscar', 'Penrose'),
+  nm('Tilly', 'Ashcroft'),
+  nm('Wilfred', 'Dunmore'),
 ];
 
 const HUGHES = { surname: 'Hughes', forenames: 'Thomas', dateOfMarriage: '2015-06-20' };
 const BARRACLOUGH = { surname: 'Barraclough', forenames: 'Philip', dateOfMarriage: '2009-08-15' };
 
 /** One of three Thomas Hughes married on the same day, the second in the register office. */
-const hughes = (id: number, entry: number, forenames: string, bride: Spouse, groomFather: string, street: string, age: number) =>
+const hughes = (
+  id: number,
+  entry: number,
+  forenames: string,
+  bride: Spouse,
+  groomFather: string,
+  street: string,
+  age: number,
+) =>
   marriageRecord({
     entry,
     date: '2015-06-20',
     place: CWM_ARAN,
-    venue: id === 999999002 ? registerOffice(CWM_ARAN) : { short: 'Capel Bethel, Llanfedw', address: 'Capel Bethel, Heol y Capel, Llanfedw' },
+    venue:
+      id === 999999002
+        ? registerOffice(CWM_ARAN)
+        : { short: 'Capel Bethel, Llanfedw', address: 'Capel Bethel, Heol y Capel, Llanfedw' },
     minister: id === 999999002 ? [CWM_ARAN.registrar, 'Registrar'] : ['Parch. D. Morgan', 'Minister'],
-    groom: spouse(nm(forenames, 'HUGHES'), age, 'Mechanic', at(CWM_ARAN, street), 'Single', nm(groomFather, 'HUGHES'), 'Lorry driver'),
+    groom: spouse(
+      nm(forenames, 'HUGHES'),
+      age,
+      'Mechanic',
+      at(CWM_ARAN, street),
+      'Single',
+      nm(groomFather, 'HUGHES'),
+      'Lorry driver',
+    ),
     bride,
     witnesses: [nm('Gwen', 'Hughes'), nm(bride.father.forenames, bride.father.surname)],
   });
@@ -106,13 +150,34 @@ const barraclough = {
   place: HALSWORTH,
   venue: registerOffice(HALSWORTH),
   minister: [HALSWORTH.registrar, 'Registrar'] as [string, string],
-  groom: spouse(nm('Philip Ronald', 'BARRACLOUGH'), 41, 'Heating engineer', at(HALSWORTH, '9 Canal Side'), 'Divorced', nm('Ronald', 'BARRACLOUGH'), 'Foundry worker'),
-  bride: spouse(nm('Tracey Louise', 'HIGGINBOTTOM'), 38, 'Receptionist', at(HALSWORTH, '9 Canal Side'), 'Single', nm('Brian', 'HIGGINBOTTOM'), 'Postman'),
+  groom: spouse(
+    nm('Philip Ronald', 'BARRACLOUGH'),
+    41,
+    'Heating engineer',
+    at(HALSWORTH, '9 Canal Side'),
+    'Divorced',
+    nm('Ronald', 'BARRACLOUGH'),
+    'Foundry worker',
+  ),
+  bride: spouse(
+    nm('Tracey Louise', 'HIGGINBOTTOM'),
+    38,
+    'Receptionist',
+    at(HALSWORTH, '9 Canal Side'),
+    'Single',
+    nm('Brian', 'HIGGINBOTTOM'),
+    'Postman',
+  ),
   witnesses: [nm('Gary', 'Barraclough'), nm('Michelle', 'Doyle')] as [Name, Name],
 };
 
 /** A couple at one address, both single. */
-const couple = (place: Place, street: string, groom: [Name, number, string, Name, string], bride: [Name, number, string, Name, string]) => ({
+const couple = (
+  place: Place,
+  street: string,
+  groom: [Name, number, string, Name, string],
+  bride: [Name, number, string, Name, string],
+) => ({
   groom: spouse(groom[0], groom[1], groom[2], at(place, street), 'Single', groom[3], groom[4]),
   bride: spouse(bride[0], bride[1], bride[2], at(place, street), 'Single', bride[3], bride[4]),
 });
@@ -146,8 +211,24 @@ export const marriages = defineScenarios({
         place: KESTLEWICK,
         venue: stMichael(KESTLEWICK),
         minister: ['Revd C. Haworth', 'Vicar'],
-        groom: spouse(nm('Daniel Owen', 'MERRIDEW'), 34, 'Chartered accountant', at(KESTLEWICK, '15 Abbey Walk'), 'Divorced', nm('Owen Richard', 'MERRIDEW'), 'Dairy farmer'),
-        bride: spouse(nm('Sophie Catherine', 'KINGSLEY'), 31, 'Occupational therapist', at(KESTLEWICK, '2 Mill Race'), 'Widowed', nm('Joseph', 'LATIMER'), 'Printer'),
+        groom: spouse(
+          nm('Daniel Owen', 'MERRIDEW'),
+          34,
+          'Chartered accountant',
+          at(KESTLEWICK, '15 Abbey Walk'),
+          'Divorced',
+          nm('Owen Richard', 'MERRIDEW'),
+          'Dairy farmer',
+        ),
+        bride: spouse(
+          nm('Sophie Catherine', 'KINGSLEY'),
+          31,
+          'Occupational therapist',
+          at(KESTLEWICK, '2 Mill Race'),
+          'Widowed',
+          nm('Joseph', 'LATIMER'),
+          'Printer',
+        ),
         witnesses: [WITNESSES_12[0], WITNESSES_12[1]],
         more: {
           groom: {
@@ -168,7 +249,9 @@ export const marriages = defineScenarios({
           },
           fatherOfGroom: { retired: true, designation: 'Father', deceased: false },
           fatherOfBride: { retired: true, designation: 'Adoptive father', deceased: true },
-          ...Object.fromEntries(WITNESSES_12.map((w, i) => [`witness${i + 1}`, { signature: signed(w), signatureIsMark: i === 3 }])),
+          ...Object.fromEntries(
+            WITNESSES_12.map((w, i) => [`witness${i + 1}`, { signature: signed(w), signatureIsMark: i === 3 }]),
+          ),
           minister2: { signature: 'Revd P. Okonkwo', designation: 'Assistant curate' },
         },
       }),
@@ -178,29 +261,64 @@ export const marriages = defineScenarios({
       type: 'marriage',
       shows: 'Several matches: one of three grooms of the same name married on the same day',
       search: HUGHES,
-      record: hughes(999999001, 71, 'Thomas Rhys', bride('Ffion', 'PARRY', 27, 'Nurse', '3 Maes yr Eglwys', 'Emrys'), 'Dewi', '11 Heol Aran', 29),
+      record: hughes(
+        999999001,
+        71,
+        'Thomas Rhys',
+        bride('Ffion', 'PARRY', 27, 'Nurse', '3 Maes yr Eglwys', 'Emrys'),
+        'Dewi',
+        '11 Heol Aran',
+        29,
+      ),
     },
     {
       id: 999999002,
       type: 'marriage',
       shows: 'Several matches: the second of the three',
       search: HUGHES,
-      record: hughes(999999002, 72, 'Thomas Alun', bride('Sian Elin', 'JONES', 24, 'Hairdresser', '40 Stryd y Parc', 'Gareth'), 'Alun', 'Pen-y-Bryn Farm', 26),
+      record: hughes(
+        999999002,
+        72,
+        'Thomas Alun',
+        bride('Sian Elin', 'JONES', 24, 'Hairdresser', '40 Stryd y Parc', 'Gareth'),
+        'Alun',
+        'Pen-y-Bryn Farm',
+        26,
+      ),
     },
     {
       id: 999999003,
       type: 'marriage',
       shows: 'Several matches: the third of the three',
       search: HUGHES,
-      record: hughes(999999003, 73, 'Thomas Gareth', bride('Catrin', 'WILLIAMS', 30, 'Solicitor', '1 Tan y Castell', 'Iolo'), 'Meirion', '7 Rhes Newydd', 32),
+      record: hughes(
+        999999003,
+        73,
+        'Thomas Gareth',
+        bride('Catrin', 'WILLIAMS', 30, 'Solicitor', '1 Tan y Castell', 'Iolo'),
+        'Meirion',
+        '7 Rhes Newydd',
+        32,
+      ),
     },
-    { id: 999999010, type: 'marriage', shows: 'Single match, found through the groom', search: { surname: 'Corbett', forenames: 'Matthew', dateOfMarriage: '2012-09-01' }, record: corbett },
     {
       id: 999999010,
       type: 'marriage',
-      shows: "The same marriage, found through the bride; a close match by her surname's spelling and the day and month exchanged",
+      shows: 'Single match, found through the groom',
+      search: { surname: 'Corbett', forenames: 'Matthew', dateOfMarriage: '2012-09-01' },
+      record: corbett,
+    },
+    {
+      id: 999999010,
+      type: 'marriage',
+      shows:
+        "The same marriage, found through the bride; a close match by her surname's spelling and the day and month exchanged",
       search: { surname: 'Fairweather', forenames: 'Lucy', dateOfMarriage: '2012-09-01' },
-      suggestion: closeMatch('dateOfMarriage', ['Fairwether', 'Lucy', '2012-01-09'], ['sound-alike', 'word-prefix', 'day-month-swapped']),
+      suggestion: closeMatch(
+        'dateOfMarriage',
+        ['Fairwether', 'Lucy', '2012-01-09'],
+        ['sound-alike', 'word-prefix', 'day-month-swapped'],
+      ),
     },
     {
       id: 999999020,
@@ -228,7 +346,11 @@ export const marriages = defineScenarios({
       type: 'marriage',
       shows: 'Re-registration chain: the first registration, linked to its replacement',
       search: BARRACLOUGH,
-      record: marriageRecord({ entry: 210, ...barraclough, more: { status: { marginalNote: 'Marriage re-registered' } } }),
+      record: marriageRecord({
+        entry: 210,
+        ...barraclough,
+        more: { status: { marginalNote: 'Marriage re-registered' } },
+      }),
     },
     {
       id: 999999041,
@@ -252,7 +374,10 @@ export const marriages = defineScenarios({
         entry: 152,
         date: '2017-05-13',
         place: PENNOCK,
-        venue: { short: 'The Old Lifeboat House, Pennock Bay', address: 'The Old Lifeboat House, Slipway Road, Pennock Bay' },
+        venue: {
+          short: 'The Old Lifeboat House, Pennock Bay',
+          address: 'The Old Lifeboat House, Slipway Road, Pennock Bay',
+        },
         minister: [PENNOCK.registrar, 'Registrar'],
         ...couple(
           PENNOCK,
@@ -292,7 +417,10 @@ export const marriages = defineScenarios({
         entry: 64,
         date: '2013-10-12',
         place: CWM_ARAN,
-        venue: { short: "St Non's Catholic Church, Llanfedw", address: "St Non's Catholic Church, Ffordd yr Orsaf, Llanfedw" },
+        venue: {
+          short: "St Non's Catholic Church, Llanfedw",
+          address: "St Non's Catholic Church, Ffordd yr Orsaf, Llanfedw",
+        },
         minister: ['Fr T. Mahoney', 'Priest'],
         ...couple(
           CWM_ARAN,
@@ -312,6 +440,10 @@ export const marriages = defineScenarios({
       partner2Forenames: 'bride.forenames',
       dateOfMarriage: 'dateOfMarriage',
     },
-    optional: { systemNumber: 'id', placeOfMarriage: 'placeOfMarriage.short', registrationDistrict: 'registrar.district' },
+    optional: {
+      systemNumber: 'id',
+      placeOfMarriage: 'placeOfMarriage.short',
+      registrationDistrict: 'registrar.district',
+    },
   },
 });

@@ -1,4 +1,16 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from '../define.ts';
+import {
+  always,
+  basic,
+  defineRecord,
+  flag,
+  group,
+  integer,
+  isoDate,
+  link,
+  list,
+  systemNumberDetail,
+  text,
+} from '../define.ts';
 
 const alias = {
   prefix: text('Title or prefix, e.g. Mr'),
@@ -51,13 +63,25 @@ export const birth = defineRecord({
     names: [{ surname: 'surname', forenames: 'forenames', who: 'the child' }],
     details: {
       systemNumber: systemNumberDetail,
-      placeOfBirth: { compare: 'place', paths: ['child.birthplace'], description: 'Where the child was born, as registered' },
+      placeOfBirth: {
+        compare: 'place',
+        paths: ['child.birthplace'],
+        description: 'Where the child was born, as registered',
+      },
       motherForenames: { compare: 'forenames', paths: ['mother.forenames'], description: "The mother's forenames" },
       motherSurname: { compare: 'name', paths: ['mother.surname'], description: "The mother's surname" },
-      motherMaidenSurname: { compare: 'name', paths: ['mother.maidenSurname'], description: "The mother's maiden surname" },
+      motherMaidenSurname: {
+        compare: 'name',
+        paths: ['mother.maidenSurname'],
+        description: "The mother's maiden surname",
+      },
       fatherForenames: { compare: 'forenames', paths: ['father.forenames'], description: "The father's forenames" },
       fatherSurname: { compare: 'name', paths: ['father.surname'], description: "The father's surname" },
-      registrationDistrict: { compare: 'place', paths: ['registrar.district'], description: 'The registration district' },
+      registrationDistrict: {
+        compare: 'place',
+        paths: ['registrar.district'],
+        description: 'The registration district',
+      },
     },
     cancelledFlag: 'status.cancelled',
     replacedBy: 'nextRegistration',

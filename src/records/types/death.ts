@@ -1,4 +1,16 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from '../define.ts';
+import {
+  always,
+  basic,
+  defineRecord,
+  flag,
+  group,
+  integer,
+  isoDate,
+  link,
+  list,
+  systemNumberDetail,
+  text,
+} from '../define.ts';
 
 const alias = {
   type: text('How the other name relates to the registered one: "formerly known as" or "otherwise"'),
@@ -39,9 +51,21 @@ export const death = defineRecord({
     names: [{ surname: 'surname', forenames: 'forenames', who: 'the deceased' }],
     details: {
       systemNumber: systemNumberDetail,
-      dateOfBirth: { compare: 'date', paths: ['deceased.dateOfBirth'], description: "The deceased's date of birth, YYYY-MM-DD" },
-      placeOfDeath: { compare: 'place', paths: ['deceased.deathplace'], description: 'Where the death happened, as registered' },
-      registrationDistrict: { compare: 'place', paths: ['registrar.district'], description: 'The registration district' },
+      dateOfBirth: {
+        compare: 'date',
+        paths: ['deceased.dateOfBirth'],
+        description: "The deceased's date of birth, YYYY-MM-DD",
+      },
+      placeOfDeath: {
+        compare: 'place',
+        paths: ['deceased.deathplace'],
+        description: 'Where the death happened, as registered',
+      },
+      registrationDistrict: {
+        compare: 'place',
+        paths: ['registrar.district'],
+        description: 'The registration district',
+      },
     },
     replacedBy: 'nextRegistration',
   },

@@ -1,4 +1,16 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from '../define.ts';
+import {
+  always,
+  basic,
+  defineRecord,
+  flag,
+  group,
+  integer,
+  isoDate,
+  link,
+  list,
+  systemNumberDetail,
+  text,
+} from '../define.ts';
 
 const alias = {
   prefix: text('Title or prefix, e.g. Mr'),
@@ -84,7 +96,11 @@ export const marriage = defineRecord({
         paths: ['placeOfMarriage.short', 'placeOfMarriage.address'],
         description: 'Where the marriage took place: its short name or its full address, as registered',
       },
-      registrationDistrict: { compare: 'place', paths: ['registrar.district'], description: 'The registration district' },
+      registrationDistrict: {
+        compare: 'place',
+        paths: ['registrar.district'],
+        description: 'The registration district',
+      },
     },
     replacedBy: 'nextRegistration',
   },

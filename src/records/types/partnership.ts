@@ -1,4 +1,16 @@
-import { always, basic, defineRecord, flag, group, integer, isoDate, link, list, systemNumberDetail, text } from '../define.ts';
+import {
+  always,
+  basic,
+  defineRecord,
+  flag,
+  group,
+  integer,
+  isoDate,
+  link,
+  list,
+  systemNumberDetail,
+  text,
+} from '../define.ts';
 
 const alias = {
   prefix: text('Title or prefix, e.g. Ms'),
@@ -29,7 +41,9 @@ const parent = (who: 'father' | 'mother', n: 1 | 2) =>
     forenames: text(`Forenames of partner ${n}'s ${who}`),
     occupation: text(`Occupation of partner ${n}'s ${who}`),
     retired: flag(`Whether partner ${n}'s ${who} had retired from that occupation`),
-    designation: text(`How partner ${n}'s ${who} is described, e.g. ${who === 'father' ? 'Father or Stepfather' : 'Mother or Adoptive mother'}`),
+    designation: text(
+      `How partner ${n}'s ${who} is described, e.g. ${who === 'father' ? 'Father or Stepfather' : 'Mother or Adoptive mother'}`,
+    ),
     deceased: flag(`Whether partner ${n}'s ${who} had died before the partnership was formed`),
   });
 
@@ -66,7 +80,11 @@ export const partnership = defineRecord({
     ],
   },
   verification: {
-    date: { param: 'dateOfPartnership', path: 'dateOfPartnership', description: 'The date the civil partnership was formed, YYYY-MM-DD' },
+    date: {
+      param: 'dateOfPartnership',
+      path: 'dateOfPartnership',
+      description: 'The date the civil partnership was formed, YYYY-MM-DD',
+    },
     names: [
       { surname: 'partner1Surname', forenames: 'partner1Forenames', who: 'one partner' },
       { surname: 'partner2Surname', forenames: 'partner2Forenames', who: 'the other partner' },

@@ -37,15 +37,33 @@ function rangeValues(from: string, to: string) {
   return { 'from-day': fd, 'from-month': fm, 'from-year': fy, 'to-day': td, 'to-month': tm, 'to-year': ty };
 }
 
-export function auditReportPages(app: FastifyInstance, { signedIn, page, context, refused, formErrors, nounOf }: Pages) {
+export function auditReportPages(
+  app: FastifyInstance,
+  { signedIn, page, context, refused, formErrors, nounOf }: Pages,
+) {
   app.get<{ Querystring: Values }>('/ui/audit', async (request, reply) => {
     const signed = await signedIn(request, reply);
     if (!signed) return reply;
     try {
       const { errors, from, to, rows } = await auditRows(signed.lev, request.query);
       const values = { ...rangeValues(from, to), ...request.query };
-      const csvQuery = new URLSearchParams(Object.entries(values).filter(([, v]) => v !== undefined) as [string, string][]).toString();
-      return page(reply, 'audit.njk', context(signed.session, 'Audit report', { formFields: auditFields, values, from, to, rows, csvQuery, ...formErrors(auditFields, errors) }), Object.keys(errors).length ? 400 : 200);
+      const csvQuery = new URLSearchParams(
+        Object.entries(values).filter(([, v]) => v !== undefined) as [string, string][],
+      ).toString();
+      return page(
+        reply,
+        'audit.njk',
+        context(signed.session, 'Audit report', {
+          formFields: auditFields,
+          values,
+          from,
+          to,
+          rows,
+          csvQuery,
+          ...formErrors(auditFields, errors),
+        }),
+        Object.keys(errors).length ? 400 : 200,
+      );
     } catch (error) {
       return refused(reply, signed.session, error);
     }
@@ -58,7 +76,14 @@ export function auditReportPages(app: FastifyInstance, { signedIn, page, context
     const { user, day, from, to } = request.query;
     const isDay = (text: string | undefined): text is string => /^\d{4}-\d\d-\d\d$/.test(text ?? '');
     const badLink = () =>
-      page(reply, 'error.njk', context(signed.session, 'There is a problem with the link', { message: 'Go back to the audit report and choose a row.' }), 400);
+      page(
+        reply,
+        'error.njk',
+        context(signed.session, 'There is a problem with the link', {
+          message: 'Go back to the audit report and choose a row.',
+        }),
+        400,
+      );
     if (!user || !isDay(day)) return badLink();
     try {
       const { entries, truncated } = await signed.lev.auditEntries({ user, from: day, to: day, limit: ENTRIES_SHOWN });

@@ -20,7 +20,14 @@ export function recordAccessesPage(app: FastifyInstance, { typeOf, signedIn, pag
       return page(
         reply,
         'record-accesses.njk',
-        context(signed.session, `Who has seen ${nounOf(type)} registration ${id}`, { type, id, noun: nounOf(type), rows: accessRows(entries), truncated, shown: ENTRIES_SHOWN }),
+        context(signed.session, `Who has seen ${nounOf(type)} registration ${id}`, {
+          type,
+          id,
+          noun: nounOf(type),
+          rows: accessRows(entries),
+          truncated,
+          shown: ENTRIES_SHOWN,
+        }),
       );
     } catch (error) {
       return refused(reply, signed.session, error);

@@ -13,10 +13,26 @@ export function recordPage(app: FastifyInstance, { registrationOf, page, context
     try {
       const record = await signed.lev.lookup(type, id);
       const canAudit = signed.session.user!.roles.includes(AUDIT_ROLE);
-      return page(reply, 'record.njk', context(signed.session, `${capitalised(nounOf(type))} record`, { type, noun: nounOf(type), page: recordView(description, record), canAudit }));
+      return page(
+        reply,
+        'record.njk',
+        context(signed.session, `${capitalised(nounOf(type))} record`, {
+          type,
+          noun: nounOf(type),
+          page: recordView(description, record),
+          canAudit,
+        }),
+      );
     } catch (error) {
       if (error instanceof LevApiError && error.status === 404) {
-        return page(reply, 'error.njk', context(signed.session, 'No such registration', { message: `No ${nounOf(type)} registration has that system number.` }), 404);
+        return page(
+          reply,
+          'error.njk',
+          context(signed.session, 'No such registration', {
+            message: `No ${nounOf(type)} registration has that system number.`,
+          }),
+          404,
+        );
       }
       return refused(reply, signed.session, error);
     }

@@ -10,7 +10,10 @@ import { SUGGEST_ROLE } from '../../types/identity.ts';
 import { type FieldErrors, type Values, parameterNamed, readForm, searchFields } from '../forms.ts';
 import type { Pages } from '../pages.ts';
 
-export function searchPages(app: FastifyInstance, { typeOf, signedIn, page, context, refused, formErrors, nounOf, labelOf }: Pages) {
+export function searchPages(
+  app: FastifyInstance,
+  { typeOf, signedIn, page, context, refused, formErrors, nounOf, labelOf }: Pages,
+) {
   app.get<{ Params: { type: string }; Querystring: Values }>('/ui/:type/search', async (request, reply) => {
     const description = typeOf(request.params.type);
     if (!description) return reply.callNotFound();
@@ -20,7 +23,19 @@ export function searchPages(app: FastifyInstance, { typeOf, signedIn, page, cont
     const { byNumber, byNames } = searchFields(description);
     const values = request.query;
     const form = (fieldErrors: FieldErrors, status = 200) =>
-      page(reply, 'search.njk', context(signed.session, `Find a ${nounOf(type)} registration`, { type, noun: nounOf(type), byNumber, byNames, values, ...formErrors([...byNumber, ...byNames], fieldErrors) }), status);
+      page(
+        reply,
+        'search.njk',
+        context(signed.session, `Find a ${nounOf(type)} registration`, {
+          type,
+          noun: nounOf(type),
+          byNumber,
+          byNames,
+          values,
+          ...formErrors([...byNumber, ...byNames], fieldErrors),
+        }),
+        status,
+      );
     if (!values.submitted) return form({});
 
     const number = readForm(byNumber, values);
@@ -30,7 +45,8 @@ export function searchPages(app: FastifyInstance, { typeOf, signedIn, page, cont
       const names = readForm(byNames, values);
       if (Object.keys(names.errors).length) return form(names.errors, 400);
       const found = await signed.lev.search(type, names.params as never);
-      if (found.records.length === 1 && !found.truncated) return reply.redirect(`/ui/${type}/${(found.records[0] as { id: number }).id}`, 303);
+      if (found.records.length === 1 && !found.truncated)
+        return reply.redirect(`/ui/${type}/${(found.records[0] as { id: number }).id}`, 303);
       const parties = description.search.parties;
       // Nothing found by names and date: the same details, searched for close matches, where the roles allow.
       const { roles } = signed.session.user!;
@@ -46,11 +62,17 @@ export function searchPages(app: FastifyInstance, { typeOf, signedIn, page, cont
           noun: nounOf(type),
           truncated: found.truncated,
           closeMatches,
-          headings: ['System number', ...parties.map((_, i) => (parties.length > 1 ? `Party ${i + 1}` : 'Name')), 'Date'],
+          headings: [
+            'System number',
+            ...parties.map((_, i) => (parties.length > 1 ? `Party ${i + 1}` : 'Name')),
+            'Date',
+          ],
           rows: found.records.map((record) => ({
             id: (record as { id: number }).id,
             cells: [
-              ...parties.map((party) => [readPath(record, party.forenames), readPath(record, party.surname)].filter(Boolean).join(' ')),
+              ...parties.map((party) =>
+                [readPath(record, party.forenames), readPath(record, party.surname)].filter(Boolean).join(' '),
+              ),
               String(readPath(record, description.verification.date.path) ?? ''),
             ],
           })),

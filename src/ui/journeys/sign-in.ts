@@ -18,7 +18,8 @@ export function signInPages(app: FastifyInstance, pages: Pages) {
   // Every role the service knows, the pages' QR code's `credentials` among them: a list of its own missed one.
   const roleNames = roleVocabulary(records);
 
-  const roleItems = (chosen: readonly string[] = []) => roleNames.map((role) => ({ value: role, text: role, checked: chosen.includes(role) }));
+  const roleItems = (chosen: readonly string[] = []) =>
+    roleNames.map((role) => ({ value: role, text: role, checked: chosen.includes(role) }));
   const noticeOf = (query: { timedOut?: string; expired?: string }) =>
     query.timedOut
       ? 'You were signed out because you had not done anything for a while.'
@@ -27,13 +28,28 @@ export function signInPages(app: FastifyInstance, pages: Pages) {
         : undefined;
   const csrfHolds = (given: unknown, session: Session) => typeof given === 'string' && sameText(given, session.csrf);
   const expired = (reply: FastifyReply, session: Session | undefined, what: string) =>
-    page(reply, 'error.njk', context(session ?? { csrf: '' }, `${what} again`, { message: `The form had expired. Go back and ${what.toLowerCase()} again.` }), 403);
+    page(
+      reply,
+      'error.njk',
+      context(session ?? { csrf: '' }, `${what} again`, {
+        message: `The form had expired. Go back and ${what.toLowerCase()} again.`,
+      }),
+      403,
+    );
 
   app.get<{ Querystring: { timedOut?: string; expired?: string } }>('/ui/sign-in', async (request, reply) => {
     const { session } = await sessionOf(request, reply);
     const notice = noticeOf(request.query);
-    if (signIn.mode === 'oidc') return page(reply, 'sign-in-oidc.njk', { ...context(session, 'Sign in'), user: undefined, notice });
-    return page(reply, 'sign-in.njk', { ...context(session, 'Sign in'), user: undefined, notice, values: {}, fieldErrors: {}, roleItems: roleItems() });
+    if (signIn.mode === 'oidc')
+      return page(reply, 'sign-in-oidc.njk', { ...context(session, 'Sign in'), user: undefined, notice });
+    return page(reply, 'sign-in.njk', {
+      ...context(session, 'Sign in'),
+      user: undefined,
+      notice,
+      values: {},
+      fieldErrors: {},
+      roleItems: roleItems(),
+    });
   });
 
   // The forms that change the session read it as it is: a form refused (a forged one, one from a
@@ -55,7 +71,19 @@ export function signInPages(app: FastifyInstance, pages: Pages) {
     if (!chosen.length) fieldErrors.roles = 'Select at least one role';
     if (Object.keys(fieldErrors).length) {
       const errors = Object.entries(fieldErrors).map(([field, text]) => ({ text, href: `#${field}` }));
-      return page(reply, 'sign-in.njk', { ...context(session, 'Sign in'), user: undefined, values: { username }, fieldErrors, errors, roleItems: roleItems(chosen) }, 400);
+      return page(
+        reply,
+        'sign-in.njk',
+        {
+          ...context(session, 'Sign in'),
+          user: undefined,
+          values: { username },
+          fieldErrors,
+          errors,
+          roleItems: roleItems(chosen),
+        },
+        400,
+      );
     }
     return startSession(reply, id, { user: { username, roles: chosen }, csrf: newToken() });
   });
@@ -64,17 +92,30 @@ export function signInPages(app: FastifyInstance, pages: Pages) {
   app.get('/ui/auth/callback', async (request, reply) => {
     if (signIn.mode !== 'oidc') return reply.callNotFound();
     const { id, session } = await sessionOf(request, reply);
-    const failed = (message: string) => page(reply, 'error.njk', { ...context(session, 'You could not be signed in', { message }), user: undefined, retry: true }, 400);
+    const failed = (message: string) =>
+      page(
+        reply,
+        'error.njk',
+        { ...context(session, 'You could not be signed in', { message }), user: undefined, retry: true },
+        400,
+      );
     if (!session.pending) return failed('The sign-in had expired, or was started in another browser. Sign in again.');
     try {
-      const { user, tokens } = await signIn.oidc.finish(new URL(request.url, 'http://pages.invalid').searchParams, session.pending);
+      const { user, tokens } = await signIn.oidc.finish(
+        new URL(request.url, 'http://pages.invalid').searchParams,
+        session.pending,
+      );
       return await startSession(reply, id, { user, tokens, csrf: newToken() });
     } catch (error) {
       if (!(error instanceof SignInError)) throw error;
       // The code, never the answer: it may hold personal data.
       request.log.warn({ code: error.code }, 'sign-in did not complete');
       await sessions.set(id, { csrf: session.csrf });
-      return failed(error.code === 'access_denied' ? 'The sign-in was cancelled. Sign in again to go on.' : 'The sign-in could not be completed. Sign in again.');
+      return failed(
+        error.code === 'access_denied'
+          ? 'The sign-in was cancelled. Sign in again to go on.'
+          : 'The sign-in could not be completed. Sign in again.',
+      );
     }
   });
 
@@ -84,7 +125,8 @@ export function signInPages(app: FastifyInstance, pages: Pages) {
     const { id, session } = held;
     await endSession(reply, id);
     // At the issuer too, or its session would sign the caseworker straight back in.
-    const issuerSignOut = signIn.mode === 'oidc' && session.tokens ? await signIn.oidc.signOutUrl(session.tokens) : undefined;
+    const issuerSignOut =
+      signIn.mode === 'oidc' && session.tokens ? await signIn.oidc.signOutUrl(session.tokens) : undefined;
     return reply.redirect(issuerSignOut ?? '/ui/sign-in', 303);
   });
 

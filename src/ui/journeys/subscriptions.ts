@@ -12,7 +12,11 @@ export function subscriptionsPage(app: FastifyInstance, { signedIn, page, contex
     if (!signed) return reply;
     try {
       const subscriptions = await signed.lev.subscriptions();
-      return page(reply, 'subscriptions.njk', context(signed.session, 'Subscriptions', { subscriptions: subscriptionViews(subscriptions) }));
+      return page(
+        reply,
+        'subscriptions.njk',
+        context(signed.session, 'Subscriptions', { subscriptions: subscriptionViews(subscriptions) }),
+      );
     } catch (error) {
       return refused(reply, signed.session, error);
     }

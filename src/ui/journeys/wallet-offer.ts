@@ -13,23 +13,52 @@ const qrCode = whenNeeded<typeof import('qrcode')>('qrcode');
 import type { Pages } from '../pages.ts';
 
 export function walletOfferPages(app: FastifyInstance, { registrationOf, page, context, refused, nounOf }: Pages) {
-  app.post<{ Params: { type: string; id: string }; Body: { csrf?: unknown } }>('/ui/:type/:id/wallet', async (request, reply) => {
-    const found = await registrationOf(request, reply);
-    if (!found) return reply;
-    const { signed, type, id } = found;
-    if (request.body?.csrf !== signed.session.csrf) {
-      return page(reply, 'error.njk', context(signed.session, 'Send again', { message: 'The form had expired. Go back and send it again.' }), 403);
-    }
-    try {
-      const offer = await signed.lev.createOffer(type, id, { format: 'dc+sd-jwt', txCode: true });
-      const svg = await qrCode().toString(offer.offer, { type: 'svg', errorCorrectionLevel: 'L', margin: 2 });
-      const expires = new Date(offer.expiresAt).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' });
-      return page(reply, 'wallet-offer.njk', context(signed.session, 'Send to a wallet', { type, noun: nounOf(type), id, svg, link: offer.offer, txCode: offer.txCode, expires }));
-    } catch (error) {
-      if (error instanceof LevApiError && (error.status === 404 || error.status === 409)) {
-        return page(reply, 'error.njk', context(signed.session, 'No wallet offer for this registration', { message: error.message }), error.status);
+  app.post<{ Params: { type: string; id: string }; Body: { csrf?: unknown } }>(
+    '/ui/:type/:id/wallet',
+    async (request, reply) => {
+      const found = await registrationOf(request, reply);
+      if (!found) return reply;
+      const { signed, type, id } = found;
+      if (request.body?.csrf !== signed.session.csrf) {
+        return page(
+          reply,
+          'error.njk',
+          context(signed.session, 'Send again', { message: 'The form had expired. Go back and send it again.' }),
+          403,
+        );
       }
-      return refused(reply, signed.session, error);
-    }
-  });
+      try {
+        const offer = await signed.lev.createOffer(type, id, { format: 'dc+sd-jwt', txCode: true });
+        const svg = await qrCode().toString(offer.offer, { type: 'svg', errorCorrectionLevel: 'L', margin: 2 });
+        const expires = new Date(offer.expiresAt).toLocaleTimeString('en-GB', {
+          hour: '2-digit',
+          minute: '2-digit',
+          timeZone: 'Europe/London',
+        });
+        return page(
+          reply,
+          'wallet-offer.njk',
+          context(signed.session, 'Send to a wallet', {
+            type,
+            noun: nounOf(type),
+            id,
+            svg,
+            link: offer.offer,
+            txCode: offer.txCode,
+            expires,
+          }),
+        );
+      } catch (error) {
+        if (error instanceof LevApiError && (error.status === 404 || error.status === 409)) {
+          return page(
+            reply,
+            'error.njk',
+            context(signed.session, 'No wallet offer for this registration', { message: error.message }),
+            error.status,
+          );
+        }
+        return refused(reply, signed.session, error);
+      }
+    },
+  );
 }

@@ -31,11 +31,17 @@ test('the newest entries cut off the end of the file are reported by verify, and
   assert.match(cut.reason, /ends before its last recorded head/);
   const command = await verifyCommand(t, path);
   assert.equal(command.code, 1);
-  assert.match(command.output, /audit trail BROKEN: .*audit\.ndjson ends before its last recorded head .*audit\.ndjson\.head/);
+  assert.match(
+    command.output,
+    /audit trail BROKEN: .*audit\.ndjson ends before its last recorded head .*audit\.ndjson\.head/,
+  );
   assert.match(command.output, /4 entries, chain intact/, 'what is left is still checked');
   await assert.rejects(serviceTrail(path), (error: Error) => {
     assert.equal(error.name, 'AuditFileError');
-    assert.match(error.message, /audit\.ndjson ends before its last recorded head .*audit\.ndjson\.head.*lev-api audit verify --file/);
+    assert.match(
+      error.message,
+      /audit\.ndjson ends before its last recorded head .*audit\.ndjson\.head.*lev-api audit verify --file/,
+    );
     return true;
   });
 
@@ -56,20 +62,35 @@ test('a head behind the end of the file (a crash between the two syncs) is no cu
   for (let i = 3; i < 5; i++) await trail.record(entry(i));
   await trail.close();
   await writeFile(`${path}.head`, older);
-  assert.deepEqual(await verifyAuditFiles(path), { ok: true, entries: 5, files: 1, fromGenesis: true, head: `${path}.head` });
+  assert.deepEqual(await verifyAuditFiles(path), {
+    ok: true,
+    entries: 5,
+    files: 1,
+    fromGenesis: true,
+    head: `${path}.head`,
+  });
   const reopened = await serviceTrail(path);
   await reopened.record(entry(5));
   await reopened.close();
   const head = JSON.parse(await readFile(`${path}.head`, 'utf8'));
   const last = JSON.parse((await readFile(path, 'utf8')).trimEnd().split('\n').at(-1)!);
   assert.equal(head.hash, last.hash, 'the head follows each sync');
-  assert.deepEqual(await verifyAuditFiles(path), { ok: true, entries: 6, files: 1, fromGenesis: true, head: `${path}.head` });
+  assert.deepEqual(await verifyAuditFiles(path), {
+    ok: true,
+    entries: 6,
+    files: 1,
+    fromGenesis: true,
+    head: `${path}.head`,
+  });
 });
 
 test('the head follows the chain across rotations', async (t) => {
   const dir = await tempDir(t);
   const path = join(dir, 'audit.ndjson');
-  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 2048, keep: 2, headPath: defaultHeadPath(path) } });
+  const trail = await openMemoryTrail({
+    keep: 10,
+    file: { path, maxBytes: 2048, keep: 2, headPath: defaultHeadPath(path) },
+  });
   for (let i = 0; i < 40; i++) await trail.record(entry(i));
   await trail.close();
   const result = await verifyAuditFiles(path);

@@ -64,5 +64,8 @@ test('other damage at the end of the file stops the start, naming the file, the 
     return true;
   });
   await writeFile(path, `${[...lines.slice(0, -1), '{"at":"2026-01-01T00:00:00.000Z"}'].join('\n')}\n`);
-  await assert.rejects(openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } }), /line 4: .*holds no hash/);
+  await assert.rejects(
+    openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } }),
+    /line 4: .*holds no hash/,
+  );
 });

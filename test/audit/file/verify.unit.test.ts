@@ -35,7 +35,10 @@ test('an altered, removed or reordered entry, or a broken link between files, is
   await writeFile(`${path}.1`, original);
   await writeFile(path, `${JSON.stringify({ previous: 'f'.repeat(64) })}\n`);
   const unlinked = await verifyAuditFiles(path);
-  assert.equal(unlinked.ok === false && unlinked.reason, 'the file does not continue from the end of the file before it');
+  assert.equal(
+    unlinked.ok === false && unlinked.reason,
+    'the file does not continue from the end of the file before it',
+  );
   assert.equal((await verifyCommand(t, join(dir, 'missing.ndjson'))).code, 1);
 });
 
@@ -68,14 +71,20 @@ test('a rotated file missing from the middle is reported by name, and the files 
   const command = await verifyCommand(t, path);
   assert.equal(command.code, 1);
   assert.match(command.output, /audit trail BROKEN: .*audit\.ndjson\.3 is missing/);
-  assert.match(command.output, new RegExp(`audit\\.ndjson\\.6 to .*audit\\.ndjson\\.4: ${older} entries, chain intact`));
+  assert.match(
+    command.output,
+    new RegExp(`audit\\.ndjson\\.6 to .*audit\\.ndjson\\.4: ${older} entries, chain intact`),
+  );
   assert.match(command.output, new RegExp(`audit\\.ndjson\\.2 to .*audit\\.ndjson: ${newer} entries, chain intact`));
 
   // The newest file gone, rotated ones left: named too, not "no such file".
   await rm(path);
   const headless = await verifyAuditFiles(path);
   assert.ok(!headless.ok);
-  assert.deepEqual(headless.problems.map((problem) => problem.file), [`${path}.3`, path]);
+  assert.deepEqual(
+    headless.problems.map((problem) => problem.file),
+    [`${path}.3`, path],
+  );
 });
 
 test('a line that is not JSON is reported after the entries verified before it', async (t) => {

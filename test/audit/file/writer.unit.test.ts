@@ -17,7 +17,8 @@ test('the file rotates at its size, keeps the number of files asked, and verifie
   for (let i = 0; i < 100; i++) await trail.record(entry(i));
   await trail.close();
   assert.deepEqual((await readdir(dir)).sort(), ['audit.ndjson', 'audit.ndjson.1', 'audit.ndjson.2']);
-  for (const file of await readdir(dir)) assert.ok((await readFile(join(dir, file))).length <= 4096, `${file} within its size`);
+  for (const file of await readdir(dir))
+    assert.ok((await readFile(join(dir, file))).length <= 4096, `${file} within its size`);
 
   const result = await verifyAuditFiles(path);
   assert.equal(result.ok, true);
@@ -27,7 +28,10 @@ test('the file rotates at its size, keeps the number of files asked, and verifie
   assert.equal(JSON.parse(lines.at(-1)!).requestId, 'r-99', 'the newest file ends with the latest entry');
   const verified = await verifyCommand(t, path);
   assert.equal(verified.code, 0, verified.output);
-  assert.match(verified.output, /audit trail intact: \d+ entries in 3 file\(s\), chain verified from the oldest file kept/);
+  assert.match(
+    verified.output,
+    /audit trail intact: \d+ entries in 3 file\(s\), chain verified from the oldest file kept/,
+  );
 });
 
 test('a restarted trail continues the chain in its file', async (t) => {

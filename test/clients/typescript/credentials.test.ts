@@ -25,7 +25,11 @@ import { builtInTypes as records } from '../../record-types.ts';
 
 const [birth] = records;
 const child = (id: number, correction = 'None') => {
-  const data = { id, child: { forenames: 'Robin Lee', surname: 'Verifiable', dateOfBirth: '2010-10-10' }, status: { blocked: false, cancelled: false, correction } };
+  const data = {
+    id,
+    child: { forenames: 'Robin Lee', surname: 'Verifiable', dateOfBirth: '2010-10-10' },
+    status: { blocked: false, cancelled: false, correction },
+  };
   return { id, data, keys: searchKeys(birth, data) };
 };
 
@@ -36,7 +40,8 @@ const presenter = new SDJwtVcInstance({
   hashAlg: 'sha-256',
   saltGenerator: generateSalt,
   kbSignAlg: 'ES256',
-  kbSigner: (data) => sign('sha256', Buffer.from(data), { key: holder.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url'),
+  kbSigner: (data) =>
+    sign('sha256', Buffer.from(data), { key: holder.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url'),
 });
 const present = (credential: string, nonce = 'nonce-1') =>
   presenter.present(credential, { child: { surname: true, dateOfBirth: true } } as never, {
@@ -44,7 +49,10 @@ const present = (credential: string, nonce = 'nonce-1') =>
   });
 
 const refused = async (promise: Promise<unknown>, reason: RegExp) => {
-  await assert.rejects(promise, (error: unknown) => error instanceof CredentialVerificationError && reason.test(error.message));
+  await assert.rejects(
+    promise,
+    (error: unknown) => error instanceof CredentialVerificationError && reason.test(error.message),
+  );
 };
 
 test('verifyCredential: genuine and standing, refused when altered, expired or foreign, and no longer standing after a correction', async (t) => {
@@ -69,10 +77,18 @@ test('verifyCredential: genuine and standing, refused when altered, expired or f
   await refused(verifyCredential(withoutBinding, trust), /without key binding/);
   await refused(verifyCredential(presentation, { ...trust, nonce: 'another' }), /not genuine/);
   await refused(verifyCredential(presentation, { ...trust, now: verified.expiresAt.getTime() / 1000 + 1 }), /expired/i);
-  await refused(verifyCredential(presentation, { ...trust, trustedIssuers: ['https://elsewhere.example'] }), /not one trusted/);
+  await refused(
+    verifyCredential(presentation, { ...trust, trustedIssuers: ['https://elsewhere.example'] }),
+    /not one trusted/,
+  );
   await refused(verifyCredential(presentation, { ...trust, allowHttp: false }), /not an HTTPS URL/);
   const stranger = createCredentialIssuer(await issuerKeys([newIssuerKey()]), 3600);
-  const forged = await stranger.issue({ issuer: app.url, type: 'birth', claims: { id: 700_001_001 }, status: { list: 1, idx: 0 } });
+  const forged = await stranger.issue({
+    issuer: app.url,
+    type: 'birth',
+    claims: { id: 700_001_001 },
+    status: { list: 1, idx: 0 },
+  });
   await refused(verifyCredential(forged, trust), /key the issuer does not publish/);
   await refused(verifyCredential('not a credential', trust), /not an SD-JWT/);
 
@@ -118,7 +134,10 @@ test('rotate-key: new credentials are signed by the new key, earlier ones still 
   assert.equal(readIssuerKeyFile(readFileSync(keyFile, 'utf8')).length, 2);
   const second = await startApp(t, store, testConfig(env));
   const { body } = await second.get('/.well-known/jwt-vc-issuer', {});
-  assert.deepEqual(body.jwks.keys.map((key: { alg: string }) => key.alg), ['EdDSA', 'ES256']);
+  assert.deepEqual(
+    body.jwks.keys.map((key: { alg: string }) => key.alg),
+    ['EdDSA', 'ES256'],
+  );
   const afterRotation = (await second.get('/v1/credentials/birth/700001002')).text;
   const header = (credential: string) => JSON.parse(Buffer.from(credential.split('.')[0], 'base64url').toString());
   assert.equal(header(afterRotation).alg, 'EdDSA');
@@ -137,8 +156,16 @@ test('a JWT whose header or payload is no JSON object is not a credential; a dis
   const b64 = (json: string) => Buffer.from(json).toString('base64url');
   const header = b64('{"alg":"ES256"}');
   // The fuzz's case first: a payload of JSON null, which was read as an object ("reading 'iss'").
-  for (const jwt of ['eyJhbGciOiJFUzI1NiJ9.bnVsbA.AAAA', ...['1', '"iss"', '[]', 'true'].map((json) => `${header}.${b64(json)}.AAAA`), `${b64('null')}.${b64('{"iss":"x"}')}.AAAA`]) {
-    await assert.rejects(verifyCredential(`${jwt}~`, trust), (error: unknown) => error instanceof NotACredentialError && /cannot be read/.test(error.message), jwt);
+  for (const jwt of [
+    'eyJhbGciOiJFUzI1NiJ9.bnVsbA.AAAA',
+    ...['1', '"iss"', '[]', 'true'].map((json) => `${header}.${b64(json)}.AAAA`),
+    `${b64('null')}.${b64('{"iss":"x"}')}.AAAA`,
+  ]) {
+    await assert.rejects(
+      verifyCredential(`${jwt}~`, trust),
+      (error: unknown) => error instanceof NotACredentialError && /cannot be read/.test(error.message),
+      jwt,
+    );
   }
   const folder = await mkdtemp(join(tmpdir(), 'credentials-'));
   t.after(() => rm(folder, { recursive: true, force: true }));

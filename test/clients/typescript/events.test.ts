@@ -13,21 +13,32 @@ import { emptyStore, recordTypes, startApp, storeKinds } from '../../helper.ts';
 
 const deathType = recordTypes().find((type) => type.description.name === 'death')!;
 const death = (id: number) => {
-  const stored = deathType.toStored({ id, deceased: { forenames: 'Iter', surname: 'Ator', dateOfDeath: '2021-01-01' }, status: { blocked: false } });
+  const stored = deathType.toStored({
+    id,
+    deceased: { forenames: 'Iter', surname: 'Ator', dateOfDeath: '2021-01-01' },
+    status: { blocked: false },
+  });
   return stored as StoredRecord;
 };
 const auth = mockAuth({ username: 'feed-reader', client: 'feed-tests', roles: [], groups: [] });
 
 /** A proxy to `target` that fails the first `failures` requests by cutting their connection. */
-async function flakyProxy(target: string, failures: number): Promise<{ url: string; server: Server; seen: () => number }> {
+async function flakyProxy(
+  target: string,
+  failures: number,
+): Promise<{ url: string; server: Server; seen: () => number }> {
   let seen = 0;
   const server = createServer((request, response) => {
     seen++;
     if (seen <= failures) return request.socket.destroy();
-    const forwarded = httpRequest(target + request.url, { method: request.method, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
+    const forwarded = httpRequest(
+      target + request.url,
+      { method: request.method, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
     forwarded.on('error', () => response.destroy());
     request.pipe(forwarded);
   });
@@ -43,26 +54,36 @@ for (const kind of await storeKinds()) {
     await store.upsert('death', [death(1), death(2), death(3)]);
     const app = await startApp(t, store);
 
-    await t.test('reads every event once, in order, waits for new ones, and stops on its signal while waiting', async () => {
-      const lev = createLevClient({ baseUrl: app.url, auth });
-      const controller = new AbortController();
-      const seen: FeedEvent[] = [];
-      const reading = (async () => {
-        for await (const event of lev.events({ signal: controller.signal, limit: 2, wait: 30 })) {
-          seen.push(event);
-          if (seen.length === 3) setTimeout(() => store.upsert('death', [death(4)]), 200);
-        }
-      })();
-      const started = Date.now();
-      while (seen.length < 4 && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.deepEqual(seen.map((e) => e.subject), ['1', '2', '3', '4']);
-      assert.deepEqual(seen.map((e) => e.type), Array(4).fill('death.registered'));
-      // The reader is now waiting on the server; aborting ends the loop at once, without an error.
-      const aborted = Date.now();
-      controller.abort();
-      await reading;
-      assert.ok(Date.now() - aborted < 2000);
-    });
+    await t.test(
+      'reads every event once, in order, waits for new ones, and stops on its signal while waiting',
+      async () => {
+        const lev = createLevClient({ baseUrl: app.url, auth });
+        const controller = new AbortController();
+        const seen: FeedEvent[] = [];
+        const reading = (async () => {
+          for await (const event of lev.events({ signal: controller.signal, limit: 2, wait: 30 })) {
+            seen.push(event);
+            if (seen.length === 3) setTimeout(() => store.upsert('death', [death(4)]), 200);
+          }
+        })();
+        const started = Date.now();
+        while (seen.length < 4 && Date.now() - started < 10_000)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.deepEqual(
+          seen.map((e) => e.subject),
+          ['1', '2', '3', '4'],
+        );
+        assert.deepEqual(
+          seen.map((e) => e.type),
+          Array(4).fill('death.registered'),
+        );
+        // The reader is now waiting on the server; aborting ends the loop at once, without an error.
+        const aborted = Date.now();
+        controller.abort();
+        await reading;
+        assert.ok(Date.now() - aborted < 2000);
+      },
+    );
 
     await t.test('resumes after a failure with back-off, from where it was', async (t) => {
       const proxy = await flakyProxy(app.url, 2);
@@ -70,7 +91,12 @@ for (const kind of await storeKinds()) {
       const lev = createLevClient({ baseUrl: proxy.url, auth, retry: { attempts: 1 } });
       const controller = new AbortController();
       const seen: string[] = [];
-      for await (const event of lev.events({ after: '2', signal: controller.signal, wait: 1, backoff: { baseDelayMs: 50, maxDelayMs: 100 } })) {
+      for await (const event of lev.events({
+        after: '2',
+        signal: controller.signal,
+        wait: 1,
+        backoff: { baseDelayMs: 50, maxDelayMs: 100 },
+      })) {
         seen.push(event.subject);
         if (seen.length === 2) controller.abort();
       }

@@ -46,7 +46,9 @@ export const id: RecordOf<'testfixture'>['id'] = 1;
 export const unknown: RecordType = 'divorce';
 `;
 
-test('a fifth record type the service serves is typed in the client from the generated schema alone', { timeout: 120_000 }, async (t) => {
+test('a fifth record type the service serves is typed in the client from the generated schema alone', {
+  timeout: 120_000,
+}, async (t) => {
   const document = await servedWithFixture();
   assert.deepEqual(recordTypesOf(document), [...builtInTypes.map((d) => d.name), 'testfixture']);
   const copy = fileURLToPath(new URL('../../../test-output/client-fifth-type/', import.meta.url));
@@ -61,5 +63,9 @@ test('a fifth record type the service serves is typed in the client from the gen
     () => '',
     (error: { stdout?: string }) => error.stdout ?? String(error),
   );
-  assert.equal(tsc, '', 'the copy type-checks: testfixture is a RecordType with its record, search, verification and close-match types');
+  assert.equal(
+    tsc,
+    '',
+    'the copy type-checks: testfixture is a RecordType with its record, search, verification and close-match types',
+  );
 });

@@ -21,11 +21,20 @@ import { compileView } from '../../../src/render/view.ts';
 import { emptyStore, startApp, testConfig } from '../../helper.ts';
 import { builtInScenarios, builtInTypes } from '../../record-types.ts';
 
-const views = viewsOf(builtInTypes).map(compileView).filter((view) => view.version === 'v1');
+const views = viewsOf(builtInTypes)
+  .map(compileView)
+  .filter((view) => view.version === 'v1');
 const dataset = mockRecords(builtInTypes, builtInScenarios);
 const claimsOf = (view: (typeof views)[number]) =>
-  compileClaims(view.record.name, view.fields, view.record.blockedFlag)(
-    view.render(dataset[view.record.name].find((r) => (r as { id: number }).id === FULL_ID) as Record<string, unknown>, { fullDetails: true }),
+  compileClaims(
+    view.record.name,
+    view.fields,
+    view.record.blockedFlag,
+  )(
+    view.render(
+      dataset[view.record.name].find((r) => (r as { id: number }).id === FULL_ID) as Record<string, unknown>,
+      { fullDetails: true },
+    ),
   ).claims;
 
 test('the client verifies an mdoc and a JWT VC of every type against the service, and refuses altered ones', async (t) => {
@@ -54,7 +63,10 @@ test('the client verifies an mdoc and a JWT VC of every type against the service
     assert.equal(verified.recordType, description.name);
     assert.equal(verified.stands, true);
     assert.equal(verified.claims.id, FULL_ID);
-    assert.deepEqual({ x: (verified.holder as JWK).x, y: (verified.holder as JWK).y }, { x: holderKey.x, y: holderKey.y });
+    assert.deepEqual(
+      { x: (verified.holder as JWK).x, y: (verified.holder as JWK).y },
+      { x: holderKey.x, y: holderKey.y },
+    );
 
     const vc = await jwtVc.issue({ issuer, description, claims, status, holderKey });
     const checked = await verifyJwtVc(vc, options);
@@ -77,7 +89,10 @@ test('the client verifies an mdoc and a JWT VC of every type against the service
   const where = tampered.indexOf(surname);
   assert.ok(where > 0, 'a surname is in the CBOR');
   tampered[where] = tampered[where] === 0x41 ? 0x42 : 0x41;
-  await assert.rejects(verifyMdoc(tampered.toString('base64url'), options), (error: Error) => error instanceof CredentialVerificationError && /digest/i.test(error.message));
+  await assert.rejects(
+    verifyMdoc(tampered.toString('base64url'), options),
+    (error: Error) => error instanceof CredentialVerificationError && /digest/i.test(error.message),
+  );
 
   // An mdoc whose document signer another IACA issued.
   const other = msoMdocFormat({ signer: () => documentSigner(undefined), validityS: 86_400 });
@@ -88,6 +103,12 @@ test('the client verifies an mdoc and a JWT VC of every type against the service
   const [h, p, s] = vc.split('.');
   const payload = JSON.parse(Buffer.from(p as string, 'base64url').toString());
   payload.credentialSubject.birthId = 1;
-  await assert.rejects(verifyJwtVc(`${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`, options), /signature/);
-  await assert.rejects(verifyJwtVc(vc, { trustedIssuers: ['https://elsewhere.example'], allowHttp: true }), /not one trusted here/);
+  await assert.rejects(
+    verifyJwtVc(`${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`, options),
+    /signature/,
+  );
+  await assert.rejects(
+    verifyJwtVc(vc, { trustedIssuers: ['https://elsewhere.example'], allowHttp: true }),
+    /not one trusted here/,
+  );
 });

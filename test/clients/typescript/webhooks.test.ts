@@ -20,9 +20,21 @@ test('verifyWebhook accepts what the service signed, with the secret or the publ
   const signingKey = newSigningKey();
   await store.subscriptions.add({ client: 'dwp', events: ['death.registered'], fields: [] });
   await store.webhooks.setEndpoint('dwp', { url: receiver.url }, { secret, signingKey });
-  const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, { pollMs: 50 });
+  const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, {
+    pollMs: 50,
+  });
   t.after(() => delivery.stop());
-  const source: Source = { name: 'one', size: undefined, open: () => [JSON.stringify({ id: 41, deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' }, status: { blocked: false } })] };
+  const source: Source = {
+    name: 'one',
+    size: undefined,
+    open: () => [
+      JSON.stringify({
+        id: 41,
+        deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
+        status: { blocked: false },
+      }),
+    ],
+  };
   await loadSources(store.writer, builtInType('death'), [source]);
   await until(() => receiver.received.length === 1, 'the delivery');
   const { headers, body } = receiver.received[0];
@@ -33,7 +45,10 @@ test('verifyWebhook accepts what the service signed, with the secret or the publ
   assert.deepEqual(verifyWebhook(new Headers(headers), Buffer.from(body), publicKeyOf(signingKey)), event);
 
   assert.throws(() => verifyWebhook(headers, body.replace('41', '42'), secret), WebhookVerificationError);
-  assert.throws(() => verifyWebhook(headers, body.replace('41', '42'), publicKeyOf(signingKey)), WebhookVerificationError);
+  assert.throws(
+    () => verifyWebhook(headers, body.replace('41', '42'), publicKeyOf(signingKey)),
+    WebhookVerificationError,
+  );
   assert.throws(() => verifyWebhook(headers, body, newSecret()), WebhookVerificationError);
   assert.throws(() => verifyWebhook(headers, body, publicKeyOf(newSigningKey())), /No matching signature/);
   const stale = { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) - 3600) };

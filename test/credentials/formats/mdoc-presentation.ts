@@ -25,14 +25,23 @@ export const inDeviceResponse = (credential: string, doctype: string) =>
   ]);
 
 /** The wallet's presentation of every element, signed with the holder's private key. */
-export async function present(credential: string, doctype: string, ids: readonly string[], privateJwk: JWK, transcript: Buffer) {
+export async function present(
+  credential: string,
+  doctype: string,
+  ids: readonly string[],
+  privateJwk: JWK,
+  transcript: Buffer,
+) {
   const definition = {
     id: 'all',
     input_descriptors: [
       {
         id: doctype,
         format: { mso_mdoc: { alg: ['ES256'] } },
-        constraints: { limit_disclosure: 'required', fields: ids.map((id) => ({ path: [`$['${doctype}']['${id}']`], intent_to_retain: false })) },
+        constraints: {
+          limit_disclosure: 'required',
+          fields: ids.map((id) => ({ path: [`$['${doctype}']['${id}']`], intent_to_retain: false })),
+        },
       },
     ],
   };
@@ -43,4 +52,3 @@ export async function present(credential: string, doctype: string, ids: readonly
     .sign();
   return presented.encode();
 }
-

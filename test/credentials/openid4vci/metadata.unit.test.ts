@@ -17,7 +17,11 @@ const ISSUER = 'https://lev.example.gov.uk';
 const keys = await issuerKeys(undefined);
 const signer = documentSignerWhenNeeded(undefined, { issuerUrl: ISSUER });
 const metadataOf = (descriptions: readonly RecordDescription[]) =>
-  issuerMetadata({ issuer: ISSUER, authorizationServer: ISSUER, registry: formatRegistry(walletFormats({ keys, signer, validityS: 3600 }), descriptions) });
+  issuerMetadata({
+    issuer: ISSUER,
+    authorizationServer: ISSUER,
+    registry: formatRegistry(walletFormats({ keys, signer, validityS: 3600 }), descriptions),
+  });
 
 test('one configuration a record type and format, with the endpoints a wallet calls', () => {
   const formats = walletFormats({ keys, signer, validityS: 3600 });
@@ -35,22 +39,37 @@ test('one configuration a record type and format, with the endpoints a wallet ca
 test('a field added to a description appears in its configuration, and nothing else changes', () => {
   const deathWith: RecordDescription = {
     ...death,
-    fields: { ...death.fields, deceased: group('The person whose death was registered', { ...groupFields(death.fields.deceased), placeOfBurial: basic(text('Where the deceased was buried', 'place')) }) },
+    fields: {
+      ...death.fields,
+      deceased: group('The person whose death was registered', {
+        ...groupFields(death.fields.deceased),
+        placeOfBurial: basic(text('Where the deceased was buried', 'place')),
+      }),
+    },
   };
   const before = metadataOf(builtInTypes);
   const after = metadataOf(builtInTypes.map((type) => (type.name === 'death' ? deathWith : type)));
   type Claim = { path: string[]; display: { name: string }[] };
-  const claims = (metadata: typeof before, id: string) => (metadata.credential_configurations_supported[id] as any).credential_metadata.claims as Claim[];
+  const claims = (metadata: typeof before, id: string) =>
+    (metadata.credential_configurations_supported[id] as any).credential_metadata.claims as Claim[];
   const deathIds = Object.keys(after.credential_configurations_supported).filter((id) => id.startsWith('death_'));
-  assert.equal(deathIds.length, walletFormats({ keys, signer, validityS: 3600 }).length, 'one configuration of deaths a format');
+  assert.equal(
+    deathIds.length,
+    walletFormats({ keys, signer, validityS: 3600 }).length,
+    'one configuration of deaths a format',
+  );
   // In every format, the one claim added is the new field, labelled from its description (each format names its path its own way).
   for (const id of deathIds) {
-    const added = claims(after, id).filter((claim) => !claims(before, id).some((old) => JSON.stringify(old) === JSON.stringify(claim)));
+    const added = claims(after, id).filter(
+      (claim) => !claims(before, id).some((old) => JSON.stringify(old) === JSON.stringify(claim)),
+    );
     assert.equal(added.length, 1, id);
     assert.match(added[0].path.join('.'), /placeOfBurial$/, id);
     assert.deepEqual(added[0].display, [{ locale: 'en-GB', name: 'Where the deceased was buried' }], id);
   }
   const others = (metadata: typeof before) =>
-    Object.fromEntries(Object.entries(metadata.credential_configurations_supported).filter(([id]) => !id.startsWith('death_')));
+    Object.fromEntries(
+      Object.entries(metadata.credential_configurations_supported).filter(([id]) => !id.startsWith('death_')),
+    );
   assert.deepEqual(others(after), others(before));
 });

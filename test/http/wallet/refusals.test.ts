@@ -37,11 +37,19 @@ async function offer(app: RunningApp, body: Json = { format: 'dc+sd-jwt' }, id =
 }
 
 const token = (app: RunningApp, code: string, txCode?: string) =>
-  post(app, '/v1/wallet/token', { grant_type: GRANT, 'pre-authorized_code': code, ...(txCode ? { tx_code: txCode } : {}) }, { 'content-type': 'application/x-www-form-urlencoded' });
+  post(
+    app,
+    '/v1/wallet/token',
+    { grant_type: GRANT, 'pre-authorized_code': code, ...(txCode ? { tx_code: txCode } : {}) },
+    { 'content-type': 'application/x-www-form-urlencoded' },
+  );
 
 const SIGNING_KEY = newIssuerKey();
 const config = () =>
-  testConfig({ MOCK_ENFORCE_ROLES: 'true', CREDENTIAL_SIGNING_KEY: SIGNING_KEY.export({ format: 'der', type: 'pkcs8' }).toString('base64') });
+  testConfig({
+    MOCK_ENFORCE_ROLES: 'true',
+    CREDENTIAL_SIGNING_KEY: SIGNING_KEY.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+  });
 
 for (const kind of await storeKinds()) {
   test(`${kind}: bad tokens, bad proofs, unknown configurations and guessed codes are refused, and nothing is issued`, async (t) => {
@@ -57,8 +65,12 @@ for (const kind of await storeKinds()) {
     const nonce = async () => (await post(app, '/v1/wallet/nonce', {})).body.c_nonce as string;
     const now = () => Math.floor(Date.now() / 1000);
     const proof = async (header: Json = {}, payload: Json = {}) =>
-      wallet.signJwt({ typ: 'openid4vci-proof+jwt', alg: 'ES256', jwk: wallet.publicJwk, ...header }, { aud: app.url, iat: now(), nonce: await nonce(), ...payload });
-    const credential = (body: Json, bearer = access) => post(app, '/v1/wallet/credential', body, { authorization: `Bearer ${bearer}` });
+      wallet.signJwt(
+        { typ: 'openid4vci-proof+jwt', alg: 'ES256', jwk: wallet.publicJwk, ...header },
+        { aud: app.url, iat: now(), nonce: await nonce(), ...payload },
+      );
+    const credential = (body: Json, bearer = access) =>
+      post(app, '/v1/wallet/credential', body, { authorization: `Bearer ${bearer}` });
     const refused = async (body: Json, status: number, error: string, bearer = access) => {
       const answer = await credential(body, bearer);
       assert.equal(answer.status, status, `${error}: ${JSON.stringify(answer.body)}`);
@@ -84,10 +96,26 @@ for (const kind of await storeKinds()) {
     await refused({ proofs: { jwt: [await proof({ jwk: stranger })] } }, 400, 'invalid_proof');
     await refused({}, 400, 'invalid_proof');
     // The request itself.
-    await refused({ credential_configuration_id: 'no_such_configuration', proofs: { jwt: [await proof()] } }, 400, 'unknown_credential_configuration');
-    await refused({ credential_configuration_id: 'death_sd_jwt', proofs: { jwt: [await proof()] } }, 400, 'invalid_credential_request');
-    await refused({ proof: { proof_type: 'jwt', jwt: await proof() }, proofs: { jwt: [await proof()] } }, 400, 'invalid_credential_request');
-    const unreadable = await fetch(`${app.url}/v1/wallet/credential`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` }, body: '{"proofs":' });
+    await refused(
+      { credential_configuration_id: 'no_such_configuration', proofs: { jwt: [await proof()] } },
+      400,
+      'unknown_credential_configuration',
+    );
+    await refused(
+      { credential_configuration_id: 'death_sd_jwt', proofs: { jwt: [await proof()] } },
+      400,
+      'invalid_credential_request',
+    );
+    await refused(
+      { proof: { proof_type: 'jwt', jwt: await proof() }, proofs: { jwt: [await proof()] } },
+      400,
+      'invalid_credential_request',
+    );
+    const unreadable = await fetch(`${app.url}/v1/wallet/credential`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
+      body: '{"proofs":',
+    });
     assert.equal(unreadable.status, 400);
     assert.equal(((await unreadable.json()) as Json).error, 'invalid_credential_request', 'a body that is not JSON');
     // Tokens: none, garbage, signed by another key, expired, for another subject.
@@ -95,10 +123,25 @@ for (const kind of await storeKinds()) {
     await refused({ proofs: { jwt: [await proof()] } }, 401, 'invalid_token', 'not.a.token');
     const claims = { issuer: app.url, offerId, subject: 'urn:fdc:wallet:alice', clientId: 'lev-api', cNonce: 'n' };
     const otherKeys = await issuerKeys([newIssuerKey()]);
-    await refused({ proofs: { jwt: [await proof()] } }, 401, 'invalid_token', accessToken(otherKeys, { ...claims, now: Date.now() }));
+    await refused(
+      { proofs: { jwt: [await proof()] } },
+      401,
+      'invalid_token',
+      accessToken(otherKeys, { ...claims, now: Date.now() }),
+    );
     const ownKeys = await issuerKeys([SIGNING_KEY]);
-    await refused({ proofs: { jwt: [await proof()] } }, 401, 'invalid_token', accessToken(ownKeys, { ...claims, now: Date.now() - 3_600_000 }));
-    await refused({ proofs: { jwt: [await proof()] } }, 401, 'invalid_token', accessToken(ownKeys, { ...claims, subject: 'urn:fdc:wallet:bob', now: Date.now() }));
+    await refused(
+      { proofs: { jwt: [await proof()] } },
+      401,
+      'invalid_token',
+      accessToken(ownKeys, { ...claims, now: Date.now() - 3_600_000 }),
+    );
+    await refused(
+      { proofs: { jwt: [await proof()] } },
+      401,
+      'invalid_token',
+      accessToken(ownKeys, { ...claims, subject: 'urn:fdc:wallet:bob', now: Date.now() }),
+    );
 
     // Nothing issued, nothing half-stored: the offer stands unredeemed, the trail has no credential from the wallet.
     const before = await store.wallet.offer(offerId);
@@ -112,13 +155,29 @@ for (const kind of await storeKinds()) {
     assert.equal((await trailEntries(store)).filter((entry) => entry.path === '/v1/wallet/credential').length, 1);
 
     // Notifications: a missing id or unknown event is a 400, a bad token a 401, a right one a 204.
-    const notify = (body: Json, bearer = access) => post(app, '/v1/wallet/notification', body, { authorization: `Bearer ${bearer}` });
+    const notify = (body: Json, bearer = access) =>
+      post(app, '/v1/wallet/notification', body, { authorization: `Bearer ${bearer}` });
     assert.equal((await notify({ event: 'credential_accepted' })).body.error, 'invalid_notification_request');
-    assert.equal((await notify({ notification_id: issued.body.notification_id, event: 'credential_kept' })).status, 400);
-    assert.equal((await notify({ notification_id: 'another', event: 'credential_deleted' })).body.error, 'invalid_notification_id');
-    assert.equal((await notify({ notification_id: issued.body.notification_id, event: 'credential_deleted' }, 'bad')).status, 401);
-    assert.equal((await notify({ notification_id: issued.body.notification_id, event: 'credential_failure' })).status, 204);
-    assert.deepEqual((await store.wallet.offer(offerId))?.notifications.map((n) => n.event), ['credential_failure']);
+    assert.equal(
+      (await notify({ notification_id: issued.body.notification_id, event: 'credential_kept' })).status,
+      400,
+    );
+    assert.equal(
+      (await notify({ notification_id: 'another', event: 'credential_deleted' })).body.error,
+      'invalid_notification_id',
+    );
+    assert.equal(
+      (await notify({ notification_id: issued.body.notification_id, event: 'credential_deleted' }, 'bad')).status,
+      401,
+    );
+    assert.equal(
+      (await notify({ notification_id: issued.body.notification_id, event: 'credential_failure' })).status,
+      204,
+    );
+    assert.deepEqual(
+      (await store.wallet.offer(offerId))?.notifications.map((n) => n.event),
+      ['credential_failure'],
+    );
 
     // 1,000 guesses of a transaction code: the offer dies at the cap, and then even the right code is refused.
     const guessed = await offer(app, { format: 'dc+sd-jwt', txCode: true });
@@ -137,9 +196,17 @@ for (const kind of await storeKinds()) {
     assert.equal(dead?.codeUsed, false);
 
     // A blocked registration has no offer.
-    assert.equal((await post(app, '/v1/credentials/birth/999999020/offer', { format: 'dc+sd-jwt' }, ROLES)).status, 409);
+    assert.equal(
+      (await post(app, '/v1/credentials/birth/999999020/offer', { format: 'dc+sd-jwt' }, ROLES)).status,
+      409,
+    );
     // A caller without the credentials role has none either.
-    const unroled = await post(app, '/v1/credentials/birth/123456789/offer', { format: 'dc+sd-jwt' }, { ...ROLES, 'x-auth-roles': 'birth' });
+    const unroled = await post(
+      app,
+      '/v1/credentials/birth/123456789/offer',
+      { format: 'dc+sd-jwt' },
+      { ...ROLES, 'x-auth-roles': 'birth' },
+    );
     assert.equal(unroled.status, 403);
   });
 }

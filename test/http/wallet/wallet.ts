@@ -4,7 +4,15 @@
  * offer, verifying what each format issues).
  */
 import assert from 'node:assert/strict';
-import { type KeyObject, createHash, createPublicKey, generateKeyPairSync, randomBytes, sign, verify } from 'node:crypto';
+import {
+  type KeyObject,
+  createHash,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  verify,
+} from 'node:crypto';
 import { clientAuthenticationNone, setGlobalConfig } from '@openid4vc/oauth2';
 import { Openid4vciClient } from '@openid4vc/openid4vci';
 import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
@@ -44,7 +52,10 @@ export function newWallet(): Wallet {
       hash: (data, alg) => createHash(alg.replace('-', '').toLowerCase()).update(data).digest(),
       generateRandom: (length) => randomBytes(length),
       clientAuthentication: clientAuthenticationNone({ clientId: 'test-wallet' }),
-      signJwt: async (_signer, { header, payload }) => ({ jwt: signJwt(header, payload), signerJwk: publicJwk as never }),
+      signJwt: async (_signer, { header, payload }) => ({
+        jwt: signJwt(header, payload),
+        signerJwk: publicJwk as never,
+      }),
     },
   });
   return { client, publicJwk, privateKey, signJwt };
@@ -62,7 +73,11 @@ export async function pickUp(wallet: Wallet, link: string, txCode?: string): Pro
   const { client, publicJwk } = wallet;
   const credentialOffer = await client.resolveCredentialOffer(link);
   const issuerMetadata = await client.resolveIssuerMetadata(credentialOffer.credential_issuer);
-  const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({ credentialOffer, issuerMetadata, ...(txCode ? { txCode } : {}) });
+  const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+    credentialOffer,
+    issuerMetadata,
+    ...(txCode ? { txCode } : {}),
+  });
   const { c_nonce } = await client.requestNonce({ issuerMetadata });
   const [configurationId] = credentialOffer.credential_configuration_ids;
   const { jwt } = await client.createCredentialRequestJwtProof({
@@ -80,7 +95,11 @@ export async function pickUp(wallet: Wallet, link: string, txCode?: string): Pro
   const credentials = (credentialResponse.credentials ?? []).map((entry) => (entry as Json).credential as string);
   const notificationId = credentialResponse.notification_id as string;
   assert.ok(notificationId, 'the credential response names a notification id');
-  await client.sendNotification({ issuerMetadata, accessToken: accessTokenResponse.access_token, notification: { notificationId, event: 'credential_accepted' } });
+  await client.sendNotification({
+    issuerMetadata,
+    accessToken: accessTokenResponse.access_token,
+    notification: { notificationId, event: 'credential_accepted' },
+  });
   return { credentials, notificationId, accessToken: accessTokenResponse.access_token, configurationId };
 }
 
@@ -91,18 +110,35 @@ export async function publishedKeys(issuer: string) {
     const header = JSON.parse(Buffer.from(data.split('.')[0], 'base64url').toString());
     const jwk = keys.find((key) => key.kid === header.kid);
     if (!jwk) return false;
-    return verify(jwk.alg === 'EdDSA' ? null : 'sha256', Buffer.from(data), { key: createPublicKey({ key: jwk as never, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+    return verify(
+      jwk.alg === 'EdDSA' ? null : 'sha256',
+      Buffer.from(data),
+      { key: createPublicKey({ key: jwk as never, format: 'jwk' }), dsaEncoding: 'ieee-p1363' },
+      Buffer.from(signature, 'base64url'),
+    );
   };
 }
 
 /** Each format's check of what it issued: genuine, of the issuer and the record, bound to the wallet's key. Every format issued must have one. */
-export const VERIFIERS: Record<string, (credential: string, context: { issuer: string; type: string; recordId: number; wallet: Wallet }) => Promise<void>> = {
+export const VERIFIERS: Record<
+  string,
+  (credential: string, context: { issuer: string; type: string; recordId: number; wallet: Wallet }) => Promise<void>
+> = {
   'dc+sd-jwt': async (credential, { issuer, type, recordId, wallet }) => {
-    const sdJwt = new SDJwtVcInstance({ hasher: digest, hashAlg: 'sha-256', saltGenerator: generateSalt, verifier: await publishedKeys(issuer) });
+    const sdJwt = new SDJwtVcInstance({
+      hasher: digest,
+      hashAlg: 'sha-256',
+      saltGenerator: generateSalt,
+      verifier: await publishedKeys(issuer),
+    });
     const { payload } = await sdJwt.verify(credential);
     assert.equal(payload.iss, issuer);
     assert.equal(payload.vct, `${issuer}/v1/credentials/types/${type}`);
-    assert.deepEqual((payload.cnf as Json).jwk, { kty: 'EC', crv: 'P-256', x: wallet.publicJwk.x, y: wallet.publicJwk.y }, 'bound to the wallet key');
+    assert.deepEqual(
+      (payload.cnf as Json).jwk,
+      { kty: 'EC', crv: 'P-256', x: wallet.publicJwk.x, y: wallet.publicJwk.y },
+      'bound to the wallet key',
+    );
     assert.equal(payload.id, recordId);
   },
   // Presented as a wallet presents it (every element, signed with the wallet's key) to `@auth0/mdl`,
@@ -110,27 +146,50 @@ export const VERIFIERS: Record<string, (credential: string, context: { issuer: s
   // validity, and the device key the wallet proved.
   mso_mdoc: async (credential, { issuer, type, recordId, wallet }) => {
     const doctype = mdocDoctype(type);
-    const { iacas } = (await (await fetch(`${issuer}/.well-known/iacas`)).json()) as { iacas: { certificate: string }[] };
-    const pems = iacas.map(({ certificate }) => `-----BEGIN CERTIFICATE-----\n${certificate.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----`);
+    const { iacas } = (await (await fetch(`${issuer}/.well-known/iacas`)).json()) as {
+      iacas: { certificate: string }[];
+    };
+    const pems = iacas.map(
+      ({ certificate }) =>
+        `-----BEGIN CERTIFICATE-----\n${certificate.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----`,
+    );
     const [document] = parse(inDeviceResponse(credential, doctype)).documents;
     const ids = document.issuerSigned.nameSpaces[doctype].map((item) => item.elementIdentifier);
     const transcript = cborEncode(DataItem.fromData([null, null, ['pick-up', 'test-wallet', issuer, 'nonce']]));
-    const response = await present(credential, doctype, ids, wallet.privateKey.export({ format: 'jwk' }) as JWK, transcript);
+    const response = await present(
+      credential,
+      doctype,
+      ids,
+      wallet.privateKey.export({ format: 'jwk' }) as JWK,
+      transcript,
+    );
     const checks: { status: string }[] = [];
-    const verified = await new Verifier(pems).verify(response, { encodedSessionTranscript: transcript, onCheck: (check) => checks.push(check) });
-    assert.deepEqual(checks.filter((check) => check.status !== 'PASSED'), []);
+    const verified = await new Verifier(pems).verify(response, {
+      encodedSessionTranscript: transcript,
+      onCheck: (check) => checks.push(check),
+    });
+    assert.deepEqual(
+      checks.filter((check) => check.status !== 'PASSED'),
+      [],
+    );
     const items = verified.documents[0].issuerSigned.nameSpaces[doctype];
     assert.equal(items.find((item) => item.elementIdentifier === 'id')?.elementValue, recordId);
   },
   // As a relying party or GOV.UK Wallet checks it: the kid a verification method of the issuer's
   // did:web document, served by the issuer, and `jose` checking the signature with that key.
   jwt_vc_json: async (credential, { issuer, type, recordId, wallet }) => {
-    const document = (await (await fetch(`${issuer}/.well-known/did.json`)).json()) as { id: string; verificationMethod: { id: string; publicKeyJwk: JWK }[] };
+    const document = (await (await fetch(`${issuer}/.well-known/did.json`)).json()) as {
+      id: string;
+      verificationMethod: { id: string; publicKeyJwk: JWK }[];
+    };
     const { kid } = decodeProtectedHeader(credential);
     assert.equal(document.id, didWeb(issuer));
     const method = document.verificationMethod.find((m) => m.id === kid);
     assert.ok(method, 'the kid is a verification method of the did:web document');
-    const { payload } = await jwtVerify(credential, await importJWK(method.publicKeyJwk, 'ES256'), { issuer: document.id, typ: 'vc+jwt' });
+    const { payload } = await jwtVerify(credential, await importJWK(method.publicKeyJwk, 'ES256'), {
+      issuer: document.id,
+      typ: 'vc+jwt',
+    });
     assert.equal(payload.sub, didKey(wallet.publicJwk), 'bound to the wallet key');
     assert.equal((payload.credentialSubject as Json)[`${type}Id`], recordId);
   },
