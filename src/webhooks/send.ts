@@ -6,13 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import type { LookupAddress } from 'node:dns';
-import type { Agent } from 'undici';
-import { whenNeeded } from '../when-needed.ts';
+import { Agent, request } from 'undici';
 import { type DestinationChecker, RefusedDestination } from './destination.ts';
 import { errorFailure, statusFailure, unresolvedFailure } from './failures.ts';
-
-/** undici, loaded by the first delivery: a process that delivers nothing (the mock, unless asked) never loads it. */
-const undici = whenNeeded<typeof import('undici')>('undici');
 
 const RESPONSE_LIMIT = 4096;
 
@@ -51,7 +47,7 @@ export function createSender(options: SenderOptions) {
     let agent = agents.get(key);
     if (agent) return agent;
     const destination = options.checker.destination(url);
-    agent = new (undici().Agent)({
+    agent = new Agent({
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       keepAliveTimeout: 4000,
@@ -93,7 +89,7 @@ export function createSender(options: SenderOptions) {
       };
     }
     try {
-      const answer = await undici().request(target.url, {
+      const answer = await request(target.url, {
         method: 'POST',
         dispatcher: agentFor(target.url, target.tlsCert, target.tlsKey),
         headers: { 'content-type': 'application/json', 'user-agent': 'lev-api-webhooks', ...headers },

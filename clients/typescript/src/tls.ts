@@ -1,9 +1,5 @@
 /** Client certificates for mutual TLS, through undici's Agent (the platform fetch takes none). */
-import { createRequire } from 'node:module';
-import type { Dispatcher } from 'undici';
-
-// Loaded by the first client with a certificate: the others never load undici.
-const require = createRequire(import.meta.url);
+import { Agent, type Dispatcher } from 'undici';
 
 export interface MutualTlsOptions {
   /** PEM certificate (then its chain) the client presents. */
@@ -19,7 +15,7 @@ export interface MutualTlsOptions {
 /** What `createLevClient` takes to present a client certificate: spread it into the options. */
 export function mutualTls({ cert, key, ca, servername }: MutualTlsOptions): { dispatcher: Dispatcher } {
   return {
-    dispatcher: new (require('undici') as typeof import('undici')).Agent({
+    dispatcher: new Agent({
       connect: { cert, key, ca: ca as string | Buffer | (string | Buffer)[] | undefined, servername },
     }),
   };
