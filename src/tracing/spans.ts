@@ -13,6 +13,7 @@ import {
   ROOT_CONTEXT,
   type Span,
   SpanStatusCode,
+  TraceFlags,
   context,
   propagation,
   trace,
@@ -31,12 +32,14 @@ export function traceSpans(): void {
 /**
  * Whether a span started now would record nothing: tracing is off, or the span would be the child
  * of one that was not sampled (a request outside the sample). Its work then runs as it is, without
- * the span and the context each startActiveSpan makes: at 10% sampling, nine requests in ten.
+ * the span and the context each startActiveSpan makes: at 10% sampling, nine requests in ten. Read
+ * from the parent's sampled flag, not whether it records: a parent carried in a traceparent (a
+ * webhook delivery continuing its load's trace) records nothing here, yet is sampled.
  */
 const untraced = () => {
   if (!tracing) return true;
   const parent = trace.getActiveSpan();
-  return parent !== undefined && !parent.isRecording();
+  return parent !== undefined && (parent.spanContext().traceFlags & TraceFlags.SAMPLED) === 0;
 };
 
 /** Runs `work` inside a span named `name`; the span ends when it settles, marked as an error if it throws. */
