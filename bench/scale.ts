@@ -54,6 +54,7 @@ const USAGE = `npm run bench:scale -- [options]
   --connections N        connections, closed loop (default 20)
   --rate R               offered requests a second in the fixed-rate phases (default 200)
   --sample N             births sampled from the register for the requests (default 5000)
+  --increment N          births in the file loaded into the full register and into an empty one (default 100000)
   --recall-seconds S     most seconds of the recall phase (default 120)
   --feed-seconds S       seconds a new reader reads the change feed from its start (default 10)
   --seed S               seed of the generated births and of the requests (default scale)
@@ -89,6 +90,7 @@ function options(args: string[]) {
       connections: { type: 'string', default: '20' },
       rate: { type: 'string', default: '200' },
       sample: { type: 'string', default: '5000' },
+      increment: { type: 'string', default: '100000' },
       'recall-seconds': { type: 'string', default: '120' },
       'feed-seconds': { type: 'string', default: '10' },
       seed: { type: 'string', default: 'scale' },
@@ -129,6 +131,7 @@ function options(args: string[]) {
     connections: whole('connections', values.connections, 1, 500),
     rate: whole('rate', values.rate, 1, 100_000),
     sample: whole('sample', values.sample, 10, 1_000_000),
+    increment: whole('increment', values.increment, 1000, 10_000_000),
     recallSeconds: whole('recall-seconds', values['recall-seconds'], 1, 3600),
     feedSeconds: whole('feed-seconds', values['feed-seconds'], 1, 3600),
     seed: values.seed,
@@ -189,12 +192,49 @@ async function query<Row extends pg.QueryResultRow>(url: string, sql: string): P
   }
 }
 
+/**
+ * The increment's births take ids above any register's (at most 100,000,000 births from
+ * DEFAULT_FIRST_ID), so loaded into a register they are new registrations, as a week's load is.
+ */
+const INCREMENT_FIRST_ID = 200_000_000;
+
+/** Generates the increment file once: the same births are loaded into the empty and the full registers. */
+async function generateIncrement(opts: Options, work: string): Promise<string> {
+  const file = join(work, 'scale-increment.ndjson');
+  cleanups.push(() => rm(file, { force: true }));
+  const args = ['generate', '--type', 'birth', '--count', String(opts.increment), '--seed', `${opts.seed}-increment`];
+  await runMeasured([LEV_API, ...args, '--first-id', String(INCREMENT_FIRST_ID), '--out', file], process.env, 600);
+  return file;
+}
+
+/** `lev-api load` of the increment file into the database of `env`: its rate a second. */
+async function loadIncrement(opts: Options, env: NodeJS.ProcessEnv, file: string): Promise<number> {
+  const load = await runMeasured([LEV_API, 'load', '--type', 'birth', file], env, 300 + opts.increment / 1000, {
+    stdout: 'stderr',
+  });
+  return opts.increment / load.seconds;
+}
+
+/** The increment's rate into a register holding nothing: what each full register's is compared with. */
+async function incrementIntoEmpty(opts: Options, server: PostgresServer, file: string): Promise<number> {
+  const database = await makeDatabase(server, 'lev_scale_empty');
+  cleanups.push(() => database.drop());
+  const env = serviceEnv({ settings: {} }, { DATABASE_URL: database.url });
+  await runMeasured([LEV_API, 'migrate'], env, 300, { stdout: 'stderr' });
+  const perSecond = await loadIncrement(opts, env, file);
+  log(
+    `the increment of ${opts.increment.toLocaleString('en-GB')} births loaded into an empty register at ${Math.round(perSecond).toLocaleString('en-GB')}/s`,
+  );
+  return perSecond;
+}
+
 /** Every figure of one size: its own database, made and dropped here. */
 async function measureSize(
   opts: Options,
   server: PostgresServer,
   births: number,
   work: string,
+  increment: { file: string; intoEmpty: number },
 ): Promise<{ row: ScaleRow; settings: Record<string, string> }> {
   const label = births.toLocaleString('en-GB');
   const database = await makeDatabase(server, `lev_scale_${births}`);
@@ -305,6 +345,9 @@ async function measureSize(
     stdout: 'stderr',
   });
   log(`${label}: lev-api audit verify of ${entries} entries in ${verified.seconds.toFixed(1)} s`);
+  // Last, as it adds to the register: a week's file loaded into the full register.
+  const incrementPerSecond = await loadIncrement(opts, env, increment.file);
+  log(`${label}: the increment loaded into it at ${Math.round(incrementPerSecond).toLocaleString('en-GB')}/s`);
 
   await dropDatabase();
   cleanups.splice(cleanups.indexOf(dropDatabase), 1);
@@ -317,6 +360,11 @@ async function measureSize(
       peakRssMiB: load.peakMiB,
       copySeconds: copy.seconds,
       timesCopy: load.seconds / copy.seconds,
+      increment: {
+        births: opts.increment,
+        perSecond: incrementPerSecond,
+        ofEmpty: incrementPerSecond / increment.intoEmpty,
+      },
     },
     database: sizes,
     service: { readySeconds: service.startSeconds, indexBuildSeconds, rssMiB },
@@ -364,10 +412,12 @@ async function main(): Promise<number> {
   cleanups.push(() => server.stop());
   log(`bench:scale: PostgreSQL: ${server.description}`);
   const machine = cpus();
+  const incrementFile = await generateIncrement(opts, work);
+  const increment = { file: incrementFile, intoEmpty: await incrementIntoEmpty(opts, server, incrementFile) };
   const rows: ScaleRow[] = [];
   let settings: Record<string, string> = {};
   for (const births of opts.sizes) {
-    const measured = await measureSize(opts, server, births, work);
+    const measured = await measureSize(opts, server, births, work, increment);
     rows.push(measured.row);
     settings = measured.settings;
   }

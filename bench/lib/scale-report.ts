@@ -31,6 +31,8 @@ export interface ScaleRow {
     readonly copySeconds: number;
     /** The load's time over the raw COPY's. */
     readonly timesCopy: number;
+    /** The same file of new births loaded into this register once measured, against into an empty one. */
+    readonly increment?: { readonly births: number; readonly perSecond: number; readonly ofEmpty: number };
   };
   readonly database: {
     readonly bytes: number;
@@ -107,6 +109,7 @@ export function scaleTable(rows: readonly ScaleRow[], rate: number): string {
     'load /s',
     'load × COPY',
     'loader peak MiB',
+    'increment /s (× empty)',
     'database MiB',
     ...indexes.map((name) => `${name} MiB`),
     'other indexes MiB',
@@ -131,6 +134,9 @@ export function scaleTable(rows: readonly ScaleRow[], rate: number): string {
         thousands(row.load.perSecond),
         fixed(row.load.timesCopy, 2),
         fixed(row.load.peakRssMiB, 0),
+        row.load.increment
+          ? `${thousands(row.load.increment.perSecond)} (${fixed(row.load.increment.ofEmpty, 2)})`
+          : '',
         thousands(row.database.bytes / MIB),
         ...indexes.map((name) => (name in row.database.indexes ? thousands(row.database.indexes[name] / MIB) : '')),
         thousands(other / MIB),
@@ -168,7 +174,8 @@ export function report(results: ScaleResults): string {
     scaleTable(results.rows, meta.rate),
     '',
     `/s: answers a second, closed loop; p50/p99 at the fixed rate ("sat." when under 95% of it was answered). Requests are made from births sampled`,
-    "across the whole register (TABLESAMPLE). load × COPY: the load's time over a raw COPY of the same file. recall@10: close matches of the",
+    "across the whole register (TABLESAMPLE). load × COPY: the load's time over a raw COPY of the same file. increment: one file of new births",
+    'loaded into the full register, at the end, and its rate over the same file loaded into an empty one. recall@10: close matches of the',
     "error model's queries (bench/lib/errors.ts) with the registration among the first ten. index build: from the service's start until",
     '/metrics said its close-match index was built (SUGGESTION_INDEX=service). Sizes: pg_database_size, pg_relation_size of each index.',
   ].join('\n');

@@ -27,7 +27,14 @@ function row(births: number, overrides: Partial<Record<'lookupRate', number>> = 
   return {
     births,
     generate: { seconds: 2 * scale, bytes: 160 * MIB * scale },
-    load: { seconds: 5 * scale, perSecond: 20_000, peakRssMiB: 300, copySeconds: scale, timesCopy: 5 },
+    load: {
+      seconds: 5 * scale,
+      perSecond: 20_000,
+      peakRssMiB: 300,
+      copySeconds: scale,
+      timesCopy: 5,
+      increment: { births: 100_000, perSecond: 18_000, ofEmpty: 0.9 },
+    },
     database: {
       bytes: 600 * MIB * scale,
       tables: { birth_registration: 400 * MIB * scale },
@@ -112,7 +119,8 @@ test('indexColumns: the largest indexes of the largest register get columns; the
         .slice(1, -1)
         .map((cell) => cell.trim()),
     );
-  assert.deepEqual(header.slice(6, 11), [
+  const big = header.indexOf('big_index MiB');
+  assert.deepEqual(header.slice(big, big + 5), [
     'big_index MiB',
     'middle_index MiB',
     'third_index MiB',
@@ -120,8 +128,10 @@ test('indexColumns: the largest indexes of the largest register get columns; the
     'other indexes MiB',
   ]);
   // fifth_index (2 MiB a 100,000) and tiny_index (8 KiB) make up the other indexes.
-  assert.deepEqual([first[6], first[10]], ['50', '2']);
-  assert.deepEqual([second[6], second[10]], ['500', '20']);
+  assert.deepEqual([first[big], first[big + 4]], ['50', '2']);
+  assert.deepEqual([second[big], second[big + 4]], ['500', '20']);
+  // The increment's rate into the full register, with its ratio to the same file into an empty one.
+  assert.equal(first[header.indexOf('increment /s (× empty)')], '18,000 (0.90)');
 });
 
 test('chartPoints: each operation gives its closed-loop rate and its p99 at the fixed rate, unmeasured values left out', () => {
