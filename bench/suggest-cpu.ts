@@ -27,7 +27,7 @@ import { Random } from '../src/generate/random.ts';
 import { type Party, readPath } from '../src/records/define.ts';
 import { loadRecordTypes } from '../src/records/index.ts';
 import { normaliseName } from '../src/records/normalise.ts';
-import type { RecordToWrite, SearchKey } from '../src/types/records.ts';
+import type { RecordToWrite, SearchKey } from '../src/model/records.ts';
 import { askable, withErrors } from './lib/errors.ts';
 
 /** The record types, read once by this script. */

@@ -48,8 +48,8 @@ import { viewsOf } from './records/views.ts';
 import { traceRequests } from './tracing/requests.ts';
 import { createRenderCache } from './render/cache.ts';
 import { compileView } from './render/view.ts';
-import type { Identifier } from './types/identity.ts';
-import type { Backend } from './types/store.ts';
+import type { Identifier } from './model/identity.ts';
+import type { Backend } from './model/store.ts';
 import type { CloseMatcher } from './match/suggest.ts';
 import { version } from './version.ts';
 

@@ -16,7 +16,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'version.ts', 'module-folder.ts', 'digest.ts', 'when-needed.ts'],
   ['config', 'webhook-addresses.ts'],
   ['tracing'],
-  ['types'],
+  ['model'],
   ['records'],
   ['render', 'match'],
   ['credentials'],

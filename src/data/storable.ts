@@ -4,7 +4,7 @@
  * integers, and strings with NUL characters or lone surrogates (records are
  * stored as json text, and compared as jsonb when a load changes one).
  */
-import type { StoredRecord } from '../types/records.ts';
+import type { StoredRecord } from '../model/records.ts';
 import type { RecordType } from './entries.ts';
 
 /** Characters PostgreSQL cannot hold as given: NUL, which it refuses, and lone surrogates (halves of a pair), which reach it as U+FFFD. */

@@ -14,13 +14,13 @@ import {
   type AuditTrail,
   ENTRIES_LIMIT,
   MAX_ENTRIES_LIMIT,
-} from '../types/audit.ts';
+} from '../model/audit.ts';
 import { unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { TRUNCATED_HEADER } from './route-config.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';
 import { inWords } from '../records/wording.ts';
-import { AUDIT_ROLE } from '../types/identity.ts';
+import { AUDIT_ROLE } from '../model/identity.ts';
 import { RECORD_ERRORS, answer, errorResponse } from './documentation.ts';
 
 const USER_ACTIVITY_PATH = '/api/v0/audit/user-activity';

@@ -18,14 +18,14 @@ import { STATUS_LIST_CWT_TYPE } from '../credentials/status-list-cwt.ts';
 import { typeMetadata } from '../credentials/type-metadata.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { CredentialStatuses } from '../types/credentials.ts';
-import { CREDENTIALS_ROLE, type Identity } from '../types/identity.ts';
-import type { RecordReader } from '../types/store.ts';
+import type { CredentialStatuses } from '../model/credentials.ts';
+import { CREDENTIALS_ROLE, type Identity } from '../model/identity.ts';
+import type { RecordReader } from '../model/store.ts';
 import { EXPECTED, systemNumberParameter } from './parameters.ts';
 import { audienceOf, fromStore } from './route-config.ts';
 import { refsOf } from './plugins/audit.ts';
 import { STATUS_LIST_ROUTE, type StatusLists } from './status-lists.ts';
-import { LIST_SIZE } from '../types/credentials.ts';
+import { LIST_SIZE } from '../model/credentials.ts';
 import { RECORD_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse } from './documentation.ts';
 import { canonicalSystemNumber } from '../records/system-number.ts';
 

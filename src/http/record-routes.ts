@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.ts';
 import type { RenderCache } from '../render/cache.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { RecordReader } from '../types/store.ts';
+import type { RecordReader } from '../model/store.ts';
 import { refsOf } from './plugins/audit.ts';
 import { readOptionsOf } from './feed-position.ts';
 import { idParameters, searchParameters, searchQueryRule } from './parameters.ts';

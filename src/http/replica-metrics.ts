@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge } from 'prom-client';
-import type { ReadPaths } from '../types/store.ts';
+import type { ReadPaths } from '../model/store.ts';
 
 export async function replicaMetrics(app: FastifyInstance, { readPaths }: { readPaths: () => ReadPaths }) {
   const registers = [app.metricsRegistry];

@@ -5,8 +5,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { unavailableUnless } from '../errors.ts';
-import type { AuditOperation } from '../types/audit.ts';
-import { FULL_DETAILS_ROLE } from '../types/identity.ts';
+import type { AuditOperation } from '../model/audit.ts';
+import { FULL_DETAILS_ROLE } from '../model/identity.ts';
 import type {} from './plugins/identity.ts';
 
 export type Operation = AuditOperation;

@@ -18,7 +18,7 @@ import type { IssuerKey } from '../credentials/keys.ts';
 import { STATUS_LIST_TYPE, statusListPath, statusListToken } from '../credentials/status-list.ts';
 import type { DocumentSigner } from '../credentials/mdoc-certificates.ts';
 import { STATUS_LIST_CWT_TYPE, statusListCwt } from '../credentials/status-list-cwt.ts';
-import type { CredentialStatuses } from '../types/credentials.ts';
+import type { CredentialStatuses } from '../model/credentials.ts';
 import { securityHeaders } from './headers.ts';
 import { logRequestLine } from './request-log.ts';
 import type { EarlyAnswer } from './transport.ts';

@@ -7,10 +7,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { unavailableUnless } from '../errors.ts';
-import type { ListedSubscription, Subscriptions } from '../types/events.ts';
-import type { ListedEndpoint, WebhookStore } from '../types/webhooks.ts';
+import type { ListedSubscription, Subscriptions } from '../model/events.ts';
+import type { ListedEndpoint, WebhookStore } from '../model/webhooks.ts';
 import { deliveryStateOf, receiverAddress } from '../webhooks/state.ts';
-import { AUDIT_ROLE } from '../types/identity.ts';
+import { AUDIT_ROLE } from '../model/identity.ts';
 import { RECORD_ERRORS, UNREADABLE, answer, errorResponse } from './documentation.ts';
 
 const SUBSCRIPTIONS_PATH = '/api/v0/subscriptions';

@@ -8,10 +8,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import type { RecordDescription } from '../records/define.ts';
-import type { RecordReader } from '../types/store.ts';
+import type { RecordReader } from '../model/store.ts';
 import { type CompiledVerification, compileVerification } from '../records/verification.ts';
 import type { FalseShareMonitor } from './false-share-monitor.ts';
-import type { Identity } from '../types/identity.ts';
+import type { Identity } from '../model/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
 import { readOptionsOf } from './feed-position.ts';
 import { type RecordRouteConfig, fromStore } from './route-config.ts';

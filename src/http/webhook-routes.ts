@@ -6,8 +6,8 @@
  * with `lev-api subscriptions redeliver`). Ids, times and states only: never a secret.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Identity } from '../types/identity.ts';
-import type { WebhookStore } from '../types/webhooks.ts';
+import type { Identity } from '../model/identity.ts';
+import type { WebhookStore } from '../model/webhooks.ts';
 import { notFound, unavailableUnless } from '../errors.ts';
 import { publicKeyOf } from '../webhooks/signing.ts';
 import { DELIVERY_STATES, deliveryStateOf } from '../webhooks/state.ts';

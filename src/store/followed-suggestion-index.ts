@@ -23,9 +23,9 @@
  * different.
  */
 import { registeredType, updatedType } from '../records/changes.ts';
-import type { RegisterCounts, SuggestionCandidates } from '../types/records.ts';
-import type { EventFeed } from '../types/events.ts';
-import type { KeyPass, RecordReader } from '../types/store.ts';
+import type { RegisterCounts, SuggestionCandidates } from '../model/records.ts';
+import type { EventFeed } from '../model/events.ts';
+import type { KeyPass, RecordReader } from '../model/store.ts';
 import type { SqlDriver } from './driver.ts';
 import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';
 import { tableNames } from './record-tables.ts';

@@ -19,9 +19,9 @@ import type {
   SuggestionCandidates,
   VerifiedValues,
   WriteCounts,
-} from '../types/records.ts';
-import type { RecordChange } from '../types/events.ts';
-import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
+} from '../model/records.ts';
+import type { RecordChange } from '../model/events.ts';
+import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../model/store.ts';
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
 import { parsedReads } from './parsed-reads.ts';
 import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';

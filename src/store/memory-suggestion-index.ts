@@ -20,8 +20,8 @@
  * twice what the records need, and each write costs constant time on average).
  */
 import { suggestionKeyValues } from '../match/keys.ts';
-import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
-import type { KeyPass } from '../types/store.ts';
+import type { SearchKey, SuggestionCandidates } from '../model/records.ts';
+import type { KeyPass } from '../model/store.ts';
 
 /**
  * A close-match key's slot: the key (a number below 2^53, match/keys.ts) folded to 30 bits, where

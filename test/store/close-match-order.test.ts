@@ -13,7 +13,7 @@ import { recordType } from '../../src/data/entries.ts';
 import { generateRecords } from '../../src/generate/records.ts';
 import { Random } from '../../src/generate/random.ts';
 import { candidatePasses } from '../../src/match/keys.ts';
-import type { SearchKey, StoredRecord } from '../../src/types/records.ts';
+import type { SearchKey, StoredRecord } from '../../src/model/records.ts';
 import { emptyStore, postgresAvailable } from '../helper.ts';
 import { builtInType } from '../record-types.ts';
 

@@ -10,8 +10,8 @@ import { Random } from '../../src/generate/random.ts';
 import { candidatePasses, suggestionKeyValues } from '../../src/match/keys.ts';
 import { createSuggestionIndex } from '../../src/store/memory-suggestion-index.ts';
 import { unpackCandidates } from '../../src/match/candidates.ts';
-import type { SearchKey } from '../../src/types/records.ts';
-import type { KeyPass } from '../../src/types/store.ts';
+import type { SearchKey } from '../../src/model/records.ts';
+import type { KeyPass } from '../../src/model/store.ts';
 
 const SURNAMES = ['smith', 'smyth', 'jones', 'johns', 'brown', 'braun', 'ollerenshaw', 'fairfax lowe', 'lowe'];
 const FORENAMES = ['william', 'bill', 'william henry', 'margaret', 'peggy', 'catherine', 'kathryn', ''];

@@ -15,9 +15,9 @@ import {
   verifyAccessToken,
 } from '../../credentials/openid4vci/tokens.ts';
 import type { CompiledView } from '../../render/view.ts';
-import type { CredentialStatuses } from '../../types/credentials.ts';
-import type { RecordReader } from '../../types/store.ts';
-import type { OfferState, WalletStore } from '../../types/wallet.ts';
+import type { CredentialStatuses } from '../../model/credentials.ts';
+import type { RecordReader } from '../../model/store.ts';
+import type { OfferState, WalletStore } from '../../model/wallet.ts';
 import { fromStore } from '../route-config.ts';
 
 export interface WalletContext {

@@ -19,9 +19,9 @@ import {
 } from '../../credentials/openid4vci/errors.ts';
 import { BATCH_SIZE, WALLET_PATHS } from '../../credentials/openid4vci/metadata.ts';
 import { PROOF_MAX_AGE_S, checkProof } from '../../credentials/openid4vci/proof.ts';
-import { NOTIFICATION_EVENTS, type NotificationEvent } from '../../types/wallet.ts';
-import type { Identity } from '../../types/identity.ts';
-import { FULL_DETAILS_ROLE } from '../../types/identity.ts';
+import { NOTIFICATION_EVENTS, type NotificationEvent } from '../../model/wallet.ts';
+import type { Identity } from '../../model/identity.ts';
+import { FULL_DETAILS_ROLE } from '../../model/identity.ts';
 import { documentationOnly } from '../documentation.ts';
 import { refsOf } from '../plugins/audit.ts';
 import { fromStore } from '../route-config.ts';

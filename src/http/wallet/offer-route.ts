@@ -8,7 +8,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { WALLET_PATHS } from '../../credentials/openid4vci/metadata.ts';
 import { offerRegistration } from '../../credentials/openid4vci/offer.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
-import { CREDENTIALS_ROLE, type Identity } from '../../types/identity.ts';
+import { CREDENTIALS_ROLE, type Identity } from '../../model/identity.ts';
 import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from '../documentation.ts';
 import { EXPECTED, systemNumberParameter } from '../parameters.ts';
 import { refsOf } from '../plugins/audit.ts';
