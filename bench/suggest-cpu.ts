@@ -21,7 +21,7 @@ import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { configReference } from '../src/config/index.ts';
-import { recordType } from '../src/data/entries.ts';
+import { recordType } from '../src/load/conversion.ts';
 import { generateRecords, recordAt } from '../src/generate/records.ts';
 import { Random } from '../src/generate/random.ts';
 import { type Party, readPath } from '../src/records/define.ts';

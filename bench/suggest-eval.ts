@@ -26,7 +26,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { configReference } from '../src/config/index.ts';
-import { recordType } from '../src/data/entries.ts';
+import { recordType } from '../src/load/conversion.ts';
 import { generateRecords, recordAt } from '../src/generate/records.ts';
 import { Random } from '../src/generate/random.ts';
 import { closeMatches } from '../src/match/suggest.ts';

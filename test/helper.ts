@@ -14,7 +14,7 @@ import { type Config, loadConfig } from '../src/config/index.ts';
 import { type MemoryBackend, openMemoryBackend } from '../src/backend/memory.ts';
 import { loadMock } from '../src/backend/open.ts';
 import { type PostgresBackend, postgresBackend } from '../src/backend/postgres.ts';
-import { recordType } from '../src/data/entries.ts';
+import { recordType } from '../src/load/conversion.ts';
 import { loadDataPath } from '../src/load/data-path.ts';
 import { openPostgres } from '../src/store/pg-driver.ts';
 import { type Migration, migrate } from '../src/store/migrations.ts';

@@ -20,7 +20,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['records'],
   ['render', 'match'],
   ['credentials'],
-  ['data', 'generate'],
+  ['generate'],
   ['store'],
   ['audit'],
   ['webhooks'],

@@ -6,7 +6,7 @@
  * the signed checkpoints for witnesses to keep. Every reading is itself audited (`audit-read`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
+import { STORABLE_TEXT_PATTERN } from '../load/storable.ts';
 import {
   AUDIT_OPERATIONS,
   AUDIT_READ,

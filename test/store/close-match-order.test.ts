@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { recordType } from '../../src/data/entries.ts';
+import { recordType } from '../../src/load/conversion.ts';
 import { generateRecords } from '../../src/generate/records.ts';
 import { Random } from '../../src/generate/random.ts';
 import { candidatePasses } from '../../src/match/keys.ts';
