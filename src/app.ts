@@ -29,7 +29,7 @@ import { uiRoutes } from './ui/routes.ts';
 import { openSessions } from './ui/sessions.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
-import { TRUNCATED_HEADER, fromStore } from './http/route-config.ts';
+import { TRUNCATED_HEADER, storeUnavailable } from './http/route-config.ts';
 import { cwtStatusList, statusLists } from './http/status-lists.ts';
 import { IACAS_PATH, walletDocumentRoutes } from './http/wallet-documents.ts';
 import { recordRoutes } from './http/record-routes.ts';
@@ -228,7 +228,7 @@ export async function buildApp(
       statuses: credentials,
       key: () => keys.current,
       ttlS: config.credentials.statusTtlS,
-      fromStore,
+      storeUnavailable,
     });
     const mdocSigner = documentSignerWhenNeeded(
       config.credentials.mdoc,
@@ -242,7 +242,7 @@ export async function buildApp(
       keys,
       issuer: createCredentialIssuer(keys, config.credentials.validityS),
       issuerUrl,
-      cwt: cwtStatusList({ statuses: credentials, signer: mdocSigner, ttlS: config.credentials.statusTtlS, fromStore }),
+      cwt: cwtStatusList({ statuses: credentials, signer: mdocSigner, ttlS: config.credentials.statusTtlS, storeUnavailable }),
     });
     await app.register(walletDocumentRoutes, { keys, signer: mdocSigner, issuerUrl });
     if (wallet) {

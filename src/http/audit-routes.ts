@@ -243,7 +243,7 @@ const withDays = <Q extends Days>({ from = '1970-01-01', to = new Date().toISOSt
 });
 
 /** A failing trail means the report cannot be read now; the caller may retry. */
-const fromTrail = unavailableUnless('The audit trail is unavailable; try again shortly');
+const trailUnavailable = unavailableUnless('The audit trail is unavailable; try again shortly');
 
 /**
  * `limit` as the number its schema declares: queries are not coerced (a name of digits stays a
@@ -263,7 +263,7 @@ interface AuditRoutesOptions {
 export async function auditRoutes(app: FastifyInstance, { report, types }: AuditRoutesOptions) {
   /** Reads the trail for an auditor. */
   const read = <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> =>
-    request.readByAuditor('The audit report needs', () => fromTrail(reading), count);
+    request.readByAuditor('The audit report needs', () => trailUnavailable(reading), count);
 
   app.get<{ Querystring: Record<string, string | undefined> }>(
     USER_ACTIVITY_PATH,

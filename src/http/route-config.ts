@@ -37,5 +37,8 @@ export const audienceOf = (request: FastifyRequest) => ({
   fullDetails: request.identity?.roles.includes(FULL_DETAILS_ROLE) ?? false,
 });
 
-/** A failing store means the service cannot answer now; the caller may retry. */
-export const fromStore = unavailableUnless('The record store is unavailable; try again shortly');
+/**
+ * Runs a call to the store, answering its failure as the store unavailable (503): the service cannot
+ * answer now, and the caller may retry.
+ */
+export const storeUnavailable = unavailableUnless('The record store is unavailable; try again shortly');

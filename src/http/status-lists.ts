@@ -53,7 +53,7 @@ interface StatusListOptions {
   readonly key: () => IssuerKey;
   readonly ttlS: number;
   /** How a store's failure reaches the route (its 503). */
-  readonly fromStore: <T>(read: () => Promise<T>) => Promise<T>;
+  readonly storeUnavailable: <T>(read: () => Promise<T>) => Promise<T>;
 }
 
 export interface StatusLists {
@@ -69,7 +69,7 @@ export interface StatusLists {
   }): EarlyAnswer;
 }
 
-export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOptions): StatusLists {
+export function statusLists({ statuses, key, ttlS, storeUnavailable }: StatusListOptions): StatusLists {
   const signed = new Map<string, Signing>();
   const relist = async (
     list: number,
@@ -77,7 +77,7 @@ export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOption
     now: number,
     previous: Listed | undefined,
   ): Promise<Listed | undefined> => {
-    const entries = await fromStore(() => statuses.invalid(list));
+    const entries = await storeUnavailable(() => statuses.invalid(list));
     if (entries === undefined) return undefined;
     const invalid = [...entries].sort((a, b) => a - b);
     if (previous && now - previous.signedAt < ttlS * 1000 && sameEntries(previous.invalid, invalid)) return previous;
@@ -155,10 +155,10 @@ export function cwtStatusList({
   statuses,
   signer,
   ttlS,
-  fromStore,
+  storeUnavailable,
 }: Omit<StatusListOptions, 'key'> & { readonly signer: () => Promise<DocumentSigner> }) {
   return async (list: number, issuer: string): Promise<Uint8Array | undefined> => {
-    const invalid = await fromStore(() => statuses.invalid(list));
+    const invalid = await storeUnavailable(() => statuses.invalid(list));
     return invalid === undefined ? undefined : statusListCwt(await signer(), issuer, list, invalid, ttlS);
   };
 }

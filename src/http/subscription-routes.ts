@@ -129,7 +129,7 @@ interface SubscriptionRoutesOptions {
   readonly webhooks?: WebhookStore;
 }
 
-const fromStore = unavailableUnless('The subscriptions are unavailable; try again shortly');
+const subscriptionsUnavailable = unavailableUnless('The subscriptions are unavailable; try again shortly');
 
 export async function subscriptionRoutes(app: FastifyInstance, { subscriptions, webhooks }: SubscriptionRoutesOptions) {
   app.get(
@@ -161,7 +161,7 @@ export async function subscriptionRoutes(app: FastifyInstance, { subscriptions, 
       request.readByAuditor(
         "The subscriptions' state needs",
         () =>
-          fromStore(async () => {
+          subscriptionsUnavailable(async () => {
             const [all, endpoints] = await Promise.all([subscriptions.list(), webhooks?.list() ?? []]);
             const endpointOf = new Map(endpoints.map((endpoint) => [endpoint.client, endpoint]));
             return all

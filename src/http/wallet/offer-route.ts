@@ -12,7 +12,7 @@ import { CREDENTIALS_ROLE, type Identity } from '../../model/identity.ts';
 import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from '../documentation.ts';
 import { EXPECTED, systemNumberParameter } from '../parameters.ts';
 import { refsOf } from '../plugins/audit.ts';
-import { fromStore } from '../route-config.ts';
+import { storeUnavailable } from '../route-config.ts';
 import type { WalletContext } from './context.ts';
 
 const offerBody = (formats: readonly string[]) =>
@@ -101,7 +101,7 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
       }
       const id = Number(request.params.id.replace(/^0+(?=\d)/, ''));
       const identity = request.identity as Identity;
-      const outcome = await fromStore(() =>
+      const outcome = await storeUnavailable(() =>
         offerRegistration(
           context,
           {
