@@ -18,10 +18,10 @@ import { waitingTotal } from './http/waiting-readers.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { securityHeaders } from './http/headers.ts';
-import { logRequests } from './http/request-log.ts';
+import { requestLogPlugin } from './http/plugins/request-log.ts';
 import { healthRoutes } from './http/health.ts';
-import { metricsPlugin } from './http/metrics.ts';
-import { replicaMetrics } from './http/replica-metrics.ts';
+import { metricsPlugin } from './http/plugins/metrics.ts';
+import { replicaMetricsPlugin } from './http/plugins/replica-metrics.ts';
 import { openApiDocument, openApiRoutes } from './http/openapi.ts';
 import { createLevClient } from '@lev-api/client';
 import { IN_PROCESS_URL, injectFetch } from './ui/in-process.ts';
@@ -163,7 +163,7 @@ export async function buildApp(
   await app.register(authorisationPlugin, { enforceRoles });
   await app.register(auditPlugin, { audit });
 
-  logRequests(app);
+  await app.register(requestLogPlugin);
 
   // A query parameter that could not be decoded is named in a 400 (after the 401 and 403 of the plugins above).
   app.addHook('preValidation', refuseMalformedQuery);
@@ -176,7 +176,7 @@ export async function buildApp(
   });
   await app.register(metricsPlugin);
   await app.register(healthRoutes, { store });
-  if (store.readPaths) await app.register(replicaMetrics, { readPaths: store.readPaths });
+  if (store.readPaths) await app.register(replicaMetricsPlugin, { readPaths: store.readPaths });
   const rendered = createRenderCache(compiled, config.renderCacheBytes);
   await app.register(recordRoutes, { views: compiled, store, maxResults: config.maxResults, rendered });
   const enumeration = watchEnumeration(app, config.verification.falseShare);

@@ -20,7 +20,7 @@ import type { DocumentSigner } from '../credentials/mdoc-certificates.ts';
 import { STATUS_LIST_CWT_TYPE, statusListCwt } from '../credentials/status-list-cwt.ts';
 import type { CredentialStatuses } from '../model/credentials.ts';
 import { securityHeaders } from './headers.ts';
-import { logRequestLine } from './request-log.ts';
+import { logRequestLine } from './plugins/request-log.ts';
 import type { EarlyAnswer } from './transport.ts';
 
 /** How long a process reuses a status list it signed: revocations show within this, and serving one is a cached body. */
