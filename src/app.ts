@@ -14,6 +14,8 @@ import { issuerKeys } from './credentials/keys.ts';
 import { documentSignerWhenNeeded } from './credentials/mdoc-certificates.ts';
 import { subscriptionRoutes } from './http/subscription-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
+import { feedLagPlugin } from './http/plugins/feed-lag.ts';
+import { feedRetentionPlugin } from './http/plugins/feed-retention.ts';
 import { waitingTotal } from './http/waiting-readers.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -206,8 +208,9 @@ export async function buildApp(
       perClient: config.events.waiting.perClient,
       total: waitingTotal(config.connections.maxConnections, config.events.waiting.share),
     },
-    ...(webhooks ? { webhooks } : {}),
   });
+  await app.register(feedRetentionPlugin, { feed: events, retentionDays: config.events.retentionDays });
+  await app.register(feedLagPlugin, { subscriptions, ...(webhooks ? { webhooks } : {}) });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
   // The mock's issuer is the address it listens at (no CREDENTIAL_ISSUER_URL there), read once it
   // listens and kept: reading it is a system call, and every credential and status list names it.
