@@ -7,11 +7,6 @@ import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config/index.ts';
 import { createIdentifier, enforcesRoles } from './auth/identify.ts';
 import { auditRoutes } from './http/audit-routes.ts';
-import { credentialRoutes } from './http/credential-routes.ts';
-import { walletPlugin } from './http/wallet/plugin.ts';
-import { createCredentialIssuer } from './credentials/issue.ts';
-import { issuerKeys } from './credentials/keys.ts';
-import { documentSignerWhenNeeded } from './credentials/mdoc-certificates.ts';
 import { subscriptionRoutes } from './http/subscription-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
 import { feedLagPlugin } from './http/plugins/feed-lag.ts';
@@ -31,9 +26,8 @@ import { uiRoutes } from './ui/routes.ts';
 import { openSessions } from './ui/sessions.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
-import { TRUNCATED_HEADER, storeUnavailable } from './http/route-config.ts';
-import { cwtStatusList, statusLists } from './http/status-lists.ts';
-import { IACAS_PATH, walletDocumentRoutes } from './http/wallet-documents.ts';
+import { TRUNCATED_HEADER } from './http/route-config.ts';
+import { credentialsPlugin } from './http/plugins/credentials.ts';
 import { recordRoutes } from './http/record-routes.ts';
 import { auditPlugin } from './http/plugins/audit.ts';
 import { authorisationPlugin } from './http/plugins/authorisation.ts';
@@ -68,19 +62,6 @@ interface AppDependencies {
   readonly identify?: Identifier;
   /** The record types served: the ones the backend was opened with, read once by the entry point. */
   readonly descriptions: readonly RecordDescription[];
-}
-
-/** The URL a listening server is reached at from this machine: a wildcard address read as localhost. */
-function listeningUrl(address: ReturnType<import('node:net').Server['address']>, tls: boolean): string {
-  const scheme = tls ? 'https' : 'http';
-  if (!address || typeof address !== 'object') return `${scheme}://localhost`;
-  const host =
-    address.address === '0.0.0.0' || address.address === '::'
-      ? 'localhost'
-      : address.family === 'IPv6'
-        ? `[${address.address}]`
-        : address.address;
-  return `${scheme}://${host}:${address.port}`;
 }
 
 export async function buildApp(
@@ -212,60 +193,18 @@ export async function buildApp(
   await app.register(feedRetentionPlugin, { feed: events, retentionDays: config.events.retentionDays });
   await app.register(feedLagPlugin, { subscriptions, ...(webhooks ? { webhooks } : {}) });
   if (webhooks) await app.register(webhookRoutes, { webhooks });
-  // The mock's issuer is the address it listens at (no CREDENTIAL_ISSUER_URL there), read once it
-  // listens and kept: reading it is a system call, and every credential and status list names it.
-  let listeningAt: string | undefined;
-  const issuerUrl = () =>
-    config.credentials.issuer ??
-    listeningAt ??
-    (app.server.listening ? (listeningAt = listeningUrl(app.server.address(), tls)) : listeningUrl(null, tls));
   if (credentials && config.credentials.enabled) {
-    const keys = await issuerKeys(config.credentials.keys);
-    if (keys.madeAtStart) {
-      app.log.info(
-        { kid: keys.current.kid },
-        'credentials: no issuer key configured, so this process made one at start; relying parties find it at /.well-known/jwt-vc-issuer',
-      );
-    }
-    const lists = statusLists({
-      statuses: credentials,
-      key: () => keys.current,
-      ttlS: config.credentials.statusTtlS,
-      storeUnavailable,
-    });
-    const mdocSigner = documentSignerWhenNeeded(
-      config.credentials.mdoc,
-      config.credentials.issuer ? { issuerUrl: config.credentials.issuer } : {},
-    );
-    await app.register(credentialRoutes, {
+    await app.register(credentialsPlugin, {
+      settings: config.credentials,
+      walletSettings: config.wallet,
       views: compiled,
-      store,
+      records: store,
       statuses: credentials,
-      lists,
-      keys,
-      issuer: createCredentialIssuer(keys, config.credentials.validityS),
-      issuerUrl,
-      cwt: cwtStatusList({ statuses: credentials, signer: mdocSigner, ttlS: config.credentials.statusTtlS, storeUnavailable }),
+      wallet,
+      tls,
+      // Tracing and CORS act on every request Fastify answers: with either on, Fastify answers the status lists too.
+      ...(config.tracing || cors ? {} : { earlyAnswers: transport }),
     });
-    await app.register(walletDocumentRoutes, { keys, signer: mdocSigner, issuerUrl });
-    if (wallet) {
-      await app.register(walletPlugin, {
-        config: config.wallet,
-        views: compiled,
-        records: store,
-        statuses: credentials,
-        wallet,
-        keys,
-        signer: mdocSigner,
-        validityS: config.credentials.validityS,
-        issuerUrl,
-        // Where a verifier finds the IACAs an mdoc's document signer chains to.
-        metadataExtra: (issuer) => ({ mdoc_iacas_uri: `${issuer}${IACAS_PATH}` }),
-      });
-    }
-    // A list just signed is answered before Fastify, unless tracing or CORS, which act on every
-    // request Fastify answers, are on: then Fastify answers it too.
-    if (!config.tracing && !cors) transport.answerEarly(lists.answerEarly({ issuer: issuerUrl, tls, log: app.log }));
   }
   await app.register(subscriptionRoutes, { subscriptions, webhooks });
   if (config.auth?.mode === 'mock') {
@@ -282,10 +221,10 @@ export async function buildApp(
       records: descriptions,
       signIn: { mode: 'mock' },
       // The pages check digital certificates against this very process's keys and status lists.
-      ...(credentials && config.credentials.enabled
+      ...(app.hasDecorator('credentialIssuer')
         ? {
             credentials: {
-              issuer: issuerUrl,
+              issuer: app.credentialIssuer,
               allowHttp: true,
               fetch: ((input, init) => inProcess(new Request(input, init))) as typeof fetch,
             },

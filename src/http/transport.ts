@@ -49,7 +49,7 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 /** Answers a request before Fastify routes it and says so, or returns false to leave it to Fastify. */
 export type EarlyAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-interface Transport {
+export interface Transport {
   /** Fastify's `serverFactory`. */
   readonly serverFactory: (handler: Handler, options: FastifyServerOptions) => Server;
   /** Fastify's `clientErrorHandler`: what the parser refused (431, 400, 408). */
