@@ -20,10 +20,7 @@ import { healthRoutes } from './http/health.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
 import { replicaMetricsPlugin } from './http/plugins/replica-metrics.ts';
 import { openApiDocument, openApiRoutes } from './http/openapi.ts';
-import { createLevClient } from '@lev-api/client';
-import { IN_PROCESS_URL, injectFetch } from './ui/in-process.ts';
-import { uiRoutes } from './ui/routes.ts';
-import { openSessions } from './ui/sessions.ts';
+import { inProcessPagesPlugin } from './ui/in-process.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
 import { TRUNCATED_HEADER } from './http/route-config.ts';
@@ -207,31 +204,9 @@ export async function buildApp(
     });
   }
   await app.register(subscriptionRoutes, { subscriptions, webhooks });
-  if (config.auth?.mode === 'mock') {
-    // The caseworkers' pages, calling this very API as each signed-in caseworker.
-    const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });
-    const sessions = openSessions(config.ui, app.log);
-    app.addHook('onClose', () => sessions.close());
-    const inProcess = injectFetch(app);
-    await app.register(uiRoutes, {
-      api,
-      sessions: sessions.store,
-      idleMs: config.ui.idleMs,
-      secure: tls,
-      records: descriptions,
-      signIn: { mode: 'mock' },
-      // The pages check digital certificates against this very process's keys and status lists.
-      ...(app.hasDecorator('credentialIssuer')
-        ? {
-            credentials: {
-              issuer: app.credentialIssuer,
-              allowHttp: true,
-              fetch: ((input, init) => inProcess(new Request(input, init))) as typeof fetch,
-            },
-          }
-        : {}),
-    });
-  }
+  // The caseworkers' pages, calling this very API as each signed-in caseworker.
+  if (config.auth?.mode === 'mock')
+    await app.register(inProcessPagesPlugin, { sessions: config.ui, secure: tls, records: descriptions });
   await app.after();
   guardMethods();
   return app;
