@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import { Gauge } from 'prom-client';
 import type { Subscriptions } from '../../model/events.ts';
 import type { WebhookStore } from '../../model/webhooks.ts';
+import type {} from './metrics.ts';
 
 interface FeedLagOptions {
   readonly subscriptions: Pick<Subscriptions, 'list'>;
