@@ -21,7 +21,7 @@
  * certificate, unknown CA, expired...), and a certificate that passes the
  * handshake but breaks an on-boarding rule (see auth/client-certificate.ts),
  * with the rule and the certificate's SHA-256 fingerprint. Such a connection
- * is then answered 403 on every request (app.ts), so its caller learns why.
+ * is then answered 403 on every request (plugins/identity.ts), so its caller learns why.
  */
 import {
   STATUS_CODES,

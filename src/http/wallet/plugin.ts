@@ -139,7 +139,7 @@ async function walletRoutes(app: FastifyInstance, options: WalletPluginOptions) 
   await credentialRoutes(app, context);
 }
 
-/** Registered once by app.ts, where digital certificates are issued. */
+/** Registered once by the credentials plugin (plugins/credentials.ts), where digital certificates are issued. */
 export const walletPlugin = fp(
   async (app: FastifyInstance, options: WalletPluginOptions) => app.register(walletRoutes, options),
   {
