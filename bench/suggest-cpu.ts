@@ -9,7 +9,7 @@
  * on one day (ONE_DAY) and asks only of them, with that date and their names as the error model
  * leaves them: what the date pass costs with N registrations a day (the national register has
  * 1,500 to 2,500). `--index-only` gives each side its close-match index alone
- * (store/memory-suggestion-index.ts) rather than a memory store: the records are not held, as the
+ * (store/suggestion-index.ts) rather than a memory store: the records are not held, as the
  * service holds none with SUGGESTION_INDEX=service on PostgreSQL, so the collector has no heap of
  * records to walk (at a million births that walk was a fifth of the CPU, and moved the A/B by 10%
  * and more from run to run).
@@ -21,13 +21,13 @@ import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { configReference } from '../src/config/index.ts';
-import { recordType } from '../src/data/entries.ts';
+import { recordType } from '../src/load/conversion.ts';
 import { generateRecords, recordAt } from '../src/generate/records.ts';
 import { Random } from '../src/generate/random.ts';
 import { type Party, readPath } from '../src/records/define.ts';
 import { loadRecordTypes } from '../src/records/index.ts';
 import { normaliseName } from '../src/records/normalise.ts';
-import type { RecordToWrite, SearchKey } from '../src/types/records.ts';
+import type { RecordToWrite, SearchKey } from '../src/model/records.ts';
 import { askable, withErrors } from './lib/errors.ts';
 
 /** The record types, read once by this script. */
@@ -69,7 +69,7 @@ async function side(name: string, root: string): Promise<Side> {
   // each checkout's compiled dist/ (npm run build) instead.
   const module = (path: string) => resolve(root, options.built ? `dist/${path}.js` : `src/${path}.ts`);
   const { createMemoryRecords } = await import(module('store/memory-records'));
-  const { createSuggestionIndex } = await import(module('store/memory-suggestion-index'));
+  const { createSuggestionIndex } = await import(module('store/suggestion-index'));
   const { closeMatches } = await import(module('match/suggest'));
   const store = createMemoryRecords(records);
   const index = options['index-only'] ? createSuggestionIndex() : undefined;

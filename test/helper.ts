@@ -14,14 +14,14 @@ import { type Config, loadConfig } from '../src/config/index.ts';
 import { type MemoryBackend, openMemoryBackend } from '../src/backend/memory.ts';
 import { loadMock } from '../src/backend/open.ts';
 import { type PostgresBackend, postgresBackend } from '../src/backend/postgres.ts';
-import { recordType } from '../src/data/entries.ts';
+import { recordType } from '../src/load/conversion.ts';
 import { loadDataPath } from '../src/load/data-path.ts';
 import { openPostgres } from '../src/store/pg-driver.ts';
 import { type Migration, migrate } from '../src/store/migrations.ts';
 import type { RecordDescription } from '../src/records/define.ts';
-import type { StoredRecord, WriteCounts } from '../src/types/records.ts';
-import type { RecordReader } from '../src/types/store.ts';
-import type { ChainedEntry } from '../src/types/audit.ts';
+import type { StoredRecord, WriteCounts } from '../src/model/records.ts';
+import type { RecordReader } from '../src/model/store.ts';
+import type { ChainedEntry } from '../src/model/audit.ts';
 import { type VerifyResult, auditEntries, verifyAuditChain, verifyEntries } from '../src/audit/verify.ts';
 import { builtInTypes as records, builtInServiceTypes } from './record-types.ts';
 

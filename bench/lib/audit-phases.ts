@@ -10,7 +10,7 @@ import type pg from 'pg';
 import { createChainWriter } from '../../src/audit/chain-writer.ts';
 import { configReference } from '../../src/config/index.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
-import type { AuditEntry } from '../../src/types/audit.ts';
+import type { AuditEntry } from '../../src/model/audit.ts';
 import { drive } from './drive.ts';
 import { contextSwitches, cpuSeconds, localPortsTo, machineCpu } from './proc.ts';
 import { type Server, freePort, startServer } from './processes.ts';

@@ -19,7 +19,7 @@ import {
   MAX_ENTRIES_LIMIT,
   type RecordAccessFilter,
   type RecordRef,
-} from '../types/audit.ts';
+} from '../model/audit.ts';
 import { AT_ISO, recordKey, recordOfKey } from './chain.ts';
 
 /**

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { SqlExecutor } from '../store/driver.ts';
-import type { AuditEntry } from '../types/audit.ts';
+import type { AuditEntry } from '../model/audit.ts';
 import { chainHash, recordKey, writerStart } from './chain.ts';
 
 /** The end of the chain written before writers: where every writer's chain starts. */

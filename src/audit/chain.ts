@@ -11,7 +11,7 @@
  * checkpoints (checkpoint.ts) bind every writer's head together.
  */
 import { sha256 } from '../digest.ts';
-import type { AuditEntry, RecordRef } from '../types/audit.ts';
+import type { AuditEntry, RecordRef } from '../model/audit.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
 

@@ -5,7 +5,7 @@
  * a lock it only tries, and a process that finds one taken lately leaves it.
  */
 import type { SqlDriver, SqlExecutor } from '../store/driver.ts';
-import type { Checkpoint, WriterHead } from '../types/audit.ts';
+import type { Checkpoint, WriterHead } from '../model/audit.ts';
 import { AT_ISO, GENESIS_HASH } from './chain.ts';
 import { ORIGIN } from './chain-writer.ts';
 import { type CheckpointSigner, checkpointBody } from './checkpoint.ts';

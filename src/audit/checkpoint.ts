@@ -6,7 +6,7 @@
  * --checkpoint FILE`. Both stores make and check them with this module.
  */
 import * as crypto from 'node:crypto';
-import type { Checkpoint, CheckpointBody, WriterHead } from '../types/audit.ts';
+import type { Checkpoint, CheckpointBody, WriterHead } from '../model/audit.ts';
 import { parseSigningKey } from '../config/pem.ts';
 import { sha256 } from '../digest.ts';
 import { GENESIS_HASH } from './chain.ts';

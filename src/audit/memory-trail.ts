@@ -13,7 +13,7 @@ import type {
   ChainedEntry,
   Checkpoint,
   EntriesPage,
-} from '../types/audit.ts';
+} from '../model/audit.ts';
 import { recordAccessesOf, userActivityOf, userEntriesOf } from './activity.ts';
 import { type AuditFileOptions, openAuditFile } from './file/writer.ts';
 import { GENESIS_HASH, chainHash } from './chain.ts';

@@ -7,7 +7,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SqlDriver } from '../store/driver.ts';
-import type { AuditEntry, AuditTrail } from '../types/audit.ts';
+import type { AuditEntry, AuditTrail } from '../model/audit.ts';
 import { createChainWriter } from './chain-writer.ts';
 
 interface AuditTrailOptions {

@@ -6,7 +6,7 @@
  * against the entries they name.
  */
 import type { SqlExecutor } from '../store/driver.ts';
-import type { AuditEntry, ChainedEntry, Checkpoint } from '../types/audit.ts';
+import type { AuditEntry, ChainedEntry, Checkpoint } from '../model/audit.ts';
 import { AT_ISO, GENESIS_HASH, chainHash, recordOfKey, writerStart } from './chain.ts';
 import { ORIGIN } from './chain-writer.ts';
 import { checkpointFault } from './checkpoint.ts';

@@ -8,7 +8,7 @@
 import type { Config } from '../config/index.ts';
 import { ConfigError } from '../errors.ts';
 import { forbidden } from '../errors.ts';
-import { type Identifier, type Identity, SUGGEST_ROLE } from '../types/identity.ts';
+import { type Identifier, type Identity, SUGGEST_ROLE } from '../model/identity.ts';
 import { mockIdentifier } from './mock.ts';
 import { oidcIdentifier } from './oidc.ts';
 import { proxyIdentifier } from './proxy.ts';

@@ -4,7 +4,7 @@
  * proxies) produce the same Identity.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Identity } from '../types/identity.ts';
+import type { Identity } from '../model/identity.ts';
 
 const header = (headers: IncomingHttpHeaders, ...names: string[]): string | undefined => {
   for (const name of names) {

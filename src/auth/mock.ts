@@ -4,7 +4,7 @@
  */
 import { unauthorized } from '../errors.ts';
 import { identityFromMockHeaders } from './identity-headers.ts';
-import type { Identifier } from '../types/identity.ts';
+import type { Identifier } from '../model/identity.ts';
 
 export const mockIdentifier: Identifier = async ({ headers }) => {
   const identity = identityFromMockHeaders(headers);

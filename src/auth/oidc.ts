@@ -27,7 +27,7 @@ import { type JWTHeaderParameters, type JWTPayload, type JWTVerifyGetKey, create
 import type { ClaimPath } from '../config/claims.ts';
 import type { OidcConfig } from '../config/auth.ts';
 import { unauthorized, serviceUnavailable } from '../errors.ts';
-import type { Caller, Identifier, Identity } from '../types/identity.ts';
+import type { Caller, Identifier, Identity } from '../model/identity.ts';
 import { bearerChallenge } from './challenge.ts';
 
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];

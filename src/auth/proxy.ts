@@ -10,7 +10,7 @@ import { BlockList, isIP } from 'node:net';
 import { unauthorized } from '../errors.ts';
 import { identityFromMockHeaders } from './identity-headers.ts';
 import { bearerChallenge } from './challenge.ts';
-import type { Identifier } from '../types/identity.ts';
+import type { Identifier } from '../model/identity.ts';
 
 /** The trusted addresses and ranges (entries already checked by loadConfig). */
 export function trustedList(entries: readonly string[]): BlockList {

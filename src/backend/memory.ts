@@ -12,9 +12,9 @@ import type { RecordDescription } from '../records/define.ts';
 import { createMemoryCredentialStatuses } from '../store/memory-credentials.ts';
 import { createMemoryWalletStore } from '../store/memory-wallet.ts';
 import { createMemoryRecords } from '../store/memory-records.ts';
-import { REVOKING_REASONS } from '../types/credentials.ts';
+import { REVOKING_REASONS } from '../model/credentials.ts';
 import { createMemoryWebhooks } from '../store/memory-webhooks.ts';
-import type { Backend } from '../types/store.ts';
+import type { Backend } from '../model/store.ts';
 import type { CloseMatcher } from '../match/suggest.ts';
 import { type SuggestionThread, startSuggestionThread, threadFirst } from '../store/suggestion-thread.ts';
 

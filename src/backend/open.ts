@@ -19,7 +19,7 @@ import {
 import { startLiveMock } from '../mock/live.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { loadRecordTypes } from '../records/index.ts';
-import type { RecordWriter } from '../types/store.ts';
+import type { RecordWriter } from '../model/store.ts';
 import { type MemoryBackend, openMemoryBackend } from './memory.ts';
 import type { PostgresBackend } from './postgres.ts';
 

@@ -20,7 +20,7 @@ import { type SuggestionThread, startSuggestionThread, threadFirst } from '../st
 import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
 import { createPostgresWebhooks } from '../store/postgres-webhooks.ts';
-import type { Backend } from '../types/store.ts';
+import type { Backend } from '../model/store.ts';
 
 export interface PostgresBackend extends Backend {
   readonly kind: 'postgres';

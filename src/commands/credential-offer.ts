@@ -14,7 +14,7 @@ import { offerRegistration } from '../credentials/openid4vci/offer.ts';
 import { openPostgresBackend } from '../backend/postgres.ts';
 import { UsageError } from '../errors.ts';
 import type { RecordDescription } from '../records/define.ts';
-import { CREDENTIALS_ROLE } from '../types/identity.ts';
+import { CREDENTIALS_ROLE } from '../model/identity.ts';
 import { parseArguments } from './arguments.ts';
 
 /** Who the trail names as having made the offer. */

@@ -1,5 +1,5 @@
 /**
- * The per-client token bucket (http/rate-limit.ts).
+ * The per-client token bucket (http/token-buckets.ts).
  */
 import { Type } from '@sinclair/typebox';
 import type { EnvValues } from './read-env.ts';

@@ -8,7 +8,7 @@
  * step, because the library's way cost six times the lookup it renders.
  */
 import type { JWK } from 'jose';
-import type { StatusEntry } from '../types/credentials.ts';
+import type { StatusEntry } from '../model/credentials.ts';
 import type { Claims } from './claims.ts';
 import { DIGEST_ALG, discloseAll, saltSource } from './disclosures.ts';
 import { type IssuerKeys, signWith } from './keys.ts';

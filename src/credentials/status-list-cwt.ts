@@ -7,7 +7,7 @@
  */
 import { sign } from 'node:crypto';
 import { StatusList } from '@sd-jwt/jwt-status-list';
-import { LIST_SIZE } from '../types/credentials.ts';
+import { LIST_SIZE } from '../model/credentials.ts';
 import type { DocumentSigner } from './mdoc-certificates.ts';
 import { statusListPath } from './status-list.ts';
 

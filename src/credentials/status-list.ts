@@ -5,7 +5,7 @@
  */
 import { StatusList, createHeaderAndPayload } from '@sd-jwt/jwt-status-list';
 import { SignJWT } from 'jose';
-import { LIST_SIZE } from '../types/credentials.ts';
+import { LIST_SIZE } from '../model/credentials.ts';
 import type { IssuerKey } from './keys.ts';
 import { credentialsPath } from './type-metadata.ts';
 

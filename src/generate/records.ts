@@ -24,10 +24,10 @@ import { MISS_SURNAMES } from './names.ts';
 import { firstWord, forename, pickCommunity } from './people.ts';
 import { Random, type Seed, hashSeed } from './random.ts';
 import { shapeOf } from './shape.ts';
-import { births } from './types/birth.ts';
-import { deaths } from './types/death.ts';
-import { marriages } from './types/marriage.ts';
-import { partnerships } from './types/partnership.ts';
+import { births } from './builders/birth.ts';
+import { deaths } from './builders/death.ts';
+import { marriages } from './builders/marriage.ts';
+import { partnerships } from './builders/partnership.ts';
 import { type Rec, absentLeaves, blank, fillFromDescription } from './values.ts';
 
 export { BLOCKED_SHARE } from './kind.ts';

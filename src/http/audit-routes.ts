@@ -6,7 +6,7 @@
  * the signed checkpoints for witnesses to keep. Every reading is itself audited (`audit-read`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { STORABLE_TEXT_PATTERN } from '../data/storable.ts';
+import { STORABLE_TEXT_PATTERN } from '../load/storable.ts';
 import {
   AUDIT_OPERATIONS,
   AUDIT_READ,
@@ -14,13 +14,13 @@ import {
   type AuditTrail,
   ENTRIES_LIMIT,
   MAX_ENTRIES_LIMIT,
-} from '../types/audit.ts';
+} from '../model/audit.ts';
 import { unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { TRUNCATED_HEADER } from './route-config.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';
 import { inWords } from '../records/wording.ts';
-import { AUDIT_ROLE } from '../types/identity.ts';
+import { AUDIT_ROLE } from '../model/identity.ts';
 import { RECORD_ERRORS, answer, errorResponse } from './documentation.ts';
 
 const USER_ACTIVITY_PATH = '/api/v0/audit/user-activity';
@@ -243,7 +243,7 @@ const withDays = <Q extends Days>({ from = '1970-01-01', to = new Date().toISOSt
 });
 
 /** A failing trail means the report cannot be read now; the caller may retry. */
-const fromTrail = unavailableUnless('The audit trail is unavailable; try again shortly');
+const trailUnavailable = unavailableUnless('The audit trail is unavailable; try again shortly');
 
 /**
  * `limit` as the number its schema declares: queries are not coerced (a name of digits stays a
@@ -263,7 +263,7 @@ interface AuditRoutesOptions {
 export async function auditRoutes(app: FastifyInstance, { report, types }: AuditRoutesOptions) {
   /** Reads the trail for an auditor. */
   const read = <T>(request: FastifyRequest, reading: () => Promise<T>, count: (value: T) => number): Promise<T> =>
-    request.readByAuditor('The audit report needs', () => fromTrail(reading), count);
+    request.readByAuditor('The audit report needs', () => trailUnavailable(reading), count);
 
   app.get<{ Querystring: Record<string, string | undefined> }>(
     USER_ACTIVITY_PATH,

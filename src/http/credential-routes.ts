@@ -18,14 +18,14 @@ import { STATUS_LIST_CWT_TYPE } from '../credentials/status-list-cwt.ts';
 import { typeMetadata } from '../credentials/type-metadata.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { CredentialStatuses } from '../types/credentials.ts';
-import { CREDENTIALS_ROLE, type Identity } from '../types/identity.ts';
-import type { RecordReader } from '../types/store.ts';
+import type { CredentialStatuses } from '../model/credentials.ts';
+import { CREDENTIALS_ROLE, type Identity } from '../model/identity.ts';
+import type { RecordReader } from '../model/store.ts';
 import { EXPECTED, systemNumberParameter } from './parameters.ts';
-import { audienceOf, fromStore } from './route-config.ts';
+import { audienceOf, storeUnavailable } from './route-config.ts';
 import { refsOf } from './plugins/audit.ts';
 import { STATUS_LIST_ROUTE, type StatusLists } from './status-lists.ts';
-import { LIST_SIZE } from '../types/credentials.ts';
+import { LIST_SIZE } from '../model/credentials.ts';
 import { RECORD_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse } from './documentation.ts';
 import { canonicalSystemNumber } from '../records/system-number.ts';
 
@@ -303,7 +303,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         holderKey = parsed.jwk;
       }
       const id = canonicalSystemNumber(request.params.id);
-      const stored = await fromStore(() => store.lookupJson(type, id));
+      const stored = await storeUnavailable(() => store.lookupJson(type, id));
       if (stored === undefined) throw notFound();
       const record = JSON.parse(stored) as Record<string, unknown>;
       // What a credential would say could not be relied on: the answer names why, and nothing more.
@@ -317,7 +317,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         assertFitsQrCode(
           issuer.issue({ issuer: issuerOf(request), type, claims, status: WIDEST_STATUS, inTheClear: true }),
         );
-      const status = await fromStore(() => statuses.allocate(type, Number(id)));
+      const status = await storeUnavailable(() => statuses.allocate(type, Number(id)));
       await request.audited(1, refsOf(type, [Number(id)]), { dataset: type, operation: 'credential' }, { fields });
       const credential = issuer.issue({
         issuer: issuerOf(request),

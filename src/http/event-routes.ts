@@ -6,18 +6,17 @@
  * request until an event is committed; every answer with events is audited before it is sent.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Gauge } from 'prom-client';
 import { UPDATE_REASONS, eventTypes } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { eventFieldRenderer, receivableTypes } from '../render/event-fields.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { EventFeed, Subscription, Subscriptions } from '../types/events.ts';
-import type { Identity } from '../types/identity.ts';
-import type { WebhookStore } from '../types/webhooks.ts';
+import type { EventFeed, Subscription, Subscriptions } from '../model/events.ts';
+import type { Identity } from '../model/identity.ts';
 import { type WaitingLimits, waitingSeats } from './waiting-readers.ts';
 import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { refsOf } from './plugins/audit.ts';
+import { retentionCutoff } from './plugins/feed-retention.ts';
 import { cloudEventOf } from '../records/cloud-event.ts';
 import { INSTANT_RANGE, isoInstant } from '../records/dates.ts';
 import { RECORD_ERRORS, answer, errorResponse } from './documentation.ts';
@@ -28,8 +27,6 @@ const MAX_EVENTS_LIMIT = 1000;
 const MAX_WAIT_S = 30;
 /** A waiting reader reads the feed again at least this often, should a notification be lost. */
 const RECHECK_MS = 1000;
-const PRUNE_EVERY_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 // As isoInstant reads it: the year 0000, which RFC 3339's `format: date` allows, is not a day of isIsoDate's.
 const ISO_TIME =
@@ -151,8 +148,6 @@ interface EventRoutesOptions {
   readonly retentionDays: number;
   /** How many requests may wait for events at once, by client and in all. */
   readonly waiting?: WaitingLimits;
-  /** Where subscriptions have webhooks: a client that only has events pushed lags from its delivery position. */
-  readonly webhooks?: Pick<WebhookStore, 'list'>;
 }
 
 /** Node 20 has no Map.groupBy. */
@@ -192,7 +187,7 @@ async function numericParameters(request: FastifyRequest) {
 }
 
 export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions) {
-  const { feed, subscriptions, descriptions, views, subscribeEveryone, retentionDays, webhooks } = options;
+  const { feed, subscriptions, descriptions, views, subscribeEveryone, retentionDays } = options;
   const seats = waitingSeats(options.waiting ?? { perClient: Infinity, total: Infinity });
   const known = new Set(eventTypes(descriptions));
   const everything: Subscription = {
@@ -203,51 +198,12 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     createdAt: new Date(0).toISOString(),
   };
   const fieldRenderer = eventFieldRenderer(descriptions, views);
-  const cutoff = () => new Date(Date.now() - retentionDays * DAY_MS);
+  // Expired events are not served, whether or not they are deleted yet (feed-retention.ts).
+  const cutoff = () => retentionCutoff(retentionDays);
 
-  // Expired events are deleted now and then; until then they are not served either (bounds' cutoff).
-  const prune = () =>
-    feed
-      .prune(cutoff())
-      .catch((error: Error) =>
-        app.log.warn({ err: { type: error.name, message: error.message } }, 'the change feed could not be pruned'),
-      );
-  let pruning: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    void prune();
-    pruning = setInterval(prune, PRUNE_EVERY_MS).unref();
-  });
-  // Each subscribed client's lag, read from the subscriptions when scraped: one series a subscription the operator made.
-  if (app.hasDecorator('metricsRegistry')) {
-    new Gauge({
-      name: 'lev_feed_lag_positions',
-      help: "Positions between the change feed's end and the furthest each subscribed client has got: the position it acknowledged reading, or its webhook's delivery position (all of them before either)",
-      labelNames: ['client'] as const,
-      registers: [app.metricsRegistry],
-      async collect() {
-        this.reset();
-        try {
-          // A client has what was read or pushed to it, whichever reached further: one that never
-          // read the feed (its webhook takes everything) lags by its webhook, not from the feed's start.
-          const pushed = new Map((await (webhooks?.list() ?? [])).map((endpoint) => [endpoint.client, endpoint.lag]));
-          for (const subscription of await subscriptions.list()) {
-            const read = subscription.acknowledged === undefined ? undefined : subscription.lag;
-            const lags = [read, pushed.get(subscription.client)].filter((lag): lag is number => lag !== undefined);
-            this.set({ client: subscription.client }, lags.length ? Math.min(...lags) : subscription.lag);
-          }
-        } catch (error) {
-          app.log.warn(
-            { err: { type: (error as Error).name } },
-            'the subscriptions could not be read for the lag metric',
-          );
-        }
-      },
-    });
-  }
   // Waiting readers are answered at once when the server stops, rather than holding it up.
   const waiting = new Set<AbortController>();
   app.addHook('preClose', async () => {
-    clearInterval(pruning);
     for (const controller of waiting) controller.abort();
   });
 

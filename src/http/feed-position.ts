@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../errors.ts';
-import type { ReadOptions } from '../types/store.ts';
+import type { ReadOptions } from '../model/store.ts';
 
 const FEED_POSITION_HEADER = 'x-feed-position';
 const POSITION_PATTERN = '^[0-9]{1,15}$';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RecordReader } from '../types/store.ts';
+import type { RecordReader } from '../model/store.ts';
 import { serviceUnavailable } from '../errors.ts';
 import { UNREADABLE, errorResponse, operationsRoute } from './documentation.ts';
 

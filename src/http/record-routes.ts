@@ -5,11 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.ts';
 import type { RenderCache } from '../render/cache.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { RecordReader } from '../types/store.ts';
+import type { RecordReader } from '../model/store.ts';
 import { refsOf } from './plugins/audit.ts';
 import { readOptionsOf } from './feed-position.ts';
 import { idParameters, searchParameters, searchQueryRule } from './parameters.ts';
-import { type RecordRouteConfig, TRUNCATED_HEADER, audienceOf, fromStore } from './route-config.ts';
+import { type RecordRouteConfig, TRUNCATED_HEADER, audienceOf, storeUnavailable } from './route-config.ts';
 import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from './documentation.ts';
 import { schemaRef } from '../render/view.ts';
 import { searchKeyOf } from './search-key.ts';
@@ -71,7 +71,7 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
         const id = canonicalSystemNumber(request.params[view.idParam]);
         const options = readOptionsOf(request);
         const stored = await inSpan('store.lookup', { 'lev.record.type': dataset }, async (span) => {
-          const found = await fromStore(() => store.lookupJson(dataset, id, options));
+          const found = await storeUnavailable(() => store.lookupJson(dataset, id, options));
           span.setAttribute('lev.result.count', found === undefined ? 0 : 1);
           return found;
         });
@@ -116,7 +116,7 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
         const key = searchKeyOf(view, request.query);
         const options = readOptionsOf(request);
         const result = await inSpan('store.search', { 'lev.record.type': dataset }, async (span) => {
-          const found = await fromStore(() => store.searchJson(dataset, key, maxResults, options));
+          const found = await storeUnavailable(() => store.searchJson(dataset, key, maxResults, options));
           span.setAttribute('lev.result.count', found.ids.length);
           return found;
         });

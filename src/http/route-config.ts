@@ -5,8 +5,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { unavailableUnless } from '../errors.ts';
-import type { AuditOperation } from '../types/audit.ts';
-import { FULL_DETAILS_ROLE } from '../types/identity.ts';
+import type { AuditOperation } from '../model/audit.ts';
+import { FULL_DETAILS_ROLE } from '../model/identity.ts';
 import type {} from './plugins/identity.ts';
 
 export type Operation = AuditOperation;
@@ -37,5 +37,8 @@ export const audienceOf = (request: FastifyRequest) => ({
   fullDetails: request.identity?.roles.includes(FULL_DETAILS_ROLE) ?? false,
 });
 
-/** A failing store means the service cannot answer now; the caller may retry. */
-export const fromStore = unavailableUnless('The record store is unavailable; try again shortly');
+/**
+ * Runs a call to the store, answering its failure as the store unavailable (503): the service cannot
+ * answer now, and the caller may retry.
+ */
+export const storeUnavailable = unavailableUnless('The record store is unavailable; try again shortly');

@@ -6,7 +6,7 @@ import { badRequest } from '../errors.ts';
 import { normaliseName } from '../records/normalise.ts';
 import { NAME_PATTERN } from './parameters.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { SearchKey } from '../types/records.ts';
+import type { SearchKey } from '../model/records.ts';
 
 type Query = Record<string, string | undefined>;
 

@@ -18,9 +18,9 @@ import type { IssuerKey } from '../credentials/keys.ts';
 import { STATUS_LIST_TYPE, statusListPath, statusListToken } from '../credentials/status-list.ts';
 import type { DocumentSigner } from '../credentials/mdoc-certificates.ts';
 import { STATUS_LIST_CWT_TYPE, statusListCwt } from '../credentials/status-list-cwt.ts';
-import type { CredentialStatuses } from '../types/credentials.ts';
+import type { CredentialStatuses } from '../model/credentials.ts';
 import { securityHeaders } from './headers.ts';
-import { logRequestLine } from './request-log.ts';
+import { logRequestLine } from './plugins/request-log.ts';
 import type { EarlyAnswer } from './transport.ts';
 
 /** How long a process reuses a status list it signed: revocations show within this, and serving one is a cached body. */
@@ -53,7 +53,7 @@ interface StatusListOptions {
   readonly key: () => IssuerKey;
   readonly ttlS: number;
   /** How a store's failure reaches the route (its 503). */
-  readonly fromStore: <T>(read: () => Promise<T>) => Promise<T>;
+  readonly storeUnavailable: <T>(read: () => Promise<T>) => Promise<T>;
 }
 
 export interface StatusLists {
@@ -69,7 +69,7 @@ export interface StatusLists {
   }): EarlyAnswer;
 }
 
-export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOptions): StatusLists {
+export function statusLists({ statuses, key, ttlS, storeUnavailable }: StatusListOptions): StatusLists {
   const signed = new Map<string, Signing>();
   const relist = async (
     list: number,
@@ -77,7 +77,7 @@ export function statusLists({ statuses, key, ttlS, fromStore }: StatusListOption
     now: number,
     previous: Listed | undefined,
   ): Promise<Listed | undefined> => {
-    const entries = await fromStore(() => statuses.invalid(list));
+    const entries = await storeUnavailable(() => statuses.invalid(list));
     if (entries === undefined) return undefined;
     const invalid = [...entries].sort((a, b) => a - b);
     if (previous && now - previous.signedAt < ttlS * 1000 && sameEntries(previous.invalid, invalid)) return previous;
@@ -155,10 +155,10 @@ export function cwtStatusList({
   statuses,
   signer,
   ttlS,
-  fromStore,
+  storeUnavailable,
 }: Omit<StatusListOptions, 'key'> & { readonly signer: () => Promise<DocumentSigner> }) {
   return async (list: number, issuer: string): Promise<Uint8Array | undefined> => {
-    const invalid = await fromStore(() => statuses.invalid(list));
+    const invalid = await storeUnavailable(() => statuses.invalid(list));
     return invalid === undefined ? undefined : statusListCwt(await signer(), issuer, list, invalid, ttlS);
   };
 }

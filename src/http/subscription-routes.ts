@@ -7,10 +7,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { unavailableUnless } from '../errors.ts';
-import type { ListedSubscription, Subscriptions } from '../types/events.ts';
-import type { ListedEndpoint, WebhookStore } from '../types/webhooks.ts';
+import type { ListedSubscription, Subscriptions } from '../model/events.ts';
+import type { ListedEndpoint, WebhookStore } from '../model/webhooks.ts';
 import { deliveryStateOf, receiverAddress } from '../webhooks/state.ts';
-import { AUDIT_ROLE } from '../types/identity.ts';
+import { AUDIT_ROLE } from '../model/identity.ts';
 import { RECORD_ERRORS, UNREADABLE, answer, errorResponse } from './documentation.ts';
 
 const SUBSCRIPTIONS_PATH = '/api/v0/subscriptions';
@@ -129,7 +129,7 @@ interface SubscriptionRoutesOptions {
   readonly webhooks?: WebhookStore;
 }
 
-const fromStore = unavailableUnless('The subscriptions are unavailable; try again shortly');
+const subscriptionsUnavailable = unavailableUnless('The subscriptions are unavailable; try again shortly');
 
 export async function subscriptionRoutes(app: FastifyInstance, { subscriptions, webhooks }: SubscriptionRoutesOptions) {
   app.get(
@@ -161,7 +161,7 @@ export async function subscriptionRoutes(app: FastifyInstance, { subscriptions, 
       request.readByAuditor(
         "The subscriptions' state needs",
         () =>
-          fromStore(async () => {
+          subscriptionsUnavailable(async () => {
             const [all, endpoints] = await Promise.all([subscriptions.list(), webhooks?.list() ?? []]);
             const endpointOf = new Map(endpoints.map((endpoint) => [endpoint.client, endpoint]));
             return all

@@ -13,14 +13,14 @@ import { MATCH_KINDS } from '../match/vocabulary.ts';
 import { readPath } from '../records/define.ts';
 import type { RenderCache } from '../render/cache.ts';
 import type { CompiledView } from '../render/view.ts';
-import type { RecordReader } from '../types/store.ts';
+import type { RecordReader } from '../model/store.ts';
 import { EXPECTED, searchParameters } from './parameters.ts';
-import { type RecordRouteConfig, audienceOf, fromStore } from './route-config.ts';
+import { type RecordRouteConfig, audienceOf, storeUnavailable } from './route-config.ts';
 import { refsOf } from './plugins/audit.ts';
 import { searchKeyOf } from './search-key.ts';
 import { FOUND_PROBABILITY } from './enumeration-watch.ts';
 import type { FalseShareMonitor } from './false-share-monitor.ts';
-import type { Identity } from '../types/identity.ts';
+import type { Identity } from '../model/identity.ts';
 import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from './documentation.ts';
 import { SUGGEST_ROLE } from '../auth/identify.ts';
 import { schemaRef } from '../render/view.ts';
@@ -188,8 +188,8 @@ export async function suggestionRoutes(
         const query = request.query;
         const key = searchKeyOf(view, query);
         const limit = query.limit === undefined ? DEFAULT_SUGGESTIONS : Number(query.limit);
-        const { matches, truncated } = await fromStore(() => matcher(dataset, key, { limit, minProbability }));
-        const texts = await fromStore(() =>
+        const { matches, truncated } = await storeUnavailable(() => matcher(dataset, key, { limit, minProbability }));
+        const texts = await storeUnavailable(() =>
           store.lookupManyJson(
             dataset,
             matches.map((c) => c.id),

@@ -21,7 +21,7 @@
  * certificate, unknown CA, expired...), and a certificate that passes the
  * handshake but breaks an on-boarding rule (see auth/client-certificate.ts),
  * with the rule and the certificate's SHA-256 fingerprint. Such a connection
- * is then answered 403 on every request (app.ts), so its caller learns why.
+ * is then answered 403 on every request (plugins/identity.ts), so its caller learns why.
  */
 import {
   STATUS_CODES,
@@ -49,7 +49,7 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 /** Answers a request before Fastify routes it and says so, or returns false to leave it to Fastify. */
 export type EarlyAnswer = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-interface Transport {
+export interface Transport {
   /** Fastify's `serverFactory`. */
   readonly serverFactory: (handler: Handler, options: FastifyServerOptions) => Server;
   /** Fastify's `clientErrorHandler`: what the parser refused (431, 400, 408). */

@@ -8,13 +8,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter } from 'prom-client';
 import type { RecordDescription } from '../records/define.ts';
-import type { RecordReader } from '../types/store.ts';
+import type { RecordReader } from '../model/store.ts';
 import { type CompiledVerification, compileVerification } from '../records/verification.ts';
 import type { FalseShareMonitor } from './false-share-monitor.ts';
-import type { Identity } from '../types/identity.ts';
+import type { Identity } from '../model/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
 import { readOptionsOf } from './feed-position.ts';
-import { type RecordRouteConfig, fromStore } from './route-config.ts';
+import { type RecordRouteConfig, storeUnavailable } from './route-config.ts';
 import { refsOf } from './plugins/audit.ts';
 import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from './documentation.ts';
 import { verifyRole } from '../auth/identify.ts';
@@ -160,7 +160,7 @@ export async function verificationRoutes(
         // A value with no letter or digit throws VerificationInputError, a 400 of its own.
         const query = compiled.read(request.query);
         const options = readOptionsOf(request);
-        const candidates = await fromStore(() =>
+        const candidates = await storeUnavailable(() =>
           findCandidates(dataset, query.key, CANDIDATE_LIMIT, CANDIDATE_FLOOR, options),
         );
         const verified = compiled.decide(candidates, query);

@@ -6,8 +6,8 @@
  * with `lev-api subscriptions redeliver`). Ids, times and states only: never a secret.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Identity } from '../types/identity.ts';
-import type { WebhookStore } from '../types/webhooks.ts';
+import type { Identity } from '../model/identity.ts';
+import type { WebhookStore } from '../model/webhooks.ts';
 import { notFound, unavailableUnless } from '../errors.ts';
 import { publicKeyOf } from '../webhooks/signing.ts';
 import { DELIVERY_STATES, deliveryStateOf } from '../webhooks/state.ts';
@@ -73,7 +73,7 @@ const webhookResponse = {
   },
 } as const;
 
-const fromStore = unavailableUnless('Webhook delivery state is unavailable; try again shortly');
+const webhooksUnavailable = unavailableUnless('Webhook delivery state is unavailable; try again shortly');
 
 /** What both routes may answer besides their 200. */
 const ERRORS = {
@@ -100,7 +100,7 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhoo
   };
   app.get(WEBHOOK_PATH, { schema: webhookSchema, config: { requiresIdentity: true } }, async (request) => {
     const { client } = request.identity as Identity;
-    const endpoint = (await fromStore(() => webhooks.list())).find((listed) => listed.client === client);
+    const endpoint = (await webhooksUnavailable(() => webhooks.list())).find((listed) => listed.client === client);
     if (!endpoint)
       throw notFound(
         `The client ${client} has no webhook: an operator adds one ('lev-api subscriptions update --webhook')`,
@@ -141,7 +141,7 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhoo
     },
     async (request) => {
       const { client } = request.identity as Identity;
-      const letters = await fromStore(() => webhooks.deadLetters(client, LIMIT));
+      const letters = await webhooksUnavailable(() => webhooks.deadLetters(client, LIMIT));
       return {
         deadLetters: letters.map((letter) => ({
           id: String(letter.position),

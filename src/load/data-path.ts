@@ -7,7 +7,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { RecordDescription } from '../records/define.ts';
-import type { RecordWriter } from '../types/store.ts';
+import type { RecordWriter } from '../model/store.ts';
 import { LoadError, type LoadResult, fileSources, loadSources } from './loader.ts';
 import { LevError } from '../errors.ts';
 

@@ -22,11 +22,11 @@ import { createReadStream, createWriteStream, fstat, type Stats, type WriteStrea
 import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
-import { type RecordType, recordType } from '../data/entries.ts';
-import { mayHoldEscapes, storableRecord } from '../data/storable.ts';
+import { type RecordType, recordType } from './conversion.ts';
+import { mayHoldEscapes, storableRecord } from './storable.ts';
 import type { RecordDescription } from '../records/define.ts';
-import type { RecordToWrite, WriteCounts } from '../types/records.ts';
-import type { LoadIds, RecordWriter } from '../types/store.ts';
+import type { RecordToWrite, WriteCounts } from '../model/records.ts';
+import type { LoadIds, RecordWriter } from '../model/store.ts';
 import { readAhead } from './read-ahead.ts';
 import { streamEntries } from './stream-entries.ts';
 import { LevError } from '../errors.ts';

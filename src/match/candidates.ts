@@ -1,5 +1,5 @@
 /**
- * A close match's candidates as the stores answer them (SuggestionCandidates, types/records.ts),
+ * A close match's candidates as the stores answer them (SuggestionCandidates, model/records.ts),
  * written and read: each distinct date and name of their search keys once, and each key three
  * numbers naming them. A query
  * brings some 200 candidates at a million births, sharing a few dozen names and dates: scored by
@@ -7,7 +7,7 @@
  * array reads, where a search-key object a key cost an allocation and reads scattered across the
  * heap (docs/performance.md).
  */
-import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
+import type { SearchKey, SuggestionCandidates } from '../model/records.ts';
 
 /** Records with their keys (ids ascending), packed, each distinct string numbered once: a record without keys is no candidate. */
 export function packCandidates(

@@ -32,7 +32,7 @@
  * index rather than the text. Two keys with the same hash only bring a record among the candidates,
  * which its score then ranks as it ranks any candidate.
  */
-import type { SearchKey } from '../types/records.ts';
+import type { SearchKey } from '../model/records.ts';
 import { NEAR_DAYS, dayNumber } from './dates.ts';
 import { nicknamesOf } from './nicknames.ts';
 import { soundCodes } from './names.ts';

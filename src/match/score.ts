@@ -6,7 +6,7 @@
  * into a probability. Over each way the record can be found (each party, each of its dates), the
  * best kept. The same query and record always give the same score.
  */
-import type { RegisterCounts, SearchKey, SuggestionCandidates } from '../types/records.ts';
+import type { RegisterCounts, SearchKey, SuggestionCandidates } from '../model/records.ts';
 
 export type { RegisterCounts };
 import { keyAt, packCandidates } from './candidates.ts';

@@ -4,8 +4,8 @@
  * by its best key with the register's counts (score.ts), those under the floor (a probability)
  * dropped, best first (by probability, then by id), at most `limit`.
  */
-import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
-import type { RecordReader } from '../types/store.ts';
+import type { SearchKey, SuggestionCandidates } from '../model/records.ts';
+import type { RecordReader } from '../model/store.ts';
 import { candidatePasses } from './keys.ts';
 import { type Best, type Scored, type Scorer, createScorer, floorEvidence } from './score.ts';
 

@@ -4,7 +4,7 @@
  * looking up and searching the scenario records on working days of the four weeks before today.
  * Deterministic for a given day; the entries are chained like any others when written.
  */
-import type { AuditEntry } from '../types/audit.ts';
+import type { AuditEntry } from '../model/audit.ts';
 import type { SearchableScenario } from './dataset.ts';
 
 interface Caller {

@@ -6,7 +6,7 @@
 import { recordAt } from '../generate/records.ts';
 import { type Source, loadSources } from '../load/loader.ts';
 import type { RecordDescription } from '../records/define.ts';
-import type { RecordWriter } from '../types/store.ts';
+import type { RecordWriter } from '../model/store.ts';
 
 /** The most registrations a running mock invents: the store stays small however long it runs (a day at 30 s). */
 export const MOCK_ADDED_LIMIT = 3000;

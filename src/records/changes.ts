@@ -12,7 +12,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type FieldKind, fieldAt, requireField } from './check.ts';
 import { type RecordDescription, isLink, readPath } from './define.ts';
-import { UPDATE_REASONS, type UpdateReason } from '../types/events.ts';
+import { UPDATE_REASONS, type UpdateReason } from '../model/events.ts';
 
 export { fieldAt };
 

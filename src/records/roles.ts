@@ -4,7 +4,7 @@
  * `audit` and `credentials`. An operator recording a client's roles (`subscriptions add|update --roles`) is checked
  * against it, so a mistyped role cannot silently leave a client without its events.
  */
-import { AUDIT_ROLE, CREDENTIALS_ROLE, FULL_DETAILS_ROLE, SUGGEST_ROLE } from '../types/identity.ts';
+import { AUDIT_ROLE, CREDENTIALS_ROLE, FULL_DETAILS_ROLE, SUGGEST_ROLE } from '../model/identity.ts';
 import type { RecordDescription } from './define.ts';
 
 export const roleVocabulary = (descriptions: readonly RecordDescription[]): string[] => [

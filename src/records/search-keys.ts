@@ -1,5 +1,5 @@
 import { type Party, type RecordDescription, readPath } from './define.ts';
-import type { SearchKey } from '../types/records.ts';
+import type { SearchKey } from '../model/records.ts';
 import { normaliseName } from './normalise.ts';
 
 type Source = (party: Party) => { surname: unknown; forenames: unknown; dates: unknown[] };

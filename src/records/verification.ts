@@ -14,7 +14,7 @@ import { type Comparison, type RecordDescription, type VerifiedDetail, blockedBy
 import { LevError } from '../errors.ts';
 import { type FieldKind, checkDescription, fieldAt, isKind } from './check.ts';
 import { normaliseName } from './normalise.ts';
-import type { SearchKey, VerifiedValues } from '../types/records.ts';
+import type { SearchKey, VerifiedValues } from '../model/records.ts';
 import { forenamesMatch } from './search-keys.ts';
 import { canonicalSystemNumber } from './system-number.ts';
 

@@ -7,8 +7,8 @@
  */
 import { fieldAt, recordTypeOf } from '../records/changes.ts';
 import { type RecordDescription, readPath } from '../records/define.ts';
-import type { FeedEvent } from '../types/events.ts';
-import { FULL_DETAILS_ROLE } from '../types/identity.ts';
+import type { FeedEvent } from '../model/events.ts';
+import { FULL_DETAILS_ROLE } from '../model/identity.ts';
 import type { CompiledView } from './view.ts';
 
 /** The stored text of records of a type by id (EventFeed.recordsJson). */

@@ -1,6 +1,6 @@
 /**
  * Close-match indexes held in the service over a PostgreSQL store (SUGGESTION_INDEX=service): one
- * memory index a record type (memory-suggestion-index.ts, the embedded store's own), built from
+ * memory index a record type (suggestion-index.ts, the embedded store's too), built from
  * the search keys at start and kept current from the change feed.
  *
  * Why: the database's index finds a close match's candidates at a cost of its own that no query
@@ -23,11 +23,11 @@
  * different.
  */
 import { registeredType, updatedType } from '../records/changes.ts';
-import type { RegisterCounts, SuggestionCandidates } from '../types/records.ts';
-import type { EventFeed } from '../types/events.ts';
-import type { KeyPass, RecordReader } from '../types/store.ts';
+import type { RegisterCounts, SuggestionCandidates } from '../model/records.ts';
+import type { EventFeed } from '../model/events.ts';
+import type { KeyPass, RecordReader } from '../model/store.ts';
 import type { SqlDriver } from './driver.ts';
-import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';
+import { type SuggestionIndex, createSuggestionIndex } from './suggestion-index.ts';
 import { tableNames } from './record-tables.ts';
 import { type SearchKeyRow, recordsOfRows, searchKeyColumns } from './search-key-rows.ts';
 

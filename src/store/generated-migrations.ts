@@ -6,7 +6,7 @@
  * of src/store/schema/, whose text is frozen from then on like any other's (migrations.ts): a
  * change to the code asks for a new migration, never an edit of one written.
  */
-import { REVOKING_REASONS } from '../types/credentials.ts';
+import { REVOKING_REASONS } from '../model/credentials.ts';
 import type { Migration } from './migrations.ts';
 import { recordTablesSql, tableNames } from './record-tables.ts';
 
@@ -69,7 +69,7 @@ export function migrationsToWrite(
       name: 'credentials: the reasons that revoke them',
       about:
         "the trigger function that makes a registration's credentials invalid (migration 12), made again from the change-feed " +
-        'reasons that revoke them (REVOKING_REASONS, src/types/credentials.ts), so that SQL names the ones TypeScript does.',
+        'reasons that revoke them (REVOKING_REASONS, src/model/credentials.ts), so that SQL names the ones TypeScript does.',
       sql: revoking,
     });
   }

@@ -5,7 +5,7 @@
  * transaction that inserts them.
  */
 import { randomInt } from 'node:crypto';
-import { type CredentialStatuses, LIST_SIZE, type StatusEntry } from '../types/credentials.ts';
+import { type CredentialStatuses, LIST_SIZE, type StatusEntry } from '../model/credentials.ts';
 
 /** Tries at random indexes before a list counts as full enough to open the next (it fills to about three quarters). */
 export const TRIES_PER_LIST = 8;

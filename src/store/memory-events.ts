@@ -11,8 +11,8 @@ import type {
   RecordChange,
   Subscription,
   Subscriptions,
-} from '../types/events.ts';
-import { READ_WINDOW, SubscriptionExists } from '../types/events.ts';
+} from '../model/events.ts';
+import { READ_WINDOW, SubscriptionExists } from '../model/events.ts';
 import { feedWaiters } from './feed-waiters.ts';
 
 export interface MemoryEvents {

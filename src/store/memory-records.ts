@@ -5,7 +5,7 @@
  * forenames and ids of its search keys; the forenames are then matched by
  * `forenamesMatch`, the same rule the SQL store expresses as a key range. Close-match keys
  * (match/keys.ts) are worked out from the search keys when a record is written, by the code the SQL
- * store uses, and kept in an index of their own (memory-suggestion-index.ts).
+ * store uses, and kept in an index of their own (suggestion-index.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { compileReason } from '../records/changes.ts';
@@ -19,12 +19,12 @@ import type {
   SuggestionCandidates,
   VerifiedValues,
   WriteCounts,
-} from '../types/records.ts';
-import type { RecordChange } from '../types/events.ts';
-import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../types/store.ts';
+} from '../model/records.ts';
+import type { RecordChange } from '../model/events.ts';
+import type { KeyPass, RecordReader, RecordWriter, SearchResult, VerificationCandidates } from '../model/store.ts';
 import { type MemoryEvents, createMemoryEvents } from './memory-events.ts';
 import { parsedReads } from './parsed-reads.ts';
-import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';
+import { type SuggestionIndex, createSuggestionIndex } from './suggestion-index.ts';
 import type { FedSource } from './suggestion-thread.ts';
 import { isSystemNumber } from '../records/system-number.ts';
 

@@ -1,5 +1,5 @@
-/** The pick-up's state in the process's memory, for the embedded store (types/wallet.ts). */
-import type { NotificationEvent, OfferState, WalletStore } from '../types/wallet.ts';
+/** The pick-up's state in the process's memory, for the embedded store (model/wallet.ts). */
+import type { NotificationEvent, OfferState, WalletStore } from '../model/wallet.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

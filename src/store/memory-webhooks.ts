@@ -3,8 +3,8 @@
  * postgres-webhooks.ts behind the same interface (one process, so a lease only keeps two of its
  * own workers apart).
  */
-import type { FeedEvent, Subscription } from '../types/events.ts';
-import type { DeadLetter, Lease, ListedEndpoint, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
+import type { FeedEvent, Subscription } from '../model/events.ts';
+import type { DeadLetter, Lease, ListedEndpoint, WebhookEndpoint, WebhookStore } from '../model/webhooks.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type State = Mutable<Omit<WebhookEndpoint, 'paused' | 'events' | 'fields' | 'roles'>> & {

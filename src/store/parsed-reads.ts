@@ -1,4 +1,4 @@
-import type { RecordReader } from '../types/store.ts';
+import type { RecordReader } from '../model/store.ts';
 
 /** `lookup` and `search` from a store's JSON reads. */
 export const parsedReads = (

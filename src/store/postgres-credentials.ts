@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { SqlDriver } from './driver.ts';
-import { type CredentialStatuses, LIST_SIZE } from '../types/credentials.ts';
+import { type CredentialStatuses, LIST_SIZE } from '../model/credentials.ts';
 import { TRIES_PER_LIST } from './memory-credentials.ts';
 
 export function createPostgresCredentialStatuses(driver: SqlDriver): CredentialStatuses {

@@ -4,8 +4,8 @@
  * feed lags behind the NOTIFY that wakes a waiting reader.
  */
 import type { UpdateReason } from '../records/changes.ts';
-import type { EventFeed, FeedEvent, ListedSubscription, Subscription, Subscriptions } from '../types/events.ts';
-import { READ_WINDOW, SubscriptionExists } from '../types/events.ts';
+import type { EventFeed, FeedEvent, ListedSubscription, Subscription, Subscriptions } from '../model/events.ts';
+import { READ_WINDOW, SubscriptionExists } from '../model/events.ts';
 import type { SqlDriver } from './driver.ts';
 import { feedWaiters } from './feed-waiters.ts';
 import { tableNames } from './record-tables.ts';

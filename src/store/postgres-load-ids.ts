@@ -6,7 +6,7 @@
  * by one statement, while the writer copies the batch before it. A temporary table writes no WAL,
  * and the transaction holding it is rolled back at the end: nothing of it stays.
  */
-import type { LoadIds } from '../types/store.ts';
+import type { LoadIds } from '../model/store.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 
 /** Ends the transaction holding the table. */

@@ -7,7 +7,7 @@
 import { reasonSql } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
-import type { RegisterCounts, SearchKey, SuggestionCandidates, VerifiedValues } from '../types/records.ts';
+import type { RegisterCounts, SearchKey, SuggestionCandidates, VerifiedValues } from '../model/records.ts';
 import type {
   KeyPass,
   ReadOptions,
@@ -15,7 +15,7 @@ import type {
   RecordWriter,
   SearchResult,
   VerificationCandidates,
-} from '../types/store.ts';
+} from '../model/store.ts';
 import type { FollowedSuggestionIndexes } from './followed-suggestion-index.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { assertSchemaCurrent } from './migrations.ts';

@@ -4,7 +4,7 @@
  * both issue a credential.
  */
 import type { SqlDriver } from './driver.ts';
-import type { NotificationEvent, WalletOffer, WalletStore } from '../types/wallet.ts';
+import type { NotificationEvent, WalletOffer, WalletStore } from '../model/wallet.ts';
 
 interface OfferRow {
   id: string;

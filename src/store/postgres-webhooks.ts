@@ -14,7 +14,7 @@ import type {
   Recorded,
   WebhookEndpoint,
   WebhookStore,
-} from '../types/webhooks.ts';
+} from '../model/webhooks.ts';
 
 interface EndpointRow {
   client: string;

@@ -18,7 +18,7 @@
  */
 import { registeredType, updatedType } from '../records/changes.ts';
 import { suggestionKeyValues } from '../match/keys.ts';
-import type { RecordToWrite, WriteCounts } from '../types/records.ts';
+import type { RecordToWrite, WriteCounts } from '../model/records.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { CopyData } from './copy-data.ts';
 import { tableNames } from './record-tables.ts';

@@ -10,7 +10,7 @@
  * behind. That bound only grows between probes, so a replica leaves rotation on time even when a
  * probe is late.
  */
-import type { FallbackCounts, ReplicaState } from '../types/store.ts';
+import type { FallbackCounts, ReplicaState } from '../model/store.ts';
 import type { SqlDriver } from './driver.ts';
 
 interface ReplicaSetOptions {

@@ -3,7 +3,7 @@
  * record's keys: read by a close match's candidates and by the service's close-match index alike.
  */
 import { packCandidates } from '../match/candidates.ts';
-import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
+import type { SearchKey, SuggestionCandidates } from '../model/records.ts';
 
 /** A search key's row: the columns `searchKeyColumns` selects. */
 export interface SearchKeyRow {

@@ -8,7 +8,7 @@
  * on the records it reads: a load of the same type waits for it, and it for a load.
  */
 import { suggestionKeyValues } from '../match/keys.ts';
-import type { SearchKey } from '../types/records.ts';
+import type { SearchKey } from '../model/records.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
 

@@ -12,7 +12,7 @@ import {
   followSuggestionIndexes,
   heldReader,
 } from './followed-suggestion-index.ts';
-import { type SuggestionIndex, createSuggestionIndex } from './memory-suggestion-index.ts';
+import { type SuggestionIndex, createSuggestionIndex } from './suggestion-index.ts';
 import { openPostgres } from './pg-driver.ts';
 import { createPostgresEvents } from './postgres-events.ts';
 import type { FedRecords, FromThread, SuggestionThreadData, ToThread } from './suggestion-thread.ts';

@@ -25,8 +25,8 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { type CloseMatchOptions, type CloseMatcher, type CloseMatches, closeMatches } from '../match/suggest.ts';
 import { threadEntry } from '../module-folder.ts';
-import type { SearchKey } from '../types/records.ts';
-import type { RecordReader } from '../types/store.ts';
+import type { SearchKey } from '../model/records.ts';
+import type { RecordReader } from '../model/store.ts';
 import type { FollowedSuggestionIndexes } from './followed-suggestion-index.ts';
 import type { PostgresOptions } from './pg-driver.ts';
 

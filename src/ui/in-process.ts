@@ -1,9 +1,17 @@
 /**
- * The typed client's way into the API when the pages are served by the API's own process (the
- * mock): each request goes through Fastify's inject, the whole of the API's handling (identity,
- * roles, validation, audit) and no socket. A separate `lev-api ui` process uses HTTP instead.
+ * The caseworkers' pages served by the API's own process (the mock), and the typed client's way
+ * into the API there: each request goes through Fastify's inject, the whole of the API's handling
+ * (identity, roles, validation, audit) and no socket. A separate `lev-api ui` process uses HTTP
+ * instead (server.ts).
  */
+import { createLevClient } from '@lev-api/client';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { UiSessionConfig } from '../config/sessions.ts';
+import type {} from '../http/plugins/credentials.ts';
+import type { RecordDescription } from '../records/define.ts';
+import { uiRoutes } from './routes.ts';
+import { openSessions } from './sessions.ts';
 
 export const IN_PROCESS_URL = 'http://lev-api.in-process';
 
@@ -26,3 +34,42 @@ export function injectFetch(app: FastifyInstance): (request: Request) => Promise
     return new Response(empty ? null : new Uint8Array(answer.rawPayload), { status: answer.statusCode, headers });
   };
 }
+
+interface InProcessPagesOptions {
+  readonly sessions: UiSessionConfig;
+  /** Whether the API is reached over HTTPS (the session cookie is then Secure). */
+  readonly secure: boolean;
+  readonly records: readonly RecordDescription[];
+}
+
+/**
+ * The pages, calling this very API as each signed-in caseworker (mock sign-in). Not encapsulated
+ * (fastify-plugin): its client injects into the whole app, and its sessions close with it.
+ */
+export const inProcessPagesPlugin = fp(
+  async function inProcessPages(app: FastifyInstance, { sessions, secure, records }: InProcessPagesOptions) {
+    const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });
+    const kept = openSessions(sessions, app.log);
+    app.addHook('onClose', () => kept.close());
+    const inProcess = injectFetch(app);
+    await app.register(uiRoutes, {
+      api,
+      sessions: kept.store,
+      idleMs: sessions.idleMs,
+      secure,
+      records,
+      signIn: { mode: 'mock' },
+      // The pages check digital certificates against this very process's keys and status lists.
+      ...(app.hasDecorator('credentialIssuer')
+        ? {
+            credentials: {
+              issuer: app.credentialIssuer,
+              allowHttp: true,
+              fetch: ((input, init) => inProcess(new Request(input, init))) as typeof fetch,
+            },
+          }
+        : {}),
+    });
+  },
+  { name: 'lev-in-process-pages' },
+);

@@ -8,7 +8,7 @@ import type nunjucks from 'nunjucks';
 import type { RecordDescription } from '../records/define.ts';
 import { isSystemNumber } from '../records/system-number.ts';
 import { capitalised, pluralOf } from '../records/wording.ts';
-import { AUDIT_ROLE } from '../types/identity.ts';
+import { AUDIT_ROLE } from '../model/identity.ts';
 import { type FieldErrors, type FormField, errorList } from './forms.ts';
 import type { OidcSignIn } from './oidc-sign-in.ts';
 import { type Session, type SessionStore, newSessionId, newToken } from './sessions.ts';

@@ -13,7 +13,7 @@ import type { UiConfig } from '../config/ui.ts';
 import { securityHeaders } from '../http/headers.ts';
 import { createTransport, serverOptions } from '../http/transport.ts';
 import { parseQuery } from '../http/query-string.ts';
-import { logRequests } from '../http/request-log.ts';
+import { requestLogPlugin } from '../http/plugins/request-log.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { version } from '../version.ts';
 import { routeNotFound } from '../errors.ts';
@@ -46,7 +46,7 @@ export async function buildUiApp(config: UiConfig, { logger, descriptions }: UiA
     reply.headers(securityHeaders(request.url, tls));
     done(null, payload);
   });
-  logRequests(app);
+  await app.register(requestLogPlugin);
 
   const { apiTls } = config;
   const dispatcher = apiTls

@@ -11,7 +11,7 @@
  * and the sending does not wait for it; an event due after a longer gap (a slow receiver) waits
  * for a fresh answer.
  */
-import type { Lease, WebhookStore } from '../types/webhooks.ts';
+import type { Lease, WebhookStore } from '../model/webhooks.ts';
 import { POSITION_EVERY_MS } from './positions.ts';
 
 /**

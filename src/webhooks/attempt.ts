@@ -2,9 +2,9 @@
  * One attempt at one event: the signed POST, its audit entry handed to the audit writer, and what
  * the worker makes of the answer (taken, retried after a backoff, dead-lettered, or gone).
  */
-import type { AuditTrail } from '../types/audit.ts';
-import type { FeedEvent } from '../types/events.ts';
-import type { AttemptOutcome, WebhookEndpoint } from '../types/webhooks.ts';
+import type { AuditTrail } from '../model/audit.ts';
+import type { FeedEvent } from '../model/events.ts';
+import type { AttemptOutcome, WebhookEndpoint } from '../model/webhooks.ts';
 import { cloudEventOf } from '../records/cloud-event.ts';
 import type { EventFieldRenderer } from '../render/event-fields.ts';
 import { signedHeaders, webhookId } from './signing.ts';

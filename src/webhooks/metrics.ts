@@ -5,7 +5,7 @@
  * event's commit to its receiver's 2xx.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { WebhookStore } from '../types/webhooks.ts';
+import type { WebhookStore } from '../model/webhooks.ts';
 
 export interface DeliveryMetrics {
   attempted(subscription: string, ok: boolean, seconds: number, committedAt: string): void;

@@ -9,7 +9,7 @@
  * those events to be sent again, with the same webhook-id, and audited again.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AttemptOutcome, Lease, WebhookStore } from '../types/webhooks.ts';
+import type { AttemptOutcome, Lease, WebhookStore } from '../model/webhooks.ts';
 import type { ActiveCheck } from './active.ts';
 import type { DeliveryLog } from './worker.ts';
 

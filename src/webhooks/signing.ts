@@ -9,7 +9,7 @@
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import type { WebhookKeys } from '../types/webhooks.ts';
+import type { WebhookKeys } from '../model/webhooks.ts';
 
 const SECRET_PREFIX = 'whsec_';
 const PUBLIC_KEY_PREFIX = 'whpk_';

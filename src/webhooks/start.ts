@@ -9,7 +9,7 @@ import type { RecordDescription } from '../records/define.ts';
 import { viewsOf } from '../records/views.ts';
 import { eventFieldRenderer } from '../render/event-fields.ts';
 import { compileView } from '../render/view.ts';
-import type { Backend } from '../types/store.ts';
+import type { Backend } from '../model/store.ts';
 import { destinationPolicy } from './destination.ts';
 import { deliveryMetrics } from './metrics.ts';
 import { createSender } from './send.ts';

@@ -3,7 +3,7 @@
  * word (the rule `subscriptions list`, the client's own GET /v1/events/webhook and the audit role's
  * GET /api/v0/subscriptions all tell it by), and its receiver's address without the query.
  */
-import type { WebhookEndpoint } from '../types/webhooks.ts';
+import type { WebhookEndpoint } from '../model/webhooks.ts';
 
 export const DELIVERY_STATES = ['delivering', 'retrying', 'paused', 'disabled'] as const;
 type DeliveryState = (typeof DELIVERY_STATES)[number];

@@ -5,8 +5,8 @@
  * the subscription may still be sent to, by an answer of the store at most ACTIVE_EVERY_MS old
  * (active.ts), so a pause, a disable or a removal takes effect within that bound.
  */
-import type { EventFeed, FeedEvent } from '../types/events.ts';
-import type { Lease, WebhookEndpoint, WebhookStore } from '../types/webhooks.ts';
+import type { EventFeed, FeedEvent } from '../model/events.ts';
+import type { Lease, WebhookEndpoint, WebhookStore } from '../model/webhooks.ts';
 import { type EventFieldRenderer, receivableTypes } from '../render/event-fields.ts';
 import { type ActiveCheck, activeCheck } from './active.ts';
 import { type Attempter, attempt, decide, isTaken } from './attempt.ts';

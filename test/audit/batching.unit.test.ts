@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AuditEntry } from '../../src/types/audit.ts';
+import type { AuditEntry } from '../../src/model/audit.ts';
 import { batchPerTurn } from '../../src/audit/trail.ts';
 
 const entry = (i: number): AuditEntry => ({

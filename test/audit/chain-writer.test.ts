@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AuditEntry } from '../../src/types/audit.ts';
+import type { AuditEntry } from '../../src/model/audit.ts';
 import { createChainWriter } from '../../src/audit/chain-writer.ts';
 import { verifyAuditChain } from '../../src/audit/verify.ts';
 import type { SqlDriver } from '../../src/store/driver.ts';

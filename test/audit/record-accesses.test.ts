@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkpointFault, checkpointSigner, newSigningKey } from '../../src/audit/checkpoint.ts';
 import { takeCheckpoint } from '../../src/audit/checkpoint-writer.ts';
-import type { Checkpoint } from '../../src/types/audit.ts';
+import type { Checkpoint } from '../../src/model/audit.ts';
 import { CALLER, filledStore, startApp, storeKinds, testConfig, trailEntries, verifyTrail } from '../helper.ts';
 
 const RECORD = '/api/v0/audit/records';

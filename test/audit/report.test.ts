@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 import { createChainWriter } from '../../src/audit/chain-writer.ts';
 import { postgresBackend } from '../../src/backend/postgres.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
-import type { AuditEntry, AuditReport, EntriesFilter } from '../../src/types/audit.ts';
-import { ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../../src/types/audit.ts';
+import type { AuditEntry, AuditReport, EntriesFilter } from '../../src/model/audit.ts';
+import { ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../../src/model/audit.ts';
 import { TEST_DATABASE_URL, type TestStore, emptyStore, storeKinds } from '../helper.ts';
 import { builtInTypes as records } from '../record-types.ts';
 

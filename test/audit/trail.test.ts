@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { verifyAuditChain } from '../../src/audit/verify.ts';
-import type { AuditTrail } from '../../src/types/audit.ts';
+import type { AuditTrail } from '../../src/model/audit.ts';
 import {
   CALLER,
   type StoreKind,

@@ -15,7 +15,7 @@ import { verifyAuditChain } from '../../src/audit/verify.ts';
 import { checksum, migrate, splitStatements, loadMigrations } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import type { SqlDriver } from '../../src/store/driver.ts';
-import type { AuditEntry, Checkpoint } from '../../src/types/audit.ts';
+import type { AuditEntry, Checkpoint } from '../../src/model/audit.ts';
 import { TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
 
 const migrations = await loadMigrations();

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AuditEntry } from '../../src/types/audit.ts';
+import type { AuditEntry } from '../../src/model/audit.ts';
 import { postgresAuditTrail } from '../../src/audit/trail.ts';
 import { auditEntries, verifyAuditChain } from '../../src/audit/verify.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';

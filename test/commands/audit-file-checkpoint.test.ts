@@ -12,7 +12,7 @@ import { defaultHeadPath } from '../../src/audit/file/head-file.ts';
 import { chainHash } from '../../src/audit/chain.ts';
 import { checkpointBody, checkpointSigner, newSigningKey } from '../../src/audit/checkpoint.ts';
 import { openMemoryTrail } from '../../src/audit/memory-trail.ts';
-import type { AuditEntry, ChainedEntry, Checkpoint } from '../../src/types/audit.ts';
+import type { AuditEntry, ChainedEntry, Checkpoint } from '../../src/model/audit.ts';
 import { runCli as run } from '../run-cli.ts';
 
 const entry = (username: string, id: number): AuditEntry => ({

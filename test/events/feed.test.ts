@@ -20,7 +20,7 @@ import pg from 'pg';
 import { generateRecords } from '../../src/generate/records.ts';
 import { type Source, loadSources } from '../../src/load/loader.ts';
 import { eventTypes } from '../../src/records/changes.ts';
-import type { FeedEvent } from '../../src/types/events.ts';
+import type { FeedEvent } from '../../src/model/events.ts';
 import {
   TEST_DATABASE_URL,
   type TestStore,

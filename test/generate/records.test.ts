@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli.ts';
-import { recordType } from '../../src/data/entries.ts';
+import { recordType } from '../../src/load/conversion.ts';
 import { COMMUNITIES, MISS_SURNAMES } from '../../src/generate/names.ts';
 import { Random, Weighted } from '../../src/generate/random.ts';
 import { DEFAULT_FIRST_ID, TUNED_TYPES, generateRecords, recordAt, searchSample } from '../../src/generate/records.ts';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { batchPerTurn } from '../../src/audit/trail.ts';
-import type { AuditEntry } from '../../src/types/audit.ts';
+import type { AuditEntry } from '../../src/model/audit.ts';
 import { filledStore, startApp } from '../helper.ts';
 
 const LINGER_MS = 1500;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pino from 'pino';
 import { userMatches } from '../../src/audit/activity.ts';
-import type { AuditReport } from '../../src/types/audit.ts';
+import type { AuditReport } from '../../src/model/audit.ts';
 import { TRUNCATED_HEADER } from '../../src/http/route-config.ts';
 import { CALLER, filledStore, startApp, storeKinds } from '../helper.ts';
 

@@ -17,7 +17,7 @@ import { STATUS_LIST_REUSE_MS } from '../../src/http/status-lists.ts';
 import { issuerKeys, newIssuerKey } from '../../src/credentials/keys.ts';
 import { type RecordDescription, readPath } from '../../src/records/define.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
-import type { StoredRecord } from '../../src/types/records.ts';
+import type { StoredRecord } from '../../src/model/records.ts';
 import {
   CALLER,
   type RunningApp,

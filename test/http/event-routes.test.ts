@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { recordTypes } from '../helper.ts';
 import { CALLER, emptyStore, filledStore, startApp, storeKinds, testConfig, trailEntries } from '../helper.ts';
-import type { StoredRecord } from '../../src/types/records.ts';
+import type { StoredRecord } from '../../src/model/records.ts';
 
 const types = new Map(recordTypes().map((type) => [type.description.name, type]));
 function stored(type: string, data: Record<string, unknown>): StoredRecord {

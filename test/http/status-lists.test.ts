@@ -18,7 +18,7 @@ const silent = { isLevelEnabled: () => false } as never;
 async function earlyOnly(t: { after(fn: () => unknown): void }, tls = false) {
   const statuses = createMemoryCredentialStatuses();
   const keys = await issuerKeys(undefined);
-  const lists = statusLists({ statuses, key: () => keys.current, ttlS: 60, fromStore: (read) => read() });
+  const lists = statusLists({ statuses, key: () => keys.current, ttlS: 60, storeUnavailable: (read) => read() });
   const early = lists.answerEarly({ issuer: () => ISSUER, tls, log: silent });
   const server = createServer((request, response) => {
     if (!early(request, response)) response.writeHead(418).end();

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config/index.ts';
 import { openBackend } from '../../src/backend/open.ts';
 import { DataError, loadDataPath } from '../../src/load/data-path.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
-import type { RecordReader } from '../../src/types/store.ts';
+import type { RecordReader } from '../../src/model/store.ts';
 import { type TestStore, emptyStore } from '../helper.ts';
 import { REFERENCE, referenceMissing } from '../compat/reference-folder.ts';
 import { builtInTypes as records, builtInServiceTypes } from '../record-types.ts';

@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { type Source, loadSources } from '../../src/load/loader.ts';
 import { openLoadIds } from '../../src/store/postgres-load-ids.ts';
-import type { RecordWriter } from '../../src/types/store.ts';
+import type { RecordWriter } from '../../src/model/store.ts';
 import { emptyStore, storeKinds } from '../helper.ts';
 import { builtInType } from '../record-types.ts';
 import { births } from './load-fixture.ts';

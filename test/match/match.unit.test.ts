@@ -18,7 +18,7 @@ import { probabilityOf, scoreKey, scoreRecord } from '../../src/match/score.ts';
 import { LEVELS, MATCH_KINDS, levelOf, levelWeight } from '../../src/match/vocabulary.ts';
 import { Random } from '../../src/generate/random.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
-import type { SearchKey } from '../../src/types/records.ts';
+import type { SearchKey } from '../../src/model/records.ts';
 
 const n = normaliseName;
 const key = (surname: string, forenames: string, date: string): SearchKey => ({

@@ -8,7 +8,7 @@ import { marriage } from '../../src/records/types/marriage.ts';
 import { partnership } from '../../src/records/types/partnership.ts';
 import { views, builtInTypes as records } from '../record-types.ts';
 import { compileView } from '../../src/render/view.ts';
-import { recordType } from '../../src/data/entries.ts';
+import { recordType } from '../../src/load/conversion.ts';
 
 // A fresh object each time: a description is remembered once it has passed.
 const changed = <R extends RecordDescription>(record: R, change: Partial<RecordDescription>): RecordDescription => ({

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type ServiceTypes, loadMock } from '../../src/backend/open.ts';
 import { loadMigrations } from '../../src/store/migrations.ts';
-import { recordType } from '../../src/data/entries.ts';
+import { recordType } from '../../src/load/conversion.ts';
 import { generateRecords, searchSample } from '../../src/generate/records.ts';
 import { loadSources } from '../../src/load/loader.ts';
 import { FULL_ID, mockRecords } from '../../src/mock/dataset.ts';

@@ -14,7 +14,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as AppModule from '../../src/app.ts';
 import type * as ConfigModule from '../../src/config/index.ts';
-import type * as EntriesModule from '../../src/data/entries.ts';
+import type * as EntriesModule from '../../src/load/conversion.ts';
 import type * as RecordsModule from '../../src/generate/records.ts';
 import type * as DatasetModule from '../../src/mock/dataset.ts';
 import type * as OpenModule from '../../src/backend/open.ts';
@@ -82,7 +82,7 @@ test('the edited copy describes the new fields; the built-in types are the same 
 });
 
 test('the generator fills a new field from its description, and leaves every other value as it was', async () => {
-  const { recordType } = await load<typeof EntriesModule>('data/entries.ts');
+  const { recordType } = await load<typeof EntriesModule>('load/conversion.ts');
   const { generateRecords: generateEdited } = await load<typeof RecordsModule>('generate/records.ts');
   const stored = recordType(deathWith);
   const before = [...generateRecords(death, { count: 600, seed: 'new field' })];

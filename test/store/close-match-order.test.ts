@@ -1,6 +1,6 @@
 /**
  * The order a close-match pass ranks its records in is stated twice, in TypeScript for the memory
- * store (memory-suggestion-index.ts) and in SQL's row_number() for PostgreSQL (postgres-records.ts):
+ * store (suggestion-index.ts) and in SQL's row_number() for PostgreSQL (postgres-records.ts):
  * by the pass's keys a record shares, most first, then by how early the first of them comes, then
  * by id. Which records a capped pass takes follows from it, so the two stores must take the same:
  * here over 1,000 queries made from generated births, with caps small enough to bite. (It found
@@ -9,11 +9,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { recordType } from '../../src/data/entries.ts';
+import { recordType } from '../../src/load/conversion.ts';
 import { generateRecords } from '../../src/generate/records.ts';
 import { Random } from '../../src/generate/random.ts';
 import { candidatePasses } from '../../src/match/keys.ts';
-import type { SearchKey, StoredRecord } from '../../src/types/records.ts';
+import type { SearchKey, StoredRecord } from '../../src/model/records.ts';
 import { emptyStore, postgresAvailable } from '../helper.ts';
 import { builtInType } from '../record-types.ts';
 

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UPDATE_REASONS, type UpdateReason } from '../../src/records/changes.ts';
-import { REVOKING_REASONS } from '../../src/types/credentials.ts';
-import type { StoredRecord } from '../../src/types/records.ts';
+import { REVOKING_REASONS } from '../../src/model/credentials.ts';
+import type { StoredRecord } from '../../src/model/records.ts';
 import { emptyStore, recordTypes, storeKinds } from '../helper.ts';
 
 const birthType = recordTypes().find((type) => type.description.name === 'birth')!;

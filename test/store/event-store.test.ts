@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import { compileReason, reasonRules } from '../../src/records/changes.ts';
 import { birth as birthDescription } from '../../src/records/types/birth.ts';
 import { death as deathDescription } from '../../src/records/types/death.ts';
-import type { StoredRecord } from '../../src/types/records.ts';
-import { SubscriptionExists } from '../../src/types/events.ts';
+import type { StoredRecord } from '../../src/model/records.ts';
+import { SubscriptionExists } from '../../src/model/events.ts';
 import { emptyStore, recordTypes, storeKinds } from '../helper.ts';
 
 const types = new Map(recordTypes().map((type) => [type.description.name, type]));

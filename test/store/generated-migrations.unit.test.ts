@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { migrationFileText, migrationsToWrite, revokingFunctionSql } from '../../src/store/generated-migrations.ts';
 import { loadMigrations, readMigrations, splitStatements } from '../../src/store/migrations.ts';
 import { recordTablesSql } from '../../src/store/record-tables.ts';
-import { REVOKING_REASONS } from '../../src/types/credentials.ts';
+import { REVOKING_REASONS } from '../../src/model/credentials.ts';
 import { builtInTypes } from '../record-types.ts';
 
 const migrations = await loadMigrations();

@@ -26,7 +26,7 @@ import {
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { replicaSet } from '../../src/store/replica-set.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
-import type { RecordToWrite } from '../../src/types/records.ts';
+import type { RecordToWrite } from '../../src/model/records.ts';
 import { TEST_DATABASE_URL, emptySchema, emptyStore, postgresAvailable, testConfig, uniqueSchema } from '../helper.ts';
 import { builtInTypes as records } from '../record-types.ts';
 

@@ -10,7 +10,7 @@ import { createPostgresRecords } from '../../src/store/postgres-records.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
 import { readPath } from '../../src/records/define.ts';
 import { verifiedPaths } from '../../src/records/verification.ts';
-import type { RecordToWrite, StoredRecord } from '../../src/types/records.ts';
+import type { RecordToWrite, StoredRecord } from '../../src/model/records.ts';
 import { emptyStore, recordTypes, storeKinds } from '../helper.ts';
 import { builtInTypes as records } from '../record-types.ts';
 

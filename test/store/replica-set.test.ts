@@ -11,7 +11,7 @@ import { verifiedPaths } from '../../src/records/verification.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
-import type { RecordWriter } from '../../src/types/store.ts';
+import type { RecordWriter } from '../../src/model/store.ts';
 import { FULL_DETAILS, startApp, testConfig } from '../helper.ts';
 import { clusterUnavailable, startCluster } from './pg-cluster.ts';
 import { builtInType, builtInTypes as records, builtInServiceTypes } from '../record-types.ts';

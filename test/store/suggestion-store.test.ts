@@ -10,7 +10,7 @@ import { BackfillPendingError, assertSchemaCurrent, migrate } from '../../src/st
 import { tableNames } from '../../src/store/record-tables.ts';
 import { followSuggestionIndexes } from '../../src/store/followed-suggestion-index.ts';
 import { backfillSuggestionKeys } from '../../src/store/suggestion-backfill.ts';
-import type { SearchKey, SuggestionCandidates } from '../../src/types/records.ts';
+import type { SearchKey, SuggestionCandidates } from '../../src/model/records.ts';
 import { unpackCandidates } from '../../src/match/candidates.ts';
 import { emptyStore, storeKinds } from '../helper.ts';
 import { builtInTypes as records } from '../record-types.ts';

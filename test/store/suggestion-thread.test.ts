@@ -11,7 +11,7 @@ import { closeMatches } from '../../src/match/suggest.ts';
 import { FEED_CHANNEL } from '../../src/store/postgres-write.ts';
 import { createMemoryRecords } from '../../src/store/memory-records.ts';
 import { startSuggestionThread } from '../../src/store/suggestion-thread.ts';
-import type { SearchKey } from '../../src/types/records.ts';
+import type { SearchKey } from '../../src/model/records.ts';
 import { TEST_DATABASE_URL, type TestStore, emptyStore, storeKinds } from '../helper.ts';
 import { BIRTHS, birth, query } from './close-match-births.ts';
 import { builtInTypes } from '../record-types.ts';

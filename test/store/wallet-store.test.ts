@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import type { WalletOffer } from '../../src/types/wallet.ts';
+import type { WalletOffer } from '../../src/model/wallet.ts';
 import { emptyStore, storeKinds } from '../helper.ts';
 
 const offerOf = (extra: Partial<WalletOffer> = {}): WalletOffer => ({

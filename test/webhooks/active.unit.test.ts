@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { ACTIVE_EVERY_MS, ASK_AHEAD, activeCheck } from '../../src/webhooks/active.ts';
 
 const AHEAD_MS = ACTIVE_EVERY_MS * ASK_AHEAD;
-import type { Lease } from '../../src/types/webhooks.ts';
+import type { Lease } from '../../src/model/webhooks.ts';
 
 const lease = { endpoint: { client: 'a' }, owner: 'w/0' } as unknown as Lease;
 

@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { ChainedEntry } from '../../types/audit.ts';
+import type { ChainedEntry } from '../../model/audit.ts';
 import { GENESIS_HASH, chainHash } from '../chain.ts';
 import type { FileHead } from './files.ts';
 import { wholeLinesEnd } from './tail.ts';

@@ -2,7 +2,7 @@
  * Checking the signed checkpoints a witness kept against an audit file's chain: that each could be
  * the embedded store's, and that the chain still holds what it says the chain held.
  */
-import type { Checkpoint } from '../../types/audit.ts';
+import type { Checkpoint } from '../../model/audit.ts';
 
 /**
  * Why a checkpoint cannot be of an audit file: the embedded store's checkpoints name one writer,

@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { ChainedEntry } from '../../types/audit.ts';
+import type { ChainedEntry } from '../../model/audit.ts';
 import { AuditFileError, type FileHead } from './files.ts';
 
 /** The file beside the trail that holds its head, by default. */

@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import type { ChainedEntry } from '../../types/audit.ts';
+import type { ChainedEntry } from '../../model/audit.ts';
 import { AuditFileError, type FileHead, NEWLINE } from './files.ts';
 
 /** How much of a file's end is read at a time, looking for its last lines. */

@@ -4,7 +4,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Checkpoint } from '../../types/audit.ts';
+import type { Checkpoint } from '../../model/audit.ts';
 import { checkpointFault } from '../checkpoint.ts';
 import { checkFile } from './check-file.ts';
 import { embeddedCheckpointFault, heldFault } from './checkpoints.ts';

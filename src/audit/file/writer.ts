@@ -4,7 +4,7 @@
  * it at its size, and recording the head after each sync.
  */
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
-import type { ChainedEntry } from '../../types/audit.ts';
+import type { ChainedEntry } from '../../model/audit.ts';
 import { GENESIS_HASH } from '../chain.ts';
 import { AuditFileError, type FileHead, rotated } from './files.ts';
 import { holds, openHeadFile, readHead } from './head-file.ts';

@@ -7,7 +7,7 @@
  */
 import type { JWK } from 'jose';
 import type { RecordDescription } from '../../records/define.ts';
-import type { StatusEntry } from '../../types/credentials.ts';
+import type { StatusEntry } from '../../model/credentials.ts';
 import type { Claims } from '../claims.ts';
 
 /** OpenID4VCI's format identifiers of the formats this service issues. */

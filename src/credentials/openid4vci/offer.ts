@@ -5,8 +5,8 @@
  */
 import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { sha256 } from '../../digest.ts';
-import type { RecordReader } from '../../types/store.ts';
-import type { OfferedBy, WalletOffer, WalletStore } from '../../types/wallet.ts';
+import type { RecordReader } from '../../model/store.ts';
+import type { OfferedBy, WalletOffer, WalletStore } from '../../model/wallet.ts';
 import type { FormatId } from '../formats/format.ts';
 import type { FormatRegistry } from '../formats/index.ts';
 import { type Refusal, issueRefusal } from '../issuable.ts';

@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { authorise, authoriseDataset, authoriseSuggestion, authoriseVerification } from '../../auth/identify.ts';
-import type { Identity } from '../../types/identity.ts';
+import type { Identity } from '../../model/identity.ts';
 import type {} from './identity.ts';
 
 declare module 'fastify' {

@@ -11,7 +11,7 @@ import fp from 'fastify-plugin';
 import { presentedCertificate } from '../../auth/client-certificate.ts';
 import { forbidden } from '../../errors.ts';
 import { inSpan } from '../../tracing/spans.ts';
-import type { Identifier, Identity } from '../../types/identity.ts';
+import type { Identifier, Identity } from '../../model/identity.ts';
 import type {} from '../route-config.ts';
 
 declare module 'fastify' {

@@ -1,12 +1,12 @@
 /**
- * The rate limit, per identified client (`../rate-limit.ts` holds the buckets): counted before
+ * The rate limit, per identified client (`../token-buckets.ts` holds the buckets): counted before
  * authorisation, so a caller refused a dataset's role still spends its tokens. Without
  * RATE_LIMIT_PER_MINUTE it adds nothing to a request.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RateLimitConfig } from '../../config/rate-limit.ts';
-import { createRateLimiter } from '../rate-limit.ts';
+import { createRateLimiter } from '../token-buckets.ts';
 import type {} from './identity.ts';
 
 interface RateLimitOptions {

@@ -15,10 +15,10 @@ import {
   verifyAccessToken,
 } from '../../credentials/openid4vci/tokens.ts';
 import type { CompiledView } from '../../render/view.ts';
-import type { CredentialStatuses } from '../../types/credentials.ts';
-import type { RecordReader } from '../../types/store.ts';
-import type { OfferState, WalletStore } from '../../types/wallet.ts';
-import { fromStore } from '../route-config.ts';
+import type { CredentialStatuses } from '../../model/credentials.ts';
+import type { RecordReader } from '../../model/store.ts';
+import type { OfferState, WalletStore } from '../../model/wallet.ts';
+import { storeUnavailable } from '../route-config.ts';
 
 export interface WalletContext {
   readonly config: WalletConfig;
@@ -52,7 +52,7 @@ export async function authorisedOffer(
     ...(external ? {} : { typ: OWN_ACCESS_TOKEN_TYP }),
   });
   if ('problem' in token) throw invalidToken(token.problem);
-  const state = await fromStore(() => context.wallet.offer(token.offerId));
+  const state = await storeUnavailable(() => context.wallet.offer(token.offerId));
   if (!state) throw invalidToken('The access token names no offer of this issuer');
   // The holder signed in to the wallet must be the one the department offered the credential to.
   if (state.offer.walletSubject !== undefined && token.subject !== state.offer.walletSubject)

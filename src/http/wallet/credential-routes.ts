@@ -19,12 +19,12 @@ import {
 } from '../../credentials/openid4vci/errors.ts';
 import { BATCH_SIZE, WALLET_PATHS } from '../../credentials/openid4vci/metadata.ts';
 import { PROOF_MAX_AGE_S, checkProof } from '../../credentials/openid4vci/proof.ts';
-import { NOTIFICATION_EVENTS, type NotificationEvent } from '../../types/wallet.ts';
-import type { Identity } from '../../types/identity.ts';
-import { FULL_DETAILS_ROLE } from '../../types/identity.ts';
+import { NOTIFICATION_EVENTS, type NotificationEvent } from '../../model/wallet.ts';
+import type { Identity } from '../../model/identity.ts';
+import { FULL_DETAILS_ROLE } from '../../model/identity.ts';
 import { documentationOnly } from '../documentation.ts';
 import { refsOf } from '../plugins/audit.ts';
-import { fromStore } from '../route-config.ts';
+import { storeUnavailable } from '../route-config.ts';
 import { type WalletContext, authorisedOffer } from './context.ts';
 
 const wallets = { tags: ['wallets'], security: [] };
@@ -64,7 +64,7 @@ export async function credentialRoutes(app: FastifyInstance, context: WalletCont
     },
     async (_request, reply) => {
       const nonce = randomBytes(24).toString('base64url');
-      await fromStore(() => context.wallet.addNonce(nonce, Date.now() + PROOF_MAX_AGE_S * 1000));
+      await storeUnavailable(() => context.wallet.addNonce(nonce, Date.now() + PROOF_MAX_AGE_S * 1000));
       return reply.send({ c_nonce: nonce, c_nonce_expires_in: PROOF_MAX_AGE_S });
     },
   );
@@ -110,16 +110,16 @@ export async function credentialRoutes(app: FastifyInstance, context: WalletCont
 
       const { type, recordId, offeredBy } = state.offer;
       const view = context.views.get(type);
-      const stored = view && (await fromStore(() => context.records.lookupJson(type, String(recordId))));
+      const stored = view && (await storeUnavailable(() => context.records.lookupJson(type, String(recordId))));
       if (!view || stored === undefined) throw credentialRequestDenied('The registration offered is no longer held');
       const record = JSON.parse(stored) as Record<string, unknown>;
       const refused = issueRefusal(record, view.record);
       if (refused) throw credentialRequestDenied(refused.message);
-      if (nonce !== token.cNonce && !(await fromStore(() => context.wallet.useNonce(nonce)))) {
+      if (nonce !== token.cNonce && !(await storeUnavailable(() => context.wallet.useNonce(nonce)))) {
         throw invalidNonce('The proof nonce is not a current c_nonce: ask the nonce endpoint for one');
       }
       const notificationId = randomUUID();
-      if (!(await fromStore(() => context.wallet.redeem(state.offer.id, notificationId))))
+      if (!(await storeUnavailable(() => context.wallet.redeem(state.offer.id, notificationId))))
         throw invalidToken('The offer was already redeemed');
 
       // Rendered and audited as the department that made the offer: the wallet acts on its word.
@@ -128,7 +128,7 @@ export async function credentialRoutes(app: FastifyInstance, context: WalletCont
         view.render(record, { fullDetails: offeredBy.roles.includes(FULL_DETAILS_ROLE) }),
       );
       const statuses = await Promise.all(
-        [...keys.values()].map(() => fromStore(() => context.statuses.allocate(type, recordId))),
+        [...keys.values()].map(() => storeUnavailable(() => context.statuses.allocate(type, recordId))),
       );
       await request.audited(1, refsOf(type, [recordId]), { dataset: type, operation: 'credential' }, { fields });
       const credentials = await Promise.all(
@@ -165,7 +165,7 @@ export async function credentialRoutes(app: FastifyInstance, context: WalletCont
       if (typeof body.event !== 'string' || !NOTIFICATION_EVENTS.includes(body.event as NotificationEvent)) {
         throw invalidNotificationRequest(`event must be one of ${NOTIFICATION_EVENTS.join(', ')}`);
       }
-      const kept = await fromStore(() =>
+      const kept = await storeUnavailable(() =>
         context.wallet.notify(state.offer.id, body.notification_id as string, body.event as NotificationEvent),
       );
       if (!kept)

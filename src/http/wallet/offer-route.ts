@@ -8,11 +8,11 @@ import { type Static, Type } from '@sinclair/typebox';
 import { WALLET_PATHS } from '../../credentials/openid4vci/metadata.ts';
 import { offerRegistration } from '../../credentials/openid4vci/offer.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
-import { CREDENTIALS_ROLE, type Identity } from '../../types/identity.ts';
+import { CREDENTIALS_ROLE, type Identity } from '../../model/identity.ts';
 import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from '../documentation.ts';
 import { EXPECTED, systemNumberParameter } from '../parameters.ts';
 import { refsOf } from '../plugins/audit.ts';
-import { fromStore } from '../route-config.ts';
+import { storeUnavailable } from '../route-config.ts';
 import type { WalletContext } from './context.ts';
 
 const offerBody = (formats: readonly string[]) =>
@@ -101,7 +101,7 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
       }
       const id = Number(request.params.id.replace(/^0+(?=\d)/, ''));
       const identity = request.identity as Identity;
-      const outcome = await fromStore(() =>
+      const outcome = await storeUnavailable(() =>
         offerRegistration(
           context,
           {

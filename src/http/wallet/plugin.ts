@@ -23,9 +23,9 @@ import {
 import { WALLET_PATHS, issuerMetadata } from '../../credentials/openid4vci/metadata.ts';
 import { ownKeySet, remoteKeySet } from '../../credentials/openid4vci/tokens.ts';
 import type { CompiledView } from '../../render/view.ts';
-import type { CredentialStatuses } from '../../types/credentials.ts';
-import type { RecordReader } from '../../types/store.ts';
-import type { WalletStore } from '../../types/wallet.ts';
+import type { CredentialStatuses } from '../../model/credentials.ts';
+import type { RecordReader } from '../../model/store.ts';
+import type { WalletStore } from '../../model/wallet.ts';
 import { UNREADABLE, answer, documentationOnly } from '../documentation.ts';
 import type { WalletContext } from './context.ts';
 import { credentialRoutes } from './credential-routes.ts';
@@ -139,7 +139,7 @@ async function walletRoutes(app: FastifyInstance, options: WalletPluginOptions) 
   await credentialRoutes(app, context);
 }
 
-/** Registered once by app.ts, where digital certificates are issued. */
+/** Registered once by the credentials plugin (plugins/credentials.ts), where digital certificates are issued. */
 export const walletPlugin = fp(
   async (app: FastifyInstance, options: WalletPluginOptions) => app.register(walletRoutes, options),
   {

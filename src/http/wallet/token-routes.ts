@@ -15,7 +15,7 @@ import {
 import { txCodeMatches } from '../../credentials/openid4vci/offer.ts';
 import { ACCESS_TOKEN_TTL_S, accessToken, ownKeySet, verifyCode } from '../../credentials/openid4vci/tokens.ts';
 import { UNREADABLE, answer, documentationOnly } from '../documentation.ts';
-import { fromStore } from '../route-config.ts';
+import { storeUnavailable } from '../route-config.ts';
 import type { WalletContext } from './context.ts';
 
 const publicDocument = { tags: ['wallets'], security: [] };
@@ -66,7 +66,7 @@ export async function tokenRoutes(app: FastifyInstance, context: WalletContext) 
         throw invalidRequest('tx_code must be one short string');
       const issuer = context.issuerUrl();
       const offerId = await verifyCode(code, ownKeys, issuer, issuer);
-      const state = offerId === undefined ? undefined : await fromStore(() => context.wallet.offer(offerId));
+      const state = offerId === undefined ? undefined : await storeUnavailable(() => context.wallet.offer(offerId));
       if (!state) throw invalidGrant('The pre-authorised code is not valid, or has expired');
       if (state.dead)
         throw invalidGrant(
@@ -77,7 +77,9 @@ export async function tokenRoutes(app: FastifyInstance, context: WalletContext) 
       if (txCodeHash !== undefined) {
         if (typed === undefined) throw invalidRequest('This offer needs its tx_code');
         if (!txCodeMatches(typed as string, txCodeHash)) {
-          const dead = await fromStore(() => context.wallet.failTxCode(state.offer.id, context.config.txCodeAttempts));
+          const dead = await storeUnavailable(() =>
+            context.wallet.failTxCode(state.offer.id, context.config.txCodeAttempts),
+          );
           throw invalidGrant(
             dead
               ? 'Wrong transaction code: the offer is withdrawn after too many; ask the department for a new one'
@@ -87,7 +89,7 @@ export async function tokenRoutes(app: FastifyInstance, context: WalletContext) 
       } else if (typed !== undefined) {
         throw invalidRequest('This offer takes no tx_code');
       }
-      if (!(await fromStore(() => context.wallet.useCode(state.offer.id))))
+      if (!(await storeUnavailable(() => context.wallet.useCode(state.offer.id))))
         throw invalidGrant('The pre-authorised code was already used');
       const token = accessToken(context.keys, {
         issuer,

@@ -6,7 +6,7 @@
 import { LevApiError, type RecordType } from '@lev-api/client';
 import type { FastifyInstance } from 'fastify';
 import { readPath } from '../../records/define.ts';
-import { SUGGEST_ROLE } from '../../types/identity.ts';
+import { SUGGEST_ROLE } from '../../model/identity.ts';
 import { type FieldErrors, type Values, parameterNamed, readForm, searchFields } from '../forms.ts';
 import type { Pages } from '../pages.ts';
 

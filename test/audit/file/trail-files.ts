@@ -9,7 +9,7 @@ import type { TestContext } from 'node:test';
 import { openMemoryBackend } from '../../../src/backend/memory.ts';
 import { auditCommand } from '../../../src/commands/audit.ts';
 import { loadConfig } from '../../../src/config/index.ts';
-import type { AuditEntry } from '../../../src/types/audit.ts';
+import type { AuditEntry } from '../../../src/model/audit.ts';
 import { builtInTypes as records, builtInTypes } from '../../record-types.ts';
 
 export const entry = (i: number): AuditEntry => ({

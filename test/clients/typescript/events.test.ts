@@ -8,7 +8,7 @@ import { type Server, createServer, request as httpRequest } from 'node:http';
 import { once } from 'node:events';
 import { test } from 'node:test';
 import { type FeedEvent, LevApiError, createLevClient, mockAuth } from '@lev-api/client';
-import type { StoredRecord } from '../../../src/types/records.ts';
+import type { StoredRecord } from '../../../src/model/records.ts';
 import { emptyStore, recordTypes, startApp, storeKinds } from '../../helper.ts';
 
 const deathType = recordTypes().find((type) => type.description.name === 'death')!;

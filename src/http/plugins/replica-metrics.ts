@@ -5,10 +5,11 @@
  * the close-match indexes' state too: whether built, and how far along the change feed.
  */
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { Counter, Gauge } from 'prom-client';
-import type { ReadPaths } from '../types/store.ts';
+import type { ReadPaths } from '../../model/store.ts';
 
-export async function replicaMetrics(app: FastifyInstance, { readPaths }: { readPaths: () => ReadPaths }) {
+async function replicaMetrics(app: FastifyInstance, { readPaths }: { readPaths: () => ReadPaths }) {
   const registers = [app.metricsRegistry];
   new Gauge({
     name: 'lev_db_replica_up',
@@ -60,3 +61,5 @@ export async function replicaMetrics(app: FastifyInstance, { readPaths }: { read
     },
   });
 }
+
+export const replicaMetricsPlugin = fp(replicaMetrics, { name: 'lev-replica-metrics', dependencies: ['lev-metrics'] });

@@ -42,7 +42,7 @@ export interface WebhookEndpoint extends WebhookSpec, WebhookKeys {
   readonly events: readonly string[];
   /** The subscription's fields, included only where its roles are recorded. */
   readonly fields: readonly string[];
-  /** The roles the client holds, as the operator recorded them (types/events.ts, SubscriptionSpec). */
+  /** The roles the client holds, as the operator recorded them (events.ts, SubscriptionSpec). */
   readonly roles?: readonly string[];
 }
 

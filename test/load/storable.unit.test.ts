@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { STORABLE_TEXT_PATTERN, UNSTORABLE_TEXT } from '../../src/data/storable.ts';
+import { STORABLE_TEXT_PATTERN, UNSTORABLE_TEXT } from '../../src/load/storable.ts';
 
 test('the schema pattern for storable text is the exact complement of UNSTORABLE_TEXT', () => {
   // JSON Schema patterns are read with the `u` flag (Ajv's default), as \p{Cs} needs.

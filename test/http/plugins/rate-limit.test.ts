@@ -11,9 +11,9 @@ import { Writable } from 'node:stream';
 import { before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { ConfigError } from '../../src/errors.ts';
-import { loadConfig } from '../../src/config/index.ts';
-import { MemoryBuckets } from '../../src/http/rate-limit.ts';
+import { ConfigError } from '../../../src/errors.ts';
+import { loadConfig } from '../../../src/config/index.ts';
+import { MemoryBuckets } from '../../../src/http/token-buckets.ts';
 import {
   TEST_REDIS_URL,
   type TestStore,
@@ -23,7 +23,7 @@ import {
   startApp,
   suiteContext,
   testConfig,
-} from '../helper.ts';
+} from '../../helper.ts';
 
 const context = suiteContext();
 let store: TestStore;

@@ -4,8 +4,8 @@
  * integers, and strings with NUL characters or lone surrogates (records are
  * stored as json text, and compared as jsonb when a load changes one).
  */
-import type { StoredRecord } from '../types/records.ts';
-import type { RecordType } from './entries.ts';
+import type { StoredRecord } from '../model/records.ts';
+import type { RecordType } from './conversion.ts';
 
 /** Characters PostgreSQL cannot hold as given: NUL, which it refuses, and lone surrogates (halves of a pair), which reach it as U+FFFD. */
 const UNSTORABLE_CHARACTERS = String.raw`\u0000\p{Cs}`;

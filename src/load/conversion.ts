@@ -9,7 +9,7 @@ import { isIsoDate } from '../records/dates.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { rowSearchKeys, searchKeys } from '../records/search-keys.ts';
 import { compileStoredValidator } from '../render/compile.ts';
-import type { StoredRecord } from '../types/records.ts';
+import type { StoredRecord } from '../model/records.ts';
 
 export interface RecordType {
   readonly description: RecordDescription;

@@ -1,17 +1,18 @@
 /**
- * The memory store's close-match index against the rule it keeps (RecordReader.suggestionCandidates),
- * and the register's counts it keeps, worked out here the plain way from every record's keys: after
- * records are added (in id order, and not), written again with other keys and removed, so that postings are unlinked and reused, the slot table rehashed and
- * the key columns compacted.
+ * The close-match index held in memory (the memory store's, and PostgreSQL's thread's) against the
+ * rule it keeps (RecordReader.suggestionCandidates), and the register's counts it keeps, worked out
+ * here the plain way from every record's keys: after records are added (in id order, and not),
+ * written again with other keys and removed, so that postings are unlinked and reused, the slot
+ * table rehashed and the key columns compacted.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Random } from '../../src/generate/random.ts';
 import { candidatePasses, suggestionKeyValues } from '../../src/match/keys.ts';
-import { createSuggestionIndex } from '../../src/store/memory-suggestion-index.ts';
+import { createSuggestionIndex } from '../../src/store/suggestion-index.ts';
 import { unpackCandidates } from '../../src/match/candidates.ts';
-import type { SearchKey } from '../../src/types/records.ts';
-import type { KeyPass } from '../../src/types/store.ts';
+import type { SearchKey } from '../../src/model/records.ts';
+import type { KeyPass } from '../../src/model/store.ts';
 
 const SURNAMES = ['smith', 'smyth', 'jones', 'johns', 'brown', 'braun', 'ollerenshaw', 'fairfax lowe', 'lowe'];
 const FORENAMES = ['william', 'bill', 'william henry', 'margaret', 'peggy', 'catherine', 'kathryn', ''];

@@ -3,6 +3,7 @@
  * searched names and dates (and, at the pages' sign-in callback, the issuer's code).
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 
 interface RequestLine {
@@ -27,15 +28,19 @@ export function logRequestLine(
   log.info(reqId === undefined ? line : { reqId, ...line }, 'request');
 }
 
-export function logRequests(app: FastifyInstance): void {
-  app.addHook('onResponse', (request, reply, done) => {
-    // request.log carries the request's id already.
-    logRequestLine(request.log, undefined, {
-      route: request.routeOptions.url ?? 'unrouted',
-      method: request.method,
-      status: reply.statusCode,
-      ms: reply.elapsedTime,
+// Not encapsulated (fastify-plugin): its onResponse hook must see every route, not only its own.
+export const requestLogPlugin = fp(
+  async function requestLog(app: FastifyInstance) {
+    app.addHook('onResponse', (request, reply, done) => {
+      // request.log carries the request's id already.
+      logRequestLine(request.log, undefined, {
+        route: request.routeOptions.url ?? 'unrouted',
+        method: request.method,
+        status: reply.statusCode,
+        ms: reply.elapsedTime,
+      });
+      done();
     });
-    done();
-  });
-}
+  },
+  { name: 'lev-request-log' },
+);

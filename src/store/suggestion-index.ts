@@ -1,5 +1,7 @@
 /**
- * The memory store's close-match index, in flat typed arrays rather than maps of objects.
+ * A close-match index held in memory, in flat typed arrays rather than maps of objects: the memory
+ * store's, and each of those a PostgreSQL store's thread holds with SUGGESTION_INDEX=service
+ * (followed-suggestion-index.ts).
  *
  * A close match reads some 40 to 250 candidates' search keys and the postings of some 100 keys, each
  * a few bytes in a heap of a gigabyte or more. Kept as objects and `Map` entries they lie scattered
@@ -20,8 +22,8 @@
  * twice what the records need, and each write costs constant time on average).
  */
 import { suggestionKeyValues } from '../match/keys.ts';
-import type { SearchKey, SuggestionCandidates } from '../types/records.ts';
-import type { KeyPass } from '../types/store.ts';
+import type { SearchKey, SuggestionCandidates } from '../model/records.ts';
+import type { KeyPass } from '../model/store.ts';
 
 /**
  * A close-match key's slot: the key (a number below 2^53, match/keys.ts) folded to 30 bits, where

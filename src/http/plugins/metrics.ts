@@ -6,8 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import './route-config.ts';
-import { operationsRoute } from './documentation.ts';
+import '../route-config.ts';
+import { operationsRoute } from '../documentation.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
