@@ -29,6 +29,7 @@ import { uiRoutes } from './ui/routes.ts';
 import { openSessions } from './ui/sessions.ts';
 import { EXPECTED } from './http/parameters.ts';
 import { parseQuery, refuseMalformedQuery } from './http/query-string.ts';
+import { queryRulesKeyword } from './http/query-rules.ts';
 import { TRUNCATED_HEADER, fromStore } from './http/route-config.ts';
 import { cwtStatusList, statusLists } from './http/status-lists.ts';
 import { IACAS_PATH, walletDocumentRoutes } from './http/wallet-documents.ts';
@@ -130,6 +131,7 @@ export async function buildApp(
       onCreate: (ajv) => {
         ajv.addFormat('date', { type: 'string', validate: isIsoDate });
         ajv.addKeyword(EXPECTED);
+        ajv.addKeyword(queryRulesKeyword);
       },
     },
   });

@@ -17,6 +17,7 @@ import type { WebhookStore } from '../types/webhooks.ts';
 import { type WaitingLimits, waitingSeats } from './waiting-readers.ts';
 import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
+import { QUERY_RULES, type QueryRule } from './query-rules.ts';
 import { refsOf } from './plugins/audit.ts';
 import { cloudEventOf } from '../records/cloud-event.ts';
 import { INSTANT_RANGE, isoInstant } from '../records/dates.ts';
@@ -72,10 +73,14 @@ const eventsQuery = {
       [EXPECTED]: `a whole number of seconds from 0 to ${MAX_WAIT_S}`,
     },
   },
+  [QUERY_RULES]: [
+    {
+      schema: { type: 'object', not: { type: 'object', required: ['after', 'since'] } },
+      message: "Give either 'after' or 'since', not both",
+      example: { after: '1', since: '2026-11-01' },
+    },
+  ] satisfies readonly QueryRule[],
 } as const;
-
-/** What no parameter's own schema can say, as a JSON Schema of the whole query (see searchQueryRule): 'after' or 'since', not both. */
-const eventsQueryRule = { not: { required: ['after', 'since'] } } as const;
 
 const cloudEventSchema = {
   type: 'object',
@@ -262,8 +267,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
           'Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. ' +
           "Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. " +
           "Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. " +
-          'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400), and so are after and since together (x-querystring-schema).',
-        'x-querystring-schema': eventsQueryRule,
+          'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400).',
         querystring: eventsQuery,
         response: {
           200: answer('The events (an empty array when there are none yet) and where to read on from', eventsResponse),
@@ -285,7 +289,6 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     async (request, reply) => {
       const identity = request.identity as Identity;
       const { after: afterText, since, limit, wait } = request.query;
-      if (afterText !== undefined && since !== undefined) throw badRequest("Give either 'after' or 'since', not both");
       const startTime = since === undefined ? undefined : isoInstant(since);
       if (since !== undefined && !startTime) {
         throw badRequest(
