@@ -5,7 +5,8 @@
  * metadata and the status lists are public: a relying party outside government reads them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { whenNeeded } from '../when-needed.ts';
 import { compileClaims } from '../credentials/claims.ts';
 import { certificateClaims } from '../credentials/paper.ts';
@@ -195,7 +196,10 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       reply.headers(open).send({ issuer: issuerOf(request), jwks: { keys: keys.all.map((key) => key.publicJwk) } }),
   );
 
-  app.get<{ Params: Static<ReturnType<typeof typeParams>> }>(
+  // Handlers typed by their TypeBox schemas.
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  typed.get(
     TYPE_METADATA_PATH,
     {
       schema: {
@@ -219,7 +223,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         .send(typeMetadata((views.get(request.params.type) as CompiledView).record, issuerOf(request))),
   );
 
-  app.get<{ Params: Static<typeof statusListParams> }>(
+  typed.get(
     STATUS_LIST_ROUTE,
     {
       schema: {
@@ -259,7 +263,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
     },
   );
 
-  app.get<{ Params: Static<ReturnType<typeof credentialParams>>; Querystring: Static<typeof credentialQuery> }>(
+  typed.get(
     CREDENTIAL_PATH,
     {
       schema: {
