@@ -5,7 +5,8 @@
  * metadata and the status lists are public: a relying party outside government reads them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { whenNeeded } from '../when-needed.ts';
 import { compileClaims } from '../credentials/claims.ts';
 import { certificateClaims } from '../credentials/paper.ts';
@@ -22,6 +23,7 @@ import type { CredentialStatuses } from '../model/credentials.ts';
 import { CREDENTIALS_ROLE, type Identity } from '../model/identity.ts';
 import type { RecordReader } from '../model/store.ts';
 import { EXPECTED, systemNumberParameter } from './parameters.ts';
+import { QUERY_RULES, type QueryRule } from './query-rules.ts';
 import { audienceOf, storeUnavailable } from './route-config.ts';
 import { refsOf } from './plugins/audit.ts';
 import { STATUS_LIST_ROUTE, type StatusLists } from './status-lists.ts';
@@ -101,13 +103,22 @@ const credentialQuery = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // What no parameter's own schema can say (query-rules.ts): a printed certificate has no holder.
+    [QUERY_RULES]: [
+      {
+        schema: {
+          type: 'object',
+          not: { type: 'object', required: ['format', 'holderKey'], properties: { format: { const: 'qr' } } },
+        },
+        message: "Invalid query parameter 'holderKey': a printed certificate (format=qr) has no holder to bind",
+        // Any holderKey: the rule refuses it before it is read as a key.
+        example: { format: 'qr', holderKey: 'eyJrdHkiOiJFQyJ9' },
+      },
+    ] satisfies QueryRule[],
+  },
 );
-
-/** What no parameter's own schema can say (see searchQueryRule): a printed certificate (format=qr) has no holder, so no holderKey. */
-const credentialQueryRule = {
-  not: { required: ['format', 'holderKey'], properties: { format: { const: 'qr' } } },
-} as const;
 
 const typeParams = (types: readonly string[]) =>
   Type.Object({ type: credentialTypeParameter(types) }, { additionalProperties: false });
@@ -185,7 +196,10 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       reply.headers(open).send({ issuer: issuerOf(request), jwks: { keys: keys.all.map((key) => key.publicJwk) } }),
   );
 
-  app.get<{ Params: Static<ReturnType<typeof typeParams>> }>(
+  // Handlers typed by their TypeBox schemas.
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  typed.get(
     TYPE_METADATA_PATH,
     {
       schema: {
@@ -209,7 +223,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         .send(typeMetadata((views.get(request.params.type) as CompiledView).record, issuerOf(request))),
   );
 
-  app.get<{ Params: Static<typeof statusListParams> }>(
+  typed.get(
     STATUS_LIST_ROUTE,
     {
       schema: {
@@ -249,7 +263,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
     },
   );
 
-  app.get<{ Params: Static<ReturnType<typeof credentialParams>>; Querystring: Static<typeof credentialQuery> }>(
+  typed.get(
     CREDENTIAL_PATH,
     {
       schema: {
@@ -260,7 +274,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
           `An SD-JWT VC (IETF SD-JWT VC, media type ${CREDENTIAL_TYPE}) of the registration, signed with the issuer's key (ES256 by default), valid CREDENTIAL_VALIDITY_DAYS. ` +
           'Every field the caller may see (as a lookup shows it) is a claim disclosed separately; links to other registrations and the blocked flag are left out, and a top-level field named as a registered claim (status) is carried as <type>Status. ' +
           'Its status claim is an entry of a token status list (GET /v1/credentials/status/{list}) that turns invalid when the registration is corrected, re-registered, blocked or cancelled. ' +
-          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. A holderKey with format=qr is refused (400; x-querystring-schema): a printed certificate has no holder; so is format=qr for a registration whose certificate claims no QR code can hold (422), before anything is issued or audited. docs/credentials.md explains presenting and verifying.`,
+          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. Asked with format=qr for a registration whose certificate claims no QR code can hold, it is refused (422), before anything is issued or audited. docs/credentials.md explains presenting and verifying.`,
         params: credentialParams(types),
         querystring: credentialQuery,
         response: {
@@ -279,7 +293,6 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
             'TooLargeForQrCode: with format=qr, the certificate claims are more than a QR code holds (names of hundreds of characters); nothing is issued or audited',
           ),
         },
-        'x-querystring-schema': credentialQueryRule,
       },
       ...documentationOnly,
       config: { requiresIdentity: true },
@@ -291,11 +304,6 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       request.authoriseDataset(type);
       request.authorise(CREDENTIALS_ROLE, 'Digital certificates need');
       const paper = request.query.format === 'qr';
-      if (paper && request.query.holderKey !== undefined) {
-        throw badRequest(
-          "Invalid query parameter 'holderKey': a printed certificate (format=qr) has no holder to bind",
-        );
-      }
       let holderKey;
       if (request.query.holderKey !== undefined) {
         const parsed = parseHolderKey(request.query.holderKey);

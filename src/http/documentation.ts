@@ -68,13 +68,3 @@ export const operationsRoute = (summary: string) => ({
 export const documentationOnly = {
   serializerCompiler: () => (data: unknown) => JSON.stringify(data),
 } as const;
-
-declare module 'fastify' {
-  interface FastifySchema {
-    /**
-     * What no parameter's own schema can say, as a JSON Schema of the whole query (OpenAPI 3.2's
-     * `in: querystring`): swagger copies `x-` keys to the operation. Documentation: the route checks it itself.
-     */
-    'x-querystring-schema'?: unknown;
-  }
-}

@@ -8,28 +8,41 @@ import { METHODS } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, LevError, badRequest, methodNotAllowed, routeNotFound } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
+import { QUERY_RULES } from './query-rules.ts';
 
 interface ValidationError {
   keyword: string;
   instancePath: string;
   params: Record<string, unknown>;
+  message?: string;
 }
 
-const PART_NAMES: Record<string, string> = { querystring: 'query parameter', params: 'path parameter' };
+const PART_NAMES: Record<string, string> = {
+  querystring: 'query parameter',
+  params: 'path parameter',
+  headers: 'header',
+};
+
+type PartSchema = { properties?: Record<string, Record<string, string>> };
 
 function describeValidation(request: FastifyRequest, error: FastifyError): ApiError {
   const [first] = (error.validation ?? []) as ValidationError[];
+  // A rule across the query's parameters carries its own message (query-rules.ts).
+  if (first?.keyword === QUERY_RULES && first.message) return badRequest(first.message);
   const part = error.validationContext ?? 'querystring';
   const kind = PART_NAMES[part] ?? part;
-  const schema = (
-    request.routeOptions.schema as Record<string, { properties?: Record<string, Record<string, string>> }>
-  )?.[part];
-  const name =
+  const schema = (request.routeOptions.schema as Record<string, PartSchema> | undefined)?.[part];
+  const given =
     first?.keyword === 'required'
       ? String(first.params.missingProperty)
       : first?.keyword === 'additionalProperties'
         ? String(first.params.additionalProperty)
         : (first?.instancePath ?? '').slice(1);
+  // Headers are validated by their names in lower case; the message names one as the schema writes it.
+  const name =
+    part === 'headers'
+      ? (Object.keys(schema?.properties ?? {}).find((key) => key.toLowerCase() === given) ?? given)
+      : given;
   const expected = schema?.properties?.[name]?.[EXPECTED];
   const expectation = expected ? `: expected ${expected}` : '';
   if (!first || !name) return badRequest(`Invalid ${kind}`);
@@ -38,10 +51,10 @@ function describeValidation(request: FastifyRequest, error: FastifyError): ApiEr
     return badRequest(`Unknown ${kind} '${name}': this path takes ${Object.keys(schema?.properties ?? {}).join(', ')}`);
   }
   // A repeated parameter arrives as a list: for a text parameter that is the only way to fail its type, for a number one way.
-  const given = (part === 'querystring' ? request.query : part === 'params' ? request.params : undefined) as
+  const values = (part === 'querystring' ? request.query : part === 'params' ? request.params : undefined) as
     | Record<string, unknown>
     | undefined;
-  const repeated = first.keyword === 'type' && (first.params.type === 'string' || Array.isArray(given?.[name]));
+  const repeated = first.keyword === 'type' && (first.params.type === 'string' || Array.isArray(values?.[name]));
   if (repeated) return badRequest(`The ${kind} '${name}' was given more than once; give it once`);
   return badRequest(`Invalid ${kind} '${name}'${expectation}`);
 }

@@ -15,6 +15,7 @@ import type { Identity } from '../model/identity.ts';
 import { type WaitingLimits, waitingSeats } from './waiting-readers.ts';
 import { ApiError, badRequest, forbidden, unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
+import { QUERY_RULES, type QueryRule } from './query-rules.ts';
 import { refsOf } from './plugins/audit.ts';
 import { retentionCutoff } from './plugins/feed-retention.ts';
 import { cloudEventOf } from '../records/cloud-event.ts';
@@ -69,10 +70,14 @@ const eventsQuery = {
       [EXPECTED]: `a whole number of seconds from 0 to ${MAX_WAIT_S}`,
     },
   },
+  [QUERY_RULES]: [
+    {
+      schema: { type: 'object', not: { type: 'object', required: ['after', 'since'] } },
+      message: "Give either 'after' or 'since', not both",
+      example: { after: '1', since: '2026-11-01' },
+    },
+  ] satisfies readonly QueryRule[],
 } as const;
-
-/** What no parameter's own schema can say, as a JSON Schema of the whole query (see searchQueryRule): 'after' or 'since', not both. */
-const eventsQueryRule = { not: { required: ['after', 'since'] } } as const;
 
 const cloudEventSchema = {
   type: 'object',
@@ -161,7 +166,7 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
   return groups;
 }
 
-const fromFeed = unavailableUnless('The change feed is unavailable; try again shortly');
+const feedUnavailable = unavailableUnless('The change feed is unavailable; try again shortly');
 
 const cursorExpired = (after: number, retentionDays: number) =>
   new ApiError(
@@ -218,8 +223,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
           'Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. ' +
           "Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. " +
           "Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. " +
-          'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400), and so are after and since together (x-querystring-schema).',
-        'x-querystring-schema': eventsQueryRule,
+          'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400).',
         querystring: eventsQuery,
         response: {
           200: answer('The events (an empty array when there are none yet) and where to read on from', eventsResponse),
@@ -241,7 +245,6 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     async (request, reply) => {
       const identity = request.identity as Identity;
       const { after: afterText, since, limit, wait } = request.query;
-      if (afterText !== undefined && since !== undefined) throw badRequest("Give either 'after' or 'since', not both");
       const startTime = since === undefined ? undefined : isoInstant(since);
       if (since !== undefined && !startTime) {
         throw badRequest(
@@ -250,7 +253,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       }
 
       const subscription =
-        (await fromFeed(() => subscriptions.get(identity.client))) ?? (subscribeEveryone ? everything : undefined);
+        (await feedUnavailable(() => subscriptions.get(identity.client))) ??
+        (subscribeEveryone ? everything : undefined);
       if (!subscription)
         throw forbidden(
           `The client ${identity.client} has no subscription to the change feed: an operator adds one ('lev-api subscriptions add')`,
@@ -259,21 +263,21 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       const subscribed = subscription.events.filter((type) => known.has(type));
       const types = app.rolesEnforced ? receivableTypes(subscribed, identity.roles) : subscribed;
 
-      const bounds = await fromFeed(() => feed.bounds(cutoff()));
+      const bounds = await feedUnavailable(() => feed.bounds(cutoff()));
       let after: number;
       if (afterText !== undefined) {
         after = Number(afterText);
         // A position this feed never gave: it was started again (a mock restarted, a database restored). The client starts again too.
         if (after > bounds.head) throw feedRestarted(after, bounds.head);
         if (after < bounds.expiredThrough) throw cursorExpired(after, retentionDays);
-        await fromFeed(() => subscriptions.acknowledge(identity.client, after));
+        await feedUnavailable(() => subscriptions.acknowledge(identity.client, after));
       } else if (startTime)
-        after = Math.max(bounds.expiredThrough, await fromFeed(() => feed.positionBefore(startTime)));
+        after = Math.max(bounds.expiredThrough, await feedUnavailable(() => feed.positionBefore(startTime)));
       else after = bounds.expiredThrough;
 
       if (subscription.paused) return { events: [], next: String(after) };
 
-      let page = await fromFeed(() => feed.read(after, types, limit));
+      let page = await feedUnavailable(() => feed.read(after, types, limit));
       if (page.events.length === 0 && wait > 0) {
         const deadline = Date.now() + wait * 1000;
         // A seat first: beyond its client's (429) or everyone's (503) it is refused at once.
@@ -289,7 +293,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
             if (page.next === position)
               await feed.changed(Math.min(RECHECK_MS, deadline - Date.now()), controller.signal);
             position = page.next;
-            page = await fromFeed(() => feed.read(position, types, limit));
+            page = await feedUnavailable(() => feed.read(position, types, limit));
           }
         } finally {
           release();
@@ -300,7 +304,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
 
       const { events } = page;
       const fields = await fieldRenderer.render(events, subscription.fields, identity.roles, (type, ids) =>
-        fromFeed(() => feed.recordsJson(type, ids)),
+        feedUnavailable(() => feed.recordsJson(type, ids)),
       );
       if (events.length > 0) {
         // One entry a dataset, each naming its records and events, all kept before anything is sent.

@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyServerOptions } from 'fastify';
 import { isIsoDate } from '../records/dates.ts';
 import { securityHeaders } from './headers.ts';
 import { EXPECTED } from './parameters.ts';
+import { queryRulesKeyword } from './query-rules.ts';
 import { parseQuery } from './query-string.ts';
 import { MAX_URL_LENGTH, type Transport, serverOptions } from './transport.ts';
 
@@ -45,6 +46,7 @@ export const fastifyOptions = (
     onCreate: (ajv) => {
       ajv.addFormat('date', { type: 'string', validate: isIsoDate });
       ajv.addKeyword(EXPECTED);
+      ajv.addKeyword(queryRulesKeyword);
     },
   } satisfies FastifyServerOptions['ajv'],
 });

@@ -10,7 +10,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { CompiledView } from '../render/view.ts';
 import { inWords, pluralOf } from '../records/wording.ts';
-import { feedPositionParameter } from './feed-position.ts';
+import { queryRulesOf, queryRulesSentence } from './query-rules.ts';
 import { documentationOnly, errorSchema, operationsRoute } from './documentation.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -119,13 +119,10 @@ export const openApiRoutes = fp(
         if (url === `${DOCS_PATH}/` && route.method === 'GET')
           return { schema: operationsRoute('This document in Swagger UI'), url: DOCS_PATH };
         if (!schema?.summary) return { schema: { ...schema, hide: true }, url };
-        // For the document only: the route reads the header itself (feed-position.ts), with its own message.
-        if (!route.config?.feedPosition) return { schema, url };
-        const { name, description, schema: header } = feedPositionParameter;
-        return {
-          schema: { ...schema, headers: { type: 'object', properties: { [name]: { ...header, description } } } },
-          url,
-        };
+        // OpenAPI 3.1 has no place for a rule across a query's parameters: the description quotes each one's refusal.
+        const rules = queryRulesOf(schema.querystring);
+        if (rules.length === 0) return { schema, url };
+        return { schema: { ...schema, description: `${schema.description ?? ''}${queryRulesSentence(rules)}` }, url };
       },
       transformObject: (documentObject) => {
         const openapiObject = (

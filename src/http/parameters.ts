@@ -6,6 +6,7 @@
 import type { ViewDescription } from '../records/views.ts';
 import { ISO_DATE_PATTERN } from '../records/dates.ts';
 import { SYSTEM_NUMBER_PATTERN } from '../records/system-number.ts';
+import { QUERY_RULES, type QueryRule } from './query-rules.ts';
 
 const MAX_NAME_LENGTH = 100;
 
@@ -78,7 +79,7 @@ export function searchParameters(view: ViewDescription) {
     [q.surname]: name('Surname, matched in full'),
     [q.date]: date(view.record.search.dateDescription),
   };
-  // Each word may be empty or punctuation; the words together need a letter or digit (below).
+  // Each word may be empty or punctuation; the words together need a letter or digit (forenameRules).
   parts.forEach((part, i) => {
     properties[part] = {
       ...name(`Forename number ${i + 1}`),
@@ -87,36 +88,54 @@ export function searchParameters(view: ViewDescription) {
       [EXPECTED]: `up to ${MAX_NAME_LENGTH} characters, no control characters`,
     };
   });
+  const rules = forenameRules(view);
   return {
     type: 'object',
     properties,
     required: [q.surname, ...(parts.length ? [] : [q.forenames]), q.date],
+    ...(rules.length ? { [QUERY_RULES]: rules } : {}),
   };
 }
 
+/** A v0 forename word: what a rule says of one of them. */
+const word = (name: string, schema: Record<string, unknown>) => ({
+  type: 'object',
+  required: [name],
+  properties: { [name]: { type: 'string', ...schema } },
+});
+
 /**
- * What no parameter's own schema can say, as a JSON Schema of the whole query (OpenAPI 3.2's
- * `in: querystring`; the 3.1 document carries it as `x-querystring-schema`): in v0, the forenames
- * come whole or word by word, never both, and the words need a letter or digit among them. The
- * routes check it in record-routes.ts (`forenamesOf`); test/http/conformance.test.ts holds the two
- * equal.
+ * What no parameter's own schema can say (query-rules.ts): in v0, the forenames come whole or
+ * word by word, never both, the first word not empty, and the words need a letter or digit among
+ * them. Checked in this order, after each parameter's own schema.
  */
-export function searchQueryRule(view: ViewDescription): Record<string, unknown> | undefined {
+function forenameRules(view: ViewDescription): QueryRule[] {
   const parts = view.query.forenameParts;
-  if (!parts?.length) return undefined;
+  if (!parts?.length) return [];
+  const { forenames } = view.query;
   const [first] = parts;
-  const given = parts.map((part) => ({ required: [part] }));
-  return {
-    oneOf: [
-      { required: [view.query.forenames], not: { anyOf: given } },
-      {
-        not: { required: [view.query.forenames] },
-        required: [first],
-        properties: { [first]: { minLength: 1 } },
-        anyOf: parts.map((part) => ({ required: [part], properties: { [part]: { pattern: NAME_PATTERN } } })),
-      },
-    ],
-  };
+  const alternative = `'${forenames}' or '${first}' (with optional ${parts
+    .slice(1)
+    .map((part) => `'${part}'`)
+    .join(', ')})`;
+  const whole = { type: 'object', required: [forenames] };
+  return [
+    {
+      schema: { type: 'object', not: { ...whole, anyOf: parts.map((part) => ({ type: 'object', required: [part] })) } },
+      message: `Give either ${alternative}, not both`,
+      example: { [forenames]: 'Anne', [first]: 'Anne' },
+    },
+    {
+      schema: { type: 'object', anyOf: [whole, word(first, { minLength: 1 })] },
+      message: `Missing query parameter: give ${alternative}`,
+      example: parts.length > 1 ? { [parts[1]]: 'Anne' } : { [first]: '' },
+    },
+    {
+      schema: { type: 'object', anyOf: [whole, ...parts.map((part) => word(part, { pattern: NAME_PATTERN }))] },
+      message: `Invalid query parameter '${first}': the forenames must contain at least one letter or digit`,
+      example: { [first]: '-' },
+    },
+  ];
 }
 
 /** The builders, for other routes' parameters of the same kinds (verification). */

@@ -7,8 +7,8 @@ import type { RenderCache } from '../render/cache.ts';
 import type { CompiledView } from '../render/view.ts';
 import type { RecordReader } from '../model/store.ts';
 import { refsOf } from './plugins/audit.ts';
-import { readOptionsOf } from './feed-position.ts';
-import { idParameters, searchParameters, searchQueryRule } from './parameters.ts';
+import { feedPositionHeaders, readOptionsOf } from './feed-position.ts';
+import { idParameters, searchParameters } from './parameters.ts';
 import { type RecordRouteConfig, TRUNCATED_HEADER, audienceOf, storeUnavailable } from './route-config.ts';
 import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from './documentation.ts';
 import { schemaRef } from '../render/view.ts';
@@ -26,21 +26,9 @@ interface RecordRoutesOptions {
 
 type Query = Record<string, string | undefined>;
 
-/** The search's description in the OpenAPI document: what it matches, and v0's forenames rule. */
-function searchDescription(view: CompiledView, rule: Record<string, unknown> | undefined): string {
-  const parts = view.query.forenameParts ?? [];
-  return (
-    `${view.record.search.description} Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the ${TRUNCATED_HEADER} header is true.` +
-    (rule
-      ? ` Give the forenames whole, as '${view.query.forenames}', or word by word, as '${parts[0]}' (not empty) and optionally ${parts
-          .slice(1)
-          .map((p) => `'${p}'`)
-          .join(', ')}, ` +
-        `with a letter or digit among the words; never both ways. A search that gives neither or both is refused (400). ` +
-        'No parameter of OpenAPI 3.1 can require one of two others, so this rule is also given as a JSON Schema of the whole query, in x-querystring-schema.'
-      : '')
-  );
-}
+/** The search's description in the OpenAPI document (openapi.ts adds its query's rules). */
+const searchDescription = (view: CompiledView): string =>
+  `${view.record.search.description} Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the ${TRUNCATED_HEADER} header is true.`;
 
 export async function recordRoutes(app: FastifyInstance, { views, store, maxResults, rendered }: RecordRoutesOptions) {
   for (const view of views) {
@@ -48,7 +36,6 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
     const tags = [dataset, view.version];
     const title = view.record.title.toLowerCase();
     const record = { $ref: schemaRef(view.schemaName) };
-    const rule = searchQueryRule(view);
 
     app.get<{ Params: Record<string, string> }>(
       `${view.path}/:${view.idParam}`,
@@ -58,6 +45,7 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
           operationId: `read${view.schemaName}`,
           summary: `Look up one ${title} by its system number`,
           params: idParameters(view),
+          headers: feedPositionHeaders,
           response: {
             200: answer('The record', record),
             ...RECORD_ERRORS,
@@ -65,7 +53,7 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
           },
         },
         ...documentationOnly,
-        config: { dataset, operation: 'lookup', feedPosition: true } satisfies RecordRouteConfig,
+        config: { dataset, operation: 'lookup' } satisfies RecordRouteConfig,
       },
       async (request, reply) => {
         const id = canonicalSystemNumber(request.params[view.idParam]);
@@ -91,9 +79,9 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
           tags,
           operationId: `search${view.schemaName}`,
           summary: `Search ${title}s`,
-          description: searchDescription(view, rule),
-          ...(rule ? { 'x-querystring-schema': rule } : {}),
+          description: searchDescription(view),
           querystring: searchParameters(view),
+          headers: feedPositionHeaders,
           response: {
             200: answer('The matching records (an empty array when none match)', {
               headers: {
@@ -110,7 +98,7 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
           },
         },
         ...documentationOnly,
-        config: { dataset, operation: 'search', feedPosition: true } satisfies RecordRouteConfig,
+        config: { dataset, operation: 'search' } satisfies RecordRouteConfig,
       },
       async (request, reply) => {
         const key = searchKeyOf(view, request.query);

@@ -15,8 +15,6 @@ export type Operation = AuditOperation;
 export interface RecordRouteConfig {
   readonly dataset: string;
   readonly operation: Operation;
-  /** The route honours X-Feed-Position (feed-position.ts): the OpenAPI document lists the header on it. */
-  readonly feedPosition?: boolean;
 }
 
 export const TRUNCATED_HEADER = 'x-results-truncated';

@@ -4,32 +4,20 @@
  */
 import { badRequest } from '../errors.ts';
 import { normaliseName } from '../records/normalise.ts';
-import { NAME_PATTERN } from './parameters.ts';
 import type { CompiledView } from '../render/view.ts';
 import type { SearchKey } from '../model/records.ts';
 
 type Query = Record<string, string | undefined>;
 
-const NAME = new RegExp(NAME_PATTERN, 'u');
-
-/** The forenames searched for: the `forenames` parameter or, in v0, its words given one by one. */
+/**
+ * The forenames searched for: the `forenames` parameter or, in v0, its words given one by one.
+ * Which of the two a query gives, and that the words hold a letter or digit, its schema has
+ * settled (parameters.ts, forenameRules).
+ */
 function forenamesOf(view: CompiledView, query: Query): string {
   const { forenames, forenameParts } = view.query;
   const given = query[forenames];
-  if (!forenameParts) return given ?? '';
-  const [first] = forenameParts;
-  const alternative = `'${forenames}' or '${first}' (with optional ${forenameParts
-    .slice(1)
-    .map((p) => `'${p}'`)
-    .join(', ')})`;
-  const partsGiven = forenameParts.some((part) => query[part] !== undefined);
-  if (given !== undefined && partsGiven) throw badRequest(`Give either ${alternative}, not both`);
-  if (given !== undefined) return given;
-  if (!query[first]) throw badRequest(`Missing query parameter: give ${alternative}`);
-  // The document's rule (parameters.ts, searchQueryRule): a letter or digit among the words, by the names' pattern.
-  if (!forenameParts.some((part) => query[part] !== undefined && NAME.test(query[part]))) {
-    throw badRequest(`Invalid query parameter '${first}': the forenames must contain at least one letter or digit`);
-  }
+  if (given !== undefined || !forenameParts) return given ?? '';
   return forenameParts
     .map((part) => query[part])
     .filter(Boolean)

@@ -13,7 +13,7 @@ import { type CompiledVerification, compileVerification } from '../records/verif
 import type { FalseShareMonitor } from './false-share-monitor.ts';
 import type { Identity } from '../model/identity.ts';
 import { EXPECTED, dateParameter, nameParameter, systemNumberParameter } from './parameters.ts';
-import { readOptionsOf } from './feed-position.ts';
+import { feedPositionHeaders, readOptionsOf } from './feed-position.ts';
 import { type RecordRouteConfig, storeUnavailable } from './route-config.ts';
 import { refsOf } from './plugins/audit.ts';
 import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from './documentation.ts';
@@ -144,6 +144,7 @@ export async function verificationRoutes(
           summary: `Verify the details of a ${description.title.toLowerCase()} without reading it`,
           description: verificationDescription(description),
           querystring: verificationParameters(compiled),
+          headers: feedPositionHeaders,
           response: {
             200: answer('The answer, and nothing more', verificationResponse),
             ...RECORD_ERRORS,
@@ -154,7 +155,7 @@ export async function verificationRoutes(
         },
         ...documentationOnly,
         // The identity and authorisation plugins identify the caller and check the role before the query is validated: a caller without it learns nothing.
-        config: { verifies: dataset, operation: 'verify', feedPosition: true },
+        config: { verifies: dataset, operation: 'verify' },
       },
       async (request, reply) => {
         // A value with no letter or digit throws VerificationInputError, a 400 of its own.

@@ -252,6 +252,32 @@ for (const view of views) {
             assert.ok(message.includes(`'${first}'`), message);
           }
         });
+
+        test('the forenames whole or word by word: which queries are taken, which refused', async () => {
+          const [, second, third, fourth] = parts;
+          const { forenames } = view.query;
+          const cases: Array<[Record<string, string>, boolean]> = [
+            [{ [forenames]: 'Eleanor' }, true],
+            [{ [first]: 'Eleanor' }, true],
+            [{ [first]: 'Eleanor', [second]: 'Rose' }, true],
+            [{ [first]: 'Eleanor', [fourth]: '' }, true],
+            // The words together need a letter or digit, not each of them.
+            [{ [first]: '-', [second]: 'Rose' }, true],
+            // A symbol NFKD makes letters of (™ to TM) is no letter to the names' pattern, as with 'forenames'.
+            [{ [first]: '™', [second]: 'Rose' }, true],
+            [{ [first]: '™' }, false],
+            [{ [first]: '---' }, false],
+            [{ [second]: 'Rose' }, false],
+            [{ [first]: '', [second]: 'Rose' }, false],
+            [{ [forenames]: 'Eleanor', [first]: 'Eleanor' }, false],
+            [{ [forenames]: 'Eleanor', [third]: '' }, false],
+          ];
+          for (const [given, taken] of cases) {
+            const params = { [view.query.surname]: 'Nobody', [view.query.date]: '2000-01-01', ...given };
+            const response = await app().get(searchPath(view, params));
+            assert.equal(response.status, taken ? 200 : 400, `${JSON.stringify(given)}: ${response.text}`);
+          }
+        });
       }
 
       test('a URL with a malformed percent-escape', async () => {

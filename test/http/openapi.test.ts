@@ -219,6 +219,8 @@ describe('/openapi.json', () => {
     }
     const refused = await app().get('/v1/registration/birth/123456789', { ...CALLER, 'x-feed-position': 'soon' });
     assert.equal(refused.status, 400);
+    // Named as the document names it, though headers are validated in lower case.
+    assert.match(refused.body.message, /^Invalid header 'X-Feed-Position': expected a change-feed event's id/);
     assert.equal(
       (await app().get('/v1/registration/birth/123456789', { ...CALLER, 'x-feed-position': '1' })).status,
       200,
