@@ -28,6 +28,7 @@ import {
 } from './lib/comparisons.ts';
 import { eventsPhase } from './lib/events-phase.ts';
 import { log } from './lib/log.ts';
+import { pickUpPhases, walletLines } from './lib/pick-up-phase.ts';
 import { type Options, USAGE, UsageError, options, rateText } from './lib/options.ts';
 import { type Measurements, RefusedError, listsFor, measureCeiling, phase, scenarioPhases } from './lib/phases.ts';
 import { procAvailable } from './lib/proc.ts';
@@ -71,6 +72,7 @@ async function main(): Promise<number> {
     connections: opts.connections,
     rate: rateText(opts.rate),
     warmup: opts.warmup,
+    walletFormat: opts.walletFormat,
     seed: opts.seed,
     settings: opts.settings,
     stores: {} as Record<string, unknown>,
@@ -114,15 +116,18 @@ async function main(): Promise<number> {
       // search and verification) neither is always measured second, when the heap is fuller and the
       // machine has drifted further the same way.
       for (const scenario of round % 2 ? opts.scenarios : [...opts.scenarios].reverse()) {
-        await scenarioPhases(
-          measurements,
-          opts,
-          target,
-          scenario,
-          listsFor(scenario, dataset, opts.connections),
-          opts.modes,
-          opts.rounds > 1 ? round : undefined,
-        );
+        const numbered = opts.rounds > 1 ? round : undefined;
+        if (scenario === 'pick-up') await pickUpPhases(measurements, opts, target, dataset, numbered);
+        else
+          await scenarioPhases(
+            measurements,
+            opts,
+            target,
+            scenario,
+            listsFor(scenario, dataset, opts),
+            opts.modes,
+            numbered,
+          );
       }
     }
     await server.stop();
@@ -148,6 +153,7 @@ async function main(): Promise<number> {
     "request and as a share of one core; peak RSS is the server's during the phase. DB CPU is the PostgreSQL backends serving",
     'it (when on this machine).',
     ...eventLines,
+    ...walletLines(measurements.rows, opts.walletFormat),
     ...verificationAgainstSearch(measurements.rows),
     ...suggestionsAgainstSearch(measurements.rows),
     ...growth(measurements.rows),

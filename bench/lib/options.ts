@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { configReference } from '../../src/config/index.ts';
 import { tracingConfigReference } from '../../src/config/tracing.ts';
 import { AUDIT_WARMUP_S } from './audit-phases.ts';
-import { GENERATED_TYPES } from './workload.ts';
+import { GENERATED_TYPES, WALLET_FORMATS, type WalletFormat } from './workload.ts';
 
 export const USAGE = `npm run bench -- [options]
 
@@ -27,8 +27,9 @@ export const USAGE = `npm run bench -- [options]
                          value for every size, or one per size
   --seed S               seed of the generated records and of the request mix (default bench)
   --stores LIST          embedded,postgres (default: embedded, and postgres when DATABASE_URL is set)
-  --only LIST            scenarios to run, by name or prefix: lookup, credential, status-list, search, search-birth, verify, verify-birth, suggest,
-                         suggest-birth, ..., events (default all)
+  --only LIST            scenarios to run, by name or prefix: lookup, credential, status-list, offer, pick-up, search, search-birth,
+                         verify, verify-birth, suggest, suggest-birth, ..., events (default all)
+  --wallet-format F      the format the offer and pick-up phases offer: dc+sd-jwt (default), mso_mdoc or jwt_vc_json
   --events-records N     births the events phase loads into PostgreSQL, in ten files (ten commits) while readers
                          wait (default 100000)
   --events-readers N     readers waiting with wait=30 in the events phase (default 20)
@@ -77,6 +78,7 @@ export function options(args: readonly string[]) {
       keep: { type: 'boolean', default: false },
       'events-records': { type: 'string', default: '100000' },
       'events-readers': { type: 'string', default: '20' },
+      'wallet-format': { type: 'string', default: 'dc+sd-jwt' },
       audit: { type: 'boolean', default: false },
       'audit-warmup': { type: 'string', default: String(AUDIT_WARMUP_S) },
       'cpu-prof': { type: 'string' },
@@ -112,6 +114,9 @@ export function options(args: readonly string[]) {
     if (name !== 'events' && !SCENARIOS.some((s) => s.startsWith(name)))
       throw new UsageError(`--only: no scenario is named '${name}' (${SCENARIOS.join(', ')})`);
   }
+  const walletFormat = values['wallet-format'] as WalletFormat;
+  if (!WALLET_FORMATS.includes(walletFormat))
+    throw new UsageError(`--wallet-format takes ${WALLET_FORMATS.join(', ')}, not '${walletFormat}'`);
   return {
     help: values.help,
     settings: serviceSettings(values.set),
@@ -130,6 +135,7 @@ export function options(args: readonly string[]) {
         ? { records: whole('events-records', 10, 10_000_000), readers: whole('events-readers', 1, 1000) }
         : undefined,
     modes: modes as ('max' | 'rate')[],
+    walletFormat,
     json: values.json,
     keep: values.keep,
     audit: values.audit,
@@ -196,11 +202,14 @@ export const rateText = (rate: Options['rate']) =>
 
 // Each type's verification and close matches right after its search: they are compared with it, and
 // phases side by side see the same machine when its speed drifts over a run.
-// Issuance right after the lookup it is compared with; the status list after issuance has made list 1.
+// Issuance right after the lookup it is compared with; the status list after issuance has made list 1;
+// a wallet's offers and pick-ups after the credentials issued over the API.
 export const SCENARIOS = [
   'lookup',
   'credential',
   'status-list',
+  'offer',
+  'pick-up',
   ...GENERATED_TYPES.flatMap((type) => [`search-${type}`, `verify-${type}`, `suggest-${type}`]),
 ];
 export type Options = ReturnType<typeof options>;

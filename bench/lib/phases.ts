@@ -20,6 +20,7 @@ import {
   type GeneratedType,
   credentialLists,
   lookupLists,
+  offerLists,
   searchLists,
   statusListLists,
   suggestionLists,
@@ -145,10 +146,15 @@ export async function phase(
   return row;
 }
 
-export function listsFor(scenario: string, dataset: Dataset, connections: number): Request[][] {
+export function listsFor(
+  scenario: string,
+  dataset: Dataset,
+  { connections, walletFormat }: Pick<Options, 'connections' | 'walletFormat'>,
+): Request[][] {
   if (scenario === 'lookup') return lookupLists(dataset, connections);
   if (scenario === 'credential') return credentialLists(dataset, connections);
   if (scenario === 'status-list') return statusListLists(connections);
+  if (scenario === 'offer') return offerLists(dataset, walletFormat, connections);
   if (scenario.startsWith('verify-'))
     return verificationLists(dataset, scenario.slice('verify-'.length) as GeneratedType, connections);
   if (scenario.startsWith('suggest-'))

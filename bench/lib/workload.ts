@@ -71,6 +71,29 @@ export function credentialLists(dataset: Dataset, connections: number): Request[
   );
 }
 
+/** The wallet formats a department may offer (OpenID4VCI's identifiers). */
+export const WALLET_FORMATS = ['dc+sd-jwt', 'mso_mdoc', 'jwt_vc_json'] as const;
+export type WalletFormat = (typeof WALLET_FORMATS)[number];
+
+/** A department's request for a wallet offer of a birth, as the offer phase and the pick-up phase's offers ask it. */
+export const offerRequest = (id: number, format: WalletFormat) =>
+  ({
+    method: 'POST' as const,
+    path: `/v1/credentials/birth/${id}/offer`,
+    headers: { ...IDENTITY, 'content-type': 'application/json' },
+    body: JSON.stringify({ format }),
+  }) satisfies Request;
+
+/** Offers of births that exist (a blocked, cancelled or replaced one is answered 409): a department asks for held registrations. */
+export function offerLists(dataset: Dataset, format: WalletFormat, connections: number): Request[][] {
+  return Array.from({ length: connections }, (_, c) => {
+    const r = Random.fromString(`bench-offer\u0000${dataset.seed}\u0000${c}`);
+    return Array.from({ length: LIST_LENGTH }, () =>
+      offerRequest(dataset.firstId + r.int(0, dataset.counts.birth - 1), format),
+    );
+  });
+}
+
 /** The first status list, fetched again and again, as relying parties do: a cached body. */
 export function statusListLists(connections: number): Request[][] {
   return Array.from({ length: connections }, () =>

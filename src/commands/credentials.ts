@@ -1,11 +1,20 @@
 /**
- * `lev-api credentials`: checking a digital certificate offline, as a relying party would, and
- * rotating the issuer's signing key (docs/credentials.md).
+ * `lev-api credentials`: checking a digital certificate offline in any format the service issues,
+ * as a relying party would, rotating the issuer's signing key and the mdoc chain, and making a
+ * wallet offer (docs/credentials.md, docs/wallets.md).
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CredentialVerificationError, recordClaims, verifyCredential } from '@lev-api/client';
+import {
+  CredentialVerificationError,
+  type VerifiedCredential,
+  type VerifiedWalletCredential,
+  recordClaims,
+  verifyCredential,
+  verifyJwtVc,
+  verifyMdoc,
+} from '@lev-api/client';
 import { readIssuerKeyFile } from '../config/credentials.ts';
 import { issuerKey, newIssuerKey, privateJwk } from '../credentials/keys.ts';
 import { certificatePem, makeDocumentSigner, makeIaca, newMdocKey } from '../credentials/mdoc-certificates.ts';
@@ -20,11 +29,13 @@ const USAGE = `lev-api credentials verify FILE --issuer URL[,URL...] [--nonce NO
        lev-api credentials document-signer --dir DIR [--days N] [--issuer URL]
        DATABASE_URL=postgres://... lev-api credentials offer --type T --id N --format F [--wallet-subject S] [--tx-code]
 
-  verify      checks the credential (or presentation) in FILE ('-' for standard input): the issuer's
-              signature with the keys it publishes, expiry, every disclosure, the holder's key binding
-              (with --nonce, the nonce the holder was given) and its status list; prints what it
-              discloses. Exit 0 when genuine and still standing, 1 when not. --issuer names the issuers
-              believed; --allow-http believes an http:// one (the mock)
+  verify      checks the credential in FILE ('-' for standard input), told apart by its shape: an SD-JWT
+              VC or a presentation of one (the holder's key binding checked with --nonce, the nonce the
+              holder was given), an mdoc (base64url, against the IACAs the issuer publishes) or a JWT
+              VC (against the issuer's did:web document): the issuer's signature, expiry, every
+              disclosure or item, and its status list; prints what it holds. Exit 0 when genuine and
+              still standing, 1 when not. --issuer names the issuers believed; --allow-http believes
+              an http:// one (the mock)
   rotate-key  puts a new signing key (ES256 by default) first in the key file CREDENTIAL_KEY_FILE names,
               keeping the earlier ones so that what they signed verifies until it expires; restart the
               serving processes to sign with it
@@ -46,6 +57,47 @@ const IACAS_FILE = 'iacas.pem';
 const DOCUMENT_SIGNER_FILE = 'document-signer.pem';
 const PEM_CERTIFICATES = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
+/**
+ * Which of the service's formats a credential is, by its shape: an mdoc is base64url alone (CBOR),
+ * a JWT VC a JWT alone; an SD-JWT has its disclosures after a `~`, and whatever is none of these is
+ * given to the SD-JWT check, which says what a credential needs.
+ */
+function formatOf(text: string): 'dc+sd-jwt' | 'mso_mdoc' | 'jwt_vc_json' {
+  if (/^[A-Za-z0-9_-]+$/.test(text)) return 'mso_mdoc';
+  if (/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(text)) return 'jwt_vc_json';
+  return 'dc+sd-jwt';
+}
+
+/** What `verify` prints of a genuine credential of any format, with whether it stands. */
+async function verified(
+  text: string,
+  options: { trustedIssuers: string[]; allowHttp: boolean; nonce?: string },
+): Promise<{ stands: boolean } & Record<string, unknown>> {
+  const format = formatOf(text);
+  let credential: VerifiedCredential | VerifiedWalletCredential;
+  let holding: Record<string, unknown>;
+  if (format === 'dc+sd-jwt') {
+    const sdJwt = await verifyCredential(text, options);
+    [credential, holding] = [sdJwt, { holderBound: sdJwt.holderBound, disclosed: recordClaims(sdJwt) }];
+  } else {
+    // Checked as issued: its holder proves possession in a presentation, which has no nonce here.
+    if (options.nonce)
+      throw new UsageError(`--nonce checks an SD-JWT presentation's key binding; this is ${format}, checked as issued`);
+    const wallet = await (format === 'mso_mdoc' ? verifyMdoc : verifyJwtVc)(text, options);
+    [credential, holding] = [wallet, { holder: wallet.holder, disclosed: wallet.claims }];
+  }
+  return {
+    genuine: true,
+    format,
+    stands: credential.stands,
+    type: credential.recordType,
+    issuer: credential.issuer,
+    issuedAt: credential.issuedAt.toISOString(),
+    expiresAt: credential.expiresAt.toISOString(),
+    ...holding,
+  };
+}
+
 async function verify(args: string[]): Promise<number> {
   const { values, positionals } = parseArguments(
     args,
@@ -65,32 +117,17 @@ async function verify(args: string[]): Promise<number> {
     );
   }
   try {
-    const verified = await verifyCredential(text, {
+    const report = await verified(text.trim(), {
       trustedIssuers: values.issuer.split(','),
       allowHttp: values['allow-http'] ?? false,
       ...(values.nonce ? { nonce: values.nonce } : {}),
     });
-    console.log(
-      JSON.stringify(
-        {
-          genuine: true,
-          stands: verified.stands,
-          type: verified.recordType,
-          issuer: verified.issuer,
-          issuedAt: verified.issuedAt.toISOString(),
-          expiresAt: verified.expiresAt.toISOString(),
-          holderBound: verified.holderBound,
-          disclosed: recordClaims(verified),
-        },
-        null,
-        2,
-      ),
-    );
-    if (!verified.stands)
+    console.log(JSON.stringify(report, null, 2));
+    if (!report.stands)
       console.error(
         'lev-api credentials: genuine, but the registration has changed since: the credential no longer stands',
       );
-    return verified.stands ? 0 : 1;
+    return report.stands ? 0 : 1;
   } catch (error) {
     if (!(error instanceof CredentialVerificationError)) throw error;
     console.log(JSON.stringify({ genuine: false, reason: error.message }, null, 2));

@@ -3,16 +3,8 @@
  * each claim it may carry, labelled with the field's own description. Derived from the record
  * description, so it lists the fields a credential of the type can disclose and no others.
  */
-import { claimName } from './claims.ts';
-import {
-  type Fields,
-  type GroupField,
-  groupFields,
-  isLeaf,
-  isLink,
-  isList,
-  type RecordDescription,
-} from '../records/define.ts';
+import { claimFields } from './claims.ts';
+import type { RecordDescription } from '../records/define.ts';
 
 export const credentialsPath = '/v1/credentials';
 /** Where a type's metadata is served, under the issuer. */
@@ -26,29 +18,14 @@ interface ClaimMetadata {
 
 const LOCALE = 'en-GB';
 
-function claimsOf(
-  type: string,
-  fields: Fields,
-  blockedFlag: string,
-  prefix: string[] = [],
-  fieldPrefix = '',
-): ClaimMetadata[] {
-  return Object.entries(fields).flatMap(([key, field]): ClaimMetadata[] => {
-    const path = [...prefix, prefix.length ? key : claimName(type, key)];
-    if (isLink(field) || `${fieldPrefix}${key}` === blockedFlag) return [];
-    if (isLeaf(field))
-      return [{ path, display: [{ locale: LOCALE, label: String(field.description ?? key) }], sd: 'always' }];
-    if (isList(field)) return [{ path, display: [{ locale: LOCALE, label: field.description }], sd: 'always' }];
-    return claimsOf(type, groupFields(field as GroupField | Fields), blockedFlag, path, `${fieldPrefix}${key}.`);
-  });
-}
-
 export function typeMetadata(description: RecordDescription, issuer: string) {
   return {
     vct: `${issuer}${typePath(description.name)}`,
     name: `${description.title}, England and Wales`,
     description: `A ${description.noun} registered in England and Wales, as the General Register Office's register holds it. Every claim is selectively disclosable.`,
     display: [{ locale: LOCALE, name: `${description.title}` }],
-    claims: claimsOf(description.name, description.fields, description.blockedFlag),
+    claims: claimFields(description.name, description.fields, description.blockedFlag).map(
+      ({ path, label }): ClaimMetadata => ({ path: [...path], display: [{ locale: LOCALE, label }], sd: 'always' }),
+    ),
   };
 }

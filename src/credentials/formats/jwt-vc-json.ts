@@ -11,16 +11,8 @@
  * repeated as `credentialStatus` for a VCDM reader (docs/wallets.md says why).
  */
 import { SignJWT } from 'jose';
-import {
-  type Fields,
-  type GroupField,
-  groupFields,
-  isLeaf,
-  isLink,
-  isList,
-  type RecordDescription,
-} from '../../records/define.ts';
-import { claimName } from '../claims.ts';
+import type { RecordDescription } from '../../records/define.ts';
+import { claimFields } from '../claims.ts';
 import { didKey, didWeb, verificationMethodId } from '../did.ts';
 import type { IssuerKeys } from '../keys.ts';
 import { statusListPath } from '../status-list.ts';
@@ -39,20 +31,13 @@ export const vcType = (type: string) => `${type[0].toUpperCase()}${type.slice(1)
 const subjectName = (type: string, key: string) => (key === 'id' ? `${type}Id` : key);
 
 /** Each claim's path under credentialSubject and its label, as the metadata lists them. */
-function claimPaths(description: RecordDescription): { path: string[]; label: string }[] {
-  const walk = (fields: Fields, prefix: string[], fieldPrefix: string): { path: string[]; label: string }[] =>
-    Object.entries(fields).flatMap(([key, field]) => {
-      if (isLink(field) || `${fieldPrefix}${key}` === description.blockedFlag) return [];
-      const path = [
-        ...prefix,
-        prefix.length > 1 ? key : subjectName(description.name, claimName(description.name, key)),
-      ];
-      if (isLeaf(field)) return [{ path, label: String(field.description ?? key) }];
-      if (isList(field)) return [{ path, label: field.description }];
-      return walk(groupFields(field as GroupField | Fields), path, `${fieldPrefix}${key}.`);
-    });
-  return walk(description.fields, ['credentialSubject'], '');
-}
+const claimPaths = (description: RecordDescription): { path: string[]; label: string }[] =>
+  claimFields(description.name, description.fields, description.blockedFlag).map(
+    ({ path: [top, ...inner], label }) => ({
+      path: ['credentialSubject', subjectName(description.name, top), ...inner],
+      label,
+    }),
+  );
 
 export interface JwtVcJsonDependencies {
   /** The issuer's keys (keys.ts): the current one signs, all are in the DID document. */

@@ -14,16 +14,8 @@
  */
 import { X509Certificate, randomInt } from 'node:crypto';
 import type { TSchema } from '@sinclair/typebox';
-import {
-  type Fields,
-  type GroupField,
-  groupFields,
-  isLeaf,
-  isLink,
-  isList,
-  type RecordDescription,
-} from '../../records/define.ts';
-import { claimName } from '../claims.ts';
+import type { RecordDescription } from '../../records/define.ts';
+import { claimFields, valueAt } from '../claims.ts';
 import type { DocumentSigner } from '../mdoc-certificates.ts';
 import { statusListPath } from '../status-list.ts';
 import type { CredentialFormat, FormatIssueInput } from './format.ts';
@@ -50,24 +42,13 @@ interface Element {
 const isDate = (schema: TSchema) => (schema as { format?: string }).format === 'date';
 
 /** The data elements a record type's mdoc may carry, worked out once from its description. */
-export function mdocElements(description: RecordDescription): Element[] {
-  const walk = (fields: Fields, prefix: string[], fieldPrefix: string): Element[] =>
-    Object.entries(fields).flatMap(([key, field]): Element[] => {
-      if (isLink(field) || `${fieldPrefix}${key}` === description.blockedFlag) return [];
-      const path = [...prefix, prefix.length ? key : claimName(description.name, key)];
-      const id = path.join('.');
-      if (isLeaf(field)) return [{ path, id, label: String(field.description ?? key), date: isDate(field) }];
-      if (isList(field)) return [{ path, id, label: field.description, date: false }];
-      return walk(groupFields(field as GroupField | Fields), path, `${fieldPrefix}${key}.`);
-    });
-  return walk(description.fields, [], '');
-}
-
-const valueAt = (claims: Record<string, unknown>, path: readonly string[]): unknown =>
-  path.reduce<unknown>(
-    (value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
-    claims,
-  );
+export const mdocElements = (description: RecordDescription): Element[] =>
+  claimFields(description.name, description.fields, description.blockedFlag).map(({ path, label, leaf }) => ({
+    path,
+    id: path.join('.'),
+    label,
+    date: leaf !== undefined && isDate(leaf),
+  }));
 
 /** 0..n-1 in a random order: unique digest IDs that say nothing of an element's place in the record. */
 function shuffledIds(n: number): number[] {

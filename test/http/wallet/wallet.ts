@@ -1,11 +1,12 @@
 /**
  * A wallet this project did not write: the OpenWallet Foundation's `@openid4vc/openid4vci`
  * `Openid4vciClient`, given a P-256 key of its own, and what the pick-up tests share (asking for an
- * offer, verifying what each format issues).
+ * offer, verifying what each format issues, reading its status as its verifier does).
  */
 import assert from 'node:assert/strict';
 import {
   type KeyObject,
+  X509Certificate,
   createHash,
   createPublicKey,
   generateKeyPairSync,
@@ -13,12 +14,14 @@ import {
   sign,
   verify,
 } from 'node:crypto';
+import { inflateSync } from 'node:zlib';
 import { clientAuthenticationNone, setGlobalConfig } from '@openid4vc/oauth2';
 import { Openid4vciClient } from '@openid4vc/openid4vci';
 import { digest, generateSalt } from '@sd-jwt/crypto-nodejs';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { Verifier, parse } from '@auth0/mdl';
-import { DataItem, cborEncode } from '@auth0/mdl/lib/cbor/index.js';
+import { DataItem, cborDecode, cborEncode } from '@auth0/mdl/lib/cbor/index.js';
+import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { type JWK, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { didKey, didWeb } from '../../../src/credentials/did.ts';
 import { mdocDoctype } from '../../../src/credentials/formats/mso-mdoc.ts';
@@ -192,5 +195,82 @@ export const VERIFIERS: Record<
     });
     assert.equal(payload.sub, didKey(wallet.publicJwk), 'bound to the wallet key');
     assert.equal((payload.credentialSubject as Json)[`${type}Id`], recordId);
+  },
+};
+
+/**
+ * A token status list in its CWT form (Accept: application/statuslist+cwt), read as an mdoc
+ * verifier reads it: a tagged COSE_Sign1 whose x5chain certificate the issuer's published IACA
+ * issued, its signature checked with node:crypto, its `sub` the list's URI; the entry at an index
+ * is 1 where the credential is revoked.
+ */
+export async function cwtStatusList(issuer: string, uri: string) {
+  const response = await fetch(uri, { headers: { accept: 'application/statuslist+cwt' } });
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('content-type'), 'application/statuslist+cwt');
+  const bytes = Buffer.from(await response.arrayBuffer());
+  assert.equal(bytes[0], 0xd2, 'a tagged COSE_Sign1');
+  const [protectedBytes, unprotected, payload, signature] = cborDecode(bytes.subarray(1)) as [
+    Buffer,
+    Map<number, unknown>,
+    Buffer,
+    Buffer,
+  ];
+  const ds = new X509Certificate(unprotected.get(33) as Buffer);
+  const { iacas } = (await (await fetch(`${issuer}/.well-known/iacas`)).json()) as { iacas: { certificate: string }[] };
+  const iaca = new X509Certificate(Buffer.from(iacas[0]?.certificate ?? '', 'base64'));
+  assert.ok(ds.checkIssued(iaca) && ds.verify(iaca.publicKey), 'the signer chains to the published IACA');
+  const toBeSigned = cborEncode(['Signature1', protectedBytes, Buffer.alloc(0), payload]);
+  assert.ok(
+    verify('sha256', toBeSigned, { key: ds.publicKey, dsaEncoding: 'ieee-p1363' }, signature),
+    "the document signer's signature",
+  );
+  const claims = cborDecode(payload) as Map<number, unknown>;
+  assert.equal(claims.get(2), uri, 'the list is the one asked for');
+  const bits = inflateSync((claims.get(65533) as Map<string, unknown>).get('lst') as Buffer);
+  return {
+    headers: response.headers,
+    header: cborDecode(protectedBytes) as Map<number, unknown>,
+    claims,
+    status: (idx: number) => (bits[idx >> 3] >> (idx & 7)) & 1,
+  };
+}
+
+/** A CBOR map as the decoder may give it, as a plain object. */
+const asObject = (value: unknown): Json => (value instanceof Map ? Object.fromEntries(value) : (value as Json));
+
+/** The status list entry of a credential, 0 where it stands, read by each format's verifier as it reads it. */
+export const STATUS: Record<
+  string,
+  (credential: string, context: { issuer: string; type: string }) => Promise<number>
+> = {
+  // `@sd-jwt/sd-jwt-vc` fetches the list the credential names, checks its signature, and hands the entry to its validator.
+  'dc+sd-jwt': async (credential, { issuer }) => {
+    const entries: number[] = [];
+    await new SDJwtVcInstance({
+      hasher: digest,
+      hashAlg: 'sha-256',
+      verifier: await publishedKeys(issuer),
+      statusValidator: async (status) => void entries.push(status),
+    }).verify(credential);
+    assert.equal(entries.length, 1, 'the status was read');
+    return entries[0];
+  },
+  // The MSO's `status` names the entry; an mdoc verifier reads the list's CWT form, trusting the IACA.
+  mso_mdoc: async (credential, { issuer, type }) => {
+    const doctype = mdocDoctype(type);
+    const { status } = parse(inDeviceResponse(credential, doctype)).documents[0].issuerSigned.issuerAuth
+      .decodedPayload as unknown as { status: unknown };
+    const { idx, uri } = asObject(asObject(status).status_list);
+    return (await cwtStatusList(issuer, uri)).status(idx);
+  },
+  // The JWT's `status` claim names the entry in the list's JWT form, signed with a key the issuer publishes.
+  jwt_vc_json: async (credential, { issuer }) => {
+    const [, payload] = credential.split('.');
+    const { idx, uri } = (JSON.parse(Buffer.from(payload, 'base64url').toString()) as Json).status.status_list;
+    const token = await (await fetch(uri, { headers: { accept: 'application/statuslist+jwt' } })).text();
+    const [header, body, signature] = token.split('.');
+    assert.ok((await publishedKeys(issuer))(`${header}.${body}`, signature), 'the list is signed by the issuer');
+    return getListFromStatusListJWT(token).getStatus(idx);
   },
 };
