@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadFiles } from '../../../src/load/loader.ts';
 import { FULL_ID } from '../../../src/mock/dataset.ts';
-import { REVOKING_REASONS } from '../../../src/types/credentials.ts';
+import { REVOKING_REASONS } from '../../../src/model/credentials.ts';
 import { CALLER, type RunningApp, emptyStore, startApp, storeKinds, testConfig } from '../../helper.ts';
 import { mock, ndjson, tempDir } from '../../load/load-fixture.ts';
 import { builtInType } from '../../record-types.ts';
