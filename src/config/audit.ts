@@ -13,7 +13,9 @@ export const Audit = {
     Type.String({
       minLength: 1,
       description:
-        "Embedded store only: file the audit trail is appended to (NDJSON, hash-chained, checked by 'lev-api audit verify --file'), its latest head kept beside it in FILE.head; without it the trail is kept only in memory",
+        'Embedded store only: file the audit trail is appended to (NDJSON, hash-chained, checked by ' +
+        "'lev-api audit verify --file'), its latest head kept beside it in FILE.head; without it the trail " +
+        'is kept only in memory',
     }),
   ),
   AUDIT_FILE_MAX_MB: Type.Integer({
@@ -39,13 +41,15 @@ export const Audit = {
     maximum: 86400,
     default: 60,
     description:
-      "Seconds between signed checkpoints of the audit trail (its size and every writer's head), listed at /api/v0/audit/checkpoints for witnesses to keep",
+      "Seconds between signed checkpoints of the audit trail (its size and every writer's head), listed at " +
+      '/api/v0/audit/checkpoints for witnesses to keep',
   }),
   AUDIT_SIGNING_KEY: Type.Optional(
     Type.String({
       minLength: 1,
       description:
-        "Ed25519 private key that signs the audit trail's checkpoints: PKCS#8, PEM or its DER in base64. Without it each process makes one at start, which no witness can know beforehand",
+        "Ed25519 private key that signs the audit trail's checkpoints: PKCS#8, PEM or its DER in base64. " +
+        'Without it each process makes one at start, which no witness can know beforehand',
     }),
   ),
 };

@@ -16,7 +16,9 @@ export const Auth = {
       AUTH_MODES.map((mode) => Type.Literal(mode)),
       {
         description:
-          'How callers are identified: mock (identity headers, from anyone), oidc (Bearer JWTs from OIDC_ISSUER) or proxy (identity headers, only from TRUSTED_PROXIES). Defaults to mock only without DATABASE_URL; with it, required',
+          'How callers are identified: mock (identity headers, from anyone), oidc (Bearer JWTs from ' +
+          'OIDC_ISSUER) or proxy (identity headers, only from TRUSTED_PROXIES). Defaults to mock only ' +
+          'without DATABASE_URL; with it, required',
       },
     ),
   ),
@@ -35,7 +37,8 @@ export const Auth = {
   REQUIRE_BOUND_TOKENS: Type.Boolean({
     default: false,
     description:
-      "oidc: refuse access tokens that are not bound to the caller's client certificate (RFC 8705 cnf x5t#S256); needs TLS_CLIENT_CA",
+      "oidc: refuse access tokens that are not bound to the caller's client certificate (RFC 8705 cnf " +
+      'x5t#S256); needs TLS_CLIENT_CA',
   }),
   // Hardening (issue 11): how long a token may live, and roles in the mock.
   OIDC_MAX_TOKEN_LIFETIME_S: Type.Integer({
@@ -47,7 +50,9 @@ export const Auth = {
   MOCK_ENFORCE_ROLES: Type.Boolean({
     default: false,
     description:
-      "mock: apply the production rules to the identity headers' roles (each dataset needs its role, the audit report 'audit'); otherwise every dataset and the audit report are open to any identified caller",
+      "mock: apply the production rules to the identity headers' roles (each dataset needs its role, the " +
+      "audit report 'audit'); otherwise every dataset and the audit report are open to any identified " +
+      'caller',
   }),
   TRUSTED_PROXIES: Type.Optional(
     Type.String({
@@ -112,7 +117,8 @@ export function authProblems(value: AuthValues, given: (key: string) => boolean)
   if (mode && !AUTH_MODES.includes(mode)) return problems; // already named as invalid
   if (!mode && value.DATABASE_URL) {
     problems.push(
-      'AUTH_MODE is not set: with DATABASE_URL (a production database) it must be given explicitly, as oidc, proxy or mock, so that the service never falls back to believing identity headers from anyone',
+      'AUTH_MODE is not set: with DATABASE_URL (a production database) it must be given explicitly, as ' +
+        'oidc, proxy or mock, so that the service never falls back to believing identity headers from anyone',
     );
   }
   const effective = mode ?? (value.DATABASE_URL ? undefined : 'mock');
@@ -144,7 +150,8 @@ export function authProblems(value: AuthValues, given: (key: string) => boolean)
   }
   if (effective === 'oidc' && value.REQUIRE_BOUND_TOKENS && !value.TLS_CLIENT_CA) {
     problems.push(
-      'REQUIRE_BOUND_TOKENS is true without TLS_CLIENT_CA: a token is bound to a client certificate, which only mutual TLS gives the service',
+      'REQUIRE_BOUND_TOKENS is true without TLS_CLIENT_CA: a token is bound to a client certificate, which ' +
+        'only mutual TLS gives the service',
     );
   }
   return problems;

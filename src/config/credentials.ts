@@ -16,35 +16,48 @@ export const Credentials = {
     Type.String({
       pattern: '^https?://[^\\s?#]+[^/\\s?#]$',
       description:
-        'The issuer of digital certificates, as relying parties reach it (https://, no trailing slash): credentials name it as `iss`, and their type and status list under it. Outside AUTH_MODE=mock it must be HTTPS, and without it no credential is issued; the mock uses the address it listens at (a wildcard address as localhost)',
+        'The issuer of digital certificates, as relying parties reach it (https://, no trailing slash): ' +
+        'credentials name it as `iss`, and their type and status list under it. Outside AUTH_MODE=mock it ' +
+        'must be HTTPS, and without it no credential is issued; the mock uses the address it listens at (a ' +
+        'wildcard address as localhost)',
     }),
   ),
   CREDENTIAL_SIGNING_KEY: Type.Optional(
     Type.String({
       minLength: 1,
       description:
-        'Private key that signs digital certificates and status lists: P-256 (ES256) or Ed25519 (EdDSA), PKCS#8, PEM or its DER in base64. Without it or CREDENTIAL_KEY_FILE each process makes one at start, which verifiers only know from /.well-known/jwt-vc-issuer',
+        'Private key that signs digital certificates and status lists: P-256 (ES256) or Ed25519 (EdDSA), ' +
+        'PKCS#8, PEM or its DER in base64. Without it or CREDENTIAL_KEY_FILE each process makes one at ' +
+        'start, which verifiers only know from /.well-known/jwt-vc-issuer',
     }),
   ),
   CREDENTIAL_KEY_FILE: Type.Optional(
     Type.String({
       minLength: 1,
       description:
-        "File of the issuer's keys (a JWK set of private keys, newest first) as 'lev-api credentials rotate-key' writes it: the first signs, the rest are published so that credentials they signed verify until they expire",
+        "File of the issuer's keys (a JWK set of private keys, newest first) as 'lev-api credentials " +
+        "rotate-key' writes it: the first signs, the rest are published so that credentials they signed " +
+        'verify until they expire',
     }),
   ),
   CREDENTIAL_IACA_CERTIFICATES: Type.Optional(
     Type.String({
       minLength: 1,
       description:
-        "The mdoc IACA root certificates published at /.well-known/iacas (PEM, or a file of them), the one that issued CREDENTIAL_DOCUMENT_SIGNER among them, earlier ones kept while mdocs their signers signed are valid; as 'lev-api credentials iaca' writes them. Given with CREDENTIAL_DOCUMENT_SIGNER; without both, each process makes an IACA and a document signer at start",
+        'The mdoc IACA root certificates published at /.well-known/iacas (PEM, or a file of them), the one ' +
+        'that issued CREDENTIAL_DOCUMENT_SIGNER among them, earlier ones kept while mdocs their signers ' +
+        "signed are valid; as 'lev-api credentials iaca' writes them. Given with " +
+        'CREDENTIAL_DOCUMENT_SIGNER; without both, each process makes an IACA and a document signer at ' +
+        'start',
     }),
   ),
   CREDENTIAL_DOCUMENT_SIGNER: Type.Optional(
     Type.String({
       minLength: 1,
       description:
-        "The mdoc document signer: its P-256 private key (PKCS#8) and its certificate, which an IACA of CREDENTIAL_IACA_CERTIFICATES issued (PEM, or a file of both), as 'lev-api credentials document-signer' writes them",
+        'The mdoc document signer: its P-256 private key (PKCS#8) and its certificate, which an IACA of ' +
+        "CREDENTIAL_IACA_CERTIFICATES issued (PEM, or a file of both), as 'lev-api credentials " +
+        "document-signer' writes them",
     }),
   ),
   CREDENTIAL_VALIDITY_DAYS: Type.Integer({
@@ -58,7 +71,8 @@ export const Credentials = {
     maximum: 86_400,
     default: 60,
     description:
-      "Seconds a relying party may keep a status list before fetching it again (its `ttl`, and the answer's Cache-Control max-age)",
+      'Seconds a relying party may keep a status list before fetching it again (its `ttl`, and the ' +
+      "answer's Cache-Control max-age)",
   }),
 };
 
@@ -125,13 +139,17 @@ const pemOf = (key: string, value: string, problems: string[]): string | undefin
 
 const PEM_BLOCK = /-----BEGIN ([A-Z ]+)-----[\s\S]+?-----END \1-----/g;
 
-/** The mdoc document signer and IACAs, both or neither; read and parsed here, checked as a chain when the app starts. */
+/**
+ * The mdoc document signer and IACAs, both or neither; read and parsed here, checked as a chain when the app
+ * starts.
+ */
 function mdocOf(value: CredentialValues, problems: string[]): CredentialsConfig['mdoc'] {
   const { CREDENTIAL_IACA_CERTIFICATES: iacaSetting, CREDENTIAL_DOCUMENT_SIGNER: signerSetting } = value;
   if (!iacaSetting && !signerSetting) return undefined;
   if (!iacaSetting || !signerSetting) {
     problems.push(
-      'CREDENTIAL_IACA_CERTIFICATES and CREDENTIAL_DOCUMENT_SIGNER go together: give both, or neither (each process then makes its own)',
+      'CREDENTIAL_IACA_CERTIFICATES and CREDENTIAL_DOCUMENT_SIGNER go together: give both, or neither ' +
+        '(each process then makes its own)',
     );
     return undefined;
   }
@@ -163,7 +181,8 @@ export function credentialsOf(value: CredentialValues, problems: string[]): Cred
   const issuer = value.CREDENTIAL_ISSUER_URL;
   if (issuer && !mock && !issuer.startsWith('https://')) {
     problems.push(
-      `CREDENTIAL_ISSUER_URL=${JSON.stringify(issuer)}: relying parties fetch keys and status lists from it, so outside AUTH_MODE=mock it must be https://`,
+      `CREDENTIAL_ISSUER_URL=${JSON.stringify(issuer)}: relying parties fetch keys and status lists from ` +
+        'it, so outside AUTH_MODE=mock it must be https://',
     );
   }
   if (value.CREDENTIAL_SIGNING_KEY && value.CREDENTIAL_KEY_FILE)
@@ -174,7 +193,8 @@ export function credentialsOf(value: CredentialValues, problems: string[]): Cred
       keys = [parseIssuerKey(value.CREDENTIAL_SIGNING_KEY)];
     } catch (error) {
       problems.push(
-        `CREDENTIAL_SIGNING_KEY: not a P-256 or Ed25519 private key in PKCS#8 (PEM, or DER in base64): ${(error as Error).message}`,
+        'CREDENTIAL_SIGNING_KEY: not a P-256 or Ed25519 private key in PKCS#8 (PEM, or DER in base64): ' +
+          `${(error as Error).message}`,
       );
     }
   } else if (value.CREDENTIAL_KEY_FILE) {

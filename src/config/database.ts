@@ -11,7 +11,8 @@ export const Database = {
     Type.String({
       pattern: '^postgres(ql)?://',
       description:
-        'PostgreSQL server (the primary), one host: an address that follows the primary across a failover; without it the embedded store is used',
+        'PostgreSQL server (the primary), one host: an address that follows the primary across a failover; ' +
+        'without it the embedded store is used',
     }),
   ),
   DATABASE_READ_URLS: Type.Optional(
@@ -25,7 +26,8 @@ export const Database = {
     maximum: 600_000,
     default: 1000,
     description:
-      'A read replica further behind the primary than this (by its last probe, plus the time since) answers nothing until it catches up',
+      'A read replica further behind the primary than this (by its last probe, plus the time since) ' +
+      'answers nothing until it catches up',
   }),
   DATABASE_READ_PROBE_MS: Type.Integer({
     minimum: 50,
@@ -36,7 +38,9 @@ export const Database = {
   DATABASE_SYNCHRONOUS_COMMIT: Type.Optional(
     Type.Union([Type.Literal('remote_write'), Type.Literal('on'), Type.Literal('remote_apply')], {
       description:
-        "synchronous_commit for the service's own writes on the primary (audit entries above all): with the server's synchronous_standby_names, an entry is acknowledged only once a standby has it, so a promotion loses none. Unset: the server's setting",
+        "synchronous_commit for the service's own writes on the primary (audit entries above all): with " +
+        "the server's synchronous_standby_names, an entry is acknowledged only once a standby has it, so a " +
+        "promotion loses none. Unset: the server's setting",
     }),
   ),
   DATABASE_SCHEMA: Type.Optional(
@@ -45,7 +49,10 @@ export const Database = {
   SUGGESTION_INDEX: Type.Union([Type.Literal('database'), Type.Literal('service')], {
     default: 'database',
     description:
-      "Where PostgreSQL's close matches find their candidates: 'database', its key tables (any size of register), or 'service', an index each process builds from the search keys at start, keeps current from the change feed and matches on a thread of its own, about 170 MB a million records and several times the throughput (docs/postgresql.md)",
+      "Where PostgreSQL's close matches find their candidates: 'database', its key tables (any size of " +
+      "register), or 'service', an index each process builds from the search keys at start, keeps current " +
+      'from the change feed and matches on a thread of its own, about 170 MB a million records and several ' +
+      'times the throughput (docs/postgresql.md)',
   }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10, description: 'Connections per process' }),
   STATEMENT_TIMEOUT_MS: Type.Integer({
@@ -86,26 +93,33 @@ export type DatabaseConfig = Settled<typeof DatabaseConfig>;
  */
 const severalHosts = (url: string) => /^postgres(?:ql)?:\/\/(?:[^@/?#]*@)?[^@/?#]*,[^@/?#]*(?:[/?#]|$)/.test(url);
 
-/** The server's settings, undefined for the embedded store; replicas without a primary, or LEV_DATA with one, are problems. */
+/**
+ * The server's settings, undefined for the embedded store; replicas without a primary, or LEV_DATA with one,
+ * are problems.
+ */
 export function databaseOf(value: EnvValues<typeof Database>, problems: string[]): DatabaseConfig | undefined {
   if (value.DATABASE_READ_URLS && !value.DATABASE_URL)
     problems.push('DATABASE_READ_URLS is set without DATABASE_URL (the primary, for audit and loads)');
   if (value.DATABASE_READ_PROBE_MS * 2 > value.DATABASE_READ_MAX_LAG_MS) {
     problems.push(
-      `DATABASE_READ_PROBE_MS (${value.DATABASE_READ_PROBE_MS}) must be at most half DATABASE_READ_MAX_LAG_MS (${value.DATABASE_READ_MAX_LAG_MS}): a replica is measured as behind by up to one interval more than it is`,
+      `DATABASE_READ_PROBE_MS (${value.DATABASE_READ_PROBE_MS}) must be at most half ` +
+        `DATABASE_READ_MAX_LAG_MS (${value.DATABASE_READ_MAX_LAG_MS}): a replica is measured as behind by up ` +
+        'to one interval more than it is',
     );
   }
   // pg takes one host: it would fail at the first connection with "Invalid URL" (docs/postgresql.md).
   if (value.DATABASE_URL && severalHosts(value.DATABASE_URL)) {
     problems.push(
-      'DATABASE_URL names several hosts, which the PostgreSQL driver (pg) does not read: give one address that follows the primary, a DNS name, virtual IP or proxy (docs/postgresql.md)',
+      'DATABASE_URL names several hosts, which the PostgreSQL driver (pg) does not read: give one address ' +
+        'that follows the primary, a DNS name, virtual IP or proxy (docs/postgresql.md)',
     );
   }
   if (value.LEV_DATA && value.DATABASE_URL)
     problems.push("LEV_DATA is for the embedded store; load a server's records with 'lev-api load'");
   if (value.SUGGESTION_INDEX === 'service' && !value.DATABASE_URL)
     problems.push(
-      "SUGGESTION_INDEX=service is for PostgreSQL (DATABASE_URL): the embedded store's close matches always use the index in its memory",
+      "SUGGESTION_INDEX=service is for PostgreSQL (DATABASE_URL): the embedded store's close matches " +
+        'always use the index in its memory',
     );
   return value.DATABASE_URL
     ? {

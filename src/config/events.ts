@@ -14,33 +14,38 @@ export const Events = {
     maximum: 3650,
     default: 35,
     description:
-      'Days the change feed keeps its events (GET /v1/events); a reader further behind is told to start again from a date (410 CursorExpired)',
+      'Days the change feed keeps its events (GET /v1/events); a reader further behind is told to start ' +
+      'again from a date (410 CursorExpired)',
   }),
   MOCK_EVENT_INTERVAL_S: Type.Integer({
     minimum: 0,
     maximum: 86_400,
     default: 30,
     description:
-      'Embedded store with the built-in records: seconds between the invented registrations added to the mock (each a birth.registered, death.registered... event); 0 adds none',
+      'Embedded store with the built-in records: seconds between the invented registrations added to the ' +
+      'mock (each a birth.registered, death.registered... event); 0 adds none',
   }),
   FEED_MAX_WAITING_PER_CLIENT: Type.Integer({
     minimum: 1,
     maximum: 10_000,
     default: 4,
     description:
-      "Reads of the change feed held open with 'wait' that one client may have at once; one more is answered 429 with Retry-After",
+      "Reads of the change feed held open with 'wait' that one client may have at once; one more is " +
+      'answered 429 with Retry-After',
   }),
   FEED_WAITING_SHARE: Type.Integer({
     minimum: 1,
     maximum: 90,
     default: 50,
     description:
-      "Percent of MAX_CONNECTIONS that reads of the change feed held open with 'wait' may take, all clients together; one more is answered 503 with Retry-After, so ordinary requests always keep places",
+      "Percent of MAX_CONNECTIONS that reads of the change feed held open with 'wait' may take, all " +
+      'clients together; one more is answered 503 with Retry-After, so ordinary requests always keep places',
   }),
   EVENTS_DELIVERY: Type.Optional(
     Type.Union([Type.Literal('on'), Type.Literal('off')], {
       description:
-        "'on' runs webhook delivery workers in the serving process (as 'lev-api deliver' does on its own); default on for the embedded store (the mock), off with DATABASE_URL",
+        "'on' runs webhook delivery workers in the serving process (as 'lev-api deliver' does on its own); " +
+        'default on for the embedded store (the mock), off with DATABASE_URL',
     }),
   ),
   WEBHOOK_TIMEOUT_S: Type.Integer({
@@ -54,39 +59,46 @@ export const Events = {
     maximum: 720,
     default: 72,
     description:
-      "Hours a webhook event is retried (exponential backoff with jitter) before it goes to the subscription's dead letters",
+      'Hours a webhook event is retried (exponential backoff with jitter) before it goes to the ' +
+      "subscription's dead letters",
   }),
   WEBHOOK_LEASE_S: Type.Integer({
     minimum: 5,
     maximum: 3600,
     default: 30,
     description:
-      "Seconds a delivery worker holds a subscription's lease: another worker takes a dead worker's subscriptions over within this",
+      "Seconds a delivery worker holds a subscription's lease: another worker takes a dead worker's " +
+      'subscriptions over within this',
   }),
   WEBHOOK_TURN_S: Type.Integer({
     minimum: 1,
     maximum: 300,
     default: 5,
     description:
-      "Seconds a delivery worker's slot sends one subscription's events (at most 100 of them) before it takes the subscription waiting longest; a subscription whose turn lasted this long counts as slow",
+      "Seconds a delivery worker's slot sends one subscription's events (at most 100 of them) before it " +
+      'takes the subscription waiting longest; a subscription whose turn lasted this long counts as slow',
   }),
   WEBHOOK_SLOW_SHARE: Type.Integer({
     minimum: 1,
     maximum: 100,
     default: 50,
     description:
-      "Percent of a delivery worker's slots that slow subscriptions (whose last turn lasted WEBHOOK_TURN_S) may hold together; at least one slot, and never every slot, so the others are always served",
+      "Percent of a delivery worker's slots that slow subscriptions (whose last turn lasted " +
+      'WEBHOOK_TURN_S) may hold together; at least one slot, and never every slot, so the others are ' +
+      'always served',
   }),
   WEBHOOK_ALLOW_HTTP: Type.Union([Type.Literal('no'), Type.Literal('loopback')], {
     default: 'no',
     description:
-      "'loopback' allows plain http webhook URLs to a loopback address written in the URL (tests, a local receiver); otherwise https only",
+      "'loopback' allows plain http webhook URLs to a loopback address written in the URL (tests, a local " +
+      'receiver); otherwise https only',
   }),
   WEBHOOK_ALLOWED_NETWORKS: Type.Optional(
     Type.String({
       pattern: '^[0-9a-fA-F:.]+/[0-9]{1,3}(,[0-9a-fA-F:.]+/[0-9]{1,3})*$',
       description:
-        'Comma list of networks (CIDR) webhooks may be delivered to although private, loopback or link-local, e.g. 10.20.0.0/16',
+        'Comma list of networks (CIDR) webhooks may be delivered to although private, loopback or ' +
+        'link-local, e.g. 10.20.0.0/16',
     }),
   ),
   WEBHOOK_CA_FILE: Type.Optional(
@@ -99,7 +111,8 @@ export const Events = {
     Type.String({
       pattern: '^\\S+$',
       description:
-        'Embedded store: comma list of URLs subscribed to every event as webhooks at start (each secret printed once); implies EVENTS_DELIVERY=on',
+        'Embedded store: comma list of URLs subscribed to every event as webhooks at start (each secret ' +
+        'printed once); implies EVENTS_DELIVERY=on',
     }),
   ),
 };
@@ -126,7 +139,10 @@ export type WebhooksConfig = Settled<typeof WebhooksConfig>;
 export const EventsConfig = Type.Object({
   /** Days events are kept and served. */
   retentionDays: Type.Number(),
-  /** Reads held open with `wait`: at most `perClient` for one client, and `share` (0 to 1) of MAX_CONNECTIONS in all. */
+  /**
+   * Reads held open with `wait`: at most `perClient` for one client, and `share` (0 to 1) of MAX_CONNECTIONS
+   * in all.
+   */
   waiting: Type.Object({ perClient: Type.Number(), share: Type.Number() }),
   webhooks: WebhooksConfig,
   /** Seconds between the mock's invented registrations; 0 for none. */
@@ -158,12 +174,16 @@ function webhooksConfig(value: EventsValues, problems: string[]): WebhooksConfig
   }
   if (value.WEBHOOK_RETRY_HOURS >= value.EVENTS_RETENTION_DAYS * 24) {
     problems.push(
-      `WEBHOOK_RETRY_HOURS=${value.WEBHOOK_RETRY_HOURS} is not shorter than EVENTS_RETENTION_DAYS=${value.EVENTS_RETENTION_DAYS}: an event could leave the feed while it is still being retried`,
+      `WEBHOOK_RETRY_HOURS=${value.WEBHOOK_RETRY_HOURS} is not shorter than ` +
+        `EVENTS_RETENTION_DAYS=${value.EVENTS_RETENTION_DAYS}: an event could leave the feed while it is ` +
+        'still being retried',
     );
   }
   if (value.WEBHOOK_TIMEOUT_S >= value.WEBHOOK_LEASE_S) {
     problems.push(
-      `WEBHOOK_TIMEOUT_S=${value.WEBHOOK_TIMEOUT_S} is not shorter than WEBHOOK_LEASE_S=${value.WEBHOOK_LEASE_S}: a lease could run out while its worker still waits for an answer, and another worker send the same event at once`,
+      `WEBHOOK_TIMEOUT_S=${value.WEBHOOK_TIMEOUT_S} is not shorter than ` +
+        `WEBHOOK_LEASE_S=${value.WEBHOOK_LEASE_S}: a lease could run out while its worker still waits for an ` +
+        'answer, and another worker send the same event at once',
     );
   }
   if (mockUrls.length && value.EVENTS_DELIVERY === 'off')

@@ -8,7 +8,10 @@ import { type KeyObject, X509Certificate, createPublicKey } from 'node:crypto';
 /** The extended key usage of an mdoc document signer (ISO/IEC 18013-5, B.1.4). */
 export const MDOC_DS_EKU = '1.0.18013.5.1.2';
 
-/** Throws naming what is wrong: the key is not P-256, the certificate not the key's, no IACA issued it, or it is no DS certificate. */
+/**
+ * Throws naming what is wrong: the key is not P-256, the certificate not the key's, no IACA issued it, or it
+ * is no DS certificate.
+ */
 export function checkDocumentSigner(
   privateKey: KeyObject,
   certificate: Uint8Array,

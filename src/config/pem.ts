@@ -13,7 +13,8 @@ export function readSetting(key: string, path: string, problems: string[]): Buff
     return readFileSync(path);
   } catch (error) {
     problems.push(
-      `${key}=${JSON.stringify(path)}: the file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `${key}=${JSON.stringify(path)}: the file cannot be read ` +
+        `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
     return undefined;
   }

@@ -48,7 +48,8 @@ export function rateLimitConfig(
     const stray = ['RATE_LIMIT_BURST', ...(servesPages ? [] : ['REDIS_URL'])].filter(given);
     if (stray.length)
       problems.push(
-        `${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set without RATE_LIMIT_PER_MINUTE: there is no rate limit to apply`,
+        `${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set without RATE_LIMIT_PER_MINUTE: there ` +
+          'is no rate limit to apply',
       );
     return undefined;
   }

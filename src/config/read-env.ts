@@ -15,7 +15,10 @@ export function readEnv<S extends TObject>(schema: S, env: Record<string, string
   const problems = [...Value.Errors(schema, value)].map((error) => {
     const key = error.path.slice(1);
     const property = (schema.properties as Record<string, { description?: string }>)[key];
-    return `${key}=${JSON.stringify(raw[key])}: ${error.message}${property?.description ? ` (${property.description})` : ''}`;
+    return (
+      `${key}=${JSON.stringify(raw[key])}: ` +
+      `${error.message}${property?.description ? ` (${property.description})` : ''}`
+    );
   });
   return { value, problems, given: (key: string) => raw[key] !== undefined };
 }

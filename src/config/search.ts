@@ -13,6 +13,8 @@ export const SuggestMinProbability = {
     maximum: 1,
     default: 0.001,
     description:
-      'Lowest probability (0 to 1) of being the registration sought of a close match GET /v1/suggestions returns (docs/search.md): the evidence of two details right at least, so a vague query cannot page through the register; never under 0.0001',
+      'Lowest probability (0 to 1) of being the registration sought of a close match GET /v1/suggestions ' +
+      'returns (docs/search.md): the evidence of two details right at least, so a vague query cannot page ' +
+      'through the register; never under 0.0001',
   }),
 };

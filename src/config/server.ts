@@ -26,7 +26,8 @@ export const ConnectionSettings = {
     maximum: 3600,
     default: 30,
     description:
-      'Seconds a client has to send a whole request (line, headers and body); a slower one gets 408 and is disconnected',
+      'Seconds a client has to send a whole request (line, headers and body); a slower one gets 408 and is ' +
+      'disconnected',
   }),
   HEADERS_TIMEOUT_S: Type.Integer({
     minimum: 1,
@@ -45,7 +46,8 @@ export const ConnectionSettings = {
     maximum: 1_000_000,
     default: 10_000,
     description:
-      'Open connections the process serves at once; beyond it, a new connection that sends its request at once takes the place of the connection idle longest, and one that does not is closed',
+      'Open connections the process serves at once; beyond it, a new connection that sends its request at ' +
+      'once takes the place of the connection idle longest, and one that does not is closed',
   }),
 };
 
@@ -62,7 +64,8 @@ export type ConnectionLimits = Settled<typeof ConnectionLimits>;
 export function connectionsOf(value: EnvValues<typeof ConnectionSettings>, problems: string[]): ConnectionLimits {
   if (value.HEADERS_TIMEOUT_S > value.REQUEST_TIMEOUT_S) {
     problems.push(
-      `HEADERS_TIMEOUT_S=${value.HEADERS_TIMEOUT_S} is longer than REQUEST_TIMEOUT_S=${value.REQUEST_TIMEOUT_S}: the headers are part of the request`,
+      `HEADERS_TIMEOUT_S=${value.HEADERS_TIMEOUT_S} is longer than ` +
+        `REQUEST_TIMEOUT_S=${value.REQUEST_TIMEOUT_S}: the headers are part of the request`,
     );
   }
   return {
@@ -79,7 +82,8 @@ export const Cors = {
     Type.String({
       pattern: '^https?://[^,/\\s]+(,https?://[^,/\\s]+)*$',
       description:
-        'Comma-separated origins (scheme://host[:port]) whose web pages may call the API from a browser (CORS); unset, no page of another origin may',
+        'Comma-separated origins (scheme://host[:port]) whose web pages may call the API from a browser ' +
+        '(CORS); unset, no page of another origin may',
     }),
   ),
 };

@@ -18,7 +18,8 @@ export const Sessions = {
     Type.String({
       pattern: '^rediss?://\\S+$',
       description:
-        "Redis that every process shares the rate-limit buckets and the caseworkers' sessions through; without it, each process keeps its own",
+        "Redis that every process shares the rate-limit buckets and the caseworkers' sessions through; " +
+        'without it, each process keeps its own',
     }),
   ),
   REDIS_KEY_PREFIX: Type.String({

@@ -13,7 +13,8 @@ export const TlsFiles = {
     Type.String({
       minLength: 1,
       description:
-        'PEM file of the certificate the service presents (then its chain); with TLS_KEY, the service serves HTTPS only',
+        'PEM file of the certificate the service presents (then its chain); with TLS_KEY, the service ' +
+        'serves HTTPS only',
     }),
   ),
   TLS_KEY: Type.Optional(
@@ -27,7 +28,8 @@ export const ClientCa = {
     Type.String({
       minLength: 1,
       description:
-        'PEM file of the CA certificates whose client certificates are accepted: every connection must then present one (mutual TLS); needs TLS_CERT',
+        'PEM file of the CA certificates whose client certificates are accepted: every connection must ' +
+        'then present one (mutual TLS); needs TLS_CERT',
     }),
   ),
 };
@@ -50,7 +52,8 @@ export function tlsConfig(
   if (!TLS_CERT || !TLS_KEY) {
     if (TLS_CERT || TLS_KEY)
       problems.push(
-        `${TLS_CERT ? 'TLS_KEY' : 'TLS_CERT'} is not set: TLS_CERT and TLS_KEY go together (the certificate and its private key)`,
+        `${TLS_CERT ? 'TLS_KEY' : 'TLS_CERT'} is not set: TLS_CERT and TLS_KEY go together (the ` +
+          'certificate and its private key)',
       );
     if (TLS_CLIENT_CA)
       problems.push(

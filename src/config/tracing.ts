@@ -31,7 +31,8 @@ const TracingEnv = Type.Object({
     Type.String({
       pattern: '^https?://[^\\s?#]+$',
       description:
-        'OTLP/HTTP collector (e.g. http://collector:4318): traces go to its /v1/traces in the JSON encoding; without it (or the next) no traces are made',
+        'OTLP/HTTP collector (e.g. http://collector:4318): traces go to its /v1/traces in the JSON ' +
+        'encoding; without it (or the next) no traces are made',
     }),
   ),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Type.Optional(
@@ -48,21 +49,24 @@ const TracingEnv = Type.Object({
     Type.String({
       pattern: '^[^=,\\s]+=[^,]*(,[^=,\\s]+=[^,]*)*$',
       description:
-        "Headers sent with each export, key=value pairs separated by commas, percent-encoded (a collector's API key, say)",
+        'Headers sent with each export, key=value pairs separated by commas, percent-encoded (a ' +
+        "collector's API key, say)",
     }),
   ),
   OTEL_SERVICE_NAME: Type.String({
     pattern: '^\\S+$',
     default: 'lev-api',
     description:
-      "The service.name traces are sent under (give the pages' process and deliver names of their own, e.g. lev-api-ui)",
+      "The service.name traces are sent under (give the pages' process and deliver names of their own, " +
+      'e.g. lev-api-ui)',
   }),
   OTEL_TRACES_SAMPLER: Type.Union(
     SAMPLERS.map((name) => Type.Literal(name)),
     {
       default: 'parentbased_always_on',
       description:
-        "Which requests are traced: parentbased_ follows an incoming traceparent's choice, the rest decide alone; traceidratio keeps OTEL_TRACES_SAMPLER_ARG of them",
+        "Which requests are traced: parentbased_ follows an incoming traceparent's choice, the rest decide " +
+        'alone; traceidratio keeps OTEL_TRACES_SAMPLER_ARG of them',
     },
   ),
   OTEL_TRACES_SAMPLER_ARG: Type.Optional(

@@ -18,12 +18,14 @@ const UiEnv = Type.Object({
   UI_API_URL: Type.String({
     pattern: '^https?://[^\\s?#]+$',
     description:
-      "The API the pages call, as each signed-in caseworker (e.g. https://lev-api.internal:8443); 'lev-api ui --api-url' gives it too",
+      "The API the pages call, as each signed-in caseworker (e.g. https://lev-api.internal:8443); 'lev-api " +
+      "ui --api-url' gives it too",
   }),
   AUTH_MODE: Type.Union([Type.Literal('mock'), Type.Literal('oidc')], {
     default: 'mock',
     description:
-      "How caseworkers sign in: mock (they choose who they are; for an API in mock mode) or oidc (OIDC_ISSUER's authorisation-code flow with PKCE, the API called with their access token)",
+      'How caseworkers sign in: mock (they choose who they are; for an API in mock mode) or oidc ' +
+      "(OIDC_ISSUER's authorisation-code flow with PKCE, the API called with their access token)",
   }),
   UI_PUBLIC_URL: Type.Optional(
     Type.String({
@@ -47,7 +49,9 @@ const UiEnv = Type.Object({
     Type.String({
       pattern: '^https?://[^\\s?#]+[^/\\s?#]$',
       description:
-        'The issuer of digital certificates the pages\' "Check a digital certificate" believes (the API\'s CREDENTIAL_ISSUER_URL); its keys and status lists are fetched from it. Without it the pages offer no certificate check. https:// unless AUTH_MODE=mock',
+        'The issuer of digital certificates the pages\' "Check a digital certificate" believes (the API\'s ' +
+        'CREDENTIAL_ISSUER_URL); its keys and status lists are fetched from it. Without it the pages offer ' +
+        'no certificate check. https:// unless AUTH_MODE=mock',
     }),
   ),
   UI_API_CA: Type.Optional(
@@ -122,7 +126,8 @@ export function loadUiConfig(env: Record<string, string | undefined>): UiConfig 
     for (const key of ['OIDC_ISSUER', 'UI_PUBLIC_URL', 'UI_OIDC_CLIENT_ID', 'UI_OIDC_CLIENT_SECRET']) {
       if (!given(key))
         problems.push(
-          `${key} is not set: AUTH_MODE=oidc signs caseworkers in at OIDC_ISSUER as the client UI_OIDC_CLIENT_ID, and needs UI_PUBLIC_URL to be sent back to`,
+          `${key} is not set: AUTH_MODE=oidc signs caseworkers in at OIDC_ISSUER as the client ` +
+            'UI_OIDC_CLIENT_ID, and needs UI_PUBLIC_URL to be sent back to',
         );
     }
   } else {
@@ -133,7 +138,8 @@ export function loadUiConfig(env: Record<string, string | undefined>): UiConfig 
   const sessions = sessionsOf(value, given, problems);
   if (Boolean(value.UI_API_CLIENT_CERT) !== Boolean(value.UI_API_CLIENT_KEY)) {
     problems.push(
-      'UI_API_CLIENT_CERT and UI_API_CLIENT_KEY go together (the certificate the pages present to the API, and its private key)',
+      'UI_API_CLIENT_CERT and UI_API_CLIENT_KEY go together (the certificate the pages present to the API, ' +
+        'and its private key)',
     );
   }
   const tls = tlsConfig(value, problems);
@@ -146,7 +152,8 @@ export function loadUiConfig(env: Record<string, string | undefined>): UiConfig 
   const key = value.UI_API_CLIENT_KEY ? readSetting('UI_API_CLIENT_KEY', value.UI_API_CLIENT_KEY, problems) : undefined;
   if (value.UI_CREDENTIAL_ISSUER?.startsWith('http://') && value.AUTH_MODE !== 'mock') {
     problems.push(
-      `UI_CREDENTIAL_ISSUER=${value.UI_CREDENTIAL_ISSUER}: an issuer believed outside AUTH_MODE=mock is reached over https://`,
+      `UI_CREDENTIAL_ISSUER=${value.UI_CREDENTIAL_ISSUER}: an issuer believed outside AUTH_MODE=mock is ` +
+        'reached over https://',
     );
   }
   const tracing = tracingOf(env, problems);

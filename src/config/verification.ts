@@ -12,7 +12,8 @@ export const Verification = {
     maximum: 1,
     default: 0.8,
     description:
-      "Share of a client's verifications answered false, over VERIFY_FALSE_SHARE_WINDOW_S, above which it is logged (warn) and counted",
+      "Share of a client's verifications answered false, over VERIFY_FALSE_SHARE_WINDOW_S, above which it " +
+      'is logged (warn) and counted',
   }),
   VERIFY_FALSE_SHARE_WINDOW_S: Type.Integer({
     minimum: 10,

@@ -12,19 +12,23 @@ export const Wallet = {
     pattern: '^[a-z][a-z0-9+.-]*://[^\\s?#]*$',
     default: 'openid-credential-offer://',
     description:
-      "What an offer's deep link starts with, before `?credential_offer=`: the OpenID4VCI scheme by default; GOV.UK Wallet's is its /wallet/add page (https://mobile.account.gov.uk/wallet/add)",
+      "What an offer's deep link starts with, before `?credential_offer=`: the OpenID4VCI scheme by " +
+      "default; GOV.UK Wallet's is its /wallet/add page (https://mobile.account.gov.uk/wallet/add)",
   }),
   WALLET_CLIENT_ID: Type.String({
     pattern: '^\\S+$',
     default: 'lev-api',
     description:
-      "The pre-authorised code's clientId claim: the client identifier GOV.UK One Login gave the service at on-boarding",
+      "The pre-authorised code's clientId claim: the client identifier GOV.UK One Login gave the service " +
+      'at on-boarding',
   }),
   WALLET_AUTHORIZATION_SERVER: Type.Optional(
     Type.String({
       pattern: '^https?://[^\\s?#]+[^/\\s?#]$',
       description:
-        "An external authorization server (GOV.UK One Login's token service): the pre-authorised code's audience and the metadata's authorization_servers; access tokens are verified against <url>/.well-known/jwks.json. Without it the service's own authorization server exchanges codes",
+        "An external authorization server (GOV.UK One Login's token service): the pre-authorised code's " +
+        "audience and the metadata's authorization_servers; access tokens are verified against " +
+        "<url>/.well-known/jwks.json. Without it the service's own authorization server exchanges codes",
     }),
   ),
   WALLET_OFFER_TTL_S: Type.Integer({
@@ -55,7 +59,8 @@ export function walletOf(value: EnvValues<typeof Wallet> & { AUTH_MODE?: string 
   const server = value.WALLET_AUTHORIZATION_SERVER;
   if (server && (value.AUTH_MODE ?? 'mock') !== 'mock' && !server.startsWith('https://')) {
     problems.push(
-      `WALLET_AUTHORIZATION_SERVER=${JSON.stringify(server)}: its keys vouch for every access token, so outside AUTH_MODE=mock it must be https://`,
+      `WALLET_AUTHORIZATION_SERVER=${JSON.stringify(server)}: its keys vouch for every access token, so ` +
+        'outside AUTH_MODE=mock it must be https://',
     );
   }
   return {
