@@ -114,7 +114,9 @@ function keyProblem(certificate: X509Certificate): CertificateProblem | undefine
         ? undefined
         : {
             rule: 'key-size',
-            detail: `its EC key (${details.namedCurve ?? 'unnamed curve'}) has ${bits || 'an unknown number of'} bits; at least ${MIN_EC_BITS} are needed`,
+            detail:
+              `its EC key (${details.namedCurve ?? 'unnamed curve'}) has ${bits || 'an unknown number of'} ` +
+              `bits; at least ${MIN_EC_BITS} are needed`,
           };
     }
     case 'ed25519':

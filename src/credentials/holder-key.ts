@@ -41,7 +41,9 @@ export function parseHolderKey(text: string): { jwk: JWK } | { problem: string }
   const curve = `${jwk.kty}/${jwk.crv}`;
   if (curve !== 'EC/P-256' && curve !== 'OKP/Ed25519') {
     return {
-      problem: `a key of kty ${JSON.stringify(jwk.kty)} and crv ${JSON.stringify(jwk.crv)}: only EC P-256 and OKP Ed25519 public keys are taken`,
+      problem:
+        `a key of kty ${JSON.stringify(jwk.kty)} and crv ${JSON.stringify(jwk.crv)}: only EC P-256 and OKP ` +
+        'Ed25519 public keys are taken',
     };
   }
   try {

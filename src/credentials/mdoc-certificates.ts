@@ -98,7 +98,10 @@ export async function makeIaca(
   return new Uint8Array(certificate.rawData);
 }
 
-/** A DS certificate for `dsKey`, issued by the IACA (its key and certificate), valid `days` from now and never past the IACA. */
+/**
+ * A DS certificate for `dsKey`, issued by the IACA (its key and certificate), valid `days` from now and never
+ * past the IACA.
+ */
 export async function makeDocumentSigner(
   dsKey: KeyObject,
   iaca: { readonly key: KeyObject; readonly certificate: Uint8Array },
@@ -168,4 +171,5 @@ export async function documentSigner(
 
 /** A DER certificate as PEM. */
 export const certificatePem = (der: Uint8Array) =>
-  `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
+  '-----BEGIN CERTIFICATE-----\n' +
+  `${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;

@@ -22,7 +22,9 @@ export function typeMetadata(description: RecordDescription, issuer: string) {
   return {
     vct: `${issuer}${typePath(description.name)}`,
     name: `${description.title}, England and Wales`,
-    description: `A ${description.noun} registered in England and Wales, as the General Register Office's register holds it. Every claim is selectively disclosable.`,
+    description:
+      `A ${description.noun} registered in England and Wales, as the General Register Office's register ` +
+      'holds it. Every claim is selectively disclosable.',
     display: [{ locale: LOCALE, name: `${description.title}` }],
     claims: claimFields(description.name, description.fields, description.blockedFlag).map(
       ({ path, label }): ClaimMetadata => ({ path: [...path], display: [{ locale: LOCALE, label }], sd: 'always' }),

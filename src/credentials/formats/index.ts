@@ -43,7 +43,10 @@ export interface FormatRegistry {
   configurationOf(type: string, format: FormatId): Configuration | undefined;
 }
 
-/** The registry of the formats over the record types; two formats of one identifier, or two configurations of one, are refused. */
+/**
+ * The registry of the formats over the record types; two formats of one identifier, or two configurations of
+ * one, are refused.
+ */
 export function formatRegistry(
   formats: readonly CredentialFormat[],
   descriptions: readonly RecordDescription[],

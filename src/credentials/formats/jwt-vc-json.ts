@@ -81,7 +81,9 @@ export function jwtVcJsonFormat({ keys, validityS, now = Date.now }: JwtVcJsonDe
         type: ['VerifiableCredential', vcType(description.name)],
         issuer: did,
         name: description.title,
-        description: `A ${description.noun} registered in England and Wales, as the General Register Office's register holds it.`,
+        description:
+          `A ${description.noun} registered in England and Wales, as the General Register Office's register ` +
+          'holds it.',
         validFrom: new Date(iat * 1000).toISOString(),
         validUntil: new Date(exp * 1000).toISOString(),
         credentialSubject: { id: holder, ...subject },
