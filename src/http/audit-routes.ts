@@ -62,7 +62,8 @@ const userActivityQuery = (types: readonly string[]) =>
       from: day('First day (UTC) counted; default 1970-01-01'),
       to: day('Last day (UTC) counted; default today'),
       user: word(
-        "Only usernames containing this text, e.g. '@hmrc.gov.uk' for a group of users. Case-sensitive; every character is taken literally, % and _ included",
+        "Only usernames containing this text, e.g. '@hmrc.gov.uk' for a group of users. Case-sensitive; " +
+          'every character is taken literally, % and _ included',
       ),
       group: word('Only callers in this group (the whole group name)'),
       operation,
@@ -75,7 +76,9 @@ const limit = {
   minimum: 1,
   maximum: MAX_ENTRIES_LIMIT,
   default: ENTRIES_LIMIT,
-  description: `At most this many entries, the newest; default ${ENTRIES_LIMIT}. When more matched, the ${TRUNCATED_HEADER} header is true`,
+  description:
+    `At most this many entries, the newest; default ${ENTRIES_LIMIT}. When more matched, the ` +
+    `${TRUNCATED_HEADER} header is true`,
   [EXPECTED]: `a whole number from 1 to ${MAX_ENTRIES_LIMIT}`,
 } as const;
 
@@ -89,7 +92,8 @@ const auditEntriesQuery = (types: readonly string[]) =>
     required: ['user'],
     properties: {
       user: word(
-        "The username whose accesses are listed: the whole of it, compared exactly (case-sensitive), not a part as the report's 'user' filter",
+        'The username whose accesses are listed: the whole of it, compared exactly (case-sensitive), not a ' +
+          "part as the report's 'user' filter",
       ),
       from: day('First day (UTC) listed; default 1970-01-01'),
       to: day('Last day (UTC) listed; default today'),
@@ -130,7 +134,8 @@ const auditEntrySchema = (types: readonly string[]) =>
       records: {
         type: 'array',
         description:
-          'The registrations the access disclosed or decided on: a lookup its record, a search the records returned, a verification its candidates',
+          'The registrations the access disclosed or decided on: a lookup its record, a search the records ' +
+          'returned, a verification its candidates',
         items: {
           type: 'object',
           additionalProperties: false,
@@ -208,7 +213,8 @@ const checkpointSchema = {
 } as const;
 
 /**
- * Newest first. Truncation is told as the searches tell it, by TRUNCATED_HEADER: one signal across the API, which the typed client already reads.
+ * Newest first. Truncation is told as the searches tell it, by TRUNCATED_HEADER: one signal across the API,
+ * which the typed client already reads.
  * The entry has an `$id`: the document names it (components AuditEntry) where both routes refer to it.
  */
 const auditEntriesResponse = (types: readonly string[], description: string) =>
@@ -272,7 +278,9 @@ export async function auditRoutes(app: FastifyInstance, { report, types }: Audit
         tags: ['audit'],
         operationId: 'userActivity',
         summary: 'Accesses per user per day, from the audit trail',
-        description: `Needs the '${AUDIT_ROLE}' role (in the mock, any identified caller may read it unless MOCK_ENFORCE_ROLES is set). Counts every lookup and search that returned data.`,
+        description:
+          `Needs the '${AUDIT_ROLE}' role (in the mock, any identified caller may read it unless ` +
+          'MOCK_ENFORCE_ROLES is set). Counts every lookup and search that returned data.',
         querystring: userActivityQuery(types),
         response: {
           200: answer('For each username, for each day (UTC, YYYY-MM-DD), the number of accesses', {
@@ -300,7 +308,9 @@ export async function auditRoutes(app: FastifyInstance, { report, types }: Audit
         operationId: 'auditEntries',
         summary: "One user's accesses, from the audit trail",
         description:
-          `The audit report's drill-down: the entries of one username (the whole of it, not a part) over the days asked, newest first, at most 'limit' of them; when more matched, the ${TRUNCATED_HEADER} header is true. ` +
+          "The audit report's drill-down: the entries of one username (the whole of it, not a part) over " +
+          "the days asked, newest first, at most 'limit' of them; when more matched, the " +
+          `${TRUNCATED_HEADER} header is true. ` +
           `Needs the '${AUDIT_ROLE}' role, as the report does. A parameter not listed is refused (400).`,
         querystring: auditEntriesQuery(types),
         response: {
@@ -330,8 +340,10 @@ export async function auditRoutes(app: FastifyInstance, { report, types }: Audit
         operationId: 'recordAccesses',
         summary: 'Who saw a registration, from the audit trail',
         description:
-          'Every access that disclosed or decided on the registration (a lookup of it, a search that returned it, a verification that compared it) over the days asked, ' +
-          `newest first, with its time, user, client and operation; at most 'limit', and when more matched the ${TRUNCATED_HEADER} header is true. ` +
+          'Every access that disclosed or decided on the registration (a lookup of it, a search that ' +
+          'returned it, a verification that compared it) over the days asked, ' +
+          "newest first, with its time, user, client and operation; at most 'limit', and when more matched " +
+          `the ${TRUNCATED_HEADER} header is true. ` +
           `Needs the '${AUDIT_ROLE}' role. Reading it is itself audited (operation audit-read).`,
         params: recordAccessesParams(types),
         querystring: recordAccessesQuery,
@@ -364,8 +376,10 @@ export async function auditRoutes(app: FastifyInstance, { report, types }: Audit
         operationId: 'auditCheckpoints',
         summary: "The audit trail's signed checkpoints",
         description:
-          "Checkpoints taken every AUDIT_CHECKPOINT_S: the trail's size and every writer's head, signed with Ed25519, newest first. " +
-          "A witness keeps them elsewhere; 'lev-api audit verify --checkpoint FILE' then proves that nothing the trail held at a checkpoint has changed. " +
+          "Checkpoints taken every AUDIT_CHECKPOINT_S: the trail's size and every writer's head, signed " +
+          'with Ed25519, newest first. ' +
+          "A witness keeps them elsewhere; 'lev-api audit verify --checkpoint FILE' then proves that " +
+          'nothing the trail held at a checkpoint has changed. ' +
           `Needs the '${AUDIT_ROLE}' role. Reading them is itself audited (operation audit-read).`,
         querystring: checkpointsQuery,
         response: {

@@ -41,7 +41,10 @@ const qrCode = whenNeeded<typeof import('qrcode')>('qrcode');
  */
 const QR_CODE = { errorCorrectionLevel: 'M' } as const;
 const qrSegments = (token: string) => [{ data: Buffer.from(token), mode: 'byte' as const }];
-/** The widest status entry a credential may carry (a list's number has at most 9 digits): what fits with it fits with any. */
+/**
+ * The widest status entry a credential may carry (a list's number has at most 9 digits): what fits with it
+ * fits with any.
+ */
 const WIDEST_STATUS = { list: 999_999_999, idx: LIST_SIZE - 1 };
 
 /** Refuses (422) a printed certificate whose token no QR code can hold: names of hundreds of characters do that. */
@@ -89,7 +92,8 @@ const credentialQuery = Type.Object(
         pattern: '^[A-Za-z0-9_-]+$',
         maxLength: 2000,
         description:
-          "The holder's public key (a JWK of an EC P-256 or OKP Ed25519 key, as JSON in base64url): the credential names it (`cnf`), and only its holder can present the credential with key binding",
+          "The holder's public key (a JWK of an EC P-256 or OKP Ed25519 key, as JSON in base64url): the " +
+          'credential names it (`cnf`), and only its holder can present the credential with key binding',
         [EXPECTED]: 'a public JWK (EC P-256 or OKP Ed25519) as JSON in base64url',
       }),
     ),
@@ -98,7 +102,9 @@ const credentialQuery = Type.Object(
         type: 'string',
         enum: ['sd-jwt', 'qr'],
         description:
-          "sd-jwt (the default): the SD-JWT VC, every claim disclosable. qr: what a printed certificate's QR code holds, the claims the certificate shows (system number, names, dates) signed in the clear, small enough for a QR code; with Accept: image/svg+xml, the QR code itself",
+          "sd-jwt (the default): the SD-JWT VC, every claim disclosable. qr: what a printed certificate's " +
+          'QR code holds, the claims the certificate shows (system number, names, dates) signed in the ' +
+          'clear, small enough for a QR code; with Accept: image/svg+xml, the QR code itself',
         [EXPECTED]: 'sd-jwt or qr',
       }),
     ),
@@ -183,7 +189,8 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         operationId: 'credentialIssuer',
         summary: "The issuer's metadata (SD-JWT VC JWT VC Issuer Metadata): its public keys",
         description:
-          'The issuer URL and its public keys as a JWK set: the signing key first, then earlier ones whose credentials have yet to expire. Public.',
+          'The issuer URL and its public keys as a JWK set: the signing key first, then earlier ones whose ' +
+          'credentials have yet to expire. Public.',
         response: {
           200: answer('The issuer metadata', { headers: cached('public, max-age=300'), ...issuerMetadataSchema }),
           400: UNREADABLE,
@@ -207,7 +214,8 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         operationId: 'credentialType',
         summary: "A credential type's metadata (SD-JWT VC type metadata): what its vct names",
         description:
-          'The type, its name and every claim a credential of it may carry, labelled; derived from the record description. Public.',
+          'The type, its name and every claim a credential of it may carry, labelled; derived from the ' +
+          'record description. Public.',
         params: typeParams(types),
         response: {
           200: answer('The type metadata', { headers: cached('public, max-age=86400'), type: 'object' }),
@@ -231,12 +239,15 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         operationId: 'credentialStatusList',
         summary: 'A token status list (IETF draft-ietf-oauth-status-list): which credentials still stand',
         description:
-          `A signed JWT (typ statuslist+jwt) of ${LIST_SIZE} one-bit entries, 1 where the credential is invalid; indexes are drawn at random, so it names no registration. ` +
+          `A signed JWT (typ statuslist+jwt) of ${LIST_SIZE} one-bit entries, 1 where the credential is ` +
+          'invalid; indexes are drawn at random, so it names no registration. ' +
           'It says how long it may be kept (ttl, CREDENTIAL_STATUS_TTL_S, and Cache-Control). Public.',
         params: statusListParams,
         response: {
           200: {
-            description: `The status list token: a JWT, or with Accept: ${STATUS_LIST_CWT_TYPE} the CWT form mdoc verifiers read, signed by the mdoc document signer`,
+            description:
+              `The status list token: a JWT, or with Accept: ${STATUS_LIST_CWT_TYPE} the CWT form mdoc ` +
+              'verifiers read, signed by the mdoc document signer',
             headers: cached('public, max-age=CREDENTIAL_STATUS_TTL_S'),
             content: {
               [STATUS_LIST_TYPE]: { schema: { type: 'string' } },
@@ -271,26 +282,36 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
         operationId: 'credential',
         summary: 'A registration as a digital certificate: an SD-JWT VC',
         description:
-          `An SD-JWT VC (IETF SD-JWT VC, media type ${CREDENTIAL_TYPE}) of the registration, signed with the issuer's key (ES256 by default), valid CREDENTIAL_VALIDITY_DAYS. ` +
-          'Every field the caller may see (as a lookup shows it) is a claim disclosed separately; links to other registrations and the blocked flag are left out, and a top-level field named as a registered claim (status) is carried as <type>Status. ' +
-          'Its status claim is an entry of a token status list (GET /v1/credentials/status/{list}) that turns invalid when the registration is corrected, re-registered, blocked or cancelled. ' +
-          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's. Every issue is audited (operation credential) with the fields disclosed. Asked with format=qr for a registration whose certificate claims no QR code can hold, it is refused (422), before anything is issued or audited. docs/credentials.md explains presenting and verifying.`,
+          `An SD-JWT VC (IETF SD-JWT VC, media type ${CREDENTIAL_TYPE}) of the registration, signed with ` +
+          "the issuer's key (ES256 by default), valid CREDENTIAL_VALIDITY_DAYS. " +
+          'Every field the caller may see (as a lookup shows it) is a claim disclosed separately; links to ' +
+          'other registrations and the blocked flag are left out, and a top-level field named as a ' +
+          'registered claim (status) is carried as <type>Status. ' +
+          'Its status claim is an entry of a token status list (GET /v1/credentials/status/{list}) that ' +
+          'turns invalid when the registration is corrected, re-registered, blocked or cancelled. ' +
+          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's. Every issue is audited (operation ` +
+          'credential) with the fields disclosed. Asked with format=qr for a registration whose ' +
+          'certificate claims no QR code can hold, it is refused (422), before anything is issued or ' +
+          'audited. docs/credentials.md explains presenting and verifying.',
         params: credentialParams(types),
         querystring: credentialQuery,
         response: {
           200: {
             description:
-              'The credential: the issuer-signed JWT and its disclosures, ~-separated; with format=qr and Accept: image/svg+xml, the QR code of the compact form',
+              'The credential: the issuer-signed JWT and its disclosures, ~-separated; with format=qr and ' +
+              'Accept: image/svg+xml, the QR code of the compact form',
             content: { [CREDENTIAL_TYPE]: { schema: { type: 'string' } }, [SVG_TYPE]: { schema: { type: 'string' } } },
           },
           ...RECORD_ERRORS,
           403: errorResponse(`The caller lacks the dataset's role or the '${CREDENTIALS_ROLE}' role`),
           404: errorResponse('No record has that system number'),
           409: errorResponse(
-            'Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration',
+            'Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or ' +
+              're-registered registration',
           ),
           422: errorResponse(
-            'TooLargeForQrCode: with format=qr, the certificate claims are more than a QR code holds (names of hundreds of characters); nothing is issued or audited',
+            'TooLargeForQrCode: with format=qr, the certificate claims are more than a QR code holds ' +
+              '(names of hundreds of characters); nothing is issued or audited',
           ),
         },
       },

@@ -4,7 +4,10 @@
  * the document from the registered routes (openapi.ts), so each route's description is its schema.
  */
 
-/** The body of every error answer; a shared schema (openapi.ts adds it), so the error serializers compiled from it and the document's component are one. */
+/**
+ * The body of every error answer; a shared schema (openapi.ts adds it), so the error serializers compiled
+ * from it and the document's component are one.
+ */
 export const errorSchema = {
   $id: 'Error',
   type: 'object',
@@ -27,7 +30,10 @@ export function answer<S extends object>(description: string, schema: S) {
 /** An error answer: the shared Error body, described. */
 export const errorResponse = (description: string) => ({ description, $ref: `${errorSchema.$id}#` });
 
-/** A URL the service cannot read at all (a malformed percent-escape, in the path or the query) is refused before any route is chosen. */
+/**
+ * A URL the service cannot read at all (a malformed percent-escape, in the path or the query) is refused
+ * before any route is chosen.
+ */
 export const UNREADABLE = errorResponse(
   'The URL could not be read: it holds a malformed percent-escape, or one that is not UTF-8',
 );

@@ -11,14 +11,20 @@ import { Counter } from 'prom-client';
 import type { VerificationConfig } from '../config/verification.ts';
 import { FalseShareMonitor } from './false-share-monitor.ts';
 
-/** A close match's first candidate at this probability or more found the registration, as a verification's true does. */
+/**
+ * A close match's first candidate at this probability or more found the registration, as a verification's
+ * true does.
+ */
 export const FOUND_PROBABILITY = 0.9;
 
 export function watchEnumeration(app: FastifyInstance, settings: VerificationConfig['falseShare']): FalseShareMonitor {
   const registers = app.hasDecorator('metricsRegistry') ? [app.metricsRegistry] : [];
   const suspected = new Counter({
     name: 'lev_verification_false_share_alarms_total',
-    help: "Times a client's share of verifications answered false and close matches finding none passed VERIFY_FALSE_SHARE_THRESHOLD (an enumeration looks like that), by the dataset of the answer that passed it",
+    help:
+      "Times a client's share of verifications answered false and close matches finding none passed " +
+      'VERIFY_FALSE_SHARE_THRESHOLD (an enumeration looks like that), by the dataset of the answer that ' +
+      'passed it',
     labelNames: ['dataset'] as const,
     registers,
   });

@@ -50,7 +50,8 @@ function describeValidation(request: FastifyRequest, error: FastifyError): ApiEr
   if (first.keyword === 'additionalProperties') {
     return badRequest(`Unknown ${kind} '${name}': this path takes ${Object.keys(schema?.properties ?? {}).join(', ')}`);
   }
-  // A repeated parameter arrives as a list: for a text parameter that is the only way to fail its type, for a number one way.
+  // A repeated parameter arrives as a list: for a text parameter that is the only way to fail its type, for a
+  // number one way.
   const values = (part === 'querystring' ? request.query : part === 'params' ? request.params : undefined) as
     | Record<string, unknown>
     | undefined;

@@ -41,7 +41,8 @@ const eventsQuery = {
       type: 'string',
       pattern: '^[0-9]{1,15}$',
       description:
-        "The 'next' of the previous answer (or an event's id): events after it are returned. Absent, the feed starts at the oldest event kept",
+        "The 'next' of the previous answer (or an event's id): events after it are returned. Absent, the " +
+        'feed starts at the oldest event kept',
       [EXPECTED]: "an event id or the 'next' of an answer: digits",
     },
     since: {
@@ -50,7 +51,8 @@ const eventsQuery = {
       // The pattern gives the shape; the formats that it is a real day, and a real time of it.
       anyOf: [{ format: 'date' }, { format: 'date-time' }],
       description:
-        "Instead of 'after': start at the first event committed at or after this date or time (ISO 8601, e.g. 2026-11-01 or 2026-11-01T09:00:00Z), or at the oldest kept",
+        "Instead of 'after': start at the first event committed at or after this date or time (ISO 8601, " +
+        'e.g. 2026-11-01 or 2026-11-01T09:00:00Z), or at the oldest kept',
       [EXPECTED]: 'an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T09:00:00Z',
     },
     limit: {
@@ -66,7 +68,9 @@ const eventsQuery = {
       minimum: 0,
       maximum: MAX_WAIT_S,
       default: 0,
-      description: `Seconds to hold the request open until there is at least one event (0 to ${MAX_WAIT_S}); default 0, answer at once`,
+      description:
+        `Seconds to hold the request open until there is at least one event (0 to ${MAX_WAIT_S}); default 0, ` +
+        'answer at once',
       [EXPECTED]: `a whole number of seconds from 0 to ${MAX_WAIT_S}`,
     },
   },
@@ -113,7 +117,9 @@ const cloudEventSchema = {
           type: 'object',
           additionalProperties: true,
           description:
-            "Only when the client's subscription names fields: each field's dot path and its value in the registration as it is now, rendered as a lookup renders it for the client's roles (null where it may not see it)",
+            "Only when the client's subscription names fields: each field's dot path and its value in the " +
+            "registration as it is now, rendered as a lookup renders it for the client's roles (null where " +
+            'it may not see it)',
         },
       },
     },
@@ -172,17 +178,22 @@ const cursorExpired = (after: number, retentionDays: number) =>
   new ApiError(
     410,
     'CursorExpired',
-    `Events after ${after} are no longer kept (the feed keeps ${retentionDays} days): start again with 'since', a date within the last ${retentionDays} days, and fetch the records you may have missed`,
+    `Events after ${after} are no longer kept (the feed keeps ${retentionDays} days): start again with ` +
+      `'since', a date within the last ${retentionDays} days, and fetch the records you may have missed`,
   );
 
 const feedRestarted = (after: number, head: number) =>
   new ApiError(
     410,
     'CursorExpired',
-    `Event ${after} is not in this feed, which ends at ${head}: it was started again (a restarted mock, a restored database). Start again with 'since', and fetch the records you may have missed`,
+    `Event ${after} is not in this feed, which ends at ${head}: it was started again (a restarted mock, a ` +
+      "restored database). Start again with 'since', and fetch the records you may have missed",
   );
 
-/** `limit` and `wait` as the numbers their schemas declare (queries are not coerced); anything but digits is left for the schema to refuse. */
+/**
+ * `limit` and `wait` as the numbers their schemas declare (queries are not coerced); anything but digits is
+ * left for the schema to refuse.
+ */
 async function numericParameters(request: FastifyRequest) {
   const query = request.query as Record<string, unknown>;
   for (const name of ['limit', 'wait']) {
@@ -220,10 +231,16 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
         operationId: 'events',
         summary: "The change feed: the calling client's events, oldest first",
         description:
-          'Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as CloudEvents 1.0 objects, thin by default: no name, date or other personal data. ' +
-          "Which events a client receives is its subscription (made by an operator; in the mock every identified caller receives every type), never a type whose dataset role it lacks; a subscription's fields are rendered as a lookup renders them for the caller. " +
-          "Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is committed. Reading with 'after' records it as the client's acknowledged position. " +
-          'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= starts again from a date. Every answer with events is audited (operation events) before it is sent. A parameter not listed is refused (400).',
+          'Registrations new (<type>.registered) and changed (<type>.updated, with a reason) as ' +
+          'CloudEvents 1.0 objects, thin by default: no name, date or other personal data. ' +
+          'Which events a client receives is its subscription (made by an operator; in the mock every ' +
+          'identified caller receives every type), never a type whose dataset role it lacks; a ' +
+          "subscription's fields are rendered as a lookup renders them for the caller. " +
+          "Read on with the answer's 'next' as 'after'; 'wait' holds the request until an event is " +
+          "committed. Reading with 'after' records it as the client's acknowledged position. " +
+          'Events are kept EVENTS_RETENTION_DAYS days: an older position is 410 CursorExpired, and since= ' +
+          'starts again from a date. Every answer with events is audited (operation events) before it is ' +
+          'sent. A parameter not listed is refused (400).',
         querystring: eventsQuery,
         response: {
           200: answer('The events (an empty array when there are none yet) and where to read on from', eventsResponse),
@@ -233,7 +250,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
             'The client has no subscription to the change feed, or its client certificate breaks the on-boarding rules',
           ),
           410: errorResponse(
-            "CursorExpired: 'after' is older than the events kept, or not of this feed (started again since); start again with 'since'",
+            "CursorExpired: 'after' is older than the events kept, or not of this feed (started again " +
+              "since); start again with 'since'",
           ),
           429: RECORD_ERRORS[429],
           503: errorResponse('The change feed or the audit trail is unavailable; retry later'),
@@ -248,7 +266,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       const startTime = since === undefined ? undefined : isoInstant(since);
       if (since !== undefined && !startTime) {
         throw badRequest(
-          `The 'since' parameter must be an ISO 8601 date or time ${INSTANT_RANGE}, e.g. 2026-11-01 or 2026-11-01T09:00:00Z`,
+          `The 'since' parameter must be an ISO 8601 date or time ${INSTANT_RANGE}, e.g. 2026-11-01 or ` +
+            '2026-11-01T09:00:00Z',
         );
       }
 
@@ -257,7 +276,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
         (subscribeEveryone ? everything : undefined);
       if (!subscription)
         throw forbidden(
-          `The client ${identity.client} has no subscription to the change feed: an operator adds one ('lev-api subscriptions add')`,
+          `The client ${identity.client} has no subscription to the change feed: an operator adds one ` +
+            "('lev-api subscriptions add')",
         );
       // A type of a dataset the client may not read is never delivered, whatever the subscription says.
       const subscribed = subscription.events.filter((type) => known.has(type));
@@ -267,7 +287,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       let after: number;
       if (afterText !== undefined) {
         after = Number(afterText);
-        // A position this feed never gave: it was started again (a mock restarted, a database restored). The client starts again too.
+        // A position this feed never gave: it was started again (a mock restarted, a database restored). The
+        // client starts again too.
         if (after > bounds.head) throw feedRestarted(after, bounds.head);
         if (after < bounds.expiredThrough) throw cursorExpired(after, retentionDays);
         await feedUnavailable(() => subscriptions.acknowledge(identity.client, after));

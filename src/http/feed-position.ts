@@ -19,7 +19,9 @@ export const feedPositionHeaders = {
       // An id as the feed gives it: a decimal number, within what a JavaScript number holds exactly.
       pattern: '^[0-9]{1,15}$',
       description:
-        "A change-feed event's id the caller has read: the answer comes from a database that holds that event (a replica that has replayed it, or the primary), so a record the feed announced is found as the event says. Not a number: 400",
+        "A change-feed event's id the caller has read: the answer comes from a database that holds that " +
+        'event (a replica that has replayed it, or the primary), so a record the feed announced is found ' +
+        'as the event says. Not a number: 400',
       [EXPECTED]: "a change-feed event's id (a number, given once)",
     },
   },

@@ -58,7 +58,8 @@ export function openApiDocument(views: readonly CompiledView[], version: string)
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description:
-            "AUTH_MODE=oidc: an access token from the configured OpenID Connect issuer, for this service's audience; with client certificates it may have to be bound to the certificate (RFC 8705)",
+            "AUTH_MODE=oidc: an access token from the configured OpenID Connect issuer, for this service's " +
+            'audience; with client certificates it may have to be bound to the certificate (RFC 8705)',
         },
         // One scheme a header, so that Swagger UI's Authorize dialog can set each of them.
         ...Object.fromEntries(
@@ -82,7 +83,10 @@ export function openApiDocument(views: readonly CompiledView[], version: string)
 interface OpenApiOptions {
   /** The document's own parts (openApiDocument): info, the record schemas, security. */
   readonly document: JsonSchema;
-  /** Whether callers name themselves with headers (AUTH_MODE mock and proxy): each operation that needs a caller then lists them, the username and client as required; with oidc none does. */
+  /**
+   * Whether callers name themselves with headers (AUTH_MODE mock and proxy): each operation that needs a
+   * caller then lists them, the username and client as required; with oidc none does.
+   */
   readonly identityHeaders: boolean;
 }
 
@@ -128,7 +132,8 @@ export const openApiRoutes = fp(
         const openapiObject = (
           documentObject as { openapiObject: { paths: JsonSchema; components: { schemas: JsonSchema } } }
         ).openapiObject;
-        // The record schemas are written as OpenAPI 3.1 already; swagger's conversion would drop what stands beside a `$ref`.
+        // The record schemas are written as OpenAPI 3.1 already; swagger's conversion would drop what stands
+        // beside a `$ref`.
         openapiObject.components.schemas = {
           ...openapiObject.components.schemas,
           ...(document.components as { schemas: JsonSchema }).schemas,
@@ -144,7 +149,8 @@ export const openApiRoutes = fp(
             }
             // Path parameters first, as a URL reads (swagger lists the query's first).
             operation.parameters?.sort((a, b) => PLACES.indexOf(a.in as string) - PLACES.indexOf(b.in as string));
-            // Each operation that needs a caller lists the identity headers last (`security: []` marks those that do not).
+            // Each operation that needs a caller lists the identity headers last (`security: []` marks those
+            // that do not).
             if (!operation.security && identity.length > 0)
               operation.parameters = [...(operation.parameters ?? []), ...identity];
           }

@@ -27,7 +27,8 @@ const NO_CONTROLS = '[^\\u0000-\\u001f\\u007f-\\u009f]*';
  * list to what normalisation does with every character.
  */
 const LETTER_OR_DIGIT =
-  '(?![\\u02bc\\u037a\\ufc5e-\\ufc63\\ufe70\\ufe72\\ufe74\\ufe76\\ufe78\\ufe7a\\ufe7c\\ufe7e\\uff9e\\uff9f])[\\p{L}\\p{N}]';
+  '(?![\\u02bc\\u037a\\ufc5e-\\ufc63\\ufe70\\ufe72\\ufe74\\ufe76\\ufe78\\ufe7a\\ufe7c\\ufe7e' +
+  '\\uff9e\\uff9f])[\\p{L}\\p{N}]';
 /** No control characters, at least one letter or digit. */
 export const NAME_PATTERN = `^${NO_CONTROLS}${LETTER_OR_DIGIT}${NO_CONTROLS}$`;
 const NO_CONTROLS_PATTERN = `^${NO_CONTROLS}$`;

@@ -28,7 +28,8 @@ type Query = Record<string, string | undefined>;
 
 /** The search's description in the OpenAPI document (openapi.ts adds its query's rules). */
 const searchDescription = (view: CompiledView): string =>
-  `${view.record.search.description} Results are in ascending system-number order, at most MAX_RESULTS of them; when more matched, the ${TRUNCATED_HEADER} header is true.`;
+  `${view.record.search.description} Results are in ascending system-number order, at most MAX_RESULTS of ` +
+  `them; when more matched, the ${TRUNCATED_HEADER} header is true.`;
 
 export async function recordRoutes(app: FastifyInstance, { views, store, maxResults, rendered }: RecordRoutesOptions) {
   for (const view of views) {

@@ -23,7 +23,10 @@ import { securityHeaders } from './headers.ts';
 import { logRequestLine } from './plugins/request-log.ts';
 import type { EarlyAnswer } from './transport.ts';
 
-/** How long a process reuses a status list it signed: revocations show within this, and serving one is a cached body. */
+/**
+ * How long a process reuses a status list it signed: revocations show within this, and serving one is a
+ * cached body.
+ */
 export const STATUS_LIST_REUSE_MS = 1000;
 
 /** The route's pattern, as logged; its list parameter as the route's schema allows it. */

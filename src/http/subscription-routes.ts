@@ -33,20 +33,23 @@ const subscriptionStateSchema = {
     webhook: {
       type: 'string',
       description:
-        "Where its events are POSTed: the URL without its query (shown as '?…' when it has one, which may hold a receiver's token). Absent: the client reads the feed (GET /v1/events)",
+        "Where its events are POSTed: the URL without its query (shown as '?…' when it has one, which may " +
+        "hold a receiver's token). Absent: the client reads the feed (GET /v1/events)",
     },
     state: {
       type: 'string',
       enum: SUBSCRIPTION_STATES,
       description:
-        "active; paused by an operator ('lev-api subscriptions pause'); disabled: its receiver answered 410 Gone, and nothing is sent until an operator enables it again",
+        "active; paused by an operator ('lev-api subscriptions pause'); disabled: its receiver answered " +
+        '410 Gone, and nothing is sent until an operator enables it again',
     },
     disabledAt: time('When its receiver answered 410 Gone'),
     lag: {
       type: 'integer',
       minimum: 0,
       description:
-        "Events of the feed (of any type) after the last one delivered to the webhook, or after the client's last read of the feed (all of them when it has not read)",
+        'Events of the feed (of any type) after the last one delivered to the webhook, or after the ' +
+        "client's last read of the feed (all of them when it has not read)",
     },
     oldestUndeliveredAt: time('Webhooks: when the oldest event of its types not yet delivered was committed'),
     lastReadAt: time("Feed readers: when the client last read on from a position (the feed's 'after')"),
@@ -63,7 +66,8 @@ const subscriptionStateSchema = {
       type: 'integer',
       minimum: 0,
       description:
-        'Events delivery gave up on, kept to be sent again (GET /v1/events/dead-letters for the client); 0 for a feed reader',
+        'Events delivery gave up on, kept to be sent again (GET /v1/events/dead-letters for the client); 0 ' +
+        'for a feed reader',
     },
   },
 } as const;
@@ -141,8 +145,10 @@ export async function subscriptionRoutes(app: FastifyInstance, { subscriptions, 
         summary:
           'Every subscription to the change feed: where its events go, its state, lag, failures and dead letters',
         description:
-          "Each client's subscription, by client: its webhook (the URL without its query), or none when the client reads the feed; active, paused, or disabled by its receiver's 410 Gone; " +
-          'how many events it is behind; the failed attempts at the event being delivered now, and its dead letters. Never a secret. ' +
+          "Each client's subscription, by client: its webhook (the URL without its query), or none when " +
+          "the client reads the feed; active, paused, or disabled by its receiver's 410 Gone; " +
+          'how many events it is behind; the failed attempts at the event being delivered now, and its ' +
+          'dead letters. Never a secret. ' +
           `Needs the '${AUDIT_ROLE}' role. Reading it is itself audited (operation audit-read).`,
         response: {
           200: answer('The subscriptions (an empty array when there are none)', {

@@ -66,7 +66,8 @@ const matchedSchema = (view: CompiledView) => ({
 const weightsSchema = (view: CompiledView) => ({
   type: 'object',
   description:
-    'For each detail given, the evidence its match added, in bits (log2 of m/u, docs/search.md): positive for the registration, negative against',
+    'For each detail given, the evidence its match added, in bits (log2 of m/u, docs/search.md): positive ' +
+    'for the registration, negative against',
   required: [view.query.surname, view.query.forenames, view.query.date],
   additionalProperties: false,
   properties: Object.fromEntries(
@@ -93,7 +94,8 @@ const suggestionResponse = (view: CompiledView, recordRef: string) => ({
             minimum: 0,
             maximum: 1,
             description:
-              'The probability that the record is the registration sought, 0 to 1 (three decimal places, calibrated: docs/search.md); the same query always gives the same score',
+              'The probability that the record is the registration sought, 0 to 1 (three decimal places, ' +
+              'calibrated: docs/search.md); the same query always gives the same score',
           },
           matched: matchedSchema(view),
           weights: weightsSchema(view),
@@ -104,7 +106,8 @@ const suggestionResponse = (view: CompiledView, recordRef: string) => ({
     truncated: {
       type: 'boolean',
       description:
-        'More close matches reached the floor than were returned, or a blocking pass found more records than its cap (docs/search.md): a fuller query narrows them',
+        'More close matches reached the floor than were returned, or a blocking pass found more records ' +
+        'than its cap (docs/search.md): a fuller query narrows them',
     },
   },
 });
@@ -114,18 +117,29 @@ function suggestionDescription(view: CompiledView): string {
   const record = view.record;
   const title = record.title.toLowerCase();
   return (
-    `Finds the ${title}s that match the details closely, when they may be slightly wrong: a nickname, a spelling or a name alike in sound, part of a double name, names swapped, a married surname, the day and month exchanged, a date a few days, a digit or two out. ` +
-    `The parameters, and those required, are the search's; 'limit' (1 to ${MAX_SUGGESTIONS}, default 5) caps the candidates. ` +
-    'Each candidate has a score (the probability, 0 to 1, that it is the registration sought; the same query always gives the same order, by probability then system number), what each detail matched (a fixed vocabulary, docs/search.md) and the evidence it added, and the record as a lookup renders it for this caller (a blocked one only its id and blocked flag). ' +
-    `Candidates under SUGGEST_MIN_PROBABILITY are never returned; candidates are found through any two details right, each blocking pass bringing at most its cap of records (docs/search.md). ` +
-    `Needs the '${SUGGEST_ROLE}' role as well as '${record.name}'. Every answer is audited (operation suggest, naming the registrations returned) and counts against the rate limit.`
+    `Finds the ${title}s that match the details closely, when they may be slightly wrong: a nickname, a ` +
+    'spelling or a name alike in sound, part of a double name, names swapped, a married surname, the day ' +
+    'and month exchanged, a date a few days, a digit or two out. ' +
+    `The parameters, and those required, are the search's; 'limit' (1 to ${MAX_SUGGESTIONS}, default 5) ` +
+    'caps the candidates. ' +
+    'Each candidate has a score (the probability, 0 to 1, that it is the registration sought; the same ' +
+    'query always gives the same order, by probability then system number), what each detail matched (a ' +
+    'fixed vocabulary, docs/search.md) and the evidence it added, and the record as a lookup renders it ' +
+    'for this caller (a blocked one only its id and blocked flag). ' +
+    'Candidates under SUGGEST_MIN_PROBABILITY are never returned; candidates are found through any two ' +
+    'details right, each blocking pass bringing at most its cap of records (docs/search.md). ' +
+    `Needs the '${SUGGEST_ROLE}' role as well as '${record.name}'. Every answer is audited (operation ` +
+    'suggest, naming the registrations returned) and counts against the rate limit.'
   );
 }
 
 interface SuggestionRoutesOptions {
   readonly views: readonly CompiledView[];
   readonly store: RecordReader;
-  /** Where close matches are found, when not by `closeMatches` over `store` on the event loop (a thread holding the index). */
+  /**
+   * Where close matches are found, when not by `closeMatches` over `store` on the event loop (a thread
+   * holding the index).
+   */
   readonly find?: CloseMatcher;
   /** SUGGEST_MIN_PROBABILITY. */
   readonly minProbability: number;
@@ -177,7 +191,8 @@ export async function suggestionRoutes(
             200: answer('The close matches, best first', suggestionResponse(view, schemaRef(view.schemaName))),
             ...RECORD_ERRORS,
             403: errorResponse(
-              `The caller lacks the '${SUGGEST_ROLE}' role or the '${dataset}' role, or its client certificate breaks the on-boarding rules`,
+              `The caller lacks the '${SUGGEST_ROLE}' role or the '${dataset}' role, or its client ` +
+                'certificate breaks the on-boarding rules',
             ),
           },
         },
@@ -217,7 +232,10 @@ export async function suggestionRoutes(
                 surname: namedExactly(candidate.matched.surname, query[names.surname], registered('surname')),
                 forenames: namedExactly(candidate.matched.forenames, query[names.forenames], registered('forenames')),
               };
-              return `{"score":${candidate.score},"matched":${matchedJson(matched)},"weights":${weightsJson(candidate.weights)},"record":${rendered.json(view, audience, candidate.text)}}`;
+              return (
+                `{"score":${candidate.score},"matched":${matchedJson(matched)},` +
+                `"weights":${weightsJson(candidate.weights)},"record":${rendered.json(view, audience, candidate.text)}}`
+              );
             }),
         );
         enumeration.record((request.identity as Identity).client, dataset, (kept[0]?.score ?? 0) >= FOUND_PROBABILITY);

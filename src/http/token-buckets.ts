@@ -75,7 +75,10 @@ export class MemoryBuckets {
   }
 }
 
-/** KEYS[1]: the bucket; ARGV: burst, tokens per millisecond. Returns {allowed (1 or 0), whole tokens left, ms to wait}. */
+/**
+ * KEYS[1]: the bucket; ARGV: burst, tokens per millisecond. Returns {allowed (1 or 0), whole tokens left, ms
+ * to wait}.
+ */
 const TOKEN_BUCKET_LUA = `
 local burst = tonumber(ARGV[1])
 local per_ms = tonumber(ARGV[2])
@@ -117,7 +120,8 @@ const tooManyRequests = (config: RateLimitConfig, retryAfterMs: number) => {
   return new ApiError(
     429,
     'TooManyRequests',
-    `Too many requests from this client: ${config.perMinute} a minute are allowed, at most ${config.burst} at once; retry in ${seconds} s`,
+    `Too many requests from this client: ${config.perMinute} a minute are allowed, at most ${config.burst} ` +
+      `at once; retry in ${seconds} s`,
     { 'retry-after': String(seconds) },
   );
 };

@@ -62,19 +62,28 @@ function verificationDescription(record: RecordDescription): string {
   return (
     `Answers whether the details given match exactly one current ${title}, and nothing else of it. ` +
     (record.verification.names.length > 1 ? `Both parties are named, in either order. ` : '') +
-    "Names and places are compared after the searches' normalisation (case, accents and apostrophes ignored, hyphens and other punctuation as spaces); " +
-    "surnames and places must be equal; forenames equal, or the registered forenames' leading whole words equal to those given (Anne verifies Anne Marie, never Annette); " +
+    "Names and places are compared after the searches' normalisation (case, accents and apostrophes " +
+    'ignored, hyphens and other punctuation as spaces); ' +
+    "surnames and places must be equal; forenames equal, or the registered forenames' leading whole words " +
+    'equal to those given (Anne verifies Anne Marie, never Annette); ' +
     'dates equal; every optional detail given must match as well (a place matches any one of the forms registered). ' +
-    `The answer is {"verified": false}, the same bytes, when no registration matches, when several match and the details given do not tell them apart (or more than ${CANDIDATE_LIMIT} share the names and date), ` +
-    'when the one that matches is blocked or cancelled, or replaced by a re-registration (the current registration of a chain is the one verified). ' +
-    `A parameter not listed is refused (400). Needs the '${verifyRole(record.name)}' role, or '${record.name}'. Every verification is audited (operation verify).`
+    'The answer is {"verified": false}, the same bytes, when no registration matches, when several match ' +
+    `and the details given do not tell them apart (or more than ${CANDIDATE_LIMIT} share the names and ` +
+    'date), ' +
+    'when the one that matches is blocked or cancelled, or replaced by a re-registration (the current ' +
+    'registration of a chain is the one verified). ' +
+    `A parameter not listed is refused (400). Needs the '${verifyRole(record.name)}' role, or ` +
+    `'${record.name}'. Every verification is audited (operation verify).`
   );
 }
 
 /** Places are longer than names (a full address), and compared whole. */
 const PLACE_LENGTH = 1000;
 
-/** The query schema of a type's verification, from the same builders as the searches' (so the same checks and messages). */
+/**
+ * The query schema of a type's verification, from the same builders as the searches' (so the same checks and
+ * messages).
+ */
 function verificationParameters(compiled: CompiledVerification) {
   const properties: Record<string, Record<string, unknown>> = {};
   for (const parameter of compiled.parameters) {
@@ -149,12 +158,14 @@ export async function verificationRoutes(
             200: answer('The answer, and nothing more', verificationResponse),
             ...RECORD_ERRORS,
             403: errorResponse(
-              `The caller lacks the '${verifyRole(dataset)}' role (or '${dataset}'), or its client certificate breaks the on-boarding rules`,
+              `The caller lacks the '${verifyRole(dataset)}' role (or '${dataset}'), or its client ` +
+                'certificate breaks the on-boarding rules',
             ),
           },
         },
         ...documentationOnly,
-        // The identity and authorisation plugins identify the caller and check the role before the query is validated: a caller without it learns nothing.
+        // The identity and authorisation plugins identify the caller and check the role before the query is
+        // validated: a caller without it learns nothing.
         config: { verifies: dataset, operation: 'verify' },
       },
       async (request, reply) => {

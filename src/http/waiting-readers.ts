@@ -15,7 +15,10 @@ export interface WaitingLimits {
 }
 
 interface WaitingSeats {
-  /** A seat until `deadline` (ms since the epoch) for `client`, released by the function returned; throws the 429 or 503. */
+  /**
+   * A seat until `deadline` (ms since the epoch) for `client`, released by the function returned; throws the
+   * 429 or 503.
+   */
   take(client: string, deadline: number): () => void;
   /** Requests waiting now (for tests and the metric). */
   readonly count: number;
@@ -35,7 +38,8 @@ export function waitingSeats(limits: WaitingLimits): WaitingSeats {
         throw new ApiError(
           429,
           'TooManyRequests',
-          `This client already holds ${mine.size} waiting reads of the change feed, the most it may (FEED_MAX_WAITING_PER_CLIENT): retry in ${seconds} s, or read without 'wait'`,
+          `This client already holds ${mine.size} waiting reads of the change feed, the most it may ` +
+            `(FEED_MAX_WAITING_PER_CLIENT): retry in ${seconds} s, or read without 'wait'`,
           { 'retry-after': String(seconds) },
         );
       }

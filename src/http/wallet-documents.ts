@@ -33,7 +33,8 @@ const open = { 'access-control-allow-origin': '*' };
 const iacasSchema = Type.Object({
   iacas: Type.Array(Type.Object({ certificate: Type.String({ description: 'The IACA certificate, DER in base64' }) }), {
     description:
-      'The IACA root certificates: the one that issued the current document signer first, then earlier ones whose mdocs may still be valid',
+      'The IACA root certificates: the one that issued the current document signer first, then earlier ' +
+      'ones whose mdocs may still be valid',
   }),
 });
 
@@ -49,7 +50,8 @@ const didSchema = Type.Object({
     }),
     {
       description:
-        "The issuer's public keys, JsonWebKey2020: the current one first, then those that signed credentials not yet expired",
+        "The issuer's public keys, JsonWebKey2020: the current one first, then those that signed " +
+        'credentials not yet expired',
     },
   ),
   assertionMethod: Type.Array(Type.String()),
@@ -69,7 +71,8 @@ export async function walletDocumentRoutes(app: FastifyInstance, { keys, signer,
         operationId: 'credentialIacas',
         summary: "The mdoc IACA certificates (OpenID4VCI mdoc_iacas_uri): the roots of the issuer's mdoc signatures",
         description:
-          "The IACA root certificates (ISO/IEC 18013-5 Annex B) a verifier trusts to check an mdoc's document signer certificate (its x5chain), each DER in base64. Public.",
+          "The IACA root certificates (ISO/IEC 18013-5 Annex B) a verifier trusts to check an mdoc's " +
+          'document signer certificate (its x5chain), each DER in base64. Public.',
         response: { 200: answer('The IACA certificates', { headers, ...iacasSchema }), 400: UNREADABLE },
       },
       ...documentationOnly,
@@ -86,7 +89,8 @@ export async function walletDocumentRoutes(app: FastifyInstance, { keys, signer,
         operationId: 'credentialDidDocument',
         summary: "The issuer's DID document (did:web): the keys that sign JWT VCs",
         description:
-          "The W3C DID document of the issuer's did:web, each public key a JsonWebKey2020 verification method named <did>#<kid>, as a JWT VC's kid names it. Public.",
+          "The W3C DID document of the issuer's did:web, each public key a JsonWebKey2020 verification " +
+          "method named <did>#<kid>, as a JWT VC's kid names it. Public.",
         response: { 200: answer('The DID document', { headers, ...didSchema }), 400: UNREADABLE },
       },
       ...documentationOnly,

@@ -68,7 +68,8 @@ const webhookResponse = {
     publicKey: {
       type: 'string',
       description:
-        'Where the subscription signs with Ed25519 too: the key its v1a signatures verify with (whpk_ + base64 of the 32 bytes)',
+        'Where the subscription signs with Ed25519 too: the key its v1a signatures verify with (whpk_ + ' +
+        'base64 of the 32 bytes)',
     },
   },
 } as const;
@@ -88,10 +89,13 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhoo
     tags: ['events'],
     operationId: 'webhook',
     summary:
-      "The calling client's webhook: where its events are pushed, the state of delivery, and the public key of its v1a signatures",
+      "The calling client's webhook: where its events are pushed, the state of delivery, and the public " +
+      'key of its v1a signatures',
     description:
-      'Where an operator gave the subscription a webhook, the service POSTs each of its events there, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature). ' +
-      'Never the whsec_ secret: it is shown once, to the operator. Where the subscription signs with Ed25519 too, publicKey is what its v1a signatures verify with.',
+      'Where an operator gave the subscription a webhook, the service POSTs each of its events there, ' +
+      'signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature). ' +
+      'Never the whsec_ secret: it is shown once, to the operator. Where the subscription signs with ' +
+      'Ed25519 too, publicKey is what its v1a signatures verify with.',
     response: {
       200: answer("The client's webhook", webhookResponse),
       ...ERRORS,
@@ -130,8 +134,11 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhoo
         operationId: 'deadLetters',
         summary: "The events webhook delivery gave up on for the calling client's webhook",
         description:
-          "Where the client's subscription has a webhook: the events not taken after WEBHOOK_RETRY_HOURS of retries, oldest first (at most 1000), with the last status and why it failed (never the receiver's answer). " +
-          "Each is in the change feed under its id while kept; an operator queues them again with 'lev-api subscriptions redeliver', and each is sent again with the same webhook-id.",
+          "Where the client's subscription has a webhook: the events not taken after WEBHOOK_RETRY_HOURS " +
+          'of retries, oldest first (at most 1000), with the last status and why it failed (never the ' +
+          "receiver's answer). " +
+          "Each is in the change feed under its id while kept; an operator queues them again with 'lev-api " +
+          "subscriptions redeliver', and each is sent again with the same webhook-id.",
         response: {
           200: answer('The dead letters (an empty array when there are none)', deadLettersResponse),
           ...ERRORS,

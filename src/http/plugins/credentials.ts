@@ -76,7 +76,8 @@ export const credentialsPlugin = fp(
     if (keys.madeAtStart) {
       app.log.info(
         { kid: keys.current.kid },
-        'credentials: no issuer key configured, so this process made one at start; relying parties find it at /.well-known/jwt-vc-issuer',
+        'credentials: no issuer key configured, so this process made one at start; relying parties find it ' +
+          'at /.well-known/jwt-vc-issuer',
       );
     }
     const lists = statusLists({ statuses, key: () => keys.current, ttlS: settings.statusTtlS, storeUnavailable });

@@ -19,7 +19,9 @@ export const feedLagPlugin = fp(
   async function feedLag(app: FastifyInstance, { subscriptions, webhooks }: FeedLagOptions) {
     new Gauge({
       name: 'lev_feed_lag_positions',
-      help: "Positions between the change feed's end and the furthest each subscribed client has got: the position it acknowledged reading, or its webhook's delivery position (all of them before either)",
+      help:
+        "Positions between the change feed's end and the furthest each subscribed client has got: the " +
+        "position it acknowledged reading, or its webhook's delivery position (all of them before either)",
       labelNames: ['client'] as const,
       registers: [app.metricsRegistry],
       async collect() {

@@ -24,7 +24,9 @@ async function replicaMetrics(app: FastifyInstance, { readPaths }: { readPaths: 
   });
   new Gauge({
     name: 'lev_db_replica_lag_seconds',
-    help: "How far behind the primary each answering read replica may be, at most (its replay position against the primary's, measured on an interval)",
+    help:
+      'How far behind the primary each answering read replica may be, at most (its replay position against ' +
+      "the primary's, measured on an interval)",
     labelNames: ['replica'] as const,
     registers,
     collect() {
@@ -35,7 +37,9 @@ async function replicaMetrics(app: FastifyInstance, { readPaths }: { readPaths: 
   });
   new Counter({
     name: 'lev_db_primary_fallback_reads_total',
-    help: 'Reads asked of the primary rather than a replica: empty (a replica found nothing), failed (a replica failed), unfit (none was in rotation, or held the feed position asked for)',
+    help:
+      'Reads asked of the primary rather than a replica: empty (a replica found nothing), failed (a replica ' +
+      'failed), unfit (none was in rotation, or held the feed position asked for)',
     labelNames: ['reason'] as const,
     registers,
     collect() {
@@ -46,7 +50,9 @@ async function replicaMetrics(app: FastifyInstance, { readPaths }: { readPaths: 
   if (!readPaths().suggestionIndex) return;
   new Gauge({
     name: 'lev_suggestion_index_built',
-    help: 'Whether the close-match indexes held in the service are built (1), or being built while the database finds candidates (0)',
+    help:
+      'Whether the close-match indexes held in the service are built (1), or being built while the database ' +
+      'finds candidates (0)',
     registers,
     collect() {
       this.set(readPaths().suggestionIndex?.built ? 1 : 0);
@@ -54,7 +60,9 @@ async function replicaMetrics(app: FastifyInstance, { readPaths }: { readPaths: 
   });
   new Gauge({
     name: 'lev_suggestion_index_position',
-    help: "The change feed position the close-match indexes held in the service have applied: behind the feed's head by the writes they have yet to read",
+    help:
+      "The change feed position the close-match indexes held in the service have applied: behind the feed's " +
+      'head by the writes they have yet to read',
     registers,
     collect() {
       this.set(readPaths().suggestionIndex?.position ?? 0);

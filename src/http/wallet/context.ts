@@ -36,7 +36,10 @@ export interface WalletContext {
   readonly tokenKeys: JWTVerifyGetKey;
 }
 
-/** The access token of the request's Authorization header, checked, and the offer it names; a 401 invalid_token otherwise. */
+/**
+ * The access token of the request's Authorization header, checked, and the offer it names; a 401
+ * invalid_token otherwise.
+ */
 export async function authorisedOffer(
   context: WalletContext,
   request: FastifyRequest,

@@ -77,8 +77,10 @@ export async function credentialRoutes(app: FastifyInstance, context: WalletCont
         operationId: 'walletCredential',
         summary: 'The credential endpoint: the offered credential, bound to each key proved',
         description:
-          'Bearer access token; JSON body with proofs.jwt (or proof), each an openid4vci-proof+jwt (ES256) with the current c_nonce. ' +
-          'Errors as OpenID4VCI names them: 401 invalid_token; 400 invalid_proof, invalid_nonce, unknown_credential_configuration, invalid_credential_request, credential_request_denied.',
+          'Bearer access token; JSON body with proofs.jwt (or proof), each an openid4vci-proof+jwt (ES256) ' +
+          'with the current c_nonce. ' +
+          'Errors as OpenID4VCI names them: 401 invalid_token; 400 invalid_proof, invalid_nonce, ' +
+          'unknown_credential_configuration, invalid_credential_request, credential_request_denied.',
       },
       ...documentationOnly,
     },
@@ -153,7 +155,8 @@ export async function credentialRoutes(app: FastifyInstance, context: WalletCont
         ...wallets,
         operationId: 'walletNotification',
         summary:
-          'The notification endpoint: what the wallet did with the credential (credential_accepted, credential_failure, credential_deleted)',
+          'The notification endpoint: what the wallet did with the credential (credential_accepted, ' +
+          'credential_failure, credential_deleted)',
       },
       ...documentationOnly,
     },

@@ -28,7 +28,8 @@ const offerBody = (formats: readonly string[]) =>
         Type.String({
           pattern: '^\\S{1,200}$',
           description:
-            "The holder's wallet subject (GOV.UK Wallet's walletSubjectId): only a wallet signed in as them may pick the credential up",
+            "The holder's wallet subject (GOV.UK Wallet's walletSubjectId): only a wallet signed in as " +
+            'them may pick the credential up',
         }),
       ),
       txCode: Type.Optional(
@@ -72,8 +73,10 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
         operationId: 'createOffer',
         summary: 'A credential offer of a registration, for a wallet to pick up (OpenID4VCI)',
         description:
-          `A deep link holding an OpenID4VCI credential offer by value, with a single-use pre-authorised code signed by the service that expires in WALLET_OFFER_TTL_S. ` +
-          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's, and is audited (operation credential). docs/wallets.md explains the pick-up.`,
+          'A deep link holding an OpenID4VCI credential offer by value, with a single-use pre-authorised ' +
+          'code signed by the service that expires in WALLET_OFFER_TTL_S. ' +
+          `Needs the '${CREDENTIALS_ROLE}' role besides the dataset's, and is audited (operation ` +
+          'credential). docs/wallets.md explains the pick-up.',
         params,
         body,
         response: {
@@ -82,7 +85,8 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
           403: errorResponse(`The caller lacks the dataset's role or the '${CREDENTIALS_ROLE}' role`),
           404: errorResponse('No record has that system number'),
           409: errorResponse(
-            'Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or re-registered registration',
+            'Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or ' +
+              're-registered registration',
           ),
         },
       },
@@ -96,7 +100,8 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
       const { format, walletSubjectId, txCode = false } = request.body;
       if (txCode && context.config.authorizationServer) {
         throw badRequest(
-          "Invalid body member 'txCode': offers exchanged at an external authorization server (GOV.UK Wallet's) take no transaction code",
+          "Invalid body member 'txCode': offers exchanged at an external authorization server (GOV.UK " +
+            "Wallet's) take no transaction code",
         );
       }
       const id = Number(request.params.id.replace(/^0+(?=\d)/, ''));

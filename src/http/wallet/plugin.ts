@@ -102,7 +102,8 @@ async function walletRoutes(app: FastifyInstance, options: WalletPluginOptions) 
         ...publicDocument,
         operationId: 'credentialIssuerMetadata',
         summary:
-          "The credential issuer's metadata (OpenID4VCI 1.0 section 12.2): one configuration a record type and format. Public.",
+          "The credential issuer's metadata (OpenID4VCI 1.0 section 12.2): one configuration a record type " +
+          'and format. Public.',
         response: { 200: answer('The credential issuer metadata', { type: 'object' }), 400: UNREADABLE },
       },
       ...documentationOnly,

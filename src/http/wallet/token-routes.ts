@@ -48,7 +48,8 @@ export async function tokenRoutes(app: FastifyInstance, context: WalletContext) 
         operationId: 'walletToken',
         summary: 'The token endpoint: a pre-authorised code (and its transaction code) for an access token',
         description:
-          'Form-encoded grant_type, pre-authorized_code and, when the offer has one, tx_code. Errors as RFC 6749 names them (invalid_request, invalid_grant, unsupported_grant_type).',
+          'Form-encoded grant_type, pre-authorized_code and, when the offer has one, tx_code. Errors as ' +
+          'RFC 6749 names them (invalid_request, invalid_grant, unsupported_grant_type).',
       },
       ...documentationOnly,
     },
