@@ -25,7 +25,8 @@ export const settingsTable = (settings: readonly Setting[]) =>
     '|---|---|---|',
     ...settings.map(
       (s) =>
-        `| \`${s.name}\` | ${s.default === undefined ? '(unset)' : `\`${String(s.default)}\``} | ${cell(s.description)} |`,
+        `| \`${s.name}\` | ${s.default === undefined ? '(unset)' : `\`${String(s.default)}\``} ` +
+        `| ${cell(s.description)} |`,
     ),
   ].join('\n');
 

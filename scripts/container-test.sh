@@ -36,7 +36,8 @@ fail() { printf 'container test FAILED: %s\n' "$*" >&2; exit 1; }
 # The first Debian mirror the machine's apt sources name.
 debian_mirror() {
   local found
-  found=$(grep -hoE 'https?://[^ ]*/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | head -n1 | tr -d ' ' || true)
+  found=$(grep -hoE 'https?://[^ ]*/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null |
+    head -n1 | tr -d ' ' || true)
   echo "${DEBIAN_MIRROR:-${found:-http://deb.debian.org/debian}}"
 }
 
@@ -59,13 +60,17 @@ build_base() {
   chroot "$root" groupadd --gid 1000 node
   chroot "$root" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
   rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
-  tar -C "$root" -c . | "${PODMAN[@]}" import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' --change 'CMD ["node"]' - "$BASE" >/dev/null
+  tar -C "$root" -c . | "${PODMAN[@]}" import \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' --change 'CMD ["node"]' \
+    - "$BASE" >/dev/null
   rm -rf "$work"
 }
 
 # One SQL statement on the machine's PostgreSQL, through the project's own driver.
 sql() {
-  node -e "const pg = require('pg'); const c = new pg.Client(process.argv[1]); c.connect().then(() => c.query(process.argv[2])).finally(() => c.end())" "$DATABASE_URL" "$1"
+  local script="const pg = require('pg'); const c = new pg.Client(process.argv[1]); "
+  script+="c.connect().then(() => c.query(process.argv[2])).finally(() => c.end())"
+  node -e "$script" "$DATABASE_URL" "$1"
 }
 
 containers=()
@@ -89,7 +94,8 @@ wait_for() {
 # complains that without systemd it cannot time the HEALTHCHECK; check_health runs it instead.
 start() {
   local name=$1; shift
-  "${PODMAN[@]}" run -d --name "$name" "${LIMITS[@]}" --network host --read-only "$@" >/dev/null 2>/tmp/container-run.$$.log ||
+  "${PODMAN[@]}" run -d --name "$name" "${LIMITS[@]}" --network host --read-only "$@" \
+    >/dev/null 2>/tmp/container-run.$$.log ||
     { cat /tmp/container-run.$$.log >&2; fail "podman run $name"; }
   containers+=("$name")
 }
@@ -116,15 +122,18 @@ step "building the image"
 version=$(node -p "require('./package.json').version")
 "${PODMAN[@]}" build --format docker "${LIMITS[@]}" --network host \
   --secret "id=npm-ca,src=$CA_BUNDLE" \
-  --build-arg BASE="$BASE" --build-arg VERSION="$version" -t "$IMAGE" -f Containerfile . >/tmp/container-build.$$.log 2>&1 ||
+  --build-arg BASE="$BASE" --build-arg VERSION="$version" -t "$IMAGE" -f Containerfile . \
+  >/tmp/container-build.$$.log 2>&1 ||
   { tail -n 30 /tmp/container-build.$$.log >&2; rm -f /tmp/container-build.$$.log; fail 'podman build'; }
 rm -f /tmp/container-build.$$.log
 quiet "${PODMAN[@]}" run --rm "${LIMITS[@]}" "$IMAGE" --version
 
 step "the mock: a lookup and /healthz"
 start lev-mock -e PORT="$PORT" "$IMAGE"
-wait_for "http://127.0.0.1:$PORT/healthz" || { "${PODMAN[@]}" logs lev-mock >&2; fail 'the mock did not answer /healthz'; }
-lookup=$(curl -fsS -H 'X-Auth-Username: container-test' -H 'X-Auth-Aud: container-test' "http://127.0.0.1:$PORT/v1/registration/birth/123456789")
+wait_for "http://127.0.0.1:$PORT/healthz" ||
+  { "${PODMAN[@]}" logs lev-mock >&2; fail 'the mock did not answer /healthz'; }
+lookup=$(curl -fsS -H 'X-Auth-Username: container-test' -H 'X-Auth-Aud: container-test' \
+  "http://127.0.0.1:$PORT/v1/registration/birth/123456789")
 echo "$lookup" | grep -q '"id":123456789' || fail "the lookup answered: $lookup"
 echo 'lookup of birth 123456789: found'
 check_user_and_root lev-mock
@@ -136,7 +145,8 @@ sql "CREATE SCHEMA $SCHEMA"
 quiet "${PODMAN[@]}" run --rm "${LIMITS[@]}" --network host --read-only \
   -e DATABASE_URL="$DATABASE_URL" -e DATABASE_SCHEMA="$SCHEMA" "$IMAGE" migrate
 start lev-serve -e PORT="$PORT" -e DATABASE_URL="$DATABASE_URL" -e DATABASE_SCHEMA="$SCHEMA" -e AUTH_MODE=mock "$IMAGE"
-wait_for "http://127.0.0.1:$PORT/readiness" || { "${PODMAN[@]}" logs lev-serve >&2; fail 'serve on PostgreSQL was not ready'; }
+wait_for "http://127.0.0.1:$PORT/readiness" ||
+  { "${PODMAN[@]}" logs lev-serve >&2; fail 'serve on PostgreSQL was not ready'; }
 status=$(curl -s -o /dev/null -w '%{http_code}' -H 'X-Auth-Username: container-test' -H 'X-Auth-Aud: container-test' \
   "http://127.0.0.1:$PORT/v1/registration/birth/123456789")
 [ "$status" = 404 ] || fail "a lookup in the empty database answered $status, not 404"
@@ -145,4 +155,5 @@ check_user_and_root lev-serve
 check_health lev-serve
 
 bytes=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$IMAGE")
-step "passed in $(($(date +%s) - started)) s; image size $((bytes / 1000000)) MB (base $(("$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$BASE")" / 1000000)) MB)"
+base_bytes=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$BASE")
+step "passed in $(($(date +%s) - started)) s; image size $((bytes / 1000000)) MB (base $((base_bytes / 1000000)) MB)"

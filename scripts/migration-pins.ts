@@ -42,7 +42,8 @@ export function pin(pinned: Pins, list: readonly Migration[] = migrations): Pinn
       added.push(migration.version);
     } else if (pins[key] !== checksum(migration)) {
       refused.push(
-        `migration ${key} (${migration.name}) is not the text pinned: a written migration is never edited; restore it, and make the change a new migration`,
+        `migration ${key} (${migration.name}) is not the text pinned: a written migration is never edited; ` +
+          `restore it, and make the change a new migration`,
       );
     }
   }

@@ -177,7 +177,8 @@ async function pickUp() {
   const names = [...new Set(Object.keys(verified.claims).map((name) => name.split('.')[0]))];
   say(
     'verified',
-    `${verified.recordType} from ${verified.issuer}, stands, bound to the wallet's key, expires ${verified.expiresAt.toISOString().slice(0, 10)}; claims: ${names.join(', ')}`,
+    `${verified.recordType} from ${verified.issuer}, stands, bound to the wallet's key, ` +
+      `expires ${verified.expiresAt.toISOString().slice(0, 10)}; claims: ${names.join(', ')}`,
   );
 
   // The wallet tells the issuer it kept the credential.

@@ -44,7 +44,10 @@ interface AppDependencies {
   /** Records, the audit trail and its report. */
   readonly backend: Pick<Backend, 'records' | 'audit' | 'report' | 'events' | 'subscriptions'> &
     Partial<Pick<Backend, 'webhooks' | 'credentials' | 'wallet'>> & {
-      /** Where close matches are found, when not on the event loop from `records` (PostgresBackend: a thread holding the index). */
+      /**
+       * Where close matches are found, when not on the event loop from `records` (PostgresBackend: a thread
+       * holding the index).
+       */
       readonly closeMatches?: CloseMatcher;
     };
   /** A pino instance to log to (tests capture the stream); by default one is made at the configured level. */

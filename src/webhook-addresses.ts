@@ -62,7 +62,10 @@ function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   return undefined;
 }
 
-/** A list of networks (CIDR) an address may be checked against; throws naming a bad one (src/config/events.ts checks the webhook settings with it). */
+/**
+ * A list of networks (CIDR) an address may be checked against; throws naming a bad one (src/config/events.ts
+ * checks the webhook settings with it).
+ */
 interface NetworkList {
   check(address: Address): boolean;
 }
@@ -110,7 +113,10 @@ export function addressProblem(text: string, allowed: NetworkList, loopbackAllow
   const special = range !== 'unicast' || (address.kind() === 'ipv6' && !address.match(GLOBAL_UNICAST));
   if (!special) return undefined;
   const words = RANGE_WORDS[range] ?? (range === 'unicast' ? 'non-global (outside 2000::/3)' : range);
-  return `${text} is a ${words} address (allow its network with WEBHOOK_ALLOWED_NETWORKS if the receiver really is there)`;
+  return (
+    `${text} is a ${words} address (allow its network with WEBHOOK_ALLOWED_NETWORKS if the receiver really ` +
+    `is there)`
+  );
 }
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -124,7 +130,10 @@ export function webhookUrlProblem(text: string, allowHttpLoopback: boolean): str
   if (text.length > MAX_WEBHOOK_URL_LENGTH)
     return `a webhook URL is at most ${MAX_WEBHOOK_URL_LENGTH} characters, not ${text.length}`;
   if (/[\s\p{Cc}]/u.test(text))
-    return `${JSON.stringify(text)} holds a space or a control character: a webhook URL holds neither (write a space as %20)`;
+    return (
+      `${JSON.stringify(text)} holds a space or a control character: a webhook URL holds neither (write a ` +
+      `space as %20)`
+    );
   let url: URL;
   try {
     url = new URL(text);
@@ -142,7 +151,10 @@ export function webhookUrlProblem(text: string, allowHttpLoopback: boolean): str
       return 'only https URLs (plain http only to a loopback address, with WEBHOOK_ALLOW_HTTP=loopback)';
     const literal = parseAddress(url.hostname);
     if (!LOOPBACK_NAMES.has(url.hostname) && !(literal?.kind() === 'ipv4' && literal.range() === 'loopback')) {
-      return `plain http only to a loopback address written in the URL (127.0.0.1, [::1], localhost), not ${url.hostname}`;
+      return (
+        `plain http only to a loopback address written in the URL (127.0.0.1, [::1], localhost), ` +
+        `not ${url.hostname}`
+      );
     }
     return undefined;
   }

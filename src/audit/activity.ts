@@ -34,7 +34,10 @@ export const userMatches = (username: string, user: string): boolean => username
 /** `userMatches` in SQL (`?` is the filter text): `strpos` compares characters, with no pattern syntax to escape. */
 const USER_MATCHES_SQL = 'strpos(username, ?) > 0';
 
-/** Both readings' filter: `user` is contained in the username (the report), `username` is the whole of it (the drill-down). */
+/**
+ * Both readings' filter: `user` is contained in the username (the report), `username` is the whole of it (the
+ * drill-down).
+ */
 interface TrailFilter extends Omit<ActivityFilter, 'user'> {
   readonly user?: string;
   readonly username?: string;
@@ -71,7 +74,10 @@ function whereOf(filter: TrailFilter): { where: string; params: unknown[] } {
   return { where: conditions.join(' AND '), params };
 }
 
-/** The same filter over an entry held in memory (its `at` is ISO 8601 in UTC, so its first ten characters are the day). */
+/**
+ * The same filter over an entry held in memory (its `at` is ISO 8601 in UTC, so its first ten characters are
+ * the day).
+ */
 function matches(entry: ChainedEntry, filter: TrailFilter): boolean {
   const day = entry.at.slice(0, 10);
   if (day < filter.from || day > filter.to) return false;
@@ -120,7 +126,10 @@ export function userActivityOf(entries: Iterable<ChainedEntry>, filter: Activity
   return report;
 }
 
-/** The limit asked for, within its bounds: a caller other than the route (which checks its own) cannot ask for the whole trail. */
+/**
+ * The limit asked for, within its bounds: a caller other than the route (which checks its own) cannot ask for
+ * the whole trail.
+ */
 const limitOf = (limit: number | undefined) =>
   Number.isInteger(limit) ? Math.min(Math.max(limit as number, 1), MAX_ENTRIES_LIMIT) : ENTRIES_LIMIT;
 
@@ -164,7 +173,10 @@ function listEntriesOf(kept: readonly ChainedEntry[], filter: TrailFilter, limit
   return { entries, truncated: false };
 }
 
-/** One user's entries from the audit table, newest first; one more row than the limit is read, so that whether more existed is known without counting them all. */
+/**
+ * One user's entries from the audit table, newest first; one more row than the limit is read, so that whether
+ * more existed is known without counting them all.
+ */
 export const userEntries = (db: SqlExecutor, filter: EntriesFilter): Promise<EntriesPage> =>
   listEntries(db, drillDown(filter), limitOf(filter.limit));
 

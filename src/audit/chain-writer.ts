@@ -24,11 +24,16 @@ const WRITER_HEAD =
  * travel as one JSON array read as jsonb, each with its place in the writer's chain; the unique
  * (writer, seq) refuses a batch chained to a head that is no longer the writer's last.
  */
-const APPEND = `
-INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, request_id, records, events, fields, writer, seq, hash)
-SELECT $1::timestamptz, e.username, e.client, e.groups, e.dataset, e.operation, e.path, e.query, e.results, e.request_id, e.records, e.events, e.fields, $2, e.seq, e.hash
-  FROM jsonb_to_recordset($3::jsonb) AS e(username text, client text, groups text[], dataset text, operation text, path text, query text,
-                                          results integer, request_id text, records text[], events text[], fields text[], seq bigint, hash text)`;
+const APPEND =
+  `
+INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, request_id, ` +
+  `records, events, fields, writer, seq, hash)
+SELECT $1::timestamptz, e.username, e.client, e.groups, e.dataset, e.operation, e.path, e.query, e.results, ` +
+  `e.request_id, e.records, e.events, e.fields, $2, e.seq, e.hash
+  FROM jsonb_to_recordset($3::jsonb) AS e(username text, client text, groups text[], dataset text, operation ` +
+  `text, path text, query text,
+                                          results integer, request_id text, records text[], events text[], ` +
+  `fields text[], seq bigint, hash text)`;
 
 /** Whether a batch is in: its last entry, by its place in the writer's chain. */
 const LANDED = 'SELECT 1 FROM audit_log WHERE writer = $1 AND seq = $2 AND hash = $3';

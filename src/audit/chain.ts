@@ -39,7 +39,10 @@ export function chainHash(previousHash: string, at: string, entry: AuditEntry): 
   return sha256(`${previousHash}\n${JSON.stringify(content)}`);
 }
 
-/** The hash a writer's first entry is chained to: the writer's name bound to the origin, the end of the chain before writers. */
+/**
+ * The hash a writer's first entry is chained to: the writer's name bound to the origin, the end of the chain
+ * before writers.
+ */
 export const writerStart = (writer: string, origin: string): string =>
   sha256(`${origin}\nwriter ${JSON.stringify(writer)}`);
 

@@ -18,14 +18,17 @@ const CHECKPOINT_LOCK = 7_240_007;
  * one writer at a time, and each one's head is the last entry there: a few index lookups a
  * writer, however long the chains.
  */
-const HEADS = `
+const HEADS =
+  `
 WITH RECURSIVE writers(writer) AS (
   (SELECT writer FROM audit_log WHERE writer IS NOT NULL ORDER BY writer LIMIT 1)
   UNION ALL
-  SELECT (SELECT a.writer FROM audit_log a WHERE a.writer > w.writer ORDER BY a.writer LIMIT 1) FROM writers w WHERE w.writer IS NOT NULL
+  SELECT (SELECT a.writer FROM audit_log a WHERE a.writer > w.writer ORDER BY a.writer LIMIT 1) FROM writers w ` +
+  `WHERE w.writer IS NOT NULL
 )
 SELECT w.writer, h.seq::text AS seq, h.hash
-  FROM writers w CROSS JOIN LATERAL (SELECT seq, hash FROM audit_log a WHERE a.writer = w.writer ORDER BY seq DESC LIMIT 1) h
+  FROM writers w CROSS JOIN LATERAL (SELECT seq, hash FROM audit_log a WHERE a.writer = w.writer ORDER BY seq ` +
+  `DESC LIMIT 1) h
  WHERE w.writer IS NOT NULL`;
 
 interface CheckpointRow {
@@ -98,7 +101,8 @@ export async function takeCheckpoint(
     const checkpoint = signer.sign(body);
     const { hash, publicKey, signature } = checkpoint;
     await tx.query(
-      'INSERT INTO audit_checkpoint (at, body, hash, public_key, signature) VALUES ($1::timestamptz, $2::jsonb, $3, $4, $5)',
+      'INSERT INTO audit_checkpoint (at, body, hash, public_key, signature) VALUES ($1::timestamptz, $2::jsonb, ' +
+        '$3, $4, $5)',
       [body.at, JSON.stringify(body), hash, publicKey, signature],
     );
     return checkpoint;

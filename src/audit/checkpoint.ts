@@ -74,7 +74,10 @@ export const checkpointBody = (
   previous,
 });
 
-/** Checkpoints as a witness keeps them: one object, or a list (as GET /api/v0/audit/checkpoints answers). Throws naming what is wrong. */
+/**
+ * Checkpoints as a witness keeps them: one object, or a list (as GET /api/v0/audit/checkpoints answers).
+ * Throws naming what is wrong.
+ */
 export function parseCheckpoints(text: string): Checkpoint[] {
   const value: unknown = JSON.parse(text);
   const list = Array.isArray(value) ? value : [value];

@@ -31,9 +31,15 @@ export interface MemoryTrail extends AuditTrail, AuditReport {
   append(entries: readonly AuditEntry[], at?: string): Promise<void>;
   /** The entries kept in memory, oldest first. */
   kept(): readonly ChainedEntry[];
-  /** Signs and keeps a checkpoint of the chain (the entries this trail appended and its head), unless it has not grown since the last. */
+  /**
+   * Signs and keeps a checkpoint of the chain (the entries this trail appended and its head), unless it has
+   * not grown since the last.
+   */
   checkpoint(signer: CheckpointSigner): Checkpoint | undefined;
-  /** Where a torn last line of the audit file (a write cut short, never acknowledged) was moved at start, for the operator to be told. */
+  /**
+   * Where a torn last line of the audit file (a write cut short, never acknowledged) was moved at start, for
+   * the operator to be told.
+   */
   readonly tornTailSetAside: string | undefined;
   close(): Promise<void>;
 }
@@ -59,7 +65,8 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
     try {
       await file?.append(chained);
     } finally {
-      // The chain goes on from what the file holds, even when recording its head beside it failed after the entries were written.
+      // The chain goes on from what the file holds, even when recording its head beside it failed after the
+      // entries were written.
       head = file ? file.head : previous;
       if (head !== before) appended += chained.length;
     }

@@ -39,7 +39,9 @@ interface Row {
   hash: string;
 }
 
-const COLUMNS = `id::text, ${AT_ISO} AS at, username, client, groups, dataset, operation, path, query, results, request_id, records, events, fields, writer, seq::text AS seq, hash`;
+const COLUMNS =
+  `id::text, ${AT_ISO} AS at, username, client, groups, dataset, operation, path, query, results, ` +
+  `request_id, records, events, fields, writer, seq::text AS seq, hash`;
 
 function storedEntry({ request_id, records, events, fields, writer, seq, ...row }: Row): StoredEntry {
   return {
@@ -108,7 +110,8 @@ async function* writerEntries(db: SqlExecutor, pageSize: number): AsyncGenerator
   let after: [string, string] = ['', '0'];
   for (;;) {
     const rows = await db.query<Row>(
-      `SELECT ${COLUMNS} FROM audit_log WHERE writer IS NOT NULL AND (writer, seq) > ($1, $2::bigint) ORDER BY audit_log.writer, audit_log.seq LIMIT $3`,
+      `SELECT ${COLUMNS} FROM audit_log WHERE writer IS NOT NULL AND (writer, seq) > ($1, $2::bigint) ORDER BY ` +
+        `audit_log.writer, audit_log.seq LIMIT $3`,
       [...after, pageSize],
     );
     for (const row of rows) yield storedEntry(row);
@@ -129,9 +132,13 @@ const broken = (entries: number, brokenAt: string, reason: string): VerifyResult
   reason,
 });
 const FOLLOWS =
-  'does not follow from the entry before it: it was altered, or an entry before it was removed, altered, inserted or moved';
+  'does not follow from the entry before it: it was altered, or an entry before it was removed, altered, ' +
+  'inserted or moved';
 
-/** Checks a chain of entries from `previous` (the genesis hash for a whole trail); reports the first entry whose hash does not follow from its predecessor. */
+/**
+ * Checks a chain of entries from `previous` (the genesis hash for a whole trail); reports the first entry
+ * whose hash does not follow from its predecessor.
+ */
 export async function verifyEntries(
   entries: AsyncIterable<ChainedEntry & { id?: string }> | Iterable<ChainedEntry & { id?: string }>,
   previous = GENESIS_HASH,
@@ -169,7 +176,8 @@ export async function verifyAuditChain(
   if (!originRow) return broken(0, 'origin', 'the audit_chain_origin row is missing');
   const origin = { head: originRow.head, entries: Number(originRow.entries), lastId: Number(originRow.last_id) };
 
-  // The checkpoints first (a few a minute), so that the walk through the entries checks each head they name as it passes it.
+  // The checkpoints first (a few a minute), so that the walk through the entries checks each head they name
+  // as it passes it.
   const stored = await storedCheckpoints(db);
   let previous = GENESIS_HASH;
   for (const checkpoint of stored) {
@@ -199,7 +207,8 @@ export async function verifyAuditChain(
       return broken(
         0,
         `checkpoint ${c.hash}`,
-        `the ${by} checkpoint of ${c.at} starts from another origin than the trail's: the entries before writers were changed`,
+        `the ${by} checkpoint of ${c.at} starts from another origin than the trail's: the entries before writers ` +
+          `were changed`,
       );
   }
   // writer -> seq -> the hash a checkpoint says the entry there has, and which checkpoint says it.
@@ -230,7 +239,9 @@ export async function verifyAuditChain(
     return broken(
       count,
       'origin',
-      `the chain before writers holds ${count} entries ending in ${chain.slice(0, 12)}..., not the ${origin.entries} ending in ${origin.head.slice(0, 12)}... its end recorded: entries were removed or added`,
+      `the chain before writers holds ${count} entries ending in ${chain.slice(0, 12)}..., not ` +
+        `the ${origin.entries} ending in ${origin.head.slice(0, 12)}... its end recorded: entries were removed ` +
+        `or added`,
     );
   }
 

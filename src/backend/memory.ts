@@ -46,7 +46,8 @@ export async function openMemoryBackend(
         (error) =>
           // The message only: the index holds names, and an error never quotes them.
           console.error(
-            `the close-match thread failed (${error.message}); it is started again, close matches are found on the event loop meanwhile`,
+            `the close-match thread failed (${error.message}); it is started again, close matches are found on ` +
+              `the event loop meanwhile`,
           ),
         { whenAsked: true },
       )
@@ -91,7 +92,8 @@ export async function openMemoryBackend(
               // The file's name only: the line holds who asked for what.
               details: { setAside: trail.tornTailSetAside },
               message:
-                'audit file: its last line was torn (a write a crash cut short, so never acknowledged); it was set aside for investigation and the chain continues from the last whole entry',
+                'audit file: its last line was torn (a write a crash cut short, so never acknowledged); it was ' +
+                'set aside for investigation and the chain continues from the last whole entry',
             },
           ]
         : [],

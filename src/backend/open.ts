@@ -23,7 +23,10 @@ import type { RecordWriter } from '../model/store.ts';
 import { type MemoryBackend, openMemoryBackend } from './memory.ts';
 import type { PostgresBackend } from './postgres.ts';
 
-/** The built-in records of a type, as NDJSON text loaded like any file (so the mock can never serve what a load would refuse). */
+/**
+ * The built-in records of a type, as NDJSON text loaded like any file (so the mock can never serve what a
+ * load would refuse).
+ */
 const mockSource = (type: string, entries: readonly object[]): Source => ({
   name: `the built-in ${type} records`,
   size: undefined,
@@ -54,7 +57,10 @@ export async function loadMock(writer: RecordWriter, { descriptions, scenarios }
     await loadSources(writer, description, [mockSource(description.name, dataset[description.name] ?? [])]);
 }
 
-/** The mock's invented audit history (src/mock/audit-history.ts) of the types' searchable scenarios, chained like any other entries. */
+/**
+ * The mock's invented audit history (src/mock/audit-history.ts) of the types' searchable scenarios, chained
+ * like any other entries.
+ */
 async function seedAuditHistory(
   backend: MemoryBackend,
   today: Date,

@@ -34,7 +34,10 @@ export interface PostgresBackend extends Backend {
 
 interface PostgresBackendOptions {
   readonly checkpoints?: AuditCheckpointConfig;
-  /** Where close matches find their candidates (SUGGESTION_INDEX): 'service' builds and follows indexes on a thread of this process. */
+  /**
+   * Where close matches find their candidates (SUGGESTION_INDEX): 'service' builds and follows indexes on a
+   * thread of this process.
+   */
   readonly suggestionIndex?: 'database' | 'service';
   /** How that thread connects to the primary: `driver`'s settings (it opens connections of its own). */
   readonly connection?: PostgresOptions;
@@ -61,14 +64,16 @@ export function postgresBackend(
           (error) =>
             // The message only: the indexes hold names, and an error never quotes them.
             console.error(
-              `the close-match index stopped (${error.message}); building it again, close matches read the database meanwhile`,
+              `the close-match index stopped (${error.message}); building it again, close matches read the ` +
+                `database meanwhile`,
             ),
         )
       : undefined;
   const { reader, writer } = createPostgresRecords(driver, descriptions, replicas, suggestionIndexes);
   const audit = postgresAuditTrail(driver);
   const signer = checkpointSigner(checkpoints.signingKey ?? newSigningKey());
-  // Every process tries at every interval; the one that finds no checkpoint taken within the last half interval takes it.
+  // Every process tries at every interval; the one that finds no checkpoint taken within the last half
+  // interval takes it.
   const schedule = scheduleCheckpoints(
     () => takeCheckpoint(driver, signer, checkpoints.intervalMs / 2),
     checkpoints.intervalMs,

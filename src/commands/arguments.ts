@@ -70,7 +70,10 @@ export function parseArguments<T extends Options>(args: readonly string[], optio
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const known = Object.keys(options);
       throw new UsageError(
-        `unknown option ${name}${known.length ? `; the options are ${known.map((option) => `--${option}`).join(', ')}` : ': this command takes none'}`,
+        `unknown option ${name}` +
+          (known.length
+            ? `; the options are ${known.map((option) => `--${option}`).join(', ')}`
+            : ': this command takes none'),
       );
     }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw new UsageError(`unexpected argument '${name}'`);

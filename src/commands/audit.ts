@@ -50,12 +50,14 @@ async function verifyFile(path: string, witnessed: readonly Checkpoint[] = []): 
   const notes = () => {
     if (result.head === undefined) {
       console.log(
-        `note: no head file (${defaultHeadPath(path)}) beside the trail, so entries removed from its end could not be detected`,
+        `note: no head file (${defaultHeadPath(path)}) beside the trail, so entries removed from its end could ` +
+          `not be detected`,
       );
     } else if (result.ok) console.log(`the trail holds its last recorded head (${result.head})`);
     if (result.tornTail) {
       console.log(
-        `note: the last line of ${path} has no end: a write in progress, or one a crash cut short (never acknowledged); ` +
+        `note: the last line of ${path} has no end: a write in progress, or one a crash cut short (never ` +
+          `acknowledged); ` +
           'it is not part of the chain, and the service sets it aside when it next starts',
       );
     }
@@ -66,7 +68,8 @@ async function verifyFile(path: string, witnessed: readonly Checkpoint[] = []): 
     }
     for (const file of result.setAside ?? []) {
       console.log(
-        `note: a torn last line (a write a crash cut short, never acknowledged) was set aside at start in ${file}; it is kept for investigation, outside the chain`,
+        `note: a torn last line (a write a crash cut short, never acknowledged) was set aside at start ` +
+          `in ${file}; it is kept for investigation, outside the chain`,
       );
     }
   };
@@ -88,7 +91,8 @@ async function verifyFile(path: string, witnessed: readonly Checkpoint[] = []): 
     else if (problem.kind === 'checkpoint') console.error(`audit trail BROKEN: ${problem.reason}`);
     else
       console.error(
-        `audit trail BROKEN at ${problem.file} line ${problem.line}, after ${problem.good ?? 0} good entries: ${problem.reason}`,
+        `audit trail BROKEN at ${problem.file} line ${problem.line}, after ${problem.good ?? 0} good ` +
+          `entries: ${problem.reason}`,
       );
   }
   // Where a gap splits the files, what each side holds, each checked on its own.
@@ -112,7 +116,9 @@ async function readCheckpoints(path: string): Promise<Checkpoint[]> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     throw new UsageError(
-      `--checkpoint ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      `--checkpoint ${path}: ${
+        (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such ' + 'file' : (error as Error).message
+      }`,
     );
   }
   try {
@@ -162,7 +168,8 @@ async function verify(driver: SqlDriver, witnessed: readonly Checkpoint[]): Prom
   if (result.ok) {
     const against = witnessed.length ? `, and against the ${witnessed.length} checkpoint(s) given` : '';
     console.log(
-      `audit trail intact: ${result.entries} entries, chains verified (${result.writers} writer(s), ${result.checkpoints} signed checkpoint(s) stored)${against}`,
+      `audit trail intact: ${result.entries} entries, chains verified (${result.writers} ` +
+        `writer(s), ${result.checkpoints} signed checkpoint(s) stored)${against}`,
     );
     return 0;
   }
@@ -208,7 +215,8 @@ export const auditCommand: Command = {
     );
     if (values.file !== undefined && values.checkpoint !== undefined) {
       throw new UsageError(
-        "give --file or --checkpoint, not both: --file checks any audit file by itself; the service's own (AUDIT_FILE) is checked against checkpoints with --checkpoint",
+        "give --file or --checkpoint, not both: --file checks any audit file by itself; the service's own " +
+          '(AUDIT_FILE) is checked against checkpoints with --checkpoint',
       );
     }
     if (values.file !== undefined) return verifyFile(values.file as string);
@@ -233,7 +241,8 @@ export const auditCommand: Command = {
       return verifyFile(config.embeddedAudit.file.path, witnessed);
     if (!config.database) {
       throw new UsageError(
-        "DATABASE_URL is not set: a server's audit trail is in its database (the embedded store's audit file is checked with --file)",
+        "DATABASE_URL is not set: a server's audit trail is in its database (the embedded store's audit file is " +
+          'checked with --file)',
       );
     }
     const driver = openPostgres(config.database);
@@ -256,7 +265,9 @@ export const auditCommand: Command = {
         );
         for (const entry of page.entries) console.log(JSON.stringify(entry));
         console.error(
-          `${page.entries.length} access(es) to ${record.type} ${record.id}${page.truncated ? ` (more matched: raise --limit or narrow the days)` : ''}`,
+          `${page.entries.length} access(es) to ${record.type} ${record.id}${
+            page.truncated ? ` (more matched: ` + `raise --limit or narrow the days)` : ''
+          }`,
         );
         return 0;
       }

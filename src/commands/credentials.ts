@@ -154,7 +154,8 @@ async function rotateKey(args: string[]): Promise<number> {
   writeFileSync(next, `${JSON.stringify({ keys: await Promise.all(keys) }, null, 2)}\n`, { mode: 0o600 });
   renameSync(next, values.file);
   console.log(
-    `lev-api credentials: ${values.file} now signs with ${kid} (${alg}); ${earlier.length} earlier key(s) kept and published`,
+    `lev-api credentials: ${values.file} now signs with ${kid} (${alg}); ${earlier.length} earlier key(s) kept ` +
+      `and published`,
   );
   return 0;
 }
@@ -192,7 +193,8 @@ async function iaca(args: string[]): Promise<number> {
   replaceFile(keyFile, key.export({ format: 'pem', type: 'pkcs8' }).toString(), 0o600);
   replaceFile(certificatesFile, [certificatePem(certificate), ...earlier.map((pem) => `${pem}\n`)].join(''), 0o644);
   console.log(
-    `lev-api credentials: ${certificatesFile} now starts with a new IACA (${days} days); ${earlier.length} earlier kept. Make a document signer it issues next`,
+    `lev-api credentials: ${certificatesFile} now starts with a new IACA (${days} days); ${earlier.length} ` +
+      `earlier kept. Make a document signer it issues next`,
   );
   return 0;
 }
@@ -214,7 +216,9 @@ async function documentSignerCommand(args: string[]): Promise<number> {
     iacaCertificate = new Uint8Array(new X509Certificate(first).raw);
   } catch (error) {
     throw new UsageError(
-      `${values.dir} has no IACA to issue it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run 'lev-api credentials iaca --dir ${values.dir}' first`,
+      `${values.dir} has no IACA to issue it ` +
+        `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run 'lev-api credentials iaca ` +
+        `--dir ${values.dir}' first`,
     );
   }
   const key = newMdocKey();
@@ -227,14 +231,16 @@ async function documentSignerCommand(args: string[]): Promise<number> {
   const file = join(values.dir, DOCUMENT_SIGNER_FILE);
   replaceFile(file, `${key.export({ format: 'pem', type: 'pkcs8' }).toString()}${certificatePem(certificate)}`, 0o600);
   console.log(
-    `lev-api credentials: ${file} holds a new document signer until ${new X509Certificate(certificate).validTo}; restart the serving processes to sign with it`,
+    `lev-api credentials: ${file} holds a new document signer until ${new X509Certificate(certificate).validTo}; ` +
+      `restart the serving processes to sign with it`,
   );
   return 0;
 }
 
 export const credentialsCommand: Command = {
   summary:
-    'Check a digital certificate offline, rotate the issuer key and the mdoc IACA and document signer, or make a wallet offer',
+    'Check a digital certificate offline, rotate the issuer key and the mdoc IACA and document signer, or make a ' +
+    'wallet offer',
   usage: () => USAGE,
   async run(args, env, descriptions) {
     const [action, ...rest] = args;

@@ -18,10 +18,12 @@ const line = (level: string) => (details: object, message: string) =>
 
 export const deliverCommand: Command = {
   summary: "Deliver the change feed's events to webhook subscriptions (workers sharing the work through DATABASE_URL)",
-  usage: () => `DATABASE_URL=postgres://... lev-api deliver [--slots N] [--metrics-port PORT]
+  usage: () =>
+    `DATABASE_URL=postgres://... lev-api deliver [--slots N] [--metrics-port PORT]
 
   Runs until SIGTERM or SIGINT. Settings: WEBHOOK_TIMEOUT_S, WEBHOOK_RETRY_HOURS, WEBHOOK_LEASE_S,
-  WEBHOOK_TURN_S, WEBHOOK_SLOW_SHARE, WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOWED_NETWORKS, WEBHOOK_CA_FILE (see 'lev-api serve --help').
+  WEBHOOK_TURN_S, WEBHOOK_SLOW_SHARE, WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOWED_NETWORKS, WEBHOOK_CA_FILE (see ` +
+    `'lev-api serve --help').
   --slots         subscriptions delivered at once by this process (1 to 256, default 8)
   --metrics-port  serve Prometheus metrics (per subscription: delivered, failed, retrying, dead-lettered,
                   oldest undelivered, latency) at http://0.0.0.0:PORT/metrics`,
@@ -41,7 +43,8 @@ export const deliverCommand: Command = {
     const config = loadConfig(env, { serving: false });
     if (!config.database)
       throw new UsageError(
-        "DATABASE_URL is not set: delivery state is kept in the server's database (the mock delivers in its own process, EVENTS_DELIVERY=on)",
+        "DATABASE_URL is not set: delivery state is kept in the server's database (the mock delivers in its own " +
+          'process, EVENTS_DELIVERY=on)',
       );
     const backend = openPostgresBackend(config.database, descriptions, { checkpoints: config.auditCheckpoints });
     try {

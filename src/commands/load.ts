@@ -16,9 +16,9 @@ const MIN_STATEMENT_TIMEOUT_MS = 600_000;
 
 export const loadCommand: Command = {
   summary: 'Bulk load records (JSON arrays or NDJSON) into DATABASE_URL, each file in one transaction',
-  usage: (
-    descriptions,
-  ) => `DATABASE_URL=postgres://... lev-api load --type ${descriptions.map((d) => d.name).join('|')} [--skip-invalid] [--rejects FILE] [--batch N] FILE...
+  usage: (descriptions) =>
+    `DATABASE_URL=postgres://... lev-api load --type ${descriptions.map((d) => d.name).join('|')} ` +
+    `[--skip-invalid] [--rejects FILE] [--batch N] FILE...
 
   FILE               a JSON array or NDJSON file of v1 records or of the existing service's rows; - reads stdin
   --type TYPE        the record type every file holds
@@ -56,7 +56,8 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
     const config = loadConfig(env, { serving: false });
     if (!config.database) {
       throw new UsageError(
-        'DATABASE_URL is not set: load writes to a PostgreSQL server (the embedded store is filled from LEV_DATA at start)',
+        'DATABASE_URL is not set: load writes to a PostgreSQL server (the embedded store is filled from LEV_DATA ' +
+          'at start)',
       );
     }
     const database = {

@@ -37,11 +37,12 @@ const ACTIONS = [
 ] as const;
 type Action = (typeof ACTIONS)[number];
 
-const usage = (
-  records: readonly RecordDescription[],
-) => `DATABASE_URL=postgres://... lev-api subscriptions add --client ID --events TYPE,... [--fields PATH,...] [--roles ROLE,...]
+const usage = (records: readonly RecordDescription[]) =>
+  `DATABASE_URL=postgres://... lev-api subscriptions add --client ID --events TYPE,... [--fields PATH,...] ` +
+  `[--roles ROLE,...]
                 [--webhook https://... [--ed25519] [--client-cert FILE --client-key FILE]]
-       lev-api subscriptions update --client ID (--webhook https://... [--client-cert FILE --client-key FILE] | --roles ROLE,...)
+       lev-api subscriptions update --client ID (--webhook https://... [--client-cert FILE --client-key FILE] | ` +
+  `--roles ROLE,...)
        lev-api subscriptions list
        lev-api subscriptions pause|resume|remove --client ID
        lev-api subscriptions rotate-secret --client ID [--grace 24h]
@@ -121,7 +122,8 @@ function timeOption(name: string, value: string | undefined): Date | undefined {
       `--${name} ${value} is written right but is no real date or time of the calendar ${INSTANT_RANGE}`,
     );
   throw new UsageError(
-    `--${name} must be an ISO 8601 date or time (e.g. 2026-11-24 or 2026-11-24T09:00:00Z), not ${JSON.stringify(value)}`,
+    `--${name} must be an ISO 8601 date or time (e.g. 2026-11-24 or 2026-11-24T09:00:00Z), ` +
+      `not ${JSON.stringify(value)}`,
   );
 }
 
@@ -149,7 +151,8 @@ async function webhookOption(url: string, checker: DestinationChecker): Promise<
   } catch (error) {
     if (error instanceof RefusedDestination) throw new UsageError(`--webhook: ${error.message}`);
     throw new UsageError(
-      `--webhook: ${new URL(url).hostname} does not resolve (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `--webhook: ${new URL(url).hostname} does not resolve ` +
+        `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
   // Stored, printed and listed as the parser reads it (a host in lower case, a default port dropped):
@@ -178,7 +181,8 @@ function webhookRow(w: ListedEndpoint): string {
 
 export const subscriptionsCommand: Command = {
   summary:
-    'Manage who receives which change-feed events, and their webhooks (add, update, list, pause, resume, remove, rotate-secret, dead-letters, redeliver)',
+    'Manage who receives which change-feed events, and their webhooks (add, update, list, pause, resume, remove, ' +
+    'rotate-secret, dead-letters, redeliver)',
   usage,
   async run(args, env, records) {
     const [action, ...rest] = args;
@@ -243,7 +247,8 @@ export const subscriptionsCommand: Command = {
     }
     if (action === 'update' && given.webhook === undefined && given.roles === undefined) {
       throw new UsageError(
-        '--webhook is required (the URL to deliver to; give the same one to keep it), or --roles to change only the roles',
+        '--webhook is required (the URL to deliver to; give the same one to keep it), or --roles to change only ' +
+          'the roles',
       );
     }
     if (action === 'update' && given.webhook === undefined && (given['client-cert'] || given['client-key']))
@@ -279,7 +284,8 @@ export const subscriptionsCommand: Command = {
     const config = loadConfig(env, { serving: false });
     if (!config.database)
       throw new UsageError(
-        "DATABASE_URL is not set: subscriptions are kept in the server's database (the mock subscribes every caller to everything)",
+        "DATABASE_URL is not set: subscriptions are kept in the server's database (the mock subscribes every " +
+          'caller to everything)',
       );
     const { webhooks: settings } = config.events;
     const checker = destinationPolicy({
@@ -324,7 +330,9 @@ export const subscriptionsCommand: Command = {
             throw error;
           }
           console.log(
-            `subscribed ${client} to ${events.join(', ')}${fields.length ? ` with ${fields.join(', ')}` : ''}${roles ? `; roles held: ${roles.join(', ') || 'none'}` : ''}`,
+            `subscribed ${client} to ${events.join(', ')}${
+              fields.length ? ` ` + `with ${fields.join(', ')}` : ''
+            }${roles ? `; roles held: ${roles.join(', ') || 'none'}` : ''}`,
           );
           if (webhook) {
             console.log(`webhook ${webhook}: secret ${secret} (shown this once: give it to the receiver)`);
@@ -384,7 +392,8 @@ export const subscriptionsCommand: Command = {
           const secret = newSecret();
           if (!(await webhooks.rotate(client, secret, grace))) throw hasNoWebhook();
           console.log(
-            `new secret for ${client}: ${secret} (shown this once); the previous one signs too until ${new Date(Date.now() + grace).toISOString()}`,
+            `new secret for ${client}: ${secret} (shown this once); the previous one signs too ` +
+              `until ${new Date(Date.now() + grace).toISOString()}`,
           );
           return 0;
         }

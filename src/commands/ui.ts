@@ -7,7 +7,10 @@ import { settingsHelp } from './settings-help.ts';
 export const uiCommand: Command = {
   summary: "Serve the caseworkers' pages in front of an API, configured by the environment variables below",
   usage() {
-    return `lev-api ui [--api-url URL]\n\n  --api-url URL   the API the pages call (UI_API_URL)\n\nSettings (environment variables):\n${settingsHelp(uiConfigReference())}`;
+    return (
+      `lev-api ui [--api-url URL]\n\n  --api-url URL   the API the pages call (UI_API_URL)\n\nSettings ` +
+      `(environment variables):\n${settingsHelp(uiConfigReference())}`
+    );
   },
   async run(args, env, descriptions) {
     const apiUrl = parseArguments(args, { 'api-url': { type: 'string' } }).values['api-url'] as string | undefined;

@@ -108,10 +108,14 @@ export const signed = (forenames: string, surname: string) => `${forenames[0]}. 
 const INITIALS = 'AABBCCDDEEGGHHJJJKLMMNPPRRSSTTW';
 /** A name as officials sign: an initial and a surname (M. Ollerenshaw). */
 export const official = (r: Random) =>
-  `${INITIALS[r.int(0, INITIALS.length - 1)]}. ${r.weighted(POOLS[r.chance(0.92) ? ENGLISH : r.int(0, POOLS.length - 1)].surnames)}`;
+  `${INITIALS[r.int(0, INITIALS.length - 1)]}. ${r.weighted(
+    POOLS[r.chance(0.92) ? ENGLISH : r.int(0, POOLS.length - 1)].surnames,
+  )}`;
 
 export function doctor(r: Random): string {
-  return `Dr ${INITIALS[r.int(0, INITIALS.length - 1)]}. ${r.weighted(POOLS[r.chance(0.75) ? ENGLISH : r.int(0, POOLS.length - 1)].surnames)} ${r.pick(DOCTOR_QUALIFICATIONS)}`;
+  return `Dr ${INITIALS[r.int(0, INITIALS.length - 1)]}. ${r.weighted(
+    POOLS[r.chance(0.75) ? ENGLISH : r.int(0, POOLS.length - 1)].surnames,
+  )} ${r.pick(DOCTOR_QUALIFICATIONS)}`;
 }
 
 export const coronerName = (r: Random) => {

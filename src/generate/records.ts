@@ -33,14 +33,20 @@ import { type Rec, absentLeaves, blank, fillFromDescription } from './values.ts'
 export { BLOCKED_SHARE } from './kind.ts';
 export { VALUE_MAKERS } from './makers.ts';
 
-/** The types whose builders are tuned by hand (types/); any other described type's records are made from its description. */
+/**
+ * The types whose builders are tuned by hand (types/); any other described type's records are made from its
+ * description.
+ */
 export const TUNED_TYPES = ['birth', 'death', 'marriage', 'partnership'] as const;
 export type TunedType = (typeof TUNED_TYPES)[number];
 const isTunedType = (type: string): type is TunedType => (TUNED_TYPES as readonly string[]).includes(type);
 
 /** First id of a run unless the caller gives one. */
 export const DEFAULT_FIRST_ID = 100_000_000;
-/** Share of two-record blocks that are a registration and its re-registration (so ~0.5% of records are re-registrations). */
+/**
+ * Share of two-record blocks that are a registration and its re-registration (so ~0.5% of records are
+ * re-registrations).
+ */
 export const PAIR_SHARE = 0.01;
 
 export interface GenerateOptions {
@@ -53,7 +59,10 @@ export interface GenerateOptions {
 interface Kind {
   readonly description: RecordDescription;
   readonly build: (r: Random, id: number) => Rec;
-  /** The first registration (amended) and its re-registration, both without links; none for a type built from its description alone. */
+  /**
+   * The first registration (amended) and its re-registration, both without links; none for a type built from
+   * its description alone.
+   */
   readonly reregister?: (r: Random, first: Rec, id: number) => [Rec, Rec];
   /** Dates a search of this type plausibly asks for. */
   readonly dates: readonly [number, number];

@@ -20,7 +20,10 @@ function deepFreeze<T>(value: T): T {
 /** A group with nothing recorded, from its field tree. Shared and frozen: records are only ever serialised. */
 export const nullGroup = (field: GroupField | Fields): Rec => deepFreeze(blank(groupFields(field)));
 
-/** What a key the builder does not write holds before anything is filled: a list or group fresh each record, as filling writes into it. */
+/**
+ * What a key the builder does not write holds before anything is filled: a list or group fresh each record,
+ * as filling writes into it.
+ */
 function freshOf(field: Field): (() => unknown) | undefined {
   if (isLeaf(field) || isLink(field)) return undefined;
   if (isList(field)) return () => [];
@@ -102,5 +105,8 @@ function completeGroup(fields: Fields, sample: Rec): Complete | undefined {
   };
 }
 
-/** How records shaped as `sample` (one of a builder's records) are given every key of `fields`: the identity when it writes them all. */
+/**
+ * How records shaped as `sample` (one of a builder's records) are given every key of `fields`: the identity
+ * when it writes them all.
+ */
 export const shapeOf = (fields: Fields, sample: Rec): Complete => completeGroup(fields, sample) ?? ((record) => record);

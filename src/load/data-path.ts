@@ -52,7 +52,10 @@ async function dataFiles(path: string, descriptions: readonly RecordDescription[
   return byType;
 }
 
-/** Loads the records of `path`, and says what it loaded of each type; a file holding an invalid record stops the start, naming it. */
+/**
+ * Loads the records of `path`, and says what it loaded of each type; a file holding an invalid record stops
+ * the start, naming it.
+ */
 export async function loadDataPath(
   writer: RecordWriter,
   path: string,

@@ -74,7 +74,8 @@ export class JsonArraySplitter implements Splitter {
             if (this.closers.pop() !== c) {
               const opened = c === CLOSE_BRACE ? '[' : '{';
               throw this.error(
-                `item ${this.item} (from line ${this.itemLine(chunk, start)}): '${chunk[i]}' on line ${this.lines + 1 + breaks(chunk, 0, i)} ` +
+                `item ${this.item} (from line ${this.itemLine(chunk, start)}): '${chunk[i]}' on ` +
+                  `line ${this.lines + 1 + breaks(chunk, 0, i)} ` +
                   `closes a '${opened}': a bracket or brace in the item is not closed, or one is too many`,
               );
             }
@@ -123,7 +124,10 @@ export class JsonArraySplitter implements Splitter {
     Object.assign(this, { state, inString, escaped, depth });
   }
 
-  /** The line the current item starts on, `start` being where it starts in `chunk` (0 when it began in an earlier one). */
+  /**
+   * The line the current item starts on, `start` being where it starts in `chunk` (0 when it began in an
+   * earlier one).
+   */
   private itemLine(chunk: string, start: number): number {
     return this.lines + 1 + breaks(chunk, 0, start) - breaks(this.partial);
   }

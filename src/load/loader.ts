@@ -178,7 +178,10 @@ export async function fileSources(
   }));
 }
 
-/** Where an entry was, as one number (a map of a million of them stays small): its source's index and its line or item number there. */
+/**
+ * Where an entry was, as one number (a map of a million of them stays small): its source's index and its line
+ * or item number there.
+ */
 const SOURCE_SHIFT = 2 ** 32;
 const position = (source: number, number: number) => source * SOURCE_SHIFT + number;
 
@@ -264,7 +267,8 @@ export async function loadSources(
   try {
     for (const [index, source] of sources.entries()) {
       const counts = zero();
-      // The checked records of the source, a batch at a time; an invalid one (without skipInvalid) ends them with StopLoad.
+      // The checked records of the source, a batch at a time; an invalid one (without skipInvalid) ends them
+      // with StopLoad.
       async function* batches(): AsyncGenerator<RecordToWrite[]> {
         // The records checked since the last batch went, where each was, and its text; an id's
         // place among them, to find one given twice in the batch; and the entries rejected
@@ -275,7 +279,10 @@ export async function loadSources(
         let texts: string[] = [];
         let inBatch = new Map<number, number>();
         let rejected: { at: number; reason: string; entry: string; repeatOf?: number }[] = [];
-        /** Checks the batch's ids against the load's: its records to write, the rest rejected (or the first of them stops the load). */
+        /**
+         * Checks the batch's ids against the load's: its records to write, the rest rejected (or the first of
+         * them stops the load).
+         */
         const settle = async (): Promise<RecordToWrite[]> => {
           const repeats = batch.length
             ? await ids.add(
@@ -308,7 +315,8 @@ export async function loadSources(
               throw new StopLoad(`${describe(entry.at)}: invalid ${type.description.name} record: ${reason}`);
             counts.rejected++;
             await rejects.write(
-              `{"position":${JSON.stringify(describe(entry.at))},"reason":${JSON.stringify(reason)},"entry":${entry.entry}}\n`,
+              `{"position":${JSON.stringify(describe(entry.at))},"reason":${JSON.stringify(reason)},` +
+                `"entry":${entry.entry}}\n`,
             );
           }
           batch = [];
@@ -336,7 +344,8 @@ export async function loadSources(
             let value: unknown;
             if (entry.invalidUtf8) {
               const reason =
-                'not valid UTF-8: it holds bytes that are no UTF-8 character (each shown as \\ud800 in the rejects file)';
+                'not valid UTF-8: it holds bytes that are no UTF-8 character (each shown as \\ud800 in the ' +
+                'rejects file)';
               ready = await reject(here, reason, JSON.stringify(entry.text));
             } else {
               try {

@@ -7,7 +7,10 @@
 import type { StoredRecord } from '../model/records.ts';
 import type { RecordType } from './conversion.ts';
 
-/** Characters PostgreSQL cannot hold as given: NUL, which it refuses, and lone surrogates (halves of a pair), which reach it as U+FFFD. */
+/**
+ * Characters PostgreSQL cannot hold as given: NUL, which it refuses, and lone surrogates (halves of a pair),
+ * which reach it as U+FFFD.
+ */
 const UNSTORABLE_CHARACTERS = String.raw`\u0000\p{Cs}`;
 
 /** Text holding a character PostgreSQL cannot hold. */

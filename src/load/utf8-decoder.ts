@@ -27,7 +27,10 @@ function sequenceLength(lead: number): number {
   return 0;
 }
 
-/** The range the byte after `lead` must be in (RFC 3629: no overlong forms, surrogates or code points past U+10FFFF). */
+/**
+ * The range the byte after `lead` must be in (RFC 3629: no overlong forms, surrogates or code points past
+ * U+10FFFF).
+ */
 function secondByteRange(lead: number): [number, number] {
   if (lead === 0xe0) return [0xa0, 0xbf];
   if (lead === 0xed) return [0x80, 0x9f];

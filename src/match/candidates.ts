@@ -9,7 +9,10 @@
  */
 import type { SearchKey, SuggestionCandidates } from '../model/records.ts';
 
-/** Records with their keys (ids ascending), packed, each distinct string numbered once: a record without keys is no candidate. */
+/**
+ * Records with their keys (ids ascending), packed, each distinct string numbered once: a record without keys
+ * is no candidate.
+ */
 export function packCandidates(
   records: readonly { readonly id: number; readonly keys: readonly SearchKey[] }[],
   truncated = false,

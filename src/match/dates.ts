@@ -57,7 +57,10 @@ export function addDays(date: string, days: number): string {
 const WITHIN_MONTH_DAYS = 31;
 
 const digit = (date: string, at: number) => date.charCodeAt(at) - 48;
-/** The day number of a YYYY-MM-DD date read digit by digit: compared for every candidate, so nothing is cut or allocated. */
+/**
+ * The day number of a YYYY-MM-DD date read digit by digit: compared for every candidate, so nothing is cut or
+ * allocated.
+ */
 const dayOf = (date: string) =>
   daysFromCivil(
     digit(date, 0) * 1000 + digit(date, 1) * 100 + digit(date, 2) * 10 + digit(date, 3),

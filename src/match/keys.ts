@@ -28,9 +28,9 @@
  * A key is a whole number below 2^53, a JavaScript number and a PostgreSQL bigint alike: the
  * FNV-1a hash of its kind and sound codes (31 bits, the highest always set) times 2^22, plus its
  * date part (`date`: the day's number, `forename-month` and `surname-month`: the year times 12 plus the
- * month less one, `surname-decade` and `forename-decade`: the year divided by ten, `names`: none). Each key is thus 16 decimal digits, eight bytes in an
- * index rather than the text. Two keys with the same hash only bring a record among the candidates,
- * which its score then ranks as it ranks any candidate.
+ * month less one, `surname-decade` and `forename-decade`: the year divided by ten, `names`: none). Each key
+ * is thus 16 decimal digits, eight bytes in an index rather than the text. Two keys with the same hash only
+ * bring a record among the candidates, which its score then ranks as it ranks any candidate.
  */
 import type { SearchKey } from '../model/records.ts';
 import { NEAR_DAYS, dayNumber } from './dates.ts';

@@ -249,7 +249,10 @@ function weakest(detail: Detail, matches: readonly NameMatch[]): NameMatch {
   );
 }
 
-/** Each word of the shorter name is a word of the longer (a hyphenated or double surname given in part, a middle name given as the first). */
+/**
+ * Each word of the shorter name is a word of the longer (a hyphenated or double surname given in part, a
+ * middle name given as the first).
+ */
 function partOfName(queryWords: readonly string[], storedWords: readonly string[]): boolean {
   const [shorter, longer] =
     queryWords.length <= storedWords.length ? [queryWords, storedWords] : [storedWords, queryWords];

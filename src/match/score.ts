@@ -106,7 +106,10 @@ function before({ keys, strings }: SuggestionCandidates, a: number, b: number): 
   return false;
 }
 
-/** A candidate's best key (a key of the candidates, by number) and its evidence, before it is described (Scorer.describe). */
+/**
+ * A candidate's best key (a key of the candidates, by number) and its evidence, before it is described
+ * (Scorer.describe).
+ */
 export interface Best {
   readonly key: number;
   readonly evidence: number;

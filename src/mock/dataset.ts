@@ -61,7 +61,10 @@ export interface Scenario {
    * kept; a field left undefined is filled from the description.
    */
   readonly record?: Data;
-  /** The id of the registration (in the same file) this one re-registered: the two are linked as a re-registration chain. */
+  /**
+   * The id of the registration (in the same file) this one re-registered: the two are linked as a
+   * re-registration chain.
+   */
   readonly replaces?: number;
 }
 
@@ -193,7 +196,8 @@ function describedRecords(description: RecordDescription, set: TypeScenarios): D
   const leaves = leavesOf(description.fields).map(({ path }) => path);
   const first = set.scenarios.filter((scenario, i) => set.scenarios.findIndex((s) => s.id === scenario.id) === i);
   const records = first.map((scenario) => {
-    // The scenario's own values first, so the dates that follow them (a registration after the birth) are made from them.
+    // The scenario's own values first, so the dates that follow them (a registration after the birth) are
+    // made from them.
     const given = new Map<string, unknown>();
     const { surname, forenames, [dateParam]: date } = scenario.search ?? {};
     for (const [path, value] of [
@@ -236,7 +240,10 @@ function chain(...records: Data[]): Data[] {
   }));
 }
 
-/** The records of a scenario file with each chain its scenarios' `replaces` make linked, oldest first, in the file's order. */
+/**
+ * The records of a scenario file with each chain its scenarios' `replaces` make linked, oldest first, in the
+ * file's order.
+ */
 function chained(description: RecordDescription, set: TypeScenarios, records: Data[]): Data[] {
   const byId = new Map(records.map((record) => [record.id as number, record]));
   const next = new Map<number, number>();
@@ -247,7 +254,8 @@ function chained(description: RecordDescription, set: TypeScenarios, records: Da
     const { previousRegistration, nextRegistration } = description.fields;
     if (!previousRegistration || !isLink(previousRegistration) || !nextRegistration || !isLink(nextRegistration)) {
       throw new Error(
-        `mock dataset: ${set.type} ${id} replaces ${replaces}, but the type has no links previousRegistration and nextRegistration`,
+        `mock dataset: ${set.type} ${id} replaces ${replaces}, but the type has no links previousRegistration ` +
+          `and nextRegistration`,
       );
     }
     next.set(replaces, id);

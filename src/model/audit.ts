@@ -42,7 +42,10 @@ export interface AuditEntry {
   readonly records?: readonly RecordRef[];
   /** A change-feed answer's event ids (feed positions), in the order sent. */
   readonly events?: readonly string[];
-  /** The record fields (dot paths) a change-feed answer included, where its subscription names any, or a credential disclosed. */
+  /**
+   * The record fields (dot paths) a change-feed answer included, where its subscription names any, or a
+   * credential disclosed.
+   */
   readonly fields?: readonly string[];
 }
 
@@ -143,7 +146,10 @@ export interface Checkpoint extends CheckpointBody {
   readonly signature: string;
 }
 
-/** The report the audit role reads: accesses per user per day, one user's accesses, who saw a record, and the checkpoints. */
+/**
+ * The report the audit role reads: accesses per user per day, one user's accesses, who saw a record, and the
+ * checkpoints.
+ */
 export interface AuditReport {
   userActivity(filter: ActivityFilter): Promise<ActivityReport>;
   entries(filter: EntriesFilter): Promise<EntriesPage>;

@@ -51,7 +51,10 @@ interface FeedPage {
 interface FeedBounds {
   /** The last position given (0 before any event). */
   readonly head: number;
-  /** Events up to this position are older than the retention cutoff asked about (or deleted): a reader after an earlier position has missed some. */
+  /**
+   * Events up to this position are older than the retention cutoff asked about (or deleted): a reader after
+   * an earlier position has missed some.
+   */
   readonly expiredThrough: number;
 }
 
@@ -62,7 +65,10 @@ interface FeedBounds {
 export const READ_WINDOW = 100_000;
 
 export interface EventFeed {
-  /** Events after `after` of the given types, oldest first, at most `limit`, among the `window` positions after `after`. */
+  /**
+   * Events after `after` of the given types, oldest first, at most `limit`, among the `window` positions
+   * after `after`.
+   */
   read(after: number, types: readonly string[], limit: number, window?: number): Promise<FeedPage>;
   bounds(cutoff: Date): Promise<FeedBounds>;
   /** The position of the last event committed before `time` (0 when none). */

@@ -90,7 +90,10 @@ export type AttemptOutcome =
     }
   | { readonly kind: 'gone'; readonly position: number; readonly status: number };
 
-/** An outcome recorded under a lease still held: whether the subscription was, then, not paused, disabled or removed. */
+/**
+ * An outcome recorded under a lease still held: whether the subscription was, then, not paused, disabled or
+ * removed.
+ */
 export type Recorded = false | { readonly active: boolean };
 
 export interface DeadLetterRange {

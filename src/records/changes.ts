@@ -57,7 +57,10 @@ const KEY_OF: Record<ReasonRule['reason'], string> = {
   'marginal-note': 'changes.marginalNote',
 };
 
-/** A description's reason rules, in the order they are tried; a DescriptionError names a path that is no field of the kind its test reads. */
+/**
+ * A description's reason rules, in the order they are tried; a DescriptionError names a path that is no field
+ * of the kind its test reads.
+ */
 export function reasonRules(description: RecordDescription): ReasonRule[] {
   const { verification, changes, blockedFlag } = description;
   const rules: ReasonRule[] = [];
@@ -134,7 +137,10 @@ export function subscriptionProblem(
       .map((d) => fieldAt(d.fields, path))
       .filter((field) => field !== undefined && !isLink(field));
     if (named.length === 0) {
-      return `the field '${path}' is no field of a ${subscribed.map((d) => d.name).join(' or ')} record (fields are dot paths of the record, e.g. deceased.dateOfDeath)`;
+      return (
+        `the field '${path}' is no field of a ${subscribed.map((d) => d.name).join(' or ')} record (fields ` +
+        `are dot paths of the record, e.g. deceased.dateOfDeath)`
+      );
     }
   }
   return undefined;

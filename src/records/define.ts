@@ -196,7 +196,10 @@ export interface RecordDescription {
   readonly name: string;
   /** What one registration is called, for headings and the OpenAPI document: "Civil partnership registration". */
   readonly title: string;
-  /** What the event is called in a sentence, in lower case: "civil partnership" ("Find a civil partnership registration"). */
+  /**
+   * What the event is called in a sentence, in lower case: "civil partnership" ("Find a civil partnership
+   * registration").
+   */
   readonly noun: string;
   /** The noun's plural where adding an s is wrong; "civil partnerships" (wording.ts's pluralOf) otherwise. */
   readonly plural?: string;

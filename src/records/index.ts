@@ -7,7 +7,10 @@
 import { byCodeUnit, importFolder, soleExport } from '../module-folder.ts';
 import { type RecordDescription, isDefinedRecord } from './define.ts';
 
-/** Sorted by their `order`, those without one last, then by name (by code unit); two descriptions of one name are refused. */
+/**
+ * Sorted by their `order`, those without one last, then by name (by code unit); two descriptions of one name
+ * are refused.
+ */
 export function inOrder(descriptions: readonly RecordDescription[]): RecordDescription[] {
   const rank = (d: RecordDescription) => d.order ?? Number.POSITIVE_INFINITY;
   const sorted = [...descriptions].sort((a, b) => rank(a) - rank(b) || byCodeUnit(a.name, b.name));
@@ -22,6 +25,9 @@ export async function readDescriptions(folder: URL): Promise<RecordDescription[]
   return inOrder(modules.map((module) => soleExport(module, isDefinedRecord, 'record descriptions')));
 }
 
-/** The built-in record types (the files of `types/`), in the order routes and documents list them: read by the entry points, once. */
+/**
+ * The built-in record types (the files of `types/`), in the order routes and documents list them: read by the
+ * entry points, once.
+ */
 export const loadRecordTypes = (): Promise<RecordDescription[]> =>
   readDescriptions(new URL('./types/', import.meta.url));

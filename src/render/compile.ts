@@ -210,7 +210,9 @@ function responseGroup(fields: Fields, selfRef: string, description?: string): J
         items[itemKey] = leafSchema(itemField as TSchema, false);
       properties[key] = {
         type: 'array',
-        description: `${field.description}. ${VISIBILITY_NOTE[field.visibility]}. Empty when the caller may not see it or nothing was recorded.`,
+        description:
+          `${field.description}. ${VISIBILITY_NOTE[field.visibility]}. Empty when the caller may not ` +
+          `see it or nothing was recorded.`,
         items: { type: 'object', properties: items, additionalProperties: false },
       };
       required.push(key);

@@ -14,7 +14,10 @@ import type { CompiledView } from './view.ts';
 /** The stored text of records of a type by id (EventFeed.recordsJson). */
 type RecordsJson = (type: string, ids: readonly number[]) => Promise<Map<number, string>>;
 
-/** The event types of `types` a holder of `roles` receives: those of datasets it may read (`death`; `death-verify` alone is not enough). */
+/**
+ * The event types of `types` a holder of `roles` receives: those of datasets it may read (`death`;
+ * `death-verify` alone is not enough).
+ */
 export const receivableTypes = (types: readonly string[], roles: readonly string[]) =>
   types.filter((type) => roles.includes(recordTypeOf(type)));
 

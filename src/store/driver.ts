@@ -17,7 +17,10 @@ export interface SqlExecutor {
     params?: readonly unknown[],
     options?: QueryOptions,
   ): Promise<Row[]>;
-  /** Sends `data` (rows in the COPY's format: text, or bytes) to a `COPY ... FROM STDIN`; a transaction's connection can. */
+  /**
+   * Sends `data` (rows in the COPY's format: text, or bytes) to a `COPY ... FROM STDIN`; a transaction's
+   * connection can.
+   */
   copyFrom?(sql: string, data: string | Uint8Array): Promise<void>;
 }
 
@@ -75,7 +78,10 @@ export function databaseFailure(error: unknown): string | undefined {
     (code && (SOCKET_FAILURES.has(code) || code.startsWith('08') || /^57P0[12]$/.test(code))) ||
     /Connection terminated/i.test(message ?? '')
   ) {
-    return `the connection to the database was lost (${code ?? message}): the server stopped, failed over, or the network failed`;
+    return (
+      `the connection to the database was lost (${code ?? message}): the server stopped, failed over, or ` +
+      `the network failed`
+    );
   }
   return undefined;
 }

@@ -42,7 +42,10 @@ const RETRY_MS = 1_000;
 export interface FollowedSuggestionIndexes {
   /** The type's candidates from its index, or undefined while the index is being built. */
   candidates(type: string, passes: readonly KeyPass[]): SuggestionCandidates | undefined;
-  /** The type's register counts (RecordReader.registerCounts) as the index stands, or undefined while it is being built. */
+  /**
+   * The type's register counts (RecordReader.registerCounts) as the index stands, or undefined while it is
+   * being built.
+   */
   counts(type: string, surname: string, forename: string): RegisterCounts | undefined;
   /** Resolves once every type's index is built and has applied the feed's events up to `position`. */
   reached(position: number): Promise<void>;
@@ -106,7 +109,8 @@ export function followSuggestionIndexes(
       for (let after = '-1'; !stopped; ) {
         const rows = await driver.query<SearchKeyRow>(
           `SELECT ${searchKeyColumns('k')} FROM ${tableNames(type).keys} k
-            WHERE k.id IN (SELECT DISTINCT id FROM ${tableNames(type).keys} WHERE id > $1 ORDER BY id LIMIT ${BUILD_BATCH})
+            WHERE k.id IN (SELECT DISTINCT id FROM ${tableNames(type).keys} WHERE id > $1 ORDER BY id ` +
+            `LIMIT ${BUILD_BATCH})
             ORDER BY k.id`,
           [after],
         );
@@ -135,7 +139,8 @@ export function followSuggestionIndexes(
     }
     if (page.events[0].position !== position + 1)
       throw new Error(
-        `the change feed holds no events from ${position + 1} to ${page.events[0].position - 1} (pruned): building the close-match index again`,
+        `the change feed holds no events from ${position + 1} to ${page.events[0].position - 1} (pruned): ` +
+          `building the close-match index again`,
       );
     const byType = new Map<string, number[]>();
     for (const event of page.events) {

@@ -19,7 +19,10 @@ export interface GeneratedMigration {
   readonly sql: string;
 }
 
-/** The trigger function that makes every credential of a registration invalid when a change-feed event gives one of `reasons`. */
+/**
+ * The trigger function that makes every credential of a registration invalid when a change-feed event gives
+ * one of `reasons`.
+ */
 export function revokingFunctionSql(reasons: readonly string[] = REVOKING_REASONS): string {
   for (const reason of reasons)
     if (!/^[a-z][a-z-]*$/.test(reason)) throw new Error(`a revoking reason is a word: '${reason}'`);
@@ -68,8 +71,10 @@ export function migrationsToWrite(
       stem: 'credential-revoking-reasons',
       name: 'credentials: the reasons that revoke them',
       about:
-        "the trigger function that makes a registration's credentials invalid (migration 12), made again from the change-feed " +
-        'reasons that revoke them (REVOKING_REASONS, src/model/credentials.ts), so that SQL names the ones TypeScript does.',
+        "the trigger function that makes a registration's credentials invalid (migration 12), made again from " +
+        'the change-feed ' +
+        'reasons that revoke them (REVOKING_REASONS, src/model/credentials.ts), so that SQL names the ones ' +
+        'TypeScript does.',
       sql: revoking,
     });
   }

@@ -20,7 +20,10 @@ export interface MemoryEvents {
   readonly subscriptions: Subscriptions;
   /** Appends one event per change of records of `type`, at the next positions. */
   append(type: string, changes: readonly RecordChange[]): void;
-  /** Calls `heard` with every append's changes, in the same synchronous step (what follows from an event happens with it). */
+  /**
+   * Calls `heard` with every append's changes, in the same synchronous step (what follows from an event
+   * happens with it).
+   */
   onAppend(heard: (type: string, changes: readonly RecordChange[]) => void): void;
 }
 

@@ -21,7 +21,10 @@ export interface Migration {
   readonly sql: string;
 }
 
-/** The names migrations 1 to 11 were released under (and databases recorded), by file, from before a migration's file named it. */
+/**
+ * The names migrations 1 to 11 were released under (and databases recorded), by file, from before a
+ * migration's file named it.
+ */
 const RELEASED_NAMES: Readonly<Record<string, string>> = {
   'v1-registration-tables': 'registration tables and search keys',
   'v2-audit-trail': 'append-only audit trail',
@@ -68,14 +71,19 @@ export async function readMigrations(folder: URL): Promise<Migration[]> {
     if (migration.version !== i + 1) {
       const twice = list.filter((m) => m.version === migration.version).length > 1;
       throw new Error(
-        `migrations in ${fileURLToPath(folder)}: ${twice ? `two files are version ${migration.version}` : `version ${i + 1} is missing`}; each version from 1 is one file`,
+        `migrations in ${fileURLToPath(folder)}: ${
+          twice ? `two files are ` + `version ${migration.version}` : `version ${i + 1} is missing`
+        }; each version from 1 is one file`,
       );
     }
   });
   return list;
 }
 
-/** This code's migrations: each file of src/store/schema/ (compiled, dist/store/schema/), found by its name; read when asked for, never at import. */
+/**
+ * This code's migrations: each file of src/store/schema/ (compiled, dist/store/schema/), found by its name;
+ * read when asked for, never at import.
+ */
 export const loadMigrations = (): Promise<Migration[]> => readMigrations(new URL('./schema/', import.meta.url));
 
 /** The version the last of `list` brings a schema to. */
@@ -98,7 +106,8 @@ const CHECKSUM_COLUMN = 'ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS 
 export class MigrationChangedError extends LevError {
   constructor(readonly version: number) {
     super(
-      `Migration ${version} as applied to this database differs from migration ${version} in this code: applied migrations ` +
+      `Migration ${version} as applied to this database differs from migration ${version} in this code: applied ` +
+        `migrations ` +
         'must never be edited. Restore its text, and make the change a new migration.',
       { code: 'MigrationChanged' },
     );
@@ -111,7 +120,8 @@ export class UnknownMigrationError extends LevError {
     latest: number,
   ) {
     super(
-      `This database has migration(s) ${versions.join(', ')} applied, which this code does not know: it was migrated by a ` +
+      `This database has migration(s) ${versions.join(', ')} applied, which this code does not know: it was ` +
+        `migrated by a ` +
         `newer release (this one knows up to ${latest}). Run that release, or a newer one.`,
       { code: 'UnknownMigration' },
     );
@@ -148,7 +158,8 @@ async function appliedMigrations(db: SqlExecutor): Promise<Applied[]> {
   const [tracking] = await db.query<{ present: boolean; checksums: boolean }>(
     `SELECT to_regclass('schema_migrations') IS NOT NULL AS present,
             EXISTS (SELECT 1 FROM information_schema.columns
-                     WHERE table_schema = current_schema() AND table_name = 'schema_migrations' AND column_name = 'checksum') AS checksums`,
+                     WHERE table_schema = current_schema() AND table_name = 'schema_migrations' AND column_name ` +
+      `= 'checksum') AS checksums`,
   );
   if (!tracking?.present) return [];
   const rows = await db.query<{ version: number; checksum: string | null }>(
@@ -167,7 +178,10 @@ function checkApplied(applied: readonly Applied[], list: readonly Migration[]): 
   }
 }
 
-/** Migrations not yet applied, in order, after checking those that are; `list` is by default this code's (a test may add a fixture type's). */
+/**
+ * Migrations not yet applied, in order, after checking those that are; `list` is by default this code's (a
+ * test may add a fixture type's).
+ */
 export async function pendingMigrations(db: SqlExecutor, given?: readonly Migration[]): Promise<Migration[]> {
   const list = given ?? (await loadMigrations());
   const applied = await appliedMigrations(db);
@@ -180,7 +194,8 @@ export class BackfillPendingError extends Error {
   override name = 'BackfillPendingError';
   constructor(readonly types: readonly string[]) {
     super(
-      `The close-match keys of the ${types.join(', ')} records stored before migration 8, or before migration 10 made them numbers, are not all filled in yet: ` +
+      `The close-match keys of the ${types.join(', ')} records stored before migration 8, or before migration 10 ` +
+        `made them numbers, are not all filled in yet: ` +
         "run 'lev-api migrate' (npm run migrate) with the same DATABASE_URL; it resumes where it stopped.",
     );
   }

@@ -20,7 +20,8 @@ export function createPostgresCredentialStatuses(driver: SqlDriver): CredentialS
         for (let i = 0; i < TRIES_PER_LIST; i++) {
           const idx = randomInt(LIST_SIZE);
           const rows = await driver.query(
-            'INSERT INTO credential_status (list, idx, record_type, record_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING idx',
+            'INSERT INTO credential_status (list, idx, record_type, record_id) VALUES ($1, $2, $3, $4) ON ' +
+              'CONFLICT DO NOTHING RETURNING idx',
             [list, idx, type, id],
           );
           if (rows.length) return { list, idx };
@@ -32,7 +33,8 @@ export function createPostgresCredentialStatuses(driver: SqlDriver): CredentialS
     async invalid(list) {
       if (!Number.isSafeInteger(list) || list < 1 || list > 2 ** 31 - 1) return undefined;
       const rows = await driver.query<{ idx: number; invalid: boolean }>(
-        '(SELECT idx, invalid FROM credential_status WHERE list = $1 AND invalid) UNION ALL (SELECT -1, false FROM credential_status WHERE list = $1 LIMIT 1)',
+        '(SELECT idx, invalid FROM credential_status WHERE list = $1 AND invalid) UNION ALL (SELECT -1, false ' +
+          'FROM credential_status WHERE list = $1 LIMIT 1)',
         [list],
       );
       if (rows.length === 0) return undefined;

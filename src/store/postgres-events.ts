@@ -45,7 +45,10 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
   const waiters = feedWaiters();
   let listening = false;
 
-  /** The feed's last position, and the last one before the first event committed at or after `time` (the head when there is none). */
+  /**
+   * The feed's last position, and the last one before the first event committed at or after `time` (the head
+   * when there is none).
+   */
   const headAndBefore = async (time: Date) => {
     const [row] = await driver.query<{ head: string; first: string | null }>(
       `SELECT (SELECT position::text FROM feed_head) AS head,
@@ -61,7 +64,8 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
     async read(after, types, limit, window = READ_WINDOW) {
       // The head is read in the same snapshot as the events: every position up to it is visible.
       const rows = await driver.query<EventRow>(
-        `SELECT e.position::text, e.type, e.record_type, e.record_id::text, e.reason, e.committed_at, e.trace_parent, h.position::text AS head
+        `SELECT e.position::text, e.type, e.record_type, e.record_id::text, e.reason, e.committed_at, ` +
+          `e.trace_parent, h.position::text AS head
            FROM feed_head h
            LEFT JOIN LATERAL (
              SELECT * FROM feed_event
@@ -97,7 +101,8 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
     },
     async prune(cutoff) {
       const rows = await driver.query<{ count: number }>(
-        'WITH gone AS (DELETE FROM feed_event WHERE committed_at < $1 RETURNING 1) SELECT count(*)::int AS count FROM gone',
+        'WITH gone AS (DELETE FROM feed_event WHERE committed_at < $1 RETURNING 1) SELECT count(*)::int AS count ' +
+          'FROM gone',
         [cutoff],
       );
       return rows[0].count;
@@ -138,7 +143,8 @@ export function createPostgresEvents(driver: SqlDriver, recordTypes: readonly st
   const subscriptions: Subscriptions = {
     async add({ client, events, fields, roles }) {
       const rows = await driver.query(
-        'INSERT INTO feed_subscription (client, events, fields, roles) VALUES ($1, $2, $3, $4) ON CONFLICT (client) DO NOTHING RETURNING 1',
+        'INSERT INTO feed_subscription (client, events, fields, roles) VALUES ($1, $2, $3, $4) ON CONFLICT ' +
+          '(client) DO NOTHING RETURNING 1',
         [client, events, fields, roles ?? null],
       );
       if (rows.length === 0) throw new SubscriptionExists(client);

@@ -238,10 +238,12 @@ export function createPostgresRecords(
         db.query<SearchKeyRow & { truncated: boolean }>(
           `WITH hits AS (
            SELECT q.pass, k.id, count(*) AS shared, min(q.at) AS first
-             FROM unnest($1::bigint[], $2::int[]) WITH ORDINALITY AS q(key, pass, at) JOIN ${t.suggestionKeys} k ON k.key = q.key
+             FROM unnest($1::bigint[], $2::int[]) WITH ORDINALITY AS q(key, pass, at) JOIN ${t.suggestionKeys} k ` +
+            `ON k.key = q.key
             GROUP BY q.pass, k.id),
          ranked AS (
-           SELECT id, row_number() OVER (PARTITION BY pass ORDER BY shared DESC, first, id) AS n, ($3::int[])[pass] AS cap FROM hits),
+           SELECT id, row_number() OVER (PARTITION BY pass ORDER BY shared DESC, first, id) AS n, ` +
+            `($3::int[])[pass] AS cap FROM hits),
          chosen AS (SELECT DISTINCT id FROM ranked WHERE n <= cap)
          SELECT ${searchKeyColumns('s')},
                 EXISTS (SELECT FROM ranked WHERE n > cap) AS truncated

@@ -26,7 +26,8 @@ export function createPostgresWalletStore(driver: SqlDriver): WalletStore {
   return {
     async createOffer(offer) {
       await driver.query(
-        `INSERT INTO wallet_offer (id, record_type, record_id, configuration_id, wallet_subject, tx_code_hash, offered_by, expires_at)
+        `INSERT INTO wallet_offer (id, record_type, record_id, configuration_id, wallet_subject, tx_code_hash, ` +
+          `offered_by, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [
           offer.id,
@@ -68,7 +69,8 @@ export function createPostgresWalletStore(driver: SqlDriver): WalletStore {
     },
     async failTxCode(id, max) {
       const rows = await driver.query<{ dead: boolean }>(
-        'UPDATE wallet_offer SET tx_code_failures = tx_code_failures + 1, dead = dead OR tx_code_failures + 1 >= $2 WHERE id = $1 RETURNING dead',
+        'UPDATE wallet_offer SET tx_code_failures = tx_code_failures + 1, dead = dead OR tx_code_failures + 1 >= ' +
+          '$2 WHERE id = $1 RETURNING dead',
         [id, max],
       );
       return rows[0]?.dead ?? true;
@@ -82,7 +84,8 @@ export function createPostgresWalletStore(driver: SqlDriver): WalletStore {
     },
     async redeem(id, notificationId) {
       const rows = await driver.query(
-        'UPDATE wallet_offer SET notification_id = $2, redeemed_at = now() WHERE id = $1 AND notification_id IS NULL RETURNING id',
+        'UPDATE wallet_offer SET notification_id = $2, redeemed_at = now() WHERE id = $1 AND notification_id IS ' +
+          'NULL RETURNING id',
         [id, notificationId],
       );
       return rows.length === 1;
@@ -90,7 +93,8 @@ export function createPostgresWalletStore(driver: SqlDriver): WalletStore {
     async addNonce(nonce, expiresAt) {
       // Expired ones go as new ones come, a few at a time, so the table holds what is live.
       await driver.query(
-        `WITH gone AS (DELETE FROM wallet_nonce WHERE nonce IN (SELECT nonce FROM wallet_nonce WHERE expires_at < now() LIMIT 10))
+        `WITH gone AS (DELETE FROM wallet_nonce WHERE nonce IN (SELECT nonce FROM wallet_nonce WHERE expires_at ` +
+          `< now() LIMIT 10))
          INSERT INTO wallet_nonce (nonce, expires_at) VALUES ($1, $2)`,
         [nonce, new Date(expiresAt)],
       );

@@ -97,7 +97,10 @@ const DEAD_COLUMNS = 'client, position::text, failed_at, attempts, last_status, 
 export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
   /** Runs `sql` (whose last parameter is the lease owner) only while the lease is held. */
   const held = async (sql: string, params: unknown[]) => (await driver.query(sql, params)).length > 0;
-  /** An UPDATE of the endpoint (`w`) joined to its subscription (`s`), RETURNING ${ACTIVE}: false when the lease was not held. */
+  /**
+   * An UPDATE of the endpoint (`w`) joined to its subscription (`s`), RETURNING ${ACTIVE}: false when the
+   * lease was not held.
+   */
   const recorded = (rows: { active: boolean }[]): Recorded => rows.length > 0 && { active: rows[0].active };
 
   return {
@@ -121,7 +124,8 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
     },
     async rotate(client, secret, graceMs) {
       const rows = await driver.query(
-        `UPDATE webhook_endpoint SET previous_secret = secret, previous_until = now() + $3 * interval '1 millisecond', secret = $2, updated_at = now()
+        `UPDATE webhook_endpoint SET previous_secret = secret, previous_until = now() + $3 * interval '1 ` +
+          `millisecond', secret = $2, updated_at = now()
           WHERE client = $1 RETURNING 1`,
         [client, secret, graceMs],
       );
@@ -138,7 +142,8 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
       const rows = await driver.query<EndpointRow & { head: string; dead: number; oldest: Date | null }>(
         `SELECT ${COLUMNS}, h.position::text AS head,
                 (SELECT count(*)::int FROM webhook_dead_letter d WHERE d.client = w.client) AS dead,
-                (SELECT e.committed_at FROM feed_event e WHERE e.position > w.delivered_through AND e.type = ANY(s.events) ORDER BY e.position LIMIT 1) AS oldest
+                (SELECT e.committed_at FROM feed_event e WHERE e.position > w.delivered_through AND e.type = ` +
+          `ANY(s.events) ORDER BY e.position LIMIT 1) AS oldest
            FROM webhook_endpoint w JOIN feed_subscription s USING (client) CROSS JOIN feed_head h ORDER BY w.client`,
       );
       return rows.map(
@@ -157,7 +162,8 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
             WHERE NOT s.paused AND w.disabled_at IS NULL
               AND (w.lease_until IS NULL OR w.lease_until < now())
               AND w.client <> ALL($4::text[])
-              AND ((w.delivered_through < (SELECT position FROM feed_head) AND (w.next_attempt_at IS NULL OR w.next_attempt_at <= now()))
+              AND ((w.delivered_through < (SELECT position FROM feed_head) AND (w.next_attempt_at IS NULL OR ` +
+          `w.next_attempt_at <= now()))
                    OR EXISTS (SELECT 1 FROM webhook_dead_letter d WHERE d.client = w.client AND d.redeliver))
             -- A lease given back keeps the time it ended: the subscription waiting longest goes first.
             ORDER BY w.lease_until NULLS FIRST, w.client
@@ -183,21 +189,27 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
     async record(lease, outcome: AttemptOutcome, leaseMs): Promise<Recorded> {
       const { client } = lease.endpoint;
       const extend = `lease_until = now() + ${Math.round(leaseMs)} * interval '1 millisecond', updated_at = now()`;
-      // Each statement reads the subscription as it updates the endpoint: whether it is still active, for no extra round trip.
-      const held = `FROM feed_subscription s WHERE w.client = $1 AND s.client = w.client AND w.lease_owner = $2 AND w.delivered_through < $3 RETURNING ${ACTIVE} AS active`;
+      // Each statement reads the subscription as it updates the endpoint: whether it is still active, for no
+      // extra round trip.
+      const held =
+        `FROM feed_subscription s WHERE w.client = $1 AND s.client = w.client AND w.lease_owner = $2 ` +
+        `AND w.delivered_through < $3 RETURNING ${ACTIVE} AS active`;
       switch (outcome.kind) {
         case 'delivered':
           return recorded(
             await driver.query(
-              `UPDATE webhook_endpoint w SET delivered_through = $3, attempts = 0, failing_since = NULL, next_attempt_at = NULL, last_status = NULL, last_error = NULL, ${extend} ${held}`,
+              `UPDATE webhook_endpoint w SET delivered_through = $3, attempts = 0, failing_since = NULL, ` +
+                `next_attempt_at = NULL, last_status = NULL, last_error = NULL, ${extend} ${held}`,
               [client, lease.owner, outcome.position],
             ),
           );
         case 'retry':
           return recorded(
             await driver.query(
-              `UPDATE webhook_endpoint w SET attempts = w.attempts + 1, failing_since = coalesce(w.failing_since, now()),
-                      next_attempt_at = now() + $4 * interval '1 millisecond', last_status = $5, last_error = $6, ${extend} ${held}`,
+              `UPDATE webhook_endpoint w SET attempts = w.attempts + 1, failing_since = ` +
+                `coalesce(w.failing_since, now()),
+                      next_attempt_at = now() + $4 * interval '1 millisecond', last_status = $5, last_error = ` +
+                `$6, ${extend} ${held}`,
               [client, lease.owner, outcome.position, outcome.delayMs, outcome.status ?? null, outcome.error],
             ),
           );
@@ -206,14 +218,17 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
           return driver.transaction(async (tx) => {
             const moved = recorded(
               await tx.query(
-                `UPDATE webhook_endpoint w SET delivered_through = $3, attempts = 0, failing_since = NULL, next_attempt_at = NULL, last_status = $4, last_error = $5, ${extend} ${held}`,
+                `UPDATE webhook_endpoint w SET delivered_through = $3, attempts = 0, failing_since = NULL, ` +
+                  `next_attempt_at = NULL, last_status = $4, last_error = $5, ${extend} ${held}`,
                 [client, lease.owner, outcome.position, outcome.status ?? null, outcome.error],
               ),
             );
             if (!moved) return false;
             await tx.query(
-              `INSERT INTO webhook_dead_letter (client, position, attempts, last_status, last_error) VALUES ($1, $2, $3, $4, $5)
-               ON CONFLICT (client, position) DO UPDATE SET failed_at = now(), attempts = EXCLUDED.attempts, last_status = EXCLUDED.last_status, last_error = EXCLUDED.last_error, redeliver = false`,
+              `INSERT INTO webhook_dead_letter (client, position, attempts, last_status, last_error) VALUES ($1, ` +
+                `$2, $3, $4, $5)
+               ON CONFLICT (client, position) DO UPDATE SET failed_at = now(), attempts = EXCLUDED.attempts, ` +
+                `last_status = EXCLUDED.last_status, last_error = EXCLUDED.last_error, redeliver = false`,
               [client, outcome.position, outcome.attempts, outcome.status ?? null, outcome.error],
             );
             return moved;
@@ -221,7 +236,8 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
         case 'gone':
           return recorded(
             await driver.query(
-              `UPDATE webhook_endpoint w SET disabled_at = now(), disabled_reason = $4, last_status = $5, lease_owner = NULL, lease_until = NULL, updated_at = now() ${held}`,
+              `UPDATE webhook_endpoint w SET disabled_at = now(), disabled_reason = $4, last_status = $5, ` +
+                `lease_owner = NULL, lease_until = NULL, updated_at = now() ${held}`,
               [client, lease.owner, outcome.position, `the receiver answered ${outcome.status} Gone`, outcome.status],
             ),
           );
@@ -229,14 +245,17 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
     },
     async skipTo(lease, position) {
       return held(
-        `UPDATE webhook_endpoint SET delivered_through = $3, updated_at = now() WHERE client = $1 AND lease_owner = $2 AND delivered_through < $3 AND attempts = 0 RETURNING 1`,
+        `UPDATE webhook_endpoint SET delivered_through = $3, updated_at = now() WHERE client = $1 AND ` +
+          `lease_owner = $2 AND delivered_through < $3 AND attempts = 0 RETURNING 1`,
         [lease.endpoint.client, lease.owner, position],
       );
     },
     async release(lease) {
-      // lease_until keeps when the turn ended (in the past, so the subscription may be claimed at once), for the claims' order.
+      // lease_until keeps when the turn ended (in the past, so the subscription may be claimed at once), for
+      // the claims' order.
       await driver.query(
-        'UPDATE webhook_endpoint SET lease_owner = NULL, lease_until = clock_timestamp() WHERE client = $1 AND lease_owner = $2',
+        'UPDATE webhook_endpoint SET lease_owner = NULL, lease_until = clock_timestamp() WHERE client = $1 AND ' +
+          'lease_owner = $2',
         [lease.endpoint.client, lease.owner],
       );
     },
@@ -257,12 +276,14 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
     async redelivered(lease, position, ok, status, error) {
       if (ok) {
         await driver.query(
-          `DELETE FROM webhook_dead_letter d USING webhook_endpoint w WHERE d.client = $1 AND d.position = $3 AND w.client = d.client AND w.lease_owner = $2`,
+          `DELETE FROM webhook_dead_letter d USING webhook_endpoint w WHERE d.client = $1 AND d.position = $3 ` +
+            `AND w.client = d.client AND w.lease_owner = $2`,
           [lease.endpoint.client, lease.owner, position],
         );
       } else {
         await driver.query(
-          `UPDATE webhook_dead_letter SET redeliver = false, failed_at = now(), attempts = attempts + 1, last_status = $3, last_error = $4 WHERE client = $1 AND position = $2`,
+          `UPDATE webhook_dead_letter SET redeliver = false, failed_at = now(), attempts = attempts + 1, ` +
+            `last_status = $3, last_error = $4 WHERE client = $1 AND position = $2`,
           [lease.endpoint.client, position, status ?? null, error ?? null],
         );
       }

@@ -25,11 +25,14 @@ import { tableNames } from './record-tables.ts';
 import { suggestionKeyColumns } from './suggestion-backfill.ts';
 
 // Staging tables, dropped with the transaction that made them.
-const STAGE = `
+const STAGE =
+  `
 CREATE TEMP TABLE load_records (id bigint NOT NULL, data text NOT NULL, search_keys text NOT NULL) ON COMMIT DROP;
-CREATE TEMP TABLE load_keys (id bigint NOT NULL, date date NOT NULL, surname text COLLATE "C" NOT NULL, forenames text COLLATE "C" NOT NULL) ON COMMIT DROP;
+CREATE TEMP TABLE load_keys (id bigint NOT NULL, date date NOT NULL, surname text COLLATE "C" NOT NULL, ` +
+  `forenames text COLLATE "C" NOT NULL) ON COMMIT DROP;
 CREATE TEMP TABLE load_suggestion_keys (key bigint NOT NULL, id bigint NOT NULL) ON COMMIT DROP;
-CREATE TEMP TABLE load_changed (id bigint NOT NULL, inserted boolean NOT NULL, reason text, old_keys text) ON COMMIT DROP;
+CREATE TEMP TABLE load_changed (id bigint NOT NULL, inserted boolean NOT NULL, reason text, old_keys text) ON ` +
+  `COMMIT DROP;
 CREATE TEMP TABLE load_events (id bigint NOT NULL, reason text) ON COMMIT DROP`;
 
 interface Targets {
@@ -96,7 +99,9 @@ async function copyBatch(
   if (keys.rowCount) await tx.copyFrom(`COPY ${into.keys} (id, date, surname, forenames) FROM STDIN`, keys.data());
   if (suggestions.rowCount) {
     await tx.copyFrom(
-      `COPY ${into.suggestionKeys} (key, id) FROM STDIN WITH (FORMAT binary${into.freezeSuggestionKeys ? ', FREEZE' : ''})`,
+      `COPY ${into.suggestionKeys} (key, id) FROM STDIN WITH (FORMAT binary${
+        into.freezeSuggestionKeys ? ', ' + 'FREEZE' : ''
+      })`,
       suggestions.data(),
     );
   }
@@ -116,7 +121,8 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
   const t = tableNames(type);
   // For an updated record only; its new text is what the INSERT returned (l).
   const ofStored = (select: string) =>
-    `CASE WHEN c.inserted THEN NULL ELSE (SELECT ${select} FROM ${t.records} o, (SELECT c.data) l WHERE o.id = c.id) END`;
+    `CASE WHEN c.inserted THEN NULL ELSE (SELECT ${select} FROM ${t.records} o, (SELECT c.data) l WHERE o.id = ` +
+    `c.id) END`;
   await tx.query(
     `WITH changed AS (
        INSERT INTO ${t.records} AS r (id, data, search_keys)
@@ -147,7 +153,8 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
   if (old.length) {
     const { keys, ids } = suggestionKeyColumns(old);
     await tx.query(
-      `DELETE FROM ${t.suggestionKeys} k USING unnest($1::bigint[], $2::bigint[]) AS d(key, id) WHERE k.key = d.key AND k.id = d.id`,
+      `DELETE FROM ${t.suggestionKeys} k USING unnest($1::bigint[], $2::bigint[]) AS d(key, id) WHERE k.key = ` +
+        `d.key AND k.id = d.id`,
       [keys, ids],
     );
   }
@@ -164,7 +171,8 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
     `WITH new AS (
        SELECT 's'::"char" AS part, s.surname AS name, s.id FROM load_keys s JOIN load_changed c ON c.id = s.id
        UNION
-       SELECT 'f', split_part(s.forenames, ' ', 1), s.id FROM load_keys s JOIN load_changed c ON c.id = s.id WHERE s.forenames <> ''),
+       SELECT 'f', split_part(s.forenames, ' ', 1), s.id FROM load_keys s JOIN load_changed c ON c.id = s.id ` +
+      `WHERE s.forenames <> ''),
      old_keys AS (
        SELECT c.id, k->>'surname' AS surname, k->>'forenames' AS forenames
          FROM load_changed c, json_array_elements(c.old_keys::json) AS k WHERE NOT c.inserted),
@@ -183,7 +191,8 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
      ON CONFLICT (part, name) DO UPDATE SET count = n.count + EXCLUDED.count`,
   );
   const [{ inserted, updated }] = await tx.query<{ inserted: number; updated: number }>(
-    'SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM load_changed',
+    'SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS ' +
+      'updated FROM load_changed',
   );
   return { inserted, updated, unchanged: total - inserted - updated };
 }
@@ -209,7 +218,8 @@ async function appendEvents(
   const [{ added }] = await tx.query<{ added: number }>(
     `WITH added AS (
        INSERT INTO feed_event (position, type, record_type, record_id, reason, committed_at, trace_parent)
-       SELECT $1::bigint + row_number() OVER (ORDER BY id), CASE WHEN reason IS NULL THEN $2 ELSE $3 END, $4, id, reason, $5, $6
+       SELECT $1::bigint + row_number() OVER (ORDER BY id), CASE WHEN reason IS NULL THEN $2 ELSE $3 END, $4, ` +
+      `id, reason, $5, $6
          FROM (${source}) s
        RETURNING 1
      )
@@ -291,7 +301,8 @@ export async function writeRecords(
         `INSERT INTO ${t.nameCounts} (part, name, count)
          SELECT 's', surname, count(DISTINCT id) FROM ${t.keys} GROUP BY surname
          UNION ALL
-         SELECT 'f', split_part(forenames, ' ', 1), count(DISTINCT id) FROM ${t.keys} WHERE forenames <> '' GROUP BY split_part(forenames, ' ', 1)
+         SELECT 'f', split_part(forenames, ' ', 1), count(DISTINCT id) FROM ${t.keys} WHERE forenames <> '' ` +
+          `GROUP BY split_part(forenames, ' ', 1)
          UNION ALL
          SELECT '*', '', $1::bigint`,
         [total],

@@ -75,7 +75,10 @@ export function replicaSet(primary: SqlDriver, drivers: readonly SqlDriver[], op
     position: 0,
     probing: false,
   }));
-  /** The primary's WAL position at recent times, oldest first: kept long enough to place any replica within the bound. */
+  /**
+   * The primary's WAL position at recent times, oldest first: kept long enough to place any replica within
+   * the bound.
+   */
   const samples: { at: number; lsn: bigint }[] = [];
   const fallbacks: FallbackCounts = { empty: 0, failed: 0, unfit: 0 };
   let turn = 0;

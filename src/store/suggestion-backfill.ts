@@ -74,7 +74,8 @@ export async function backfillSuggestionKeys(
         }
         const { keys, ids } = suggestionKeyColumns(rows);
         await tx.query(
-          `INSERT INTO ${t.suggestionKeys} (key, id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT DO NOTHING`,
+          `INSERT INTO ${t.suggestionKeys} (key, id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON ` +
+            `CONFLICT DO NOTHING`,
           [keys, ids],
         );
         await tx.query('UPDATE suggestion_key_backfill SET after_id = $2 WHERE type = $1', [
@@ -98,7 +99,10 @@ export async function backfillSuggestionKeys(
   return counts;
 }
 
-/** The types whose backfill is not done (none before migration 8; all again after migration 10): close matches of their older records cannot be found yet. */
+/**
+ * The types whose backfill is not done (none before migration 8; all again after migration 10): close matches
+ * of their older records cannot be found yet.
+ */
 export async function pendingBackfills(db: SqlExecutor): Promise<string[]> {
   const [{ present }] = await db.query<{ present: boolean }>(
     "SELECT to_regclass('suggestion_key_backfill') IS NOT NULL AS present",

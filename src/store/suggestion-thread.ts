@@ -37,7 +37,10 @@ const STOP_MS = 5_000;
 /** The thread's connections: one statement at a time, and the feed's listening connection. */
 const THREAD_POOL_SIZE = 2;
 
-/** A type's register as the process sends it: how many records it has, and the search keys of some (none: the record has gone). */
+/**
+ * A type's register as the process sends it: how many records it has, and the search keys of some (none: the
+ * record has gone).
+ */
 export interface FedRecords {
   readonly type: string;
   readonly records: number;

@@ -3,7 +3,8 @@
  * URL with its query string, which here holds names and dates of birth; an SQL statement; an
  * error's message), so every span passes this allow-list on its way to the exporter: the
  * attributes named below and no others, URLs without their query and without the system numbers in
- * their paths, no events, no status message, no link attributes. A new instrumentation's attributes are dropped until they are named here.
+ * their paths, no events, no status message, no link attributes. A new instrumentation's attributes are
+ * dropped until they are named here.
  */
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';

@@ -19,7 +19,10 @@ async function inlineScriptHash(): Promise<string> {
   return `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 }
 
-/** `formTargets`: origins besides this one a form may lead to (the issuer's sign-in and sign-out pages: browsers check redirects too). */
+/**
+ * `formTargets`: origins besides this one a form may lead to (the issuer's sign-in and sign-out pages:
+ * browsers check redirects too).
+ */
 const cspOf = (scriptHash: string, formTargets: readonly string[]) =>
   [
     "default-src 'none'",

@@ -27,11 +27,17 @@ export interface OidcSignIn {
   readonly origin: string;
   /** Where to send the caseworker to sign in, and what to keep for the callback. */
   start(): Promise<{ url: string; pending: PendingSignIn }>;
-  /** The caseworker and their tokens, from the issuer's answer (the callback's query); throws SignInError when it does not check out. */
+  /**
+   * The caseworker and their tokens, from the issuer's answer (the callback's query); throws SignInError when
+   * it does not check out.
+   */
   finish(answer: URLSearchParams, pending: PendingSignIn): Promise<{ user: SessionUser; tokens: SessionTokens }>;
   /** New tokens from the refresh token; undefined when there is none, or the issuer no longer honours it. */
   refresh(tokens: SessionTokens): Promise<SessionTokens | undefined>;
-  /** The issuer's own sign-out page (RP-initiated logout), when it has one; it sends the caseworker back to the sign-in page. */
+  /**
+   * The issuer's own sign-out page (RP-initiated logout), when it has one; it sends the caseworker back to
+   * the sign-in page.
+   */
   signOutUrl(tokens: SessionTokens | undefined): Promise<string | undefined>;
 }
 
@@ -147,7 +153,8 @@ export function createOidcSignIn(config: UiSignInConfig): OidcSignIn {
           idTokenExpected: true,
         });
       } catch (cause) {
-        // The token endpoint's OAuth error code (invalid_grant, say) when it gave one: a code of the spec's list, never personal.
+        // The token endpoint's OAuth error code (invalid_grant, say) when it gave one: a code of the spec's
+        // list, never personal.
         const { error: oauthError, code } = cause as { error?: unknown; code?: string };
         throw new SignInError(
           typeof oauthError === 'string' && /^[a-z_]{1,64}$/.test(oauthError)

@@ -100,7 +100,10 @@ function credentialChecks(issuer: string, dispatcher: Agent | undefined, mock: b
   return { issuer: () => issuer, fetch: fetcher, allowHttp: mock && issuer.startsWith('http://') };
 }
 
-/** Runs the pages (for `descriptions`, read by the entry point) until SIGTERM/SIGINT, then finishes the requests in progress. */
+/**
+ * Runs the pages (for `descriptions`, read by the entry point) until SIGTERM/SIGINT, then finishes the
+ * requests in progress.
+ */
 export async function serveUi(config: UiConfig, descriptions: readonly RecordDescription[]) {
   const app = await buildUiApp(config, { descriptions });
   app.log.info(

@@ -33,7 +33,10 @@ export interface Session {
   readonly csrf: string;
   /** OIDC sign-in: the caseworker's tokens once signed in. */
   readonly tokens?: SessionTokens;
-  /** OIDC sign-in: what the issuer's answer is checked against, between sending the caseworker there and their return. */
+  /**
+   * OIDC sign-in: what the issuer's answer is checked against, between sending the caseworker there and their
+   * return.
+   */
   readonly pending?: { readonly state: string; readonly nonce: string; readonly verifier: string };
 }
 

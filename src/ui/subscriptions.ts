@@ -33,7 +33,9 @@ function lagOf(s: SubscriptionState): string {
     return s.lag ? `${events(s.lag)} behind; ${read}` : `Up to date; ${read}`;
   }
   if (!s.lag) return 'Up to date';
-  return `${events(s.lag)} behind${s.oldestUndeliveredAt ? `; the oldest waiting since ${whenUtc(s.oldestUndeliveredAt)}` : ''}`;
+  return `${events(s.lag)} behind${
+    s.oldestUndeliveredAt ? `; the oldest waiting ` + `since ${whenUtc(s.oldestUndeliveredAt)}` : ''
+  }`;
 }
 
 function failuresOf(s: SubscriptionState): string {
@@ -42,7 +44,9 @@ function failuresOf(s: SubscriptionState): string {
   const last =
     s.lastStatus !== undefined ? `HTTP ${s.lastStatus}${s.lastError ? `: ${s.lastError}` : ''}` : s.lastError;
   const next = s.nextAttemptAt ? `; the next attempt on ${whenUtc(s.nextAttemptAt)}` : '';
-  return `${s.failures} failed ${s.failures === 1 ? 'attempt' : 'attempts'} at the next event${since}${last ? `; the last: ${last}` : ''}${next}`;
+  return `${s.failures} failed ${s.failures === 1 ? 'attempt' : 'attempts'} at the next event${since}${
+    last ? `; ` + `the last: ${last}` : ''
+  }${next}`;
 }
 
 export const subscriptionViews = (subscriptions: readonly SubscriptionState[]): SubscriptionView[] =>
@@ -54,7 +58,9 @@ export const subscriptionViews = (subscriptions: readonly SubscriptionState[]): 
       ...STATES[s.state],
       ...(s.state === 'disabled'
         ? {
-            detail: `The receiver answered 410 Gone${s.disabledAt ? ` on ${whenUtc(s.disabledAt)}` : ''}: nothing is sent until an operator enables it again.`,
+            detail:
+              `The receiver answered 410 Gone${s.disabledAt ? ` on ${whenUtc(s.disabledAt)}` : ''}: ` +
+              `nothing is sent until an operator enables it again.`,
           }
         : {}),
     },

@@ -25,7 +25,10 @@ export const ACTIVE_EVERY_MS = 2 * POSITION_EVERY_MS;
 export const ASK_AHEAD = 0.75;
 
 export interface ActiveCheck {
-  /** Whether the next event may be sent; waits for the store only when the last answer is too old. Throws what the store threw. */
+  /**
+   * Whether the next event may be sent; waits for the store only when the last answer is too old. Throws what
+   * the store threw.
+   */
   may(): Promise<boolean>;
   /** An answer got otherwise (a position recorded: WebhookStore.record), asked at `askedAt`. */
   seen(askedAt: number, active: boolean): void;
@@ -65,7 +68,8 @@ export function activeCheck(
 
   return {
     async may() {
-      // The answer asked ahead, if it was asked less than `everyMs` before; else one asked from now, whatever its round trip.
+      // The answer asked ahead, if it was asked less than `everyMs` before; else one asked from now, whatever
+      // its round trip.
       const due = now();
       while (!inactive && !failure && activeAt <= due - everyMs && activeAt < due) await ask();
       if (failure) throw failure.error;

@@ -17,7 +17,10 @@ const BACKOFF_BASE_MS = 5000;
 const BACKOFF_CAP_MS = 3_600_000;
 const RETRY_AFTER_CAP_MS = 86_400_000;
 
-/** Exponential from 5 s, at most an hour, with jitter (a half to the whole of it) so receivers coming back are not hit all at once. */
+/**
+ * Exponential from 5 s, at most an hour, with jitter (a half to the whole of it) so receivers coming back are
+ * not hit all at once.
+ */
 export const exponentialBackoff = (failures: number) => {
   const full = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(failures - 1, 20));
   return Math.round(full / 2 + (Math.random() * full) / 2);
@@ -65,7 +68,9 @@ export async function attempt(
     operation: 'events',
     // The receiver's origin and path, never its query.
     path: receiverAddress(endpoint.url),
-    query: `delivery=${kind} outcome=${ok ? 'delivered' : 'failed'} status=${result.status ?? 'none'} attempt=${attemptNumber}`,
+    query:
+      `delivery=${kind} outcome=${ok ? 'delivered' : 'failed'} status=${result.status ?? 'none'} ` +
+      `attempt=${attemptNumber}`,
     results: ok ? 1 : 0,
     requestId: id,
     records: [{ type: event.recordType, id: event.recordId }],

@@ -27,7 +27,9 @@ const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 /** An answer that was not a 2xx: its status, and for a 3xx that it was not followed. */
 export function statusFailure(status: number, redirectsElsewhere = false): string {
   if (status >= 300 && status < 400)
-    return `redirect not followed: the receiver answered ${status}${redirectsElsewhere ? ' (a redirect elsewhere)' : ''}`;
+    return `redirect not followed: the receiver answered ${status}${
+      redirectsElsewhere ? ' (a redirect elsewhere)' : ''
+    }`;
   return `status ${status}: the receiver answered ${status}`;
 }
 

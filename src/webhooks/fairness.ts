@@ -8,7 +8,10 @@
  */
 
 interface SlotShares {
-  /** Runs a claim for `slot`, given the subscriptions it may not take now; one claim at a time while any is slow, so the share holds. */
+  /**
+   * Runs a claim for `slot`, given the subscriptions it may not take now; one claim at a time while any is
+   * slow, so the share holds.
+   */
   claim<T extends { endpoint: { client: string } }>(
     slot: number,
     take: (exclude: readonly string[]) => Promise<T[]>,

@@ -14,7 +14,10 @@ export const deliveryStateOf = (
 ): DeliveryState =>
   endpoint.disabledAt ? 'disabled' : endpoint.paused ? 'paused' : endpoint.attempts > 0 ? 'retrying' : 'delivering';
 
-/** The receiver's origin and path, never its query, which may carry the receiver's own token. (Credentials and fragments are refused when a webhook is set.) */
+/**
+ * The receiver's origin and path, never its query, which may carry the receiver's own token. (Credentials and
+ * fragments are refused when a webhook is set.)
+ */
 export const receiverAddress = (url: string) => {
   const parsed = new URL(url);
   return `${parsed.origin}${parsed.pathname}`;

@@ -35,7 +35,10 @@ export interface DeliveryOptions {
   readonly feed: EventFeed;
   readonly audit: AuditTrail;
   readonly sender: Sender;
-  /** An event's `source`, and a subscription's fields rendered for the roles recorded on it, as the feed renders them. */
+  /**
+   * An event's `source`, and a subscription's fields rendered for the roles recorded on it, as the feed
+   * renders them.
+   */
   readonly renderer: EventFieldRenderer;
   readonly leaseMs: number;
   /** How long an event is retried before it is dead-lettered. */

@@ -89,7 +89,10 @@ export function clientCredentials(options: ClientCredentialsOptions): () => Prom
     };
     if (!response.ok || typeof answer.access_token !== 'string') {
       throw new Error(
-        `the token endpoint refused the client credentials: ${response.status} ${typeof answer.error === 'string' ? answer.error : ''}`.trim(),
+        (
+          `the token endpoint refused the client ` +
+          `credentials: ${response.status} ${typeof answer.error === 'string' ? answer.error : ''}`
+        ).trim(),
       );
     }
     const lifetimeMs = typeof answer.expires_in === 'number' ? answer.expires_in * 1000 : 60_000;

@@ -50,7 +50,10 @@ type SuggestionAnswers = { [T in RecordType]: AnswerOf<`suggest${V1<T>}`> };
 export type SuggestionsOf<T extends RecordType> = SuggestionAnswers[T];
 export type SuggestionOf<T extends RecordType> = SuggestionsOf<T>['candidates'][number];
 
-/** A record type the document lists without a schema or an operation named as above: none, or the next line fails to compile, naming it. */
+/**
+ * A record type the document lists without a schema or an operation named as above: none, or the next line
+ * fails to compile, naming it.
+ */
 type Untyped = {
   [T in RecordType]:
     | NeverAs<RecordOf<T>, T>
@@ -71,9 +74,15 @@ export type AuditEntriesParams = Query<'auditEntries'>;
 export type AuditEntry = Schemas['AuditEntry'];
 export type RecordAccessesParams = Query<'recordAccesses'>;
 export type AuditCheckpoint = Schemas['AuditCheckpoint'];
-/** A subscription to the change feed as the audit role sees it: its webhook (absent: the client reads the feed), state, lag, failures and dead letters. */
+/**
+ * A subscription to the change feed as the audit role sees it: its webhook (absent: the client reads the
+ * feed), state, lag, failures and dead letters.
+ */
 export type SubscriptionState = Schemas['SubscriptionState'];
-/** What a credential offer is asked with: the format, and optionally the holder's wallet subject and a transaction code. */
+/**
+ * What a credential offer is asked with: the format, and optionally the holder's wallet subject and a
+ * transaction code.
+ */
 export type OfferRequest = operations['createOffer']['requestBody']['content']['application/json'];
 /** A credential offer: its deep link, its transaction code when asked for, and when it expires. */
 export type CredentialOffer = operations['createOffer']['responses'][201]['content']['application/json'];
@@ -91,7 +100,10 @@ export type FeedEvent = Schemas['CloudEvent'];
 export interface EventsOptions {
   /** Start after this position (an event's `id`, or one you kept); absent, at the oldest event kept. */
   readonly after?: string;
-  /** Instead of `after`: start at the first event at or after this ISO date or time (after a 410 CursorExpired, say). */
+  /**
+   * Instead of `after`: start at the first event at or after this ISO date or time (after a 410
+   * CursorExpired, say).
+   */
   readonly since?: string;
   /** Stops the iteration: it ends (without error) as soon as the signal aborts, a waiting request included. */
   readonly signal?: AbortSignal;
@@ -99,7 +111,10 @@ export interface EventsOptions {
   readonly limit?: number;
   /** Seconds each request waits for an event when there is none (default 20, at most 30). */
   readonly wait?: number;
-  /** After a failed request (the network, a 5xx, 429): the first wait's ceiling, doubled each time (default 500 ms), and the longest (default 30 s). */
+  /**
+   * After a failed request (the network, a 5xx, 429): the first wait's ceiling, doubled each time (default
+   * 500 ms), and the longest (default 30 s).
+   */
   readonly backoff?: { readonly baseDelayMs?: number; readonly maxDelayMs?: number };
 }
 
@@ -117,7 +132,10 @@ export interface LevClientOptions {
   /** Where the service is, e.g. `https://lev.example.gov.uk` (no trailing path). */
   readonly baseUrl: string;
   readonly auth?: Auth;
-  /** An undici dispatcher (an Agent with client certificates: `mutualTls`); requests then go through undici's own fetch. */
+  /**
+   * An undici dispatcher (an Agent with client certificates: `mutualTls`); requests then go through undici's
+   * own fetch.
+   */
   readonly dispatcher?: Dispatcher;
   readonly retry?: RetryOptions;
   /** Another fetch (for tests, or an app's own); not with `dispatcher`. */
@@ -161,7 +179,10 @@ export interface LevClient {
   ): Promise<AuditEntries>;
   /** The audit trail's signed checkpoints, newest first, for a witness to keep (the `audit` role). */
   auditCheckpoints(params?: { limit?: number }, options?: CallOptions): Promise<AuditCheckpoint[]>;
-  /** Every subscription to the change feed, by client: where its events go, its state, lag, failures and dead letters (the `audit` role). */
+  /**
+   * Every subscription to the change feed, by client: where its events go, its state, lag, failures and dead
+   * letters (the `audit` role).
+   */
   subscriptions(options?: CallOptions): Promise<SubscriptionState[]>;
   /**
    * A digital certificate of the registration (the `credentials` role with the dataset's): the SD-JWT

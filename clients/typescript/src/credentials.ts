@@ -22,7 +22,10 @@ export interface VerifyCredentialOptions {
   readonly trustedIssuers: readonly string[];
   /** Whether an http:// issuer may be believed: only for the mock. */
   readonly allowHttp?: boolean;
-  /** The nonce the relying party gave the holder, checked in the key binding; required to accept a holder-bound presentation. */
+  /**
+   * The nonce the relying party gave the holder, checked in the key binding; required to accept a
+   * holder-bound presentation.
+   */
   readonly nonce?: string;
   /** Whether a credential naming a holder key must be presented with key binding (default true). */
   readonly requireKeyBinding?: boolean;
@@ -51,7 +54,10 @@ export class CredentialVerificationError extends Error {
   override name = 'CredentialVerificationError';
 }
 
-/** Input that is no credential at all (not an SD-JWT, or a JWT whose header or payload is no JSON object): a form asks again. */
+/**
+ * Input that is no credential at all (not an SD-JWT, or a JWT whose header or payload is no JSON object): a
+ * form asks again.
+ */
 export class NotACredentialError extends CredentialVerificationError {
   override name = 'NotACredentialError';
 }
@@ -109,7 +115,10 @@ async function issuerKeys(issuer: string, fetchFn: typeof fetch): Promise<JsonWe
   return keys;
 }
 
-/** Verifies a credential or a presentation of one (an SD-JWT VC, `~`-separated); throws CredentialVerificationError when it is not genuine. */
+/**
+ * Verifies a credential or a presentation of one (an SD-JWT VC, `~`-separated); throws
+ * CredentialVerificationError when it is not genuine.
+ */
 export async function verifyCredential(
   credential: string,
   options: VerifyCredentialOptions,

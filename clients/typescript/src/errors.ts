@@ -2,7 +2,10 @@
 export class LevApiError extends Error {
   override name = 'LevApiError';
   constructor(
-    /** The HTTP status: 400 bad input, 401 no identity, 403 not allowed, 404 no record, 429 slow down, 503 try again. */
+    /**
+     * The HTTP status: 400 bad input, 401 no identity, 403 not allowed, 404 no record, 429 slow down, 503 try
+     * again.
+     */
     readonly status: number,
     /** The service's stable code, e.g. `BadRequest`, `NotFound`. */
     readonly code: string,
@@ -14,7 +17,10 @@ export class LevApiError extends Error {
   }
 }
 
-/** The error a failed response stands for, from its `{code, message}` body (as read, text or parsed) when it has one. */
+/**
+ * The error a failed response stands for, from its `{code, message}` body (as read, text or parsed) when it
+ * has one.
+ */
 export function errorOf(response: Response, body: unknown): LevApiError {
   const requestId = response.headers.get('x-request-id') ?? undefined;
   const given = typeof body === 'object' && body !== null ? (body as { code?: unknown; message?: unknown }) : {};

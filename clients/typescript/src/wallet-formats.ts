@@ -68,7 +68,10 @@ const verifyJws = (jwk: JsonWebKey, data: string, signature: string) =>
 const jsonPart = (jwt: string, part: 0 | 1): Record<string, unknown> =>
   JSON.parse(Buffer.from(jwt.split('.')[part] ?? '', 'base64url').toString('utf8'));
 
-/** The entry of a token status list (its JWT form, signed by a key the issuer publishes): 0 where the credential stands. */
+/**
+ * The entry of a token status list (its JWT form, signed by a key the issuer publishes): 0 where the
+ * credential stands.
+ */
 async function statusOf(issuer: string, reference: unknown, fetchFn: typeof fetch): Promise<number> {
   const { idx, uri } = ((reference as { status_list?: { idx?: unknown; uri?: unknown } } | undefined)?.status_list ??
     {}) as { idx?: unknown; uri?: unknown };
@@ -151,7 +154,10 @@ const verifyingContext = ({ CoseKey }: typeof import('@owf/mdoc')): Pick<MdocCon
   },
 });
 
-/** Verifies an mdoc as the service issues it (OpenID4VCI's credential string); throws CredentialVerificationError when it is not genuine. */
+/**
+ * Verifies an mdoc as the service issues it (OpenID4VCI's credential string); throws
+ * CredentialVerificationError when it is not genuine.
+ */
 export async function verifyMdoc(
   credential: string,
   options: VerifyWalletCredentialOptions,
@@ -226,7 +232,10 @@ function didWebDocument(did: string, options: VerifyWalletCredentialOptions): { 
   return { issuer, url: path.length ? `${issuer}/did.json` : `${issuer}/.well-known/did.json` };
 }
 
-/** Verifies a W3C JWT VC as the service issues it (jwt_vc_json); throws CredentialVerificationError when it is not genuine. */
+/**
+ * Verifies a W3C JWT VC as the service issues it (jwt_vc_json); throws CredentialVerificationError when it is
+ * not genuine.
+ */
 export async function verifyJwtVc(
   credential: string,
   options: VerifyWalletCredentialOptions,

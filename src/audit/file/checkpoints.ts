@@ -39,6 +39,12 @@ export function heldFault(
   if (!head) return undefined;
   if (end === start + head.seq) return undefined;
   if (start + head.seq > entries)
-    return `names entry ${head.seq} after its start, but the chain ends ${entries - start} entries after it: entries were removed`;
-  return `names a head that is not the entry ${head.seq} after its start: the chain was rewritten${end === undefined ? '' : ', or entries removed or inserted'}`;
+    return (
+      `names entry ${head.seq} after its start, but the chain ends ${entries - start} entries after it: ` +
+      `entries were removed`
+    );
+  return (
+    `names a head that is not the entry ${head.seq} after its start: the chain was ` +
+    `rewritten${end === undefined ? '' : ', or entries removed or inserted'}`
+  );
 }

@@ -12,7 +12,10 @@ import { AuditFileError, type FileHead } from './files.ts';
 /** The file beside the trail that holds its head, by default. */
 export const defaultHeadPath = (path: string) => `${path}.head`;
 
-/** What the head file holds: the hash that ended the chain at the last sync, and that entry's time (null for a file's first line). */
+/**
+ * What the head file holds: the hash that ended the chain at the last sync, and that entry's time (null for a
+ * file's first line).
+ */
 export interface RecordedHead {
   readonly hash: string;
   readonly at: string | null;
@@ -38,7 +41,8 @@ export async function readHead(headPath: string): Promise<RecordedHead | undefin
   }
   if (typeof value?.hash !== 'string') {
     throw new AuditFileError(
-      `${headPath}: not the audit trail's head file (it holds no hash); run 'lev-api audit verify --file' on the trail beside it`,
+      `${headPath}: not the audit trail's head file (it holds no hash); run 'lev-api audit verify --file' on the ` +
+        `trail beside it`,
     );
   }
   return { hash: value.hash, at: typeof value.at === 'string' ? value.at : null };

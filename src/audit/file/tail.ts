@@ -49,7 +49,10 @@ async function linesBefore(path: string, end: number): Promise<number> {
 const setAsidePath = (path: string) => `${path}.torn-${new Date().toISOString().replace(/[:.]/g, '-')}`;
 
 interface FileEnd {
-  /** The hash the file's last whole line ends the chain with (its head line's, when it holds no entry); undefined when it has no whole line. */
+  /**
+   * The hash the file's last whole line ends the chain with (its head line's, when it holds no entry);
+   * undefined when it has no whole line.
+   */
   readonly hash: string | undefined;
   /** The last entry's time; null when the file holds only its first line. */
   readonly at?: string | null;
@@ -100,7 +103,8 @@ export async function fileEnd(path: string, repair: boolean): Promise<FileEnd | 
     const damaged = async (what: string) =>
       new AuditFileError(
         `${path} line ${await linesBefore(path, end)}: ${what}, so the chain cannot be continued from it; ` +
-          `run 'lev-api audit verify --file ${path}' to see the damage, and move the damaged files aside to start a new trail`,
+          `run 'lev-api audit verify --file ${path}' to see the damage, and move the damaged files aside to ` +
+          `start a new trail`,
       );
     let parsed: Partial<ChainedEntry & FileHead>;
     try {

@@ -41,7 +41,10 @@ interface FileProblem {
 
 /** What is said of the trail's end whatever the chain's state. */
 interface TrailNotes {
-  /** The newest file's last line has no line break: a write in progress, or one a crash cut short (never acknowledged); it is not checked. */
+  /**
+   * The newest file's last line has no line break: a write in progress, or one a crash cut short (never
+   * acknowledged); it is not checked.
+   */
   tornTail?: true;
   /** Torn last lines the service set aside when it started, kept for investigation. */
   setAside?: readonly string[];
@@ -70,7 +73,10 @@ type FileVerifyResult =
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The trail's numbered files, oldest first, with the numbers missing among them (a gap is a deleted or renamed file). */
+/**
+ * The trail's numbered files, oldest first, with the numbers missing among them (a gap is a deleted or
+ * renamed file).
+ */
 async function trailFiles(path: string): Promise<{ files: string[]; missing: Set<string>; setAside: string[] }> {
   const numbered = new RegExp(`^${escapeRegExp(basename(path))}\\.([1-9][0-9]*)$`);
   const torn = new RegExp(`^${escapeRegExp(basename(path))}\\.torn-`);
@@ -110,7 +116,8 @@ export async function verifyAuditFiles(
   witnessed: readonly Checkpoint[] = [],
 ): Promise<FileVerifyResult> {
   const problems: FileProblem[] = [];
-  // Where each hash a checkpoint names lies in the chain, as entries counted before it (a file's first line) or up to it (an entry).
+  // Where each hash a checkpoint names lies in the chain, as entries counted before it (a file's first line)
+  // or up to it (an entry).
   const watched = new Set(witnessed.flatMap((c) => [c.origin, ...c.heads.map((h) => h.hash)]));
   const found = new Map<string, number>();
   // The oldest entry's time in the files kept: a checkpoint after it must be found in them.
@@ -157,7 +164,8 @@ export async function verifyAuditFiles(
         line: 0,
         entries,
         reason:
-          'missing: the rotated files are numbered without gaps, so it was deleted or renamed; the chain cannot be followed across it',
+          'missing: the rotated files are numbered without gaps, so it was deleted or renamed; the chain cannot ' +
+          'be followed across it',
       });
       continue;
     }
@@ -193,7 +201,9 @@ export async function verifyAuditFiles(
       file: path,
       line: 0,
       entries,
-      reason: `ends before its last recorded head in ${headPath} (the entry of ${recorded.at ?? 'the start of a file'}): its newest entries were removed, or the trail was replaced`,
+      reason: `ends before its last recorded head in ${headPath} (the entry of ${
+        recorded.at ?? 'the start of a ' + 'file'
+      }): its newest entries were removed, or the trail was replaced`,
     });
   }
   // Only a whole chain says anything about the checkpoints: a broken one is reported for itself.

@@ -34,7 +34,10 @@ interface AuditFile {
   close(): Promise<void>;
 }
 
-/** Opens the trail's file, continuing the chain it holds (or, when it holds no whole line, the chain of the file before it), or starting one. */
+/**
+ * Opens the trail's file, continuing the chain it holds (or, when it holds no whole line, the chain of the
+ * file before it), or starting one.
+ */
 export async function openAuditFile(options: AuditFileOptions): Promise<AuditFile> {
   const { path, headPath } = options;
   const current = await fileEnd(path, true);
@@ -46,8 +49,11 @@ export async function openAuditFile(options: AuditFileOptions): Promise<AuditFil
     (await holds(path, hash)) || (current?.hash === undefined && (await holds(rotated(path, 1), hash)));
   if (recorded && recorded.hash !== head && !(await held(recorded.hash))) {
     throw new AuditFileError(
-      `${path} ends before its last recorded head in ${headPath} (the entry of ${recorded.at ?? 'the start of a file'}): ` +
-        `entries were removed from its end, or the trail was replaced; run 'lev-api audit verify --file ${path}' to see what is left, ` +
+      `${path} ends before its last recorded head in ${headPath} (the entry of ${
+        recorded.at ?? 'the start of a ' + 'file'
+      }): ` +
+        `entries were removed from its end, or the trail was replaced; run 'lev-api audit verify --file ${path}' ` +
+        `to see what is left, ` +
         'and to start a new trail, move the trail and its head file aside',
     );
   }

@@ -194,9 +194,11 @@ function build(r: Random, id: number): Rec {
     inquest ? inquestDay + r.int(1, 10) : postMortem ? died + r.int(5, 35) : died + r.bell(1, 14),
   );
   const certifiedBy = inquest
-    ? `Certificate received from ${coroner.name}, ${coroner.designation} for ${coronerArea}. Inquest held ${iso(inquestDay)}`
+    ? `Certificate received from ${coroner.name}, ${coroner.designation} for ${coronerArea}. Inquest ` +
+      `held ${iso(inquestDay)}`
     : postMortem
-      ? `Certificate received from ${coroner.name}, ${coroner.designation} for ${coronerArea}, after post-mortem without inquest`
+      ? `Certificate received from ${coroner.name}, ${coroner.designation} for ${coronerArea}, after post-mortem ` +
+        `without inquest`
       : doctor(r);
   const cause = inquest ? r.pick(INQUEST_CAUSES) : causeOfDeath(r, age, died - born, died);
 
@@ -372,7 +374,9 @@ function reregister(r: Random, first: Rec, id: number): [Rec, Rec] {
     deceased: {
       ...first.deceased,
       causeOfDeath: r.pick(INQUEST_CAUSES),
-      certifiedBy: `Certificate received from ${coroner.name}, ${coroner.designation} for ${coroner.area}. Inquest held ${iso(inquestDay)}`,
+      certifiedBy:
+        `Certificate received from ${coroner.name}, ${coroner.designation} for ${coroner.area}. ` +
+        `Inquest held ${iso(inquestDay)}`,
     },
     coroner,
     inquestDate: iso(inquestDay),

@@ -202,7 +202,8 @@ export const deaths = defineScenarios({
       id: 999999010,
       type: 'death',
       shows:
-        'Single match, found by the date of birth; a close match by a nickname and a day out (the register writes the surname in capitals)',
+        'Single match, found by the date of birth; a close match by a nickname and a day out (the register ' +
+        'writes the surname in capitals)',
       search: { surname: 'Priddy', forenames: 'Walter', date: '1930-06-14' },
       suggestion: closeMatch('date', ['Priddy', 'Walt', '1930-06-15'], ['normalised', 'nickname', 'near-date']),
       record: deathRecord({

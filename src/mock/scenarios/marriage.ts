@@ -312,7 +312,8 @@ export const marriages = defineScenarios({
       id: 999999010,
       type: 'marriage',
       shows:
-        "The same marriage, found through the bride; a close match by her surname's spelling and the day and month exchanged",
+        "The same marriage, found through the bride; a close match by her surname's spelling and the day and " +
+        'month exchanged',
       search: { surname: 'Fairweather', forenames: 'Lucy', dateOfMarriage: '2012-09-01' },
       suggestion: closeMatch(
         'dateOfMarriage',

@@ -36,7 +36,8 @@ export const death = defineRecord({
     dateParam: 'date',
     dateDescription: "The deceased's date of birth or date of death, YYYY-MM-DD",
     description:
-      "Finds deaths by the deceased's surname, forenames (a word prefix) and a date that is either the date of birth or the date of death.",
+      "Finds deaths by the deceased's surname, forenames (a word prefix) and a date that is either the date of " +
+      'birth or the date of death.',
     parties: [
       {
         surname: 'deceased.surname',

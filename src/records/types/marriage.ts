@@ -67,7 +67,8 @@ export const marriage = defineRecord({
     dateParam: 'dateOfMarriage',
     dateDescription: 'The date of the marriage, YYYY-MM-DD',
     description:
-      'Finds marriages by the surname and forenames (a word prefix) of either the bride or the groom, and the date of the marriage.',
+      'Finds marriages by the surname and forenames (a word prefix) of either the bride or the groom, and the ' +
+      'date of the marriage.',
     parties: [
       {
         surname: 'bride.surname',

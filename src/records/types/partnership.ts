@@ -42,7 +42,9 @@ const parent = (who: 'father' | 'mother', n: 1 | 2) =>
     occupation: text(`Occupation of partner ${n}'s ${who}`),
     retired: flag(`Whether partner ${n}'s ${who} had retired from that occupation`),
     designation: text(
-      `How partner ${n}'s ${who} is described, e.g. ${who === 'father' ? 'Father or Stepfather' : 'Mother or Adoptive mother'}`,
+      `How partner ${n}'s ${who} is described, e.g. ${
+        who === 'father' ? 'Father or Stepfather' : 'Mother or ' + 'Adoptive mother'
+      }`,
     ),
     deceased: flag(`Whether partner ${n}'s ${who} had died before the partnership was formed`),
   });
@@ -63,7 +65,8 @@ export const partnership = defineRecord({
     dateParam: 'dateOfPartnership',
     dateDescription: 'The date the civil partnership was formed, YYYY-MM-DD',
     description:
-      'Finds civil partnerships by the surname and forenames (a word prefix) of either partner, and the date the partnership was formed.',
+      'Finds civil partnerships by the surname and forenames (a word prefix) of either partner, and the date the ' +
+      'partnership was formed.',
     parties: [
       {
         surname: 'partner1.surname',

@@ -69,7 +69,8 @@ export function auditReportPages(
     }
   });
 
-  // A row of the report: one user's accesses on one day. `from` and `to` are the report's range, for the way back to it.
+  // A row of the report: one user's accesses on one day. `from` and `to` are the report's range, for the way
+  // back to it.
   app.get<{ Querystring: Values }>('/ui/audit/entries', async (request, reply) => {
     const signed = await signedIn(request, reply);
     if (!signed) return reply;

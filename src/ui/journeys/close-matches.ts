@@ -42,7 +42,11 @@ export function closeMatchesPage(app: FastifyInstance, { typeOf, signedIn, page,
           ],
           candidates: candidateViews(description, names.params, answer.candidates),
           truncated: answer.truncated,
-          searchAgain: `/ui/${type}/search?${new URLSearchParams(Object.entries(request.query).filter((entry): entry is [string, string] => entry[0] !== 'submitted' && entry[1] !== undefined))}`,
+          searchAgain: `/ui/${type}/search?${new URLSearchParams(
+            Object.entries(request.query).filter(
+              (entry): entry is [string, string] => entry[0] !== 'submitted' && entry[1] !== undefined,
+            ),
+          )}`,
         }),
       );
     } catch (error) {

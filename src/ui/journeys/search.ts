@@ -52,7 +52,11 @@ export function searchPages(
       const { roles } = signed.session.user!;
       const closeMatches =
         found.records.length === 0 && roles.includes(SUGGEST_ROLE)
-          ? `/ui/${type}/close-matches?${new URLSearchParams(Object.entries(values).filter((entry): entry is [string, string] => entry[0] !== 'systemNumber' && entry[1] !== undefined))}`
+          ? `/ui/${type}/close-matches?${new URLSearchParams(
+              Object.entries(values).filter(
+                (entry): entry is [string, string] => entry[0] !== 'systemNumber' && entry[1] !== undefined,
+              ),
+            )}`
           : undefined;
       return page(
         reply,
