@@ -155,5 +155,5 @@ check_user_and_root lev-serve
 check_health lev-serve
 
 bytes=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$IMAGE")
-base_bytes=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$BASE")
+base_bytes=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$BASE" || echo 0)
 step "passed in $(($(date +%s) - started)) s; image size $((bytes / 1000000)) MB (base $((base_bytes / 1000000)) MB)"
