@@ -78,7 +78,8 @@ if (statSync(target).isDirectory()) {
   const name = threadOf(window.pid);
   if (!name) {
     console.error(
-      `no .cpuprofile of process ${window.pid}'s thread ${values.thread} (the server of '${label(window)}') in ${target}`,
+      `no .cpuprofile of process ${window.pid}'s thread ${values.thread} (the server of '${label(window)}') ` +
+        `in ${target}`,
     );
     process.exit(2);
   }

@@ -137,7 +137,11 @@ for (let round = 0; round < Number(rounds); round++) {
       results[key].db.push((backendDelta(d0, d1) / n) * 1e6);
       results[key].rps.push(r.rps);
       console.log(
-        `round ${round} ${key}: ${Math.round(r.rps)}/s svc ${(((c1 - c0) / n) * 1e6).toFixed(0)} µs/req (user ${(((us1[0] - us0[0]) / n) * 1e6).toFixed(0)} sys ${(((us1[1] - us0[1]) / n) * 1e6).toFixed(0)}) db ${((backendDelta(d0, d1) / n) * 1e6).toFixed(0)} µs/req p99 ${r.latencyMs.p99.toFixed(0)} errors ${r.errors} ${bad.length ? JSON.stringify(bad) : ''}`,
+        `round ${round} ${key}: ${Math.round(r.rps)}/s svc ${(((c1 - c0) / n) * 1e6).toFixed(0)} µs/req ` +
+          `(user ${(((us1[0] - us0[0]) / n) * 1e6).toFixed(0)} ` +
+          `sys ${(((us1[1] - us0[1]) / n) * 1e6).toFixed(0)}) ` +
+          `db ${((backendDelta(d0, d1) / n) * 1e6).toFixed(0)} µs/req p99 ${r.latencyMs.p99.toFixed(0)} ` +
+          `errors ${r.errors} ${bad.length ? JSON.stringify(bad) : ''}`,
       );
     }
   }
