@@ -85,7 +85,8 @@ test('the audit table still refuses an operation that is not lookup, search or v
   if (store.kind !== 'postgres') throw new Error('a PostgreSQL store');
   const insert = (operation: string) =>
     store.driver.query(
-      `INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, request_id, hash, writer, seq) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 0, 'r', 'h', 'w', $2)`,
+      `INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, ` +
+        `request_id, hash, writer, seq) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 0, 'r', 'h', 'w', $2)`,
       [operation, operation.length],
     );
   await insert('verify');

@@ -594,7 +594,8 @@ test("postgres: every type's search uses its search-key primary key, not a seque
         .map((row) => row['QUERY PLAN'])
         .join('\n');
       const usesIndex = new RegExp(
-        `(Index Scan|Index Only Scan) using ${tables.keys}_pkey on ${tables.keys}|Bitmap Index Scan on ${tables.keys}_pkey`,
+        `(Index Scan|Index Only Scan) using ${tables.keys}_pkey on ${tables.keys}|Bitmap Index Scan ` +
+          `on ${tables.keys}_pkey`,
       );
       assert.match(plan, usesIndex, plan);
       // The whole key is used by the index: the date, the surname and the forenames range.

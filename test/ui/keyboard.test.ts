@@ -132,23 +132,26 @@ describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
     await page.close();
   });
 
-  test('a mistake is reached from the error summary, corrected, and the search by system number goes to the record', async () => {
-    const page = await signedIn('keys-only@example.gov.uk', ['birth']);
-    await page.goto(`${running.url}/ui/birth/search`);
-    await type(page, '#systemNumber', 'twelve');
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('.govuk-error-summary');
-    // GOV.UK's error summary takes the focus, and its link leads to the field.
-    await tabTo(page, '.govuk-error-summary a[href="#systemNumber"]', 5);
-    await page.keyboard.press('Enter');
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'systemNumber');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('123456789');
-    await page.keyboard.press('Enter');
-    await page.waitForURL(/\/ui\/birth\/123456789$/);
-    assert.match(await page.locator('main').innerText(), /Eleanor Rose/);
-    await page.close();
-  });
+  test(
+    'a mistake is reached from the error summary, corrected, and the search by system number goes to the ' + 'record',
+    async () => {
+      const page = await signedIn('keys-only@example.gov.uk', ['birth']);
+      await page.goto(`${running.url}/ui/birth/search`);
+      await type(page, '#systemNumber', 'twelve');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.govuk-error-summary');
+      // GOV.UK's error summary takes the focus, and its link leads to the field.
+      await tabTo(page, '.govuk-error-summary a[href="#systemNumber"]', 5);
+      await page.keyboard.press('Enter');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'systemNumber');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('123456789');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/ui\/birth\/123456789$/);
+      assert.match(await page.locator('main').innerText(), /Eleanor Rose/);
+      await page.close();
+    },
+  );
 
   test("check a certificate's details with the verify role alone", async () => {
     const page = await signedIn('checker@example.gov.uk', ['birth-verify']);

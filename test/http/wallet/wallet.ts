@@ -71,7 +71,10 @@ export interface PickedUp {
   readonly configurationId: string;
 }
 
-/** The whole pick-up as a wallet does it: the offer resolved, the token, a nonce, a proof, the credential, a notification. */
+/**
+ * The whole pick-up as a wallet does it: the offer resolved, the token, a nonce, a proof, the credential, a
+ * notification.
+ */
 export async function pickUp(wallet: Wallet, link: string, txCode?: string): Promise<PickedUp> {
   const { client, publicJwk } = wallet;
   const credentialOffer = await client.resolveCredentialOffer(link);
@@ -122,7 +125,10 @@ export async function publishedKeys(issuer: string) {
   };
 }
 
-/** Each format's check of what it issued: genuine, of the issuer and the record, bound to the wallet's key. Every format issued must have one. */
+/**
+ * Each format's check of what it issued: genuine, of the issuer and the record, bound to the wallet's key.
+ * Every format issued must have one.
+ */
 export const VERIFIERS: Record<
   string,
   (credential: string, context: { issuer: string; type: string; recordId: number; wallet: Wallet }) => Promise<void>
@@ -244,7 +250,8 @@ export const STATUS: Record<
   string,
   (credential: string, context: { issuer: string; type: string }) => Promise<number>
 > = {
-  // `@sd-jwt/sd-jwt-vc` fetches the list the credential names, checks its signature, and hands the entry to its validator.
+  // `@sd-jwt/sd-jwt-vc` fetches the list the credential names, checks its signature, and hands the entry to
+  // its validator.
   'dc+sd-jwt': async (credential, { issuer }) => {
     const entries: number[] = [];
     await new SDJwtVcInstance({
