@@ -286,7 +286,9 @@ test('serve --help lists every setting of src/config/, with its default and desc
     assert.match(
       stdout,
       new RegExp(
-        `^  ${name}${fallback === undefined ? '' : ` \\(default ${String(fallback).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`}$`,
+        `^  ${name}${
+          fallback === undefined ? '' : ` \\(default ` + `${String(fallback).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`
+        }$`,
         'm',
       ),
       name,

@@ -260,7 +260,8 @@ export async function startApp(
   await app.listen({ port: 0, host: '127.0.0.1' });
   t.after(() => app.close());
   const address = app.server.address();
-  const url = `${config.tls ? 'https' : 'http'}://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const url =
+    `${config.tls ? 'https' : 'http'}://127.0.0.1:` + `${typeof address === 'object' && address ? address.port : 0}`;
   return {
     url,
     app,

@@ -58,7 +58,9 @@ export function busyMachineNote(rows: readonly Row[]): string[] {
       : `${busy.length} of ${rows.length} phases`;
   return [
     `NOTE: other processes ` +
-      `used ${Math.min(...shares) === Math.max(...shares) ? shares[0] : `${Math.min(...shares)}–${Math.max(...shares)}`}% of a core during ${phases} ` +
+      `used ${
+        Math.min(...shares) === Math.max(...shares) ? shares[0] : `${Math.min(...shares)}–` + `${Math.max(...shares)}`
+      }% of a core during ${phases} ` +
       '(otherCpuPercent in the JSON): those figures are disturbed; run again on a quiet machine.',
   ];
 }
@@ -126,7 +128,8 @@ export function verificationAgainstSearch(rows: readonly Row[]): string[] {
         )
         .filter(Number.isFinite);
       return [
-        `${type} ${told(measured.map(({ search, verify }) => verify.rps / search.rps))}${cpu.length ? `, CPU ${told(cpu)}` : ''}`,
+        `${type} ` +
+          `${told(measured.map(({ search, verify }) => verify.rps / search.rps))}${cpu.length ? `, CPU ${told(cpu)}` : ''}`,
       ];
     });
     // The store's verification throughput against its search throughput: every pair of every type and round.

@@ -179,7 +179,8 @@ export async function pickUpPhases(
     if (left === 0 || refused.length)
       throw new RefusedError(
         `refusing to report pick-up ` +
-          `(${target.store}, ${kind}): ${left === 0 ? `its ${size} offers ran out` : `answers ${JSON.stringify(Object.fromEntries(refused))}`}`,
+          `(${target.store}, ${kind}): ` +
+          `${left === 0 ? `its ${size} offers ran out` : `answers ${JSON.stringify(Object.fromEntries(refused))}`}`,
       );
     if (kind === 'max') max = row;
     measurements.rows.push({ ...row, round });

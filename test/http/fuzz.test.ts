@@ -298,7 +298,9 @@ describe('fuzzing the record endpoints never yields anything but 200, 400, 401 o
   test('well-formed searches with arbitrary names succeed or name a parameter', async () => {
     await fc.assert(
       fc.asyncProperty(viewArbitrary, text, text, dateText, identity, async (view, surname, forenames, date, who) => {
-        const path = `${view.path}?${view.query.surname}=${percentEncode(surname)}&${view.query.forenames}=${percentEncode(forenames)}&${view.query.date}=${percentEncode(date)}`;
+        const path =
+          `${view.path}?${view.query.surname}=${percentEncode(surname)}&${view.query.forenames}=` +
+          `${percentEncode(forenames)}&${view.query.date}=${percentEncode(date)}`;
         const response = await assertAnswer(path, who.headers, who.valid, 'array');
         if (who.valid) assertNamesAParameter(response, view);
       }),

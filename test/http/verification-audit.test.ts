@@ -16,7 +16,8 @@ const REQUESTS: Array<[string, number]> = [
   [`/v1/verification/birth?${ASHWORTH}&systemNumber=123456780`, 200],
   ['/v1/verification/birth?surname=Carrow&forenames=Felix&dateOfBirth=2005-11-02', 200],
   [
-    '/v1/verification/marriage?partner1Surname=Kingsley&partner1Forenames=Sophie&partner2Surname=Merridew&partner2Forenames=Daniel&dateOfMarriage=2008-08-08',
+    '/v1/verification/marriage?partner1Surname=Kingsley&partner1Forenames=Sophie&partner2Surname=Merridew' +
+      '&partner2Forenames=Daniel&dateOfMarriage=2008-08-08',
     200,
   ],
   ['/v1/verification/death?surname=Nobody&forenames=Known&dateOfDeath=2001-01-01', 200],

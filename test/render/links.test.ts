@@ -79,7 +79,8 @@ describe('linked registrations', () => {
       assert.equal(last.status.blocked, false);
       assert.equal(typeof last.child.surname, 'string');
       const found = await lookup(
-        `${BIRTH}?surname=${encodeURIComponent(last.child.surname)}&forenames=${encodeURIComponent(last.child.forenames)}&dateOfBirth=${last.child.dateOfBirth}`,
+        `${BIRTH}?surname=${encodeURIComponent(last.child.surname)}&forenames=` +
+          `${encodeURIComponent(last.child.forenames)}&dateOfBirth=${last.child.dateOfBirth}`,
       );
       assert.ok(Array.isArray(found));
       const ids = (found as unknown as Json[]).map((record) => record.id);

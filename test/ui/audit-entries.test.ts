@@ -111,7 +111,8 @@ describe('the audit drill-down page', () => {
       const [ty, tm, td] = day.split('-');
       assert.equal(
         backTo(html),
-        `/ui/audit?from-day=${fd}&amp;from-month=${fm}&amp;from-year=${fy}&amp;to-day=${td}&amp;to-month=${tm}&amp;to-year=${ty}`,
+        `/ui/audit?from-day=${fd}&amp;from-month=${fm}&amp;from-year=${fy}&amp;to-day=${td}&amp;to-month=` +
+          `${tm}&amp;to-year=${ty}`,
         "back to the report's range",
       );
       assert.equal(

@@ -182,7 +182,8 @@ describe('caseworker pages in Chromium', { skip: missing }, () => {
     const page = await newPage();
     await signIn(page, 'basic-reader@example.gov.uk', ['birth']);
     await page.goto(
-      `${running.url}/ui/birth/search?submitted=1&surname=Marsden&forenames=George&dateOfBirth-day=14&dateOfBirth-month=3&dateOfBirth-year=2010`,
+      `${running.url}/ui/birth/search?submitted=1&surname=Marsden&forenames=George&dateOfBirth-day=14` +
+        `&dateOfBirth-month=3&dateOfBirth-year=2010`,
     );
     assert.equal(await page.locator('tbody tr').count(), 3);
     await looked(page, 'results');

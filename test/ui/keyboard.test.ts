@@ -125,7 +125,8 @@ describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
   test('without the suggest role no close matches are offered', async () => {
     const page = await signedIn('keys-only@example.gov.uk', ['birth']);
     await page.goto(
-      `${running.url}/ui/birth/search?submitted=1&surname=Smith&forenames=Kathryn&dateOfBirth-day=22&dateOfBirth-month=10&dateOfBirth-year=2012`,
+      `${running.url}/ui/birth/search?submitted=1&surname=Smith&forenames=Kathryn&dateOfBirth-day=22` +
+        `&dateOfBirth-month=10&dateOfBirth-year=2012`,
     );
     assert.match(await page.locator('main').innerText(), /No birth registration matches those details/);
     assert.equal(await page.locator('a[href^="/ui/birth/close-matches"]').count(), 0);

@@ -38,7 +38,9 @@ async function resolveDidWeb(
   did: string,
 ): Promise<{ id: string; verificationMethod: { id: string; publicKeyJwk: JWK }[]; assertionMethod: string[] }> {
   const [, , host, ...path] = did.split(':');
-  const url = `http://${decodeURIComponent(host)}${path.length ? `/${path.map(decodeURIComponent).join('/')}/did.json` : '/.well-known/did.json'}`;
+  const url = `http://${decodeURIComponent(host)}${
+    path.length ? `/${path.map(decodeURIComponent).join('/')}` + `/did.json` : '/.well-known/did.json'
+  }`;
   const response = await fetch(url);
   assert.equal(response.status, 200);
   return (await response.json()) as never;

@@ -87,9 +87,13 @@ for (const kind of await storeKinds()) {
       await refused({ proofs: { jwt: [await proof({}, { iat: now() - 3600 })] } }, 400, 'invalid_proof');
       await refused({ proofs: { jwt: [await proof({}, { nonce: 'not-a-nonce-we-gave' })] } }, 400, 'invalid_nonce');
       await refused({ proofs: { jwt: [await proof({}, { nonce: undefined })] } }, 400, 'invalid_nonce');
-      const unsigned = `${b64({ typ: 'openid4vci-proof+jwt', alg: 'none', jwk: wallet.publicJwk })}.${b64({ aud: app.url, iat: now(), nonce: await nonce() })}.`;
+      const unsigned =
+        `${b64({ typ: 'openid4vci-proof+jwt', alg: 'none', jwk: wallet.publicJwk })}.` +
+        `${b64({ aud: app.url, iat: now(), nonce: await nonce() })}.`;
       await refused({ proofs: { jwt: [unsigned] } }, 400, 'invalid_proof');
-      const hmacInput = `${b64({ typ: 'openid4vci-proof+jwt', alg: 'HS256', jwk: wallet.publicJwk })}.${b64({ aud: app.url, iat: now(), nonce: await nonce() })}`;
+      const hmacInput =
+        `${b64({ typ: 'openid4vci-proof+jwt', alg: 'HS256', jwk: wallet.publicJwk })}.` +
+        `${b64({ aud: app.url, iat: now(), nonce: await nonce() })}`;
       const hmac = `${hmacInput}.${createHmac('sha256', 'secret').update(hmacInput).digest('base64url')}`;
       await refused({ proofs: { jwt: [hmac] } }, 400, 'invalid_proof');
       const privateJwk = wallet.privateKey.export({ format: 'jwk' });

@@ -47,7 +47,10 @@ export function newWallet(): Wallet {
   const publicJwk = publicKey.export({ format: 'jwk' }) as JWK;
   const signJwt = (header: Json, payload: Json) => {
     const input = `${b64(header)}.${b64(payload)}`;
-    return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+    return (
+      `${input}.` +
+      `${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
+    );
   };
   const client = new Openid4vciClient({
     callbacks: {
