@@ -258,8 +258,9 @@ try {
       `CPU ${(((cpuAfter - cpuBefore) * 1e6) / delivered).toFixed(0)} µs`,
   );
   console.log(
-    `every receiver has every event, in ` +
-      `order: ${receivers.every((r) => new Set(r.positions).size === EVENTS && inOrder([...new Set(r.positions)])) ? 'yes' : 'NO'}`,
+    `every receiver has every event, in order: ${
+      receivers.every((r) => new Set(r.positions).size === EVENTS && inOrder([...new Set(r.positions)])) ? 'yes' : 'NO'
+    }`,
   );
 
   // 2. Latency at a steady rate.

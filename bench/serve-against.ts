@@ -4,7 +4,8 @@
  * CPU a request of each service process and of its backends (found by its connections' ports;
  * `NaN` when the pool's connections changed during the phase). docs/performance.md.
  *
- *   node --import tsx bench/serve-against.ts A/bin/lev-api.js B/bin/lev-api.js SCHEMA [SECONDS] [ROUNDS] [lookup,search-birth,verify-birth,suggest-birth] [BIRTHS] [OTHERS]
+ *   node --import tsx bench/serve-against.ts A/bin/lev-api.js B/bin/lev-api.js SCHEMA [SECONDS] [ROUNDS] \
+ *     [lookup,search-birth,verify-birth,suggest-birth] [BIRTHS] [OTHERS]
  *
  * SCHEMA `embedded:FOLDER` compares the two on the embedded store instead, each loading the
  * generated records of FOLDER (`lev-api generate --seed bench` into `<type>.ndjson`, as `npm run

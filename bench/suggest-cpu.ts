@@ -13,7 +13,8 @@
  * none with SUGGESTION_INDEX=service on PostgreSQL, so the collector has no heap of records to walk (at a
  * million births that walk was a fifth of the CPU, and moved the A/B by 10% and more from run to run).
  *
- *   node --import tsx bench/suggest-cpu.ts [--births 100000] [--queries 2000] [--rounds 4] [--against /path/to/checkout] [--profile FILE] [--one-day N] [--built] [--index-only]
+ *   node --import tsx bench/suggest-cpu.ts [--births 100000] [--queries 2000] [--rounds 4] \
+ *     [--against /path/to/checkout] [--profile FILE] [--one-day N] [--built] [--index-only]
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';

@@ -129,7 +129,8 @@ export function verificationAgainstSearch(rows: readonly Row[]): string[] {
         .filter(Number.isFinite);
       return [
         `${type} ` +
-          `${told(measured.map(({ search, verify }) => verify.rps / search.rps))}${cpu.length ? `, CPU ${told(cpu)}` : ''}`,
+          `${told(measured.map(({ search, verify }) => verify.rps / search.rps))}` +
+          `${cpu.length ? `, CPU ${told(cpu)}` : ''}`,
       ];
     });
     // The store's verification throughput against its search throughput: every pair of every type and round.

@@ -115,7 +115,11 @@ export async function eventsPhase(
       `in ${read.seconds.toFixed(2)} s, ` +
       `${Math.round(read.perSecond).toLocaleString('en-GB')} events/s (target 50,000)`,
     `events (${store}): ${settings.readers} readers waiting with ` +
-      `wait=30${store === 'embedded' ? ' on the mock adding one a second' : ` while ${load!.records.toLocaleString('en-GB')} births loaded in ${EVENT_FILES} commits`}: ` +
+      `wait=30${
+        store === 'embedded'
+          ? ' on the mock adding one a second'
+          : ` while ${load!.records.toLocaleString('en-GB')} births loaded in ${EVENT_FILES} commits`
+      }: ` +
       `${latenciesMs.length} answers, from commit to answer p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ` +
       `ms (target under 500 ms)` +
       (load

@@ -413,7 +413,11 @@ describe('/metrics', () => {
       requests.push([`${view.path}/abc`, `${view.record.name} lookup 400`]);
       requests.push([
         `${view.path}?` +
-          `${searchQuery(view, { surname: 'Nobody', forenames: 'Nemo', [view.record.search.dateParam]: '2000-01-01' })}`,
+          `${searchQuery(view, {
+            surname: 'Nobody',
+            forenames: 'Nemo',
+            [view.record.search.dateParam]: '2000-01-01',
+          })}`,
         `${view.record.name} search 200`,
       ]);
     }

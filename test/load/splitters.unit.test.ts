@@ -163,7 +163,10 @@ describe('JSON array splitter', () => {
         [
           'a quote missing',
           (item) => item.replace('"Smith"', '"Smith'),
-          /ends inside item 15 \(in a string\): the array is not closed \(it starts on line 15; a quote in it is not closed/,
+          new RegExp(
+            /ends inside item 15 \(in a string\): the array is not closed /.source +
+              /\(it starts on line 15; a quote in it is not closed/.source,
+          ),
         ],
       ];
       for (const [name, breakItem, message] of broken) {

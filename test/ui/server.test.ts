@@ -108,7 +108,10 @@ describe("the pages' settings", () => {
       assert.equal(mock.sessions.redis, undefined);
       refused(
         { UI_API_URL: 'http://a', AUTH_MODE: 'oidc' },
-        /OIDC_ISSUER is not set[\s\S]*UI_PUBLIC_URL is not set[\s\S]*UI_OIDC_CLIENT_ID is not set[\s\S]*UI_OIDC_CLIENT_SECRET is not set/,
+        new RegExp(
+          /OIDC_ISSUER is not set[\s\S]*UI_PUBLIC_URL is not set[\s\S]*/.source +
+            /UI_OIDC_CLIENT_ID is not set[\s\S]*UI_OIDC_CLIENT_SECRET is not set/.source,
+        ),
       );
       refused({ UI_API_URL: 'http://a', UI_OIDC_CLIENT_ID: 'x' }, /UI_OIDC_CLIENT_ID is set, but AUTH_MODE is mock/);
       refused(

@@ -45,7 +45,8 @@ test(
     const env = {
       CREDENTIAL_SIGNING_KEY: key.export({ format: 'pem', type: 'pkcs8' }).toString(),
       CREDENTIAL_IACA_CERTIFICATES: signer.iacas.map(certificatePem).join(''),
-      CREDENTIAL_DOCUMENT_SIGNER: `${signer.privateKey.export({ format: 'pem', type: 'pkcs8' })}${certificatePem(signer.certificate)}`,
+      CREDENTIAL_DOCUMENT_SIGNER:
+        `${signer.privateKey.export({ format: 'pem', type: 'pkcs8' })}` + `${certificatePem(signer.certificate)}`,
     };
     const store = await emptyStore(t, 'memory');
     const running = await startApp(t, store, testConfig(env));
