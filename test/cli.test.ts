@@ -77,7 +77,7 @@ test(
 );
 
 test(
-  'serve starts from an audit file whose last line is torn, warning where the torn line was set ' + 'aside',
+  'serve starts from an audit file whose last line ' + 'is torn, warning where the torn line was set aside',
   async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'lev-cli-audit-'));
     t.after(() => rm(dir, { recursive: true, force: true }));

@@ -94,7 +94,7 @@ describe('the recipes', () => {
   });
 
   test(
-    'a new type is added to no list: its description, its migration and its scenarios are read from their ' + 'folders',
+    'a new type is added to no list: its description, its ' + 'migration and its scenarios are read from their folders',
     () => {
       const text = [...TYPE.readme, ...TYPE.development].join('\n');
       for (const list of ['src/records/index.ts', 'src/store/migrations.ts', 'test/store/migrations.test.ts'])

@@ -102,7 +102,7 @@ test(
 );
 
 test(
-  'the thumbprint is base64url SHA-256 of the DER, as openssl computes it; a plain socket presents ' + 'nothing',
+  'the thumbprint is base64url SHA-256 of the DER, as ' + 'openssl computes it; a plain socket presents nothing',
   async () => {
     const base = join(pki.dir, 'thumb');
     await run('openssl', [

@@ -110,7 +110,7 @@ describe('tokens from the issuer', () => {
   });
 
   test(
-    'a token made here with the same claims and key is accepted (the checks below differ from it in one ' + 'thing)',
+    'a token made here with the same claims and key is ' + 'accepted (the checks below differ from it in one thing)',
     async () => {
       assert.equal((await app.get(BIRTH, bearer(await issuer.sign()))).status, 200);
     },
@@ -175,7 +175,7 @@ describe('every bad token is 401 invalid_token', () => {
   );
 
   test(
-    'a typ header naming anything but an access token (at+jwt, application/at+jwt, JWT); none at all is ' + 'accepted',
+    'a typ header naming anything but an access token ' + '(at+jwt, application/at+jwt, JWT); none at all is accepted',
     async () => {
       for (const typ of ['JOSE', 'id_token+jwt', 'logout+jwt', 'dpop+jwt', 'secevent+jwt', '', 42]) {
         await assertInvalidToken(app, await issuer.sign({}, { header: { typ } }), `typ ${JSON.stringify(typ)}`);
@@ -292,7 +292,7 @@ describe('every bad token is 401 invalid_token', () => {
 
 describe('keys', () => {
   test(
-    'discovery is lazy: building the app and answering routes without a dataset asks the issuer ' + 'nothing',
+    'discovery is lazy: building the app and answering ' + 'routes without a dataset asks the issuer nothing',
     async (t) => {
       const before = issuer.requests.get('/.well-known/openid-configuration') ?? 0;
       const app = await oidcApp(t);
@@ -307,7 +307,7 @@ describe('keys', () => {
   );
 
   test(
-    'an unknown kid refetches the keys; once the issuer rotates, a token with the new kid is ' + 'accepted',
+    'an unknown kid refetches the keys; once the issuer ' + 'rotates, a token with the new kid is accepted',
     async (t) => {
       const app = await oidcApp(t, { OIDC_JWKS_COOLDOWN_S: '0' });
       assert.equal((await app.get(BIRTH, bearer(await issuer.token('verifier')))).status, 200);
@@ -400,7 +400,7 @@ describe('an unreachable issuer', () => {
 });
 
 test(
-  'claim names can be configured (here: roles from a namespaced top-level claim, username from ' + 'email)',
+  'claim names can be configured (here: roles from ' + 'a namespaced top-level claim, username from email)',
   async (t) => {
     const app = await oidcApp(t, {
       OIDC_ROLES_CLAIM: 'https://lev.example/roles',

@@ -136,7 +136,7 @@ describe('TLS_CLIENT_CA: the handshake', () => {
   });
 
   test(
-    'the server presents its own certificate, which the client checks (another CA: refused by the ' + 'client)',
+    'the server presents its own certificate, which the ' + 'client checks (another CA: refused by the client)',
     async () => {
       await assert.rejects(
         httpsGet(`${app.url}/healthz`, { ca: otherCa.cert, client: clients.good }),
@@ -236,7 +236,7 @@ describe('TLS_CLIENT_CA: the on-boarding rules', () => {
   });
 
   test(
-    'signed with SHA-1 or MD5, or an EC key of 192 bits: refused, by OpenSSL at the handshake, else by ' + 'the rule',
+    'signed with SHA-1 or MD5, or an EC key of 192 bits: ' + 'refused, by OpenSSL at the handshake, else by the rule',
     async () => {
       // The client has to lower its own security level even to load a SHA-1 signed certificate; P-192 needs TLS 1.2.
       const cases = [

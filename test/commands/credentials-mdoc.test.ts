@@ -58,7 +58,7 @@ test('the IACA and document signer the commands make are served at /.well-known/
 });
 
 test(
-  'a document signer no given IACA issued, or one setting without the other, is a configuration ' + 'problem',
+  'a document signer no given IACA issued, or one ' + 'setting without the other, is a configuration problem',
   async (t) => {
     const a = mkdtempSync(join(tmpdir(), 'lev-mdoc-a-'));
     const b = mkdtempSync(join(tmpdir(), 'lev-mdoc-b-'));

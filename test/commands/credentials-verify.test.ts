@@ -29,7 +29,7 @@ const child = (correction = 'None') => {
 };
 
 test(
-  'credentials verify: an mdoc and a JWT VC genuine and standing, then no longer standing, altered or ' + 'foreign',
+  'credentials verify: an mdoc and a JWT VC genuine and ' + 'standing, then no longer standing, altered or foreign',
   async (t) => {
     const store = await emptyStore(t, 'memory');
     const app = await startApp(t, store, testConfig());

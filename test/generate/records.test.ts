@@ -147,7 +147,7 @@ describe('generateRecords', () => {
 
   for (const type of TUNED_TYPES) {
     test(
-      `${type}: re-registrations come in consecutive pairs, each embedding the other, pointing outwards ` + `only`,
+      `${type}: re-registrations come in consecutive pairs, ` + `each embedding the other, pointing outwards only`,
       () => {
         const all = take(type, 20_000, `pairs-${type}`);
         const dateParam = descriptionOf(type).search.parties[0].dates[0];

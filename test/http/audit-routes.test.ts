@@ -23,7 +23,7 @@ const USERS = ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk', 'cy@dwp.gov.uk', 'HMRC-robo
 for (const kind of await storeKinds()) {
   describe(`audit report on the ${kind} store`, () => {
     test(
-      'the user filter matches usernames containing the text, case-sensitively, % and _ taken ' + 'literally',
+      'the user filter matches usernames containing the ' + 'text, case-sensitively, % and _ taken literally',
       async (t) => {
         const app = await startApp(t, await filledStore(t, kind));
         for (const user of USERS) {
@@ -63,7 +63,7 @@ for (const kind of await storeKinds()) {
     );
 
     test(
-      'a NUL character in a text filter is a 400 naming the parameter, and nothing is logged as an ' + 'error',
+      'a NUL character in a text filter is a 400 naming ' + 'the parameter, and nothing is logged as an error',
       async (t) => {
         const lines: Array<{ level: number }> = [];
         const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });

@@ -423,7 +423,7 @@ const errorBody = (answer: Answer, where: string) => {
 
 describe('the served OpenAPI document, held to the service', () => {
   test(
-    'generated requests on every operation: valid ones accepted, invalid ones refused, every answer ' + 'documented',
+    'generated requests on every operation: valid ones ' + 'accepted, invalid ones refused, every answer documented',
     async () => {
       const all = operations();
       assert.ok(all.length > 15, 'the document was read');
@@ -460,7 +460,7 @@ describe('the served OpenAPI document, held to the service', () => {
   });
 
   test(
-    'names with no letter or digit: the document forbids them (a pattern), and the service refuses ' + 'them',
+    'names with no letter or digit: the document forbids ' + 'them (a pattern), and the service refuses them',
     async () => {
       const named = operations().filter((operation) =>
         operation.parameters.some((p) => p.in === 'query' && /surname|forenames$|lastname|^place/i.test(p.name)),
@@ -486,7 +486,7 @@ describe('the served OpenAPI document, held to the service', () => {
   );
 
   test(
-    'each rule across parameters the document quotes: its example, the request valid otherwise, gets its ' + 'message',
+    'each rule across parameters the document quotes: its ' + 'example, the request valid otherwise, gets its message',
     async () => {
       const ruled = operations().filter((operation) => operation.refusals.length > 0);
       // v0's forenames, the change feed's after or since, a printed certificate's holder.

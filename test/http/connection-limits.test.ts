@@ -43,7 +43,7 @@ async function trickle(socket: Socket, piece: string, every: number, max: number
 }
 
 test(
-  'a body trickled in slower than REQUEST_TIMEOUT_S allows: 408 with the usual body, then ' + 'disconnected',
+  'a body trickled in slower than REQUEST_TIMEOUT_S ' + 'allows: 408 with the usual body, then disconnected',
   async () => {
     const { socket, received, closed } = await open();
     socket.write(

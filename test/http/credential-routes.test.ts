@@ -122,7 +122,7 @@ const ROLES = { ...CALLER, 'x-auth-roles': 'credentials,birth,death,marriage,par
 
 for (const kind of await storeKinds()) {
   test(
-    `${kind}: a credential of each type is issued, presented, verified, and invalid within 5 s of a ` + `correction`,
+    `${kind}: a credential of each type is issued, presented, ` + `verified, and invalid within 5 s of a correction`,
     async (t) => {
       const store = await emptyStore(t, kind);
       const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
@@ -365,7 +365,7 @@ test('format=qr: the certificate claims in a token small enough for a QR code, a
 
 for (const kind of await storeKinds()) {
   test(
-    `${kind}: a certificate too large for a QR code is refused before a status is allocated or an access ` + `audited`,
+    `${kind}: a certificate too large for a QR code is ` + `refused before a status is allocated or an access audited`,
     async (t) => {
       const store = await emptyStore(t, kind);
       const app = await startApp(t, store);

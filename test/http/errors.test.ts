@@ -409,7 +409,7 @@ describe('405 MethodNotAllowed', () => {
   });
 
   test(
-    'methods fetch cannot send (TRACE) and WebDAV or other extension methods: 405 too, with the usual ' + 'headers',
+    'methods fetch cannot send (TRACE) and WebDAV or other ' + 'extension methods: 405 too, with the usual headers',
     async () => {
       const { port } = new URL(app().url);
       for (const path of known) {

@@ -161,7 +161,7 @@ test('/docs in a request refused by the parser still gets the JSON policy (nothi
 });
 
 test(
-  'an HTTP/1.1 request without Host, or with two, is 400 with the usual body and headers; HTTP/1.0 needs ' + 'none',
+  'an HTTP/1.1 request without Host, or with two, is 400 ' + 'with the usual body and headers; HTTP/1.0 needs none',
   async () => {
     const path = '/v1/registration/birth/123456789';
     const identity = 'X-Auth-Username: a\r\nX-Auth-Aud: b\r\n';

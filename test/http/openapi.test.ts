@@ -120,7 +120,7 @@ describe('/openapi.json', () => {
   });
 
   test(
-    'the operations endpoints need no identity; the record operations need a token or the two identity ' + 'headers',
+    'the operations endpoints need no identity; the record ' + 'operations need a token or the two identity headers',
     () => {
       for (const path of ['/healthz', '/readiness', '/metrics', '/openapi.json', '/docs']) {
         assert.deepEqual(document.paths[path].get.security, [], `${path}: security []`);

@@ -17,7 +17,7 @@ for (const view of views) {
   const parameters = [view.query.surname, view.query.forenames, view.query.date, ...(view.query.forenameParts ?? [])];
 
   test(
-    `${view.path}: every parameter with a malformed or non-UTF-8 escape is a 400 naming it, never a ` + `search`,
+    `${view.path}: every parameter with a malformed or ` + `non-UTF-8 escape is a 400 naming it, never a search`,
     async () => {
       for (const name of parameters) {
         for (const escape of MALFORMED_ESCAPES) {

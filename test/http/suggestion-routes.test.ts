@@ -107,7 +107,7 @@ for (const { kind, index } of variants) {
     });
 
     test(
-      'records are rendered as a lookup renders them for the caller; a blocked one shows only its id and ' + 'flag',
+      'records are rendered as a lookup renders them for ' + 'the caller; a blocked one shows only its id and flag',
       async () => {
         for (const headers of [CALLER, FULL_DETAILS]) {
           const { body } = await app.get(path('birth', ELLIE), headers);

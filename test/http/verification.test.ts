@@ -290,7 +290,7 @@ for (const kind of await storeKinds()) {
     });
 
     test(
-      'several registrations that the details given cannot tell apart give false; a telling detail gives ' + 'true',
+      'several registrations that the details given cannot ' + 'tell apart give false; a telling detail gives true',
       async () => {
         for (const type of ['birth', 'death'] as const) {
           const one = stored(type, 999999001);
@@ -460,7 +460,7 @@ describe('abuse: the rate limit and the share of false answers', () => {
   });
 
   test(
-    'a client whose answers are mostly false is logged once a window, without what it asked, and ' + 'counted',
+    'a client whose answers are mostly false is logged ' + 'once a window, without what it asked, and counted',
     async (t) => {
       const store = await filledStore(t, 'memory');
       const lines: string[] = [];

@@ -139,7 +139,7 @@ describe('JSON array splitter', () => {
   });
 
   test(
-    'a broken item in the middle of an array is named with the line it starts on, never as where the file ' + 'ends',
+    'a broken item in the middle of an array is named with ' + 'the line it starts on, never as where the file ends',
     () => {
       const items = Array.from({ length: 30 }, (_, i) =>
         JSON.stringify({ id: i + 1, child: { surname: 'Smith', forenames: 'Ann' } }),

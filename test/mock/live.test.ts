@@ -41,7 +41,7 @@ test('MOCK_EVENT_INTERVAL_S=0 adds none', async (t) => {
 });
 
 test(
-  'invented registrations are of every type, fetchable over HTTP at source/subject, and stop at the ' + 'limit',
+  'invented registrations are of every type, fetchable ' + 'over HTTP at source/subject, and stop at the limit',
   async (t) => {
     const store = await emptyStore(t, 'memory');
     let turn = 0;

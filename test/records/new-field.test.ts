@@ -129,7 +129,7 @@ test(
 );
 
 test(
-  'the service on the edited copy serves death 123456789 with the new fields filled, and documents ' + 'them',
+  'the service on the edited copy serves death 123456789 ' + 'with the new fields filled, and documents them',
   async (t) => {
     const { loadConfig } = await load<typeof ConfigModule>('config/index.ts');
     const { buildApp } = await load<typeof AppModule>('app.ts');

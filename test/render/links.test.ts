@@ -73,7 +73,7 @@ describe('linked registrations', () => {
   });
 
   test(
-    'the registrations beyond a blocked one are found by their own lookups and searches, each shown in ' + 'full',
+    'the registrations beyond a blocked one are found by ' + 'their own lookups and searches, each shown in full',
     async () => {
       const last = await lookup(`${BIRTH}/${LAST}`);
       assert.equal(last.status.blocked, false);

@@ -102,7 +102,7 @@ test('postgres: the thread answers nothing until its index is built, tells its e
 });
 
 test(
-  'memory: the thread fed the records finds the close matches found on the event loop, each write seen at ' + 'once',
+  'memory: the thread fed the records finds the close ' + 'matches found on the event loop, each write seen at once',
   async (t) => {
     const store = await emptyStore(t, 'memory', undefined, 'service');
     const thread = await answersAsTheEventLoop(store);

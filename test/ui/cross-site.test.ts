@@ -103,7 +103,7 @@ describe('pages opened from another site, in Chromium', { skip: missing }, () =>
   );
 
   test(
-    'a sign-out form posted from another site: refused, and the caseworker stays signed in with the same ' + 'session',
+    'a sign-out form posted from another site: refused, and ' + 'the caseworker stays signed in with the same session',
     async () => {
       const { browserContext, page } = await signedIn('posted-to');
       const before = await sessionCookie(browserContext);

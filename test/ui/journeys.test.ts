@@ -72,7 +72,7 @@ describe('caseworker pages in Chromium', { skip: missing }, () => {
   };
 
   test(
-    'sign in, find Eleanor Rose Ashworth, read her record, check her certificate, see the search ' + 'audited',
+    'sign in, find Eleanor Rose Ashworth, read her ' + 'record, check her certificate, see the search audited',
     async () => {
       const page = await newPage();
       await page.goto(`${running.url}/ui/sign-in`);

@@ -137,7 +137,7 @@ describe('caseworker journeys by keyboard alone', { skip: missing }, () => {
   });
 
   test(
-    'a mistake is reached from the error summary, corrected, and the search by system number goes to the ' + 'record',
+    'a mistake is reached from the error summary, corrected, ' + 'and the search by system number goes to the record',
     async () => {
       const page = await signedIn('keys-only@example.gov.uk', ['birth']);
       await page.goto(`${running.url}/ui/birth/search`);

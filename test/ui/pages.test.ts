@@ -120,7 +120,7 @@ describe('caseworker pages over HTTP', () => {
   });
 
   test(
-    'every cell a spreadsheet would read as a formula is prefixed with an apostrophe (OWASP: = + - @ tab ' + 'CR ; |)',
+    'every cell a spreadsheet would read as a formula is ' + 'prefixed with an apostrophe (OWASP: = + - @ tab CR ; |)',
     () => {
       for (const first of ['=', '+', '-', '@', '\t', '\r', ';', '|']) {
         const cell = csvCell(`${first}cmd|' /C calc'!A0`);

@@ -98,7 +98,7 @@ describe("the pages' settings", () => {
     );
 
   test(
-    'the API is required, mock sign-in is the default, and OIDC sign-in needs its issuer, client and ' + 'address',
+    'the API is required, mock sign-in is the default, ' + 'and OIDC sign-in needs its issuer, client and address',
     () => {
       refused({}, /UI_API_URL=undefined/);
       const mock = loadUiConfig({ UI_API_URL: 'http://127.0.0.1:8080/' });
@@ -201,7 +201,7 @@ describe("the pages' connections", () => {
 
 describe('the pages as a process of their own', () => {
   test(
-    'mock sign-in: finds and shows a record through the API over HTTP, audited as the caseworker of the ' + 'pages',
+    'mock sign-in: finds and shows a record through the ' + 'API over HTTP, audited as the caseworker of the pages',
     async (t) => {
       const store = await filledStore(t, 'memory');
       const api = await startApp(t, store);

@@ -66,7 +66,7 @@ test('past ASK_AHEAD of the bound the store is asked ahead, and the event goes w
 });
 
 test(
-  'an event due when the last answer is as old as the bound waits for a new one, and a pause found stops ' + 'it',
+  'an event due when the last answer is as old as the ' + 'bound waits for a new one, and a pause found stops it',
   async () => {
     const t = heldStore();
     const check = activeCheck(t.store, lease, { claimedAt: 0, now: t.now });
@@ -84,7 +84,7 @@ test(
 );
 
 test(
-  'an answer asked ahead but too old by the time the event is due is not relied on: a new one is ' + 'asked',
+  'an answer asked ahead but too old by the time the ' + 'event is due is not relied on: a new one is asked',
   async () => {
     const t = heldStore();
     const check = activeCheck(t.store, lease, { claimedAt: 0, now: t.now });

@@ -194,7 +194,7 @@ for (const kind of await storeKinds()) {
   );
 
   test(
-    `${kind}: 410 Gone disables the subscription; exhausted retries dead-letter events, listed and ` + `redelivered`,
+    `${kind}: 410 Gone disables the subscription; exhausted ` + `retries dead-letter events, listed and redelivered`,
     async (t) => {
       const store = await emptyStore(t, kind);
       const gone = await startReceiver(t);

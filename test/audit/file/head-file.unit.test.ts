@@ -58,7 +58,7 @@ test(
 );
 
 test(
-  'a head behind the end of the file (a crash between the two syncs) is no cut: the trail verifies and ' + 'continues',
+  'a head behind the end of the file (a crash between the ' + 'two syncs) is no cut: the trail verifies and continues',
   async (t) => {
     const dir = await tempDir(t);
     const path = join(dir, 'audit.ndjson');

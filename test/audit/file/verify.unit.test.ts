@@ -43,7 +43,7 @@ test('an altered, removed or reordered entry, or a broken link between files, is
 });
 
 test(
-  'a rotated file missing from the middle is reported by name, and the files beyond it are still ' + 'checked',
+  'a rotated file missing from the middle is reported ' + 'by name, and the files beyond it are still checked',
   async (t) => {
     const dir = await tempDir(t);
     const path = join(dir, 'audit.ndjson');

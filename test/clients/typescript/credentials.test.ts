@@ -156,7 +156,7 @@ test('rotate-key: new credentials are signed by the new key, earlier ones still 
 });
 
 test(
-  'a JWT whose header or payload is no JSON object is not a credential; a disclosure given twice is ' + 'refused',
+  'a JWT whose header or payload is no JSON object is ' + 'not a credential; a disclosure given twice is refused',
   async (t) => {
     const store = await emptyStore(t, 'memory');
     const app = await startApp(t, store);

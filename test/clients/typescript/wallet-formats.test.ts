@@ -38,7 +38,7 @@ const claimsOf = (view: (typeof views)[number]) =>
   ).claims;
 
 test(
-  'the client verifies an mdoc and a JWT VC of every type against the service, and refuses altered ' + 'ones',
+  'the client verifies an mdoc and a JWT VC of every ' + 'type against the service, and refuses altered ones',
   async (t) => {
     const key = newIssuerKey();
     const signer = await documentSigner(undefined);

@@ -14,7 +14,7 @@ import { SETTINGS, startReceiver, until } from '../../webhooks/receiver.ts';
 import { builtInType } from '../../record-types.ts';
 
 test(
-  'verifyWebhook accepts what the service signed, with the secret or the public key, and nothing ' + 'else',
+  'verifyWebhook accepts what the service signed, ' + 'with the secret or the public key, and nothing else',
   async (t) => {
     const store = await emptyStore(t, 'memory');
     const receiver = await startReceiver(t);

@@ -50,7 +50,7 @@ const signingKey = newIssuerKey();
 const pem = signingKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
 test(
-  'the JWT VC of 123456789 of every type verifies with jose against the did:web document the service ' + 'serves',
+  'the JWT VC of 123456789 of every type verifies with ' + 'jose against the did:web document the service serves',
   async (t) => {
     const running = await startApp(t, await emptyStore(t, 'memory'), testConfig({ CREDENTIAL_SIGNING_KEY: pem }));
     const issuer = running.url;

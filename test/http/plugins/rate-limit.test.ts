@@ -116,7 +116,7 @@ describe('in the process', () => {
   });
 
   test(
-    'with REDIS_URL but no Redis answering: the service starts, each process counts alone, and the log ' + 'says so',
+    'with REDIS_URL but no Redis answering: the service ' + 'starts, each process counts alone, and the log says so',
     async (t) => {
       const closed = createServer();
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -21,7 +21,7 @@ const ID = 123456789;
 
 for (const kind of await storeKinds()) {
   test(
-    `${kind}: a wallet picks up every record type in every format, with and without a transaction ` + `code`,
+    `${kind}: a wallet picks up every record type in ` + `every format, with and without a transaction code`,
     async (t) => {
       const store = await filledStore(t, kind);
       const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));

@@ -53,7 +53,7 @@ const config = () =>
 
 for (const kind of await storeKinds()) {
   test(
-    `${kind}: bad tokens, bad proofs, unknown configurations and guessed codes are refused, and nothing ` + `is issued`,
+    `${kind}: bad tokens, bad proofs, unknown configurations ` + `and guessed codes are refused, and nothing is issued`,
     async (t) => {
       const store = await filledStore(t, kind);
       const app = await startApp(t, store, config());

@@ -56,7 +56,7 @@ async function pickedUp(app: RunningApp, id: number, format: string): Promise<st
 
 for (const kind of await storeKinds()) {
   test(
-    `${kind}: a load that corrects a registration revokes its credentials in every format, and only ` + `those`,
+    `${kind}: a load that corrects a registration revokes ` + `its credentials in every format, and only those`,
     async (t) => {
       const { correction, marginalNote } = birth.changes;
       assert.ok(correction && marginalNote, 'births record corrections and marginal notes');
