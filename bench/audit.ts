@@ -37,7 +37,8 @@ import type { Dataset } from './lib/workload.ts';
 
 export { AUDIT_WARMUP_S, type AuditBenchOptions };
 
-const USAGE = `npm run bench:audit -- [options]     (needs DATABASE_URL)
+const USAGE =
+  `npm run bench:audit -- [options]     (needs DATABASE_URL)
 
   --births N          births loaded (default 100000)
   --duration S        seconds of load per phase (default 10)
@@ -47,11 +48,13 @@ const USAGE = `npm run bench:audit -- [options]     (needs DATABASE_URL)
   --connections N     database connections shared by the processes, and client connections (default 20)
   --capacity-seconds S  seconds of each trail-capacity phase (default 5; 0 to skip)
   --batch N           entries a batch in the capacity phases (default 10)
-  --batch-cost-seconds S  seconds of each batch-cost phase: one writer, batches of 1 to 16 entries, CPU an entry (default 3; 0 to skip)
+  --batch-cost-seconds S  seconds of each batch-cost phase: one writer, batches of 1 to 16 entries, CPU an ` +
+  `entry (default 3; 0 to skip)
   --lev-api PATH      the lev-api command to serve, migrate and load with (default this checkout's)
   --against PATH      also serve with this lev-api command (another checkout of the same schema), in
                       the same rounds, alternating with --lev-api's, for a comparison in one run
-  --node-args ARGS    node options for each service process, space-separated (say --node-args='--cpu-prof --cpu-prof-dir=/tmp/prof')
+  --node-args ARGS    node options for each service process, space-separated (say --node-args='--cpu-prof ` +
+  `--cpu-prof-dir=/tmp/prof')
   --keep              keep the schema`;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);

@@ -60,7 +60,8 @@ for (let round = 0; round < Number(rounds); round++) {
       r = await run('node', [bin, 'load', '--type', 'birth', file], env);
     }
     console.log(
-      `round ${round} ${name}: wall ${r.wall.toFixed(1)} s, client CPU ${r.node.toFixed(1)} s, backend CPU ${r.db.toFixed(1)} s, client peak ${r.peak.toFixed(0)} MiB`,
+      `round ${round} ${name}: wall ${r.wall.toFixed(1)} s, client CPU ${r.node.toFixed(1)} s, backend ` +
+        `CPU ${r.db.toFixed(1)} s, client peak ${r.peak.toFixed(0)} MiB`,
     );
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   }

@@ -81,8 +81,15 @@ console.log(`npm start's command: ${startCommand.join(' ')}; ${rounds} fresh sta
 console.log('| first answer after spawn | RSS idle | RSS after 20,000 requests | RSS idle after them |');
 console.log('|---|---|---|---|');
 console.log(
-  `| ${(median((r) => r.firstMs) / 1000).toFixed(2)} s | ${median((r) => r.idle)?.toFixed(0)} MiB | ${median((r) => r.loaded)?.toFixed(0)} MiB | ${median((r) => r.after)?.toFixed(0)} MiB |`,
+  `| ${(median((r) => r.firstMs) / 1000).toFixed(2)} s | ${median((r) => r.idle)?.toFixed(0)} MiB ` +
+    `| ${median((r) => r.loaded)?.toFixed(0)} MiB | ${median((r) => r.after)?.toFixed(0)} MiB |`,
 );
 console.log(
-  `each: ${runs.map((r) => `${(r.firstMs / 1000).toFixed(2)} s, ${r.idle?.toFixed(0)}/${r.loaded?.toFixed(0)}/${r.after?.toFixed(0)} MiB`).join('; ')}`,
+  `each: ${runs
+    .map(
+      (r) =>
+        `${(r.firstMs / 1000).toFixed(2)} ` +
+        `s, ${r.idle?.toFixed(0)}/${r.loaded?.toFixed(0)}/${r.after?.toFixed(0)} MiB`,
+    )
+    .join('; ')}`,
 );

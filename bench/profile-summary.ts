@@ -78,7 +78,8 @@ if (statSync(target).isDirectory()) {
   const name = threadOf(window.pid);
   if (!name) {
     console.error(
-      `no .cpuprofile of process ${window.pid}'s thread ${values.thread} (the server of '${label(window)}') in ${target}`,
+      `no .cpuprofile of process ${window.pid}'s thread ${values.thread} (the server of '${label(window)}') ` +
+        `in ${target}`,
     );
     process.exit(2);
   }
@@ -158,7 +159,8 @@ const sorted = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]
 console.log(`${relative(process.cwd(), file)}`);
 console.log(
   window
-    ? `phase '${window.store} ${window.scenario} ${window.mode}': ${((window.endUs - window.startUs) / 1e6).toFixed(1)} s, ${(total / 1000).toFixed(0)} ms sampled`
+    ? `phase '${window.store} ${window.scenario} ${window.mode}': ` +
+        `${((window.endUs - window.startUs) / 1e6).toFixed(1)} s, ${(total / 1000).toFixed(0)} ms sampled`
     : `whole profile: ${(total / 1000).toFixed(0)} ms sampled`,
 );
 console.log(`\nTop ${top} functions by self time:`);

@@ -138,13 +138,20 @@ interface DatabaseWork {
   readonly endpointUpdates: number;
   readonly subscriptionScans: number;
 }
-/** What PostgreSQL has counted so far: the database's transactions, and the scans and updates of the schema's delivery tables. */
+/**
+ * What PostgreSQL has counted so far: the database's transactions, and the scans and updates of the
+ * schema's delivery tables.
+ */
 async function databaseWork(): Promise<DatabaseWork> {
   const { rows } = await admin.query<Record<keyof DatabaseWork, string>>(
-    `SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()) AS "transactions",
-            (SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'webhook_endpoint') AS "endpointScans",
-            (SELECT n_tup_upd FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'webhook_endpoint') AS "endpointUpdates",
-            (SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'feed_subscription') AS "subscriptionScans"`,
+    `SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()) AS ` +
+      `"transactions",
+            (SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) FROM pg_stat_user_tables WHERE schemaname ` +
+      `= $1 AND relname = 'webhook_endpoint') AS "endpointScans",
+            (SELECT n_tup_upd FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = ` +
+      `'webhook_endpoint') AS "endpointUpdates",
+            (SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) FROM pg_stat_user_tables WHERE schemaname ` +
+      `= $1 AND relname = 'feed_subscription') AS "subscriptionScans"`,
     [schema],
   );
   return Object.fromEntries(
@@ -155,7 +162,10 @@ const perDelivery = (before: DatabaseWork, after: DatabaseWork, deliveries: numb
   (Object.keys(before) as (keyof DatabaseWork)[])
     .map((key) => `${key} ${((after[key] - before[key]) / deliveries).toFixed(3)}`)
     .join(', ');
-/** CPU seconds the delivery workers have used so far (Linux: /proc/PID/stat, user + system, in clock ticks of 10 ms). */
+/**
+ * CPU seconds the delivery workers have used so far (Linux: /proc/PID/stat, user + system, in clock ticks
+ * of 10 ms).
+ */
 function workersCpuS() {
   let ticks = 0;
   for (const worker of workers) {
@@ -224,23 +234,33 @@ try {
   const workAfter = await databaseWork();
   console.log(`load of ${EVENTS} events: ${((committed - loadStart) / 1000).toFixed(1)} s`);
   console.log(
-    `throughput: ${Math.round(deliveredByThen / ((fastDone - committed) / 1000))} events/s delivered in all until the ${fast.length} fast receivers had every event (${((fastDone - committed) / 1000).toFixed(1)} s)${allFast ? '' : ' (TIMED OUT)'}; the slow one took ${receivers[1].positions.length} by then`,
+    `throughput: ${Math.round(deliveredByThen / ((fastDone - committed) / 1000))} events/s delivered in all ` +
+      `until the ${fast.length} fast receivers had every event ` +
+      `(${((fastDone - committed) / 1000).toFixed(1)} s)${allFast ? '' : ' (TIMED OUT)'}; the slow one ` +
+      `took ${receivers[1].positions.length} by then`,
   );
   console.log(
-    `the failing receiver (500 for ${FAIL_MS / 1000} s) and the slow one: both caught up ${((allDone - committed) / 1000).toFixed(1)} s after the commit${caughtUp ? '' : ' (TIMED OUT)'}; ${delivered} events delivered in all`,
+    `the failing receiver (500 for ${FAIL_MS / 1000} s) and the slow one: both caught ` +
+      `up ${((allDone - committed) / 1000).toFixed(1)} s after the ` +
+      `commit${caughtUp ? '' : ' (TIMED OUT)'}; ${delivered} events delivered in all`,
   );
   for (const r of receivers) {
     const complete = new Set(r.positions).size === EVENTS && inOrder([...new Set(r.positions)]);
     if (!complete)
       console.log(
-        `  ${r.name} (${r.kind}): ${new Set(r.positions).size} of ${EVENTS} events${inOrder(r.positions) ? '' : ', OUT OF ORDER'}`,
+        `  ${r.name} (${r.kind}): ${new Set(r.positions).size} of ${EVENTS} ` +
+          `events${inOrder(r.positions) ? '' : ', OUT OF ORDER'}`,
       );
   }
   console.log(
-    `database work a delivery, from the commit until every receiver had every event: ${perDelivery(workBefore, workAfter, delivered)}; the workers' CPU ${(((cpuAfter - cpuBefore) * 1e6) / delivered).toFixed(0)} µs`,
+    `database work a delivery, from the commit until every receiver had every ` +
+      `event: ${perDelivery(workBefore, workAfter, delivered)}; the workers' ` +
+      `CPU ${(((cpuAfter - cpuBefore) * 1e6) / delivered).toFixed(0)} µs`,
   );
   console.log(
-    `every receiver has every event, in order: ${receivers.every((r) => new Set(r.positions).size === EVENTS && inOrder([...new Set(r.positions)])) ? 'yes' : 'NO'}`,
+    `every receiver has every event, in order: ${
+      receivers.every((r) => new Set(r.positions).size === EVENTS && inOrder([...new Set(r.positions)])) ? 'yes' : 'NO'
+    }`,
   );
 
   // 2. Latency at a steady rate.
@@ -262,10 +282,14 @@ try {
   await sleep(STATS_FLUSH_MS);
   const steadyAfter = await databaseWork();
   console.log(
-    `latency at ${RATE} events/s for ${DURATION_S} s, commit to a healthy receiver's 2xx (${latencies.length} deliveries): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms`,
+    `latency at ${RATE} events/s for ${DURATION_S} s, commit to a healthy receiver's 2xx ` +
+      `(${latencies.length} deliveries): p50 ${percentile(latencies, 50)} ms, ` +
+      `p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms`,
   );
   console.log(
-    `database work a delivery at the steady rate (the loads' own commits included): ${perDelivery(steadyBefore, steadyAfter, steadyDeliveries)}; the workers' CPU ${(((steadyCpuAfter - steadyCpuBefore) * 1e6) / steadyDeliveries).toFixed(0)} µs`,
+    `database work a delivery at the steady rate (the loads' own commits ` +
+      `included): ${perDelivery(steadyBefore, steadyAfter, steadyDeliveries)}; the workers' ` +
+      `CPU ${(((steadyCpuAfter - steadyCpuBefore) * 1e6) / steadyDeliveries).toFixed(0)} µs`,
   );
 } finally {
   for (const worker of workers) worker.kill('SIGTERM');

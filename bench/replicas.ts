@@ -125,17 +125,20 @@ try {
       rps.get(server.name)!.push(result.rps);
       const other = Object.entries(result.statuses).filter(([status]) => status !== '200');
       console.log(
-        `round ${round + 1} ${server.name}: ${Math.round(result.rps)}/s, p99 ${result.latencyMs.p99.toFixed(1)} ms${other.length ? `, other statuses ${JSON.stringify(other)}` : ''}`,
+        `round ${round + 1} ${server.name}: ${Math.round(result.rps)}/s, ` +
+          `p99 ${result.latencyMs.p99.toFixed(1)} ms${other.length ? `, other statuses ${JSON.stringify(other)}` : ''}`,
       );
     }
   }
   const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
   const [alone, replicated] = servers.map((s) => median(rps.get(s.name)!));
   console.log(
-    `medians: primary alone ${Math.round(alone)}/s, with a replica ${Math.round(replicated)}/s: ratio ${(replicated / alone).toFixed(2)}`,
+    `medians: primary alone ${Math.round(alone)}/s, with a replica ${Math.round(replicated)}/s: ` +
+      `ratio ${(replicated / alone).toFixed(2)}`,
   );
   console.log(
-    `with a replica, ${fellBack} of ${asked} lookups (${((100 * fellBack) / Math.max(1, asked)).toFixed(2)}%) were asked of the primary instead`,
+    `with a replica, ${fellBack} of ${asked} lookups ` +
+      `(${((100 * fellBack) / Math.max(1, asked)).toFixed(2)}%) were asked of the primary instead`,
   );
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup();

@@ -139,7 +139,8 @@ async function main(): Promise<number> {
   if (opts.cpuProf)
     await writeFile(join(opts.cpuProf, 'phases.json'), `${JSON.stringify(measurements.windows, null, 2)}\n`);
   const lines = [
-    `lev-api benchmark, ${meta.date}: Node ${meta.node} on ${meta.cpu}; ${opts.duration} s a phase, ${opts.connections} connections, fixed rate ${rateText(opts.rate)}` +
+    `lev-api benchmark, ${meta.date}: Node ${meta.node} on ${meta.cpu}; ${opts.duration} s a ` +
+      `phase, ${opts.connections} connections, fixed rate ${rateText(opts.rate)}` +
       Object.entries(opts.settings)
         .map(([name, value]) => `; ${name}=${value}`)
         .join(''),
@@ -147,10 +148,13 @@ async function main(): Promise<number> {
     '',
     table(measurements.rows),
     '',
-    'load: "max" is closed loop; "N/s" is the offered rate ("sat." when under 95% of it was answered). × ceiling compares closed-loop throughput',
+    'load: "max" is closed loop; "N/s" is the offered rate ("sat." when under 95% of it was answered). × ' +
+      'ceiling compares closed-loop throughput',
     'to the higher of the ceilings measured just before and after it (a later ceiling, to the first).',
-    'Latencies are of the requests sent once every connection was set up. CPU is the server process (user + system), per',
-    "request and as a share of one core; peak RSS is the server's during the phase. DB CPU is the PostgreSQL backends serving",
+    'Latencies are of the requests sent once every connection was set up. CPU is the server process (user + ' +
+      'system), per',
+    "request and as a share of one core; peak RSS is the server's during the phase. DB CPU is the PostgreSQL " +
+      'backends serving',
     'it (when on this machine).',
     ...eventLines,
     ...walletLines(measurements.rows, opts.walletFormat),
@@ -164,7 +168,8 @@ async function main(): Promise<number> {
     log("audit phase: 1, 2 and 4 processes, then the trail's capacity");
     lines.push(
       '',
-      `The audit trail (${opts.postgres[0].births.toLocaleString('en-GB')} births, ${opts.connections} connections shared, ${Math.max(3, opts.rounds)} rounds):`,
+      `The audit trail (${opts.postgres[0].births.toLocaleString('en-GB')} births, ${opts.connections} ` +
+        `connections shared, ${Math.max(3, opts.rounds)} rounds):`,
       await runAuditBench({
         databaseUrl: opts.databaseUrl!,
         births: opts.postgres[0].births,

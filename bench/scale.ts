@@ -165,7 +165,8 @@ async function databaseSizes(url: string): Promise<ScaleRow['database']> {
     const total = await client.query<{ bytes: string }>('SELECT pg_database_size(current_database())::text AS bytes');
     const relations = await client.query<{ name: string; kind: string; bytes: string }>(
       `SELECT c.relname AS name, c.relkind AS kind,
-              (CASE WHEN c.relkind = 'i' THEN pg_relation_size(c.oid) ELSE pg_total_relation_size(c.oid) END)::text AS bytes
+              (CASE WHEN c.relkind = 'i' THEN pg_relation_size(c.oid) ELSE pg_total_relation_size(c.oid) ` +
+        `END)::text AS bytes
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i') ORDER BY c.relname`,
     );
@@ -223,7 +224,8 @@ async function incrementIntoEmpty(opts: Options, server: PostgresServer, file: s
   await runMeasured([LEV_API, 'migrate'], env, 300, { stdout: 'stderr' });
   const perSecond = await loadIncrement(opts, env, file);
   log(
-    `the increment of ${opts.increment.toLocaleString('en-GB')} births loaded into an empty register at ${Math.round(perSecond).toLocaleString('en-GB')}/s`,
+    `the increment of ${opts.increment.toLocaleString('en-GB')} births loaded into an empty register ` +
+      `at ${Math.round(perSecond).toLocaleString('en-GB')}/s`,
   );
   return perSecond;
 }
@@ -281,7 +283,8 @@ async function measureSize(
   });
   await rm(file, { force: true });
   log(
-    `${label}: loaded at ${Math.round(births / load.seconds).toLocaleString('en-GB')}/s, the loader's RSS peaking at ${load.peakMiB?.toFixed(0) ?? '?'} MiB`,
+    `${label}: loaded at ${Math.round(births / load.seconds).toLocaleString('en-GB')}/s, the loader's RSS ` +
+      `peaking at ${load.peakMiB?.toFixed(0) ?? '?'} MiB`,
   );
   await query(database.url, 'ANALYZE');
   const sizes = await databaseSizes(database.url);
@@ -299,7 +302,8 @@ async function measureSize(
   cleanups.push(() => service.stop());
   const indexBuildSeconds = service.startSeconds + (await indexesBuilt(port, 300 + births / 2000));
   log(
-    `${label}: ready in ${service.startSeconds.toFixed(1)} s, the close-match index built ${indexBuildSeconds.toFixed(1)} s after start`,
+    `${label}: ready in ${service.startSeconds.toFixed(1)} s, the close-match index ` +
+      `built ${indexBuildSeconds.toFixed(1)} s after start`,
   );
 
   const sampled = await sampleRegister(database.url, BIRTH_TABLES.records, births, opts.sample, 1);

@@ -4,7 +4,8 @@
  * CPU a request of each service process and of its backends (found by its connections' ports;
  * `NaN` when the pool's connections changed during the phase). docs/performance.md.
  *
- *   node --import tsx bench/serve-against.ts A/bin/lev-api.js B/bin/lev-api.js SCHEMA [SECONDS] [ROUNDS] [lookup,search-birth,verify-birth,suggest-birth] [BIRTHS] [OTHERS]
+ *   node --import tsx bench/serve-against.ts A/bin/lev-api.js B/bin/lev-api.js SCHEMA [SECONDS] [ROUNDS] \
+ *     [lookup,search-birth,verify-birth,suggest-birth] [BIRTHS] [OTHERS]
  *
  * SCHEMA `embedded:FOLDER` compares the two on the embedded store instead, each loading the
  * generated records of FOLDER (`lev-api generate --seed bench` into `<type>.ndjson`, as `npm run
@@ -137,7 +138,11 @@ for (let round = 0; round < Number(rounds); round++) {
       results[key].db.push((backendDelta(d0, d1) / n) * 1e6);
       results[key].rps.push(r.rps);
       console.log(
-        `round ${round} ${key}: ${Math.round(r.rps)}/s svc ${(((c1 - c0) / n) * 1e6).toFixed(0)} µs/req (user ${(((us1[0] - us0[0]) / n) * 1e6).toFixed(0)} sys ${(((us1[1] - us0[1]) / n) * 1e6).toFixed(0)}) db ${((backendDelta(d0, d1) / n) * 1e6).toFixed(0)} µs/req p99 ${r.latencyMs.p99.toFixed(0)} errors ${r.errors} ${bad.length ? JSON.stringify(bad) : ''}`,
+        `round ${round} ${key}: ${Math.round(r.rps)}/s svc ${(((c1 - c0) / n) * 1e6).toFixed(0)} µs/req ` +
+          `(user ${(((us1[0] - us0[0]) / n) * 1e6).toFixed(0)} ` +
+          `sys ${(((us1[1] - us0[1]) / n) * 1e6).toFixed(0)}) ` +
+          `db ${((backendDelta(d0, d1) / n) * 1e6).toFixed(0)} µs/req p99 ${r.latencyMs.p99.toFixed(0)} ` +
+          `errors ${r.errors} ${bad.length ? JSON.stringify(bad) : ''}`,
       );
     }
   }

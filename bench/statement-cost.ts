@@ -48,7 +48,8 @@ for (let round = 0; round < 3; round++)
     const c = process.cpuUsage(c0);
     const d1 = await backends();
     console.log(
-      `batch ${k}: backend ${(((d1 - d0) / N) * 1e6).toFixed(1)} µs/lookup, client ${((c.user + c.system) / N).toFixed(1)} µs/lookup`,
+      `batch ${k}: backend ${(((d1 - d0) / N) * 1e6).toFixed(1)} µs/lookup, ` +
+        `client ${((c.user + c.system) / N).toFixed(1)} µs/lookup`,
     );
   }
 await driver.close();

@@ -4,17 +4,17 @@
  * `closeMatches` as the route asks it. With `--against DIR` (another checkout of this repository,
  * its dependencies installed) the same queries are asked of that checkout's `closeMatches` over
  * its own memory store, the two alternated round by round in one process, and the ratio given: an
- * A/B that the machine's other load touches alike; the two's answers are compared, query by query. `--profile FILE` writes a CPU profile of the
- * queries alone (not the load) for bench/profile-summary.ts. `--one-day N` puts the first N births
- * on one day (ONE_DAY) and asks only of them, with that date and their names as the error model
- * leaves them: what the date pass costs with N registrations a day (the national register has
- * 1,500 to 2,500). `--index-only` gives each side its close-match index alone
- * (store/suggestion-index.ts) rather than a memory store: the records are not held, as the
- * service holds none with SUGGESTION_INDEX=service on PostgreSQL, so the collector has no heap of
- * records to walk (at a million births that walk was a fifth of the CPU, and moved the A/B by 10%
- * and more from run to run).
+ * A/B that the machine's other load touches alike; the two's answers are compared, query by query.
+ * `--profile FILE` writes a CPU profile of the queries alone (not the load) for bench/profile-summary.ts.
+ * `--one-day N` puts the first N births on one day (ONE_DAY) and asks only of them, with that date and
+ * their names as the error model leaves them: what the date pass costs with N registrations a day (the
+ * national register has 1,500 to 2,500). `--index-only` gives each side its close-match index alone
+ * (store/suggestion-index.ts) rather than a memory store: the records are not held, as the service holds
+ * none with SUGGESTION_INDEX=service on PostgreSQL, so the collector has no heap of records to walk (at a
+ * million births that walk was a fifth of the CPU, and moved the A/B by 10% and more from run to run).
  *
- *   node --import tsx bench/suggest-cpu.ts [--births 100000] [--queries 2000] [--rounds 4] [--against /path/to/checkout] [--profile FILE] [--one-day N] [--built] [--index-only]
+ *   node --import tsx bench/suggest-cpu.ts [--births 100000] [--queries 2000] [--rounds 4] \
+ *     [--against /path/to/checkout] [--profile FILE] [--one-day N] [--built] [--index-only]
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -163,7 +163,8 @@ const answers = await Promise.all(
 );
 if (sides.length === 2)
   console.log(
-    `answers differing between the two: ${answers[0].filter((answer, i) => answer !== answers[1][i]).length} of ${queries.length}`,
+    `answers differing between the two: ${answers[0].filter((answer, i) => answer !== answers[1][i]).length} ` +
+      `of ${queries.length}`,
   );
 const session = options.profile ? new Session() : undefined;
 if (session) {
@@ -188,7 +189,8 @@ if (session) {
 for (const s of sides) {
   const { keys, candidates, asked } = s.sizes;
   console.log(
-    `${s.name}: ${(s.micros / s.n).toFixed(1)} µs CPU a query (${s.n} queries, ${births} births; ${(keys / asked).toFixed(0)} keys, ${(candidates / asked).toFixed(0)} candidates a query)`,
+    `${s.name}: ${(s.micros / s.n).toFixed(1)} µs CPU a query (${s.n} queries, ${births} ` +
+      `births; ${(keys / asked).toFixed(0)} keys, ${(candidates / asked).toFixed(0)} candidates a query)`,
   );
 }
 if (sides.length === 2)

@@ -296,7 +296,8 @@ const GROUP_ORDER = [
 
 function reportGenerated(store: string, { groups, notAsked, calibration }: Generated) {
   console.log(
-    `\n### ${store}, the error model (bench/lib/errors.ts): ${generatedQueries} registrations per type, seed ${seed}, floor ${minScore}\n`,
+    `\n### ${store}, the error model (bench/lib/errors.ts): ${generatedQueries} registrations per type, ` +
+      `seed ${seed}, floor ${minScore}\n`,
   );
   console.log('| details changed | queries | recall@1 | recall@5 | recall@10 | wrong first ≥ 0.9 | mean µs |');
   console.log('|---|---|---|---|---|---|---|');
@@ -307,12 +308,14 @@ function reportGenerated(store: string, { groups, notAsked, calibration }: Gener
   for (const group of names) {
     const t = groups.get(group)!;
     console.log(
-      `| ${group} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} | ${percent(t.at10, t.n)} | ${percent(t.wrongAbove90, t.n)} | ${t.n ? Math.round(t.micros / t.n) : '-'} |`,
+      `| ${group} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} | ${percent(t.at10, t.n)} ` +
+        `| ${percent(t.wrongAbove90, t.n)} | ${t.n ? Math.round(t.micros / t.n) : '-'} |`,
     );
   }
   const asked = [...notAsked.values()].reduce((a, b) => a + b, 0);
   console.log(
-    `\nnot asked (the route refuses them): ${asked}${asked ? ` (${[...notAsked].map(([why, n]) => `${why} ${n}`).join(', ')})` : ''}`,
+    `\nnot asked (the route refuses ` +
+      `them): ${asked}${asked ? ` (${[...notAsked].map(([why, n]) => `${why} ${n}`).join(', ')})` : ''}`,
   );
   console.log('\n| probability | candidates | the registration sought |');
   console.log('|---|---|---|');
@@ -326,7 +329,8 @@ const percent = (part: number, whole: number) => (whole ? `${((100 * part) / who
 
 function report(store: string, tallies: Map<string, Tally>) {
   console.log(
-    `\n### ${store}: ${births} births, ${others} of each other type, ${queries} queries per kind and type, seed ${seed}, floor ${minScore}\n`,
+    `\n### ${store}: ${births} births, ${others} of each other type, ${queries} queries per kind and type, ` +
+      `seed ${seed}, floor ${minScore}\n`,
   );
   console.log('| corruption | type | queries | recall@1 | recall@5 | wrong > 0.9 | mean µs |');
   console.log('|---|---|---|---|---|---|---|');
@@ -334,7 +338,8 @@ function report(store: string, tallies: Map<string, Tally>) {
   for (const [key, t] of tallies) {
     const [type, kind] = key.split('\u0000');
     console.log(
-      `| ${kind} | ${type} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} | ${percent(t.wrongAbove90, t.n)} | ${t.n ? Math.round(t.micros / t.n) : '-'} |`,
+      `| ${kind} | ${type} | ${t.n} | ${percent(t.at1, t.n)} | ${percent(t.at5, t.n)} ` +
+        `| ${percent(t.wrongAbove90, t.n)} | ${t.n ? Math.round(t.micros / t.n) : '-'} |`,
     );
     const all = byKind.get(kind) ?? { n: 0, at1: 0, at5: 0, wrongAbove90: 0, micros: 0 };
     for (const field of ['n', 'at1', 'at5', 'wrongAbove90', 'micros'] as const) all[field] += t[field];

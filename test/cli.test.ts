@@ -54,66 +54,72 @@ test('serve exits non-zero when its port is taken', async (t) => {
   assert.match(stderr, /EADDRINUSE/);
 });
 
-test('a setting the service cannot run with ends `lev-api serve` and `npm run dev` alike: the same words, exit 2', async () => {
-  const env = { PORT: 'eighty', LOG_LEVEL: 'silent' };
-  const bin = await runBin(['serve'], env);
-  const dev = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const server = fileURLToPath(new URL('../src/server.ts', import.meta.url));
-    const child = execFile(
-      process.execPath,
-      ['--import', 'tsx', server],
-      { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
-      (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
-    );
-  });
-  for (const { code, stderr } of [bin, dev]) {
-    assert.equal(code, 2);
-    assert.match(stderr, /^lev-api serve: Invalid configuration:\n {2}PORT="eighty": Expected integer/);
-  }
-  assert.equal(dev.stderr, bin.stderr);
-});
+test(
+  'a setting the service cannot run with ends `lev-api serve` and `npm run dev` alike: the same words, ' + 'exit 2',
+  async () => {
+    const env = { PORT: 'eighty', LOG_LEVEL: 'silent' };
+    const bin = await runBin(['serve'], env);
+    const dev = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const server = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+      const child = execFile(
+        process.execPath,
+        ['--import', 'tsx', server],
+        { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
+        (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
+      );
+    });
+    for (const { code, stderr } of [bin, dev]) {
+      assert.equal(code, 2);
+      assert.match(stderr, /^lev-api serve: Invalid configuration:\n {2}PORT="eighty": Expected integer/);
+    }
+    assert.equal(dev.stderr, bin.stderr);
+  },
+);
 
-test('serve starts from an audit file whose last line is torn, warning where the torn line was set aside', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'lev-cli-audit-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  const path = join(dir, 'audit.ndjson');
-  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } });
-  await trail.record({
-    username: 'u',
-    client: 'c',
-    groups: [],
-    dataset: 'birth',
-    operation: 'lookup',
-    path: '/v1/registration/birth/1',
-    query: '',
-    results: 1,
-    requestId: 'r',
-  });
-  await trail.close();
-  await appendFile(path, '{"at":"2026-11-24T06:00:00.000Z","username":"half a');
+test(
+  'serve starts from an audit file whose last line ' + 'is torn, warning where the torn line was set aside',
+  async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'lev-cli-audit-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'audit.ndjson');
+    const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 1 << 20, keep: 1 } });
+    await trail.record({
+      username: 'u',
+      client: 'c',
+      groups: [],
+      dataset: 'birth',
+      operation: 'lookup',
+      path: '/v1/registration/birth/1',
+      query: '',
+      results: 1,
+      requestId: 'r',
+    });
+    await trail.close();
+    await appendFile(path, '{"at":"2026-11-24T06:00:00.000Z","username":"half a');
 
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', AUDIT_FILE: path, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  t.after(() => child.kill());
-  let output = '';
-  const started = new Promise<boolean>((resolve) => {
-    const read = (chunk: Buffer) => {
-      output += chunk;
-      if (/listening/i.test(output)) resolve(true);
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.on('exit', () => resolve(false));
-  });
-  assert.equal(await started, true, `serve started: ${output}`);
-  const warning = output.split('\n').find((line) => /torn/.test(line));
-  assert.ok(warning, `a warning names the torn line: ${output}`);
-  assert.equal(JSON.parse(warning).level, 40, 'at warn level');
-  assert.match(warning, /audit\.ndjson\.torn-/);
-  assert.doesNotMatch(warning, /half a/, 'what the line held is not logged');
-});
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', AUDIT_FILE: path, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    t.after(() => child.kill());
+    let output = '';
+    const started = new Promise<boolean>((resolve) => {
+      const read = (chunk: Buffer) => {
+        output += chunk;
+        if (/listening/i.test(output)) resolve(true);
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.on('exit', () => resolve(false));
+    });
+    assert.equal(await started, true, `serve started: ${output}`);
+    const warning = output.split('\n').find((line) => /torn/.test(line));
+    assert.ok(warning, `a warning names the torn line: ${output}`);
+    assert.equal(JSON.parse(warning).level, 40, 'at warn level');
+    assert.match(warning, /audit\.ndjson\.torn-/);
+    assert.doesNotMatch(warning, /half a/, 'what the line held is not logged');
+  },
+);
 
 /** A CLI mistake: exit 2 and one line on stderr, nothing of Node's parser's wording. */
 async function assertMistake(t: TestContext, argv: string[], expected: RegExp) {
@@ -189,7 +195,8 @@ describe('CLI mistakes: one clear line and exit 2', () => {
       t,
       ['audit', 'record'],
       new RegExp(
-        `^lev-api audit: name the registration: lev-api audit record TYPE ID, TYPE one of ${TYPE_NAMES} \\(see 'lev-api audit --help'\\)$`,
+        `^lev-api audit: name the registration: lev-api audit record TYPE ID, TYPE one of ${TYPE_NAMES} ` +
+          `\\(see 'lev-api audit --help'\\)$`,
       ),
     );
     await assertMistake(t, ['audit', 'record', 'birth'], /name the registration/);
@@ -279,7 +286,9 @@ test('serve --help lists every setting of src/config/, with its default and desc
     assert.match(
       stdout,
       new RegExp(
-        `^  ${name}${fallback === undefined ? '' : ` \\(default ${String(fallback).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`}$`,
+        `^  ${name}${
+          fallback === undefined ? '' : ` \\(default ` + `${String(fallback).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`
+        }$`,
         'm',
       ),
       name,
@@ -288,7 +297,8 @@ test('serve --help lists every setting of src/config/, with its default and desc
   }
 });
 
-test('audit record lists who saw a registration and is itself recorded; audit verify --checkpoint fails once the trail before the checkpoint is rewritten', {
+test('audit record lists who saw a registration and is itself recorded; audit verify --checkpoint fails once ' +
+  'the trail before the checkpoint is rewritten', {
   skip: !(await postgresAvailable()) && 'no PostgreSQL server',
 }, async (t) => {
   const store = await filledStore(t, 'postgres');
@@ -328,10 +338,14 @@ test('audit record lists who saw a registration and is itself recorded; audit ve
   assert.equal(intact.code, 0, intact.stderr);
   assert.match(
     intact.stdout,
-    /^audit trail intact: 4 entries, chains verified \(2 writer\(s\), 1 signed checkpoint\(s\) stored\), and against the 1 checkpoint\(s\) given$/,
+    new RegExp(
+      /^audit trail intact: 4 entries, chains verified \(2 writer\(s\), 1 signed checkpoint\(s\) stored\), /.source +
+        /and against the 1 checkpoint\(s\) given$/.source,
+    ),
   );
 
-  // The last entry before the checkpoint rewritten, its hash made to follow, and the stored checkpoint removed: only the witness's copy tells.
+  // The last entry before the checkpoint rewritten, its hash made to follow, and the stored checkpoint
+  // removed: only the witness's copy tells.
   const [last] = await store.driver.query<{ writer: string; seq: string; at: string; previous: string }>(
     `SELECT a.writer, a.seq::text AS seq, to_char(a.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
             (SELECT hash FROM audit_log b WHERE b.writer = a.writer AND b.seq = a.seq - 1) AS previous
@@ -364,6 +378,9 @@ test('audit record lists who saw a registration and is itself recorded; audit ve
   assert.equal(broken.code, 1);
   assert.match(
     broken.stderr,
-    /^audit trail BROKEN after \d+ good entries: entry \d+ \(writer .*, #\d+\) is not the entry the given checkpoint of .* names there: the writer's chain was rewritten$/,
+    new RegExp(
+      /^audit trail BROKEN after \d+ good entries: entry \d+ \(writer .*, #\d+\) is not the entry the given /.source +
+        /checkpoint of .* names there: the writer's chain was rewritten$/.source,
+    ),
   );
 });

@@ -15,7 +15,8 @@ test('every named error says its code, status and exit code; a command reports i
       'SchemaBehind',
       500,
       1,
-      "lev-api audit: The database schema is behind: 0 migration(s) to apply (). Run 'lev-api migrate' (npm run migrate) with the same DATABASE_URL.",
+      "lev-api audit: The database schema is behind: 0 migration(s) to apply (). Run 'lev-api migrate' (npm " +
+        'run migrate) with the same DATABASE_URL.',
     ],
     [
       new DescriptionError('death', 'blockedFlag', "'x' is not a field"),

@@ -151,7 +151,10 @@ async function heldIndexesCaughtUp(backend: MemoryBackend | PostgresBackend) {
 export async function emptyStore(
   t: Pick<TestContext, 'after'>,
   kind: StoreKind,
-  /** The record types stored (by default the built-in ones), and on PostgreSQL the migrations that make their tables. */
+  /**
+   * The record types stored (by default the built-in ones), and on PostgreSQL the migrations that make
+   * their tables.
+   */
   types: { readonly descriptions: readonly RecordDescription[]; readonly migrations?: readonly Migration[] } = {
     descriptions: records,
   },
@@ -224,7 +227,10 @@ export interface RunningApp {
   /** http://127.0.0.1:port, or https:// when the configuration has TLS settings. */
   readonly url: string;
   readonly app: Awaited<ReturnType<typeof buildApp>>;
-  /** GET over HTTP (not HTTPS: see test/auth/pki.ts for that) with the mock identity headers (override or drop them with `headers`). */
+  /**
+   * GET over HTTP (not HTTPS: see test/auth/pki.ts for that) with the mock identity headers (override or
+   * drop them with `headers`).
+   */
   get(
     path: string,
     headers?: Record<string, string | undefined>,
@@ -254,7 +260,8 @@ export async function startApp(
   await app.listen({ port: 0, host: '127.0.0.1' });
   t.after(() => app.close());
   const address = app.server.address();
-  const url = `${config.tls ? 'https' : 'http'}://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const url =
+    `${config.tls ? 'https' : 'http'}://127.0.0.1:` + `${typeof address === 'object' && address ? address.port : 0}`;
   return {
     url,
     app,
@@ -322,7 +329,10 @@ export function countingReads(store: TestStore): { store: TestStore; reads: () =
   return { store: { ...store, ...records, records }, reads: () => reads };
 }
 
-/** The audit entries the store's trail holds (for memory, those it keeps), oldest first, once queued ones are written. */
+/**
+ * The audit entries the store's trail holds (for memory, those it keeps), oldest first, once queued ones
+ * are written.
+ */
 export async function trailEntries(store: TestStore): Promise<ChainedEntry[]> {
   await store.audit.flush();
   if (store.kind === 'memory') return [...store.trail.kept()];
@@ -332,7 +342,10 @@ export async function trailEntries(store: TestStore): Promise<ChainedEntry[]> {
 }
 
 /** The store's audit chain checked from its start: the table's, or the entries a memory trail keeps. */
-/** The trail checked as `lev-api audit verify` checks it: the memory store's one chain, or the audit table's writers and checkpoints. */
+/**
+ * The trail checked as `lev-api audit verify` checks it: the memory store's one chain, or the audit table's
+ * writers and checkpoints.
+ */
 export async function verifyTrail(store: TestStore): Promise<VerifyResult> {
   if (store.kind === 'memory') return verifyEntries(await trailEntries(store));
   await store.audit.flush();

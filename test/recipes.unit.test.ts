@@ -1,8 +1,8 @@
 /**
  * The recipes "a new field" and "a new record type" (README.md and docs/development.md) are true:
  * both pages give the same steps, every file they name exists, every command they name is
- * a script, a new type is added to no list, and the fixture type (test/fixtures/testfixture/) is made of exactly the files the recipe
- * has a newcomer write, each exporting what its step says.
+ * a script, a new type is added to no list, and the fixture type (test/fixtures/testfixture/) is made of
+ * exactly the files the recipe has a newcomer write, each exporting what its step says.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,7 +67,10 @@ function commandExists(command: string): boolean {
   return Boolean(run && run[1] in scripts('package.json'));
 }
 
-/** A path the recipe names exists: as it is, or, with a placeholder, as its folder holding a file of that form (deaths' description). */
+/**
+ * A path the recipe names exists: as it is, or, with a placeholder, as its folder holding a file of that
+ * form (deaths' description).
+ */
 const pathExists = (file: string) =>
   file === 'src/records/types/<type>.ts'
     ? existsSync(join(ROOT, 'src/records/types/death.ts'))
@@ -90,68 +93,77 @@ describe('the recipes', () => {
     }
   });
 
-  test('a new type is added to no list: its description, its migration and its scenarios are read from their folders', () => {
-    const text = [...TYPE.readme, ...TYPE.development].join('\n');
-    for (const list of ['src/records/index.ts', 'src/store/migrations.ts', 'test/store/migrations.test.ts'])
-      assert.ok(!text.includes(list), `the recipe names ${list}`);
-    assert.deepEqual(
-      records.map((d) => d.name).sort(),
-      readdirSync(join(ROOT, 'src/records/types'))
-        .map((file) => file.replace(/\.ts$/, ''))
-        .sort(),
-      'every file of src/records/types/ is a type served',
-    );
-    assert.deepEqual(
-      migrations.map((m) => `v${m.version}-`),
-      readdirSync(join(ROOT, 'src/store/schema'))
-        .filter((file) => file.endsWith('.ts'))
-        .map((file) => /^v\d+-/.exec(file)?.[0])
-        .sort((a, b) => parseInt(a!.slice(1)) - parseInt(b!.slice(1))),
-      'every file of src/store/schema/ is a migration',
-    );
-  });
-
-  test('the types of a folder of descriptions are listed by their order, then by name, whatever their files are called; two of one name, or a file without one description, are refused', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'lev-descriptions-'));
-    const url = pathToFileURL(`${folder}/`);
-    const define = pathToFileURL(join(ROOT, 'src/records/types/death.ts')).href;
-    const fixture = pathToFileURL(join(ROOT, 'test/fixtures/testfixture/description.ts')).href;
-    const defining = pathToFileURL(join(ROOT, 'src/records/define.ts')).href;
-    const made = (text: string) => `import { defineRecord } from ${JSON.stringify(defining)};\n${text}`;
-    try {
-      // Modules as the sources are (ESM), so that they share src/records/define.ts with the test's.
-      writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
-      assert.deepEqual(await readDescriptions(url), []);
-      writeFileSync(join(folder, 'a.ts'), `export { testfixture } from ${JSON.stringify(fixture)};\n`);
-      writeFileSync(join(folder, 'b.ts'), `export { death } from ${JSON.stringify(define)};\n`);
-      writeFileSync(
-        join(folder, 'z.ts'),
-        made(
-          `import { testfixture } from ${JSON.stringify(fixture)};\nexport const alpha = defineRecord({ ...testfixture, name: 'alpha' });\n`,
-        ),
-      );
-      // Death declares its order; the others come after, by name.
+  test(
+    'a new type is added to no list: its description, its ' + 'migration and its scenarios are read from their folders',
+    () => {
+      const text = [...TYPE.readme, ...TYPE.development].join('\n');
+      for (const list of ['src/records/index.ts', 'src/store/migrations.ts', 'test/store/migrations.test.ts'])
+        assert.ok(!text.includes(list), `the recipe names ${list}`);
       assert.deepEqual(
-        (await readDescriptions(url)).map((d) => d.name),
-        ['death', 'alpha', 'testfixture'],
+        records.map((d) => d.name).sort(),
+        readdirSync(join(ROOT, 'src/records/types'))
+          .map((file) => file.replace(/\.ts$/, ''))
+          .sort(),
+        'every file of src/records/types/ is a type served',
       );
-      writeFileSync(
-        join(folder, 'c.ts'),
-        made(`import { death } from ${JSON.stringify(define)};\nexport const again = defineRecord({ ...death });\n`),
+      assert.deepEqual(
+        migrations.map((m) => `v${m.version}-`),
+        readdirSync(join(ROOT, 'src/store/schema'))
+          .filter((file) => file.endsWith('.ts'))
+          .map((file) => /^v\d+-/.exec(file)?.[0])
+          .sort((a, b) => parseInt(a!.slice(1)) - parseInt(b!.slice(1))),
+        'every file of src/store/schema/ is a migration',
       );
-      await assert.rejects(readDescriptions(url), /two record descriptions are named 'death'/);
-      // Another file: a module once imported is not read again.
-      rmSync(join(folder, 'c.ts'));
-      // An object of a description's shape that defineRecord did not make is not one.
-      writeFileSync(
-        join(folder, 'd.ts'),
-        `import { death } from ${JSON.stringify(define)};\nexport const nothing = 1;\nexport const lookalike = { ...death, name: 'lookalike' };\n`,
-      );
-      await assert.rejects(readDescriptions(url), /d\.ts exports 0 record descriptions, not one/);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
-  });
+    },
+  );
+
+  test(
+    'the types of a folder of descriptions are listed by their order, then by name, whatever their files ' +
+      'are called; two of one name, or a file without one description, are refused',
+    async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'lev-descriptions-'));
+      const url = pathToFileURL(`${folder}/`);
+      const define = pathToFileURL(join(ROOT, 'src/records/types/death.ts')).href;
+      const fixture = pathToFileURL(join(ROOT, 'test/fixtures/testfixture/description.ts')).href;
+      const defining = pathToFileURL(join(ROOT, 'src/records/define.ts')).href;
+      const made = (text: string) => `import { defineRecord } from ${JSON.stringify(defining)};\n${text}`;
+      try {
+        // Modules as the sources are (ESM), so that they share src/records/define.ts with the test's.
+        writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
+        assert.deepEqual(await readDescriptions(url), []);
+        writeFileSync(join(folder, 'a.ts'), `export { testfixture } from ${JSON.stringify(fixture)};\n`);
+        writeFileSync(join(folder, 'b.ts'), `export { death } from ${JSON.stringify(define)};\n`);
+        writeFileSync(
+          join(folder, 'z.ts'),
+          made(
+            `import { testfixture } from ${JSON.stringify(fixture)};\nexport const alpha = defineRecord({ ` +
+              `...testfixture, name: 'alpha' });\n`,
+          ),
+        );
+        // Death declares its order; the others come after, by name.
+        assert.deepEqual(
+          (await readDescriptions(url)).map((d) => d.name),
+          ['death', 'alpha', 'testfixture'],
+        );
+        writeFileSync(
+          join(folder, 'c.ts'),
+          made(`import { death } from ${JSON.stringify(define)};\nexport const again = defineRecord({ ...death });\n`),
+        );
+        await assert.rejects(readDescriptions(url), /two record descriptions are named 'death'/);
+        // Another file: a module once imported is not read again.
+        rmSync(join(folder, 'c.ts'));
+        // An object of a description's shape that defineRecord did not make is not one.
+        writeFileSync(
+          join(folder, 'd.ts'),
+          `import { death } from ${JSON.stringify(define)};\nexport const nothing = 1;\nexport const lookalike ` +
+            `= { ...death, name: 'lookalike' };\n`,
+        );
+        await assert.rejects(readDescriptions(url), /d\.ts exports 0 record descriptions, not one/);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  );
 
   test('a new field is one file of source: its description; the rest is generated or run', () => {
     const files = namesOf(FIELD.development).flatMap((step) => step.files);
@@ -187,7 +199,8 @@ describe('the recipes', () => {
     const folder = mkdtempSync(join(tmpdir(), 'lev-scenarios-'));
     try {
       assert.deepEqual(await readScenarioFiles(pathToFileURL(`${folder}/`)), [], 'an empty folder');
-      // Modules as the sources' are, so that the file below re-exports the fixture the test imported, not a CommonJS copy of it.
+      // Modules as the sources' are, so that the file below re-exports the fixture the test imported, not a
+      // CommonJS copy of it.
       writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
       const fixture = pathToFileURL(join(ROOT, 'test/fixtures/testfixture/scenarios.ts')).href;
       writeFileSync(join(folder, 'testfixture.ts'), `export { fixtureScenarios } from ${JSON.stringify(fixture)};\n`);

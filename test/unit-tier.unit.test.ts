@@ -24,6 +24,13 @@ const FORBIDDEN = [
   /\/src\/backend\/(open|postgres)\.ts$/,
 ];
 
+/**
+ * Imports FORBIDDEN names that a unit file may make all the same: `file: specifier`, each for a reason that keeps
+ * the tier fast. The line-length check runs one synchronous `git ls-files` (milliseconds, nothing left running),
+ * since only git knows which files are tracked.
+ */
+const ALLOWED = new Set(['test/line-length.unit.test.ts: node:child_process']);
+
 const importsOf = (file: string) =>
   [
     ...readFileSync(file, 'utf8').matchAll(
@@ -40,6 +47,7 @@ test('the unit tier imports nothing that starts a server, a database connection,
   const offences = files.flatMap((file) =>
     importsOf(file)
       .filter((specifier) => FORBIDDEN.some((pattern) => pattern.test(specifier)))
+      .filter((specifier) => !ALLOWED.has(`${relative(ROOT, file)}: ${specifier}`))
       .map(
         (specifier) =>
           `${relative(ROOT, file)} imports ${specifier.startsWith('/') ? relative(ROOT, specifier) : specifier}`,

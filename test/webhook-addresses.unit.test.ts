@@ -101,26 +101,30 @@ test('a webhook URL longer than 2,048 characters is refused', () => {
   assert.match(webhookUrlProblem(url(5000), false)!, /at most 2048 characters/);
 });
 
-test('a webhook URL with port 0, a space or a control character is refused; one taken is kept as the parser writes it', () => {
-  assert.match(webhookUrlProblem('https://8.8.8.8:0/hook', false)!, /no port 0/);
-  assert.match(webhookUrlProblem('https://hooks.example:00/hook', false)!, /no port 0/);
-  for (const typed of [
-    'https://hooks.example/a b',
-    'https://hooks.example/a\r\nb',
-    ' https://hooks.example/',
-    'https://hooks.example/\t',
-    'https://hooks.example/\u00a0',
-    'https://hooks.example/\u0000',
-    'https://hooks.example/\u0085',
-  ]) {
-    // The parser itself takes each of them, as another URL than the one typed.
-    assert.ok(URL.canParse(typed), JSON.stringify(typed));
-    assert.match(
-      webhookUrlProblem(typed, false) ?? 'taken',
-      /holds a space or a control character/,
-      JSON.stringify(typed),
-    );
-  }
-  assert.equal(webhookUrlProblem('https://hooks.example/a%20b', false), undefined);
-  assert.equal(normalisedWebhookUrl('HTTPS://Hooks.Example:443/a/../hook?x=1'), 'https://hooks.example/hook?x=1');
-});
+test(
+  'a webhook URL with port 0, a space or a control character is refused; one taken is kept as the parser ' +
+    'writes it',
+  () => {
+    assert.match(webhookUrlProblem('https://8.8.8.8:0/hook', false)!, /no port 0/);
+    assert.match(webhookUrlProblem('https://hooks.example:00/hook', false)!, /no port 0/);
+    for (const typed of [
+      'https://hooks.example/a b',
+      'https://hooks.example/a\r\nb',
+      ' https://hooks.example/',
+      'https://hooks.example/\t',
+      'https://hooks.example/\u00a0',
+      'https://hooks.example/\u0000',
+      'https://hooks.example/\u0085',
+    ]) {
+      // The parser itself takes each of them, as another URL than the one typed.
+      assert.ok(URL.canParse(typed), JSON.stringify(typed));
+      assert.match(
+        webhookUrlProblem(typed, false) ?? 'taken',
+        /holds a space or a control character/,
+        JSON.stringify(typed),
+      );
+    }
+    assert.equal(webhookUrlProblem('https://hooks.example/a%20b', false), undefined);
+    assert.equal(normalisedWebhookUrl('HTTPS://Hooks.Example:443/a/../hook?x=1'), 'https://hooks.example/hook?x=1');
+  },
+);

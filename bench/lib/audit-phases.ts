@@ -73,7 +73,8 @@ function sampleLockWaits(admin: pg.Client, applicationName: string) {
         [applicationName],
       );
       const active = await admin.query<{ event: string; n: number }>(
-        `SELECT CASE WHEN state = 'active' THEN coalesce(wait_event_type || ':' || wait_event, 'on CPU') ELSE state END AS event, count(*)::int AS n
+        `SELECT CASE WHEN state = 'active' THEN coalesce(wait_event_type || ':' || wait_event, 'on CPU') ` +
+          `ELSE state END AS event, count(*)::int AS n
            FROM pg_stat_activity WHERE application_name = $1 GROUP BY 1`,
         [applicationName],
       );
@@ -118,7 +119,10 @@ export interface ProcessesRow {
 
 /** Where a phase's time went: CPU a lookup, audit batches, commits and WAL flushes a second. */
 export interface PhaseCost {
-  /** CPU milliseconds a lookup: in the service processes, their database backends, and this process (the load generator). */
+  /**
+   * CPU milliseconds a lookup: in the service processes, their database backends, and this process (the
+   * load generator).
+   */
   readonly serviceMs: number;
   readonly backendsMs: number;
   readonly loadMs: number;
@@ -130,7 +134,10 @@ export interface PhaseCost {
   readonly walSyncsPerSecond: number;
   /** Database connections each service process held. */
   readonly connections: number[];
-  /** The service processes' wake-ups a lookup (voluntary context switches: each a turn of an event loop that had run dry) and preemptions a lookup. */
+  /**
+   * The service processes' wake-ups a lookup (voluntary context switches: each a turn of an event loop that
+   * had run dry) and preemptions a lookup.
+   */
   readonly wakeups: number;
   readonly preemptions: number;
 }
@@ -209,7 +216,8 @@ export async function processesPhase(
     const after = Number((await admin.query(`SELECT count(*) AS n FROM ${schema}.audit_log`)).rows[0].n);
     const batches = (
       await admin.query<{ entries: string; batches: string }>(
-        `SELECT count(*)::text AS entries, count(DISTINCT (writer, at))::text AS batches FROM ${schema}.audit_log WHERE id > $1::bigint`,
+        `SELECT count(*)::text AS entries, count(DISTINCT (writer, at))::text AS batches ` +
+          `FROM ${schema}.audit_log WHERE id > $1::bigint`,
         [lastId],
       )
     ).rows[0];
@@ -255,11 +263,17 @@ export async function processesPhase(
       lockWaits,
     };
     log(
-      `round ${round}, ${opts.against ? `${build}, ` : ''}${n} process(es): ${Math.round(row.rps)} audited lookups/s (${row.perProcess.join(' + ')}), p99 ${row.p99Ms.toFixed(1)} ms; ` +
-        `CPU a lookup: service ${cost.serviceMs.toFixed(3)} ms, backends ${cost.backendsMs.toFixed(3)} ms, load generator ${cost.loadMs.toFixed(3)} ms (machine ${(cost.machineBusy * 100).toFixed(0)}% busy); ` +
-        `${cost.entriesPerBatch.toFixed(1)} entries a batch, ${Math.round(cost.commitsPerSecond)} commits/s, ${Math.round(cost.walSyncsPerSecond)} WAL flushes/s; connections ${cost.connections.join('+')}; ` +
+      `round ${round}, ${opts.against ? `${build}, ` : ''}${n} process(es): ${Math.round(row.rps)} audited ` +
+        `lookups/s (${row.perProcess.join(' + ')}), p99 ${row.p99Ms.toFixed(1)} ms; ` +
+        `CPU a lookup: service ${cost.serviceMs.toFixed(3)} ms, backends ${cost.backendsMs.toFixed(3)} ms, ` +
+        `load generator ${cost.loadMs.toFixed(3)} ms (machine ${(cost.machineBusy * 100).toFixed(0)}% busy); ` +
+        `${cost.entriesPerBatch.toFixed(1)} entries a batch, ${Math.round(cost.commitsPerSecond)} ` +
+        `commits/s, ${Math.round(cost.walSyncsPerSecond)} WAL flushes/s; ` +
+        `connections ${cost.connections.join('+')}; ` +
         `service wake-ups a lookup ${cost.wakeups.toFixed(2)}, preemptions ${cost.preemptions.toFixed(2)}; ` +
-        `backends waiting on a lock: ${lockWaits.meanWaiting.toFixed(2)} on average (advisory ${lockWaits.meanAdvisoryWaiting.toFixed(2)}), at most ${lockWaits.mostWaiting}, over ${lockWaits.samples} samples; backends: ${lockWaits.doing.join(', ')}`,
+        `backends waiting on a lock: ${lockWaits.meanWaiting.toFixed(2)} on average ` +
+        `(advisory ${lockWaits.meanAdvisoryWaiting.toFixed(2)}), at most ${lockWaits.mostWaiting}, ` +
+        `over ${lockWaits.samples} samples; backends: ${lockWaits.doing.join(', ')}`,
     );
     return row;
   } finally {
@@ -281,10 +295,13 @@ const entryOf = (writer: number, i: number): AuditEntry => ({
 });
 
 /** The same rows as the chained writer's statement, without writer, seq or hash, into a table with no chain. */
-const PLAIN = `
+const PLAIN =
+  `
 INSERT INTO audit_plain (at, username, client, groups, dataset, operation, path, query, results, request_id, records)
-SELECT $1::timestamptz, e.username, e.client, e.groups, e.dataset, e.operation, e.path, e.query, e.results, e.request_id, e.records
-  FROM jsonb_to_recordset($2::jsonb) AS e(username text, client text, groups text[], dataset text, operation text, path text, query text,
+SELECT $1::timestamptz, e.username, e.client, e.groups, e.dataset, e.operation, e.path, e.query, e.results, ` +
+  `e.request_id, e.records
+  FROM jsonb_to_recordset($2::jsonb) AS e(username text, client text, groups text[], dataset text, operation ` +
+  `text, path text, query text,
                                           results integer, request_id text, records text[])`;
 
 export async function capacityPhase(opts: Options, schema: string, writers: number, kind: 'chained' | 'plain') {
@@ -368,7 +385,8 @@ export async function batchCostPhase(opts: Options, admin: pg.Client, schema: st
     const backendUs = ((cpuSeconds(pid) ?? NaN) - backendBefore) * 1e6;
     const result = { size, entries, nodeUs: (node.user + node.system) / entries, backendUs: backendUs / entries };
     log(
-      `batch cost, batches of ${size}: ${entries} entries; CPU an entry: node ${result.nodeUs.toFixed(1)} µs, backend ${result.backendUs.toFixed(1)} µs`,
+      `batch cost, batches of ${size}: ${entries} entries; CPU an entry: node ${result.nodeUs.toFixed(1)} ` +
+        `µs, backend ${result.backendUs.toFixed(1)} µs`,
     );
     return result;
   } finally {

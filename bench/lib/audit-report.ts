@@ -9,12 +9,14 @@ export function auditTables(
   costs: readonly BatchCost[],
   capacity: readonly Capacity[],
 ): string {
-  // Each round's n-process throughput against the same round's one process (of the same build); the figure is their geometric mean.
+  // Each round's n-process throughput against the same round's one process (of the same build); the figure
+  // is their geometric mean.
   const one = opts.processes[0];
   const builds = opts.against ? [opts.levApi, opts.against] : [opts.levApi];
   const label = (build: string) => (opts.against ? `${build}: ` : '');
   const lines = [
-    `| processes | audited lookups/s (median of ${opts.rounds}) | against ${one} process (geometric mean, 95% interval) | backends waiting on a lock (mean) | on an advisory lock (mean) |`,
+    `| processes | audited lookups/s (median of ${opts.rounds}) | against ${one} process (geometric mean, ` +
+      `95% interval) | backends waiting on a lock (mean) | on an advisory lock (mean) |`,
     '|---|---|---|---|---|',
   ];
   for (const build of builds) {
@@ -26,7 +28,10 @@ export function auditTables(
       const mean = geometricMean(ratios);
       const interval = mean?.interval ? ` (${mean.interval.low.toFixed(2)}-${mean.interval.high.toFixed(2)})` : '';
       lines.push(
-        `| ${label(build)}${n} | ${Math.round(median(mine.map((r) => r.rps)))} | ${mean?.mean.toFixed(2) ?? '?'}${interval} | ${median(mine.map((r) => r.lockWaits.meanWaiting)).toFixed(2)} | ${median(mine.map((r) => r.lockWaits.meanAdvisoryWaiting)).toFixed(2)} |`,
+        `| ${label(build)}${n} | ${Math.round(median(mine.map((r) => r.rps)))} ` +
+          `| ${mean?.mean.toFixed(2) ?? '?'}${interval} ` +
+          `| ${median(mine.map((r) => r.lockWaits.meanWaiting)).toFixed(2)} ` +
+          `| ${median(mine.map((r) => r.lockWaits.meanAdvisoryWaiting)).toFixed(2)} |`,
       );
     }
   }
@@ -48,7 +53,8 @@ export function auditTables(
   }
   lines.push(
     '',
-    '| processes | CPU ms a lookup: service | database backends | load generator | machine busy | service wake-ups a lookup | entries a batch | commits/s | WAL flushes/s | connections a process |',
+    '| processes | CPU ms a lookup: service | database backends | load generator | machine busy | service ' +
+      'wake-ups a lookup | entries a batch | commits/s | WAL flushes/s | connections a process |',
     '|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const build of builds) {
@@ -56,8 +62,11 @@ export function auditTables(
       const mine = rows.filter((r) => r.build === build && r.processes === n).map((r) => r.cost);
       const mid = (pick: (c: PhaseCost) => number) => median(mine.map(pick));
       lines.push(
-        `| ${label(build)}${n} | ${mid((c) => c.serviceMs).toFixed(3)} | ${mid((c) => c.backendsMs).toFixed(3)} | ${mid((c) => c.loadMs).toFixed(3)} | ${(mid((c) => c.machineBusy) * 100).toFixed(0)}% | ${mid((c) => c.wakeups).toFixed(2)} | ` +
-          `${mid((c) => c.entriesPerBatch).toFixed(1)} | ${Math.round(mid((c) => c.commitsPerSecond))} | ${Math.round(mid((c) => c.walSyncsPerSecond))} | ${mine[0]?.connections.join(', ')} |`,
+        `| ${label(build)}${n} | ${mid((c) => c.serviceMs).toFixed(3)} ` +
+          `| ${mid((c) => c.backendsMs).toFixed(3)} | ${mid((c) => c.loadMs).toFixed(3)} ` +
+          `| ${(mid((c) => c.machineBusy) * 100).toFixed(0)}% | ${mid((c) => c.wakeups).toFixed(2)} | ` +
+          `${mid((c) => c.entriesPerBatch).toFixed(1)} | ${Math.round(mid((c) => c.commitsPerSecond))} ` +
+          `| ${Math.round(mid((c) => c.walSyncsPerSecond))} | ${mine[0]?.connections.join(', ')} |`,
       );
     }
   }

@@ -45,7 +45,8 @@ export async function check(server: Server, dataset: Dataset): Promise<Buffer> {
       const truncated = answer.headers.get('x-results-truncated') === 'true';
       if (sample.expectId === null ? ids.length > 0 : !ids.includes(sample.expectId) && !truncated) {
         fail(
-          `${type} search ${JSON.stringify(sample.query)} found [${ids.join(', ')}], expected ${sample.expectId ?? 'nothing'}`,
+          `${type} search ${JSON.stringify(sample.query)} found [${ids.join(', ')}], ` +
+            `expected ${sample.expectId ?? 'nothing'}`,
         );
       }
     }

@@ -36,13 +36,18 @@ export function ceilingDriftNote(rows: readonly Row[]): string[] {
   if (high / low - 1 <= CEILING_DRIFT) return [];
   const text = (rps: number) => Math.round(rps).toLocaleString('en-GB');
   return [
-    `NOTE: the ceiling ranged from ${text(low)} to ${text(high)} req/s during the run (${Math.round((high / low - 1) * 100)}% apart): ` +
-      "the machine's speed changed. Each store's ratios are to the higher of the ceilings just before and after it, yet may be off by as much; " +
+    `NOTE: the ceiling ranged from ${text(low)} to ${text(high)} req/s during the run ` +
+      `(${Math.round((high / low - 1) * 100)}% apart): ` +
+      "the machine's speed changed. Each store's ratios are to the higher of the ceilings just before and " +
+      'after it, yet may be off by as much; ' +
       'run again on a quieter machine.',
   ];
 }
 
-/** Phases in which other processes (not the server, its database backends or the load generator) used much of the machine. */
+/**
+ * Phases in which other processes (not the server, its database backends or the load generator) used much
+ * of the machine.
+ */
 export function busyMachineNote(rows: readonly Row[]): string[] {
   const busy = rows.filter((row) => (row.otherCpuPercent ?? 0) > 20);
   if (!busy.length) return [];
@@ -52,7 +57,10 @@ export function busyMachineNote(rows: readonly Row[]): string[] {
       ? busy.map((row) => `${row.store} ${row.scenario} ${row.mode}`).join(', ')
       : `${busy.length} of ${rows.length} phases`;
   return [
-    `NOTE: other processes used ${Math.min(...shares) === Math.max(...shares) ? shares[0] : `${Math.min(...shares)}–${Math.max(...shares)}`}% of a core during ${phases} ` +
+    `NOTE: other processes ` +
+      `used ${
+        Math.min(...shares) === Math.max(...shares) ? shares[0] : `${Math.min(...shares)}–` + `${Math.max(...shares)}`
+      }% of a core during ${phases} ` +
       '(otherCpuPercent in the JSON): those figures are disturbed; run again on a quiet machine.',
   ];
 }
@@ -71,7 +79,8 @@ export function growth(rows: readonly Row[]): string[] {
     const [a, b] = [find(small, scenario), find(large, scenario)];
     return a && b
       ? [
-          `${scenario} ${b.latencyMs.p99.toFixed(2)} ÷ ${a.latencyMs.p99.toFixed(2)} = ${(b.latencyMs.p99 / a.latencyMs.p99).toFixed(2)}×`,
+          `${scenario} ${b.latencyMs.p99.toFixed(2)} ÷ ${a.latencyMs.p99.toFixed(2)} ` +
+            `= ${(b.latencyMs.p99 / a.latencyMs.p99).toFixed(2)}×`,
         ]
       : [];
   });
@@ -119,7 +128,9 @@ export function verificationAgainstSearch(rows: readonly Row[]): string[] {
         )
         .filter(Number.isFinite);
       return [
-        `${type} ${told(measured.map(({ search, verify }) => verify.rps / search.rps))}${cpu.length ? `, CPU ${told(cpu)}` : ''}`,
+        `${type} ` +
+          `${told(measured.map(({ search, verify }) => verify.rps / search.rps))}` +
+          `${cpu.length ? `, CPU ${told(cpu)}` : ''}`,
       ];
     });
     // The store's verification throughput against its search throughput: every pair of every type and round.
@@ -136,7 +147,9 @@ export function verificationAgainstSearch(rows: readonly Row[]): string[] {
   return lines.length
     ? [
         '',
-        `Verification req/s over the same type's search req/s (closed loop), and CPU: the search's server CPU per request over the verification's${rounds > 1 ? `; the median of ${rounds} rounds (their range)` : ''}:`,
+        `Verification req/s over the same type's search req/s (closed loop), and CPU: the search's server ` +
+          `CPU per request over the ` +
+          `verification's${rounds > 1 ? `; the median of ${rounds} rounds (their range)` : ''}:`,
         ...lines,
       ]
     : [];

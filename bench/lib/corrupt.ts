@@ -22,7 +22,10 @@ export type Corruption = (details: Details, r: Random) => Details | undefined;
 const capitalised = (word: string) => word[0].toUpperCase() + word.slice(1);
 const words = (name: string) => name.split(/[\s-]+/).filter(Boolean);
 
-/** Rewrites that keep a name's sound (Double Metaphone's), tried in a random order until one changes it and still sounds alike. */
+/**
+ * Rewrites that keep a name's sound (Double Metaphone's), tried in a random order until one changes it and
+ * still sounds alike.
+ */
 const SOUND_REWRITES: readonly [RegExp, string][] = [
   [/y/, 'i'],
   [/i/, 'y'],
@@ -151,7 +154,10 @@ const NAME_KINDS = [
 ] as const;
 const DATE_KINDS = ['day-month-swapped', 'near-date', 'digit-in-date'] as const;
 
-/** Pairs of corruptions: each name corruption with each date corruption, and two name corruptions of different names. */
+/**
+ * Pairs of corruptions: each name corruption with each date corruption, and two name corruptions of
+ * different names.
+ */
 export const PAIRS: Readonly<Record<string, Corruption>> = Object.fromEntries(
   [
     ...NAME_KINDS.flatMap((name) => DATE_KINDS.map((date) => [name, date] as const)),

@@ -111,12 +111,20 @@ export async function eventsPhase(
   (target.notes as Record<string, unknown>).events = notes;
   const load = notes.load as { records: number; perSecond: number; peakMiB: number | null } | undefined;
   return [
-    `events (${store}): one reader read ${read.events.toLocaleString('en-GB')} events at limit=1000 in ${read.seconds.toFixed(2)} s, ` +
+    `events (${store}): one reader read ${read.events.toLocaleString('en-GB')} events at limit=1000 ` +
+      `in ${read.seconds.toFixed(2)} s, ` +
       `${Math.round(read.perSecond).toLocaleString('en-GB')} events/s (target 50,000)`,
-    `events (${store}): ${settings.readers} readers waiting with wait=30${store === 'embedded' ? ' on the mock adding one a second' : ` while ${load!.records.toLocaleString('en-GB')} births loaded in ${EVENT_FILES} commits`}: ` +
-      `${latenciesMs.length} answers, from commit to answer p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms (target under 500 ms)` +
+    `events (${store}): ${settings.readers} readers waiting with ` +
+      `wait=30${
+        store === 'embedded'
+          ? ' on the mock adding one a second'
+          : ` while ${load!.records.toLocaleString('en-GB')} births loaded in ${EVENT_FILES} commits`
+      }: ` +
+      `${latenciesMs.length} answers, from commit to answer p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ` +
+      `ms (target under 500 ms)` +
       (load
-        ? `; the load ran at ${Math.round(load.perSecond).toLocaleString('en-GB')} records/s, its RSS peaking at ${load.peakMiB?.toFixed(0) ?? '?'} MiB`
+        ? `; the load ran at ${Math.round(load.perSecond).toLocaleString('en-GB')} records/s, its RSS ` +
+          `peaking at ${load.peakMiB?.toFixed(0) ?? '?'} MiB`
         : ''),
   ];
 }

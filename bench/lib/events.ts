@@ -57,7 +57,10 @@ export async function readEvery(url: string, after?: string, maxSeconds = Infini
 }
 
 export interface WaitResult {
-  /** Milliseconds from each commit to a waiting reader's answer, one for each answer to a request sent before the commit. */
+  /**
+   * Milliseconds from each commit to a waiting reader's answer, one for each answer to a request sent
+   * before the commit.
+   */
   readonly latenciesMs: number[];
 }
 

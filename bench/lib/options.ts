@@ -8,7 +8,8 @@ import { tracingConfigReference } from '../../src/config/tracing.ts';
 import { AUDIT_WARMUP_S } from './audit-phases.ts';
 import { GENERATED_TYPES, WALLET_FORMATS, type WalletFormat } from './workload.ts';
 
-export const USAGE = `npm run bench -- [options]
+export const USAGE =
+  `npm run bench -- [options]
 
   --duration S           seconds of load per phase (default 10)
   --rounds N             run the scenarios N times over, every other time in reverse order (default 1): drift
@@ -27,7 +28,8 @@ export const USAGE = `npm run bench -- [options]
                          value for every size, or one per size
   --seed S               seed of the generated records and of the request mix (default bench)
   --stores LIST          embedded,postgres (default: embedded, and postgres when DATABASE_URL is set)
-  --only LIST            scenarios to run, by name or prefix: lookup, credential, status-list, offer, pick-up, search, search-birth,
+  --only LIST            scenarios to run, by name or prefix: lookup, credential, status-list, offer, ` +
+  `pick-up, search, search-birth,
                          verify, verify-birth, suggest, suggest-birth, ..., events (default all)
   --wallet-format F      the format the offer and pick-up phases offer: dc+sd-jwt (default), mso_mdoc or jwt_vc_json
   --events-records N     births the events phase loads into PostgreSQL, in ten files (ten commits) while readers

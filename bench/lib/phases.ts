@@ -134,12 +134,14 @@ export async function phase(
   }
   const load = mode.kind === 'max' ? 'max' : `${mode.rate}/s`;
   log(
-    `${store} ${scenario} ${load}: ${Math.round(row.rps)} req/s, p50 ${row.latencyMs.p50.toFixed(2)} ms, p99 ${row.latencyMs.p99.toFixed(2)} ms, ` +
+    `${store} ${scenario} ${load}: ${Math.round(row.rps)} req/s, p50 ${row.latencyMs.p50.toFixed(2)} ms, ` +
+      `p99 ${row.latencyMs.p99.toFixed(2)} ms, ` +
       `server CPU ${row.server.cpuMicrosPerRequest?.toFixed(0) ?? '?'} µs/req`,
   );
   if (row.errors > 0 || serverErrors > 0) {
     throw new RefusedError(
-      `refusing to report this run: in ${store} ${scenario} (${load}), ${row.errors} request(s) failed (${row.timeouts} timed out) ` +
+      `refusing to report this run: in ${store} ${scenario} (${load}), ${row.errors} request(s) failed ` +
+        `(${row.timeouts} timed out) ` +
         `and ${serverErrors} were answered 5xx (statuses ${JSON.stringify(row.statuses)})`,
     );
   }

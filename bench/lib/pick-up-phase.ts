@@ -178,7 +178,9 @@ export async function pickUpPhases(
     const refused = Object.entries(row.statuses).filter(([status]) => status !== '200');
     if (left === 0 || refused.length)
       throw new RefusedError(
-        `refusing to report pick-up (${target.store}, ${kind}): ${left === 0 ? `its ${size} offers ran out` : `answers ${JSON.stringify(Object.fromEntries(refused))}`}`,
+        `refusing to report pick-up ` +
+          `(${target.store}, ${kind}): ` +
+          `${left === 0 ? `its ${size} offers ran out` : `answers ${JSON.stringify(Object.fromEntries(refused))}`}`,
       );
     if (kind === 'max') max = row;
     measurements.rows.push({ ...row, round });
@@ -201,7 +203,8 @@ export function walletLines(rows: readonly Row[], format: WalletFormat): string[
         [
           offer && `${Math.round(offer.rps).toLocaleString('en-GB')} offers/s${cpu(offer, 1)}`,
           pickUp &&
-            `${Math.round(pickUp.rps / PICK_UP_REQUESTS).toLocaleString('en-GB')} complete pick-ups/s (token, nonce, credential)${cpu(pickUp, PICK_UP_REQUESTS)}`,
+            `${Math.round(pickUp.rps / PICK_UP_REQUESTS).toLocaleString('en-GB')} complete pick-ups/s ` +
+              `(token, nonce, credential)${cpu(pickUp, PICK_UP_REQUESTS)}`,
         ]
           .filter(Boolean)
           .join('; '),

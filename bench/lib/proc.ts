@@ -61,7 +61,10 @@ export function resetPeak(pid: number): boolean {
   }
 }
 
-/** How often a process has blocked (its event loop found nothing to do) and been preempted, from /proc; NaN where not told. */
+/**
+ * How often a process has blocked (its event loop found nothing to do) and been preempted, from /proc; NaN
+ * where not told.
+ */
 export function contextSwitches(pid: number): { voluntary: number; involuntary: number } {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');

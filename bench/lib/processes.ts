@@ -35,7 +35,10 @@ export interface Server {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs `node [nodeArgs] args` in the repository with `env`, and waits (at most `timeoutS`) until GET /readiness answers 200. */
+/**
+ * Runs `node [nodeArgs] args` in the repository with `env`, and waits (at most `timeoutS`) until GET
+ * /readiness answers 200.
+ */
 export async function startServer(
   name: string,
   nodeArgs: string[],

@@ -49,7 +49,10 @@ const PER_DATABASE = new Set([
   'effective_io_concurrency',
 ]);
 
-/** The settings reported with the figures, read back from the server: those above, and what makes them mean anything. */
+/**
+ * The settings reported with the figures, read back from the server: those above, and what makes them mean
+ * anything.
+ */
 const REPORTED = [
   'server_version',
   ...Object.keys(TUNED_SETTINGS),
@@ -155,7 +158,8 @@ export async function settingsInForce(url: string): Promise<Record<string, strin
   await client.connect();
   try {
     const { rows } = await client.query<{ name: string; value: string }>(
-      'SELECT name, current_setting(name) AS value FROM unnest($1::text[]) AS name WHERE name IN (SELECT name FROM pg_settings)',
+      'SELECT name, current_setting(name) AS value FROM unnest($1::text[]) AS name WHERE name IN (SELECT ' +
+        'name FROM pg_settings)',
       [REPORTED],
     );
     return Object.fromEntries(

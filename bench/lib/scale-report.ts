@@ -173,11 +173,16 @@ export function report(results: ScaleResults): string {
     '',
     scaleTable(results.rows, meta.rate),
     '',
-    `/s: answers a second, closed loop; p50/p99 at the fixed rate ("sat." when under 95% of it was answered). Requests are made from births sampled`,
-    "across the whole register (TABLESAMPLE). load × COPY: the load's time over a raw COPY of the same file. increment: one file of new births",
-    'loaded into the full register, at the end, and its rate over the same file loaded into an empty one. recall@10: close matches of the',
-    "error model's queries (bench/lib/errors.ts) with the registration among the first ten. index build: from the service's start until",
-    '/metrics said its close-match index was built (SUGGESTION_INDEX=service). Sizes: pg_database_size, pg_relation_size of each index.',
+    `/s: answers a second, closed loop; p50/p99 at the fixed rate ("sat." when under 95% of it was ` +
+      `answered). Requests are made from births sampled`,
+    "across the whole register (TABLESAMPLE). load × COPY: the load's time over a raw COPY of the same file. " +
+      'increment: one file of new births',
+    'loaded into the full register, at the end, and its rate over the same file loaded into an empty one. ' +
+      'recall@10: close matches of the',
+    "error model's queries (bench/lib/errors.ts) with the registration among the first ten. index build: " +
+      "from the service's start until",
+    '/metrics said its close-match index was built (SUGGESTION_INDEX=service). Sizes: pg_database_size, ' +
+      'pg_relation_size of each index.',
   ].join('\n');
 }
 

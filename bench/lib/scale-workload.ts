@@ -14,7 +14,10 @@ import { type RealValues, askable, withErrors } from './errors.ts';
 import { partyDetails, sameEvent } from './recall.ts';
 import { IDENTITY, LIST_LENGTH, lookupPath, searchPath, suggestionPath, verificationPath } from './workload.ts';
 
-/** Up to `wanted` stored records of `table`, each record of the table as likely to be drawn, the same for the same seed. */
+/**
+ * Up to `wanted` stored records of `table`, each record of the table as likely to be drawn, the same for
+ * the same seed.
+ */
 export async function sampleRegister(
   url: string,
   table: string,

@@ -115,10 +115,12 @@ export async function startEmbedded(opts: Options, work: string): Promise<Starte
   cleanups.push(() => server.stop());
   const startupPeak = memory(server.pid)?.peakMiB ?? null;
   log(
-    `embedded: ready in ${server.startSeconds.toFixed(1)} s (peak RSS while loading ${startupPeak?.toFixed(0) ?? '?'} MiB)`,
+    `embedded: ready in ${server.startSeconds.toFixed(1)} s (peak RSS while ` +
+      `loading ${startupPeak?.toFixed(0) ?? '?'} MiB)`,
   );
   const summary =
-    `${describeCounts(dataset)}, generated in ${generateSeconds.toFixed(1)} s; the service was ready in ${server.startSeconds.toFixed(1)} s` +
+    `${describeCounts(dataset)}, generated in ${generateSeconds.toFixed(1)} s; the service was ready ` +
+    `in ${server.startSeconds.toFixed(1)} s` +
     (startupPeak === null
       ? ''
       : `, its RSS peaking at ${Math.round(startupPeak).toLocaleString('en-GB')} MiB while it loaded them`);
@@ -186,7 +188,8 @@ export async function startPostgres(
     );
   for (const type of reused ? [] : GENERATED_TYPES) {
     const count = dataset.counts[type];
-    // Generated to a file first, so that the load is measured alone (its speed and its peak memory) and sizes its heap by the file.
+    // Generated to a file first, so that the load is measured alone (its speed and its peak memory) and
+    // sizes its heap by the file.
     const file = join(work, `${label.replace(/\W+/g, '-')}-${type}.ndjson`);
     await run(
       [LEV_API, 'generate', '--type', type, '--count', String(count), '--seed', dataset.seed, '--out', file],
@@ -198,7 +201,9 @@ export async function startPostgres(
     loadSeconds[type] = measured.seconds;
     loaderPeakMiB[type] = measured.peakMiB;
     log(
-      `${label}: loaded ${count.toLocaleString('en-GB')} ${type} records at ${Math.round(count / measured.seconds).toLocaleString('en-GB')}/s, the loader's RSS peaking at ${measured.peakMiB?.toFixed(0) ?? '?'} MiB`,
+      `${label}: loaded ${count.toLocaleString('en-GB')} ${type} records ` +
+        `at ${Math.round(count / measured.seconds).toLocaleString('en-GB')}/s, the loader's RSS peaking ` +
+        `at ${measured.peakMiB?.toFixed(0) ?? '?'} MiB`,
     );
   }
   if (!reused) {
@@ -210,7 +215,8 @@ export async function startPostgres(
     if (opts.keep) await admin.query(`CREATE TABLE ${schema}.${LOADED_MARK} AS SELECT $1::text AS dataset`, [mark]);
   }
   const size = await admin.query<{ bytes: string }>(
-    'SELECT sum(pg_total_relation_size(c.oid))::text AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = $2',
+    'SELECT sum(pg_total_relation_size(c.oid))::text AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = ' +
+      'c.relnamespace WHERE n.nspname = $1 AND c.relkind = $2',
     [schema, 'r'],
   );
   const databaseGiB = Number(size.rows[0]?.bytes ?? 0) / 2 ** 30;
@@ -240,10 +246,13 @@ export async function startPostgres(
   const loaded = Object.values(loadSeconds).reduce((a, b) => a + b, 0);
   const rates = GENERATED_TYPES.filter((type) => loadSeconds[type]).map(
     (type) =>
-      `${type}s ${Math.round(dataset.counts[type] / loadSeconds[type]).toLocaleString('en-GB')}/s (loader peak ${loaderPeakMiB[type]?.toFixed(0) ?? '?'} MiB)`,
+      `${type}s ${Math.round(dataset.counts[type] / loadSeconds[type]).toLocaleString('en-GB')}/s (loader ` +
+      `peak ${loaderPeakMiB[type]?.toFixed(0) ?? '?'} MiB)`,
   );
   const how = reused ? 'loaded by an earlier run' : `loaded in ${loaded.toFixed(1)} s: ${rates.join(', ')}`;
-  const summary = `${describeCounts(dataset)} in schema ${schema} (${databaseGiB.toFixed(1)} GiB), ${how}; the service was ready in ${server.startSeconds.toFixed(1)} s`;
+  const summary =
+    `${describeCounts(dataset)} in schema ${schema} (${databaseGiB.toFixed(1)} GiB), ${how}; ` +
+    `the service was ready in ${server.startSeconds.toFixed(1)} s`;
   return {
     store: label,
     server,

@@ -84,7 +84,10 @@ export const offerRequest = (id: number, format: WalletFormat) =>
     body: JSON.stringify({ format }),
   }) satisfies Request;
 
-/** Offers of births that exist (a blocked, cancelled or replaced one is answered 409): a department asks for held registrations. */
+/**
+ * Offers of births that exist (a blocked, cancelled or replaced one is answered 409): a department asks for
+ * held registrations.
+ */
 export function offerLists(dataset: Dataset, format: WalletFormat, connections: number): Request[][] {
   return Array.from({ length: connections }, (_, c) => {
     const r = Random.fromString(`bench-offer\u0000${dataset.seed}\u0000${c}`);
@@ -142,7 +145,10 @@ export const verificationPath = (type: GeneratedType, query: Readonly<Record<str
 
 export interface VerificationSample {
   readonly query: Readonly<Record<string, string>>;
-  /** True when made from a record's own details (it verifies unless the record is blocked or replaced), false when it must not verify. */
+  /**
+   * True when made from a record's own details (it verifies unless the record is blocked or replaced),
+   * false when it must not verify.
+   */
   readonly fromRecord: boolean;
 }
 
@@ -182,7 +188,10 @@ export function verificationQueries(dataset: Dataset, type: GeneratedType): Veri
   return samples;
 }
 
-/** Verifications of one record type: verificationQueries, alternately true (mostly) and false, shuffled per connection. */
+/**
+ * Verifications of one record type: verificationQueries, alternately true (mostly) and false, shuffled per
+ * connection.
+ */
 export function verificationLists(dataset: Dataset, type: GeneratedType, connections: number): Request[][] {
   const paths = verificationQueries(dataset, type).map((s) => verificationPath(type, s.query));
   return Array.from({ length: connections }, (_, c) => {

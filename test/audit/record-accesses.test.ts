@@ -22,63 +22,67 @@ const AUDITOR = as('auditor', 'audit');
 
 for (const kind of await storeKinds()) {
   describe(`who saw a record, on the ${kind} store`, () => {
-    test('lists exactly the accesses that disclosed or decided on it, newest first, with time, user, client and operation', async (t) => {
-      const store = await filledStore(t, kind);
-      const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
-      const ok = async (path: string, headers: Record<string, string>) =>
-        assert.equal((await app.get(path, headers)).status, 200, path);
-      await ok('/v1/registration/birth/123456789', as('looked'));
-      await ok(`/v1/registration/birth?${ASHWORTH}`, as('searched'));
-      await ok(`/v1/verification/birth?${ASHWORTH}`, as('verified'));
-      // A close match: Eleanor's surname misspelt.
-      await ok(
-        '/v1/suggestions/birth?surname=Ashwort&forenames=Eleanor&dateOfBirth=2008-08-08',
-        as('suggested', 'birth,suggest'),
-      );
-      // The mock subscribes every caller to every event: the feed names every record it holds.
-      await ok('/v1/events?limit=1000', as('fed'));
-      // Accesses that did not disclose it: another record, a search that did not return it, another type.
-      await ok('/v1/registration/death/123456789', as('other-type'));
-      await ok('/v1/registration/birth?surname=Carrow&forenames=Felix&dateOfBirth=2005-11-02', as('other-search'));
-      await ok('/api/v0/events/birth/123456789', as('v0'));
-
-      const response = await app.get(`${RECORD}/birth/123456789`, AUDITOR);
-      assert.equal(response.status, 200, response.text);
-      assert.deepEqual(
-        response.body.map((e: { username: string; operation: string; client: string; records: unknown[] }) => [
-          e.username,
-          e.operation,
-          e.client,
-        ]),
-        [
-          ['v0', 'lookup', 'test-client'],
-          ['fed', 'events', 'test-client'],
-          ['suggested', 'suggest', 'test-client'],
-          ['verified', 'verify', 'test-client'],
-          ['searched', 'search', 'test-client'],
-          ['looked', 'lookup', 'test-client'],
-        ],
-      );
-      for (const e of response.body) {
-        assert.ok(
-          e.records.some((r: { type: string; id: number }) => r.type === 'birth' && r.id === 123456789),
-          'each names the record',
+    test(
+      'lists exactly the accesses that disclosed or decided on it, newest first, with time, user, client ' +
+        'and operation',
+      async (t) => {
+        const store = await filledStore(t, kind);
+        const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
+        const ok = async (path: string, headers: Record<string, string>) =>
+          assert.equal((await app.get(path, headers)).status, 200, path);
+        await ok('/v1/registration/birth/123456789', as('looked'));
+        await ok(`/v1/registration/birth?${ASHWORTH}`, as('searched'));
+        await ok(`/v1/verification/birth?${ASHWORTH}`, as('verified'));
+        // A close match: Eleanor's surname misspelt.
+        await ok(
+          '/v1/suggestions/birth?surname=Ashwort&forenames=Eleanor&dateOfBirth=2008-08-08',
+          as('suggested', 'birth,suggest'),
         );
-        assert.match(e.at, /^\d{4}-\d\d-\d\dT/);
-      }
-      const ats = response.body.map((e: { at: string }) => e.at);
-      assert.deepEqual([...ats].sort().reverse(), ats, 'newest first');
-      // Leading zeros name the same registration; days and limits narrow the list.
-      assert.equal((await app.get(`${RECORD}/birth/0123456789`, AUDITOR)).body.length, 6);
-      assert.deepEqual((await app.get(`${RECORD}/birth/123456789?to=2000-01-01`, AUDITOR)).body, []);
-      const limited = await app.get(`${RECORD}/birth/123456789?limit=1`, AUDITOR);
-      assert.deepEqual([limited.body.length, limited.headers.get('x-results-truncated')], [1, 'true']);
-      assert.deepEqual(
-        (await app.get(`${RECORD}/death/123456789`, AUDITOR)).body.map((e: { username: string }) => e.username),
-        ['other-type', 'fed'],
-      );
-      assert.deepEqual((await app.get(`${RECORD}/birth/1`, AUDITOR)).body, []);
-    });
+        // The mock subscribes every caller to every event: the feed names every record it holds.
+        await ok('/v1/events?limit=1000', as('fed'));
+        // Accesses that did not disclose it: another record, a search that did not return it, another type.
+        await ok('/v1/registration/death/123456789', as('other-type'));
+        await ok('/v1/registration/birth?surname=Carrow&forenames=Felix&dateOfBirth=2005-11-02', as('other-search'));
+        await ok('/api/v0/events/birth/123456789', as('v0'));
+
+        const response = await app.get(`${RECORD}/birth/123456789`, AUDITOR);
+        assert.equal(response.status, 200, response.text);
+        assert.deepEqual(
+          response.body.map((e: { username: string; operation: string; client: string; records: unknown[] }) => [
+            e.username,
+            e.operation,
+            e.client,
+          ]),
+          [
+            ['v0', 'lookup', 'test-client'],
+            ['fed', 'events', 'test-client'],
+            ['suggested', 'suggest', 'test-client'],
+            ['verified', 'verify', 'test-client'],
+            ['searched', 'search', 'test-client'],
+            ['looked', 'lookup', 'test-client'],
+          ],
+        );
+        for (const e of response.body) {
+          assert.ok(
+            e.records.some((r: { type: string; id: number }) => r.type === 'birth' && r.id === 123456789),
+            'each names the record',
+          );
+          assert.match(e.at, /^\d{4}-\d\d-\d\dT/);
+        }
+        const ats = response.body.map((e: { at: string }) => e.at);
+        assert.deepEqual([...ats].sort().reverse(), ats, 'newest first');
+        // Leading zeros name the same registration; days and limits narrow the list.
+        assert.equal((await app.get(`${RECORD}/birth/0123456789`, AUDITOR)).body.length, 6);
+        assert.deepEqual((await app.get(`${RECORD}/birth/123456789?to=2000-01-01`, AUDITOR)).body, []);
+        const limited = await app.get(`${RECORD}/birth/123456789?limit=1`, AUDITOR);
+        assert.deepEqual([limited.body.length, limited.headers.get('x-results-truncated')], [1, 'true']);
+        assert.deepEqual(
+          (await app.get(`${RECORD}/death/123456789`, AUDITOR)).body.map((e: { username: string }) => e.username),
+          ['other-type', 'fed'],
+        );
+        assert.deepEqual((await app.get(`${RECORD}/birth/1`, AUDITOR)).body, []);
+      },
+    );
 
     test('needs the audit role, and refuses a type or id it does not know with a 400 naming it', async (t) => {
       const app = await startApp(t, await filledStore(t, kind), testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
@@ -157,29 +161,33 @@ for (const kind of await storeKinds()) {
   });
 }
 
-test('an access that found nothing keeps an empty list of records, as the store writes one, and readings of the trail none', async (t) => {
-  for (const kind of await storeKinds()) {
-    const store = await filledStore(t, kind);
-    const app = await startApp(t, store);
-    assert.equal(
-      (await app.get('/v1/verification/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status,
-      200,
-    );
-    assert.equal(
-      (await app.get('/v1/registration/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status,
-      200,
-    );
-    assert.equal((await app.get('/api/v0/audit/user-activity')).status, 200);
-    const entries = await trailEntries(store);
-    assert.deepEqual(
-      entries.map((e) => [e.operation, e.records]),
-      [
-        ['verify', []],
-        ['search', []],
-        ['audit-read', undefined],
-      ],
-      kind,
-    );
-    assert.deepEqual(await verifyTrail(store), { ok: true, entries: 3 }, kind);
-  }
-});
+test(
+  'an access that found nothing keeps an empty list of records, as the store writes one, and readings of ' +
+    'the trail none',
+  async (t) => {
+    for (const kind of await storeKinds()) {
+      const store = await filledStore(t, kind);
+      const app = await startApp(t, store);
+      assert.equal(
+        (await app.get('/v1/verification/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status,
+        200,
+      );
+      assert.equal(
+        (await app.get('/v1/registration/birth?surname=Nobody&forenames=Noone&dateOfBirth=2001-01-01')).status,
+        200,
+      );
+      assert.equal((await app.get('/api/v0/audit/user-activity')).status, 200);
+      const entries = await trailEntries(store);
+      assert.deepEqual(
+        entries.map((e) => [e.operation, e.records]),
+        [
+          ['verify', []],
+          ['search', []],
+          ['audit-read', undefined],
+        ],
+        kind,
+      );
+      assert.deepEqual(await verifyTrail(store), { ok: true, entries: 3 }, kind);
+    }
+  },
+);

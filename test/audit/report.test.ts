@@ -81,28 +81,31 @@ for (const kind of await storeKinds()) {
       });
     });
 
-    test("the drill-down lists one exact username's entries of the days asked (UTC, inclusive), newest first", async (t) => {
-      const store = await emptyStore(t, kind);
-      await seeded(store);
-      assert.deepEqual(await numbers(store.report, { ...DAY, user: 'ann' }), [6, 5, 4, 3, 2]);
-      assert.deepEqual(
-        await numbers(store.report, { from: '2026-11-23', to: '2026-11-25', user: 'ann' }),
-        [7, 6, 5, 4, 3, 2, 1],
-      );
-      assert.deepEqual(
-        await numbers(store.report, { from: '2026-11-25', to: '2026-11-24', user: 'ann' }),
-        [],
-        'from after to: nothing',
-      );
-      for (const [i, name] of NEIGHBOURS.entries())
-        assert.deepEqual(await numbers(store.report, { ...DAY, user: name }), [10 + i], name);
-      for (const name of ['an', 'nn', 'ANN', '%', 'an%', ''])
+    test(
+      "the drill-down lists one exact username's entries of the days asked (UTC, inclusive), newest " + 'first',
+      async (t) => {
+        const store = await emptyStore(t, kind);
+        await seeded(store);
+        assert.deepEqual(await numbers(store.report, { ...DAY, user: 'ann' }), [6, 5, 4, 3, 2]);
         assert.deepEqual(
-          await numbers(store.report, { ...DAY, user: name }),
-          [],
-          `${JSON.stringify(name)} is nobody's whole username`,
+          await numbers(store.report, { from: '2026-11-23', to: '2026-11-25', user: 'ann' }),
+          [7, 6, 5, 4, 3, 2, 1],
         );
-    });
+        assert.deepEqual(
+          await numbers(store.report, { from: '2026-11-25', to: '2026-11-24', user: 'ann' }),
+          [],
+          'from after to: nothing',
+        );
+        for (const [i, name] of NEIGHBOURS.entries())
+          assert.deepEqual(await numbers(store.report, { ...DAY, user: name }), [10 + i], name);
+        for (const name of ['an', 'nn', 'ANN', '%', 'an%', ''])
+          assert.deepEqual(
+            await numbers(store.report, { ...DAY, user: name }),
+            [],
+            `${JSON.stringify(name)} is nobody's whole username`,
+          );
+      },
+    );
 
     test('each entry as written, without its hash', async (t) => {
       const store = await emptyStore(t, kind);

@@ -43,7 +43,8 @@ async function database(t: TestContext, upTo?: number): Promise<SqlDriver> {
   else {
     // The schema as a release that knew only the migrations up to `upTo` left it.
     await driver.query(
-      'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), checksum text)',
+      'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at ' +
+        'timestamptz NOT NULL DEFAULT now(), checksum text)',
     );
     for (const m of migrations.filter((m) => m.version <= upTo)) {
       for (const sql of splitStatements(m.sql)) await driver.query(sql);
@@ -87,7 +88,8 @@ test("the chain written before writers continues into every writer's, and verify
     const at = `2026-01-0${i + 1}T00:00:00.000Z`;
     previous = chainHash(previous, at, { ...e, records: undefined });
     await driver.query(
-      `INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, request_id, hash) VALUES ($1, $2, 'c', '{g}', 'birth', $3, $4, '', 1, $5, $6)`,
+      `INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, ` +
+        `request_id, hash) VALUES ($1, $2, 'c', '{g}', 'birth', $3, $4, '', 1, $5, $6)`,
       [at, e.username, e.operation, e.path, e.requestId, previous],
     );
   }
@@ -128,8 +130,10 @@ for (const [what, statements, reason] of [
     [
       "UPDATE audit_log SET seq = seq + 100 WHERE writer = 'b' AND seq >= 5",
       "UPDATE audit_log SET seq = seq - 99 WHERE writer = 'b' AND seq >= 105",
-      `INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, request_id, writer, seq, hash)
-         SELECT at, username, client, groups, dataset, operation, path, query, results, 'forged', writer, 5, hash FROM audit_log WHERE writer = 'b' AND seq = 4`,
+      `INSERT INTO audit_log (at, username, client, groups, dataset, operation, path, query, results, ` +
+        `request_id, writer, seq, hash)
+         SELECT at, username, client, groups, dataset, operation, path, query, results, 'forged', writer, 5, ` +
+        `hash FROM audit_log WHERE writer = 'b' AND seq = 4`,
     ],
     /writer b, #5\) does not follow/,
   ],
@@ -157,7 +161,8 @@ for (const [what, statements, reason] of [
   });
 }
 
-test("a checkpoint binds every writer's head: the last entries of a writer, or a whole writer, removed after it are found", {
+test("a checkpoint binds every writer's head: the last entries of a writer, or a whole writer, removed after " +
+  'it are found', {
   skip,
 }, async (t) => {
   const driver = await database(t);
@@ -204,7 +209,8 @@ test('a checkpoint kept elsewhere proves a rewrite before it, even with the stor
   // The whole of writer a's chain rewritten from its third entry on, each hash made to follow: the
   // chains verify on their own, and the stored checkpoint is removed too.
   const rows = await driver.query<{ seq: string; at: string; hash: string }>(
-    `SELECT seq::text AS seq, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, hash FROM audit_log WHERE writer = 'a' ORDER BY audit_log.seq`,
+    `SELECT seq::text AS seq, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, hash ` +
+      `FROM audit_log WHERE writer = 'a' ORDER BY audit_log.seq`,
   );
   let previous = rows[1].hash;
   const rewrites = [];
@@ -227,35 +233,39 @@ test('a checkpoint kept elsewhere proves a rewrite before it, even with the stor
   await brokenBecause(driver, /cannot be trusted: its signature is not valid/, [resigned]);
 });
 
-test('AUDIT_SIGNING_KEY: an Ed25519 key in PKCS#8, PEM or base64 DER, signs; anything else is refused naming the setting', async () => {
-  const { generateKeyPairSync } = await import('node:crypto');
-  const { ConfigError } = await import('../../src/errors.ts');
-  const { testConfig } = await import('../helper.ts');
-  const key = generateKeyPairSync('ed25519').privateKey;
-  const pem = key.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const der = key.export({ type: 'pkcs8', format: 'der' }).toString('base64');
-  for (const text of [pem, der]) {
-    const config = testConfig({ AUDIT_SIGNING_KEY: text, AUDIT_CHECKPOINT_S: '5' });
-    assert.equal(config.auditCheckpoints.intervalMs, 5000);
-    const signed = checkpointSigner(config.auditCheckpoints.signingKey!).sign({
-      at: '2026-01-01T00:00:00.000Z',
-      entries: 0,
-      origin: GENESIS_HASH,
-      heads: [],
-      previous: GENESIS_HASH,
-    });
-    assert.equal(checkpointFault(signed), undefined);
-    assert.equal(signed.publicKey, checkpointSigner(key).publicKey, 'the key given, not another');
-  }
-  assert.equal(testConfig().auditCheckpoints.signingKey, undefined, 'none configured: the backend makes one');
-  const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
-    .privateKey.export({ type: 'pkcs8', format: 'pem' })
-    .toString();
-  for (const bad of ['not a key', rsa])
-    assert.throws(
-      () => testConfig({ AUDIT_SIGNING_KEY: bad }),
-      (error: Error) =>
-        error instanceof ConfigError && /AUDIT_SIGNING_KEY: not an Ed25519 private key/.test(error.message),
-    );
-  assert.throws(() => testConfig({ AUDIT_CHECKPOINT_S: '0' }), /AUDIT_CHECKPOINT_S/);
-});
+test(
+  'AUDIT_SIGNING_KEY: an Ed25519 key in PKCS#8, PEM or base64 DER, signs; anything else is refused naming ' +
+    'the setting',
+  async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { ConfigError } = await import('../../src/errors.ts');
+    const { testConfig } = await import('../helper.ts');
+    const key = generateKeyPairSync('ed25519').privateKey;
+    const pem = key.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const der = key.export({ type: 'pkcs8', format: 'der' }).toString('base64');
+    for (const text of [pem, der]) {
+      const config = testConfig({ AUDIT_SIGNING_KEY: text, AUDIT_CHECKPOINT_S: '5' });
+      assert.equal(config.auditCheckpoints.intervalMs, 5000);
+      const signed = checkpointSigner(config.auditCheckpoints.signingKey!).sign({
+        at: '2026-01-01T00:00:00.000Z',
+        entries: 0,
+        origin: GENESIS_HASH,
+        heads: [],
+        previous: GENESIS_HASH,
+      });
+      assert.equal(checkpointFault(signed), undefined);
+      assert.equal(signed.publicKey, checkpointSigner(key).publicKey, 'the key given, not another');
+    }
+    assert.equal(testConfig().auditCheckpoints.signingKey, undefined, 'none configured: the backend makes one');
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    for (const bad of ['not a key', rsa])
+      assert.throws(
+        () => testConfig({ AUDIT_SIGNING_KEY: bad }),
+        (error: Error) =>
+          error instanceof ConfigError && /AUDIT_SIGNING_KEY: not an Ed25519 private key/.test(error.message),
+      );
+    assert.throws(() => testConfig({ AUDIT_CHECKPOINT_S: '0' }), /AUDIT_CHECKPOINT_S/);
+  },
+);

@@ -72,53 +72,60 @@ test('keys: RSA 2048 and up, EC P-256 and up, Ed25519', async () => {
   cases.forEach(([args, expected], index) => assert.equal(rule(made[index]), expected, args.join(' ')));
 });
 
-test('signature algorithms: SHA-256 or stronger, including RSASSA-PSS with a strong hash; never SHA-1, SHA-224 or MD5', async () => {
-  const rsa = ['-newkey', 'rsa:2048', '-days', '30'];
-  const cases: Array<[string[], string | undefined]> = [
-    [['-sha256'], undefined],
-    [['-sha512'], undefined],
-    [['-sha256', '-sigopt', 'rsa_padding_mode:pss'], undefined],
-    [
-      ['-sha1', '-sigopt', 'rsa_padding_mode:pss'],
-      'it is signed with RSASSA-PSS with SHA-1; SHA-256 or stronger is needed',
-    ],
-    [['-sha1'], 'it is signed with sha1WithRSAEncryption; SHA-256 or stronger is needed'],
-    [['-sha224'], 'it is signed with sha224WithRSAEncryption; SHA-256 or stronger is needed'],
-    [['-md5'], 'it is signed with md5WithRSAEncryption; SHA-256 or stronger is needed'],
-  ];
-  const made = await Promise.all(cases.map(([args]) => selfSigned(...rsa, ...args)));
-  cases.forEach(([args, detail], index) =>
-    assert.equal(certificateProblem(made[index])?.detail, detail, args.join(' ')),
-  );
-  const ecdsaSha1 = await selfSigned('-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-sha1', '-days', '30');
-  assert.equal(
-    certificateProblem(ecdsaSha1)?.detail,
-    'it is signed with ecdsa-with-SHA1; SHA-256 or stronger is needed',
-  );
-});
+test(
+  'signature algorithms: SHA-256 or stronger, including RSASSA-PSS with a strong hash; never SHA-1, ' +
+    'SHA-224 or MD5',
+  async () => {
+    const rsa = ['-newkey', 'rsa:2048', '-days', '30'];
+    const cases: Array<[string[], string | undefined]> = [
+      [['-sha256'], undefined],
+      [['-sha512'], undefined],
+      [['-sha256', '-sigopt', 'rsa_padding_mode:pss'], undefined],
+      [
+        ['-sha1', '-sigopt', 'rsa_padding_mode:pss'],
+        'it is signed with RSASSA-PSS with SHA-1; SHA-256 or stronger is needed',
+      ],
+      [['-sha1'], 'it is signed with sha1WithRSAEncryption; SHA-256 or stronger is needed'],
+      [['-sha224'], 'it is signed with sha224WithRSAEncryption; SHA-256 or stronger is needed'],
+      [['-md5'], 'it is signed with md5WithRSAEncryption; SHA-256 or stronger is needed'],
+    ];
+    const made = await Promise.all(cases.map(([args]) => selfSigned(...rsa, ...args)));
+    cases.forEach(([args, detail], index) =>
+      assert.equal(certificateProblem(made[index])?.detail, detail, args.join(' ')),
+    );
+    const ecdsaSha1 = await selfSigned('-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-sha1', '-days', '30');
+    assert.equal(
+      certificateProblem(ecdsaSha1)?.detail,
+      'it is signed with ecdsa-with-SHA1; SHA-256 or stronger is needed',
+    );
+  },
+);
 
-test('the thumbprint is base64url SHA-256 of the DER, as openssl computes it; a plain socket presents nothing', async () => {
-  const base = join(pki.dir, 'thumb');
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-nodes',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-subj',
-    '/CN=t',
-    '-days',
-    '30',
-    '-keyout',
-    `${base}.key`,
-    '-out',
-    `${base}.pem`,
-  ]);
-  await run('openssl', ['x509', '-in', `${base}.pem`, '-outform', 'DER', '-out', `${base}.der`]);
-  const { stdout } = await run('openssl', ['dgst', '-sha256', '-binary', `${base}.der`], { encoding: 'buffer' });
-  const certificate = new X509Certificate(await readFile(`${base}.pem`));
-  assert.equal(certificateThumbprint(certificate), stdout.toString('base64url'));
-  assert.equal(presentedCertificate({ remoteAddress: '127.0.0.1' }), undefined);
-});
+test(
+  'the thumbprint is base64url SHA-256 of the DER, as ' + 'openssl computes it; a plain socket presents nothing',
+  async () => {
+    const base = join(pki.dir, 'thumb');
+    await run('openssl', [
+      'req',
+      '-x509',
+      '-nodes',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-subj',
+      '/CN=t',
+      '-days',
+      '30',
+      '-keyout',
+      `${base}.key`,
+      '-out',
+      `${base}.pem`,
+    ]);
+    await run('openssl', ['x509', '-in', `${base}.pem`, '-outform', 'DER', '-out', `${base}.der`]);
+    const { stdout } = await run('openssl', ['dgst', '-sha256', '-binary', `${base}.der`], { encoding: 'buffer' });
+    const certificate = new X509Certificate(await readFile(`${base}.pem`));
+    assert.equal(certificateThumbprint(certificate), stdout.toString('base64url'));
+    assert.equal(presentedCertificate({ remoteAddress: '127.0.0.1' }), undefined);
+  },
+);

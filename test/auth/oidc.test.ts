@@ -109,9 +109,12 @@ describe('tokens from the issuer', () => {
     assert.equal((await app.get('/api/v0/audit/user-activity', bearer(token))).status, 403, 'audit needs its role');
   });
 
-  test('a token made here with the same claims and key is accepted (the checks below differ from it in one thing)', async () => {
-    assert.equal((await app.get(BIRTH, bearer(await issuer.sign()))).status, 200);
-  });
+  test(
+    'a token made here with the same claims and key is ' + 'accepted (the checks below differ from it in one thing)',
+    async () => {
+      assert.equal((await app.get(BIRTH, bearer(await issuer.sign()))).status, 200);
+    },
+  );
 
   test('a wrong client secret gets no token', async () => {
     await assert.rejects(issuer.token('verifier', 'wrong'), /401/);
@@ -157,22 +160,32 @@ describe('every bad token is 401 invalid_token', () => {
     );
   });
 
-  test("a shorter OIDC_MAX_TOKEN_LIFETIME_S refuses what the default allows; the issuer's own 5-minute tokens pass", async (t) => {
-    const strict = await oidcApp(t, { OIDC_MAX_TOKEN_LIFETIME_S: '600' });
-    await assertInvalidToken(strict, await issuer.sign({ exp: now() + 601 }), 'over ten minutes');
-    assert.equal((await strict.get(BIRTH, bearer(await issuer.sign({ exp: now() + 600 })))).status, 200, 'ten minutes');
-    assert.equal((await strict.get(BIRTH, bearer(await issuer.token('verifier')))).status, 200, "the issuer's token");
-  });
+  test(
+    "a shorter OIDC_MAX_TOKEN_LIFETIME_S refuses what the default allows; the issuer's own 5-minute " + 'tokens pass',
+    async (t) => {
+      const strict = await oidcApp(t, { OIDC_MAX_TOKEN_LIFETIME_S: '600' });
+      await assertInvalidToken(strict, await issuer.sign({ exp: now() + 601 }), 'over ten minutes');
+      assert.equal(
+        (await strict.get(BIRTH, bearer(await issuer.sign({ exp: now() + 600 })))).status,
+        200,
+        'ten minutes',
+      );
+      assert.equal((await strict.get(BIRTH, bearer(await issuer.token('verifier')))).status, 200, "the issuer's token");
+    },
+  );
 
-  test('a typ header naming anything but an access token (at+jwt, application/at+jwt, JWT); none at all is accepted', async () => {
-    for (const typ of ['JOSE', 'id_token+jwt', 'logout+jwt', 'dpop+jwt', 'secevent+jwt', '', 42]) {
-      await assertInvalidToken(app, await issuer.sign({}, { header: { typ } }), `typ ${JSON.stringify(typ)}`);
-    }
-    for (const typ of ['at+jwt', 'AT+JWT', 'application/at+jwt', 'JWT', 'jwt', undefined]) {
-      const response = await app.get(BIRTH, bearer(await issuer.sign({}, { header: { typ } })));
-      assert.equal(response.status, 200, `typ ${JSON.stringify(typ)}`);
-    }
-  });
+  test(
+    'a typ header naming anything but an access token ' + '(at+jwt, application/at+jwt, JWT); none at all is accepted',
+    async () => {
+      for (const typ of ['JOSE', 'id_token+jwt', 'logout+jwt', 'dpop+jwt', 'secevent+jwt', '', 42]) {
+        await assertInvalidToken(app, await issuer.sign({}, { header: { typ } }), `typ ${JSON.stringify(typ)}`);
+      }
+      for (const typ of ['at+jwt', 'AT+JWT', 'application/at+jwt', 'JWT', 'jwt', undefined]) {
+        const response = await app.get(BIRTH, bearer(await issuer.sign({}, { header: { typ } })));
+        assert.equal(response.status, 200, `typ ${JSON.stringify(typ)}`);
+      }
+    },
+  );
 
   test('wrong issuer, or none', async () => {
     await assertInvalidToken(app, await issuer.sign({ iss: 'http://127.0.0.1:1' }), 'wrong issuer');
@@ -240,32 +253,36 @@ describe('every bad token is 401 invalid_token', () => {
     assert.equal(response.status, 200, 'sub stands in for preferred_username');
   });
 
-  test('no Authorization header, another scheme: the bare challenge (RFC 6750 3.1); a malformed Bearer header: invalid_request', async () => {
-    for (const headers of [
-      {},
-      { authorization: 'Basic dXNlcjpwYXNz' },
-      { 'x-auth-username': 'jo', 'x-auth-aud': 'svc', 'x-auth-roles': 'birth' },
-    ]) {
-      const response = await app.get(BIRTH, headers);
-      assert.equal(response.status, 401);
-      assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="lev-api"');
-      assert.equal(response.body.code, 'Unauthorized');
-    }
-    for (const authorization of ['Bearer', 'Bearer ', 'Bearer a b', 'Bearer a,b', 'Bearer\ta']) {
-      const response = await app.get(BIRTH, { authorization });
-      assert.equal(response.status, 401, authorization);
+  test(
+    'no Authorization header, another scheme: the bare challenge (RFC 6750 3.1); a malformed Bearer ' +
+      'header: invalid_request',
+    async () => {
+      for (const headers of [
+        {},
+        { authorization: 'Basic dXNlcjpwYXNz' },
+        { 'x-auth-username': 'jo', 'x-auth-aud': 'svc', 'x-auth-roles': 'birth' },
+      ]) {
+        const response = await app.get(BIRTH, headers);
+        assert.equal(response.status, 401);
+        assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="lev-api"');
+        assert.equal(response.body.code, 'Unauthorized');
+      }
+      for (const authorization of ['Bearer', 'Bearer ', 'Bearer a b', 'Bearer a,b', 'Bearer\ta']) {
+        const response = await app.get(BIRTH, { authorization });
+        assert.equal(response.status, 401, authorization);
+        assert.equal(
+          response.headers.get('www-authenticate'),
+          'Bearer realm="lev-api", error="invalid_request"',
+          authorization,
+        );
+      }
       assert.equal(
-        response.headers.get('www-authenticate'),
-        'Bearer realm="lev-api", error="invalid_request"',
-        authorization,
+        (await app.get(BIRTH, { authorization: `bearer ${await issuer.sign()}` })).status,
+        200,
+        'the scheme is case-insensitive',
       );
-    }
-    assert.equal(
-      (await app.get(BIRTH, { authorization: `bearer ${await issuer.sign()}` })).status,
-      200,
-      'the scheme is case-insensitive',
-    );
-  });
+    },
+  );
 
   test('routes without a dataset need no token', async () => {
     for (const path of ['/healthz', '/readiness', '/openapi.json'])
@@ -274,38 +291,44 @@ describe('every bad token is 401 invalid_token', () => {
 });
 
 describe('keys', () => {
-  test('discovery is lazy: building the app and answering routes without a dataset asks the issuer nothing', async (t) => {
-    const before = issuer.requests.get('/.well-known/openid-configuration') ?? 0;
-    const app = await oidcApp(t);
-    await app.get('/healthz', {});
-    await app.get(BIRTH, { authorization: 'Bearer not-a-jwt' });
-    const [, payload] = (await issuer.sign()).split('.');
-    await app.get(BIRTH, bearer(`${base64url.encode('{"alg":"HS256"}')}.${payload}.c2ln`));
-    assert.equal(issuer.requests.get('/.well-known/openid-configuration') ?? 0, before);
-    assert.equal((await app.get(BIRTH, bearer(await issuer.sign()))).status, 200);
-    assert.equal(issuer.requests.get('/.well-known/openid-configuration'), before + 1);
-  });
+  test(
+    'discovery is lazy: building the app and answering ' + 'routes without a dataset asks the issuer nothing',
+    async (t) => {
+      const before = issuer.requests.get('/.well-known/openid-configuration') ?? 0;
+      const app = await oidcApp(t);
+      await app.get('/healthz', {});
+      await app.get(BIRTH, { authorization: 'Bearer not-a-jwt' });
+      const [, payload] = (await issuer.sign()).split('.');
+      await app.get(BIRTH, bearer(`${base64url.encode('{"alg":"HS256"}')}.${payload}.c2ln`));
+      assert.equal(issuer.requests.get('/.well-known/openid-configuration') ?? 0, before);
+      assert.equal((await app.get(BIRTH, bearer(await issuer.sign()))).status, 200);
+      assert.equal(issuer.requests.get('/.well-known/openid-configuration'), before + 1);
+    },
+  );
 
-  test('an unknown kid refetches the keys; once the issuer rotates, a token with the new kid is accepted', async (t) => {
-    const app = await oidcApp(t, { OIDC_JWKS_COOLDOWN_S: '0' });
-    assert.equal((await app.get(BIRTH, bearer(await issuer.token('verifier')))).status, 200);
-    const fetched = issuer.requests.get('/jwks') ?? 0;
-    const next = await newKey('not-yet-published');
-    await assertInvalidToken(app, await issuer.sign({}, { key: next }), 'unknown kid');
-    assert.equal(issuer.requests.get('/jwks'), fetched + 1, 'the keys were fetched again for the unknown kid');
+  test(
+    'an unknown kid refetches the keys; once the issuer ' + 'rotates, a token with the new kid is accepted',
+    async (t) => {
+      const app = await oidcApp(t, { OIDC_JWKS_COOLDOWN_S: '0' });
+      assert.equal((await app.get(BIRTH, bearer(await issuer.token('verifier')))).status, 200);
+      const fetched = issuer.requests.get('/jwks') ?? 0;
+      const next = await newKey('not-yet-published');
+      await assertInvalidToken(app, await issuer.sign({}, { key: next }), 'unknown kid');
+      assert.equal(issuer.requests.get('/jwks'), fetched + 1, 'the keys were fetched again for the unknown kid');
 
-    const rotated = await issuer.rotate();
-    const token = await issuer.token('verifier');
-    assert.equal(
-      JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[0]))).kid,
-      rotated.kid,
-      'the issuer signs with the new key',
-    );
-    assert.equal((await app.get(BIRTH, bearer(token))).status, 200, 'accepted after the refetch');
-    assert.equal(issuer.requests.get('/jwks'), fetched + 2);
-    assert.equal((await app.get(BIRTH, bearer(token))).status, 200);
-    assert.equal(issuer.requests.get('/jwks'), fetched + 2, 'then served from the cache');
-  });
+      const rotated = await issuer.rotate();
+      const token = await issuer.token('verifier');
+      assert.equal(
+        JSON.parse(new TextDecoder().decode(base64url.decode(token.split('.')[0]))).kid,
+        rotated.kid,
+        'the issuer signs with the new key',
+      );
+      assert.equal((await app.get(BIRTH, bearer(token))).status, 200, 'accepted after the refetch');
+      assert.equal(issuer.requests.get('/jwks'), fetched + 2);
+      assert.equal((await app.get(BIRTH, bearer(token))).status, 200);
+      assert.equal(issuer.requests.get('/jwks'), fetched + 2, 'then served from the cache');
+    },
+  );
 
   test('a flood of unknown kids fetches the keys at most once per cooldown', async (t) => {
     const app = await oidcApp(t, { OIDC_JWKS_COOLDOWN_S: '2' });
@@ -376,18 +399,21 @@ describe('an unreachable issuer', () => {
   });
 });
 
-test('claim names can be configured (here: roles from a namespaced top-level claim, username from email)', async (t) => {
-  const app = await oidcApp(t, {
-    OIDC_ROLES_CLAIM: 'https://lev.example/roles',
-    OIDC_USERNAME_CLAIM: 'email',
-    OIDC_CLIENT_CLAIM: 'client_id',
-  });
-  const token = await issuer.sign({
-    'https://lev.example/roles': ['birth'],
-    email: 'jo@example.gov.uk',
-    client_id: 'svc',
-    realm_access: undefined,
-  });
-  assert.equal((await app.get(BIRTH, bearer(token))).status, 200);
-  assert.equal((await app.get(BIRTH, bearer(await issuer.sign()))).status, 401, 'no email claim, no username');
-});
+test(
+  'claim names can be configured (here: roles from ' + 'a namespaced top-level claim, username from email)',
+  async (t) => {
+    const app = await oidcApp(t, {
+      OIDC_ROLES_CLAIM: 'https://lev.example/roles',
+      OIDC_USERNAME_CLAIM: 'email',
+      OIDC_CLIENT_CLAIM: 'client_id',
+    });
+    const token = await issuer.sign({
+      'https://lev.example/roles': ['birth'],
+      email: 'jo@example.gov.uk',
+      client_id: 'svc',
+      realm_access: undefined,
+    });
+    assert.equal((await app.get(BIRTH, bearer(token))).status, 200);
+    assert.equal((await app.get(BIRTH, bearer(await issuer.sign()))).status, 401, 'no email claim, no username');
+  },
+);

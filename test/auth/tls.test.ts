@@ -135,12 +135,15 @@ describe('TLS_CLIENT_CA: the handshake', () => {
     assert.match(line.tls.reason, /ISSUER|VERIFY|SELF_SIGNED/);
   });
 
-  test('the server presents its own certificate, which the client checks (another CA: refused by the client)', async () => {
-    await assert.rejects(
-      httpsGet(`${app.url}/healthz`, { ca: otherCa.cert, client: clients.good }),
-      /self.signed|unable to verify|issuer/i,
-    );
-  });
+  test(
+    'the server presents its own certificate, which the ' + 'client checks (another CA: refused by the client)',
+    async () => {
+      await assert.rejects(
+        httpsGet(`${app.url}/healthz`, { ca: otherCa.cert, client: clients.good }),
+        /self.signed|unable to verify|issuer/i,
+      );
+    },
+  );
 });
 
 describe('TLS: connections that send nothing', () => {
@@ -151,40 +154,44 @@ describe('TLS: connections that send nothing', () => {
       sleep(6000, -1),
     ]);
 
-  test('one that never starts its handshake, and one that finishes it and sends no request, are closed within HEADERS_TIMEOUT_S', async (t) => {
-    const { app } = await mtlsApp(t, { HEADERS_TIMEOUT_S: '1', REQUEST_TIMEOUT_S: '2' });
-    const { hostname, port } = new URL(app.url);
-    const silent = netConnect(Number(port), hostname).on('error', () => {});
-    const opened = Date.now();
-    const handshaken = tlsConnect({
-      host: hostname,
-      port: Number(port),
-      servername: 'localhost',
-      ca: ca.cert,
-      cert: clients.good.cert,
-      key: clients.good.key,
-    });
-    handshaken.on('error', () => {});
-    try {
-      await new Promise((resolve) => handshaken.once('secureConnect', resolve));
-      const secured = Date.now();
-      const [beforeHandshake, afterHandshake] = await Promise.all([
-        closedAfter(silent, opened),
-        closedAfter(handshaken, secured),
-      ]);
-      assert.ok(
-        beforeHandshake >= 900 && beforeHandshake < 2500,
-        `no handshake: closed after ${beforeHandshake} ms (Node's own limit is 120 s)`,
-      );
-      assert.ok(
-        afterHandshake >= 900 && afterHandshake < 2500,
-        `no request after the handshake: closed after ${afterHandshake} ms`,
-      );
-    } finally {
-      silent.destroy();
-      handshaken.destroy();
-    }
-  });
+  test(
+    'one that never starts its handshake, and one that finishes it and sends no request, are closed ' +
+      'within HEADERS_TIMEOUT_S',
+    async (t) => {
+      const { app } = await mtlsApp(t, { HEADERS_TIMEOUT_S: '1', REQUEST_TIMEOUT_S: '2' });
+      const { hostname, port } = new URL(app.url);
+      const silent = netConnect(Number(port), hostname).on('error', () => {});
+      const opened = Date.now();
+      const handshaken = tlsConnect({
+        host: hostname,
+        port: Number(port),
+        servername: 'localhost',
+        ca: ca.cert,
+        cert: clients.good.cert,
+        key: clients.good.key,
+      });
+      handshaken.on('error', () => {});
+      try {
+        await new Promise((resolve) => handshaken.once('secureConnect', resolve));
+        const secured = Date.now();
+        const [beforeHandshake, afterHandshake] = await Promise.all([
+          closedAfter(silent, opened),
+          closedAfter(handshaken, secured),
+        ]);
+        assert.ok(
+          beforeHandshake >= 900 && beforeHandshake < 2500,
+          `no handshake: closed after ${beforeHandshake} ms (Node's own limit is 120 s)`,
+        );
+        assert.ok(
+          afterHandshake >= 900 && afterHandshake < 2500,
+          `no request after the handshake: closed after ${afterHandshake} ms`,
+        );
+      } finally {
+        silent.destroy();
+        handshaken.destroy();
+      }
+    },
+  );
 });
 
 describe('TLS_CLIENT_CA: the on-boarding rules', () => {
@@ -194,7 +201,10 @@ describe('TLS_CLIENT_CA: the on-boarding rules', () => {
     ({ app, lines } = await mtlsApp(context));
   });
 
-  /** A refusal of a certificate the handshake let through: 403 on every route, logged with the rule and the fingerprint. */
+  /**
+   * A refusal of a certificate the handshake let through: 403 on every route, logged with the rule and the
+   * fingerprint.
+   */
   async function assertRefused(name: string, rule: string, message: RegExp, extra: Partial<HttpsOptions> = {}) {
     const before = lines.length;
     const token = await issuer.token('verifier');
@@ -225,33 +235,36 @@ describe('TLS_CLIENT_CA: the on-boarding rules', () => {
     await assertRefused('three-years', 'validity-period', /valid for 1095 days; at most 731/);
   });
 
-  test('signed with SHA-1 or MD5, or an EC key of 192 bits: refused, by OpenSSL at the handshake, else by the rule', async () => {
-    // The client has to lower its own security level even to load a SHA-1 signed certificate; P-192 needs TLS 1.2.
-    const cases = [
-      ['sha1', 'DEFAULT:@SECLEVEL=0', /signed with sha1WithRSAEncryption/],
-      ['md5', 'DEFAULT:@SECLEVEL=0', /signed with md5WithRSAEncryption/],
-      ['ec-p192', 'DEFAULT:@SECLEVEL=0', /EC key \(prime192v1\) has 192 bits; at least 256/],
-    ] as const;
-    for (const [name, ciphers, message] of cases) {
-      const options = as(clients[name], await issuer.token('verifier'), { tls: { ciphers, maxVersion: 'TLSv1.2' } });
-      const answer = await httpsGet(app.url + BIRTH, options).catch((error: Error) => error);
-      if (answer instanceof Error) continue; // the handshake failed (Node's OpenSSL, at its default security level)
-      assert.equal(answer.status, 403, `${name}: ${answer.text}`);
-      assert.match(answer.body.message, message);
-    }
-    // The rules themselves, for a server whose OpenSSL security level would let these through.
-    assert.deepEqual(certificateProblem(clients.sha1.x509), {
-      rule: 'signature-algorithm',
-      detail: 'it is signed with sha1WithRSAEncryption; SHA-256 or stronger is needed',
-    });
-    assert.equal(certificateProblem(clients.md5.x509)?.rule, 'signature-algorithm');
-    assert.deepEqual(certificateProblem(clients['ec-p192'].x509), {
-      rule: 'key-size',
-      detail: 'its EC key (prime192v1) has 192 bits; at least 256 are needed',
-    });
-    assert.equal(certificateProblem(clients.good.x509), undefined);
-    assert.equal(certificateProblem(clients['good-ec'].x509), undefined);
-  });
+  test(
+    'signed with SHA-1 or MD5, or an EC key of 192 bits: ' + 'refused, by OpenSSL at the handshake, else by the rule',
+    async () => {
+      // The client has to lower its own security level even to load a SHA-1 signed certificate; P-192 needs TLS 1.2.
+      const cases = [
+        ['sha1', 'DEFAULT:@SECLEVEL=0', /signed with sha1WithRSAEncryption/],
+        ['md5', 'DEFAULT:@SECLEVEL=0', /signed with md5WithRSAEncryption/],
+        ['ec-p192', 'DEFAULT:@SECLEVEL=0', /EC key \(prime192v1\) has 192 bits; at least 256/],
+      ] as const;
+      for (const [name, ciphers, message] of cases) {
+        const options = as(clients[name], await issuer.token('verifier'), { tls: { ciphers, maxVersion: 'TLSv1.2' } });
+        const answer = await httpsGet(app.url + BIRTH, options).catch((error: Error) => error);
+        if (answer instanceof Error) continue; // the handshake failed (Node's OpenSSL, at its default security level)
+        assert.equal(answer.status, 403, `${name}: ${answer.text}`);
+        assert.match(answer.body.message, message);
+      }
+      // The rules themselves, for a server whose OpenSSL security level would let these through.
+      assert.deepEqual(certificateProblem(clients.sha1.x509), {
+        rule: 'signature-algorithm',
+        detail: 'it is signed with sha1WithRSAEncryption; SHA-256 or stronger is needed',
+      });
+      assert.equal(certificateProblem(clients.md5.x509)?.rule, 'signature-algorithm');
+      assert.deepEqual(certificateProblem(clients['ec-p192'].x509), {
+        rule: 'key-size',
+        detail: 'its EC key (prime192v1) has 192 bits; at least 256 are needed',
+      });
+      assert.equal(certificateProblem(clients.good.x509), undefined);
+      assert.equal(certificateProblem(clients['good-ec'].x509), undefined);
+    },
+  );
 
   test('the rule read from each certificate: the CA itself (self-signed, SHA-256) keeps them', () => {
     assert.equal(certificateProblem(new X509Certificate(ca.cert)), undefined);

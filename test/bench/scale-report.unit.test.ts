@@ -134,22 +134,26 @@ test('indexColumns: the largest indexes of the largest register get columns; the
   assert.equal(first[header.indexOf('increment /s (× empty)')], '18,000 (0.90)');
 });
 
-test('chartPoints: each operation gives its closed-loop rate and its p99 at the fixed rate, unmeasured values left out', () => {
-  const large = row(1_000_000);
-  const unmeasured = { maxRps: NaN, rateRps: 0, p50Ms: NaN, p99Ms: NaN };
-  const points = chartPoints(
-    [row(100_000), { ...large, operations: { ...large.operations, suggest: unmeasured } }],
-    200,
-  );
-  assert.equal(points.length, 8 + 6);
-  assert.deepEqual(
-    points.filter((p) => p.births === 100_000 && p.operation === 'suggest'),
-    [
-      { births: 100_000, operation: 'suggest', measure: RATE_MEASURE, value: 800 },
-      { births: 100_000, operation: 'suggest', measure: p99Measure(200), value: 20 },
-    ],
-  );
-});
+test(
+  'chartPoints: each operation gives its closed-loop rate and its p99 at the fixed rate, unmeasured ' +
+    'values left out',
+  () => {
+    const large = row(1_000_000);
+    const unmeasured = { maxRps: NaN, rateRps: 0, p50Ms: NaN, p99Ms: NaN };
+    const points = chartPoints(
+      [row(100_000), { ...large, operations: { ...large.operations, suggest: unmeasured } }],
+      200,
+    );
+    assert.equal(points.length, 8 + 6);
+    assert.deepEqual(
+      points.filter((p) => p.births === 100_000 && p.operation === 'suggest'),
+      [
+        { births: 100_000, operation: 'suggest', measure: RATE_MEASURE, value: 800 },
+        { births: 100_000, operation: 'suggest', measure: p99Measure(200), value: 20 },
+      ],
+    );
+  },
+);
 
 test('chartSpec: a panel a measure, log scales on both axes, the command in the subtitle', () => {
   const spec = chartSpec(results([row(100_000), row(1_000_000)])) as {

@@ -38,7 +38,8 @@ test('audit export, verify and record each record an audit-read before showing a
   const env = { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema };
   const reads = () =>
     store.driver.query<ReadRow>(
-      `SELECT username, client, dataset, operation, path, query, results FROM audit_log WHERE client LIKE 'lev-api audit %' ORDER BY id`,
+      `SELECT username, client, dataset, operation, path, query, results FROM audit_log WHERE client LIKE ` +
+        `'lev-api audit %' ORDER BY id`,
     );
   const me = userInfo().username;
 

@@ -48,7 +48,8 @@ test('credentials offer: a deep link a wallet picks up from the service, and a o
   const { credentials } = await pickUp(wallet, printed[0], txCode);
   await VERIFIERS['dc+sd-jwt'](credentials[0], { issuer: app.url, type: 'birth', recordId: 123456789, wallet });
   const { rows } = await admin.query(
-    `SELECT username, operation, path FROM ${schema}.audit_log WHERE path LIKE '%/offer' OR path = '/v1/wallet/credential' ORDER BY id`,
+    `SELECT username, operation, path FROM ${schema}.audit_log WHERE path LIKE '%/offer' OR path = ` +
+      `'/v1/wallet/credential' ORDER BY id`,
   );
   assert.deepEqual(
     rows.map((row) => [row.username, row.operation, row.path]),

@@ -57,29 +57,32 @@ test('the IACA and document signer the commands make are served at /.well-known/
   assert.ok(ds.checkIssued(new X509Certificate(rotated[0] as string)), 'the new signer is issued by the new IACA');
 });
 
-test('a document signer no given IACA issued, or one setting without the other, is a configuration problem', async (t) => {
-  const a = mkdtempSync(join(tmpdir(), 'lev-mdoc-a-'));
-  const b = mkdtempSync(join(tmpdir(), 'lev-mdoc-b-'));
-  t.after(() => [a, b].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-  const { ok } = commandChecks(t, 'credentials', {});
-  await ok(['iaca', '--dir', a]);
-  await ok(['iaca', '--dir', b]);
-  await ok(['document-signer', '--dir', b]);
-  assert.throws(
-    () =>
-      loadConfig({
-        CREDENTIAL_IACA_CERTIFICATES: join(a, 'iacas.pem'),
-        CREDENTIAL_DOCUMENT_SIGNER: join(b, 'document-signer.pem'),
-      }),
-    /no IACA certificate given issued the document signer certificate/,
-  );
-  assert.throws(() => loadConfig({ CREDENTIAL_IACA_CERTIFICATES: join(a, 'iacas.pem') }), /go together/);
-  assert.throws(
-    () =>
-      loadConfig({
-        CREDENTIAL_IACA_CERTIFICATES: join(a, 'iacas.pem'),
-        CREDENTIAL_DOCUMENT_SIGNER: join(a, 'missing.pem'),
-      }),
-    /cannot be read/,
-  );
-});
+test(
+  'a document signer no given IACA issued, or one ' + 'setting without the other, is a configuration problem',
+  async (t) => {
+    const a = mkdtempSync(join(tmpdir(), 'lev-mdoc-a-'));
+    const b = mkdtempSync(join(tmpdir(), 'lev-mdoc-b-'));
+    t.after(() => [a, b].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+    const { ok } = commandChecks(t, 'credentials', {});
+    await ok(['iaca', '--dir', a]);
+    await ok(['iaca', '--dir', b]);
+    await ok(['document-signer', '--dir', b]);
+    assert.throws(
+      () =>
+        loadConfig({
+          CREDENTIAL_IACA_CERTIFICATES: join(a, 'iacas.pem'),
+          CREDENTIAL_DOCUMENT_SIGNER: join(b, 'document-signer.pem'),
+        }),
+      /no IACA certificate given issued the document signer certificate/,
+    );
+    assert.throws(() => loadConfig({ CREDENTIAL_IACA_CERTIFICATES: join(a, 'iacas.pem') }), /go together/);
+    assert.throws(
+      () =>
+        loadConfig({
+          CREDENTIAL_IACA_CERTIFICATES: join(a, 'iacas.pem'),
+          CREDENTIAL_DOCUMENT_SIGNER: join(a, 'missing.pem'),
+        }),
+      /cannot be read/,
+    );
+  },
+);

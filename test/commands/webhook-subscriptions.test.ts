@@ -12,7 +12,8 @@ import { commandChecks, runCli as run } from '../run-cli.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
 
-test('subscriptions with webhooks: add (secret once, Ed25519), update, rotate-secret, list, dead letters; a one-line exit 2 for each mistake', {
+test('subscriptions with webhooks: add (secret once, Ed25519), update, rotate-secret, list, dead letters; a ' +
+  'one-line exit 2 for each mistake', {
   skip,
 }, async (t) => {
   const { schema, admin } = await emptySchema(t);
@@ -46,7 +47,8 @@ test('subscriptions with webhooks: add (secret once, Ed25519), update, rotate-se
   assert.ok(next && next !== secret);
   const [after] = (
     await admin.query(
-      `SELECT secret, previous_secret, previous_until - now() AS grace FROM ${schema}.webhook_endpoint WHERE client = 'dwp'`,
+      `SELECT secret, previous_secret, previous_until - now() AS grace FROM ${schema}.webhook_endpoint WHERE ` +
+        `client = 'dwp'`,
     )
   ).rows;
   assert.equal(after.secret, next);

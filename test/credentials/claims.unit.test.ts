@@ -66,28 +66,32 @@ const rendered = {
 /** Equal as JSON text: the same members in the same order. */
 const same = (actual: unknown, expected: unknown) => assert.equal(JSON.stringify(actual), JSON.stringify(expected));
 
-test("a record's claims: what it holds and its reader may see, the blocked flag and links left out, reserved names renamed", () => {
-  same(compileClaims(sample.name, sample.fields, sample.blockedFlag)(rendered), {
-    claims: {
-      id: 42,
-      sampleStatus: { marginalNote: 'Corrected' },
-      date: '2020-01-02',
-      child: { forenames: 'Ann', birthplace: { town: 'Leeds' }, aliases: [{ forenames: 'Annie' }] },
-      sampleIss: 'x',
-      plain: 'y',
-    },
-    fields: [
-      'id',
-      'status.marginalNote',
-      'date',
-      'child.forenames',
-      'child.birthplace.town',
-      'child.aliases',
-      'iss',
-      'plain',
-    ],
-  });
-});
+test(
+  "a record's claims: what it holds and its reader may see, the blocked flag and links left out, reserved " +
+    'names renamed',
+  () => {
+    same(compileClaims(sample.name, sample.fields, sample.blockedFlag)(rendered), {
+      claims: {
+        id: 42,
+        sampleStatus: { marginalNote: 'Corrected' },
+        date: '2020-01-02',
+        child: { forenames: 'Ann', birthplace: { town: 'Leeds' }, aliases: [{ forenames: 'Annie' }] },
+        sampleIss: 'x',
+        plain: 'y',
+      },
+      fields: [
+        'id',
+        'status.marginalNote',
+        'date',
+        'child.forenames',
+        'child.birthplace.town',
+        'child.aliases',
+        'iss',
+        'plain',
+      ],
+    });
+  },
+);
 
 const everyClaim = [
   ['id', 'System number'],
@@ -132,13 +136,16 @@ test("the mdoc's data elements: one a claim, named by its dot path, dates as ful
   );
 });
 
-test("the JWT VC's claims under credentialSubject, the record's id renamed as the holder's is the subject's", async () => {
-  const format = jwtVcJsonFormat({ keys: await issuerKeys(undefined), validityS: 60 });
-  same(
-    (format.configuration(sample, ISSUER).credential_metadata as { claims: unknown }).claims,
-    everyClaim.map(([path, label]) => ({
-      path: ['credentialSubject', ...(path === 'id' ? 'sampleId' : path).split('.')],
-      display: [{ name: label, locale: 'en-GB' }],
-    })),
-  );
-});
+test(
+  "the JWT VC's claims under credentialSubject, the record's id renamed as the holder's is the " + "subject's",
+  async () => {
+    const format = jwtVcJsonFormat({ keys: await issuerKeys(undefined), validityS: 60 });
+    same(
+      (format.configuration(sample, ISSUER).credential_metadata as { claims: unknown }).claims,
+      everyClaim.map(([path, label]) => ({
+        path: ['credentialSubject', ...(path === 'id' ? 'sampleId' : path).split('.')],
+        display: [{ name: label, locale: 'en-GB' }],
+      })),
+    );
+  },
+);

@@ -77,33 +77,37 @@ const holderKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.e
   string
 >;
 
-test('a credential is what @sd-jwt/sd-jwt-vc issues for the same claims and salts, for every type, disclosable or in the clear', async () => {
-  const keys = await issuerKeys([newIssuerKey('EdDSA')]);
-  for (const view of views) {
-    const type = view.record.name;
-    const claims = claimsOf(view, 1);
-    for (const inTheClear of [false, true]) {
-      const ours = createCredentialIssuer(keys, 3600, { now: () => NOW, salt: fixedSalts() });
-      const status = { list: 3, idx: 4711 };
-      const issued = ours.issue({ issuer: ISSUER, type, claims, status, holderKey, inTheClear });
-      const iat = Math.floor(NOW / 1000);
-      const expected = await library(keys.current).issue(
-        {
-          ...claims,
-          iss: ISSUER,
-          iat,
-          exp: iat + 3600,
-          vct: `${ISSUER}/v1/credentials/types/${type}`,
-          status: { status_list: { idx: 4711, uri: `${ISSUER}/v1/credentials/status/3` } },
-          cnf: { jwk: holderKey },
-        },
-        inTheClear ? undefined : (everyKey(claims) as never),
-        { header: { kid: keys.current.kid } },
-      );
-      assert.equal(issued, expected, `${type}${inTheClear ? ', in the clear' : ''}`);
+test(
+  'a credential is what @sd-jwt/sd-jwt-vc issues for the same claims and salts, for every type, ' +
+    'disclosable or in the clear',
+  async () => {
+    const keys = await issuerKeys([newIssuerKey('EdDSA')]);
+    for (const view of views) {
+      const type = view.record.name;
+      const claims = claimsOf(view, 1);
+      for (const inTheClear of [false, true]) {
+        const ours = createCredentialIssuer(keys, 3600, { now: () => NOW, salt: fixedSalts() });
+        const status = { list: 3, idx: 4711 };
+        const issued = ours.issue({ issuer: ISSUER, type, claims, status, holderKey, inTheClear });
+        const iat = Math.floor(NOW / 1000);
+        const expected = await library(keys.current).issue(
+          {
+            ...claims,
+            iss: ISSUER,
+            iat,
+            exp: iat + 3600,
+            vct: `${ISSUER}/v1/credentials/types/${type}`,
+            status: { status_list: { idx: 4711, uri: `${ISSUER}/v1/credentials/status/3` } },
+            cnf: { jwk: holderKey },
+          },
+          inTheClear ? undefined : (everyKey(claims) as never),
+          { header: { kid: keys.current.kid } },
+        );
+        assert.equal(issued, expected, `${type}${inTheClear ? ', in the clear' : ''}`);
+      }
     }
-  }
-});
+  },
+);
 
 test('@sd-jwt/sd-jwt-vc verifies every type signed with ES256 and EdDSA, and gets back every claim', async () => {
   for (const alg of ['ES256', 'EdDSA'] as const) {

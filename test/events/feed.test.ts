@@ -106,7 +106,8 @@ async function killLoadHalfWay(schema: string, file: string): Promise<void> {
       [{ writing }] = (
         await watcher.query(
           `SELECT count(*)::int AS writing FROM pg_stat_activity
-            WHERE application_name = 'lev-api' AND backend_xid IS NOT NULL AND xact_start >= $1 AND query ILIKE 'COPY%'`,
+            WHERE application_name = 'lev-api' AND backend_xid IS NOT NULL AND xact_start >= $1 AND query ` +
+            `ILIKE 'COPY%'`,
           [started],
         )
       ).rows;
@@ -122,7 +123,8 @@ async function killLoadHalfWay(schema: string, file: string): Promise<void> {
     for (let tries = 0; tries < 200; tries++) {
       const [{ open }] = (
         await watcher.query(
-          `SELECT count(*)::int AS open FROM pg_stat_activity WHERE application_name = 'lev-api' AND xact_start >= $1 AND backend_xid IS NOT NULL`,
+          `SELECT count(*)::int AS open FROM pg_stat_activity WHERE application_name = 'lev-api' AND ` +
+            `xact_start >= $1 AND backend_xid IS NOT NULL`,
           [started],
         )
       ).rows;

@@ -146,36 +146,39 @@ describe('generateRecords', () => {
   });
 
   for (const type of TUNED_TYPES) {
-    test(`${type}: re-registrations come in consecutive pairs, each embedding the other, pointing outwards only`, () => {
-      const all = take(type, 20_000, `pairs-${type}`);
-      const dateParam = descriptionOf(type).search.parties[0].dates[0];
-      const strip = (r: Rec) => ({ ...r, previousRegistration: null, nextRegistration: null });
-      let pairs = 0;
-      all.forEach((record, i) => {
-        const next = record.nextRegistration as Rec | null;
-        const previous = record.previousRegistration as Rec | null;
-        if (next) {
-          pairs++;
-          assert.equal(previous, null, 'a pair is two records, not a chain');
-          const later = all[i + 1];
-          assert.equal(next.id, (record.id as number) + 1);
-          assert.deepEqual(next, strip(later), 'the embedded successor is the next record, without links');
-          assert.deepEqual(
-            later.previousRegistration,
-            strip(record),
-            'the successor embeds this record, without links',
-          );
-          assert.equal(readPath(later, dateParam), readPath(record, dateParam), 'the same event');
-        } else if (previous) {
-          assert.equal((all[i - 1].nextRegistration as Rec | null)?.id, record.id);
-        }
-      });
-      const share = pairs / all.length;
-      assert.ok(share > 0.002 && share < 0.009, `${(share * 100).toFixed(2)}% of records are re-registrations`);
-      const blocked = all.filter((r) => (r.status as Rec).blocked === true).length / all.length;
-      assert.ok(blocked > 0.0002 && blocked < 0.003, `${(blocked * 100).toFixed(2)}% of records are blocked`);
-      assert.ok(all.every((r) => typeof (r.status as Rec).blocked === 'boolean'));
-    });
+    test(
+      `${type}: re-registrations come in consecutive pairs, ` + `each embedding the other, pointing outwards only`,
+      () => {
+        const all = take(type, 20_000, `pairs-${type}`);
+        const dateParam = descriptionOf(type).search.parties[0].dates[0];
+        const strip = (r: Rec) => ({ ...r, previousRegistration: null, nextRegistration: null });
+        let pairs = 0;
+        all.forEach((record, i) => {
+          const next = record.nextRegistration as Rec | null;
+          const previous = record.previousRegistration as Rec | null;
+          if (next) {
+            pairs++;
+            assert.equal(previous, null, 'a pair is two records, not a chain');
+            const later = all[i + 1];
+            assert.equal(next.id, (record.id as number) + 1);
+            assert.deepEqual(next, strip(later), 'the embedded successor is the next record, without links');
+            assert.deepEqual(
+              later.previousRegistration,
+              strip(record),
+              'the successor embeds this record, without links',
+            );
+            assert.equal(readPath(later, dateParam), readPath(record, dateParam), 'the same event');
+          } else if (previous) {
+            assert.equal((all[i - 1].nextRegistration as Rec | null)?.id, record.id);
+          }
+        });
+        const share = pairs / all.length;
+        assert.ok(share > 0.002 && share < 0.009, `${(share * 100).toFixed(2)}% of records are re-registrations`);
+        const blocked = all.filter((r) => (r.status as Rec).blocked === true).length / all.length;
+        assert.ok(blocked > 0.0002 && blocked < 0.003, `${(blocked * 100).toFixed(2)}% of records are blocked`);
+        assert.ok(all.every((r) => typeof (r.status as Rec).blocked === 'boolean'));
+      },
+    );
   }
 
   for (const type of TUNED_TYPES) {

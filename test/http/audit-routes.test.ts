@@ -22,129 +22,142 @@ const USERS = ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk', 'cy@dwp.gov.uk', 'HMRC-robo
 
 for (const kind of await storeKinds()) {
   describe(`audit report on the ${kind} store`, () => {
-    test('the user filter matches usernames containing the text, case-sensitively, % and _ taken literally', async (t) => {
-      const app = await startApp(t, await filledStore(t, kind));
-      for (const user of USERS) {
-        const response = await app.get('/v1/registration/birth/123456789', { ...CALLER, 'x-auth-username': user });
-        assert.equal(response.status, 200, user);
-      }
-      const today = new Date().toISOString().slice(0, 10);
-      const expectations: Record<string, string[]> = {
-        '@hmrc.gov.uk': ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk'],
-        hmrc: ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk'],
-        HMRC: ['HMRC-robot'],
-        '.gov.uk': ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk', 'cy@dwp.gov.uk'],
-        '%': ['x%y'],
-        _: ['x_y'],
-        x_y: ['x_y'],
-        'x%': ['x%y'],
-        '\\': ['x\\y'],
-        'ann@hmrc.gov.uk': ['ann@hmrc.gov.uk'],
-        nobody: [],
-      };
-      for (const [filter, users] of Object.entries(expectations)) {
-        // The rule the report applies is the one other backends are to share.
-        assert.deepEqual(USERS.filter((user) => userMatches(user, filter)).sort(), users, `userMatches for ${filter}`);
-        const response = await app.get(`${REPORT}?${new URLSearchParams({ user: filter })}`, AUDITOR);
-        assert.equal(response.status, 200, response.text);
-        assert.deepEqual(
-          response.body,
-          Object.fromEntries(users.map((user) => [user, { [today]: 1 }])),
-          `user=${filter}`,
-        );
-      }
-    });
+    test(
+      'the user filter matches usernames containing the ' + 'text, case-sensitively, % and _ taken literally',
+      async (t) => {
+        const app = await startApp(t, await filledStore(t, kind));
+        for (const user of USERS) {
+          const response = await app.get('/v1/registration/birth/123456789', { ...CALLER, 'x-auth-username': user });
+          assert.equal(response.status, 200, user);
+        }
+        const today = new Date().toISOString().slice(0, 10);
+        const expectations: Record<string, string[]> = {
+          '@hmrc.gov.uk': ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk'],
+          hmrc: ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk'],
+          HMRC: ['HMRC-robot'],
+          '.gov.uk': ['ann@hmrc.gov.uk', 'bob@hmrc.gov.uk', 'cy@dwp.gov.uk'],
+          '%': ['x%y'],
+          _: ['x_y'],
+          x_y: ['x_y'],
+          'x%': ['x%y'],
+          '\\': ['x\\y'],
+          'ann@hmrc.gov.uk': ['ann@hmrc.gov.uk'],
+          nobody: [],
+        };
+        for (const [filter, users] of Object.entries(expectations)) {
+          // The rule the report applies is the one other backends are to share.
+          assert.deepEqual(
+            USERS.filter((user) => userMatches(user, filter)).sort(),
+            users,
+            `userMatches for ${filter}`,
+          );
+          const response = await app.get(`${REPORT}?${new URLSearchParams({ user: filter })}`, AUDITOR);
+          assert.equal(response.status, 200, response.text);
+          assert.deepEqual(
+            response.body,
+            Object.fromEntries(users.map((user) => [user, { [today]: 1 }])),
+            `user=${filter}`,
+          );
+        }
+      },
+    );
 
-    test('a NUL character in a text filter is a 400 naming the parameter, and nothing is logged as an error', async (t) => {
-      const lines: Array<{ level: number }> = [];
-      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-      const app = await startApp(t, await filledStore(t, kind), undefined, logger);
-      for (const parameter of ['user', 'group', 'dataset']) {
-        const response = await app.get(`${REPORT}?${parameter}=a%00b`, AUDITOR);
-        assert.equal(response.status, 400, `${parameter}: ${response.text}`);
-        assert.equal(response.body.code, 'BadRequest');
-        assert.match(response.body.message, new RegExp(`'${parameter}'.*NUL`));
-      }
-      // The same filters without the NUL reach the database and answer.
-      assert.equal((await app.get(`${REPORT}?user=ab&group=ab&dataset=ab`, AUDITOR)).status, 200);
-      assert.deepEqual(
-        lines.filter((line) => line.level >= 50),
-        [],
-      );
-    });
+    test(
+      'a NUL character in a text filter is a 400 naming ' + 'the parameter, and nothing is logged as an error',
+      async (t) => {
+        const lines: Array<{ level: number }> = [];
+        const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+        const app = await startApp(t, await filledStore(t, kind), undefined, logger);
+        for (const parameter of ['user', 'group', 'dataset']) {
+          const response = await app.get(`${REPORT}?${parameter}=a%00b`, AUDITOR);
+          assert.equal(response.status, 400, `${parameter}: ${response.text}`);
+          assert.equal(response.body.code, 'BadRequest');
+          assert.match(response.body.message, new RegExp(`'${parameter}'.*NUL`));
+        }
+        // The same filters without the NUL reach the database and answer.
+        assert.equal((await app.get(`${REPORT}?user=ab&group=ab&dataset=ab`, AUDITOR)).status, 200);
+        assert.deepEqual(
+          lines.filter((line) => line.level >= 50),
+          [],
+        );
+      },
+    );
   });
 
   describe(`audit entries on the ${kind} store`, () => {
     const lookup = '/v1/registration/birth/123456789';
     const search = '/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08';
 
-    test("lists one username's accesses, the whole name compared exactly, newest first, without the hash", async (t) => {
-      const app = await startApp(t, await filledStore(t, kind));
-      for (const user of USERS)
-        assert.equal(
-          (await app.get(lookup, { ...CALLER, 'x-auth-username': user, 'x-auth-groups': '/team a' })).status,
-          200,
-          user,
+    test(
+      "lists one username's accesses, the whole name compared exactly, newest first, without the " + 'hash',
+      async (t) => {
+        const app = await startApp(t, await filledStore(t, kind));
+        for (const user of USERS)
+          assert.equal(
+            (await app.get(lookup, { ...CALLER, 'x-auth-username': user, 'x-auth-groups': '/team a' })).status,
+            200,
+            user,
+          );
+        assert.equal((await app.get(search, { ...CALLER, 'x-auth-username': 'ann@hmrc.gov.uk' })).status, 200);
+        const today = new Date().toISOString().slice(0, 10);
+        const listed = await app.get(
+          `${ENTRIES}?${new URLSearchParams({ user: 'ann@hmrc.gov.uk', from: today, to: today })}`,
+          AUDITOR,
         );
-      assert.equal((await app.get(search, { ...CALLER, 'x-auth-username': 'ann@hmrc.gov.uk' })).status, 200);
-      const today = new Date().toISOString().slice(0, 10);
-      const listed = await app.get(
-        `${ENTRIES}?${new URLSearchParams({ user: 'ann@hmrc.gov.uk', from: today, to: today })}`,
-        AUDITOR,
-      );
-      assert.equal(listed.status, 200, listed.text);
-      assert.equal(listed.headers.get(TRUNCATED_HEADER), null);
-      assert.deepEqual(
-        listed.body.map(
-          ({ at, requestId, ...entry }: Record<string, unknown>) => (
-            assert.match(String(at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-            assert.equal(typeof requestId, 'string'),
-            entry
-          ),
-        ),
-        [
-          {
-            username: 'ann@hmrc.gov.uk',
-            client: 'test-client',
-            groups: [],
-            dataset: 'birth',
-            operation: 'search',
-            path: '/v1/registration/birth',
-            query: 'surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08',
-            results: 1,
-            records: [{ type: 'birth', id: 123456789 }],
-          },
-          {
-            username: 'ann@hmrc.gov.uk',
-            client: 'test-client',
-            groups: ['/team a'],
-            dataset: 'birth',
-            operation: 'lookup',
-            path: lookup,
-            query: '',
-            results: 1,
-            records: [{ type: 'birth', id: 123456789 }],
-          },
-        ],
-      );
-      // Every user of the report, by their whole name: their own entry alone. Parts of names and other cases: nobody.
-      for (const user of USERS)
+        assert.equal(listed.status, 200, listed.text);
+        assert.equal(listed.headers.get(TRUNCATED_HEADER), null);
         assert.deepEqual(
-          (await app.get(`${ENTRIES}?${new URLSearchParams({ user, operation: 'lookup' })}`, AUDITOR)).body.map(
-            (e: { username: string }) => e.username,
+          listed.body.map(
+            ({ at, requestId, ...entry }: Record<string, unknown>) => (
+              assert.match(String(at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+              assert.equal(typeof requestId, 'string'),
+              entry
+            ),
           ),
-          [user],
-          user,
+          [
+            {
+              username: 'ann@hmrc.gov.uk',
+              client: 'test-client',
+              groups: [],
+              dataset: 'birth',
+              operation: 'search',
+              path: '/v1/registration/birth',
+              query: 'surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08',
+              results: 1,
+              records: [{ type: 'birth', id: 123456789 }],
+            },
+            {
+              username: 'ann@hmrc.gov.uk',
+              client: 'test-client',
+              groups: ['/team a'],
+              dataset: 'birth',
+              operation: 'lookup',
+              path: lookup,
+              query: '',
+              results: 1,
+              records: [{ type: 'birth', id: 123456789 }],
+            },
+          ],
         );
-      for (const user of ['@hmrc.gov.uk', 'ann', 'HMRC', 'x', '%', '_'])
-        assert.deepEqual((await app.get(`${ENTRIES}?${new URLSearchParams({ user })}`, AUDITOR)).body, [], user);
-      assert.deepEqual(
-        (await app.get(`${ENTRIES}?user=ann%40hmrc.gov.uk&operation=search&dataset=birth`, AUDITOR)).body.length,
-        1,
-      );
-      assert.deepEqual((await app.get(`${ENTRIES}?user=ann%40hmrc.gov.uk&dataset=death`, AUDITOR)).body, []);
-      assert.deepEqual((await app.get(`${ENTRIES}?user=ann%40hmrc.gov.uk&to=2000-01-01`, AUDITOR)).body, []);
-    });
+        // Every user of the report, by their whole name: their own entry alone. Parts of names and other cases: nobody.
+        for (const user of USERS)
+          assert.deepEqual(
+            (await app.get(`${ENTRIES}?${new URLSearchParams({ user, operation: 'lookup' })}`, AUDITOR)).body.map(
+              (e: { username: string }) => e.username,
+            ),
+            [user],
+            user,
+          );
+        for (const user of ['@hmrc.gov.uk', 'ann', 'HMRC', 'x', '%', '_'])
+          assert.deepEqual((await app.get(`${ENTRIES}?${new URLSearchParams({ user })}`, AUDITOR)).body, [], user);
+        assert.deepEqual(
+          (await app.get(`${ENTRIES}?user=ann%40hmrc.gov.uk&operation=search&dataset=birth`, AUDITOR)).body.length,
+          1,
+        );
+        assert.deepEqual((await app.get(`${ENTRIES}?user=ann%40hmrc.gov.uk&dataset=death`, AUDITOR)).body, []);
+        assert.deepEqual((await app.get(`${ENTRIES}?user=ann%40hmrc.gov.uk&to=2000-01-01`, AUDITOR)).body, []);
+      },
+    );
 
     test('at most limit entries (100 by default), the truncation header saying more matched', async (t) => {
       const app = await startApp(t, await filledStore(t, kind));

@@ -107,7 +107,10 @@ function operations(): Operation[] {
     }));
 }
 
-/** A query string's value as the schema sees it: query parameters arrive as text, so an integer is its decimal digits (leading zeros as any parser reads them). */
+/**
+ * A query string's value as the schema sees it: query parameters arrive as text, so an integer is its
+ * decimal digits (leading zeros as any parser reads them).
+ */
 function typed(schema: Json, value: string): unknown {
   if (schema.type === 'integer') return /^-?[0-9]+$/.test(value) ? Number(value) : value;
   return value;
@@ -174,7 +177,8 @@ function assertDocumented(operation: Operation, answer: Answer, where: string) {
   const documented = operation.responses[status] ?? operation.responses.default;
   assert.ok(
     documented,
-    `${where}: ${status} is not among ${operation.path}'s documented answers (${Object.keys(operation.responses).join(', ')}): ${answer.text.slice(0, 300)}`,
+    `${where}: ${status} is not among ${operation.path}'s documented answers ` +
+      `(${Object.keys(operation.responses).join(', ')}): ${answer.text.slice(0, 300)}`,
   );
   const content = documented.content as Json | undefined;
   if (!content) return;
@@ -190,7 +194,8 @@ function assertDocumented(operation: Operation, answer: Answer, where: string) {
   const body = type === 'application/json' || type.endsWith('+json') ? JSON.parse(answer.text) : answer.text;
   assert.ok(
     validate(body),
-    `${where}: the ${status} body breaks its documented schema: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${answer.text.slice(0, 300)}`,
+    `${where}: the ${status} body breaks its documented ` +
+      `schema: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${answer.text.slice(0, 300)}`,
   );
 }
 
@@ -231,7 +236,10 @@ const IDS = Object.values(mockRecords(builtInTypes, builtInScenarios)).flatMap((
   (records as Array<{ id: number }>).map((record) => String(record.id)),
 );
 
-/** The edges: names with no letter or digit (U+02BC is a letter to Unicode, dropped as an apostrophe), letters only compatibility maps give, controls, lengths, dates and numbers at their limits. */
+/**
+ * The edges: names with no letter or digit (U+02BC is a letter to Unicode, dropped as an apostrophe),
+ * letters only compatibility maps give, controls, lengths, dates and numbers at their limits.
+ */
 const EDGES = [
   '',
   ' ',
@@ -382,7 +390,10 @@ function validValues(operation: Operation): Record<string, string> {
   >;
 }
 
-/** A raw request over its own connection, for methods fetch will not send; the whole answer, read to the connection's end. */
+/**
+ * A raw request over its own connection, for methods fetch will not send; the whole answer, read to the
+ * connection's end.
+ */
 async function raw(request: string): Promise<Answer> {
   const { hostname, port } = new URL(app().url);
   const socket = connect(Number(port), hostname);
@@ -411,25 +422,28 @@ const errorBody = (answer: Answer, where: string) => {
 // ---------------------------------------------------------------------------
 
 describe('the served OpenAPI document, held to the service', () => {
-  test('generated requests on every operation: valid ones accepted, invalid ones refused, every answer documented', async () => {
-    const all = operations();
-    assert.ok(all.length > 15, 'the document was read');
-    for (const operation of all) {
-      await fc.assert(
-        fc.asyncProperty(requests(operation), (values) => check(operation, values)),
-        { numRuns: operation.parameters.some((p) => p.in !== 'header') ? RUNS : 3 },
-      );
-    }
-    // The generator reached both sides of every operation that takes parameters, and found records.
-    for (const operation of all.filter((o) => o.parameters.some((p) => p.in === 'query' || p.in === 'path'))) {
-      const tally = seen.get(operation.path);
-      assert.ok(
-        tally && tally.valid > 0 && tally.invalid > 0,
-        `${operation.path}: ${tally?.valid} valid and ${tally?.invalid} invalid requests`,
-      );
-      assert.ok(tally.statuses.has(200), `${operation.path}: some requests answered 200 (${[...tally.statuses]})`);
-    }
-  });
+  test(
+    'generated requests on every operation: valid ones ' + 'accepted, invalid ones refused, every answer documented',
+    async () => {
+      const all = operations();
+      assert.ok(all.length > 15, 'the document was read');
+      for (const operation of all) {
+        await fc.assert(
+          fc.asyncProperty(requests(operation), (values) => check(operation, values)),
+          { numRuns: operation.parameters.some((p) => p.in !== 'header') ? RUNS : 3 },
+        );
+      }
+      // The generator reached both sides of every operation that takes parameters, and found records.
+      for (const operation of all.filter((o) => o.parameters.some((p) => p.in === 'query' || p.in === 'path'))) {
+        const tally = seen.get(operation.path);
+        assert.ok(
+          tally && tally.valid > 0 && tally.invalid > 0,
+          `${operation.path}: ${tally?.valid} valid and ${tally?.invalid} invalid requests`,
+        );
+        assert.ok(tally.statuses.has(200), `${operation.path}: some requests answered 200 (${[...tally.statuses]})`);
+      }
+    },
+  );
 
   test("every character the names' pattern counts as a letter or digit is one normalisation keeps", () => {
     // Per character, over all of Unicode: a name the pattern allows then never normalises to nothing.
@@ -445,68 +459,79 @@ describe('the served OpenAPI document, held to the service', () => {
     assert.deepEqual(emptied, [], 'allowed by the pattern, yet normalised to nothing');
   });
 
-  test('names with no letter or digit: the document forbids them (a pattern), and the service refuses them', async () => {
-    const named = operations().filter((operation) =>
-      operation.parameters.some((p) => p.in === 'query' && /surname|forenames$|lastname|^place/i.test(p.name)),
-    );
-    assert.ok(named.length >= 8);
-    for (const operation of named) {
-      const base = validValues(operation);
-      for (const parameter of operation.parameters.filter(
-        (p) => p.in === 'query' && /surname|forenames$|lastname|^place/i.test(p.name),
-      )) {
-        for (const value of ['---', "'", 'ʼ', '.,;', ' ', '- -']) {
-          const values = { ...base, [parameter.name]: value };
-          assert.ok(
-            invalidity(operation, values),
-            `${operation.path}: the document forbids ${parameter.name}=${JSON.stringify(value)}`,
-          );
-          await check(operation, values);
-        }
-        for (const value of ['O’Brien', 'Ⅻ', 'é', '李']) await check(operation, { ...base, [parameter.name]: value });
-      }
-    }
-  });
-
-  test('each rule across parameters the document quotes: its example, the request valid otherwise, gets its message', async () => {
-    const ruled = operations().filter((operation) => operation.refusals.length > 0);
-    // v0's forenames, the change feed's after or since, a printed certificate's holder.
-    assert.ok(ruled.length >= 3, ruled.map((operation) => operation.path).join(' '));
-    for (const operation of ruled) {
-      // The required parameters alone, valid: a rule across parameters is about the optional ones, so it breaks none.
-      const required = new Set(operation.parameters.filter((p) => p.required).map((p) => p.name));
-      const base = Object.fromEntries(Object.entries(validValues(operation)).filter(([name]) => required.has(name)));
-      for (const { message, example } of operation.refusals) {
-        const values = { ...base, ...example };
-        assert.equal(brokenSchema(operation, values), undefined, `${operation.path}: ${JSON.stringify(values)}`);
-        const answer = await get(urlOf(operation, values));
-        assert.equal(answer.status, 400, `${urlOf(operation, values)}: ${answer.text}`);
-        assert.equal(errorBody(answer, operation.path).message, message);
-      }
-    }
-  });
-
-  test('a method a path does not document: 405 with Allow and the error body, whatever body it carries (QUERY, POST, CONNECT...)', async () => {
-    const bodies = [
-      '',
-      'Content-Type: application/xml\r\nContent-Length: 4\r\n\r\n<a/>',
-      'Content-Type: application/json\r\nContent-Length: 1\r\n\r\n{',
-    ];
-    for (const operation of operations()) {
-      const target = urlOf(operation, validValues(operation));
-      for (const method of ['QUERY', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'CONNECT']) {
-        for (const body of method === 'CONNECT' || method === 'TRACE' ? [''] : bodies) {
-          const where = `${method} ${target} ${body.split('\r\n')[0]}`;
-          const answer = await raw(
-            `${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Auth-Username: a\r\nX-Auth-Aud: b\r\n${body || '\r\n'}`,
-          );
-          assert.equal(answer.status, 405, `${where}: ${answer.text}`);
-          assert.match(answer.headers.allow ?? '', /\bGET\b/, where);
-          assert.equal(errorBody(answer, where).code, 'MethodNotAllowed', where);
+  test(
+    'names with no letter or digit: the document forbids ' + 'them (a pattern), and the service refuses them',
+    async () => {
+      const named = operations().filter((operation) =>
+        operation.parameters.some((p) => p.in === 'query' && /surname|forenames$|lastname|^place/i.test(p.name)),
+      );
+      assert.ok(named.length >= 8);
+      for (const operation of named) {
+        const base = validValues(operation);
+        for (const parameter of operation.parameters.filter(
+          (p) => p.in === 'query' && /surname|forenames$|lastname|^place/i.test(p.name),
+        )) {
+          for (const value of ['---', "'", 'ʼ', '.,;', ' ', '- -']) {
+            const values = { ...base, [parameter.name]: value };
+            assert.ok(
+              invalidity(operation, values),
+              `${operation.path}: the document forbids ${parameter.name}=${JSON.stringify(value)}`,
+            );
+            await check(operation, values);
+          }
+          for (const value of ['O’Brien', 'Ⅻ', 'é', '李']) await check(operation, { ...base, [parameter.name]: value });
         }
       }
-    }
-  });
+    },
+  );
+
+  test(
+    'each rule across parameters the document quotes: its ' + 'example, the request valid otherwise, gets its message',
+    async () => {
+      const ruled = operations().filter((operation) => operation.refusals.length > 0);
+      // v0's forenames, the change feed's after or since, a printed certificate's holder.
+      assert.ok(ruled.length >= 3, ruled.map((operation) => operation.path).join(' '));
+      for (const operation of ruled) {
+        // The required parameters alone, valid: a rule across parameters is about the optional ones, so it breaks none.
+        const required = new Set(operation.parameters.filter((p) => p.required).map((p) => p.name));
+        const base = Object.fromEntries(Object.entries(validValues(operation)).filter(([name]) => required.has(name)));
+        for (const { message, example } of operation.refusals) {
+          const values = { ...base, ...example };
+          assert.equal(brokenSchema(operation, values), undefined, `${operation.path}: ${JSON.stringify(values)}`);
+          const answer = await get(urlOf(operation, values));
+          assert.equal(answer.status, 400, `${urlOf(operation, values)}: ${answer.text}`);
+          assert.equal(errorBody(answer, operation.path).message, message);
+        }
+      }
+    },
+  );
+
+  test(
+    'a method a path does not document: 405 with Allow and the error body, whatever body it carries ' +
+      '(QUERY, POST, CONNECT...)',
+    async () => {
+      const bodies = [
+        '',
+        'Content-Type: application/xml\r\nContent-Length: 4\r\n\r\n<a/>',
+        'Content-Type: application/json\r\nContent-Length: 1\r\n\r\n{',
+      ];
+      for (const operation of operations()) {
+        const target = urlOf(operation, validValues(operation));
+        for (const method of ['QUERY', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'CONNECT']) {
+          for (const body of method === 'CONNECT' || method === 'TRACE' ? [''] : bodies) {
+            const where = `${method} ${target} ${body.split('\r\n')[0]}`;
+            const answer = await raw(
+              `${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Auth-Username: ` +
+                `a\r\nX-Auth-Aud: b\r\n${body || '\r\n'}`,
+            );
+            assert.equal(answer.status, 405, `${where}: ${answer.text}`);
+            assert.match(answer.headers.allow ?? '', /\bGET\b/, where);
+            assert.equal(errorBody(answer, where).code, 'MethodNotAllowed', where);
+          }
+        }
+      }
+    },
+  );
 
   test('a broken percent-escape anywhere in the URL of any operation, /healthz too: a documented 400', async () => {
     for (const operation of operations()) {

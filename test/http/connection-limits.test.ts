@@ -42,22 +42,26 @@ async function trickle(socket: Socket, piece: string, every: number, max: number
   }
 }
 
-test('a body trickled in slower than REQUEST_TIMEOUT_S allows: 408 with the usual body, then disconnected', async () => {
-  const { socket, received, closed } = await open();
-  socket.write(
-    'POST /v1/registration/birth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n' +
-      'X-Auth-Username: a\r\nX-Auth-Aud: b\r\n\r\n',
-  );
-  void trickle(socket, '  ', 500, 40);
-  const ms = await closed;
-  assert.ok(ms < 5000, `disconnected after ${ms} ms, within the 2 s deadline and a check interval`);
-  assert.match(received(), /^HTTP\/1\.1 408 /);
-  assert.deepEqual(JSON.parse(received().slice(received().indexOf('\r\n\r\n') + 4)), {
-    code: 'RequestTimeout',
-    message: 'The request did not arrive in time',
-  });
-  assert.match(received(), /\r\nx-content-type-options: nosniff\r\n/i);
-});
+test(
+  'a body trickled in slower than REQUEST_TIMEOUT_S ' + 'allows: 408 with the usual body, then disconnected',
+  async () => {
+    const { socket, received, closed } = await open();
+    socket.write(
+      'POST /v1/registration/birth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ' +
+        '100000\r\n' +
+        'X-Auth-Username: a\r\nX-Auth-Aud: b\r\n\r\n',
+    );
+    void trickle(socket, '  ', 500, 40);
+    const ms = await closed;
+    assert.ok(ms < 5000, `disconnected after ${ms} ms, within the 2 s deadline and a check interval`);
+    assert.match(received(), /^HTTP\/1\.1 408 /);
+    assert.deepEqual(JSON.parse(received().slice(received().indexOf('\r\n\r\n') + 4)), {
+      code: 'RequestTimeout',
+      message: 'The request did not arrive in time',
+    });
+    assert.match(received(), /\r\nx-content-type-options: nosniff\r\n/i);
+  },
+);
 
 test('headers trickled in slower than HEADERS_TIMEOUT_S allows: 408, then disconnected', async () => {
   const { socket, received, closed } = await open();
@@ -118,57 +122,66 @@ test('a connection idle between requests is closed after KEEP_ALIVE_TIMEOUT_S', 
   assert.ok(idle >= 900 && idle < 4000, `closed ${idle} ms after its last answer (1 s, and Node's 1 s grace)`);
 });
 
-test('silent connections beyond MAX_CONNECTIONS: a client that sends its request is still answered, and the silent ones are closed within the deadline', async () => {
-  // Twice the limit, every one silent: before, the first three filled every place for ever.
-  const silent = [];
-  for (let i = 0; i < 6; i++) silent.push(await open());
-  await sleep(100);
-  for (let probe = 0; probe < 3; probe++) {
-    const client = await open();
-    assert.match(
-      await ask(client, '/healthz'),
-      /^HTTP\/1\.1 200 /,
-      `probe ${probe} answered while silent connections are held`,
-    );
-    client.socket.destroy();
-    await client.closed;
-  }
-  const times = await Promise.race([
-    Promise.all(silent.map((connection) => connection.closed)),
-    sleep(5000, [] as number[]),
-  ]);
-  assert.equal(times.length, silent.length, 'every silent connection was closed within 5 s');
-  for (const ms of times)
-    assert.ok(ms < 2500, `a silent connection closed after ${ms} ms, within the 1 s header deadline`);
-  for (const { received } of silent) assert.equal(received(), '', 'unanswered');
-});
+test(
+  'silent connections beyond MAX_CONNECTIONS: a client that sends its request is still answered, and the ' +
+    'silent ones are closed within the deadline',
+  async () => {
+    // Twice the limit, every one silent: before, the first three filled every place for ever.
+    const silent = [];
+    for (let i = 0; i < 6; i++) silent.push(await open());
+    await sleep(100);
+    for (let probe = 0; probe < 3; probe++) {
+      const client = await open();
+      assert.match(
+        await ask(client, '/healthz'),
+        /^HTTP\/1\.1 200 /,
+        `probe ${probe} answered while silent connections are held`,
+      );
+      client.socket.destroy();
+      await client.closed;
+    }
+    const times = await Promise.race([
+      Promise.all(silent.map((connection) => connection.closed)),
+      sleep(5000, [] as number[]),
+    ]);
+    assert.equal(times.length, silent.length, 'every silent connection was closed within 5 s');
+    for (const ms of times)
+      assert.ok(ms < 2500, `a silent connection closed after ${ms} ms, within the 1 s header deadline`);
+    for (const { received } of silent) assert.equal(received(), '', 'unanswered');
+  },
+);
 
-test('when every place has a request in progress, a new request is answered 503 rather than taking one; /healthz, /readiness and /metrics are still answered', async () => {
-  const busy = [];
-  for (let i = 0; i < 3; i++) {
-    const connection = await open();
-    // Headers whole, body not: the request is in progress until its body comes or its deadline passes.
-    connection.socket.write(
-      'POST /v1/registration/birth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nX-Auth-Username: a\r\nX-Auth-Aud: b\r\n\r\n{',
-    );
-    busy.push(connection);
-  }
-  await sleep(100);
-  const late = await open();
-  const answer = await ask(late, '/v1/registration/birth/123456789');
-  assert.match(answer, /^HTTP\/1\.1 503 /);
-  assert.deepEqual(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), {
-    code: 'ServiceUnavailable',
-    message: 'Every connection the service accepts is busy: try again shortly',
-  });
-  // A liveness probe, a readiness probe and a scraper are answered on places kept for them, each
-  // connection closed after its answer so nothing else rides on it.
-  for (const path of ['/healthz', '/readiness', '/metrics', '/healthz?again']) {
-    const probe = await open();
-    assert.match(await ask(probe, path), /^HTTP\/1\.1 200 [\s\S]*\r\nconnection: close\r\n/i, path);
-    await Promise.race([probe.closed, sleep(2000)]);
-    assert.ok(probe.socket.destroyed, `${path}: closed after its answer`);
-  }
-  for (const { socket } of busy) assert.ok(!socket.destroyed, 'no request in progress was cut off');
-  for (const { socket } of [...busy, late]) socket.destroy();
-});
+test(
+  'when every place has a request in progress, a new request is answered 503 rather than taking one; ' +
+    '/healthz, /readiness and /metrics are still answered',
+  async () => {
+    const busy = [];
+    for (let i = 0; i < 3; i++) {
+      const connection = await open();
+      // Headers whole, body not: the request is in progress until its body comes or its deadline passes.
+      connection.socket.write(
+        'POST /v1/registration/birth HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ' +
+          '1000\r\nX-Auth-Username: a\r\nX-Auth-Aud: b\r\n\r\n{',
+      );
+      busy.push(connection);
+    }
+    await sleep(100);
+    const late = await open();
+    const answer = await ask(late, '/v1/registration/birth/123456789');
+    assert.match(answer, /^HTTP\/1\.1 503 /);
+    assert.deepEqual(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), {
+      code: 'ServiceUnavailable',
+      message: 'Every connection the service accepts is busy: try again shortly',
+    });
+    // A liveness probe, a readiness probe and a scraper are answered on places kept for them, each
+    // connection closed after its answer so nothing else rides on it.
+    for (const path of ['/healthz', '/readiness', '/metrics', '/healthz?again']) {
+      const probe = await open();
+      assert.match(await ask(probe, path), /^HTTP\/1\.1 200 [\s\S]*\r\nconnection: close\r\n/i, path);
+      await Promise.race([probe.closed, sleep(2000)]);
+      assert.ok(probe.socket.destroyed, `${path}: closed after its answer`);
+    }
+    for (const { socket } of busy) assert.ok(!socket.destroyed, 'no request in progress was cut off');
+    for (const { socket } of [...busy, late]) socket.destroy();
+  },
+);

@@ -121,74 +121,77 @@ const statusOf = async (app: RunningApp, reference: { uri: string; idx: number }
 const ROLES = { ...CALLER, 'x-auth-roles': 'credentials,birth,death,marriage,partnership' };
 
 for (const kind of await storeKinds()) {
-  test(`${kind}: a credential of each type is issued, presented, verified, and invalid within 5 s of a correction`, async (t) => {
-    const store = await emptyStore(t, kind);
-    const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
-    const sdJwt = sdJwtFor(await issuerVerifier(app));
-    for (const [i, description] of records.entries()) {
-      const id = 700_000_001 + i;
-      await store.upsert(description.name, [registration(description, id)]);
-      const issued = await app.get(`/v1/credentials/${description.name}/${id}?holderKey=${holderKeyParam}`, ROLES);
-      assert.equal(issued.status, 200, issued.text);
-      assert.equal(issued.headers.get('content-type'), 'application/dc+sd-jwt');
-      const credential = issued.text;
+  test(
+    `${kind}: a credential of each type is issued, presented, ` + `verified, and invalid within 5 s of a correction`,
+    async (t) => {
+      const store = await emptyStore(t, kind);
+      const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
+      const sdJwt = sdJwtFor(await issuerVerifier(app));
+      for (const [i, description] of records.entries()) {
+        const id = 700_000_001 + i;
+        await store.upsert(description.name, [registration(description, id)]);
+        const issued = await app.get(`/v1/credentials/${description.name}/${id}?holderKey=${holderKeyParam}`, ROLES);
+        assert.equal(issued.status, 200, issued.text);
+        assert.equal(issued.headers.get('content-type'), 'application/dc+sd-jwt');
+        const credential = issued.text;
 
-      const presentation = await sdJwt.present(credential, nameAndDate(description), {
-        kb: { payload: { iat: Math.floor(Date.now() / 1000), aud: 'https://relying.example', nonce: 'n-0S6' } },
-      });
-      const result = await sdJwt.verify(presentation, { keyBindingNonce: 'n-0S6' });
-      const { payload } = result;
-      assert.equal(payload.iss, app.url);
-      assert.equal(payload.vct, `${app.url}/v1/credentials/types/${description.name}`);
-      assert.deepEqual((payload.cnf as Json).jwk.x, holderJwk.x);
-      assert.ok(result.kb, 'the key binding was checked');
-      const party = description.search.parties[0];
-      assert.equal(readPath(payload, party.surname), 'Tester0');
-      assert.equal(readPath(payload, party.forenames), 'Alex0 Sam');
-      assert.equal(readPath(payload, description.verification.date.path), '2001-02-03');
-      // Nothing else of the record: the registered claims, and the one group holding what was disclosed.
-      const recordClaims = Object.keys(payload).filter(
-        (key) => !['iss', 'iat', 'exp', 'vct', 'status', 'cnf', '_sd_alg'].includes(key),
-      );
-      const disclosedRoots = new Set(
-        [party.surname, party.forenames, description.verification.date.path].map((path) => path.split('.')[0]),
-      );
-      assert.deepEqual(
-        recordClaims.sort(),
-        [...disclosedRoots].sort(),
-        `${description.name}: only the names and the date`,
-      );
+        const presentation = await sdJwt.present(credential, nameAndDate(description), {
+          kb: { payload: { iat: Math.floor(Date.now() / 1000), aud: 'https://relying.example', nonce: 'n-0S6' } },
+        });
+        const result = await sdJwt.verify(presentation, { keyBindingNonce: 'n-0S6' });
+        const { payload } = result;
+        assert.equal(payload.iss, app.url);
+        assert.equal(payload.vct, `${app.url}/v1/credentials/types/${description.name}`);
+        assert.deepEqual((payload.cnf as Json).jwk.x, holderJwk.x);
+        assert.ok(result.kb, 'the key binding was checked');
+        const party = description.search.parties[0];
+        assert.equal(readPath(payload, party.surname), 'Tester0');
+        assert.equal(readPath(payload, party.forenames), 'Alex0 Sam');
+        assert.equal(readPath(payload, description.verification.date.path), '2001-02-03');
+        // Nothing else of the record: the registered claims, and the one group holding what was disclosed.
+        const recordClaims = Object.keys(payload).filter(
+          (key) => !['iss', 'iat', 'exp', 'vct', 'status', 'cnf', '_sd_alg'].includes(key),
+        );
+        const disclosedRoots = new Set(
+          [party.surname, party.forenames, description.verification.date.path].map((path) => path.split('.')[0]),
+        );
+        assert.deepEqual(
+          recordClaims.sort(),
+          [...disclosedRoots].sort(),
+          `${description.name}: only the names and the date`,
+        );
 
-      const reference = (payload.status as Json).status_list;
-      assert.equal(await statusOf(app, reference), 0, 'valid when issued');
+        const reference = (payload.status as Json).status_list;
+        assert.equal(await statusOf(app, reference), 0, 'valid when issued');
 
-      // A marginal note leaves it standing; a correction does not.
-      await store.upsert(description.name, [registration(description, id, corrected(description))]);
-      const started = Date.now();
-      let status = 0;
-      while (status === 0 && Date.now() - started < 5000) {
-        status = await statusOf(app, reference);
-        if (status === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        // A marginal note leaves it standing; a correction does not.
+        await store.upsert(description.name, [registration(description, id, corrected(description))]);
+        const started = Date.now();
+        let status = 0;
+        while (status === 0 && Date.now() - started < 5000) {
+          status = await statusOf(app, reference);
+          if (status === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        assert.equal(status, 1, `${description.name}: invalid within 5 s of the correction`);
+        await assert.rejects(sdJwt.verify(credential), /Status is not valid/);
       }
-      assert.equal(status, 1, `${description.name}: invalid within 5 s of the correction`);
-      await assert.rejects(sdJwt.verify(credential), /Status is not valid/);
-    }
 
-    // Audited with the record and the fields disclosed, and listed among who has seen it.
-    const entries = (await trailEntries(store)).filter((entry) => entry.operation === 'credential');
-    assert.equal(entries.length, records.length);
-    assert.deepEqual(entries[0].records, [{ type: records[0].name, id: 700_000_001 }]);
-    assert.ok(entries[0].fields?.includes(records[0].search.parties[0].surname), 'the disclosed fields are named');
-    const seen = await app.get(`/api/v0/audit/records/${records[0].name}/700000001`, {
-      ...CALLER,
-      'x-auth-roles': 'audit',
-    });
-    assert.equal(seen.status, 200, seen.text);
-    assert.ok(
-      seen.body.some((access: Json) => access.operation === 'credential'),
-      seen.text,
-    );
-  });
+      // Audited with the record and the fields disclosed, and listed among who has seen it.
+      const entries = (await trailEntries(store)).filter((entry) => entry.operation === 'credential');
+      assert.equal(entries.length, records.length);
+      assert.deepEqual(entries[0].records, [{ type: records[0].name, id: 700_000_001 }]);
+      assert.ok(entries[0].fields?.includes(records[0].search.parties[0].surname), 'the disclosed fields are named');
+      const seen = await app.get(`/api/v0/audit/records/${records[0].name}/700000001`, {
+        ...CALLER,
+        'x-auth-roles': 'audit',
+      });
+      assert.equal(seen.status, 200, seen.text);
+      assert.ok(
+        seen.body.some((access: Json) => access.operation === 'credential'),
+        seen.text,
+      );
+    },
+  );
 }
 
 test('a tampered disclosure, an expired credential and an unknown key are refused', async (t) => {
@@ -230,96 +233,104 @@ test('a tampered disclosure, an expired credential and an unknown key are refuse
   await assert.rejects(sdJwt.verify(forged), /signature/i);
 });
 
-test('bad input is a 400 naming it, a caller without the role is refused, and blocked or cancelled registrations have none', async (t) => {
-  const store: TestStore = await emptyStore(t, 'memory');
-  const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
-  const [birth] = records;
-  await store.upsert(birth.name, [
-    registration(birth, 700_000_201),
-    registration(birth, 700_000_202, (record) => setPath(record, birth.blockedFlag, true)),
-    registration(birth, 700_000_203, (record) => setPath(record, birth.verification.cancelledFlag as string, true)),
-  ]);
-  const roles = { ...CALLER, 'x-auth-roles': 'birth,credentials' };
-  const refused = async (
-    path: string,
-    status: number,
-    code: string,
-    names: RegExp,
-    headers: Record<string, string> = roles,
-  ) => {
-    const answer = await app.get(path, headers);
-    assert.equal(answer.status, status, `${path}: ${answer.text}`);
-    assert.equal(answer.body.code, code, path);
-    assert.match(answer.body.message, names, path);
-  };
-  const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' });
-  const privateJwk = holder.privateKey.export({ format: 'jwk' });
-  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  await refused('/v1/credentials/wedding/1', 400, 'BadRequest', /'type'.*birth, death, marriage, partnership/);
-  await refused('/v1/credentials/birth/12x', 400, 'BadRequest', /'id'/);
-  await refused('/v1/credentials/birth/700000201?holderKey=%7B%7D', 400, 'BadRequest', /'holderKey'/);
-  await refused(`/v1/credentials/birth/700000201?holderKey=${b64(p384)}`, 400, 'BadRequest', /'holderKey'.*P-384/);
-  await refused(
-    `/v1/credentials/birth/700000201?holderKey=${b64(privateJwk)}`,
-    400,
-    'BadRequest',
-    /'holderKey'.*private/,
-  );
-  const lowOrder = { kty: 'OKP', crv: 'Ed25519', x: Buffer.alloc(32).toString('base64url') };
-  await refused(
-    `/v1/credentials/birth/700000201?holderKey=${b64(lowOrder)}`,
-    400,
-    'BadRequest',
-    /'holderKey'.*small order/,
-  );
-  await refused('/v1/credentials/birth/700000201?colour=red', 400, 'BadRequest', /colour/);
-  await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'credentials' role/, {
-    ...CALLER,
-    'x-auth-roles': 'birth',
-  });
-  await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'birth' role/, {
-    ...CALLER,
-    'x-auth-roles': 'credentials',
-  });
-  await refused('/v1/credentials/birth/700000201', 401, 'Unauthorized', /identity/, {});
-  await refused('/v1/credentials/birth/700000202', 409, 'Blocked', /blocked/);
-  await refused('/v1/credentials/birth/700000203', 409, 'Cancelled', /cancelled/);
-  await refused('/v1/credentials/birth/700000299', 404, 'NotFound', /system number/);
-  await refused('/v1/credentials/status/99', 404, 'NotFound', /status list/, {});
-  await refused('/v1/credentials/status/x', 400, 'BadRequest', /'list'/, {});
-  const issued = await app.get(`/v1/credentials/birth/700000201?holderKey=${b64(holderJwk)}`, roles);
-  assert.equal(issued.status, 200, issued.text);
-});
+test(
+  'bad input is a 400 naming it, a caller without the role is refused, and blocked or cancelled ' +
+    'registrations have none',
+  async (t) => {
+    const store: TestStore = await emptyStore(t, 'memory');
+    const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
+    const [birth] = records;
+    await store.upsert(birth.name, [
+      registration(birth, 700_000_201),
+      registration(birth, 700_000_202, (record) => setPath(record, birth.blockedFlag, true)),
+      registration(birth, 700_000_203, (record) => setPath(record, birth.verification.cancelledFlag as string, true)),
+    ]);
+    const roles = { ...CALLER, 'x-auth-roles': 'birth,credentials' };
+    const refused = async (
+      path: string,
+      status: number,
+      code: string,
+      names: RegExp,
+      headers: Record<string, string> = roles,
+    ) => {
+      const answer = await app.get(path, headers);
+      assert.equal(answer.status, status, `${path}: ${answer.text}`);
+      assert.equal(answer.body.code, code, path);
+      assert.match(answer.body.message, names, path);
+    };
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' });
+    const privateJwk = holder.privateKey.export({ format: 'jwk' });
+    const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    await refused('/v1/credentials/wedding/1', 400, 'BadRequest', /'type'.*birth, death, marriage, partnership/);
+    await refused('/v1/credentials/birth/12x', 400, 'BadRequest', /'id'/);
+    await refused('/v1/credentials/birth/700000201?holderKey=%7B%7D', 400, 'BadRequest', /'holderKey'/);
+    await refused(`/v1/credentials/birth/700000201?holderKey=${b64(p384)}`, 400, 'BadRequest', /'holderKey'.*P-384/);
+    await refused(
+      `/v1/credentials/birth/700000201?holderKey=${b64(privateJwk)}`,
+      400,
+      'BadRequest',
+      /'holderKey'.*private/,
+    );
+    const lowOrder = { kty: 'OKP', crv: 'Ed25519', x: Buffer.alloc(32).toString('base64url') };
+    await refused(
+      `/v1/credentials/birth/700000201?holderKey=${b64(lowOrder)}`,
+      400,
+      'BadRequest',
+      /'holderKey'.*small order/,
+    );
+    await refused('/v1/credentials/birth/700000201?colour=red', 400, 'BadRequest', /colour/);
+    await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'credentials' role/, {
+      ...CALLER,
+      'x-auth-roles': 'birth',
+    });
+    await refused('/v1/credentials/birth/700000201', 403, 'Forbidden', /'birth' role/, {
+      ...CALLER,
+      'x-auth-roles': 'credentials',
+    });
+    await refused('/v1/credentials/birth/700000201', 401, 'Unauthorized', /identity/, {});
+    await refused('/v1/credentials/birth/700000202', 409, 'Blocked', /blocked/);
+    await refused('/v1/credentials/birth/700000203', 409, 'Cancelled', /cancelled/);
+    await refused('/v1/credentials/birth/700000299', 404, 'NotFound', /system number/);
+    await refused('/v1/credentials/status/99', 404, 'NotFound', /status list/, {});
+    await refused('/v1/credentials/status/x', 400, 'BadRequest', /'list'/, {});
+    const issued = await app.get(`/v1/credentials/birth/700000201?holderKey=${b64(holderJwk)}`, roles);
+    assert.equal(issued.status, 200, issued.text);
+  },
+);
 
-test('the status list is public, signed, cacheable and the size the issue asks; the issuer publishes its key and the types', async (t) => {
-  const store = await emptyStore(t, 'memory');
-  const app = await startApp(t, store);
-  const [birth] = records;
-  await store.upsert(birth.name, [registration(birth, 700_000_301)]);
-  const { text } = await app.get('/v1/credentials/birth/700000301');
-  const { payload } = await sdJwtFor(await issuerVerifier(app)).verify(text);
-  const list = await app.get(new URL((payload.status as Json).status_list.uri).pathname, {});
-  assert.equal(list.status, 200);
-  assert.match(list.headers.get('cache-control') ?? '', /^public, max-age=60$/);
-  const [header, body] = list.text
-    .split('.')
-    .slice(0, 2)
-    .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
-  assert.equal(header.typ, 'statuslist+jwt');
-  assert.equal(body.ttl, 60);
-  assert.ok(getListFromStatusListJWT(list.text).statusList.length >= 100_000);
-  assert.ok(
-    (await issuerVerifier(app))(list.text.split('.').slice(0, 2).join('.'), list.text.split('.')[2]),
-    'signed with the published key',
-  );
-  // Read again once the process would read it afresh: unchanged, so not signed again (the same token).
-  await new Promise((resolve) => setTimeout(resolve, STATUS_LIST_REUSE_MS + 100));
-  assert.equal((await app.get(new URL((payload.status as Json).status_list.uri).pathname, {})).text, list.text);
-  const type = await app.get('/v1/credentials/types/birth', {});
-  assert.equal(type.body.vct, `${app.url}/v1/credentials/types/birth`);
-  assert.ok(type.body.claims.some((claim: Json) => claim.path.join('.') === 'child.forenames'));
-  assert.ok(!type.body.claims.some((claim: Json) => claim.path[0] === 'nextRegistration'), 'no links');
-});
+test(
+  'the status list is public, signed, cacheable and the size the issue asks; the issuer publishes its key ' +
+    'and the types',
+  async (t) => {
+    const store = await emptyStore(t, 'memory');
+    const app = await startApp(t, store);
+    const [birth] = records;
+    await store.upsert(birth.name, [registration(birth, 700_000_301)]);
+    const { text } = await app.get('/v1/credentials/birth/700000301');
+    const { payload } = await sdJwtFor(await issuerVerifier(app)).verify(text);
+    const list = await app.get(new URL((payload.status as Json).status_list.uri).pathname, {});
+    assert.equal(list.status, 200);
+    assert.match(list.headers.get('cache-control') ?? '', /^public, max-age=60$/);
+    const [header, body] = list.text
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    assert.equal(header.typ, 'statuslist+jwt');
+    assert.equal(body.ttl, 60);
+    assert.ok(getListFromStatusListJWT(list.text).statusList.length >= 100_000);
+    assert.ok(
+      (await issuerVerifier(app))(list.text.split('.').slice(0, 2).join('.'), list.text.split('.')[2]),
+      'signed with the published key',
+    );
+    // Read again once the process would read it afresh: unchanged, so not signed again (the same token).
+    await new Promise((resolve) => setTimeout(resolve, STATUS_LIST_REUSE_MS + 100));
+    assert.equal((await app.get(new URL((payload.status as Json).status_list.uri).pathname, {})).text, list.text);
+    const type = await app.get('/v1/credentials/types/birth', {});
+    assert.equal(type.body.vct, `${app.url}/v1/credentials/types/birth`);
+    assert.ok(type.body.claims.some((claim: Json) => claim.path.join('.') === 'child.forenames'));
+    assert.ok(!type.body.claims.some((claim: Json) => claim.path[0] === 'nextRegistration'), 'no links');
+  },
+);
 
 test('format=qr: the certificate claims in a token small enough for a QR code, and the QR code as SVG', async (t) => {
   const store = await emptyStore(t, 'memory');
@@ -353,33 +364,36 @@ test('format=qr: the certificate claims in a token small enough for a QR code, a
 });
 
 for (const kind of await storeKinds()) {
-  test(`${kind}: a certificate too large for a QR code is refused before a status is allocated or an access audited`, async (t) => {
-    const store = await emptyStore(t, kind);
-    const app = await startApp(t, store);
-    const [birth] = records;
-    // Names of 800 characters each (a load takes 1,000): the certificate's claims alone outgrow a QR code.
-    const long = (letter: string) => `${letter.toUpperCase()}${letter.repeat(799)}`;
-    await store.upsert(birth.name, [
-      registration(birth, 700_000_501, (record) => {
-        setPath(record, birth.search.parties[0].forenames, long('a'));
-        setPath(record, birth.search.parties[0].surname, long('b'));
-      }),
-    ]);
-    for (const accept of ['image/svg+xml', '*/*']) {
-      const refused = await app.get('/v1/credentials/birth/700000501?format=qr', { ...CALLER, accept });
-      assert.equal(refused.status, 422, refused.text);
-      assert.equal(refused.body.code, 'TooLargeForQrCode');
-      assert.match(refused.body.message, /more than a QR code holds.*without format=qr/);
-    }
-    assert.deepEqual(
-      (await trailEntries(store)).filter((entry) => entry.operation === 'credential'),
-      [],
-      'nothing audited',
-    );
-    assert.equal(await store.credentials.invalid(1), undefined, 'no status allocated');
-    // The same registration as an SD-JWT VC, with no QR code to fit, is issued.
-    const issued = await app.get('/v1/credentials/birth/700000501');
-    assert.equal(issued.status, 200, issued.text);
-    assert.deepEqual(await store.credentials.invalid(1), [], 'its status allocated');
-  });
+  test(
+    `${kind}: a certificate too large for a QR code is ` + `refused before a status is allocated or an access audited`,
+    async (t) => {
+      const store = await emptyStore(t, kind);
+      const app = await startApp(t, store);
+      const [birth] = records;
+      // Names of 800 characters each (a load takes 1,000): the certificate's claims alone outgrow a QR code.
+      const long = (letter: string) => `${letter.toUpperCase()}${letter.repeat(799)}`;
+      await store.upsert(birth.name, [
+        registration(birth, 700_000_501, (record) => {
+          setPath(record, birth.search.parties[0].forenames, long('a'));
+          setPath(record, birth.search.parties[0].surname, long('b'));
+        }),
+      ]);
+      for (const accept of ['image/svg+xml', '*/*']) {
+        const refused = await app.get('/v1/credentials/birth/700000501?format=qr', { ...CALLER, accept });
+        assert.equal(refused.status, 422, refused.text);
+        assert.equal(refused.body.code, 'TooLargeForQrCode');
+        assert.match(refused.body.message, /more than a QR code holds.*without format=qr/);
+      }
+      assert.deepEqual(
+        (await trailEntries(store)).filter((entry) => entry.operation === 'credential'),
+        [],
+        'nothing audited',
+      );
+      assert.equal(await store.credentials.invalid(1), undefined, 'no status allocated');
+      // The same registration as an SD-JWT VC, with no QR code to fit, is issued.
+      const issued = await app.get('/v1/credentials/birth/700000501');
+      assert.equal(issued.status, 200, issued.text);
+      assert.deepEqual(await store.credentials.invalid(1), [], 'its status allocated');
+    },
+  );
 }

@@ -408,33 +408,36 @@ describe('405 MethodNotAllowed', () => {
     }
   });
 
-  test('methods fetch cannot send (TRACE) and WebDAV or other extension methods: 405 too, with the usual headers', async () => {
-    const { port } = new URL(app().url);
-    for (const path of known) {
-      for (const method of ['TRACE', 'PROPFIND', 'MKCOL', 'LOCK', 'SEARCH', 'PURGE', 'REPORT']) {
-        const response = await new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
-          (resolve, reject) => {
-            request(
-              { host: '127.0.0.1', port, path, method, headers: { ...CALLER, 'content-type': 'application/xml' } },
-              (res) => {
-                let text = '';
-                res
-                  .setEncoding('utf8')
-                  .on('data', (chunk) => (text += chunk))
-                  .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-              },
-            )
-              .on('error', reject)
-              .end(method === 'TRACE' ? undefined : '<propfind/>');
-          },
-        );
-        assert.equal(response.status, 405, `${method} ${path}: ${response.text}`);
-        assert.equal(response.headers.allow, 'GET, HEAD', `${method} ${path}: Allow`);
-        assert.equal(JSON.parse(response.text).code, 'MethodNotAllowed');
-        assert.ok(response.headers['x-content-type-options'], `${method} ${path}: security headers`);
+  test(
+    'methods fetch cannot send (TRACE) and WebDAV or other ' + 'extension methods: 405 too, with the usual headers',
+    async () => {
+      const { port } = new URL(app().url);
+      for (const path of known) {
+        for (const method of ['TRACE', 'PROPFIND', 'MKCOL', 'LOCK', 'SEARCH', 'PURGE', 'REPORT']) {
+          const response = await new Promise<{ status: number; headers: Record<string, unknown>; text: string }>(
+            (resolve, reject) => {
+              request(
+                { host: '127.0.0.1', port, path, method, headers: { ...CALLER, 'content-type': 'application/xml' } },
+                (res) => {
+                  let text = '';
+                  res
+                    .setEncoding('utf8')
+                    .on('data', (chunk) => (text += chunk))
+                    .on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+                },
+              )
+                .on('error', reject)
+                .end(method === 'TRACE' ? undefined : '<propfind/>');
+            },
+          );
+          assert.equal(response.status, 405, `${method} ${path}: ${response.text}`);
+          assert.equal(response.headers.allow, 'GET, HEAD', `${method} ${path}: Allow`);
+          assert.equal(JSON.parse(response.text).code, 'MethodNotAllowed');
+          assert.ok(response.headers['x-content-type-options'], `${method} ${path}: security headers`);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('HEAD', () => {

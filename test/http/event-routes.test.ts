@@ -101,7 +101,8 @@ for (const kind of await storeKinds()) {
       await store.subscriptions.setPaused('paused', true);
       const app = await startApp(t, store, testConfig(PROXY));
 
-      // death role only: no births, whatever the subscription; basic fields shown, restricted ones null; a blocked record's all null.
+      // death role only: no births, whatever the subscription; basic fields shown, restricted ones null; a
+      // blocked record's all null.
       const dwp = await app.get('/v1/events', as('dwp', 'death'));
       assert.equal(dwp.status, 200, dwp.text);
       assert.deepEqual(

@@ -1,4 +1,7 @@
-/** A request waiting on the change feed is an answer being prepared, not a request arriving: the request timeout does not cut it. */
+/**
+ * A request waiting on the change feed is an answer being prepared, not a request arriving: the request
+ * timeout does not cut it.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { emptyStore, startApp, testConfig } from '../helper.ts';

@@ -70,7 +70,10 @@ const AWKWARD = [
 ];
 const KNOWN = [...new Set(scenarios.flatMap((s) => Object.values(s.search)))];
 
-/** Any text: arbitrary Unicode, control characters, awkward punctuation, plausible values, empty and very long strings. */
+/**
+ * Any text: arbitrary Unicode, control characters, awkward punctuation, plausible values, empty and very
+ * long strings.
+ */
 const text = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 40 }) },
@@ -148,7 +151,10 @@ const IDENTITY_HEADERS = [
   'x-auth-groups',
 ];
 
-/** Identity headers: a valid caller (so requests reach the parameters), none, or any mix of the headers with any values. */
+/**
+ * Identity headers: a valid caller (so requests reach the parameters), none, or any mix of the headers with
+ * any values.
+ */
 const identity = fc.oneof(
   {
     weight: 4,
@@ -166,7 +172,10 @@ const identity = fc.oneof(
   },
 );
 
-/** Query parameters of a view: its own names (any of them, repeated or not) with plausible or arbitrary values, and unknown names. */
+/**
+ * Query parameters of a view: its own names (any of them, repeated or not) with plausible or arbitrary
+ * values, and unknown names.
+ */
 function queryOf(view: ViewDescription) {
   const names = [view.query.surname, view.query.forenames, view.query.date, ...(view.query.forenameParts ?? [])];
   const valueFor = (name: string) =>
@@ -212,7 +221,9 @@ async function assertAnswer(
   expect: 'object' | 'array',
 ) {
   const response = await app().get(path, headers);
-  const where = `${path.slice(0, 300)} ${JSON.stringify(headers).slice(0, 300)} → ${response.status} ${response.text.slice(0, 300)}`;
+  const where =
+    `${path.slice(0, 300)} ${JSON.stringify(headers).slice(0, 300)} ` +
+    `→ ${response.status} ${response.text.slice(0, 300)}`;
   assert.ok(ALLOWED.has(response.status), where);
   assert.equal(response.headers.get('cache-control'), 'no-store', where);
   if (validCaller === true) assert.notEqual(response.status, 401, where);
@@ -248,7 +259,10 @@ const viewArbitrary = fc
   .constantFrom(...views.map((view) => view.path))
   .map((path) => views.find((view) => view.path === path) as ViewDescription);
 
-/** Whether a path segment can be decoded at all; one that cannot is refused before routing, so before the identity check. */
+/**
+ * Whether a path segment can be decoded at all; one that cannot is refused before routing, so before the
+ * identity check.
+ */
 const decodable = (segment: string) => {
   try {
     decodeURIComponent(segment);
@@ -284,7 +298,9 @@ describe('fuzzing the record endpoints never yields anything but 200, 400, 401 o
   test('well-formed searches with arbitrary names succeed or name a parameter', async () => {
     await fc.assert(
       fc.asyncProperty(viewArbitrary, text, text, dateText, identity, async (view, surname, forenames, date, who) => {
-        const path = `${view.path}?${view.query.surname}=${percentEncode(surname)}&${view.query.forenames}=${percentEncode(forenames)}&${view.query.date}=${percentEncode(date)}`;
+        const path =
+          `${view.path}?${view.query.surname}=${percentEncode(surname)}&${view.query.forenames}=` +
+          `${percentEncode(forenames)}&${view.query.date}=${percentEncode(date)}`;
         const response = await assertAnswer(path, who.headers, who.valid, 'array');
         if (who.valid) assertNamesAParameter(response, view);
       }),

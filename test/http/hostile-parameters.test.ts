@@ -34,7 +34,8 @@ const ROUTES: Record<string, (value: string) => string> = {
   systemNumber: (v) => `/api/v0/events/birth/${v}`,
   placeOfBirth: (v) => `/v1/verification/birth?surname=a&forenames=a&dateOfBirth=2008-08-08&placeOfBirth=${v}`,
   partner2Forenames: (v) =>
-    `/v1/verification/marriage?partner1Surname=a&partner1Forenames=b&partner2Surname=c&partner2Forenames=${v}&dateOfMarriage=2008-08-08`,
+    `/v1/verification/marriage?partner1Surname=a&partner1Forenames=b&partner2Surname=c&partner2Forenames=` +
+    `${v}&dateOfMarriage=2008-08-08`,
   user: (v) => `/api/v0/audit/user-activity?user=${v}`,
   group: (v) => `/api/v0/audit/user-activity?group=${v}`,
   dataset: (v) => `/api/v0/audit/user-activity?dataset=${v}`,

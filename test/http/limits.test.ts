@@ -49,29 +49,38 @@ function searchOfLength(length: number): string {
   return base + 'x'.repeat(length - base.length);
 }
 
-test(`a URL of more than ${MAX_URL_LENGTH} characters is 414, before anything is read; one of exactly that length is served`, async () => {
-  const before = reads();
-  const long = await app.get(searchOfLength(MAX_URL_LENGTH + 1));
-  assert.equal(long.status, 414);
-  assert.deepEqual(long.body, { code: 'URITooLong', message: `The URL is longer than ${MAX_URL_LENGTH} characters` });
-  assert.equal(long.headers.get('content-type'), 'application/json');
-  assert.equal(long.headers.get('cache-control'), 'no-store');
-  assert.equal(long.headers.get('content-security-policy'), API_CSP);
-  assert.equal((await app.get(`/v1/registration/birth/${'9'.repeat(MAX_URL_LENGTH)}`)).status, 414, 'in the path too');
-  assert.equal((await app.get(`/no/such/path?${'q'.repeat(MAX_URL_LENGTH)}`)).status, 414, 'on any path');
-  assert.equal(reads(), before, 'nothing read');
-  const longest = await app.get(searchOfLength(MAX_URL_LENGTH));
-  assert.equal(longest.status, 200, longest.text);
-  assert.deepEqual(
-    longest.body.map((record: { id: number }) => record.id),
-    [123456789],
-  );
-});
+test(
+  `a URL of more than ${MAX_URL_LENGTH} characters is 414, before anything is read; one of exactly that ` +
+    `length is served`,
+  async () => {
+    const before = reads();
+    const long = await app.get(searchOfLength(MAX_URL_LENGTH + 1));
+    assert.equal(long.status, 414);
+    assert.deepEqual(long.body, { code: 'URITooLong', message: `The URL is longer than ${MAX_URL_LENGTH} characters` });
+    assert.equal(long.headers.get('content-type'), 'application/json');
+    assert.equal(long.headers.get('cache-control'), 'no-store');
+    assert.equal(long.headers.get('content-security-policy'), API_CSP);
+    assert.equal(
+      (await app.get(`/v1/registration/birth/${'9'.repeat(MAX_URL_LENGTH)}`)).status,
+      414,
+      'in the path too',
+    );
+    assert.equal((await app.get(`/no/such/path?${'q'.repeat(MAX_URL_LENGTH)}`)).status, 414, 'on any path');
+    assert.equal(reads(), before, 'nothing read');
+    const longest = await app.get(searchOfLength(MAX_URL_LENGTH));
+    assert.equal(longest.status, 200, longest.text);
+    assert.deepEqual(
+      longest.body.map((record: { id: number }) => record.id),
+      [123456789],
+    );
+  },
+);
 
 test(`a request line and headers of more than ${MAX_HEADER_BYTES} bytes together are 431`, async () => {
   const before = reads();
   const answer = await raw(
-    `GET /v1/registration/birth/123456789 HTTP/1.1\r\nHost: x\r\nx-auth-username: jo\r\nx-auth-aud: svc\r\nx-padding: ${'p'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`,
+    `GET /v1/registration/birth/123456789 HTTP/1.1\r\nHost: x\r\nx-auth-username: jo\r\nx-auth-aud: ` +
+      `svc\r\nx-padding: ${'p'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`,
   );
   assert.match(answer, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
   assert.match(answer, /\r\ncache-control: no-store\r\n/);
@@ -103,68 +112,80 @@ test('an Expect other than 100-continue is 417 with the usual body, where Node w
   });
 });
 
-test("JSON answers, errors included, carry default-src 'none'; /docs a policy that lets Swagger UI load from here only", async () => {
-  for (const path of [
-    '/v1/registration/birth/123456789',
-    '/v1/registration/birth/x',
-    '/no/such/path',
-    '/healthz',
-    '/openapi.json',
-    '/v1/registration/birth/%E0%A4%A',
-  ]) {
-    const response = await app.get(path);
-    assert.equal(response.headers.get('content-security-policy'), API_CSP, path);
-    assert.equal(response.headers.get('strict-transport-security'), null, `${path}: no HSTS over HTTP`);
-  }
-  assert.match(API_CSP, /^default-src 'none'; /);
-  assert.match(API_CSP, /frame-ancestors 'none'/);
-  for (const path of [
-    '/docs',
-    '/docs/',
-    '/docs/static/swagger-ui.css',
-    '/docs/static/swagger-initializer.js',
-    '/docs/json',
-  ]) {
-    const response = await app.get(path, {});
-    assert.ok(response.status < 400, `${path}: ${response.status}`);
-    assert.equal(response.headers.get('content-security-policy'), DOCS_CSP, path);
-  }
-  for (const directive of ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]) {
-    assert.ok(DOCS_CSP.split('; ').includes(directive), directive);
-  }
-  // Swagger UI's page: no inline script, which the policy would block.
-  const page = await app.get('/docs/', {});
-  assert.doesNotMatch(page.text, /<script>|<script[^>]*>[^<\s]/);
-});
+test(
+  "JSON answers, errors included, carry default-src 'none'; /docs a policy that lets Swagger UI load from " +
+    'here only',
+  async () => {
+    for (const path of [
+      '/v1/registration/birth/123456789',
+      '/v1/registration/birth/x',
+      '/no/such/path',
+      '/healthz',
+      '/openapi.json',
+      '/v1/registration/birth/%E0%A4%A',
+    ]) {
+      const response = await app.get(path);
+      assert.equal(response.headers.get('content-security-policy'), API_CSP, path);
+      assert.equal(response.headers.get('strict-transport-security'), null, `${path}: no HSTS over HTTP`);
+    }
+    assert.match(API_CSP, /^default-src 'none'; /);
+    assert.match(API_CSP, /frame-ancestors 'none'/);
+    for (const path of [
+      '/docs',
+      '/docs/',
+      '/docs/static/swagger-ui.css',
+      '/docs/static/swagger-initializer.js',
+      '/docs/json',
+    ]) {
+      const response = await app.get(path, {});
+      assert.ok(response.status < 400, `${path}: ${response.status}`);
+      assert.equal(response.headers.get('content-security-policy'), DOCS_CSP, path);
+    }
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+    ]) {
+      assert.ok(DOCS_CSP.split('; ').includes(directive), directive);
+    }
+    // Swagger UI's page: no inline script, which the policy would block.
+    const page = await app.get('/docs/', {});
+    assert.doesNotMatch(page.text, /<script>|<script[^>]*>[^<\s]/);
+  },
+);
 
 test('/docs in a request refused by the parser still gets the JSON policy (nothing to render)', async () => {
   const answer = await raw(`GET /docs HTTP/1.1\r\nHost: x\r\nx-padding: ${'p'.repeat(MAX_HEADER_BYTES)}\r\n\r\n`);
   assert.ok(answer.includes(`\r\ncontent-security-policy: ${API_CSP}\r\n`), answer.slice(0, 600));
 });
 
-test('an HTTP/1.1 request without Host, or with two, is 400 with the usual body and headers; HTTP/1.0 needs none', async () => {
-  const path = '/v1/registration/birth/123456789';
-  const identity = 'X-Auth-Username: a\r\nX-Auth-Aud: b\r\n';
-  for (const [request, message] of [
-    [`GET ${path} HTTP/1.1\r\n${identity}\r\n`, 'An HTTP/1.1 request needs a Host header'],
-    [
-      `GET ${path} HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n${identity}\r\n`,
-      'The request has more than one Host header',
-    ],
-    [
-      `GET ${path} HTTP/1.0\r\nHost: a.example\r\nhost: a.example\r\n${identity}\r\n`,
-      'The request has more than one Host header',
-    ],
-  ]) {
-    const answer = await raw(request);
-    assert.match(answer, /^HTTP\/1\.1 400 /, request);
-    assert.deepEqual(bodyOf(answer), { code: 'BadRequest', message });
-    assert.match(answer, /\r\nx-content-type-options: nosniff\r\n/i);
-    assert.match(answer, /\r\ncontent-type: application\/json\r\n/i);
-  }
-  assert.match(await raw(`GET ${path} HTTP/1.0\r\n${identity}\r\n`, { keepOpen: true }), /^HTTP\/1\.1 200 /);
-  assert.match(
-    await raw(`GET ${path} HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n${identity}\r\n`, { keepOpen: true }),
-    /^HTTP\/1\.1 200 /,
-  );
-});
+test(
+  'an HTTP/1.1 request without Host, or with two, is 400 ' + 'with the usual body and headers; HTTP/1.0 needs none',
+  async () => {
+    const path = '/v1/registration/birth/123456789';
+    const identity = 'X-Auth-Username: a\r\nX-Auth-Aud: b\r\n';
+    for (const [request, message] of [
+      [`GET ${path} HTTP/1.1\r\n${identity}\r\n`, 'An HTTP/1.1 request needs a Host header'],
+      [
+        `GET ${path} HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n${identity}\r\n`,
+        'The request has more than one Host header',
+      ],
+      [
+        `GET ${path} HTTP/1.0\r\nHost: a.example\r\nhost: a.example\r\n${identity}\r\n`,
+        'The request has more than one Host header',
+      ],
+    ]) {
+      const answer = await raw(request);
+      assert.match(answer, /^HTTP\/1\.1 400 /, request);
+      assert.deepEqual(bodyOf(answer), { code: 'BadRequest', message });
+      assert.match(answer, /\r\nx-content-type-options: nosniff\r\n/i);
+      assert.match(answer, /\r\ncontent-type: application\/json\r\n/i);
+    }
+    assert.match(await raw(`GET ${path} HTTP/1.0\r\n${identity}\r\n`, { keepOpen: true }), /^HTTP\/1\.1 200 /);
+    assert.match(
+      await raw(`GET ${path} HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n${identity}\r\n`, { keepOpen: true }),
+      /^HTTP\/1\.1 200 /,
+    );
+  },
+);

@@ -1,4 +1,7 @@
-/** Escapes no decoder may turn into text: bare or half escapes, stray bytes, a lone surrogate, overlong forms, a cut sequence. */
+/**
+ * Escapes no decoder may turn into text: bare or half escapes, stray bytes, a lone surrogate, overlong
+ * forms, a cut sequence.
+ */
 export const MALFORMED_ESCAPES = [
   '%',
   '%G1',

@@ -119,20 +119,23 @@ describe('/openapi.json', () => {
     assert.equal(new Set(operationIds).size, operationIds.length, 'operationIds are unique');
   });
 
-  test('the operations endpoints need no identity; the record operations need a token or the two identity headers', () => {
-    for (const path of ['/healthz', '/readiness', '/metrics', '/openapi.json', '/docs']) {
-      assert.deepEqual(document.paths[path].get.security, [], `${path}: security []`);
-    }
-    assert.deepEqual(document.security, [{ bearerToken: [] }, { usernameHeader: [], clientHeader: [] }]);
-    // Swagger UI's Authorize dialog offers every scheme: a token, and each identity header.
-    const headers = Object.values(document.components.securitySchemes)
-      .filter((scheme: any) => scheme.in === 'header')
-      .map((scheme: any) => scheme.name);
-    assert.deepEqual(headers.sort(), ['X-Auth-Aud', 'X-Auth-Groups', 'X-Auth-Roles', 'X-Auth-Username']);
-    const lookup = document.paths['/v1/registration/birth/{id}'].get;
-    const required = lookup.parameters.filter((p: any) => p.in === 'header' && p.required).map((p: any) => p.name);
-    assert.deepEqual(required.sort(), ['X-Auth-Aud', 'X-Auth-Username']);
-  });
+  test(
+    'the operations endpoints need no identity; the record ' + 'operations need a token or the two identity headers',
+    () => {
+      for (const path of ['/healthz', '/readiness', '/metrics', '/openapi.json', '/docs']) {
+        assert.deepEqual(document.paths[path].get.security, [], `${path}: security []`);
+      }
+      assert.deepEqual(document.security, [{ bearerToken: [] }, { usernameHeader: [], clientHeader: [] }]);
+      // Swagger UI's Authorize dialog offers every scheme: a token, and each identity header.
+      const headers = Object.values(document.components.securitySchemes)
+        .filter((scheme: any) => scheme.in === 'header')
+        .map((scheme: any) => scheme.name);
+      assert.deepEqual(headers.sort(), ['X-Auth-Aud', 'X-Auth-Groups', 'X-Auth-Roles', 'X-Auth-Username']);
+      const lookup = document.paths['/v1/registration/birth/{id}'].get;
+      const required = lookup.parameters.filter((p: any) => p.in === 'header' && p.required).map((p: any) => p.name);
+      assert.deepEqual(required.sort(), ['X-Auth-Aud', 'X-Auth-Username']);
+    },
+  );
 
   test("each record field says who may see it: every caller, any authorised caller, or 'full-details'", () => {
     const birth = document.components.schemas.BirthV1;
@@ -205,27 +208,31 @@ describe('/openapi.json', () => {
         assert.ok(search.responses[status], `${view.path} documents ${status}`);
     }
   });
-  test('X-Feed-Position: documented on the lookups, searches and verifications that honour it, and its pattern is what the service refuses', async () => {
-    const operations = Object.entries(document.paths as Json).filter(([, item]) =>
-      /^(search|read|verify)[A-Z]/.test(item.get?.operationId ?? ''),
-    );
-    assert.ok(operations.length >= 8, operations.map(([path]) => path).join(' '));
-    for (const [path, item] of operations) {
-      const header = (item.get.parameters as Json[]).find(
-        (parameter) => parameter.in === 'header' && parameter.name === 'X-Feed-Position',
+  test(
+    'X-Feed-Position: documented on the lookups, searches and verifications that honour it, and its ' +
+      'pattern is what the service refuses',
+    async () => {
+      const operations = Object.entries(document.paths as Json).filter(([, item]) =>
+        /^(search|read|verify)[A-Z]/.test(item.get?.operationId ?? ''),
       );
-      assert.ok(header, `${path} documents X-Feed-Position`);
-      assert.equal(new RegExp(header.schema.pattern).test('soon'), false);
-    }
-    const refused = await app().get('/v1/registration/birth/123456789', { ...CALLER, 'x-feed-position': 'soon' });
-    assert.equal(refused.status, 400);
-    // Named as the document names it, though headers are validated in lower case.
-    assert.match(refused.body.message, /^Invalid header 'X-Feed-Position': expected a change-feed event's id/);
-    assert.equal(
-      (await app().get('/v1/registration/birth/123456789', { ...CALLER, 'x-feed-position': '1' })).status,
-      200,
-    );
-  });
+      assert.ok(operations.length >= 8, operations.map(([path]) => path).join(' '));
+      for (const [path, item] of operations) {
+        const header = (item.get.parameters as Json[]).find(
+          (parameter) => parameter.in === 'header' && parameter.name === 'X-Feed-Position',
+        );
+        assert.ok(header, `${path} documents X-Feed-Position`);
+        assert.equal(new RegExp(header.schema.pattern).test('soon'), false);
+      }
+      const refused = await app().get('/v1/registration/birth/123456789', { ...CALLER, 'x-feed-position': 'soon' });
+      assert.equal(refused.status, 400);
+      // Named as the document names it, though headers are validated in lower case.
+      assert.match(refused.body.message, /^Invalid header 'X-Feed-Position': expected a change-feed event's id/);
+      assert.equal(
+        (await app().get('/v1/registration/birth/123456789', { ...CALLER, 'x-feed-position': '1' })).status,
+        200,
+      );
+    },
+  );
 });
 
 describe('real responses validate against the document', () => {
@@ -301,42 +308,48 @@ describe('real responses validate against the document', () => {
     }
   });
 
-  test("the audit report's drill-down: its entries and its errors, the parameters as the route names them", async () => {
-    const auditor = { ...CALLER, 'x-auth-username': 'openapi-auditor', 'x-auth-roles': 'audit' };
-    await app().get('/v1/registration/birth/123456789', auditor);
-    const birth = views.find((view) => view.path === '/v1/registration/birth')!;
-    await app().get(`${birth.path}?${searchQuery(birth, scenarios.find((s) => s.type === 'birth')!.search)}`, auditor);
-    const response = await app().get('/api/v0/audit/entries?user=openapi-auditor', auditor);
-    assert.equal(response.status, 200, response.text);
-    assert.ok(response.body.length >= 2);
-    const validate = responseSchema('/api/v0/audit/entries', '200');
-    assertValid(validate, response.body, 'audit entries');
-    assert.equal(validate([{ ...response.body[0], hash: 'x' }]), false, 'the hash is not part of an entry');
-    const refused = await app().get('/api/v0/audit/entries', auditor);
-    assert.equal(refused.status, 400);
-    assertValid(responseSchema('/api/v0/audit/entries', '400'), refused.body, 'audit entries 400');
-    const operation = document.paths['/api/v0/audit/entries'].get;
-    const query = operation.parameters.filter((p: Json) => p.in === 'query');
-    assert.deepEqual(
-      query.map((p: Json) => [p.name, p.required]),
-      [
-        ['user', true],
-        ['from', false],
-        ['to', false],
-        ['operation', false],
-        ['dataset', false],
-        ['limit', false],
-      ],
-    );
-    assert.deepEqual(query.find((p: Json) => p.name === 'limit').schema, {
-      type: 'integer',
-      minimum: 1,
-      maximum: 1000,
-      default: 100,
-      'x-expected': 'a whole number from 1 to 1000',
-    });
-    assert.ok(operation.responses['200'].headers?.['x-results-truncated'], 'documents the truncation header');
-  });
+  test(
+    "the audit report's drill-down: its entries and its errors, the parameters as the route names " + 'them',
+    async () => {
+      const auditor = { ...CALLER, 'x-auth-username': 'openapi-auditor', 'x-auth-roles': 'audit' };
+      await app().get('/v1/registration/birth/123456789', auditor);
+      const birth = views.find((view) => view.path === '/v1/registration/birth')!;
+      await app().get(
+        `${birth.path}?${searchQuery(birth, scenarios.find((s) => s.type === 'birth')!.search)}`,
+        auditor,
+      );
+      const response = await app().get('/api/v0/audit/entries?user=openapi-auditor', auditor);
+      assert.equal(response.status, 200, response.text);
+      assert.ok(response.body.length >= 2);
+      const validate = responseSchema('/api/v0/audit/entries', '200');
+      assertValid(validate, response.body, 'audit entries');
+      assert.equal(validate([{ ...response.body[0], hash: 'x' }]), false, 'the hash is not part of an entry');
+      const refused = await app().get('/api/v0/audit/entries', auditor);
+      assert.equal(refused.status, 400);
+      assertValid(responseSchema('/api/v0/audit/entries', '400'), refused.body, 'audit entries 400');
+      const operation = document.paths['/api/v0/audit/entries'].get;
+      const query = operation.parameters.filter((p: Json) => p.in === 'query');
+      assert.deepEqual(
+        query.map((p: Json) => [p.name, p.required]),
+        [
+          ['user', true],
+          ['from', false],
+          ['to', false],
+          ['operation', false],
+          ['dataset', false],
+          ['limit', false],
+        ],
+      );
+      assert.deepEqual(query.find((p: Json) => p.name === 'limit').schema, {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1000,
+        default: 100,
+        'x-expected': 'a whole number from 1 to 1000',
+      });
+      assert.ok(operation.responses['200'].headers?.['x-results-truncated'], 'documents the truncation header');
+    },
+  );
 
   test('a link is documented as left out, never null, when there is none or the record is blocked', async () => {
     let linked = 0;
@@ -399,7 +412,12 @@ describe('/metrics', () => {
       requests.push([`${view.path}/1`, `${view.record.name} lookup 404`]);
       requests.push([`${view.path}/abc`, `${view.record.name} lookup 400`]);
       requests.push([
-        `${view.path}?${searchQuery(view, { surname: 'Nobody', forenames: 'Nemo', [view.record.search.dateParam]: '2000-01-01' })}`,
+        `${view.path}?` +
+          `${searchQuery(view, {
+            surname: 'Nobody',
+            forenames: 'Nemo',
+            [view.record.search.dateParam]: '2000-01-01',
+          })}`,
         `${view.record.name} search 200`,
       ]);
     }

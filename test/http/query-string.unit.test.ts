@@ -11,26 +11,30 @@ import { MALFORMED, parseQuery } from '../../src/http/query-string.ts';
 import { MALFORMED_ESCAPES } from './malformed-escapes.ts';
 
 describe('parseQuery', () => {
-  test('reads a well-formed query as the parser it replaces does: + is a space, a repeated name an array, no prototype', () => {
-    const query = parseQuery(
-      'surname=O%27Brien&forenames=Anne+Marie&a=1&a=2&a=3&flag&=x&&b=c=d&__proto__=p&e=%EF%BF%BD',
-    );
-    assert.equal(Object.getPrototypeOf(query), null);
-    assert.deepEqual(
-      { ...query },
-      {
-        surname: "O'Brien",
-        forenames: 'Anne Marie',
-        a: ['1', '2', '3'],
-        flag: '',
-        '': 'x',
-        b: 'c=d',
-        ['__proto__']: 'p',
-        e: '\ufffd',
-      },
-    );
-    assert.equal(query[MALFORMED], undefined);
-  });
+  test(
+    'reads a well-formed query as the parser it replaces does: + is a space, a repeated name an array, no ' +
+      'prototype',
+    () => {
+      const query = parseQuery(
+        'surname=O%27Brien&forenames=Anne+Marie&a=1&a=2&a=3&flag&=x&&b=c=d&__proto__=p&e=%EF%BF%BD',
+      );
+      assert.equal(Object.getPrototypeOf(query), null);
+      assert.deepEqual(
+        { ...query },
+        {
+          surname: "O'Brien",
+          forenames: 'Anne Marie',
+          a: ['1', '2', '3'],
+          flag: '',
+          '': 'x',
+          b: 'c=d',
+          ['__proto__']: 'p',
+          e: '\ufffd',
+        },
+      );
+      assert.equal(query[MALFORMED], undefined);
+    },
+  );
 
   test('any well-formed query reads as URLSearchParams reads it', () => {
     // Well-formed text only: encodeURIComponent refuses a lone surrogate.

@@ -40,7 +40,10 @@ interface Visited {
   readonly value: unknown;
 }
 
-/** Every leaf, list and link of a rendered record, checking on the way that groups are objects and no key is undescribed. */
+/**
+ * Every leaf, list and link of a rendered record, checking on the way that groups are objects and no key is
+ * undescribed.
+ */
 function visit(fields: Fields, rendered: unknown, path = ''): Visited[] {
   assert.ok(isObject(rendered), `${path || 'the record'} is an object`);
   assert.deepEqual(
@@ -67,7 +70,10 @@ const hasLinks = (fields: Fields): boolean =>
     (field) => isLink(field) || (!isLeaf(field) && !isList(field) && hasLinks(groupFields(field))),
   );
 
-/** A blocked record as rendered: its always-shown ids and a true flag, every other leaf null, lists empty, links left out. */
+/**
+ * A blocked record as rendered: its always-shown ids and a true flag, every other leaf null, lists empty,
+ * links left out.
+ */
 function assertOnlyIdAndFlag(view: ViewDescription, rendered: unknown, id: number, where: string) {
   for (const item of visit(view.fields, rendered)) {
     if (item.kind === 'leaf' && item.visibility === 'always') {

@@ -106,20 +106,23 @@ for (const { kind, index } of variants) {
       assert.equal((await app.get(query)).text, (await app.get(query)).text);
     });
 
-    test('records are rendered as a lookup renders them for the caller; a blocked one shows only its id and flag', async () => {
-      for (const headers of [CALLER, FULL_DETAILS]) {
-        const { body } = await app.get(path('birth', ELLIE), headers);
-        const lookup = await app.get('/v1/registration/birth/123456789', headers);
-        assert.deepEqual((body as Answer).candidates[0].record, lookup.body);
-      }
-      const { body } = await app.get(
-        path('birth', { surname: 'Carow', forenames: 'Felix', dateOfBirth: '2005-11-02' }),
-      );
-      const [blocked] = (body as Answer).candidates;
-      assert.equal(blocked.record.id, 999999020);
-      assert.deepEqual(blocked.record, (await app.get('/v1/registration/birth/999999020')).body);
-      assert.equal((blocked.record.child as { surname: unknown }).surname, null);
-    });
+    test(
+      'records are rendered as a lookup renders them for ' + 'the caller; a blocked one shows only its id and flag',
+      async () => {
+        for (const headers of [CALLER, FULL_DETAILS]) {
+          const { body } = await app.get(path('birth', ELLIE), headers);
+          const lookup = await app.get('/v1/registration/birth/123456789', headers);
+          assert.deepEqual((body as Answer).candidates[0].record, lookup.body);
+        }
+        const { body } = await app.get(
+          path('birth', { surname: 'Carow', forenames: 'Felix', dateOfBirth: '2005-11-02' }),
+        );
+        const [blocked] = (body as Answer).candidates;
+        assert.equal(blocked.record.id, 999999020);
+        assert.deepEqual(blocked.record, (await app.get('/v1/registration/birth/999999020')).body);
+        assert.equal((blocked.record.child as { surname: unknown }).surname, null);
+      },
+    );
 
     test('limit caps the candidates (5 by default); truncated says more reached the floor', async () => {
       const marsden = { surname: 'Marsden', forenames: 'George', dateOfBirth: '2010-03-14' };
@@ -258,46 +261,50 @@ describe('who may ask for close matches', () => {
     assert.deepEqual(statuses, [200, 200, 429]);
   });
 
-  test('close matches finding nothing likely count in the watch on enumeration, with verifications, without what was asked', async () => {
-    const lines: string[] = [];
-    const logger = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(...chunk.toString().split('\n').filter(Boolean));
-          done();
-        },
-      }),
-    );
-    const config = testConfig({
-      VERIFY_FALSE_SHARE_THRESHOLD: '0.5',
-      VERIFY_FALSE_SHARE_MIN_COUNT: '6',
-      VERIFY_FALSE_SHARE_WINDOW_S: '600',
-    });
-    const app = await startApp(context, await filledStore(context, 'memory'), config, logger);
-    const warned = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
-    const honest = { ...CALLER, 'x-auth-aud': 'honest-client' };
-    for (let i = 0; i < 8; i++) assert.equal((await app.get(path('birth', ELLIE), honest)).status, 200);
-    assert.equal(warned().length, 0, 'the registration found: no alarm');
-
-    const prober = { ...CALLER, 'x-auth-aud': 'prober-client' };
-    const guesses = ['Quillfeather', 'Zebedee', 'Ormsby', 'Pettigrew', 'Vanstone', 'Wigglesworth'];
-    for (const [i, surname] of guesses.entries()) {
-      const { body } = await app.get(
-        path('birth', { surname, forenames: 'Wilhelmina', dateOfBirth: `1931-02-0${i + 1}` }),
-        prober,
+  test(
+    'close matches finding nothing likely count in the watch on enumeration, with verifications, without ' +
+      'what was asked',
+    async () => {
+      const lines: string[] = [];
+      const logger = pino(
+        { level: 'info' },
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            lines.push(...chunk.toString().split('\n').filter(Boolean));
+            done();
+          },
+        }),
       );
-      assert.ok(!(body as Answer).candidates.some((c) => c.score >= 0.9), 'a guess finds nothing likely');
-      // Judged only from the sixth answer on (VERIFY_FALSE_SHARE_MIN_COUNT).
-      assert.equal(warned().length, i + 1 < 6 ? 0 : 1, `after ${i + 1} answers`);
-    }
-    const [alarm] = warned();
-    assert.deepEqual([alarm.client, alarm.dataset], ['prober-client', 'birth']);
-    for (const asked of [...guesses, 'Wilhelmina', '1931-02-0'])
-      assert.ok(!lines.some((line) => line.includes(asked)), `no log line holds ${asked}`);
-    const metrics = (await app.get('/metrics')).text;
-    assert.match(metrics, /^lev_verification_false_share_alarms_total\{dataset="birth"\} 1$/m);
-  });
+      const config = testConfig({
+        VERIFY_FALSE_SHARE_THRESHOLD: '0.5',
+        VERIFY_FALSE_SHARE_MIN_COUNT: '6',
+        VERIFY_FALSE_SHARE_WINDOW_S: '600',
+      });
+      const app = await startApp(context, await filledStore(context, 'memory'), config, logger);
+      const warned = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
+      const honest = { ...CALLER, 'x-auth-aud': 'honest-client' };
+      for (let i = 0; i < 8; i++) assert.equal((await app.get(path('birth', ELLIE), honest)).status, 200);
+      assert.equal(warned().length, 0, 'the registration found: no alarm');
+
+      const prober = { ...CALLER, 'x-auth-aud': 'prober-client' };
+      const guesses = ['Quillfeather', 'Zebedee', 'Ormsby', 'Pettigrew', 'Vanstone', 'Wigglesworth'];
+      for (const [i, surname] of guesses.entries()) {
+        const { body } = await app.get(
+          path('birth', { surname, forenames: 'Wilhelmina', dateOfBirth: `1931-02-0${i + 1}` }),
+          prober,
+        );
+        assert.ok(!(body as Answer).candidates.some((c) => c.score >= 0.9), 'a guess finds nothing likely');
+        // Judged only from the sixth answer on (VERIFY_FALSE_SHARE_MIN_COUNT).
+        assert.equal(warned().length, i + 1 < 6 ? 0 : 1, `after ${i + 1} answers`);
+      }
+      const [alarm] = warned();
+      assert.deepEqual([alarm.client, alarm.dataset], ['prober-client', 'birth']);
+      for (const asked of [...guesses, 'Wilhelmina', '1931-02-0'])
+        assert.ok(!lines.some((line) => line.includes(asked)), `no log line holds ${asked}`);
+      const metrics = (await app.get('/metrics')).text;
+      assert.match(metrics, /^lev_verification_false_share_alarms_total\{dataset="birth"\} 1$/m);
+    },
+  );
 
   test('SUGGEST_MIN_PROBABILITY is the floor under which no candidate is returned', async () => {
     const app = await startApp(

@@ -16,7 +16,8 @@ const REQUESTS: Array<[string, number]> = [
   [`/v1/verification/birth?${ASHWORTH}&systemNumber=123456780`, 200],
   ['/v1/verification/birth?surname=Carrow&forenames=Felix&dateOfBirth=2005-11-02', 200],
   [
-    '/v1/verification/marriage?partner1Surname=Kingsley&partner1Forenames=Sophie&partner2Surname=Merridew&partner2Forenames=Daniel&dateOfMarriage=2008-08-08',
+    '/v1/verification/marriage?partner1Surname=Kingsley&partner1Forenames=Sophie&partner2Surname=Merridew' +
+      '&partner2Forenames=Daniel&dateOfMarriage=2008-08-08',
     200,
   ],
   ['/v1/verification/death?surname=Nobody&forenames=Known&dateOfDeath=2001-01-01', 200],
@@ -85,7 +86,8 @@ test('the audit table still refuses an operation that is not lookup, search or v
   if (store.kind !== 'postgres') throw new Error('a PostgreSQL store');
   const insert = (operation: string) =>
     store.driver.query(
-      `INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, request_id, hash, writer, seq) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 0, 'r', 'h', 'w', $2)`,
+      `INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, ` +
+        `request_id, hash, writer, seq) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 0, 'r', 'h', 'w', $2)`,
       [operation, operation.length],
     );
   await insert('verify');

@@ -97,7 +97,10 @@ const wellFormed = fc.oneof(
     .map((d) => d.toISOString().slice(0, 10)),
 );
 
-/** A type and a query: its required parameters, mostly with values of the right form (so that answers are often 200), and any others. */
+/**
+ * A type and a query: its required parameters, mostly with values of the right form (so that answers are
+ * often 200), and any others.
+ */
 const request = fc.constantFrom(...records.map((record) => compileVerification(record))).chain((compiled) =>
   fc
     .tuple(
@@ -158,7 +161,9 @@ test('any request: 200 with exactly {"verified":…}, or 400/401/403/429 with {c
   await fc.assert(
     fc.asyncProperty(request, headers, async ({ type, search }, given) => {
       const response = await app.inject({ method: 'GET', url: `/v1/verification/${type}?${search}`, headers: given });
-      const where = `${type}?${search.slice(0, 200)} ${JSON.stringify(given)} → ${response.statusCode} ${response.body.slice(0, 200)}`;
+      const where =
+        `${type}?${search.slice(0, 200)} ${JSON.stringify(given)} ` +
+        `→ ${response.statusCode} ${response.body.slice(0, 200)}`;
       assert.ok(ALLOWED.has(response.statusCode), where);
       seen.add(response.statusCode);
       if (response.statusCode === 200) {

@@ -25,7 +25,10 @@ import { CALLER, filledStore, startApp, storeKinds } from '../helper.ts';
 const BOUND_US = { memory: 10, postgres: 25 } as const;
 /** The difference the test must be able to see. */
 const RESOLUTION_US = 10;
-/** Pairs a block: short enough that the machine is about as busy throughout, long enough that each answer has a fast one. */
+/**
+ * Pairs a block: short enough that the machine is about as busy throughout, long enough that each answer
+ * has a fast one.
+ */
 const BLOCK_PAIRS = 10;
 /** Blocks a round; rounds are added until the interval's half width is at most HALF_WIDTH_US. */
 const BLOCKS_PER_ROUND = 150;
@@ -126,7 +129,8 @@ for (const kind of await storeKinds()) {
         interval = medianInterval(differences);
       }
       const said =
-        `median over ${differences.length} blocks (${pairs} pairs) of the fastest "no record" less the fastest "a detail differs": ` +
+        `median over ${differences.length} blocks (${pairs} pairs) of the fastest "no record" less the ` +
+        `fastest "a detail differs": ` +
         `${interval.median.toFixed(1)} µs, 95% interval ${interval.low.toFixed(1)} to ${interval.high.toFixed(1)} µs`;
       t.diagnostic(said);
       return { interval, said, noisy: (interval.high - interval.low) / 2 > RESOLUTION_US };

@@ -51,7 +51,10 @@ const FALSE = '{"verified":false}';
 
 type Sources = NonNullable<TypeScenarios['verificationSources']>;
 
-/** Each parameter, and where its value is in a record, required ones first: as each type's scenario file states it (`verificationSources`). */
+/**
+ * Each parameter, and where its value is in a record, required ones first: as each type's scenario file
+ * states it (`verificationSources`).
+ */
 const SOURCES: Record<Type, Sources> = Object.fromEntries(
   builtInScenarios.flatMap((file) => (file.verificationSources ? [[file.type, file.verificationSources]] : [])),
 );
@@ -286,34 +289,37 @@ for (const kind of await storeKinds()) {
       await assertVerified(app(), 'birth', queryFrom('birth', cancelled, 'all'), false, 'cancelled');
     });
 
-    test('several registrations that the details given cannot tell apart give false; a telling detail gives true', async () => {
-      for (const type of ['birth', 'death'] as const) {
-        const one = stored(type, 999999001);
-        const query = queryFrom(type, one);
-        const shared = { ...query, forenames: query.forenames.split(' ')[0] };
-        await assertVerified(app(), type, shared, false, `${type}: three share the first forename`);
-        await assertVerified(app(), type, query, true, `${type}: full forenames`);
+    test(
+      'several registrations that the details given cannot ' + 'tell apart give false; a telling detail gives true',
+      async () => {
+        for (const type of ['birth', 'death'] as const) {
+          const one = stored(type, 999999001);
+          const query = queryFrom(type, one);
+          const shared = { ...query, forenames: query.forenames.split(' ')[0] };
+          await assertVerified(app(), type, shared, false, `${type}: three share the first forename`);
+          await assertVerified(app(), type, query, true, `${type}: full forenames`);
+          await assertVerified(
+            app(),
+            type,
+            { ...shared, systemNumber: String(one.id) },
+            true,
+            `${type}: first forename and the system number`,
+          );
+        }
+        const marsden = queryFrom('birth', stored('birth', 999999001), 'all');
         await assertVerified(
           app(),
-          type,
-          { ...shared, systemNumber: String(one.id) },
+          'birth',
+          {
+            ...queryFrom('birth', stored('birth', 999999001)),
+            forenames: 'George',
+            motherForenames: marsden.motherForenames,
+          },
           true,
-          `${type}: first forename and the system number`,
+          "the mother's forenames tell",
         );
-      }
-      const marsden = queryFrom('birth', stored('birth', 999999001), 'all');
-      await assertVerified(
-        app(),
-        'birth',
-        {
-          ...queryFrom('birth', stored('birth', 999999001)),
-          forenames: 'George',
-          motherForenames: marsden.motherForenames,
-        },
-        true,
-        "the mother's forenames tell",
-      );
-    });
+      },
+    );
 
     test('death: the date of death must be the date of death, not of birth (which the search also finds)', async () => {
       const full = stored('death', FULL_ID);
@@ -453,64 +459,67 @@ describe('abuse: the rate limit and the share of false answers', () => {
     );
   });
 
-  test('a client whose answers are mostly false is logged once a window, without what it asked, and counted', async (t) => {
-    const store = await filledStore(t, 'memory');
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const config = testConfig({
-      VERIFY_FALSE_SHARE_THRESHOLD: '0.5',
-      VERIFY_FALSE_SHARE_MIN_COUNT: '6',
-      VERIFY_FALSE_SHARE_WINDOW_S: '600',
-    });
-    const app = await buildApp(config, {
-      backend: store,
-      descriptions: store.descriptions,
-      logger: pino({ level: 'info' }, stream),
-    });
-    t.after(() => app.close());
-    const good = queryFrom('birth', stored('birth', FULL_ID));
-    const guesses = [
-      'Quillfeather',
-      'Zebedee',
-      'Ormsby',
-      'Pettigrew',
-      'Vanstone',
-      'Wigglesworth',
-      'Yeoland',
-      'Abernethy',
-    ];
-    const honest = { ...CALLER, 'x-auth-aud': 'honest-client' };
-    for (let i = 0; i < 10; i++) assert.equal((await verify(app, 'birth', good, honest)).body, TRUE);
-    for (let i = 0; i < 3; i++) await verify(app, 'birth', { ...good, surname: guesses[i] }, honest);
-    const warned = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
-    assert.equal(warned().length, 0, 'mostly true: no alarm');
+  test(
+    'a client whose answers are mostly false is logged ' + 'once a window, without what it asked, and counted',
+    async (t) => {
+      const store = await filledStore(t, 'memory');
+      const lines: string[] = [];
+      const stream = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(...chunk.toString().split('\n').filter(Boolean));
+          done();
+        },
+      });
+      const config = testConfig({
+        VERIFY_FALSE_SHARE_THRESHOLD: '0.5',
+        VERIFY_FALSE_SHARE_MIN_COUNT: '6',
+        VERIFY_FALSE_SHARE_WINDOW_S: '600',
+      });
+      const app = await buildApp(config, {
+        backend: store,
+        descriptions: store.descriptions,
+        logger: pino({ level: 'info' }, stream),
+      });
+      t.after(() => app.close());
+      const good = queryFrom('birth', stored('birth', FULL_ID));
+      const guesses = [
+        'Quillfeather',
+        'Zebedee',
+        'Ormsby',
+        'Pettigrew',
+        'Vanstone',
+        'Wigglesworth',
+        'Yeoland',
+        'Abernethy',
+      ];
+      const honest = { ...CALLER, 'x-auth-aud': 'honest-client' };
+      for (let i = 0; i < 10; i++) assert.equal((await verify(app, 'birth', good, honest)).body, TRUE);
+      for (let i = 0; i < 3; i++) await verify(app, 'birth', { ...good, surname: guesses[i] }, honest);
+      const warned = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
+      assert.equal(warned().length, 0, 'mostly true: no alarm');
 
-    const prober = { ...CALLER, 'x-auth-aud': 'prober-client' };
-    await verify(app, 'birth', good, prober);
-    for (const [i, surname] of guesses.entries()) {
-      await verify(app, 'birth', { ...good, surname, dateOfBirth: `2001-01-0${(i % 9) + 1}` }, prober);
-      // Judged only from the sixth answer on (VERIFY_FALSE_SHARE_MIN_COUNT).
-      assert.equal(warned().length, i + 2 < 6 ? 0 : 1, `after ${i + 2} answers`);
-    }
-    const [alarm] = warned();
-    assert.equal(alarm.client, 'prober-client');
-    assert.equal(alarm.dataset, 'birth');
-    for (const asked of [...guesses, good.forenames, '2001-01-0', good.dateOfBirth]) {
-      assert.ok(!lines.some((line) => line.includes(asked)), `no log line holds ${asked}`);
-    }
-    const metrics = (await app.inject({ url: '/metrics' })).body;
-    assert.match(metrics, /^lev_verification_false_share_alarms_total\{dataset="birth"\} 1$/m);
-    assert.match(metrics, /^lev_verifications_total\{dataset="birth",verified="false"\} 11$/m);
-    assert.match(
-      metrics,
-      /^lev_request_duration_seconds_count\{dataset="birth",operation="verify",status="200"\} 22$/m,
-    );
-  });
+      const prober = { ...CALLER, 'x-auth-aud': 'prober-client' };
+      await verify(app, 'birth', good, prober);
+      for (const [i, surname] of guesses.entries()) {
+        await verify(app, 'birth', { ...good, surname, dateOfBirth: `2001-01-0${(i % 9) + 1}` }, prober);
+        // Judged only from the sixth answer on (VERIFY_FALSE_SHARE_MIN_COUNT).
+        assert.equal(warned().length, i + 2 < 6 ? 0 : 1, `after ${i + 2} answers`);
+      }
+      const [alarm] = warned();
+      assert.equal(alarm.client, 'prober-client');
+      assert.equal(alarm.dataset, 'birth');
+      for (const asked of [...guesses, good.forenames, '2001-01-0', good.dateOfBirth]) {
+        assert.ok(!lines.some((line) => line.includes(asked)), `no log line holds ${asked}`);
+      }
+      const metrics = (await app.inject({ url: '/metrics' })).body;
+      assert.match(metrics, /^lev_verification_false_share_alarms_total\{dataset="birth"\} 1$/m);
+      assert.match(metrics, /^lev_verifications_total\{dataset="birth",verified="false"\} 11$/m);
+      assert.match(
+        metrics,
+        /^lev_request_duration_seconds_count\{dataset="birth",operation="verify",status="200"\} 22$/m,
+      );
+    },
+  );
 });
 
 describe('the time to answer does not tell the reasons for false apart', () => {
@@ -549,7 +558,8 @@ describe('the time to answer does not tell the reasons for false apart', () => {
     const report = names.map((name) => `${name} ${median(ratios[name]).toFixed(2)}`).join(', ');
     for (const name of names) {
       const ratio = median(ratios[name]);
-      // Measured at 0.9 to 1.03 of a true answer's time; a false that skipped the search or the audit takes half or less.
+      // Measured at 0.9 to 1.03 of a true answer's time; a false that skipped the search or the audit takes
+      // half or less.
       assert.ok(ratio > 0.75 && ratio < 1.33, `median time against a true answer: ${report}`);
     }
   });

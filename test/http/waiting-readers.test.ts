@@ -108,39 +108,42 @@ test('one client holding more waiting reads than MAX_CONNECTIONS shuts nobody ou
 });
 
 for (const kind of await storeKinds()) {
-  test(`${kind}: the 503 of the waiting reads' limit is logged at warn, as a limit reached, not as a failure`, async (t) => {
-    const lines: Array<Record<string, any>> = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const store = await emptyStore(t, kind);
-    // A quarter of four connections: one waiting read for all clients together.
-    const app = await startApp(
-      t,
-      store,
-      testConfig({ MAX_CONNECTIONS: '4', FEED_WAITING_SHARE: '25' }),
-      pino({ level: 'info' }, stream),
-    );
-    const held = app.get('/v1/events?wait=10', as('first'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const full = await app.get('/v1/events?wait=10', as('second'));
-    assert.equal(full.status, 503, full.text);
-    assert.equal(full.body.code, 'ServiceUnavailable');
-    const logged = lines.filter((line) => line.msg === 'ServiceUnavailable');
-    assert.deepEqual(
-      logged.map((line) => line.level),
-      [40],
-      'one line, at warn',
-    );
-    assert.deepEqual(
-      lines.filter((line) => line.level >= 50),
-      [],
-      'nothing at error level',
-    );
-    await loadSources(store.writer, builtInType('death'), [deaths([9101])]);
-    assert.equal((await held).status, 200);
-  });
+  test(
+    `${kind}: the 503 of the waiting reads' limit is logged at warn, as a limit reached, not as a ` + `failure`,
+    async (t) => {
+      const lines: Array<Record<string, any>> = [];
+      const stream = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+          done();
+        },
+      });
+      const store = await emptyStore(t, kind);
+      // A quarter of four connections: one waiting read for all clients together.
+      const app = await startApp(
+        t,
+        store,
+        testConfig({ MAX_CONNECTIONS: '4', FEED_WAITING_SHARE: '25' }),
+        pino({ level: 'info' }, stream),
+      );
+      const held = app.get('/v1/events?wait=10', as('first'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const full = await app.get('/v1/events?wait=10', as('second'));
+      assert.equal(full.status, 503, full.text);
+      assert.equal(full.body.code, 'ServiceUnavailable');
+      const logged = lines.filter((line) => line.msg === 'ServiceUnavailable');
+      assert.deepEqual(
+        logged.map((line) => line.level),
+        [40],
+        'one line, at warn',
+      );
+      assert.deepEqual(
+        lines.filter((line) => line.level >= 50),
+        [],
+        'nothing at error level',
+      );
+      await loadSources(store.writer, builtInType('death'), [deaths([9101])]);
+      assert.equal((await held).status, 200);
+    },
+  );
 }

@@ -85,7 +85,8 @@ test('a JSON array and an NDJSON file of v1 records load with their search keys'
   await write(
     dir,
     'deaths.ndjson',
-    `${JSON.stringify(deathV1(10, 'Ed', 'Jones', '1930-01-01', '2010-01-01'))}\n\n  \r\n${JSON.stringify(deathV1(11, 'Jo', 'Jones', '1940-01-01', '1940-01-01'))}\r\n`,
+    `${JSON.stringify(deathV1(10, 'Ed', 'Jones', '1930-01-01', '2010-01-01'))}\n\n  ` +
+      `\r\n${JSON.stringify(deathV1(11, 'Jo', 'Jones', '1940-01-01', '1940-01-01'))}\r\n`,
   );
   await write(dir, 'README.md', 'not a data file');
   const { store, counts } = await loaded(t, dir);

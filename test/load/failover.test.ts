@@ -39,7 +39,8 @@ function cli(
   });
 }
 
-test('a load interrupted by the primary crashing fails clearly, applies nothing, and completes against the promoted standby', {
+test('a load interrupted by the primary crashing fails clearly, applies nothing, and completes against the ' +
+  'promoted standby', {
   skip,
   timeout: 180_000,
 }, async (t) => {
@@ -85,7 +86,8 @@ test('a load interrupted by the primary crashing fails clearly, applies nothing,
   const count = async () =>
     (
       await standby.query<{ n: string; events: string; ids: string }>(
-        "SELECT (SELECT count(*) FROM birth_registration)::text AS n, count(*)::text AS events, count(DISTINCT record_id)::text AS ids FROM feed_event WHERE record_type = 'birth'",
+        'SELECT (SELECT count(*) FROM birth_registration)::text AS n, count(*)::text AS events, ' +
+          "count(DISTINCT record_id)::text AS ids FROM feed_event WHERE record_type = 'birth'",
       )
     )[0];
   assert.deepEqual(await count(), { n: '0', events: '0', ids: '0' }, 'nothing of the interrupted load applied');

@@ -92,7 +92,8 @@ for (const kind of await storeKinds()) {
         );
         assert.equal(
           repeated.message,
-          `${file('repeated.ndjson')}:3: invalid birth record: /id: ${a.id} was given already, at ${file('repeated.ndjson')}:1`,
+          `${file('repeated.ndjson')}:3: invalid birth record: /id: ${a.id} was given already, ` +
+            `at ${file('repeated.ndjson')}:1`,
         );
         assert.equal(await held(store, 'birth', 1, 3), 0, 'nothing of the file applied');
         const skipped = await loadFiles(store.writer, builtInType('birth'), [file('repeated.ndjson')], {
@@ -213,7 +214,8 @@ for (const kind of await storeKinds()) {
         const keysOf = async (from: number, to: number) =>
           (
             await driver.query<Json>(
-              `SELECT date::text, surname, forenames, id - $1 AS n FROM birth_search_key WHERE id >= $1 AND id < $2 ORDER BY 4, 1, 2, 3`,
+              `SELECT date::text, surname, forenames, id - $1 AS n FROM birth_search_key WHERE id >= $1 AND ` +
+                `id < $2 ORDER BY 4, 1, 2, 3`,
               [from, to],
             )
           ).map((k): Json => ({ ...k, n: Number(k.n) }));

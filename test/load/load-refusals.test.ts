@@ -54,7 +54,8 @@ for (const kind of await storeKinds()) {
       assert.match(
         error.message,
         new RegExp(
-          `^${file('invalid.ndjson').replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}:102: invalid birth record: /child/surname: `,
+          `^${file('invalid.ndjson').replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}:102: invalid birth record: ` +
+            `/child/surname: `,
         ),
       );
       assert.equal(error.file, file('invalid.ndjson'));

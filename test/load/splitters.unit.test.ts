@@ -138,55 +138,61 @@ describe('JSON array splitter', () => {
     assert.throws(() => split(new JsonArraySplitter(10), '[{"a":"0123456789"}]', 3), /item 1 is longer than 10/);
   });
 
-  test('a broken item in the middle of an array is named with the line it starts on, never as where the file ends', () => {
-    const items = Array.from({ length: 30 }, (_, i) =>
-      JSON.stringify({ id: i + 1, child: { surname: 'Smith', forenames: 'Ann' } }),
-    );
-    const broken: [string, (item: string) => string, RegExp][] = [
-      [
-        'a closing brace missing',
-        (item) => item.slice(0, -1),
-        /item 15 \(from line 15\): '\]' on line 30 closes a '\{'/,
-      ],
-      [
-        'an opening brace too many',
-        (item) => item.replace('{"surname"', '{{"surname"'),
-        /item 15 \(from line 15\): '\]' on line 30 closes a '\{'/,
-      ],
-      [
-        'a bracket where a brace belongs',
-        (item) => item.replace('"Smith"', '["Smith"'),
-        /item 15 \(from line 15\): '\}' on line 15 closes a '\['/,
-      ],
-      [
-        'a quote missing',
-        (item) => item.replace('"Smith"', '"Smith'),
-        /ends inside item 15 \(in a string\): the array is not closed \(it starts on line 15; a quote in it is not closed/,
-      ],
-    ];
-    for (const [name, breakItem, message] of broken) {
-      const copy = [...items];
-      copy[14] = breakItem(copy[14]);
-      const text = `[${copy.join(',\n')}]\n`;
-      for (const size of [7, 1000, text.length]) {
-        assert.throws(
-          () => split(new JsonArraySplitter(), text, size),
-          (error: Error) => {
-            assert.doesNotMatch(error.message, /ends after item/, name);
-            assert.match(error.message, message, `${name}: ${error.message}`);
-            return true;
-          },
-        );
+  test(
+    'a broken item in the middle of an array is named with ' + 'the line it starts on, never as where the file ends',
+    () => {
+      const items = Array.from({ length: 30 }, (_, i) =>
+        JSON.stringify({ id: i + 1, child: { surname: 'Smith', forenames: 'Ann' } }),
+      );
+      const broken: [string, (item: string) => string, RegExp][] = [
+        [
+          'a closing brace missing',
+          (item) => item.slice(0, -1),
+          /item 15 \(from line 15\): '\]' on line 30 closes a '\{'/,
+        ],
+        [
+          'an opening brace too many',
+          (item) => item.replace('{"surname"', '{{"surname"'),
+          /item 15 \(from line 15\): '\]' on line 30 closes a '\{'/,
+        ],
+        [
+          'a bracket where a brace belongs',
+          (item) => item.replace('"Smith"', '["Smith"'),
+          /item 15 \(from line 15\): '\}' on line 15 closes a '\['/,
+        ],
+        [
+          'a quote missing',
+          (item) => item.replace('"Smith"', '"Smith'),
+          new RegExp(
+            /ends inside item 15 \(in a string\): the array is not closed /.source +
+              /\(it starts on line 15; a quote in it is not closed/.source,
+          ),
+        ],
+      ];
+      for (const [name, breakItem, message] of broken) {
+        const copy = [...items];
+        copy[14] = breakItem(copy[14]);
+        const text = `[${copy.join(',\n')}]\n`;
+        for (const size of [7, 1000, text.length]) {
+          assert.throws(
+            () => split(new JsonArraySplitter(), text, size),
+            (error: Error) => {
+              assert.doesNotMatch(error.message, /ends after item/, name);
+              assert.match(error.message, message, `${name}: ${error.message}`);
+              return true;
+            },
+          );
+        }
       }
-    }
-    // Cut short after a whole item, the file does end after it.
-    assert.throws(
-      () => split(new JsonArraySplitter(), `[${items.slice(0, 3).join(',\n')}`, 5),
-      /the file ends after item 3: the array is not closed/,
-    );
-    assert.throws(
-      () => split(new JsonArraySplitter(), `[${items[0]}\n${items[1]}`, 5),
-      /the file ends inside item 1, which is not valid JSON \(from line 1\)/,
-    );
-  });
+      // Cut short after a whole item, the file does end after it.
+      assert.throws(
+        () => split(new JsonArraySplitter(), `[${items.slice(0, 3).join(',\n')}`, 5),
+        /the file ends after item 3: the array is not closed/,
+      );
+      assert.throws(
+        () => split(new JsonArraySplitter(), `[${items[0]}\n${items[1]}`, 5),
+        /the file ends inside item 1, which is not valid JSON \(from line 1\)/,
+      );
+    },
+  );
 });

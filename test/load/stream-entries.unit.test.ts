@@ -44,37 +44,41 @@ describe('streamEntries', () => {
     assert.deepEqual((await collect([])).entries, []);
     assert.deepEqual((await collect(['  \n\n', '\t'])).entries, []);
   });
-  test('marks the entries holding bytes that are not UTF-8, however the bytes are cut; a real U+FFFD is text like any other', async () => {
-    const good = Buffer.from('{"n":"Zoë 李 😀 \ufffd"}\n');
-    const cases: [string, Buffer][] = [
-      ['FF FE', Buffer.from([0xff, 0xfe])],
-      ['a lone continuation byte', Buffer.from([0x80])],
-      ['an overlong encoding', Buffer.from([0xc0, 0x80])],
-      ['an encoded surrogate', Buffer.from([0xed, 0xa0, 0x80])],
-      ['a sequence cut short', Buffer.from([0xe2, 0x82])],
-      ['beyond U+10FFFF', Buffer.from([0xf4, 0x90, 0x80, 0x80])],
-    ];
-    for (const [name, bytes] of cases) {
-      const input = Buffer.concat([good, Buffer.from('{"n":"Sm'), bytes, Buffer.from('th"}\n'), good]);
-      for (const chunks of [[input], [...input].map((b) => Buffer.from([b]))]) {
-        const { entries } = await collect(chunks);
-        assert.deepEqual(
-          entries.map((e) => [e.number, e.invalidUtf8 ?? false]),
-          [
-            [1, false],
-            [2, true],
-            [3, false],
-          ],
-          name,
-        );
-        assert.equal(JSON.parse(entries[0].text).n, 'Zoë 李 😀 \ufffd', name);
+  test(
+    'marks the entries holding bytes that are not UTF-8, however the bytes are cut; a real U+FFFD is text ' +
+      'like any other',
+    async () => {
+      const good = Buffer.from('{"n":"Zoë 李 😀 \ufffd"}\n');
+      const cases: [string, Buffer][] = [
+        ['FF FE', Buffer.from([0xff, 0xfe])],
+        ['a lone continuation byte', Buffer.from([0x80])],
+        ['an overlong encoding', Buffer.from([0xc0, 0x80])],
+        ['an encoded surrogate', Buffer.from([0xed, 0xa0, 0x80])],
+        ['a sequence cut short', Buffer.from([0xe2, 0x82])],
+        ['beyond U+10FFFF', Buffer.from([0xf4, 0x90, 0x80, 0x80])],
+      ];
+      for (const [name, bytes] of cases) {
+        const input = Buffer.concat([good, Buffer.from('{"n":"Sm'), bytes, Buffer.from('th"}\n'), good]);
+        for (const chunks of [[input], [...input].map((b) => Buffer.from([b]))]) {
+          const { entries } = await collect(chunks);
+          assert.deepEqual(
+            entries.map((e) => [e.number, e.invalidUtf8 ?? false]),
+            [
+              [1, false],
+              [2, true],
+              [3, false],
+            ],
+            name,
+          );
+          assert.equal(JSON.parse(entries[0].text).n, 'Zoë 李 😀 \ufffd', name);
+        }
       }
-    }
-    // Cut short at the very end of the input.
-    const { entries } = await collect([Buffer.concat([good, Buffer.from('{"n":"x"}'), Buffer.from([0xf0, 0x9f])])]);
-    assert.deepEqual(
-      entries.map((e) => e.invalidUtf8 ?? false),
-      [false, true],
-    );
-  });
+      // Cut short at the very end of the input.
+      const { entries } = await collect([Buffer.concat([good, Buffer.from('{"n":"x"}'), Buffer.from([0xf0, 0x9f])])]);
+      assert.deepEqual(
+        entries.map((e) => e.invalidUtf8 ?? false),
+        [false, true],
+      );
+    },
+  );
 });

@@ -27,31 +27,35 @@ test("a null the scenario's record gives is kept; a field it leaves undefined is
   assert.equal(readPath(record, 'child.surname'), 'Ambler', 'named as its search asks');
 });
 
-test('a record written whole (recordOf) is kept as written: a field it does not give is left out, neither invented nor null', () => {
-  const status = { blocked: false };
-  const whole = recordOf(
-    testfixture,
-    { court: 'Kestlewick Family Court', child: { surname: 'Ambler' }, status },
-    { adopters: { names: null } },
-  );
-  assert.deepEqual(whole, {
-    court: 'Kestlewick Family Court',
-    child: { surname: 'Ambler' },
-    status,
-    adopters: { names: null },
-  });
-  const [record] = recordsOf([{ id: 1, type: 'testfixture', shows: '', search, record: whole }]);
-  assert.equal(record.court, 'Kestlewick Family Court');
-  assert.equal(readPath(record, 'child.surname'), 'Ambler');
-  assert.equal(readPath(record, 'child.forenames'), 'Toby', "the search's forenames, where the record states none");
-  assert.equal(readPath(record, 'adopters.names'), null, 'a null it gives is kept');
-  assert.ok(
-    !('address' in (record.adopters as Rec)) && !('dateOfOrder' in record) && !('nextRegistration' in record),
-    'the rest is left out',
-  );
-  assert.throws(() => recordOf(testfixture, { nope: 1 }), /there is no field nope/);
-  assert.throws(() => recordOf(testfixture, { child: { nope: 1 } }), /there is no field child\.nope/);
-});
+test(
+  'a record written whole (recordOf) is kept as written: a field it does not give is left out, neither ' +
+    'invented nor null',
+  () => {
+    const status = { blocked: false };
+    const whole = recordOf(
+      testfixture,
+      { court: 'Kestlewick Family Court', child: { surname: 'Ambler' }, status },
+      { adopters: { names: null } },
+    );
+    assert.deepEqual(whole, {
+      court: 'Kestlewick Family Court',
+      child: { surname: 'Ambler' },
+      status,
+      adopters: { names: null },
+    });
+    const [record] = recordsOf([{ id: 1, type: 'testfixture', shows: '', search, record: whole }]);
+    assert.equal(record.court, 'Kestlewick Family Court');
+    assert.equal(readPath(record, 'child.surname'), 'Ambler');
+    assert.equal(readPath(record, 'child.forenames'), 'Toby', "the search's forenames, where the record states none");
+    assert.equal(readPath(record, 'adopters.names'), null, 'a null it gives is kept');
+    assert.ok(
+      !('address' in (record.adopters as Rec)) && !('dateOfOrder' in record) && !('nextRegistration' in record),
+      'the rest is left out',
+    );
+    assert.throws(() => recordOf(testfixture, { nope: 1 }), /there is no field nope/);
+    assert.throws(() => recordOf(testfixture, { child: { nope: 1 } }), /there is no field child\.nope/);
+  },
+);
 
 test('a record written whole is filled where it must show every field (123456789), and where it is blocked', () => {
   const whole = recordOf(testfixture, {

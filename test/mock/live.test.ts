@@ -40,28 +40,31 @@ test('MOCK_EVENT_INTERVAL_S=0 adds none', async (t) => {
   assert.equal((await backend.events.bounds(new Date(0))).head, head);
 });
 
-test('invented registrations are of every type, fetchable over HTTP at source/subject, and stop at the limit', async (t) => {
-  const store = await emptyStore(t, 'memory');
-  let turn = 0;
-  const types = records.map((record) => record.name);
-  const live = startLiveMock(
-    store.writer,
-    0,
-    (error) => assert.fail(error),
-    () => (turn++ % types.length) / types.length,
-    records,
-  );
-  for (let i = 0; i < 2 * types.length; i++) assert.equal(await live.addOne(), true);
-  const { events } = await store.events.read(0, ALL, 100);
-  assert.deepEqual(
-    events.map((e) => e.type),
-    [...types, ...types].map((type) => `${type}.registered`),
-  );
-  const app = await startApp(t, store);
-  const { body } = await app.get('/v1/events');
-  for (const event of body.events)
-    assert.equal((await app.get(`${event.source}/${event.subject}`)).status, 200, event.source);
-  for (let i = 8; i < MOCK_ADDED_LIMIT; i++) await live.addOne();
-  assert.equal(await live.addOne(), false);
-  assert.equal((await store.events.bounds(new Date(0))).head, MOCK_ADDED_LIMIT);
-});
+test(
+  'invented registrations are of every type, fetchable ' + 'over HTTP at source/subject, and stop at the limit',
+  async (t) => {
+    const store = await emptyStore(t, 'memory');
+    let turn = 0;
+    const types = records.map((record) => record.name);
+    const live = startLiveMock(
+      store.writer,
+      0,
+      (error) => assert.fail(error),
+      () => (turn++ % types.length) / types.length,
+      records,
+    );
+    for (let i = 0; i < 2 * types.length; i++) assert.equal(await live.addOne(), true);
+    const { events } = await store.events.read(0, ALL, 100);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      [...types, ...types].map((type) => `${type}.registered`),
+    );
+    const app = await startApp(t, store);
+    const { body } = await app.get('/v1/events');
+    for (const event of body.events)
+      assert.equal((await app.get(`${event.source}/${event.subject}`)).status, 200, event.source);
+    for (let i = 8; i < MOCK_ADDED_LIMIT; i++) await live.addOne();
+    assert.equal(await live.addOne(), false);
+    assert.equal((await store.events.bounds(new Date(0))).head, MOCK_ADDED_LIMIT);
+  },
+);

@@ -13,7 +13,8 @@ import { builtInTypes as records } from '../record-types.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
 
-test("MOCK_WEBHOOKS: the receiver is called with the live mock's registrations, signed with the secret printed at start", {
+test("MOCK_WEBHOOKS: the receiver is called with the live mock's registrations, signed with the secret " +
+  'printed at start', {
   timeout: 60_000,
 }, async (t) => {
   const receiver = await startReceiver(t);

@@ -36,16 +36,19 @@ test('isoInstant refuses an unreal day or time that Date would roll over', () =>
   }
 });
 
-test('isoInstant refuses an instant outside the years 0001 to 9999 UTC, a leap second or an offset taking it there', () => {
-  assert.equal(isoInstant('9999-12-31T23:59:59.999Z')?.toISOString(), '9999-12-31T23:59:59.999Z');
-  assert.equal(isoInstant('0001-01-01')?.toISOString(), '0001-01-01T00:00:00.000Z');
-  for (const beyond of [
-    '9999-12-31T23:59:60Z',
-    '9999-12-31T23:59:59-23:59',
-    '9999-12-31T23:30-00:30',
-    '0001-01-01T00:00+00:01',
-  ]) {
-    assert.equal(isoInstant(beyond), undefined, beyond);
-    assert.equal(isoInstantShaped(beyond), true, beyond);
-  }
-});
+test(
+  'isoInstant refuses an instant outside the years 0001 ' + 'to 9999 UTC, a leap second or an offset taking it there',
+  () => {
+    assert.equal(isoInstant('9999-12-31T23:59:59.999Z')?.toISOString(), '9999-12-31T23:59:59.999Z');
+    assert.equal(isoInstant('0001-01-01')?.toISOString(), '0001-01-01T00:00:00.000Z');
+    for (const beyond of [
+      '9999-12-31T23:59:60Z',
+      '9999-12-31T23:59:59-23:59',
+      '9999-12-31T23:30-00:30',
+      '0001-01-01T00:00+00:01',
+    ]) {
+      assert.equal(isoInstant(beyond), undefined, beyond);
+      assert.equal(isoInstantShaped(beyond), true, beyond);
+    }
+  },
+);

@@ -134,7 +134,8 @@ for (const kind of await storeKinds())
 
     test('a verification matches its details, and a detail that differs does not', async () => {
       const match = await app.get(
-        '/v1/verification/testfixture?surname=Fenwick&forenames=Rosalind&dateOfBirth=2012-05-14&court=Kestlewick%20Family%20Court',
+        '/v1/verification/testfixture?surname=Fenwick&forenames=Rosalind&dateOfBirth=2012-05-14' +
+          '&court=Kestlewick%20Family%20Court',
         FIXTURE,
       );
       assert.equal(match.status, 200, match.text);
@@ -228,7 +229,8 @@ for (const kind of await storeKinds())
       assert.equal(page.status, 200);
       assert.match(await page.text(), /Fenwick/);
       const search = await fetch(
-        `${app.url}/ui/testfixture/search?submitted=1&surname=Fenwick&forenames=Rosalind&dateOfBirth-day=14&dateOfBirth-month=5&dateOfBirth-year=2012`,
+        `${app.url}/ui/testfixture/search?submitted=1&surname=Fenwick&forenames=Rosalind&dateOfBirth-day=14` +
+          `&dateOfBirth-month=5&dateOfBirth-year=2012`,
         {
           headers: { cookie: session },
           redirect: 'manual',

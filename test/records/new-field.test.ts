@@ -35,7 +35,8 @@ const EDITS: readonly (readonly [anchor: string, added: string])[] = [
   ],
   [
     '  fields: {\n',
-    "    burialDate: isoDate('Date of burial', { after: 'deceased.dateOfDeath', days: [3, 30] }),\n    funeralDirector: text('The funeral director'),\n",
+    "    burialDate: isoDate('Date of burial', { after: 'deceased.dateOfDeath', days: [3, 30] }),\n    " +
+      "funeralDirector: text('The funeral director'),\n",
   ],
 ];
 
@@ -100,53 +101,60 @@ test('the generator fills a new field from its description, and leaves every oth
   assert.ok(new Set(after.map((r) => readPath(r, 'deceased.placeOfBurial'))).size > 20, 'places vary');
 });
 
-test("the mock's death 123456789 fills the new fields; the other records leave them out; every other value is as it was", async () => {
-  const { mockRecords: editedRecords } = await load<typeof DatasetModule>('mock/dataset.ts');
-  const before = mockRecords(builtInTypes, builtInScenarios) as Record<string, Rec[]>;
-  const after = editedRecords(types.descriptions, types.scenarios) as Record<string, Rec[]>;
-  for (const type of ['birth', 'marriage', 'partnership'])
-    assert.deepEqual(after[type], before[type], `${type} records as they were`);
-  const full = after.death.find((r) => r.id === FULL_ID)!;
-  assert.equal(typeof readPath(full, 'deceased.placeOfBurial'), 'string');
-  assert.match(full.burialDate as string, /^\d{4}-\d{2}-\d{2}$/);
-  assert.ok((full.burialDate as string) > (readPath(full, 'deceased.dateOfDeath') as string));
-  assert.equal(full.funeralDirector, 'The funeral director');
-  assert.deepEqual(after.death.map(withoutNew), before.death);
-  // The others are their register entries written whole: what an entry does not give is unrecorded
-  // (a blocked one apart, filled so that its answer tells nothing of what it records).
-  const unblocked = after.death.filter((r) => r.id !== FULL_ID && readPath(r, 'status.blocked') === false);
-  assert.ok(unblocked.length > 5);
-  for (const record of unblocked)
-    assert.ok(
-      !('burialDate' in record) && !('placeOfBurial' in (record.deceased as Rec)),
-      `${record.id} leaves them out`,
-    );
-});
+test(
+  "the mock's death 123456789 fills the new fields; the other records leave them out; every other value " +
+    'is as it was',
+  async () => {
+    const { mockRecords: editedRecords } = await load<typeof DatasetModule>('mock/dataset.ts');
+    const before = mockRecords(builtInTypes, builtInScenarios) as Record<string, Rec[]>;
+    const after = editedRecords(types.descriptions, types.scenarios) as Record<string, Rec[]>;
+    for (const type of ['birth', 'marriage', 'partnership'])
+      assert.deepEqual(after[type], before[type], `${type} records as they were`);
+    const full = after.death.find((r) => r.id === FULL_ID)!;
+    assert.equal(typeof readPath(full, 'deceased.placeOfBurial'), 'string');
+    assert.match(full.burialDate as string, /^\d{4}-\d{2}-\d{2}$/);
+    assert.ok((full.burialDate as string) > (readPath(full, 'deceased.dateOfDeath') as string));
+    assert.equal(full.funeralDirector, 'The funeral director');
+    assert.deepEqual(after.death.map(withoutNew), before.death);
+    // The others are their register entries written whole: what an entry does not give is unrecorded
+    // (a blocked one apart, filled so that its answer tells nothing of what it records).
+    const unblocked = after.death.filter((r) => r.id !== FULL_ID && readPath(r, 'status.blocked') === false);
+    assert.ok(unblocked.length > 5);
+    for (const record of unblocked)
+      assert.ok(
+        !('burialDate' in record) && !('placeOfBurial' in (record.deceased as Rec)),
+        `${record.id} leaves them out`,
+      );
+  },
+);
 
-test('the service on the edited copy serves death 123456789 with the new fields filled, and documents them', async (t) => {
-  const { loadConfig } = await load<typeof ConfigModule>('config/index.ts');
-  const { buildApp } = await load<typeof AppModule>('app.ts');
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', MOCK_EVENT_INTERVAL_S: '0' });
-  const backend = await edited.openBackend(config, types);
-  t.after(() => backend.close());
-  const app = await buildApp(config, { backend, descriptions: types.descriptions });
-  t.after(() => app.close());
-  const full = await app.inject({ url: `/v1/registration/death/${FULL_ID}`, headers: FULL_DETAILS });
-  assert.equal(full.statusCode, 200);
-  const body = full.json();
-  const record = mockRecords(builtInTypes, builtInScenarios).death.find((r) => (r as Rec).id === FULL_ID) as Rec;
-  assert.equal(typeof readPath(body, 'deceased.placeOfBurial'), 'string');
-  assert.match(body.burialDate, /^\d{4}-\d{2}-\d{2}$/);
-  assert.equal(body.funeralDirector, 'The funeral director');
-  assert.equal(readPath(body, 'deceased.surname'), readPath(record, 'deceased.surname'));
-  // Basic: shown without full-details; the others are hidden (null).
-  const basic = (
-    await app.inject({ url: `/v1/registration/death/${FULL_ID}`, headers: { ...FULL_DETAILS, 'x-auth-roles': '' } })
-  ).json();
-  assert.equal(readPath(basic, 'deceased.placeOfBurial'), readPath(body, 'deceased.placeOfBurial'));
-  assert.equal(basic.burialDate, null);
-  const document = (await app.inject({ url: '/openapi.json' })).json();
-  const schema = JSON.stringify(document);
-  for (const name of ['placeOfBurial', 'burialDate', 'funeralDirector'])
-    assert.ok(schema.includes(`"${name}"`), `/openapi.json names ${name}`);
-});
+test(
+  'the service on the edited copy serves death 123456789 ' + 'with the new fields filled, and documents them',
+  async (t) => {
+    const { loadConfig } = await load<typeof ConfigModule>('config/index.ts');
+    const { buildApp } = await load<typeof AppModule>('app.ts');
+    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', MOCK_EVENT_INTERVAL_S: '0' });
+    const backend = await edited.openBackend(config, types);
+    t.after(() => backend.close());
+    const app = await buildApp(config, { backend, descriptions: types.descriptions });
+    t.after(() => app.close());
+    const full = await app.inject({ url: `/v1/registration/death/${FULL_ID}`, headers: FULL_DETAILS });
+    assert.equal(full.statusCode, 200);
+    const body = full.json();
+    const record = mockRecords(builtInTypes, builtInScenarios).death.find((r) => (r as Rec).id === FULL_ID) as Rec;
+    assert.equal(typeof readPath(body, 'deceased.placeOfBurial'), 'string');
+    assert.match(body.burialDate, /^\d{4}-\d{2}-\d{2}$/);
+    assert.equal(body.funeralDirector, 'The funeral director');
+    assert.equal(readPath(body, 'deceased.surname'), readPath(record, 'deceased.surname'));
+    // Basic: shown without full-details; the others are hidden (null).
+    const basic = (
+      await app.inject({ url: `/v1/registration/death/${FULL_ID}`, headers: { ...FULL_DETAILS, 'x-auth-roles': '' } })
+    ).json();
+    assert.equal(readPath(basic, 'deceased.placeOfBurial'), readPath(body, 'deceased.placeOfBurial'));
+    assert.equal(basic.burialDate, null);
+    const document = (await app.inject({ url: '/openapi.json' })).json();
+    const schema = JSON.stringify(document);
+    for (const name of ['placeOfBurial', 'burialDate', 'funeralDirector'])
+      assert.ok(schema.includes(`"${name}"`), `/openapi.json names ${name}`);
+  },
+);

@@ -12,25 +12,29 @@ describe('searching with invisible format characters in the name', () => {
     store = await filledStore(context, 'memory');
   });
   for (const invisible of INVISIBLE) {
-    test(`finds the record through a name holding U+${invisible.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`, async (t) => {
-      assert.ok(store);
-      const { app } = await startApp(t, store);
-      const query = new URLSearchParams({
-        surname: `Ash${invisible}worth`,
-        forenames: `Ele${invisible}anor`,
-        dateOfBirth: '2008-08-08',
-      });
-      const response = await app.inject({
-        url: `/v1/registration/birth?${query}`,
-        headers: { 'x-auth-username': 'test-user', 'x-auth-aud': 'test-client' },
-      });
-      assert.equal(response.statusCode, 200, response.body);
-      const found = response.json() as Array<{ child: { forenames: string; surname: string } }>;
-      assert.deepEqual(
-        found.map((record) => `${record.child.forenames} ${record.child.surname}`),
-        ['Eleanor Rose Ashworth'],
-      );
-    });
+    test(
+      `finds the record through a name holding ` +
+        `U+${invisible.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`,
+      async (t) => {
+        assert.ok(store);
+        const { app } = await startApp(t, store);
+        const query = new URLSearchParams({
+          surname: `Ash${invisible}worth`,
+          forenames: `Ele${invisible}anor`,
+          dateOfBirth: '2008-08-08',
+        });
+        const response = await app.inject({
+          url: `/v1/registration/birth?${query}`,
+          headers: { 'x-auth-username': 'test-user', 'x-auth-aud': 'test-client' },
+        });
+        assert.equal(response.statusCode, 200, response.body);
+        const found = response.json() as Array<{ child: { forenames: string; surname: string } }>;
+        assert.deepEqual(
+          found.map((record) => `${record.child.forenames} ${record.child.surname}`),
+          ['Eleanor Rose Ashworth'],
+        );
+      },
+    );
   }
 });
 

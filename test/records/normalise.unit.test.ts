@@ -4,7 +4,10 @@ import fc from 'fast-check';
 import { normaliseName, normaliseUnicode } from '../../src/records/normalise.ts';
 import { INVISIBLE } from './invisible.ts';
 
-/** Names made of the pieces that matter: letters (plain, accented, folded), apostrophes, hyphens, spaces, odd punctuation. */
+/**
+ * Names made of the pieces that matter: letters (plain, accented, folded), apostrophes, hyphens, spaces,
+ * odd punctuation.
+ */
 const namePiece = fc.constantFrom(
   'a',
   'Z',
@@ -170,15 +173,19 @@ describe('normaliseName', () => {
     );
   });
 
-  test("never holds a character below '!' other than the space (property; the store's word-prefix range relies on it)", () => {
-    fc.assert(
-      fc.property(anyText, (name) => {
-        for (const c of normaliseName(name))
-          assert.ok(c === ' ' || c >= '!', `${JSON.stringify(name)} gave ${JSON.stringify(c)}`);
-      }),
-      RUNS,
-    );
-  });
+  test(
+    "never holds a character below '!' other than the space (property; the store's word-prefix range " +
+      'relies on it)',
+    () => {
+      fc.assert(
+        fc.property(anyText, (name) => {
+          for (const c of normaliseName(name))
+            assert.ok(c === ' ' || c >= '!', `${JSON.stringify(name)} gave ${JSON.stringify(c)}`);
+        }),
+        RUNS,
+      );
+    },
+  );
 
   test('holds only lower-case letters, digits and single spaces (property)', () => {
     fc.assert(

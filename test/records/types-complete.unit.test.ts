@@ -108,10 +108,12 @@ describe('every described type has a migration, mock scenarios and search keys',
         .map((s) => ({ ...s, search: { ...s.search, forenames: 'Rosalind' } })),
     };
     assert.deepEqual(missing({ descriptions: [testfixture], migrations: [fixtureMigration], scenarios: [bare] }), [
-      "testfixture: its scenario file gives no verificationSources: where each verification parameter's value sits in a record",
+      "testfixture: its scenario file gives no verificationSources: where each verification parameter's " +
+        'value sits in a record',
       `testfixture: mock record ${FULL_ID} has not several forenames of three letters or more at child.forenames`,
       `testfixture: no blocked mock scenario ${BLOCKED_ID}`,
-      `testfixture: no re-registration chain: mock scenario ${CHAIN[1]} replacing ${CHAIN[0]} (\`replaces\` in a scenario file)`,
+      `testfixture: no re-registration chain: mock scenario ${CHAIN[1]} replacing ${CHAIN[0]} (\`replaces\` ` +
+        `in a scenario file)`,
     ]);
   });
 

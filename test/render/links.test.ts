@@ -72,17 +72,21 @@ describe('linked registrations', () => {
     }
   });
 
-  test('the registrations beyond a blocked one are found by their own lookups and searches, each shown in full', async () => {
-    const last = await lookup(`${BIRTH}/${LAST}`);
-    assert.equal(last.status.blocked, false);
-    assert.equal(typeof last.child.surname, 'string');
-    const found = await lookup(
-      `${BIRTH}?surname=${encodeURIComponent(last.child.surname)}&forenames=${encodeURIComponent(last.child.forenames)}&dateOfBirth=${last.child.dateOfBirth}`,
-    );
-    assert.ok(Array.isArray(found));
-    const ids = (found as unknown as Json[]).map((record) => record.id);
-    assert.ok(ids.includes(LAST), `the last registration is found by its own names: ${ids}`);
-    for (const record of found as unknown as Json[])
-      assert.deepEqual(record, await lookup(`${BIRTH}/${record.id}`), `${record.id} as its lookup shows it`);
-  });
+  test(
+    'the registrations beyond a blocked one are found by ' + 'their own lookups and searches, each shown in full',
+    async () => {
+      const last = await lookup(`${BIRTH}/${LAST}`);
+      assert.equal(last.status.blocked, false);
+      assert.equal(typeof last.child.surname, 'string');
+      const found = await lookup(
+        `${BIRTH}?surname=${encodeURIComponent(last.child.surname)}&forenames=` +
+          `${encodeURIComponent(last.child.forenames)}&dateOfBirth=${last.child.dateOfBirth}`,
+      );
+      assert.ok(Array.isArray(found));
+      const ids = (found as unknown as Json[]).map((record) => record.id);
+      assert.ok(ids.includes(LAST), `the last registration is found by its own names: ${ids}`);
+      for (const record of found as unknown as Json[])
+        assert.deepEqual(record, await lookup(`${BIRTH}/${record.id}`), `${record.id} as its lookup shows it`);
+    },
+  );
 });

@@ -1,4 +1,7 @@
-/** Births and queries for the close-match tests of the stores: a birth record as stored, and a query as the match compares it. */
+/**
+ * Births and queries for the close-match tests of the stores: a birth record as stored, and a query as the
+ * match compares it.
+ */
 import { normaliseName } from '../../src/records/normalise.ts';
 import type { SearchKey, StoredRecord } from '../../src/model/records.ts';
 import { recordTypes } from '../helper.ts';

@@ -104,7 +104,8 @@ async function serve(env: Record<string, string>): Promise<{ child: ChildProcess
   return { child, url, output: () => output };
 }
 
-test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 503, the process lives, and every 200 is audited', {
+test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 503, the process lives, and ' +
+  'every 200 is audited', {
   skip,
   timeout: 90_000,
 }, async (t) => {
@@ -165,7 +166,8 @@ test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 5
   await exited;
 });
 
-test('four processes writing the audit trail at once, connections killed at random: every 200 audited once, every chain and checkpoint intact', {
+test('four processes writing the audit trail at once, connections killed at random: every 200 audited once, ' +
+  'every chain and checkpoint intact', {
   skip,
   timeout: 120_000,
 }, async (t) => {
@@ -194,7 +196,8 @@ test('four processes writing the audit trail at once, connections killed at rand
   const killer = (async () => {
     while (killing) {
       const { rowCount } = await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid() AND random() < 0.5`,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> ` +
+          `pg_backend_pid() AND random() < 0.5`,
         [schema],
       );
       kills += rowCount ?? 0;

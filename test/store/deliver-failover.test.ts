@@ -38,7 +38,8 @@ const deaths = (ids: readonly number[]): Source => ({
   ],
 });
 
-test('lev-api deliver across a failover behind one address: it reconnects by itself, and every event arrives, in order', {
+test('lev-api deliver across a failover behind one address: it reconnects by itself, and every event ' +
+  'arrives, in order', {
   skip,
   timeout: 180_000,
 }, async (t) => {
@@ -94,6 +95,7 @@ test('lev-api deliver across a failover behind one address: it reconnects by its
   const [code] = await once(deliver, 'exit', { signal: AbortSignal.timeout(20_000) });
   assert.equal(code, 0, 'and stops cleanly');
   t.diagnostic(
-    `all 8 events delivered in order, the last ${resumedMs} ms after the promotion; ${receiver.taken().length} deliveries in all`,
+    `all 8 events delivered in order, the last ${resumedMs} ms after the ` +
+      `promotion; ${receiver.taken().length} deliveries in all`,
   );
 });

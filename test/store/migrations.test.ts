@@ -56,7 +56,8 @@ async function emptyDatabase(t: TestContext): Promise<{ driver: SqlDriver; schem
 /** The schema as the code before checksums left it at `version`: the migrations up to it, tracked without checksums. */
 async function migrateAsBefore(driver: SqlDriver, version: number): Promise<void> {
   await driver.query(
-    'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz ' +
+      'NOT NULL DEFAULT now())',
   );
   for (const migration of migrations.filter((m) => m.version <= version)) {
     for (const statement of splitStatements(migration.sql)) await driver.query(statement);
@@ -70,16 +71,19 @@ async function migrateAsBefore(driver: SqlDriver, version: number): Promise<void
 /** Everything of a schema that a migration makes, with the schema's name left out, as sorted lines. */
 async function describeSchema(driver: SqlDriver, schema: string): Promise<string[]> {
   const lines = await driver.query<{ line: string }>(
-    `SELECT 'column ' || table_name || '.' || column_name || ' ' || data_type || ' ' || coalesce(collation_name, '') || ' ' || is_nullable || ' ' || coalesce(column_default, '') AS line
+    `SELECT 'column ' || table_name || '.' || column_name || ' ' || data_type || ' ' || ` +
+      `coalesce(collation_name, '') || ' ' || is_nullable || ' ' || coalesce(column_default, '') AS line
        FROM information_schema.columns WHERE table_schema = $1
      UNION ALL
      SELECT 'index ' || indexname || ' ' || indexdef FROM pg_indexes WHERE schemaname = $1
      UNION ALL
-     SELECT 'constraint ' || conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) || ' ' || convalidated::text
+     SELECT 'constraint ' || conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) ` +
+      `|| ' ' || convalidated::text
        FROM pg_constraint WHERE connamespace = $1::regnamespace
      UNION ALL
      SELECT 'trigger ' || tgrelid::regclass::text || ' ' || tgname || ' ' || pg_get_triggerdef(oid)
-       FROM pg_trigger WHERE NOT tgisinternal AND tgrelid::regclass::text IN (SELECT table_name FROM information_schema.tables WHERE table_schema = $1)
+       FROM pg_trigger WHERE NOT tgisinternal AND tgrelid::regclass::text IN (SELECT table_name FROM ` +
+      `information_schema.tables WHERE table_schema = $1)
      UNION ALL
      SELECT 'function ' || p.proname || ' ' || md5(p.prosrc) FROM pg_proc p WHERE p.pronamespace = $1::regnamespace`,
     [schema],
@@ -112,7 +116,8 @@ test('migrations apply from empty, once, and record each with its checksum', { s
   await assertSchemaCurrent(driver, records);
 });
 
-test('migrating from every earlier version, as the code before checksums left it, gives the schema migrating from empty gives', {
+test('migrating from every earlier version, as the code before checksums left it, gives the schema migrating ' +
+  'from empty gives', {
   skip,
 }, async (t) => {
   const fresh = await emptyDatabase(t);
@@ -136,7 +141,8 @@ test('migrating from every earlier version, as the code before checksums left it
   }
 });
 
-test('every described record type has its tables after migrate; a type without them is named, and the service is not ready', {
+test('every described record type has its tables after migrate; a type without them is named, and the ' +
+  'service is not ready', {
   skip,
 }, async (t) => {
   const { driver } = await emptyDatabase(t);
@@ -217,7 +223,8 @@ test('version 4 lets the audit trail record verifications, over entries already 
   await migrateAsBefore(driver, 3);
   const insert = (operation: string) =>
     driver.query(
-      `INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, request_id, hash) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 1, 'r', 'h')`,
+      `INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, ` +
+        `request_id, hash) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 1, 'r', 'h')`,
       [operation],
     );
   await insert('lookup');
@@ -230,7 +237,8 @@ test('version 4 lets the audit trail record verifications, over entries already 
   let seq = 0;
   const insertNow = (operation: string) =>
     driver.query(
-      `INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, request_id, hash, writer, seq) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 1, 'r', 'h', 'w', $2)`,
+      `INSERT INTO audit_log (username, client, groups, dataset, operation, path, query, results, ` +
+        `request_id, hash, writer, seq) VALUES ('u', 'c', '{}', 'birth', $1, '/', '', 1, 'r', 'h', 'w', $2)`,
       [operation, ++seq],
     );
   await insertNow('verify');
@@ -256,13 +264,15 @@ test('two processes migrating at once apply each migration exactly once', { skip
 
 test('function bodies stay whole when a migration is split into statements', () => {
   const parts = splitStatements(
-    'CREATE TABLE a (x int); CREATE FUNCTION f() RETURNS trigger AS $$ BEGIN; RETURN NULL; END $$ LANGUAGE plpgsql; SELECT 1',
+    'CREATE TABLE a (x int); CREATE FUNCTION f() RETURNS trigger AS $$ BEGIN; RETURN NULL; END $$ LANGUAGE ' +
+      'plpgsql; SELECT 1',
   );
   assert.equal(parts.length, 3);
   assert.match(parts[1], /BEGIN; RETURN NULL; END/);
 });
 
-test('lookups and searches go to the read replicas, writes to the primary; what a replica lacks is asked of the primary', {
+test('lookups and searches go to the read replicas, writes to the primary; what a replica lacks is asked of ' +
+  'the primary', {
   skip,
 }, async (t) => {
   const primary = await pgStore(t);

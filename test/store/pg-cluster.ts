@@ -42,7 +42,8 @@ export function clusterUnavailable(): string | false {
   if ('bindir' in found) return false;
   if (process.env.CI === 'true')
     throw new Error(
-      `CI=true, but the PostgreSQL server binaries are missing (${found.missing}): the cluster tests cannot be skipped in CI`,
+      `CI=true, but the PostgreSQL server binaries are missing (${found.missing}): the cluster tests cannot ` +
+        `be skipped in CI`,
     );
   return `PostgreSQL server binaries missing: ${found.missing}`;
 }

@@ -26,7 +26,8 @@ function births(count: number) {
   });
 }
 
-test('a load into empty tables vacuums and analyses the tables of keys, read from their indexes alone, and the name counts', {
+test('a load into empty tables vacuums and analyses the tables of keys, read from their indexes alone, and ' +
+  'the name counts', {
   skip: !(await storeKinds()).includes('postgres'),
 }, async (t) => {
   const store = await emptyStore(t, 'postgres');
@@ -39,7 +40,8 @@ test('a load into empty tables vacuums and analyses the tables of keys, read fro
   t.after(() => admin.end());
   const { rows } = await admin.query<{ relname: string; analysed: boolean; vacuumed: boolean }>(
     `SELECT relname, last_analyze IS NOT NULL AS analysed, last_vacuum IS NOT NULL AS vacuumed FROM pg_stat_user_tables
-      WHERE schemaname = $1 AND relname IN ('birth_registration', 'birth_search_key', 'birth_suggestion_key', 'birth_name_count') ORDER BY relname`,
+      WHERE schemaname = $1 AND relname IN ('birth_registration', 'birth_search_key', ` +
+      `'birth_suggestion_key', 'birth_name_count') ORDER BY relname`,
     [schema],
   );
   assert.deepEqual(rows, [

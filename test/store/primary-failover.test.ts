@@ -21,7 +21,8 @@ import { clusterUnavailable } from './pg-cluster.ts';
 
 const skip = clusterUnavailable();
 
-test('a primary failing over behind one address: answers resume within 10 s of the promotion, only 503s meanwhile, every 200 audited', {
+test('a primary failing over behind one address: answers resume within 10 s of the promotion, only 503s ' +
+  'meanwhile, every 200 audited', {
   skip,
   timeout: 180_000,
 }, async (t) => {
@@ -78,6 +79,7 @@ test('a primary failing over behind one address: answers resume within 10 s of t
   const verified = await verifyAuditChain(reader);
   assert.ok(verified.ok, JSON.stringify(verified));
   t.diagnostic(
-    `primary stopped, standby promoted ${promotedAt - crashedAt} ms later; answers resumed ${resumedMs} ms after the promotion; ${JSON.stringify(statuses)}; ${answered.length} answered, all audited`,
+    `primary stopped, standby promoted ${promotedAt - crashedAt} ms later; answers resumed ${resumedMs} ms ` +
+      `after the promotion; ${JSON.stringify(statuses)}; ${answered.length} answered, all audited`,
   );
 });

@@ -409,7 +409,8 @@ for (const kind of await storeKinds()) {
         // Tabs and a carriage return as whitespace between tokens, as an NDJSON line may have them.
         '{"id":13001,\t"child":{"forenames":"Tab","surname":"Text"},\r"status":{"blocked":false}}',
         // Backslashes, escaped quotes and control characters, \u escapes and characters beyond the BMP.
-        String.raw`{"id":13002,"child":{"forenames":"Back\\slash \"quoted\" \n\t","surname":"Zo\u00eb 😀 \\N"},"status":{"blocked":false}}`,
+        String.raw`{"id":13002,"child":{"forenames":"Back\\slash \"quoted\" \n\t",` +
+          String.raw`"surname":"Zo\u00eb 😀 \\N"},"status":{"blocked":false}}`,
         JSON.stringify({
           id: 13003,
           child: { forenames: 'Ünïcödé ßøæ', surname: "O'Brien\\" },
@@ -594,7 +595,8 @@ test("postgres: every type's search uses its search-key primary key, not a seque
         .map((row) => row['QUERY PLAN'])
         .join('\n');
       const usesIndex = new RegExp(
-        `(Index Scan|Index Only Scan) using ${tables.keys}_pkey on ${tables.keys}|Bitmap Index Scan on ${tables.keys}_pkey`,
+        `(Index Scan|Index Only Scan) using ${tables.keys}_pkey on ${tables.keys}|Bitmap Index Scan ` +
+          `on ${tables.keys}_pkey`,
       );
       assert.match(plan, usesIndex, plan);
       // The whole key is used by the index: the date, the surname and the forenames range.

@@ -29,10 +29,12 @@ test("every type's tables have birth's columns, indexes and constraints, the tem
   const shape = async (type: string): Promise<string[]> => {
     const tables = Object.values(tableNames(type));
     const rows = await driver.query<{ line: string }>(
-      `SELECT concat_ws(' ', 'column', table_name, ordinal_position, column_name, data_type, is_nullable, collation_name, column_default) AS line
+      `SELECT concat_ws(' ', 'column', table_name, ordinal_position, column_name, data_type, is_nullable, ` +
+        `collation_name, column_default) AS line
          FROM information_schema.columns WHERE table_schema = $1 AND table_name = ANY($2)
        UNION ALL
-       SELECT concat_ws(' ', 'index', tablename, indexname, indexdef) FROM pg_indexes WHERE schemaname = $1 AND tablename = ANY($2)
+       SELECT concat_ws(' ', 'index', tablename, indexname, indexdef) FROM pg_indexes WHERE schemaname = $1 ` +
+        `AND tablename = ANY($2)
        UNION ALL
        SELECT concat_ws(' ', 'constraint', c.relname, k.conname, pg_get_constraintdef(k.oid))
          FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace

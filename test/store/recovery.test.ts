@@ -29,7 +29,8 @@ test('connections killed by the server give 503, then the service recovers by it
   const statuses: number[] = [];
   for (let round = 0; round < 3; round++) {
     const killed = await admin.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid() AND datname = current_database()`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> ` +
+        `pg_backend_pid() AND datname = current_database()`,
       [own],
     );
     assert.ok(killed.rowCount && killed.rowCount > 0, 'the server killed at least one of our connections');

@@ -123,7 +123,8 @@ test('a lagging replica: the primary answers what it lacks, and past the bound i
   const replicaAnswer = await app.get('/v1/registration/birth/123456789', FULL_DETAILS);
   assert.equal(replicaAnswer.body.status.cancelled, true);
   t.diagnostic(
-    `lag: out of rotation ${outAfter} ms after replay paused (bound ${MAX_LAG_MS} ms, probed every ${PROBE_MS} ms); back ${backAfter} ms after replay resumed`,
+    `lag: out of rotation ${outAfter} ms after replay paused (bound ${MAX_LAG_MS} ms, probed ` +
+      `every ${PROBE_MS} ms); back ${backAfter} ms after replay resumed`,
   );
 });
 
@@ -184,6 +185,8 @@ test('a replica that stops is out of rotation within two seconds, no answer fail
   await Promise.all(clients);
   assert.deepEqual(Object.keys(statuses), ['200'], `every answer 200: ${JSON.stringify(statuses)}`);
   t.diagnostic(
-    `failure: out of rotation ${downAfter} ms after it stopped, back ${backAfter} ms after it started; ${statuses[200]} answers, all 200; ${paths().fallbacks.failed} reads failed on it and were asked of the primary`,
+    `failure: out of rotation ${downAfter} ms after it stopped, back ${backAfter} ms after it ` +
+      `started; ${statuses[200]} answers, all 200; ${paths().fallbacks.failed} reads failed on it and were ` +
+      `asked of the primary`,
   );
 });

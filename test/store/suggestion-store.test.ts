@@ -172,85 +172,93 @@ if ((await storeKinds()).includes('postgres')) {
     assert.equal(done, true);
   });
 
-  test('postgres: an index held in the service is built from what is stored, follows the feed, and is built again after a gap', async (t) => {
-    const store = await emptyStore(t, 'postgres');
-    if (store.kind !== 'postgres') throw new Error('a postgres store');
-    const many = Array.from({ length: 300 }, (_, i) =>
-      birth(
-        4000 + i,
-        ['Ann', 'Bill', 'Cara'][i % 3],
-        `Marsden${'abcdefghij'[i % 10]}`,
-        `2010-03-${String(1 + (i % 28)).padStart(2, '0')}`,
-      ),
-    );
-    await store.upsert('birth', [...BIRTHS, ...many]);
-    // Events read once with a gap before them, as if pruned before the follower came to them.
-    let gaps = 0;
-    const feed = {
-      ...store.events,
-      read: async (...args: Parameters<typeof store.events.read>) => {
-        const page = await store.events.read(...args);
-        if (gaps === 1 && page.events.length) {
-          gaps++;
-          return { ...page, events: page.events.map((event) => ({ ...event, position: event.position + 1 })) };
+  test(
+    'postgres: an index held in the service is built from what is stored, follows the feed, and is built ' +
+      'again after a gap',
+    async (t) => {
+      const store = await emptyStore(t, 'postgres');
+      if (store.kind !== 'postgres') throw new Error('a postgres store');
+      const many = Array.from({ length: 300 }, (_, i) =>
+        birth(
+          4000 + i,
+          ['Ann', 'Bill', 'Cara'][i % 3],
+          `Marsden${'abcdefghij'[i % 10]}`,
+          `2010-03-${String(1 + (i % 28)).padStart(2, '0')}`,
+        ),
+      );
+      await store.upsert('birth', [...BIRTHS, ...many]);
+      // Events read once with a gap before them, as if pruned before the follower came to them.
+      let gaps = 0;
+      const feed = {
+        ...store.events,
+        read: async (...args: Parameters<typeof store.events.read>) => {
+          const page = await store.events.read(...args);
+          if (gaps === 1 && page.events.length) {
+            gaps++;
+            return { ...page, events: page.events.map((event) => ({ ...event, position: event.position + 1 })) };
+          }
+          return page;
+        },
+      };
+      const errors: string[] = [];
+      const held = followSuggestionIndexes(store.driver, feed, ['birth', 'death'], (error) =>
+        errors.push(error.message),
+      );
+      t.after(() => held.stop());
+      const head = async () => (await store.events.bounds(new Date(0))).head;
+      await held.reached(await head());
+      const queries = [
+        query('Marsden', 'George', '2010-03-14'),
+        query('Marsdenc', 'Ann', '2010-03-03'),
+        query('Smyth', 'Bill', '2010-03-04'),
+        query('Thompson', 'Peggy', '1990-11-21'),
+      ];
+      const same = async (why: string) => {
+        for (const q of queries) {
+          const passes = candidatePasses(q).map((pass) => ({ ...pass, limit: 20 }));
+          const mine = held.candidates('birth', passes);
+          assert.ok(mine, 'built');
+          const theirs = await store.suggestionCandidates('birth', passes);
+          const sorted = (found: SuggestionCandidates) => [unpackCandidates(found), found.truncated];
+          assert.deepEqual(sorted(mine), sorted(theirs), `${why}: ${q.surname} ${q.forenames} ${q.date}`);
+          const forename = q.forenames.split(' ')[0];
+          assert.deepEqual(
+            held.counts('birth', q.surname, forename),
+            await store.registerCounts('birth', q.surname, forename),
+            `${why}: the counts of ${q.surname}, ${forename}`,
+          );
         }
-        return page;
-      },
-    };
-    const errors: string[] = [];
-    const held = followSuggestionIndexes(store.driver, feed, ['birth', 'death'], (error) => errors.push(error.message));
-    t.after(() => held.stop());
-    const head = async () => (await store.events.bounds(new Date(0))).head;
-    await held.reached(await head());
-    const queries = [
-      query('Marsden', 'George', '2010-03-14'),
-      query('Marsdenc', 'Ann', '2010-03-03'),
-      query('Smyth', 'Bill', '2010-03-04'),
-      query('Thompson', 'Peggy', '1990-11-21'),
-    ];
-    const same = async (why: string) => {
-      for (const q of queries) {
-        const passes = candidatePasses(q).map((pass) => ({ ...pass, limit: 20 }));
-        const mine = held.candidates('birth', passes);
-        assert.ok(mine, 'built');
-        const theirs = await store.suggestionCandidates('birth', passes);
-        const sorted = (found: SuggestionCandidates) => [unpackCandidates(found), found.truncated];
-        assert.deepEqual(sorted(mine), sorted(theirs), `${why}: ${q.surname} ${q.forenames} ${q.date}`);
-        const forename = q.forenames.split(' ')[0];
-        assert.deepEqual(
-          held.counts('birth', q.surname, forename),
-          await store.registerCounts('birth', q.surname, forename),
-          `${why}: the counts of ${q.surname}, ${forename}`,
-        );
-      }
-    };
-    await same('built from the records stored');
+      };
+      await same('built from the records stored');
 
-    gaps = 1;
-    await store.upsert('birth', [
-      birth(2004, 'George', 'Marsden', '1931-01-01'),
-      birth(5000, 'George', 'Marsden', '2010-03-14'),
-    ]);
-    await held.reached(await head());
-    assert.equal(gaps, 2, 'the gap was read');
-    assert.match(errors.join('\n'), /holds no events from/);
-    await same('built again after a gap');
+      gaps = 1;
+      await store.upsert('birth', [
+        birth(2004, 'George', 'Marsden', '1931-01-01'),
+        birth(5000, 'George', 'Marsden', '2010-03-14'),
+      ]);
+      await held.reached(await head());
+      assert.equal(gaps, 2, 'the gap was read');
+      assert.match(errors.join('\n'), /holds no events from/);
+      await same('built again after a gap');
 
-    await store.upsert('birth', [
-      birth(2004, 'George', 'Marsden', '2010-03-14'),
-      birth(5001, 'Georgina', 'Marsden', '2010-03-14'),
-    ]);
-    await held.reached(await head());
-    await same('a new record and a changed one followed');
-    assert.ok(held.candidates('birth', candidatePasses(query('Marsden', 'George', '2010-03-14')))!.ids.includes(5001));
-    assert.equal(
-      held.candidates('marriage', candidatePasses(query('Marsden', 'George', '2010-03-14'))),
-      undefined,
-      'a type not followed is left to the database',
-    );
-    assert.equal(held.counts('marriage', 'marsden', 'george'), undefined);
-    assert.deepEqual(held.state, { built: true, position: await head() });
-  });
+      await store.upsert('birth', [
+        birth(2004, 'George', 'Marsden', '2010-03-14'),
+        birth(5001, 'Georgina', 'Marsden', '2010-03-14'),
+      ]);
+      await held.reached(await head());
+      await same('a new record and a changed one followed');
+      assert.ok(
+        held.candidates('birth', candidatePasses(query('Marsden', 'George', '2010-03-14')))!.ids.includes(5001),
+      );
+      assert.equal(
+        held.candidates('marriage', candidatePasses(query('Marsden', 'George', '2010-03-14'))),
+        undefined,
+        'a type not followed is left to the database',
+      );
+      assert.equal(held.counts('marriage', 'marsden', 'george'), undefined);
+      assert.deepEqual(held.state, { built: true, position: await head() });
+    },
+  );
 
   test('postgres: candidates are found through the key index, not by reading the records', async (t) => {
     const store = await emptyStore(t, 'postgres');

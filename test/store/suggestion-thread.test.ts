@@ -101,54 +101,61 @@ test('postgres: the thread answers nothing until its index is built, tells its e
   assert.deepEqual(after?.matches.map((match) => match.id).sort(), [2001, 2008]);
 });
 
-test('memory: the thread fed the records finds the close matches found on the event loop, each write seen at once', async (t) => {
-  const store = await emptyStore(t, 'memory', undefined, 'service');
-  const thread = await answersAsTheEventLoop(store);
-  // Written, then asked at once: the thread has the write before the question.
-  const georgina = birth(2007, 'Georgina', 'Marsden', '2010-03-14');
-  await store.writer.write(
-    'birth',
-    (async function* () {
-      yield [{ id: georgina.id, json: JSON.stringify(georgina.data), keys: georgina.keys }];
-    })(),
-  );
-  const ids = (await thread.closeMatches('birth', QUERIES[2], OPTIONS))!.matches.map((match) => match.id);
-  assert.ok(ids.includes(2007), `the write seen: ${ids}`);
-  assert.deepEqual(
-    await thread.closeMatches('birth', QUERIES[2], OPTIONS),
-    await closeMatches(store, 'birth', QUERIES[2], OPTIONS),
-  );
-  assert.deepEqual(
-    await store.closeMatches!('birth', QUERIES[0], OPTIONS),
-    await closeMatches(store, 'birth', QUERIES[0], OPTIONS),
-  );
-});
+test(
+  'memory: the thread fed the records finds the close ' + 'matches found on the event loop, each write seen at once',
+  async (t) => {
+    const store = await emptyStore(t, 'memory', undefined, 'service');
+    const thread = await answersAsTheEventLoop(store);
+    // Written, then asked at once: the thread has the write before the question.
+    const georgina = birth(2007, 'Georgina', 'Marsden', '2010-03-14');
+    await store.writer.write(
+      'birth',
+      (async function* () {
+        yield [{ id: georgina.id, json: JSON.stringify(georgina.data), keys: georgina.keys }];
+      })(),
+    );
+    const ids = (await thread.closeMatches('birth', QUERIES[2], OPTIONS))!.matches.map((match) => match.id);
+    assert.ok(ids.includes(2007), `the write seen: ${ids}`);
+    assert.deepEqual(
+      await thread.closeMatches('birth', QUERIES[2], OPTIONS),
+      await closeMatches(store, 'birth', QUERIES[2], OPTIONS),
+    );
+    assert.deepEqual(
+      await store.closeMatches!('birth', QUERIES[0], OPTIONS),
+      await closeMatches(store, 'birth', QUERIES[0], OPTIONS),
+    );
+  },
+);
 
-test('memory: a thread started when asked stays unstarted until its first close match, then answers as the event loop', async (t) => {
-  const { reader, writer, searchKeys } = createMemoryRecords(builtInTypes);
-  await writer.write(
-    'birth',
-    (async function* () {
-      yield BIRTHS.map((record) => ({ id: record.id, json: JSON.stringify(record.data), keys: record.keys }));
-    })(),
-  );
-  const errors: string[] = [];
-  const eager = startSuggestionThread(['birth'], { fed: searchKeys }, (error) => errors.push(error.message));
-  const asked = startSuggestionThread(['birth'], { fed: searchKeys }, (error) => errors.push(error.message), {
-    whenAsked: true,
-  });
-  t.after(() => Promise.all([eager.stop(), asked.stop()]));
-  await eager.reached(0);
-  assert.equal(eager.begun, true);
-  assert.equal(asked.begun, false, 'not started before it was asked');
-  assert.equal(asked.state.built, false);
-  // The first question starts it; until it is built, the caller finds close matches on the event loop.
-  assert.equal(await asked.closeMatches('birth', QUERIES[0], OPTIONS), undefined);
-  assert.equal(asked.begun, true);
-  await asked.reached(0);
-  assert.deepEqual(
-    await asked.closeMatches('birth', QUERIES[0], OPTIONS),
-    await closeMatches(reader, 'birth', QUERIES[0], OPTIONS),
-  );
-  assert.deepEqual(errors, []);
-});
+test(
+  'memory: a thread started when asked stays unstarted until its first close match, then answers as the ' +
+    'event loop',
+  async (t) => {
+    const { reader, writer, searchKeys } = createMemoryRecords(builtInTypes);
+    await writer.write(
+      'birth',
+      (async function* () {
+        yield BIRTHS.map((record) => ({ id: record.id, json: JSON.stringify(record.data), keys: record.keys }));
+      })(),
+    );
+    const errors: string[] = [];
+    const eager = startSuggestionThread(['birth'], { fed: searchKeys }, (error) => errors.push(error.message));
+    const asked = startSuggestionThread(['birth'], { fed: searchKeys }, (error) => errors.push(error.message), {
+      whenAsked: true,
+    });
+    t.after(() => Promise.all([eager.stop(), asked.stop()]));
+    await eager.reached(0);
+    assert.equal(eager.begun, true);
+    assert.equal(asked.begun, false, 'not started before it was asked');
+    assert.equal(asked.state.built, false);
+    // The first question starts it; until it is built, the caller finds close matches on the event loop.
+    assert.equal(await asked.closeMatches('birth', QUERIES[0], OPTIONS), undefined);
+    assert.equal(asked.begun, true);
+    await asked.reached(0);
+    assert.deepEqual(
+      await asked.closeMatches('birth', QUERIES[0], OPTIONS),
+      await closeMatches(reader, 'birth', QUERIES[0], OPTIONS),
+    );
+    assert.deepEqual(errors, []);
+  },
+);

@@ -69,7 +69,8 @@ test('with a synchronous standby, every answered lookup has its audit entry on t
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   t.diagnostic(
-    `audited lookups/s, 20 clients: remote_write ${rates.remote_write.join(', ')}; local ${rates.local.join(', ')}; ratio ${(mean(rates.remote_write) / mean(rates.local)).toFixed(2)}`,
+    `audited lookups/s, 20 clients: remote_write ${rates.remote_write.join(', ')}; ` +
+      `local ${rates.local.join(', ')}; ratio ${(mean(rates.remote_write) / mean(rates.local)).toFixed(2)}`,
   );
 
   // The crash: the primary stopped at once under load, the standby promoted.

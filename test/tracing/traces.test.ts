@@ -123,66 +123,70 @@ async function spansOf(receiver: Awaited<ReturnType<typeof otlpReceiver>>, trace
 }
 
 for (const kind of await storeKinds()) {
-  test(`a search's trace on the ${kind} store: its parts as spans, the caller's trace continued, no name or date`, async (t) => {
-    const receiver = await otlpReceiver(t);
-    const database: Record<string, string> =
-      kind === 'postgres'
-        ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: await mockSchema(t), AUTH_MODE: 'mock' }
-        : {};
-    const url = await serve(t, {
-      ...database,
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_SERVICE_NAME: 'lev-api-test',
-    });
+  test(
+    `a search's trace on the ${kind} store: its parts as spans, the caller's trace continued, no name or ` + `date`,
+    async (t) => {
+      const receiver = await otlpReceiver(t);
+      const database: Record<string, string> =
+        kind === 'postgres'
+          ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: await mockSchema(t), AUTH_MODE: 'mock' }
+          : {};
+      const url = await serve(t, {
+        ...database,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_SERVICE_NAME: 'lev-api-test',
+      });
 
-    const traceId = randomBytes(16).toString('hex');
-    const callerSpan = randomBytes(8).toString('hex');
-    const response = await fetch(
-      `${url}/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08`,
-      {
-        headers: { ...CALLER, traceparent: `00-${traceId}-${callerSpan}-01` },
-      },
-    );
-    assert.equal(response.status, 200);
-    assert.equal(((await response.json()) as { id: number }[])[0]?.id, 123456789);
-
-    const own = ['request', 'identify', 'store.search', 'audit.record', 'render'];
-    const spans = await spansOf(receiver, traceId, kind === 'postgres' ? [...own, 'pg.query'] : own);
-    const named = (name: string) => spans.find((span) => nameIs(span, name)) as OtlpSpan;
-    const request = named('request');
-    // The caller's trace continued: the request's span is a child of the caller's.
-    assert.equal(request.parentSpanId, callerSpan);
-    const ancestors = (span: OtlpSpan): string[] => {
-      const parent = spans.find((other) => other.spanId === span.parentSpanId);
-      return parent ? [parent.spanId, ...ancestors(parent)] : [];
-    };
-    for (const name of ['identify', 'store.search', 'audit.record', 'render']) {
-      assert.ok(ancestors(named(name)).includes(request.spanId), `${name} is not within the request's span`);
-    }
-    const attribute = (span: OtlpSpan, key: string) => span.attributes?.find((a) => a.key === key)?.value;
-    assert.deepEqual(attribute(named('store.search'), 'lev.record.type'), { stringValue: 'birth' });
-    assert.deepEqual(attribute(named('store.search'), 'lev.result.count'), { intValue: 1 });
-    assert.deepEqual(attribute(request, 'http.route'), { stringValue: '/v1/registration/birth' });
-    assert.deepEqual(attribute(request, 'url.path'), { stringValue: '/v1/registration/birth' });
-    if (kind === 'postgres') {
-      const queries = spans.filter((span) => nameIs(span, 'pg.query'));
-      assert.ok(
-        queries.some((query) => ancestors(query).includes(named('store.search').spanId)),
-        'no query within the store.search span',
+      const traceId = randomBytes(16).toString('hex');
+      const callerSpan = randomBytes(8).toString('hex');
+      const response = await fetch(
+        `${url}/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08`,
+        {
+          headers: { ...CALLER, traceparent: `00-${traceId}-${callerSpan}-01` },
+        },
       );
-      assert.ok(
-        queries.every(
-          (query) => attribute(query, 'db.statement') === undefined && attribute(query, 'db.query.text') === undefined,
-        ),
-      );
-    }
+      assert.equal(response.status, 200);
+      assert.equal(((await response.json()) as { id: number }[])[0]?.id, 123456789);
 
-    // Nothing the caller asked for, in any span, attribute or event of anything received.
-    const received = receiver.bodies.join('\n');
-    for (const secret of ['Ashworth', 'Eleanor', '2008-08-08', 'surname', 'dateOfBirth']) {
-      assert.ok(!received.toLowerCase().includes(secret.toLowerCase()), `the receiver was sent '${secret}'`);
-    }
-  });
+      const own = ['request', 'identify', 'store.search', 'audit.record', 'render'];
+      const spans = await spansOf(receiver, traceId, kind === 'postgres' ? [...own, 'pg.query'] : own);
+      const named = (name: string) => spans.find((span) => nameIs(span, name)) as OtlpSpan;
+      const request = named('request');
+      // The caller's trace continued: the request's span is a child of the caller's.
+      assert.equal(request.parentSpanId, callerSpan);
+      const ancestors = (span: OtlpSpan): string[] => {
+        const parent = spans.find((other) => other.spanId === span.parentSpanId);
+        return parent ? [parent.spanId, ...ancestors(parent)] : [];
+      };
+      for (const name of ['identify', 'store.search', 'audit.record', 'render']) {
+        assert.ok(ancestors(named(name)).includes(request.spanId), `${name} is not within the request's span`);
+      }
+      const attribute = (span: OtlpSpan, key: string) => span.attributes?.find((a) => a.key === key)?.value;
+      assert.deepEqual(attribute(named('store.search'), 'lev.record.type'), { stringValue: 'birth' });
+      assert.deepEqual(attribute(named('store.search'), 'lev.result.count'), { intValue: 1 });
+      assert.deepEqual(attribute(request, 'http.route'), { stringValue: '/v1/registration/birth' });
+      assert.deepEqual(attribute(request, 'url.path'), { stringValue: '/v1/registration/birth' });
+      if (kind === 'postgres') {
+        const queries = spans.filter((span) => nameIs(span, 'pg.query'));
+        assert.ok(
+          queries.some((query) => ancestors(query).includes(named('store.search').spanId)),
+          'no query within the store.search span',
+        );
+        assert.ok(
+          queries.every(
+            (query) =>
+              attribute(query, 'db.statement') === undefined && attribute(query, 'db.query.text') === undefined,
+          ),
+        );
+      }
+
+      // Nothing the caller asked for, in any span, attribute or event of anything received.
+      const received = receiver.bodies.join('\n');
+      for (const secret of ['Ashworth', 'Eleanor', '2008-08-08', 'surname', 'dateOfBirth']) {
+        assert.ok(!received.toLowerCase().includes(secret.toLowerCase()), `the receiver was sent '${secret}'`);
+      }
+    },
+  );
 }
 
 test('a webhook delivery sends traceparent, and its trace reaches the collector', async (t) => {

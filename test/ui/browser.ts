@@ -38,11 +38,16 @@ export async function launch(): Promise<Browser> {
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 let axeSource: string | undefined;
 
-/** axe-core's WCAG 2.2 AA violations on the page, each as `rule: targets`; it fails the test if axe found nothing to check. */
+/**
+ * axe-core's WCAG 2.2 AA violations on the page, each as `rule: targets`; it fails the test if axe found
+ * nothing to check.
+ */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
   axeSource ??= await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   const result = (await page.evaluate(
-    `${axeSource}; axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_TAGS)} } }).then((r) => ({ passes: r.passes.length, violations: r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(' | ')) }))`,
+    `${axeSource}; axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_TAGS)} } ` +
+      `}).then((r) => ({ passes: r.passes.length, violations: r.violations.map((v) => v.id + ': ' + ` +
+      `v.nodes.map((n) => n.target.join(' ')).join(' | ')) }))`,
   )) as { passes: number; violations: string[] };
   assert.ok(result.passes > 0, 'axe checked the page');
   return result.violations;

@@ -115,7 +115,8 @@ describe('the close-matches page', () => {
     const url = app().url;
     const cookie = await signIn(url, ['birth', 'suggest']);
     const page = await fetch(
-      `${url}/ui/birth/close-matches?${formOf({ surname: 'Carow', forenames: 'Felix', dateOfBirth: '2005-11-02' }, 'dateOfBirth')}`,
+      `${url}/ui/birth/close-matches?` +
+        `${formOf({ surname: 'Carow', forenames: 'Felix', dateOfBirth: '2005-11-02' }, 'dateOfBirth')}`,
       { headers: { cookie } },
     );
     const body = text(await page.text());

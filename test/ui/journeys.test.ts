@@ -1,8 +1,8 @@
 /**
  * The caseworkers' journeys in a real browser, against the mock served on a socket: sign in,
  * find Eleanor Rose Ashworth, read her record with the chosen roles' fields, check her certificate,
- * and find that search in the audit report and, following its row, in the caseworker's accesses of the day. Every page passes axe's WCAG 2.2 AA rules and is
- * photographed under test-output/screenshots/.
+ * and find that search in the audit report and, following its row, in the caseworker's accesses of the day.
+ * Every page passes axe's WCAG 2.2 AA rules and is photographed under test-output/screenshots/.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -71,110 +71,119 @@ describe('caseworker pages in Chromium', { skip: missing }, () => {
     await page.click('button:has-text("Check")');
   };
 
-  test('sign in, find Eleanor Rose Ashworth, read her record, check her certificate, see the search audited', async () => {
-    const page = await newPage();
-    await page.goto(`${running.url}/ui/sign-in`);
-    await looked(page, 'sign-in');
-    await signIn(page, 'eleanor-finder@example.gov.uk', ['birth', 'full-details', 'audit']);
-    await looked(page, 'start');
+  test(
+    'sign in, find Eleanor Rose Ashworth, read her ' + 'record, check her certificate, see the search audited',
+    async () => {
+      const page = await newPage();
+      await page.goto(`${running.url}/ui/sign-in`);
+      await looked(page, 'sign-in');
+      await signIn(page, 'eleanor-finder@example.gov.uk', ['birth', 'full-details', 'audit']);
+      await looked(page, 'start');
 
-    await page.click('text=Find a birth registration');
-    await looked(page, 'search');
-    // Nothing filled: the error summary names each missing field and links to it.
-    await page.click('button:has-text("Search")');
-    const summary = page.locator('.govuk-error-summary');
-    assert.equal(await summary.locator('a').count(), 3);
-    assert.match(
-      await summary.innerText(),
-      /Enter the surname[\s\S]*Enter the forenames[\s\S]*Enter the child's date of birth/,
-    );
-    assert.match(await page.title(), /^Error: /);
-    await looked(page, 'search-errors');
+      await page.click('text=Find a birth registration');
+      await looked(page, 'search');
+      // Nothing filled: the error summary names each missing field and links to it.
+      await page.click('button:has-text("Search")');
+      const summary = page.locator('.govuk-error-summary');
+      assert.equal(await summary.locator('a').count(), 3);
+      assert.match(
+        await summary.innerText(),
+        /Enter the surname[\s\S]*Enter the forenames[\s\S]*Enter the child's date of birth/,
+      );
+      assert.match(await page.title(), /^Error: /);
+      await looked(page, 'search-errors');
 
-    await fillEleanor(page);
-    await page.click('button:has-text("Search")');
-    // One result: straight to the record.
-    await page.waitForURL(/\/ui\/birth\/123456789$/);
-    const text = await page.locator('main').innerText();
-    assert.match(text, /Eleanor Rose/);
-    assert.match(text, /Pharmacist/, "full-details: the mother's occupation is shown");
-    await looked(page, 'record');
+      await fillEleanor(page);
+      await page.click('button:has-text("Search")');
+      // One result: straight to the record.
+      await page.waitForURL(/\/ui\/birth\/123456789$/);
+      const text = await page.locator('main').innerText();
+      assert.match(text, /Eleanor Rose/);
+      assert.match(text, /Pharmacist/, "full-details: the mother's occupation is shown");
+      await looked(page, 'record');
 
-    // The audit role's link from the record: who has seen it. The search that found it and this reading of it.
-    await page.click('text=Who has seen this record');
-    await page.waitForURL(/\/ui\/birth\/123456789\/seen$/);
-    const seen = page.locator('tbody tr');
-    assert.deepEqual(
-      await seen.evaluateAll((rows) =>
-        rows.map((row) => [...row.querySelectorAll('td')].slice(2).map((cell) => cell.textContent?.trim())),
-      ),
-      [
-        ['eleanor-finder@example.gov.uk', 'lev-ui', 'Lookup'],
-        ['eleanor-finder@example.gov.uk', 'lev-ui', 'Search'],
-      ],
-    );
-    await looked(page, 'record-accesses');
-    await page.click('.govuk-back-link');
-    await page.waitForURL(/\/ui\/birth\/123456789$/);
+      // The audit role's link from the record: who has seen it. The search that found it and this reading of it.
+      await page.click('text=Who has seen this record');
+      await page.waitForURL(/\/ui\/birth\/123456789\/seen$/);
+      const seen = page.locator('tbody tr');
+      assert.deepEqual(
+        await seen.evaluateAll((rows) =>
+          rows.map((row) => [...row.querySelectorAll('td')].slice(2).map((cell) => cell.textContent?.trim())),
+        ),
+        [
+          ['eleanor-finder@example.gov.uk', 'lev-ui', 'Lookup'],
+          ['eleanor-finder@example.gov.uk', 'lev-ui', 'Search'],
+        ],
+      );
+      await looked(page, 'record-accesses');
+      await page.click('.govuk-back-link');
+      await page.waitForURL(/\/ui\/birth\/123456789$/);
 
-    await page.goto(`${running.url}/ui/birth/verify`);
-    await looked(page, 'verify');
-    await checkEleanor(page, 'Pennington');
-    assert.match(await page.locator('h1').innerText(), /^The details match$/);
-    await looked(page, 'verified');
-    await page.goto(`${running.url}/ui/birth/verify`);
-    await checkEleanor(page, 'Doyle');
-    assert.match(await page.locator('h1').innerText(), /^The details do not match$/);
-    await looked(page, 'not-verified');
+      await page.goto(`${running.url}/ui/birth/verify`);
+      await looked(page, 'verify');
+      await checkEleanor(page, 'Pennington');
+      assert.match(await page.locator('h1').innerText(), /^The details match$/);
+      await looked(page, 'verified');
+      await page.goto(`${running.url}/ui/birth/verify`);
+      await checkEleanor(page, 'Doyle');
+      assert.match(await page.locator('h1').innerText(), /^The details do not match$/);
+      await looked(page, 'not-verified');
 
-    await page.click('.govuk-service-navigation >> text=Audit report');
-    const today = new Date().toISOString().slice(0, 10);
-    const row = page.locator('tr', { hasText: 'eleanor-finder@example.gov.uk' });
-    assert.equal(await row.count(), 1, 'the caseworker is in the report');
-    // The search that found the record, the record read twice, two verifications: five accesses today (who
-    // has seen it, a reading of the trail, is listed only under its own operation). The count is the row's
-    // link, named for screen readers by text only they are given.
-    assert.deepEqual(
-      (await row.locator('td').allInnerTexts()).map((cell) => cell.replace(/\s+/g, ' ').trim()),
-      ['eleanor-finder@example.gov.uk', today, `5 accesses by eleanor-finder@example.gov.uk on ${today}`],
-    );
-    await looked(page, 'audit');
-    const csv = await page.request.get(`${running.url}/ui/audit.csv`);
-    assert.equal(csv.status(), 200);
-    assert.match(csv.headers()['content-type'], /^text\/csv/);
-    assert.match(
-      await csv.text(),
-      new RegExp(`^user,day,accesses\\r\\n[\\s\\S]*eleanor-finder@example\\.gov\\.uk,${today},5\\r\\n`),
-    );
+      await page.click('.govuk-service-navigation >> text=Audit report');
+      const today = new Date().toISOString().slice(0, 10);
+      const row = page.locator('tr', { hasText: 'eleanor-finder@example.gov.uk' });
+      assert.equal(await row.count(), 1, 'the caseworker is in the report');
+      // The search that found the record, the record read twice, two verifications: five accesses today (who
+      // has seen it, a reading of the trail, is listed only under its own operation). The count is the row's
+      // link, named for screen readers by text only they are given.
+      assert.deepEqual(
+        (await row.locator('td').allInnerTexts()).map((cell) => cell.replace(/\s+/g, ' ').trim()),
+        ['eleanor-finder@example.gov.uk', today, `5 accesses by eleanor-finder@example.gov.uk on ${today}`],
+      );
+      await looked(page, 'audit');
+      const csv = await page.request.get(`${running.url}/ui/audit.csv`);
+      assert.equal(csv.status(), 200);
+      assert.match(csv.headers()['content-type'], /^text\/csv/);
+      assert.match(
+        await csv.text(),
+        new RegExp(`^user,day,accesses\\r\\n[\\s\\S]*eleanor-finder@example\\.gov\\.uk,${today},5\\r\\n`),
+      );
 
-    // The drill-down: from the caseworker's row of today to what they asked.
-    await row.getByRole('link', { name: `5 accesses by eleanor-finder@example.gov.uk on ${today}` }).click();
-    await page.waitForURL(/\/ui\/audit\/entries\?/);
-    assert.match(await page.locator('h1').innerText(), /^Accesses on \d{1,2} [A-Z][a-z]+ \d{4}$/);
-    assert.doesNotMatch(await page.title(), /eleanor-finder/, 'no username in the title');
-    const accesses = page.locator('tbody tr');
-    assert.equal(await accesses.count(), 5);
-    const searched = page.locator('tbody tr', { hasText: 'Search' });
-    assert.equal(await searched.count(), 1, 'the search of Eleanor Rose Ashworth is listed');
-    const [time, ...cells] = (await searched.locator('td').allInnerTexts()).map((cell) => cell.trim());
-    assert.match(time, /^\d\d:\d\d:\d\d$/);
-    assert.deepEqual(cells, ['Search', 'birth', 'surname: Ashworth\nforenames: Eleanor\ndateOfBirth: 2008-08-08', '1']);
-    await looked(page, 'audit-entries');
-    await page.click('.govuk-back-link');
-    await page.waitForURL(/\/ui\/audit\?/);
-    assert.equal(
-      await page.locator('tr', { hasText: 'eleanor-finder@example.gov.uk' }).count(),
-      1,
-      'back to the report',
-    );
-    await page.close();
-  });
+      // The drill-down: from the caseworker's row of today to what they asked.
+      await row.getByRole('link', { name: `5 accesses by eleanor-finder@example.gov.uk on ${today}` }).click();
+      await page.waitForURL(/\/ui\/audit\/entries\?/);
+      assert.match(await page.locator('h1').innerText(), /^Accesses on \d{1,2} [A-Z][a-z]+ \d{4}$/);
+      assert.doesNotMatch(await page.title(), /eleanor-finder/, 'no username in the title');
+      const accesses = page.locator('tbody tr');
+      assert.equal(await accesses.count(), 5);
+      const searched = page.locator('tbody tr', { hasText: 'Search' });
+      assert.equal(await searched.count(), 1, 'the search of Eleanor Rose Ashworth is listed');
+      const [time, ...cells] = (await searched.locator('td').allInnerTexts()).map((cell) => cell.trim());
+      assert.match(time, /^\d\d:\d\d:\d\d$/);
+      assert.deepEqual(cells, [
+        'Search',
+        'birth',
+        'surname: Ashworth\nforenames: Eleanor\ndateOfBirth: 2008-08-08',
+        '1',
+      ]);
+      await looked(page, 'audit-entries');
+      await page.click('.govuk-back-link');
+      await page.waitForURL(/\/ui\/audit\?/);
+      assert.equal(
+        await page.locator('tr', { hasText: 'eleanor-finder@example.gov.uk' }).count(),
+        1,
+        'back to the report',
+      );
+      await page.close();
+    },
+  );
 
   test('a search that finds several lists them; a caseworker without full-details sees fewer fields', async () => {
     const page = await newPage();
     await signIn(page, 'basic-reader@example.gov.uk', ['birth']);
     await page.goto(
-      `${running.url}/ui/birth/search?submitted=1&surname=Marsden&forenames=George&dateOfBirth-day=14&dateOfBirth-month=3&dateOfBirth-year=2010`,
+      `${running.url}/ui/birth/search?submitted=1&surname=Marsden&forenames=George&dateOfBirth-day=14` +
+        `&dateOfBirth-month=3&dateOfBirth-year=2010`,
     );
     assert.equal(await page.locator('tbody tr').count(), 3);
     await looked(page, 'results');

@@ -51,7 +51,8 @@ describe('OpenID Connect sign-in in Chromium', { skip: missing }, () => {
     assert.match(await page.locator('.lev-sign-out').innerText(), /eleanor\.checker/);
 
     await page.goto(
-      `${pages}/ui/birth/search?submitted=1&surname=Ashworth&forenames=Eleanor&dateOfBirth-day=8&dateOfBirth-month=8&dateOfBirth-year=2008`,
+      `${pages}/ui/birth/search?submitted=1&surname=Ashworth&forenames=Eleanor&dateOfBirth-day=8` +
+        `&dateOfBirth-month=8&dateOfBirth-year=2008`,
     );
     await page.waitForURL(/\/ui\/birth\/123456789$/);
     const text = await page.locator('main').innerText();

@@ -13,7 +13,10 @@ import { builtInTypes as records } from '../record-types.ts';
 
 type Context = Parameters<typeof startApp>[0];
 
-/** A port free now, for a server whose address must be known before it starts (the issuer registers the pages' callback). */
+/**
+ * A port free now, for a server whose address must be known before it starts (the issuer registers the
+ * pages' callback).
+ */
 export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -33,7 +36,10 @@ export async function startPages(t: Context, env: Record<string, string>, port =
   return `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 }
 
-/** The issuer, an API in oidc mode on the mock's records, and the pages signing in there; access tokens living `ttl` seconds. */
+/**
+ * The issuer, an API in oidc mode on the mock's records, and the pages signing in there; access tokens
+ * living `ttl` seconds.
+ */
 export async function oidcPages(t: Context, ttl?: number, lines?: string[]) {
   const port = await freePort();
   const pagesUrl = `http://127.0.0.1:${port}`;

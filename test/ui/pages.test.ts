@@ -119,13 +119,16 @@ describe('caseworker pages over HTTP', () => {
     assert.equal(csvCell('a,b'), '"a,b"');
   });
 
-  test('every cell a spreadsheet would read as a formula is prefixed with an apostrophe (OWASP: = + - @ tab CR ; |)', () => {
-    for (const first of ['=', '+', '-', '@', '\t', '\r', ';', '|']) {
-      const cell = csvCell(`${first}cmd|' /C calc'!A0`);
-      assert.match(cell, /^"?'/, JSON.stringify(cell));
-    }
-    assert.equal(csvCell('a=b'), 'a=b', 'only the first character makes a formula');
-  });
+  test(
+    'every cell a spreadsheet would read as a formula is ' + 'prefixed with an apostrophe (OWASP: = + - @ tab CR ; |)',
+    () => {
+      for (const first of ['=', '+', '-', '@', '\t', '\r', ';', '|']) {
+        const cell = csvCell(`${first}cmd|' /C calc'!A0`);
+        assert.match(cell, /^"?'/, JSON.stringify(cell));
+      }
+      assert.equal(csvCell('a=b'), 'a=b', 'only the first character makes a formula');
+    },
+  );
 
   test("the audit report's CSV, end to end: callers named like formulas are neutralised", async () => {
     const url = app().url;
@@ -160,22 +163,25 @@ describe('the static files', () => {
       asked.on('error', reject).end();
     });
 
-  test("a path out of their folder and a range past a file's end are refused with {code, message}, not plain text", async () => {
-    assert.equal((await raw('/assets/images/favicon.ico')).status, 200, 'the file itself');
-    const cases: Array<[string, Record<string, string>, number, string]> = [
-      ['/assets/%2e%2e/%2e%2e/package.json', {}, 403, 'Forbidden'],
-      ['/ui/static/%2e%2e/%2e%2e/package.json', {}, 403, 'Forbidden'],
-      ['/assets/images/favicon.ico', { range: 'bytes=99999999-' }, 416, 'RangeNotSatisfiable'],
-    ];
-    for (const [path, headers, status, code] of cases) {
-      const answer = await raw(path, headers);
-      assert.equal(answer.status, status, path);
-      assert.match(answer.type ?? '', /^application\/json/, path);
-      const body = JSON.parse(answer.body);
-      assert.deepEqual(Object.keys(body), ['code', 'message'], path);
-      assert.equal(body.code, code, path);
-    }
-  });
+  test(
+    "a path out of their folder and a range past a file's end are refused with {code, message}, not plain " + 'text',
+    async () => {
+      assert.equal((await raw('/assets/images/favicon.ico')).status, 200, 'the file itself');
+      const cases: Array<[string, Record<string, string>, number, string]> = [
+        ['/assets/%2e%2e/%2e%2e/package.json', {}, 403, 'Forbidden'],
+        ['/ui/static/%2e%2e/%2e%2e/package.json', {}, 403, 'Forbidden'],
+        ['/assets/images/favicon.ico', { range: 'bytes=99999999-' }, 416, 'RangeNotSatisfiable'],
+      ];
+      for (const [path, headers, status, code] of cases) {
+        const answer = await raw(path, headers);
+        assert.equal(answer.status, status, path);
+        assert.match(answer.type ?? '', /^application\/json/, path);
+        const body = JSON.parse(answer.body);
+        assert.deepEqual(Object.keys(body), ['code', 'message'], path);
+        assert.equal(body.code, code, path);
+      }
+    },
+  );
 });
 
 describe('digital certificates in the pages over HTTP', () => {
@@ -201,69 +207,76 @@ describe('digital certificates in the pages over HTTP', () => {
     }
   });
 
-  test("with MOCK_ENFORCE_ROLES, the mock's sign-in offers every role, and the credentials role gets the QR code", async (t) => {
-    const store = await filledStore(t, 'memory');
-    const { url } = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
-    const offered = [
-      ...(await (await fetch(`${url}/ui/sign-in`)).text()).matchAll(/name="roles"[^>]*value="([^"]+)"/g),
-    ].map((match) => match[1]);
-    assert.deepEqual(offered, roleVocabulary(builtInTypes));
-    assert.ok(offered.includes('credentials'));
-    const qr = async (roles: string[]) =>
-      fetch(`${url}/ui/birth/123456789/qr`, { headers: { cookie: await signIn(url, roles) } });
-    assert.equal((await qr(['birth'])).status, 403, 'the API refuses the QR code without the role');
-    const allowed = await qr(['birth', 'credentials']);
-    assert.equal(allowed.status, 200);
-    assert.match(await allowed.text(), /<svg/);
-    // Names too long for a QR code: a page saying why, as for a blocked registration.
-    const [birth] = builtInTypes;
-    const data = {
-      id: 700_003_001,
-      child: { forenames: 'A'.repeat(800), surname: 'B'.repeat(800), dateOfBirth: '2012-12-12' },
-      status: { blocked: false, cancelled: false },
-    };
-    await store.upsert(birth.name, [{ id: data.id, data, keys: searchKeys(birth, data) }]);
-    const tooLarge = await fetch(`${url}/ui/birth/700003001/qr`, {
-      headers: { cookie: await signIn(url, ['birth', 'credentials']) },
-    });
-    assert.equal(tooLarge.status, 422);
-    assert.match(await tooLarge.text(), /No QR code for this registration[\s\S]*more than a QR code holds/);
-  });
+  test(
+    "with MOCK_ENFORCE_ROLES, the mock's sign-in offers every role, and the credentials role gets the QR " + 'code',
+    async (t) => {
+      const store = await filledStore(t, 'memory');
+      const { url } = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
+      const offered = [
+        ...(await (await fetch(`${url}/ui/sign-in`)).text()).matchAll(/name="roles"[^>]*value="([^"]+)"/g),
+      ].map((match) => match[1]);
+      assert.deepEqual(offered, roleVocabulary(builtInTypes));
+      assert.ok(offered.includes('credentials'));
+      const qr = async (roles: string[]) =>
+        fetch(`${url}/ui/birth/123456789/qr`, { headers: { cookie: await signIn(url, roles) } });
+      assert.equal((await qr(['birth'])).status, 403, 'the API refuses the QR code without the role');
+      const allowed = await qr(['birth', 'credentials']);
+      assert.equal(allowed.status, 200);
+      assert.match(await allowed.text(), /<svg/);
+      // Names too long for a QR code: a page saying why, as for a blocked registration.
+      const [birth] = builtInTypes;
+      const data = {
+        id: 700_003_001,
+        child: { forenames: 'A'.repeat(800), surname: 'B'.repeat(800), dateOfBirth: '2012-12-12' },
+        status: { blocked: false, cancelled: false },
+      };
+      await store.upsert(birth.name, [{ id: data.id, data, keys: searchKeys(birth, data) }]);
+      const tooLarge = await fetch(`${url}/ui/birth/700003001/qr`, {
+        headers: { cookie: await signIn(url, ['birth', 'credentials']) },
+      });
+      assert.equal(tooLarge.status, 422);
+      assert.match(await tooLarge.text(), /No QR code for this registration[\s\S]*more than a QR code holds/);
+    },
+  );
 });
 
 describe("the pages' log", () => {
-  test('a request the pages cannot read (too large, a broken escape, a body of another type) is logged as refused at info, not as a failure', async (t) => {
-    const lines: Array<Record<string, any>> = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const { url } = await startApp(t, await filledStore(t, 'memory'), testConfig(), pino({ level: 'info' }, stream));
-    const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    const requests: Array<[string, number, RequestInit]> = [
-      ['/ui/sign-in', 413, { method: 'POST', headers: form, body: `a=${'x'.repeat(2_000_000)}` }],
-      ['/ui/birth/search?submitted=1&surname=%E0%A4%A', 400, {}],
-      ['/ui/sign-in', 415, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<a/>' }],
-      ['/ui/sign-in', 400, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }],
-    ];
-    for (const [path, status, init] of requests) {
-      lines.length = 0;
-      const answer = await fetch(url + path, init);
-      assert.equal(answer.status, status, path);
-      const logged = lines.filter((line) => line.msg !== 'request');
-      assert.deepEqual(
-        logged.filter((line) => line.level >= 50),
-        [],
-        `${status}: nothing at error level`,
-      );
-      const refused = logged.find((line) => line.msg === 'page request refused');
-      assert.match(answer.headers.get('content-type') ?? '', /^application\/json/, `${status}: {code, message}`);
-      assert.deepEqual(Object.keys(await answer.json()), ['code', 'message']);
-      assert.equal(refused?.level, 30, `${status}: logged at info`);
-      assert.equal(refused.status, status);
-      assert.ok(refused.err.code, 'with the reason');
-    }
-  });
+  test(
+    'a request the pages cannot read (too large, a broken escape, a body of another type) is logged as ' +
+      'refused at info, not as a failure',
+    async (t) => {
+      const lines: Array<Record<string, any>> = [];
+      const stream = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+          done();
+        },
+      });
+      const { url } = await startApp(t, await filledStore(t, 'memory'), testConfig(), pino({ level: 'info' }, stream));
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      const requests: Array<[string, number, RequestInit]> = [
+        ['/ui/sign-in', 413, { method: 'POST', headers: form, body: `a=${'x'.repeat(2_000_000)}` }],
+        ['/ui/birth/search?submitted=1&surname=%E0%A4%A', 400, {}],
+        ['/ui/sign-in', 415, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<a/>' }],
+        ['/ui/sign-in', 400, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }],
+      ];
+      for (const [path, status, init] of requests) {
+        lines.length = 0;
+        const answer = await fetch(url + path, init);
+        assert.equal(answer.status, status, path);
+        const logged = lines.filter((line) => line.msg !== 'request');
+        assert.deepEqual(
+          logged.filter((line) => line.level >= 50),
+          [],
+          `${status}: nothing at error level`,
+        );
+        const refused = logged.find((line) => line.msg === 'page request refused');
+        assert.match(answer.headers.get('content-type') ?? '', /^application\/json/, `${status}: {code, message}`);
+        assert.deepEqual(Object.keys(await answer.json()), ['code', 'message']);
+        assert.equal(refused?.level, 30, `${status}: logged at info`);
+        assert.equal(refused.status, status);
+        assert.ok(refused.err.code, 'with the reason');
+      }
+    },
+  );
 });

@@ -97,77 +97,87 @@ describe("the pages' settings", () => {
       (error: Error) => error instanceof ConfigError && message.test(error.message),
     );
 
-  test('the API is required, mock sign-in is the default, and OIDC sign-in needs its issuer, client and address', () => {
-    refused({}, /UI_API_URL=undefined/);
-    const mock = loadUiConfig({ UI_API_URL: 'http://127.0.0.1:8080/' });
-    assert.equal(mock.apiUrl, 'http://127.0.0.1:8080');
-    assert.equal(mock.port, 8081);
-    assert.equal(mock.oidc, undefined);
-    assert.equal(mock.sessions.redis, undefined);
-    refused(
-      { UI_API_URL: 'http://a', AUTH_MODE: 'oidc' },
-      /OIDC_ISSUER is not set[\s\S]*UI_PUBLIC_URL is not set[\s\S]*UI_OIDC_CLIENT_ID is not set[\s\S]*UI_OIDC_CLIENT_SECRET is not set/,
-    );
-    refused({ UI_API_URL: 'http://a', UI_OIDC_CLIENT_ID: 'x' }, /UI_OIDC_CLIENT_ID is set, but AUTH_MODE is mock/);
-    refused(
-      { UI_API_URL: 'http://a', UI_API_CLIENT_CERT: '/nowhere.pem' },
-      /UI_API_CLIENT_CERT and UI_API_CLIENT_KEY go together/,
-    );
-    refused(
-      { UI_API_URL: 'http://a', UI_API_CA: '/nowhere.pem' },
-      /UI_API_CA="\/nowhere.pem": the file cannot be read/,
-    );
-    const oidc = loadUiConfig({
-      UI_API_URL: 'https://api.internal',
-      AUTH_MODE: 'oidc',
-      OIDC_ISSUER: 'https://issuer.internal/realms/lev',
-      OIDC_AUDIENCE: 'lev-api',
-      UI_PUBLIC_URL: 'https://caseworkers.internal',
-      UI_OIDC_CLIENT_ID: 'lev-ui',
-      UI_OIDC_CLIENT_SECRET: 's',
-      REDIS_URL: 'redis://cache.internal:6379',
-    });
-    assert.equal(oidc.oidc?.redirectUri, 'https://caseworkers.internal/ui/auth/callback');
-    assert.deepEqual(
-      oidc.oidc?.claims.roles.map((path) => path.segments.join('.')),
-      ['realm_access.roles', 'resource_access.lev-api.roles'],
-    );
-    assert.deepEqual(oidc.sessions.redis, { url: 'redis://cache.internal:6379', keyPrefix: 'lev-api:' });
-  });
+  test(
+    'the API is required, mock sign-in is the default, ' + 'and OIDC sign-in needs its issuer, client and address',
+    () => {
+      refused({}, /UI_API_URL=undefined/);
+      const mock = loadUiConfig({ UI_API_URL: 'http://127.0.0.1:8080/' });
+      assert.equal(mock.apiUrl, 'http://127.0.0.1:8080');
+      assert.equal(mock.port, 8081);
+      assert.equal(mock.oidc, undefined);
+      assert.equal(mock.sessions.redis, undefined);
+      refused(
+        { UI_API_URL: 'http://a', AUTH_MODE: 'oidc' },
+        new RegExp(
+          /OIDC_ISSUER is not set[\s\S]*UI_PUBLIC_URL is not set[\s\S]*/.source +
+            /UI_OIDC_CLIENT_ID is not set[\s\S]*UI_OIDC_CLIENT_SECRET is not set/.source,
+        ),
+      );
+      refused({ UI_API_URL: 'http://a', UI_OIDC_CLIENT_ID: 'x' }, /UI_OIDC_CLIENT_ID is set, but AUTH_MODE is mock/);
+      refused(
+        { UI_API_URL: 'http://a', UI_API_CLIENT_CERT: '/nowhere.pem' },
+        /UI_API_CLIENT_CERT and UI_API_CLIENT_KEY go together/,
+      );
+      refused(
+        { UI_API_URL: 'http://a', UI_API_CA: '/nowhere.pem' },
+        /UI_API_CA="\/nowhere.pem": the file cannot be read/,
+      );
+      const oidc = loadUiConfig({
+        UI_API_URL: 'https://api.internal',
+        AUTH_MODE: 'oidc',
+        OIDC_ISSUER: 'https://issuer.internal/realms/lev',
+        OIDC_AUDIENCE: 'lev-api',
+        UI_PUBLIC_URL: 'https://caseworkers.internal',
+        UI_OIDC_CLIENT_ID: 'lev-ui',
+        UI_OIDC_CLIENT_SECRET: 's',
+        REDIS_URL: 'redis://cache.internal:6379',
+      });
+      assert.equal(oidc.oidc?.redirectUri, 'https://caseworkers.internal/ui/auth/callback');
+      assert.deepEqual(
+        oidc.oidc?.claims.roles.map((path) => path.segments.join('.')),
+        ['realm_access.roles', 'resource_access.lev-api.roles'],
+      );
+      assert.deepEqual(oidc.sessions.redis, { url: 'redis://cache.internal:6379', keyPrefix: 'lev-api:' });
+    },
+  );
 });
 
 describe("the pages' connections", () => {
-  test('the same deadlines and places as the API: silent connections are closed within HEADERS_TIMEOUT_S, and beyond MAX_CONNECTIONS a request still gets in', async (t) => {
-    const api = await startApp(t, await filledStore(t, 'memory'));
-    const pages = new URL(
-      await startPages(t, {
-        UI_API_URL: api.url,
-        HEADERS_TIMEOUT_S: '1',
-        REQUEST_TIMEOUT_S: '2',
-        MAX_CONNECTIONS: '2',
-      }),
-    );
-    const opened = Date.now();
-    const silent = [0, 1, 2, 3].map(() => connect(Number(pages.port), pages.hostname).on('error', () => {}));
-    const closed = silent.map(
-      (socket) => new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - opened))),
-    );
-    try {
-      await sleep(100);
-      const answer = await fetch(new URL('/healthz', pages));
-      assert.equal(answer.status, 200, 'answered while silent connections hold every place');
-      // Generous bounds (the deadline is 1 s): this runs beside browsers on a busy machine.
-      const times = await Promise.race([Promise.all(closed), sleep(10_000, [] as number[])]);
-      assert.equal(
-        times.length,
-        silent.length,
-        `every silent connection closed within 10 s (${silent.map((socket) => socket.readyState).join(', ')})`,
+  test(
+    'the same deadlines and places as the API: silent connections are closed within HEADERS_TIMEOUT_S, ' +
+      'and beyond MAX_CONNECTIONS a request still gets in',
+    async (t) => {
+      const api = await startApp(t, await filledStore(t, 'memory'));
+      const pages = new URL(
+        await startPages(t, {
+          UI_API_URL: api.url,
+          HEADERS_TIMEOUT_S: '1',
+          REQUEST_TIMEOUT_S: '2',
+          MAX_CONNECTIONS: '2',
+        }),
       );
-      for (const ms of times) assert.ok(ms < 6000, `closed after ${ms} ms`);
-    } finally {
-      for (const socket of silent) socket.destroy();
-    }
-  });
+      const opened = Date.now();
+      const silent = [0, 1, 2, 3].map(() => connect(Number(pages.port), pages.hostname).on('error', () => {}));
+      const closed = silent.map(
+        (socket) => new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - opened))),
+      );
+      try {
+        await sleep(100);
+        const answer = await fetch(new URL('/healthz', pages));
+        assert.equal(answer.status, 200, 'answered while silent connections hold every place');
+        // Generous bounds (the deadline is 1 s): this runs beside browsers on a busy machine.
+        const times = await Promise.race([Promise.all(closed), sleep(10_000, [] as number[])]);
+        assert.equal(
+          times.length,
+          silent.length,
+          `every silent connection closed within 10 s (${silent.map((socket) => socket.readyState).join(', ')})`,
+        );
+        for (const ms of times) assert.ok(ms < 6000, `closed after ${ms} ms`);
+      } finally {
+        for (const socket of silent) socket.destroy();
+      }
+    },
+  );
 
   test('KEEP_ALIVE_TIMEOUT_S and MAX_CONNECTIONS are settings of the pages too', () => {
     const config = loadUiConfig({
@@ -190,74 +200,81 @@ describe("the pages' connections", () => {
 });
 
 describe('the pages as a process of their own', () => {
-  test('mock sign-in: finds and shows a record through the API over HTTP, audited as the caseworker of the pages', async (t) => {
-    const store = await filledStore(t, 'memory');
-    const api = await startApp(t, store);
-    const pages = await startPages(t, { UI_API_URL: api.url });
-    const browser = new Browser();
-    await mockSignIn(browser, pages, ['birth']);
-    const found = await browser.get(`${pages}/ui/birth/search?${ELEANOR}`);
-    assert.equal(found.status, 303);
-    assert.equal(found.headers.get('location'), '/ui/birth/123456789');
-    const record = await browser.get(`${pages}/ui/birth/123456789`);
-    assert.equal(record.status, 200);
-    assert.match(await record.text(), /Eleanor Rose/);
-    assert.equal(record.headers.get('cache-control'), 'no-store');
-    const nowhere = await fetch(`${pages}/nowhere`);
-    assert.equal(nowhere.status, 404);
-    assert.deepEqual(await nowhere.json(), { code: 'ResourceNotFound', message: '/nowhere does not exist' });
-    const entries = (await trailEntries(store)).filter((entry) => entry.username === 'pat.pages');
-    assert.deepEqual(
-      entries.map((entry) => [entry.client, entry.operation, entry.dataset]),
-      [
-        ['lev-ui', 'search', 'birth'],
-        ['lev-ui', 'lookup', 'birth'],
-      ],
-    );
-  });
-
-  test("the certificate check, given the API's issuer: a credential the API issued is genuine, an altered one is not; without it, no check", async (t) => {
-    const store = await filledStore(t, 'memory');
-    const api = await startApp(t, store);
-    const { text: credential } = await api.get('/v1/credentials/birth/123456789');
-    const check = async (pages: string) => {
+  test(
+    'mock sign-in: finds and shows a record through the ' + 'API over HTTP, audited as the caseworker of the pages',
+    async (t) => {
+      const store = await filledStore(t, 'memory');
+      const api = await startApp(t, store);
+      const pages = await startPages(t, { UI_API_URL: api.url });
       const browser = new Browser();
       await mockSignIn(browser, pages, ['birth']);
-      const form = await browser.get(`${pages}/ui/credentials/check`);
-      if (form.status !== 200) return { form: form.status };
-      const csrf = csrfOf(await form.text());
-      const answer = async (text: string) =>
-        /<h1[^>]*>\s*([^<]+?)\s*</.exec(
-          await (await browser.post(`${pages}/ui/credentials/check`, { csrf, credential: text })).text(),
-        )?.[1];
-      const [head, ...disclosures] = credential.split('~');
-      const forged = [
-        head,
-        Buffer.from(JSON.stringify(['c2FsdA', 'surname', 'Someone'])).toString('base64url'),
-        ...disclosures.slice(1),
-      ].join('~');
-      return { form: 200, genuine: await answer(credential), forged: await answer(forged) };
-    };
-    assert.deepEqual(await check(await startPages(t, { UI_API_URL: api.url, UI_CREDENTIAL_ISSUER: api.url })), {
-      form: 200,
-      genuine: 'The digital certificate is genuine',
-      forged: 'The digital certificate is not genuine',
-    });
-    assert.deepEqual(await check(await startPages(t, { UI_API_URL: api.url })), { form: 404 });
-    assert.throws(
-      () =>
-        loadUiConfig({
-          UI_API_URL: 'https://a',
-          AUTH_MODE: 'oidc',
-          OIDC_ISSUER: 'https://i',
-          UI_PUBLIC_URL: 'https://p',
-          UI_OIDC_CLIENT_ID: 'c',
-          UI_OIDC_CLIENT_SECRET: 's',
-          UI_CREDENTIAL_ISSUER: 'http://a',
-        }),
-      /UI_CREDENTIAL_ISSUER=http:\/\/a: an issuer believed outside AUTH_MODE=mock is reached over https/,
-    );
-  });
+      const found = await browser.get(`${pages}/ui/birth/search?${ELEANOR}`);
+      assert.equal(found.status, 303);
+      assert.equal(found.headers.get('location'), '/ui/birth/123456789');
+      const record = await browser.get(`${pages}/ui/birth/123456789`);
+      assert.equal(record.status, 200);
+      assert.match(await record.text(), /Eleanor Rose/);
+      assert.equal(record.headers.get('cache-control'), 'no-store');
+      const nowhere = await fetch(`${pages}/nowhere`);
+      assert.equal(nowhere.status, 404);
+      assert.deepEqual(await nowhere.json(), { code: 'ResourceNotFound', message: '/nowhere does not exist' });
+      const entries = (await trailEntries(store)).filter((entry) => entry.username === 'pat.pages');
+      assert.deepEqual(
+        entries.map((entry) => [entry.client, entry.operation, entry.dataset]),
+        [
+          ['lev-ui', 'search', 'birth'],
+          ['lev-ui', 'lookup', 'birth'],
+        ],
+      );
+    },
+  );
+
+  test(
+    "the certificate check, given the API's issuer: a credential the API issued is genuine, an altered " +
+      'one is not; without it, no check',
+    async (t) => {
+      const store = await filledStore(t, 'memory');
+      const api = await startApp(t, store);
+      const { text: credential } = await api.get('/v1/credentials/birth/123456789');
+      const check = async (pages: string) => {
+        const browser = new Browser();
+        await mockSignIn(browser, pages, ['birth']);
+        const form = await browser.get(`${pages}/ui/credentials/check`);
+        if (form.status !== 200) return { form: form.status };
+        const csrf = csrfOf(await form.text());
+        const answer = async (text: string) =>
+          /<h1[^>]*>\s*([^<]+?)\s*</.exec(
+            await (await browser.post(`${pages}/ui/credentials/check`, { csrf, credential: text })).text(),
+          )?.[1];
+        const [head, ...disclosures] = credential.split('~');
+        const forged = [
+          head,
+          Buffer.from(JSON.stringify(['c2FsdA', 'surname', 'Someone'])).toString('base64url'),
+          ...disclosures.slice(1),
+        ].join('~');
+        return { form: 200, genuine: await answer(credential), forged: await answer(forged) };
+      };
+      assert.deepEqual(await check(await startPages(t, { UI_API_URL: api.url, UI_CREDENTIAL_ISSUER: api.url })), {
+        form: 200,
+        genuine: 'The digital certificate is genuine',
+        forged: 'The digital certificate is not genuine',
+      });
+      assert.deepEqual(await check(await startPages(t, { UI_API_URL: api.url })), { form: 404 });
+      assert.throws(
+        () =>
+          loadUiConfig({
+            UI_API_URL: 'https://a',
+            AUTH_MODE: 'oidc',
+            OIDC_ISSUER: 'https://i',
+            UI_PUBLIC_URL: 'https://p',
+            UI_OIDC_CLIENT_ID: 'c',
+            UI_OIDC_CLIENT_SECRET: 's',
+            UI_CREDENTIAL_ISSUER: 'http://a',
+          }),
+        /UI_CREDENTIAL_ISSUER=http:\/\/a: an issuer believed outside AUTH_MODE=mock is reached over https/,
+      );
+    },
+  );
 
   test('with the API out of reach a page says so (503 with a reference), never a bare error', async (t) => {
     const pages = await startPages(t, { UI_API_URL: `http://127.0.0.1:${await freePort()}` });
@@ -268,42 +285,46 @@ describe('the pages as a process of their own', () => {
     assert.match(await page.text(), /quote reference [0-9a-f-]{36}/);
   });
 
-  test('sessions in Redis: a caseworker signed in at one process is signed in at another, and signing out ends it for both', async (t) => {
-    if (!(await redisAvailable())) return t.skip(`no Redis answers at ${TEST_REDIS_URL}`);
-    const store = await filledStore(t, 'memory');
-    const api = await startApp(t, store);
-    const prefix = redisPrefix(t);
-    const env = { UI_API_URL: api.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
-    const [one, two] = [await startPages(t, env), await startPages(t, env)];
-    const browser = new Browser();
-    await mockSignIn(browser, one, ['birth']);
-    const id = browser.cookie(new URL(one).host, 'lev_ui_session') as string;
-    const redis = new Redis(TEST_REDIS_URL);
-    t.after(() => redis.disconnect());
-    const stored = JSON.parse((await redis.get(`${prefix}ui-session:${id}`)) as string);
-    assert.equal(stored.user.username, 'pat.pages');
-    assert.ok((await redis.pttl(`${prefix}ui-session:${id}`)) > 29 * 60_000, 'expires after the idle time');
-    // The same cookie, sent to the other process (as a load balancer would).
-    const other = await fetch(`${two}/ui/birth/123456789`, {
-      headers: { cookie: `lev_ui_session=${id}` },
-      redirect: 'manual',
-    });
-    assert.equal(other.status, 200);
-    const start = await fetch(`${two}/ui`, { headers: { cookie: `lev_ui_session=${id}` } });
-    const signedOut = await fetch(`${two}/ui/sign-out`, {
-      method: 'POST',
-      headers: { cookie: `lev_ui_session=${id}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrf: csrfOf(await start.text()) }),
-      redirect: 'manual',
-    });
-    assert.equal(signedOut.status, 303);
-    assert.equal(await redis.exists(`${prefix}ui-session:${id}`), 0);
-    const after = await fetch(`${one}/ui/birth/123456789`, {
-      headers: { cookie: `lev_ui_session=${id}` },
-      redirect: 'manual',
-    });
-    assert.equal(after.status, 303, 'signed out at the first process too');
-  });
+  test(
+    'sessions in Redis: a caseworker signed in at one process is signed in at another, and signing out ' +
+      'ends it for both',
+    async (t) => {
+      if (!(await redisAvailable())) return t.skip(`no Redis answers at ${TEST_REDIS_URL}`);
+      const store = await filledStore(t, 'memory');
+      const api = await startApp(t, store);
+      const prefix = redisPrefix(t);
+      const env = { UI_API_URL: api.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
+      const [one, two] = [await startPages(t, env), await startPages(t, env)];
+      const browser = new Browser();
+      await mockSignIn(browser, one, ['birth']);
+      const id = browser.cookie(new URL(one).host, 'lev_ui_session') as string;
+      const redis = new Redis(TEST_REDIS_URL);
+      t.after(() => redis.disconnect());
+      const stored = JSON.parse((await redis.get(`${prefix}ui-session:${id}`)) as string);
+      assert.equal(stored.user.username, 'pat.pages');
+      assert.ok((await redis.pttl(`${prefix}ui-session:${id}`)) > 29 * 60_000, 'expires after the idle time');
+      // The same cookie, sent to the other process (as a load balancer would).
+      const other = await fetch(`${two}/ui/birth/123456789`, {
+        headers: { cookie: `lev_ui_session=${id}` },
+        redirect: 'manual',
+      });
+      assert.equal(other.status, 200);
+      const start = await fetch(`${two}/ui`, { headers: { cookie: `lev_ui_session=${id}` } });
+      const signedOut = await fetch(`${two}/ui/sign-out`, {
+        method: 'POST',
+        headers: { cookie: `lev_ui_session=${id}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf: csrfOf(await start.text()) }),
+        redirect: 'manual',
+      });
+      assert.equal(signedOut.status, 303);
+      assert.equal(await redis.exists(`${prefix}ui-session:${id}`), 0);
+      const after = await fetch(`${one}/ui/birth/123456789`, {
+        headers: { cookie: `lev_ui_session=${id}` },
+        redirect: 'manual',
+      });
+      assert.equal(after.status, 303, 'signed out at the first process too');
+    },
+  );
 
   test('the pages served by the mock keep their sessions in Redis too, when REDIS_URL is set', async (t) => {
     if (!(await redisAvailable())) return t.skip(`no Redis answers at ${TEST_REDIS_URL}`);

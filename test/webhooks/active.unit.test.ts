@@ -65,50 +65,60 @@ test('past ASK_AHEAD of the bound the store is asked ahead, and the event goes w
   assert.equal(await settled(check.may()), true);
 });
 
-test('an event due when the last answer is as old as the bound waits for a new one, and a pause found stops it', async () => {
-  const t = heldStore();
-  const check = activeCheck(t.store, lease, { claimedAt: 0, now: t.now });
-  t.advance(ACTIVE_EVERY_MS);
-  const may = check.may();
-  assert.equal(await settled(may), false, 'the event waits for the store');
-  assert.equal(t.asked.length, 1);
-  t.asked[0].answer(false);
-  assert.equal(await may, false);
-  // Once found paused, it stays stopped for the rest of the turn without asking again.
-  t.advance(ACTIVE_EVERY_MS * 4);
-  assert.equal(await check.may(), false);
-  assert.equal(t.asked.length, 1);
-});
+test(
+  'an event due when the last answer is as old as the ' + 'bound waits for a new one, and a pause found stops it',
+  async () => {
+    const t = heldStore();
+    const check = activeCheck(t.store, lease, { claimedAt: 0, now: t.now });
+    t.advance(ACTIVE_EVERY_MS);
+    const may = check.may();
+    assert.equal(await settled(may), false, 'the event waits for the store');
+    assert.equal(t.asked.length, 1);
+    t.asked[0].answer(false);
+    assert.equal(await may, false);
+    // Once found paused, it stays stopped for the rest of the turn without asking again.
+    t.advance(ACTIVE_EVERY_MS * 4);
+    assert.equal(await check.may(), false);
+    assert.equal(t.asked.length, 1);
+  },
+);
 
-test('an answer asked ahead but too old by the time the event is due is not relied on: a new one is asked', async () => {
-  const t = heldStore();
-  const check = activeCheck(t.store, lease, { claimedAt: 0, now: t.now });
-  t.advance(AHEAD_MS);
-  assert.equal(await check.may(), true);
-  assert.equal(t.asked.length, 1, 'asked ahead');
-  // The next event is due more than the bound after that question (a slow receiver): its answer, true, is stale.
-  t.advance(ACTIVE_EVERY_MS + 1);
-  const may = check.may();
-  t.asked[0].answer(true);
-  assert.equal(await settled(may), false, 'still waiting, for a question asked now');
-  assert.equal(t.asked.length, 2);
-  assert.equal(t.asked[1].at, AHEAD_MS + ACTIVE_EVERY_MS + 1);
-  t.asked[1].answer(false);
-  assert.equal(await may, false);
-});
+test(
+  'an answer asked ahead but too old by the time the ' + 'event is due is not relied on: a new one is asked',
+  async () => {
+    const t = heldStore();
+    const check = activeCheck(t.store, lease, { claimedAt: 0, now: t.now });
+    t.advance(AHEAD_MS);
+    assert.equal(await check.may(), true);
+    assert.equal(t.asked.length, 1, 'asked ahead');
+    // The next event is due more than the bound after that question (a slow receiver): its answer, true, is stale.
+    t.advance(ACTIVE_EVERY_MS + 1);
+    const may = check.may();
+    t.asked[0].answer(true);
+    assert.equal(await settled(may), false, 'still waiting, for a question asked now');
+    assert.equal(t.asked.length, 2);
+    assert.equal(t.asked[1].at, AHEAD_MS + ACTIVE_EVERY_MS + 1);
+    t.asked[1].answer(false);
+    assert.equal(await may, false);
+  },
+);
 
-test('a slow database does not stall the sending: an answer asked once the event was due is enough, however long it took', async () => {
-  const t = heldStore();
-  const check = activeCheck(t.store, lease, { claimedAt: 0, now: t.now });
-  t.advance(ACTIVE_EVERY_MS * 2);
-  const may = check.may();
-  t.advance(ACTIVE_EVERY_MS * 3);
-  t.asked[0].answer(true);
-  assert.equal(await may, true);
-  // That answer being old already, the next one is asked ahead.
-  assert.equal(t.asked.length, 2);
-  assert.equal(t.asked[1].at, ACTIVE_EVERY_MS * 5);
-});
+test(
+  'a slow database does not stall the sending: an answer asked once the event was due is enough, however ' +
+    'long it took',
+  async () => {
+    const t = heldStore();
+    const check = activeCheck(t.store, lease, { claimedAt: 0, now: t.now });
+    t.advance(ACTIVE_EVERY_MS * 2);
+    const may = check.may();
+    t.advance(ACTIVE_EVERY_MS * 3);
+    t.asked[0].answer(true);
+    assert.equal(await may, true);
+    // That answer being old already, the next one is asked ahead.
+    assert.equal(t.asked.length, 2);
+    assert.equal(t.asked[1].at, ACTIVE_EVERY_MS * 5);
+  },
+);
 
 test("the store's failure reaches the turn, even from a question asked ahead", async () => {
   const t = heldStore();
@@ -120,19 +130,23 @@ test("the store's failure reaches the turn, even from a question asked ahead", a
   await assert.rejects(check.may(), /does not answer/);
 });
 
-test("a position's recording answers too: while it keeps finding the subscription active, the store is not asked; once it finds it paused, nothing more goes", async () => {
-  const t = heldStore();
-  const check = activeCheck(t.store, lease, { claimedAt: 0, now: t.now });
-  for (let at = 0; at < ACTIVE_EVERY_MS * 10; at += AHEAD_MS / 2) {
-    check.seen(t.now(), true);
-    t.advance(AHEAD_MS / 2);
-    assert.equal(await check.may(), true);
-  }
-  assert.equal(t.asked.length, 0);
-  check.seen(t.now(), false);
-  assert.equal(await check.may(), false);
-  assert.equal(t.asked.length, 0);
-});
+test(
+  "a position's recording answers too: while it keeps finding the subscription active, the store is not " +
+    'asked; once it finds it paused, nothing more goes',
+  async () => {
+    const t = heldStore();
+    const check = activeCheck(t.store, lease, { claimedAt: 0, now: t.now });
+    for (let at = 0; at < ACTIVE_EVERY_MS * 10; at += AHEAD_MS / 2) {
+      check.seen(t.now(), true);
+      t.advance(AHEAD_MS / 2);
+      assert.equal(await check.may(), true);
+    }
+    assert.equal(t.asked.length, 0);
+    check.seen(t.now(), false);
+    assert.equal(await check.may(), false);
+    assert.equal(t.asked.length, 0);
+  },
+);
 
 test("a recording's answer older than the last one does not move it back", async () => {
   const t = heldStore();

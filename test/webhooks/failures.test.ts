@@ -14,41 +14,48 @@ import { startReceiver } from './receiver.ts';
 
 const checker = destinationPolicy({ allowHttpLoopback: true, allowedNetworks: [] });
 
-test('each failure is reported by its kind: timeout, refused, reset, status, redirect not followed, address not allowed', async (t) => {
-  const sender = createSender({ checker, timeoutMs: 300 });
-  t.after(() => sender.close());
-  const send = (url: string) => sender.send({ url }, {}, '{"id":"1"}');
+test(
+  'each failure is reported by its kind: timeout, refused, reset, status, redirect not followed, address ' +
+    'not allowed',
+  async (t) => {
+    const sender = createSender({ checker, timeoutMs: 300 });
+    t.after(() => sender.close());
+    const send = (url: string) => sender.send({ url }, {}, '{"id":"1"}');
 
-  const silent = await startReceiver(t);
-  silent.answer = () => undefined;
-  assert.deepEqual(await send(silent.url), { error: 'timeout: no answer within 0.3 s' });
+    const silent = await startReceiver(t);
+    silent.answer = () => undefined;
+    assert.deepEqual(await send(silent.url), { error: 'timeout: no answer within 0.3 s' });
 
-  // A port nothing listens on.
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const { port: closedPort } = closed.address() as AddressInfo;
-  await new Promise((resolve) => closed.close(resolve));
-  assert.match(
-    (await send(`http://127.0.0.1:${closedPort}/hook`)).error!,
-    /^refused: the receiver refused the connection/,
-  );
+    // A port nothing listens on.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port: closedPort } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    assert.match(
+      (await send(`http://127.0.0.1:${closedPort}/hook`)).error!,
+      /^refused: the receiver refused the connection/,
+    );
 
-  // A receiver that drops the connection once the request arrives.
-  const dropping = createServer((socket) => socket.once('data', () => socket.destroy()));
-  await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise((resolve) => dropping.close(resolve)));
-  assert.match(
-    (await send(`http://127.0.0.1:${(dropping.address() as AddressInfo).port}/hook`)).error!,
-    /^reset: the connection was closed before an answer/,
-  );
+    // A receiver that drops the connection once the request arrives.
+    const dropping = createServer((socket) => socket.once('data', () => socket.destroy()));
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    t.after(() => new Promise((resolve) => dropping.close(resolve)));
+    assert.match(
+      (await send(`http://127.0.0.1:${(dropping.address() as AddressInfo).port}/hook`)).error!,
+      /^reset: the connection was closed before an answer/,
+    );
 
-  const failing = await startReceiver(t);
-  failing.answer = () => ({ status: 500 });
-  assert.deepEqual(await send(failing.url), { status: 500, error: 'status 500: the receiver answered 500' });
-  failing.answer = () => ({ status: 302 });
-  assert.equal((await send(failing.url)).error, 'redirect not followed: the receiver answered 302');
-  assert.match((await send('https://10.0.0.1/hook')).error!, /^address not allowed: 10\.0\.0\.1 is a private address/);
-});
+    const failing = await startReceiver(t);
+    failing.answer = () => ({ status: 500 });
+    assert.deepEqual(await send(failing.url), { status: 500, error: 'status 500: the receiver answered 500' });
+    failing.answer = () => ({ status: 302 });
+    assert.equal((await send(failing.url)).error, 'redirect not followed: the receiver answered 302');
+    assert.match(
+      (await send('https://10.0.0.1/hook')).error!,
+      /^address not allowed: 10\.0\.0\.1 is a private address/,
+    );
+  },
+);
 
 test('the vocabulary is the one docs/events.md lists', async () => {
   const { readFile } = await import('node:fs/promises');

@@ -32,7 +32,10 @@ const deaths = (ids: number[]): Source => ({
   ],
 });
 
-/** The fast receiver's bound: one slow answer (a slot may be mid-POST when the share is learnt) plus a margin for a shared machine. */
+/**
+ * The fast receiver's bound: one slow answer (a slot may be mid-POST when the share is learnt) plus a
+ * margin for a shared machine.
+ */
 const FAST_P99_MS = 2500;
 
 test('slow slots share: at least one, never all', () => {

@@ -26,7 +26,10 @@ import { builtInType, builtInTypes as records } from '../record-types.ts';
 const run = promisify(execFile);
 const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
 
-/** Why the test cannot run here, or false: it needs PostgreSQL's server binaries and an OS user to run them (initdb refuses root). */
+/**
+ * Why the test cannot run here, or false: it needs PostgreSQL's server binaries and an OS user to run them
+ * (initdb refuses root).
+ */
 async function unavailable(): Promise<string | false> {
   for (const tool of ['initdb', 'pg_ctl']) {
     try {
@@ -97,7 +100,10 @@ const deaths = (first: number, n: number): Source => ({
   ],
 });
 
-/** What a receiver must have been given: every position once at least, first copies in feed order, every copy with its one webhook-id. */
+/**
+ * What a receiver must have been given: every position once at least, first copies in feed order, every
+ * copy with its one webhook-id.
+ */
 function assertComplete(receiver: Receiver, expected: readonly number[], name: string) {
   const taken = receiver.taken();
   const firsts = [...new Set(taken)];
@@ -109,13 +115,15 @@ function assertComplete(receiver: Receiver, expected: readonly number[], name: s
   return taken.length - firsts.length;
 }
 
-test('a PostgreSQL server restarted mid-delivery: nothing lost, in order, duplicates only with the same webhook-id, delivery resuming by itself', {
+test('a PostgreSQL server restarted mid-delivery: nothing lost, in order, duplicates only with the same ' +
+  'webhook-id, delivery resuming by itself', {
   skip,
   timeout: 180_000,
 }, async (t) => {
   const server = await privateServer(t);
   const driver = openPostgres({ url: server.url, poolSize: 4, statementTimeoutMs: 10_000 });
-  t.after(() => driver.close()); // after the server's own teardown: what it hears meanwhile is ignored, as any lost connection
+  // after the server's own teardown: what it hears meanwhile is ignored, as any lost connection
+  t.after(() => driver.close());
   await migrate(driver);
   const backend = postgresBackend(driver, records);
 
@@ -166,7 +174,8 @@ test('a PostgreSQL server restarted mid-delivery: nothing lost, in order, duplic
   );
 
   const duplicates = receivers.map((receiver, index) => assertComplete(receiver, expected, `dept-${index}`));
-  // At least once: what was in flight at the restart (a position not yet recorded) may come twice, never more than a few.
+  // At least once: what was in flight at the restart (a position not yet recorded) may come twice, never
+  // more than a few.
   assert.ok(
     duplicates.every((n) => n <= 40),
     `duplicates: ${duplicates.join(', ')}`,

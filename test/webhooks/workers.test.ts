@@ -73,7 +73,8 @@ function deliverProcess(schema: string, extra: string[] = []): ChildProcess {
   return child;
 }
 
-test('kill -9 of a worker mid-delivery loses nothing; another takes over within the lease, duplicating only with the same webhook-id', {
+test('kill -9 of a worker mid-delivery loses nothing; another takes over within the lease, duplicating only ' +
+  'with the same webhook-id', {
   skip,
   timeout: 90_000,
 }, async (t) => {
@@ -137,7 +138,8 @@ test('kill -9 of a worker mid-delivery loses nothing; another takes over within 
   assert.equal(code, 0, 'SIGTERM stops a worker cleanly');
 });
 
-test('every database connection of a worker cut mid-delivery: delivery pauses, then resumes by itself with nothing lost', {
+test('every database connection of a worker cut mid-delivery: delivery pauses, then resumes by itself with ' +
+  'nothing lost', {
   skip,
   timeout: 60_000,
 }, async (t) => {
@@ -191,7 +193,8 @@ test('every database connection of a worker cut mid-delivery: delivery pauses, t
 async function deliveryState(admin: pg.Client, schema: string) {
   const entries = (
     await admin.query(
-      `SELECT events[1]::int AS position FROM ${schema}.audit_log WHERE username = 'lev-api-deliver' AND query LIKE '% outcome=delivered %'`,
+      `SELECT events[1]::int AS position FROM ${schema}.audit_log WHERE username = 'lev-api-deliver' AND ` +
+        `query LIKE '% outcome=delivered %'`,
     )
   ).rows.map((r) => r.position as number);
   const [{ through }] = (await admin.query(`SELECT delivered_through::int AS through FROM ${schema}.webhook_endpoint`))
@@ -199,7 +202,10 @@ async function deliveryState(admin: pg.Client, schema: string) {
   return { entries, through: through as number };
 }
 
-/** Every delivery entry statement, from the `from`-th committed entry on, runs `body` first (in the audit writer's own transaction). */
+/**
+ * Every delivery entry statement, from the `from`-th committed entry on, runs `body` first (in the audit
+ * writer's own transaction).
+ */
 async function guardAuditTrail(admin: pg.Client, schema: string, from: number, body: string) {
   await admin.query(`CREATE FUNCTION ${schema}.guard_audit() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -207,12 +213,14 @@ async function guardAuditTrail(admin: pg.Client, schema: string, from: number, b
       RETURN NULL;
     END $$`);
   await admin.query(
-    `CREATE TRIGGER guard BEFORE INSERT ON ${schema}.audit_log FOR EACH STATEMENT EXECUTE FUNCTION ${schema}.guard_audit()`,
+    `CREATE TRIGGER guard BEFORE INSERT ON ${schema}.audit_log FOR EACH STATEMENT EXECUTE ` +
+      `FUNCTION ${schema}.guard_audit()`,
   );
   return () => admin.query(`DROP TRIGGER guard ON ${schema}.audit_log`);
 }
 
-test('the audit trail stalled mid-delivery, then the worker killed with kill -9: the position never passes an event whose entry is not committed; those events go again, with the same webhook-id, and are audited then', {
+test('the audit trail stalled mid-delivery, then the worker killed with kill -9: the position never passes ' +
+  'an event whose entry is not committed; those events go again, with the same webhook-id, and are audited then', {
   skip,
   timeout: 90_000,
 }, async (t) => {
@@ -222,7 +230,8 @@ test('the audit trail stalled mid-delivery, then the worker killed with kill -9:
   await backend.webhooks.setEndpoint('dwp', { url: receiver.url }, { secret: newSecret() });
   const ids = Array.from({ length: 20 }, (_, i) => i + 1);
   await loadSources(backend.writer, builtInType('death'), [deaths(ids)]);
-  // From the third entry on, each statement waits for an advisory lock the test holds: the worker's entries stop committing.
+  // From the third entry on, each statement waits for an advisory lock the test holds: the worker's entries
+  // stop committing.
   const key = 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
   const locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await locker.connect();
@@ -232,7 +241,8 @@ test('the audit trail stalled mid-delivery, then the worker killed with kill -9:
 
   const first = deliverProcess(schema);
   t.after(() => first.kill('SIGKILL'));
-  // The worker goes on sending while the entries of the events before commit, never more than UNKEPT_LIMIT of them behind.
+  // The worker goes on sending while the entries of the events before commit, never more than UNKEPT_LIMIT
+  // of them behind.
   let state = await deliveryState(admin, schema);
   await until(
     async () => {
@@ -268,7 +278,8 @@ test('the audit trail stalled mid-delivery, then the worker killed with kill -9:
   first.kill('SIGKILL');
   await once(first, 'exit');
   await admin.query(
-    `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND NOT granted`,
+    `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = ` +
+      `$1 AND NOT granted`,
     [key],
   );
   await until(
@@ -311,7 +322,8 @@ test('the audit trail stalled mid-delivery, then the worker killed with kill -9:
   await once(second, 'exit');
 });
 
-test('the audit trail refusing entries mid-delivery: the turn stops, the position stays behind the first entry refused, and the event goes again, with the same webhook-id, until its entry is kept', {
+test('the audit trail refusing entries mid-delivery: the turn stops, the position stays behind the first ' +
+  'entry refused, and the event goes again, with the same webhook-id, until its entry is kept', {
   skip,
   timeout: 60_000,
 }, async (t) => {

@@ -42,50 +42,53 @@ test('an altered, removed or reordered entry, or a broken link between files, is
   assert.equal((await verifyCommand(t, join(dir, 'missing.ndjson'))).code, 1);
 });
 
-test('a rotated file missing from the middle is reported by name, and the files beyond it are still checked', async (t) => {
-  const dir = await tempDir(t);
-  const path = join(dir, 'audit.ndjson');
-  const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 2048, keep: 6 } });
-  for (let i = 0; i < 80; i++) await trail.record(entry(i));
-  await trail.close();
-  const before = await verifyAuditFiles(path);
-  assert.ok(before.ok && before.files === 7, 'seven files, intact');
-  const count = async (file: string) => (await readFile(file, 'utf8')).trimEnd().split('\n').length - 1;
-  const older = (await count(`${path}.6`)) + (await count(`${path}.5`)) + (await count(`${path}.4`));
-  const newer = (await count(`${path}.2`)) + (await count(`${path}.1`)) + (await count(path));
-  await rm(`${path}.3`);
+test(
+  'a rotated file missing from the middle is reported ' + 'by name, and the files beyond it are still checked',
+  async (t) => {
+    const dir = await tempDir(t);
+    const path = join(dir, 'audit.ndjson');
+    const trail = await openMemoryTrail({ keep: 10, file: { path, maxBytes: 2048, keep: 6 } });
+    for (let i = 0; i < 80; i++) await trail.record(entry(i));
+    await trail.close();
+    const before = await verifyAuditFiles(path);
+    assert.ok(before.ok && before.files === 7, 'seven files, intact');
+    const count = async (file: string) => (await readFile(file, 'utf8')).trimEnd().split('\n').length - 1;
+    const older = (await count(`${path}.6`)) + (await count(`${path}.5`)) + (await count(`${path}.4`));
+    const newer = (await count(`${path}.2`)) + (await count(`${path}.1`)) + (await count(path));
+    await rm(`${path}.3`);
 
-  const result = await verifyAuditFiles(path);
-  assert.equal(result.ok, false, 'a gap is a failure');
-  assert.ok(!result.ok);
-  assert.equal(result.file, `${path}.3`);
-  assert.match(result.reason, /missing/);
-  assert.deepEqual(
-    result.segments.map((s) => ({ from: s.from, to: s.to, entries: s.entries, ok: s.ok })),
-    [
-      { from: `${path}.6`, to: `${path}.4`, entries: older, ok: true },
-      { from: `${path}.2`, to: path, entries: newer, ok: true },
-    ],
-    'the files on both sides of the gap are checked',
-  );
-  const command = await verifyCommand(t, path);
-  assert.equal(command.code, 1);
-  assert.match(command.output, /audit trail BROKEN: .*audit\.ndjson\.3 is missing/);
-  assert.match(
-    command.output,
-    new RegExp(`audit\\.ndjson\\.6 to .*audit\\.ndjson\\.4: ${older} entries, chain intact`),
-  );
-  assert.match(command.output, new RegExp(`audit\\.ndjson\\.2 to .*audit\\.ndjson: ${newer} entries, chain intact`));
+    const result = await verifyAuditFiles(path);
+    assert.equal(result.ok, false, 'a gap is a failure');
+    assert.ok(!result.ok);
+    assert.equal(result.file, `${path}.3`);
+    assert.match(result.reason, /missing/);
+    assert.deepEqual(
+      result.segments.map((s) => ({ from: s.from, to: s.to, entries: s.entries, ok: s.ok })),
+      [
+        { from: `${path}.6`, to: `${path}.4`, entries: older, ok: true },
+        { from: `${path}.2`, to: path, entries: newer, ok: true },
+      ],
+      'the files on both sides of the gap are checked',
+    );
+    const command = await verifyCommand(t, path);
+    assert.equal(command.code, 1);
+    assert.match(command.output, /audit trail BROKEN: .*audit\.ndjson\.3 is missing/);
+    assert.match(
+      command.output,
+      new RegExp(`audit\\.ndjson\\.6 to .*audit\\.ndjson\\.4: ${older} entries, chain intact`),
+    );
+    assert.match(command.output, new RegExp(`audit\\.ndjson\\.2 to .*audit\\.ndjson: ${newer} entries, chain intact`));
 
-  // The newest file gone, rotated ones left: named too, not "no such file".
-  await rm(path);
-  const headless = await verifyAuditFiles(path);
-  assert.ok(!headless.ok);
-  assert.deepEqual(
-    headless.problems.map((problem) => problem.file),
-    [`${path}.3`, path],
-  );
-});
+    // The newest file gone, rotated ones left: named too, not "no such file".
+    await rm(path);
+    const headless = await verifyAuditFiles(path);
+    assert.ok(!headless.ok);
+    assert.deepEqual(
+      headless.problems.map((problem) => problem.file),
+      [`${path}.3`, path],
+    );
+  },
+);
 
 test('a line that is not JSON is reported after the entries verified before it', async (t) => {
   const path = join(await tempDir(t), 'audit.ndjson');

@@ -139,67 +139,76 @@ for (const kind of await storeKinds()) {
       assert.ok((report['client-test']?.[today] ?? 0) >= 1, 'the verifications are in the report');
     });
 
-    test("auditEntries: one user's accesses, newest first, the cut said by truncated; the audit role; bad input named", async () => {
-      const reader = createLevClient({
-        baseUrl: url,
-        auth: mockAuth({ username: 'entries-reader', client: 'client-tests', roles: ['birth'] }),
-      });
-      await reader.lookup('birth', 123456789);
-      await reader.search('birth', ELEANOR);
-      const auditor = as(['audit']);
-      const today = new Date().toISOString().slice(0, 10);
-      const listed = await auditor.auditEntries({ user: 'entries-reader', from: today, to: today });
-      assert.equal(listed.truncated, false);
-      assert.deepEqual(
-        listed.entries.map(({ username, client, operation, dataset, path, query, results }) => ({
-          username,
-          client,
-          operation,
-          dataset,
-          path,
-          query,
-          results,
-        })),
-        [
-          {
-            username: 'entries-reader',
-            client: 'client-tests',
-            operation: 'search',
-            dataset: 'birth',
-            path: '/v1/registration/birth',
-            query: 'surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08',
-            results: 1,
-          },
-          {
-            username: 'entries-reader',
-            client: 'client-tests',
-            operation: 'lookup',
-            dataset: 'birth',
-            path: '/v1/registration/birth/123456789',
-            query: '',
-            results: 1,
-          },
-        ],
-      );
-      const cut = await auditor.auditEntries({ user: 'entries-reader', limit: 1 });
-      assert.deepEqual(
-        { count: cut.entries.length, truncated: cut.truncated, operation: cut.entries[0].operation },
-        { count: 1, truncated: true, operation: 'search' },
-      );
-      assert.deepEqual(
-        (await auditor.auditEntries({ user: 'entries-reader', operation: 'lookup', dataset: 'birth' })).entries.length,
-        1,
-      );
-      assert.deepEqual((await auditor.auditEntries({ user: 'entries' })).entries, [], 'a part of a username is nobody');
-      await assert.rejects(
-        reader.auditEntries({ user: 'entries-reader' }),
-        (error: LevApiError) => error.status === 403 && error.code === 'Forbidden',
-      );
-      await assert.rejects(
-        auditor.auditEntries({ user: 'entries-reader', limit: 1001 }),
-        (error: LevApiError) => error.status === 400 && /'limit'/.test(error.message),
-      );
-    });
+    test(
+      "auditEntries: one user's accesses, newest first, the cut said by truncated; the audit role; bad " +
+        'input named',
+      async () => {
+        const reader = createLevClient({
+          baseUrl: url,
+          auth: mockAuth({ username: 'entries-reader', client: 'client-tests', roles: ['birth'] }),
+        });
+        await reader.lookup('birth', 123456789);
+        await reader.search('birth', ELEANOR);
+        const auditor = as(['audit']);
+        const today = new Date().toISOString().slice(0, 10);
+        const listed = await auditor.auditEntries({ user: 'entries-reader', from: today, to: today });
+        assert.equal(listed.truncated, false);
+        assert.deepEqual(
+          listed.entries.map(({ username, client, operation, dataset, path, query, results }) => ({
+            username,
+            client,
+            operation,
+            dataset,
+            path,
+            query,
+            results,
+          })),
+          [
+            {
+              username: 'entries-reader',
+              client: 'client-tests',
+              operation: 'search',
+              dataset: 'birth',
+              path: '/v1/registration/birth',
+              query: 'surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08',
+              results: 1,
+            },
+            {
+              username: 'entries-reader',
+              client: 'client-tests',
+              operation: 'lookup',
+              dataset: 'birth',
+              path: '/v1/registration/birth/123456789',
+              query: '',
+              results: 1,
+            },
+          ],
+        );
+        const cut = await auditor.auditEntries({ user: 'entries-reader', limit: 1 });
+        assert.deepEqual(
+          { count: cut.entries.length, truncated: cut.truncated, operation: cut.entries[0].operation },
+          { count: 1, truncated: true, operation: 'search' },
+        );
+        assert.deepEqual(
+          (await auditor.auditEntries({ user: 'entries-reader', operation: 'lookup', dataset: 'birth' })).entries
+            .length,
+          1,
+        );
+        assert.deepEqual(
+          (await auditor.auditEntries({ user: 'entries' })).entries,
+          [],
+          'a part of a username is nobody',
+        );
+        await assert.rejects(
+          reader.auditEntries({ user: 'entries-reader' }),
+          (error: LevApiError) => error.status === 403 && error.code === 'Forbidden',
+        );
+        await assert.rejects(
+          auditor.auditEntries({ user: 'entries-reader', limit: 1001 }),
+          (error: LevApiError) => error.status === 400 && /'limit'/.test(error.message),
+        );
+      },
+    );
 
     test('errors: bad input names the parameter, no identity is 401, every error carries the request id', async () => {
       const lev = as(['birth']);

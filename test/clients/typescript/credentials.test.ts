@@ -55,66 +55,73 @@ const refused = async (promise: Promise<unknown>, reason: RegExp) => {
   );
 };
 
-test('verifyCredential: genuine and standing, refused when altered, expired or foreign, and no longer standing after a correction', async (t) => {
-  const store = await emptyStore(t, 'memory');
-  const app = await startApp(t, store, testConfig({ CREDENTIAL_STATUS_TTL_S: '1' }));
-  await store.upsert(birth.name, [child(700_001_001)]);
-  const trust = { trustedIssuers: [app.url], allowHttp: true, nonce: 'nonce-1' };
-  const { text: credential } = await app.get(`/v1/credentials/birth/700001001?holderKey=${holderKey}`);
-  const presentation = await present(credential);
+test(
+  'verifyCredential: genuine and standing, refused when altered, expired or foreign, and no longer ' +
+    'standing after a correction',
+  async (t) => {
+    const store = await emptyStore(t, 'memory');
+    const app = await startApp(t, store, testConfig({ CREDENTIAL_STATUS_TTL_S: '1' }));
+    await store.upsert(birth.name, [child(700_001_001)]);
+    const trust = { trustedIssuers: [app.url], allowHttp: true, nonce: 'nonce-1' };
+    const { text: credential } = await app.get(`/v1/credentials/birth/700001001?holderKey=${holderKey}`);
+    const presentation = await present(credential);
 
-  const verified = await verifyCredential(presentation, trust);
-  assert.equal(verified.stands, true);
-  assert.equal(verified.holderBound, true);
-  assert.equal(verified.recordType, 'birth');
-  assert.deepEqual(recordClaims(verified), { child: { surname: 'Verifiable', dateOfBirth: '2010-10-10' } });
+    const verified = await verifyCredential(presentation, trust);
+    assert.equal(verified.stands, true);
+    assert.equal(verified.holderBound, true);
+    assert.equal(verified.recordType, 'birth');
+    assert.deepEqual(recordClaims(verified), { child: { surname: 'Verifiable', dateOfBirth: '2010-10-10' } });
 
-  const parts = presentation.split('~');
-  const altered = [...parts];
-  altered[1] = Buffer.from(JSON.stringify(['c2FsdA', 'surname', 'Someone'])).toString('base64url');
-  await refused(verifyCredential(altered.join('~'), { ...trust, requireKeyBinding: false }), /altered|not genuine/);
-  const withoutBinding = `${parts.slice(0, -1).join('~')}~`;
-  await refused(verifyCredential(withoutBinding, trust), /without key binding/);
-  await refused(verifyCredential(presentation, { ...trust, nonce: 'another' }), /not genuine/);
-  await refused(verifyCredential(presentation, { ...trust, now: verified.expiresAt.getTime() / 1000 + 1 }), /expired/i);
-  await refused(
-    verifyCredential(presentation, { ...trust, trustedIssuers: ['https://elsewhere.example'] }),
-    /not one trusted/,
-  );
-  await refused(verifyCredential(presentation, { ...trust, allowHttp: false }), /not an HTTPS URL/);
-  const stranger = createCredentialIssuer(await issuerKeys([newIssuerKey()]), 3600);
-  const forged = await stranger.issue({
-    issuer: app.url,
-    type: 'birth',
-    claims: { id: 700_001_001 },
-    status: { list: 1, idx: 0 },
-  });
-  await refused(verifyCredential(forged, trust), /key the issuer does not publish/);
-  await refused(verifyCredential('not a credential', trust), /not an SD-JWT/);
+    const parts = presentation.split('~');
+    const altered = [...parts];
+    altered[1] = Buffer.from(JSON.stringify(['c2FsdA', 'surname', 'Someone'])).toString('base64url');
+    await refused(verifyCredential(altered.join('~'), { ...trust, requireKeyBinding: false }), /altered|not genuine/);
+    const withoutBinding = `${parts.slice(0, -1).join('~')}~`;
+    await refused(verifyCredential(withoutBinding, trust), /without key binding/);
+    await refused(verifyCredential(presentation, { ...trust, nonce: 'another' }), /not genuine/);
+    await refused(
+      verifyCredential(presentation, { ...trust, now: verified.expiresAt.getTime() / 1000 + 1 }),
+      /expired/i,
+    );
+    await refused(
+      verifyCredential(presentation, { ...trust, trustedIssuers: ['https://elsewhere.example'] }),
+      /not one trusted/,
+    );
+    await refused(verifyCredential(presentation, { ...trust, allowHttp: false }), /not an HTTPS URL/);
+    const stranger = createCredentialIssuer(await issuerKeys([newIssuerKey()]), 3600);
+    const forged = await stranger.issue({
+      issuer: app.url,
+      type: 'birth',
+      claims: { id: 700_001_001 },
+      status: { list: 1, idx: 0 },
+    });
+    await refused(verifyCredential(forged, trust), /key the issuer does not publish/);
+    await refused(verifyCredential('not a credential', trust), /not an SD-JWT/);
 
-  // The command says the same, from a file.
-  const folder = await mkdtemp(join(tmpdir(), 'credentials-'));
-  t.after(() => rm(folder, { recursive: true, force: true }));
-  const file = join(folder, 'credential.txt');
-  await writeFile(file, credential);
-  const ok = await runCli(t, ['credentials', 'verify', file, '--issuer', app.url, '--allow-http']);
-  assert.equal(ok.code, 1, 'a holder-bound credential shown without key binding is refused');
-  const unbound = await app.get('/v1/credentials/birth/700001001');
-  await writeFile(file, unbound.text);
-  const standing = await runCli(t, ['credentials', 'verify', file, '--issuer', app.url, '--allow-http']);
-  assert.equal(standing.code, 0, standing.stderr);
-  assert.equal(JSON.parse(standing.stdout).disclosed.child.surname, 'Verifiable');
+    // The command says the same, from a file.
+    const folder = await mkdtemp(join(tmpdir(), 'credentials-'));
+    t.after(() => rm(folder, { recursive: true, force: true }));
+    const file = join(folder, 'credential.txt');
+    await writeFile(file, credential);
+    const ok = await runCli(t, ['credentials', 'verify', file, '--issuer', app.url, '--allow-http']);
+    assert.equal(ok.code, 1, 'a holder-bound credential shown without key binding is refused');
+    const unbound = await app.get('/v1/credentials/birth/700001001');
+    await writeFile(file, unbound.text);
+    const standing = await runCli(t, ['credentials', 'verify', file, '--issuer', app.url, '--allow-http']);
+    assert.equal(standing.code, 0, standing.stderr);
+    assert.equal(JSON.parse(standing.stdout).disclosed.child.surname, 'Verifiable');
 
-  // A correction: still genuine, no longer standing (the list is kept for its ttl of 1 s).
-  await store.upsert(birth.name, [child(700_001_001, 'Forenames corrected')]);
-  await new Promise((resolve) => setTimeout(resolve, 2200));
-  const after = await verifyCredential(presentation, trust);
-  assert.equal(after.stands, false);
-  const revoked = await runCli(t, ['credentials', 'verify', file, '--issuer', app.url, '--allow-http']);
-  assert.equal(revoked.code, 1);
-  assert.equal(JSON.parse(revoked.stdout).stands, false);
-  assert.match(revoked.stderr, /no longer stands/);
-});
+    // A correction: still genuine, no longer standing (the list is kept for its ttl of 1 s).
+    await store.upsert(birth.name, [child(700_001_001, 'Forenames corrected')]);
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    const after = await verifyCredential(presentation, trust);
+    assert.equal(after.stands, false);
+    const revoked = await runCli(t, ['credentials', 'verify', file, '--issuer', app.url, '--allow-http']);
+    assert.equal(revoked.code, 1);
+    assert.equal(JSON.parse(revoked.stdout).stands, false);
+    assert.match(revoked.stderr, /no longer stands/);
+  },
+);
 
 test('rotate-key: new credentials are signed by the new key, earlier ones still verify', async (t) => {
   const folder = await mkdtemp(join(tmpdir(), 'credential-keys-'));
@@ -148,38 +155,41 @@ test('rotate-key: new credentials are signed by the new key, earlier ones still 
   assert.equal((await verifyCredential(before, options)).stands, true, 'signed by the earlier key, still published');
 });
 
-test('a JWT whose header or payload is no JSON object is not a credential; a disclosure given twice is refused', async (t) => {
-  const store = await emptyStore(t, 'memory');
-  const app = await startApp(t, store);
-  await store.upsert(birth.name, [child(700_001_003)]);
-  const trust = { trustedIssuers: [app.url], allowHttp: true };
-  const b64 = (json: string) => Buffer.from(json).toString('base64url');
-  const header = b64('{"alg":"ES256"}');
-  // The fuzz's case first: a payload of JSON null, which was read as an object ("reading 'iss'").
-  for (const jwt of [
-    'eyJhbGciOiJFUzI1NiJ9.bnVsbA.AAAA',
-    ...['1', '"iss"', '[]', 'true'].map((json) => `${header}.${b64(json)}.AAAA`),
-    `${b64('null')}.${b64('{"iss":"x"}')}.AAAA`,
-  ]) {
-    await assert.rejects(
-      verifyCredential(`${jwt}~`, trust),
-      (error: unknown) => error instanceof NotACredentialError && /cannot be read/.test(error.message),
-      jwt,
-    );
-  }
-  const folder = await mkdtemp(join(tmpdir(), 'credentials-'));
-  t.after(() => rm(folder, { recursive: true, force: true }));
-  const file = join(folder, 'null.txt');
-  await writeFile(file, 'eyJhbGciOiJFUzI1NiJ9.bnVsbA.AAAA~');
-  const cli = await runCli(t, ['credentials', 'verify', file, '--issuer', app.url, '--allow-http']);
-  assert.equal(cli.code, 1);
-  assert.deepEqual(JSON.parse(cli.stdout), { genuine: false, reason: 'its issuer-signed JWT cannot be read' });
-  assert.doesNotMatch(cli.stderr, /TypeError|Cannot read properties/);
+test(
+  'a JWT whose header or payload is no JSON object is ' + 'not a credential; a disclosure given twice is refused',
+  async (t) => {
+    const store = await emptyStore(t, 'memory');
+    const app = await startApp(t, store);
+    await store.upsert(birth.name, [child(700_001_003)]);
+    const trust = { trustedIssuers: [app.url], allowHttp: true };
+    const b64 = (json: string) => Buffer.from(json).toString('base64url');
+    const header = b64('{"alg":"ES256"}');
+    // The fuzz's case first: a payload of JSON null, which was read as an object ("reading 'iss'").
+    for (const jwt of [
+      'eyJhbGciOiJFUzI1NiJ9.bnVsbA.AAAA',
+      ...['1', '"iss"', '[]', 'true'].map((json) => `${header}.${b64(json)}.AAAA`),
+      `${b64('null')}.${b64('{"iss":"x"}')}.AAAA`,
+    ]) {
+      await assert.rejects(
+        verifyCredential(`${jwt}~`, trust),
+        (error: unknown) => error instanceof NotACredentialError && /cannot be read/.test(error.message),
+        jwt,
+      );
+    }
+    const folder = await mkdtemp(join(tmpdir(), 'credentials-'));
+    t.after(() => rm(folder, { recursive: true, force: true }));
+    const file = join(folder, 'null.txt');
+    await writeFile(file, 'eyJhbGciOiJFUzI1NiJ9.bnVsbA.AAAA~');
+    const cli = await runCli(t, ['credentials', 'verify', file, '--issuer', app.url, '--allow-http']);
+    assert.equal(cli.code, 1);
+    assert.deepEqual(JSON.parse(cli.stdout), { genuine: false, reason: 'its issuer-signed JWT cannot be read' });
+    assert.doesNotMatch(cli.stderr, /TypeError|Cannot read properties/);
 
-  // A real credential of the service, one of its disclosures repeated.
-  const { text: credential } = await app.get('/v1/credentials/birth/700001003');
-  assert.equal((await verifyCredential(credential, trust)).stands, true);
-  const parts = credential.split('~');
-  const repeated = [parts[0], parts[1], ...parts.slice(1)].join('~');
-  await refused(verifyCredential(repeated, trust), /given more than once/);
-});
+    // A real credential of the service, one of its disclosures repeated.
+    const { text: credential } = await app.get('/v1/credentials/birth/700001003');
+    assert.equal((await verifyCredential(credential, trust)).stands, true);
+    const parts = credential.split('~');
+    const repeated = [parts[0], parts[1], ...parts.slice(1)].join('~');
+    await refused(verifyCredential(repeated, trust), /given more than once/);
+  },
+);

@@ -32,8 +32,10 @@ async function servedWithFixture(): Promise<Record<string, any>> {
   }
 }
 
-const CHECK = `
-import { RECORD_TYPES, type RecordOf, type RecordType, type SearchParamsOf, type SuggestionOf, type VerificationParamsOf } from './client.ts';
+const CHECK =
+  `
+import { RECORD_TYPES, type RecordOf, type RecordType, type SearchParamsOf, type SuggestionOf, type ` +
+  `VerificationParamsOf } from './client.ts';
 type Typed<X> = [X] extends [never] ? false : true;
 export const type: RecordType = 'testfixture';
 export const listed: boolean = RECORD_TYPES.includes('testfixture');

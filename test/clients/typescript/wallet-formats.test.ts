@@ -37,78 +37,82 @@ const claimsOf = (view: (typeof views)[number]) =>
     ),
   ).claims;
 
-test('the client verifies an mdoc and a JWT VC of every type against the service, and refuses altered ones', async (t) => {
-  const key = newIssuerKey();
-  const signer = await documentSigner(undefined);
-  const env = {
-    CREDENTIAL_SIGNING_KEY: key.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    CREDENTIAL_IACA_CERTIFICATES: signer.iacas.map(certificatePem).join(''),
-    CREDENTIAL_DOCUMENT_SIGNER: `${signer.privateKey.export({ format: 'pem', type: 'pkcs8' })}${certificatePem(signer.certificate)}`,
-  };
-  const store = await emptyStore(t, 'memory');
-  const running = await startApp(t, store, testConfig(env));
-  const issuer = running.url;
-  const options = { trustedIssuers: [issuer], allowHttp: true };
-  const mdoc = msoMdocFormat({ signer: async () => signer, validityS: 86_400 });
-  const jwtVc = jwtVcJsonFormat({ keys: await issuerKeys([key]), validityS: 86_400 });
+test(
+  'the client verifies an mdoc and a JWT VC of every ' + 'type against the service, and refuses altered ones',
+  async (t) => {
+    const key = newIssuerKey();
+    const signer = await documentSigner(undefined);
+    const env = {
+      CREDENTIAL_SIGNING_KEY: key.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      CREDENTIAL_IACA_CERTIFICATES: signer.iacas.map(certificatePem).join(''),
+      CREDENTIAL_DOCUMENT_SIGNER:
+        `${signer.privateKey.export({ format: 'pem', type: 'pkcs8' })}` + `${certificatePem(signer.certificate)}`,
+    };
+    const store = await emptyStore(t, 'memory');
+    const running = await startApp(t, store, testConfig(env));
+    const issuer = running.url;
+    const options = { trustedIssuers: [issuer], allowHttp: true };
+    const mdoc = msoMdocFormat({ signer: async () => signer, validityS: 86_400 });
+    const jwtVc = jwtVcJsonFormat({ keys: await issuerKeys([key]), validityS: 86_400 });
 
-  for (const view of views) {
-    const description = view.record;
+    for (const view of views) {
+      const description = view.record;
+      const claims = claimsOf(view);
+      const holderKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }) as JWK;
+      const status = await store.credentials.allocate(description.name, FULL_ID);
+
+      const issued = await mdoc.issue({ issuer, description, claims, status, holderKey });
+      const verified = await verifyMdoc(issued, options);
+      assert.equal(verified.recordType, description.name);
+      assert.equal(verified.stands, true);
+      assert.equal(verified.claims.id, FULL_ID);
+      assert.deepEqual(
+        { x: (verified.holder as JWK).x, y: (verified.holder as JWK).y },
+        { x: holderKey.x, y: holderKey.y },
+      );
+
+      const vc = await jwtVc.issue({ issuer, description, claims, status, holderKey });
+      const checked = await verifyJwtVc(vc, options);
+      assert.equal(checked.recordType, description.name);
+      assert.equal(checked.stands, true);
+      assert.equal(checked.holder, didKey(holderKey));
+      assert.equal(checked.claims[`${description.name}Id`], FULL_ID);
+    }
+
+    const [view] = views;
     const claims = claimsOf(view);
     const holderKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }) as JWK;
-    const status = await store.credentials.allocate(description.name, FULL_ID);
+    const status = await store.credentials.allocate(view.record.name, FULL_ID);
+    const input = { issuer, description: view.record, claims, status, holderKey };
 
-    const issued = await mdoc.issue({ issuer, description, claims, status, holderKey });
-    const verified = await verifyMdoc(issued, options);
-    assert.equal(verified.recordType, description.name);
-    assert.equal(verified.stands, true);
-    assert.equal(verified.claims.id, FULL_ID);
-    assert.deepEqual(
-      { x: (verified.holder as JWK).x, y: (verified.holder as JWK).y },
-      { x: holderKey.x, y: holderKey.y },
+    // An item's value altered after signing: its digest no longer matches the MSO's.
+    const issued = Buffer.from(await mdoc.issue(input), 'base64url');
+    const surname = Buffer.from(JSON.stringify(claims).match(/"surname":"([A-Za-z]+)"/)?.[1] ?? 'none in the claims');
+    const tampered = Buffer.from(issued);
+    const where = tampered.indexOf(surname);
+    assert.ok(where > 0, 'a surname is in the CBOR');
+    tampered[where] = tampered[where] === 0x41 ? 0x42 : 0x41;
+    await assert.rejects(
+      verifyMdoc(tampered.toString('base64url'), options),
+      (error: Error) => error instanceof CredentialVerificationError && /digest/i.test(error.message),
     );
 
-    const vc = await jwtVc.issue({ issuer, description, claims, status, holderKey });
-    const checked = await verifyJwtVc(vc, options);
-    assert.equal(checked.recordType, description.name);
-    assert.equal(checked.stands, true);
-    assert.equal(checked.holder, didKey(holderKey));
-    assert.equal(checked.claims[`${description.name}Id`], FULL_ID);
-  }
+    // An mdoc whose document signer another IACA issued.
+    const other = msoMdocFormat({ signer: () => documentSigner(undefined), validityS: 86_400 });
+    await assert.rejects(verifyMdoc(await other.issue(input), options), /no IACA the issuer publishes/);
 
-  const [view] = views;
-  const claims = claimsOf(view);
-  const holderKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }) as JWK;
-  const status = await store.credentials.allocate(view.record.name, FULL_ID);
-  const input = { issuer, description: view.record, claims, status, holderKey };
-
-  // An item's value altered after signing: its digest no longer matches the MSO's.
-  const issued = Buffer.from(await mdoc.issue(input), 'base64url');
-  const surname = Buffer.from(JSON.stringify(claims).match(/"surname":"([A-Za-z]+)"/)?.[1] ?? 'none in the claims');
-  const tampered = Buffer.from(issued);
-  const where = tampered.indexOf(surname);
-  assert.ok(where > 0, 'a surname is in the CBOR');
-  tampered[where] = tampered[where] === 0x41 ? 0x42 : 0x41;
-  await assert.rejects(
-    verifyMdoc(tampered.toString('base64url'), options),
-    (error: Error) => error instanceof CredentialVerificationError && /digest/i.test(error.message),
-  );
-
-  // An mdoc whose document signer another IACA issued.
-  const other = msoMdocFormat({ signer: () => documentSigner(undefined), validityS: 86_400 });
-  await assert.rejects(verifyMdoc(await other.issue(input), options), /no IACA the issuer publishes/);
-
-  // A JWT VC with its payload altered, and one of an issuer not trusted.
-  const vc = await jwtVc.issue(input);
-  const [h, p, s] = vc.split('.');
-  const payload = JSON.parse(Buffer.from(p as string, 'base64url').toString());
-  payload.credentialSubject.birthId = 1;
-  await assert.rejects(
-    verifyJwtVc(`${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`, options),
-    /signature/,
-  );
-  await assert.rejects(
-    verifyJwtVc(vc, { trustedIssuers: ['https://elsewhere.example'], allowHttp: true }),
-    /not one trusted here/,
-  );
-});
+    // A JWT VC with its payload altered, and one of an issuer not trusted.
+    const vc = await jwtVc.issue(input);
+    const [h, p, s] = vc.split('.');
+    const payload = JSON.parse(Buffer.from(p as string, 'base64url').toString());
+    payload.credentialSubject.birthId = 1;
+    await assert.rejects(
+      verifyJwtVc(`${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`, options),
+      /signature/,
+    );
+    await assert.rejects(
+      verifyJwtVc(vc, { trustedIssuers: ['https://elsewhere.example'], allowHttp: true }),
+      /not one trusted here/,
+    );
+  },
+);

@@ -13,47 +13,50 @@ import { emptyStore } from '../../helper.ts';
 import { SETTINGS, startReceiver, until } from '../../webhooks/receiver.ts';
 import { builtInType } from '../../record-types.ts';
 
-test('verifyWebhook accepts what the service signed, with the secret or the public key, and nothing else', async (t) => {
-  const store = await emptyStore(t, 'memory');
-  const receiver = await startReceiver(t);
-  const secret = newSecret();
-  const signingKey = newSigningKey();
-  await store.subscriptions.add({ client: 'dwp', events: ['death.registered'], fields: [] });
-  await store.webhooks.setEndpoint('dwp', { url: receiver.url }, { secret, signingKey });
-  const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, {
-    pollMs: 50,
-  });
-  t.after(() => delivery.stop());
-  const source: Source = {
-    name: 'one',
-    size: undefined,
-    open: () => [
-      JSON.stringify({
-        id: 41,
-        deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
-        status: { blocked: false },
-      }),
-    ],
-  };
-  await loadSources(store.writer, builtInType('death'), [source]);
-  await until(() => receiver.received.length === 1, 'the delivery');
-  const { headers, body } = receiver.received[0];
+test(
+  'verifyWebhook accepts what the service signed, ' + 'with the secret or the public key, and nothing else',
+  async (t) => {
+    const store = await emptyStore(t, 'memory');
+    const receiver = await startReceiver(t);
+    const secret = newSecret();
+    const signingKey = newSigningKey();
+    await store.subscriptions.add({ client: 'dwp', events: ['death.registered'], fields: [] });
+    await store.webhooks.setEndpoint('dwp', { url: receiver.url }, { secret, signingKey });
+    const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, {
+      pollMs: 50,
+    });
+    t.after(() => delivery.stop());
+    const source: Source = {
+      name: 'one',
+      size: undefined,
+      open: () => [
+        JSON.stringify({
+          id: 41,
+          deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
+          status: { blocked: false },
+        }),
+      ],
+    };
+    await loadSources(store.writer, builtInType('death'), [source]);
+    await until(() => receiver.received.length === 1, 'the delivery');
+    const { headers, body } = receiver.received[0];
 
-  const event = verifyWebhook(headers, body, secret);
-  assert.equal(event.type, 'death.registered');
-  assert.equal(event.subject, '41');
-  assert.deepEqual(verifyWebhook(new Headers(headers), Buffer.from(body), publicKeyOf(signingKey)), event);
+    const event = verifyWebhook(headers, body, secret);
+    assert.equal(event.type, 'death.registered');
+    assert.equal(event.subject, '41');
+    assert.deepEqual(verifyWebhook(new Headers(headers), Buffer.from(body), publicKeyOf(signingKey)), event);
 
-  assert.throws(() => verifyWebhook(headers, body.replace('41', '42'), secret), WebhookVerificationError);
-  assert.throws(
-    () => verifyWebhook(headers, body.replace('41', '42'), publicKeyOf(signingKey)),
-    WebhookVerificationError,
-  );
-  assert.throws(() => verifyWebhook(headers, body, newSecret()), WebhookVerificationError);
-  assert.throws(() => verifyWebhook(headers, body, publicKeyOf(newSigningKey())), /No matching signature/);
-  const stale = { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) - 3600) };
-  assert.throws(() => verifyWebhook(stale, body, secret), WebhookVerificationError);
-  assert.throws(() => verifyWebhook(stale, body, publicKeyOf(signingKey)), /too old/);
-  assert.throws(() => verifyWebhook({}, body, secret), /Missing required header webhook-id/);
-  assert.throws(() => verifyWebhook(headers, body, 'hunter2'), TypeError);
-});
+    assert.throws(() => verifyWebhook(headers, body.replace('41', '42'), secret), WebhookVerificationError);
+    assert.throws(
+      () => verifyWebhook(headers, body.replace('41', '42'), publicKeyOf(signingKey)),
+      WebhookVerificationError,
+    );
+    assert.throws(() => verifyWebhook(headers, body, newSecret()), WebhookVerificationError);
+    assert.throws(() => verifyWebhook(headers, body, publicKeyOf(newSigningKey())), /No matching signature/);
+    const stale = { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) - 3600) };
+    assert.throws(() => verifyWebhook(stale, body, secret), WebhookVerificationError);
+    assert.throws(() => verifyWebhook(stale, body, publicKeyOf(signingKey)), /too old/);
+    assert.throws(() => verifyWebhook({}, body, secret), /Missing required header webhook-id/);
+    assert.throws(() => verifyWebhook(headers, body, 'hunter2'), TypeError);
+  },
+);

@@ -38,7 +38,9 @@ async function resolveDidWeb(
   did: string,
 ): Promise<{ id: string; verificationMethod: { id: string; publicKeyJwk: JWK }[]; assertionMethod: string[] }> {
   const [, , host, ...path] = did.split(':');
-  const url = `http://${decodeURIComponent(host)}${path.length ? `/${path.map(decodeURIComponent).join('/')}/did.json` : '/.well-known/did.json'}`;
+  const url = `http://${decodeURIComponent(host)}${
+    path.length ? `/${path.map(decodeURIComponent).join('/')}` + `/did.json` : '/.well-known/did.json'
+  }`;
   const response = await fetch(url);
   assert.equal(response.status, 200);
   return (await response.json()) as never;
@@ -47,55 +49,58 @@ async function resolveDidWeb(
 const signingKey = newIssuerKey();
 const pem = signingKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
-test('the JWT VC of 123456789 of every type verifies with jose against the did:web document the service serves', async (t) => {
-  const running = await startApp(t, await emptyStore(t, 'memory'), testConfig({ CREDENTIAL_SIGNING_KEY: pem }));
-  const issuer = running.url;
-  const format = jwtVcJsonFormat({ keys: await issuerKeys([signingKey]), validityS: 86_400 });
-  for (const view of views) {
-    const holder = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }) as JWK;
-    const claims = mockClaims(view);
-    const jwt = await format.issue({
-      issuer,
-      description: view.record,
-      claims,
-      status: { list: 2, idx: 77 },
-      holderKey: holder,
-    });
+test(
+  'the JWT VC of 123456789 of every type verifies with ' + 'jose against the did:web document the service serves',
+  async (t) => {
+    const running = await startApp(t, await emptyStore(t, 'memory'), testConfig({ CREDENTIAL_SIGNING_KEY: pem }));
+    const issuer = running.url;
+    const format = jwtVcJsonFormat({ keys: await issuerKeys([signingKey]), validityS: 86_400 });
+    for (const view of views) {
+      const holder = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }) as JWK;
+      const claims = mockClaims(view);
+      const jwt = await format.issue({
+        issuer,
+        description: view.record,
+        claims,
+        status: { list: 2, idx: 77 },
+        holderKey: holder,
+      });
 
-    const { kid, typ, cty } = decodeProtectedHeader(jwt);
-    assert.equal(typ, 'vc+jwt');
-    assert.equal(cty, 'vc');
-    const did = (kid as string).split('#')[0];
-    assert.equal(did, didWeb(issuer));
-    const document = await resolveDidWeb(did);
-    assert.equal(document.id, did);
-    assert.ok(document.assertionMethod.includes(kid as string), 'the key may assert (issue)');
-    const method = document.verificationMethod.find((m) => m.id === kid);
-    assert.ok(method, 'the kid is a verification method of the document');
-    const { payload } = await jwtVerify(jwt, await importJWK(method.publicKeyJwk, 'ES256'), {
-      issuer: did,
-      typ: 'vc+jwt',
-      algorithms: ['ES256'],
-    });
+      const { kid, typ, cty } = decodeProtectedHeader(jwt);
+      assert.equal(typ, 'vc+jwt');
+      assert.equal(cty, 'vc');
+      const did = (kid as string).split('#')[0];
+      assert.equal(did, didWeb(issuer));
+      const document = await resolveDidWeb(did);
+      assert.equal(document.id, did);
+      assert.ok(document.assertionMethod.includes(kid as string), 'the key may assert (issue)');
+      const method = document.verificationMethod.find((m) => m.id === kid);
+      assert.ok(method, 'the kid is a verification method of the document');
+      const { payload } = await jwtVerify(jwt, await importJWK(method.publicKeyJwk, 'ES256'), {
+        issuer: did,
+        typ: 'vc+jwt',
+        algorithms: ['ES256'],
+      });
 
-    assert.equal(payload.sub, didKey(holder));
-    assert.match(payload.sub as string, /^did:key:zDn/, 'a P-256 did:key');
-    assert.deepEqual(payload.type, ['VerifiableCredential', vcType(view.record.name)]);
-    assert.equal(payload.issuer, did);
-    assert.deepEqual(payload['@context'], ['https://www.w3.org/ns/credentials/v2']);
-    const { id, ...subject } = payload.credentialSubject as Record<string, unknown>;
-    assert.equal(id, payload.sub);
-    const { id: systemNumber, ...rest } = claims;
-    assert.deepEqual(
-      subject,
-      { [`${view.record.name}Id`]: systemNumber, ...rest },
-      "the record's id is <type>Id, the subject's id the holder",
-    );
-    assert.deepEqual(payload.status, { status_list: { idx: 77, uri: `${issuer}/v1/credentials/status/2` } });
-    assert.equal((payload.credentialStatus as { statusListIndex: number }).statusListIndex, 77);
-    assert.equal(Date.parse(payload.validUntil as string) / 1000, payload.exp);
-  }
-});
+      assert.equal(payload.sub, didKey(holder));
+      assert.match(payload.sub as string, /^did:key:zDn/, 'a P-256 did:key');
+      assert.deepEqual(payload.type, ['VerifiableCredential', vcType(view.record.name)]);
+      assert.equal(payload.issuer, did);
+      assert.deepEqual(payload['@context'], ['https://www.w3.org/ns/credentials/v2']);
+      const { id, ...subject } = payload.credentialSubject as Record<string, unknown>;
+      assert.equal(id, payload.sub);
+      const { id: systemNumber, ...rest } = claims;
+      assert.deepEqual(
+        subject,
+        { [`${view.record.name}Id`]: systemNumber, ...rest },
+        "the record's id is <type>Id, the subject's id the holder",
+      );
+      assert.deepEqual(payload.status, { status_list: { idx: 77, uri: `${issuer}/v1/credentials/status/2` } });
+      assert.equal((payload.credentialStatus as { statusListIndex: number }).statusListIndex, 77);
+      assert.equal(Date.parse(payload.validUntil as string) / 1000, payload.exp);
+    }
+  },
+);
 
 test('a JWT VC signed by a key the DID document does not list fails', async (t) => {
   const running = await startApp(t, await emptyStore(t, 'memory'), testConfig({ CREDENTIAL_SIGNING_KEY: pem }));

@@ -61,87 +61,91 @@ const format = msoMdocFormat({ signer: async () => signer, validityS: 365 * 86_4
 const iacaPem = certificatePem(signer.iacas[0]);
 
 for (const view of views) {
-  test(`the ${view.record.name} mdoc of ${FULL_ID} verifies with @auth0/mdl: signature, chain to the IACA, digests, validity, device key`, async () => {
-    const description = view.record;
-    const doctype = mdocDoctype(description.name);
-    const claims = mockClaims(view);
-    const { publicJwk, privateJwk } = holder();
-    const credential = await format.issue({
-      issuer: ISSUER,
-      description,
-      claims,
-      status: { list: 3, idx: 4242 },
-      holderKey: publicJwk,
-    });
-    const ids = mdocElements(description).filter(
-      (element) =>
-        element.path.reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], claims) != null,
-    );
-    assert.ok(ids.length > 5, 'the record has claims');
-
-    const transcript = cborEncode(
-      DataItem.fromData([null, null, ['mdoc-nonce', 'client', 'https://verifier.example', 'nonce']]),
-    );
-    const response = await present(
-      credential,
-      doctype,
-      ids.map((e) => e.id),
-      privateJwk,
-      transcript,
-    );
-    const checks: { status: string; check: string; reason?: string }[] = [];
-    const verified = await new Verifier([iacaPem]).verify(response, {
-      encodedSessionTranscript: transcript,
-      onCheck: (check) => checks.push(check),
-    });
-    assert.deepEqual(
-      checks.filter((check) => check.status !== 'PASSED'),
-      [],
-    );
-    for (const id of [
-      'ISSUER_SIGNATURE_VALIDITY',
-      'ISSUER_CERTIFICATE_VALIDITY',
-      'MSO_VALIDITY_AT_VERIFICATION_TIME',
-      'DEVICE_SIGNATURE_VALIDITY',
-    ]) {
-      assert.ok(
-        checks.some((check) => (check as { id?: string }).id === id && check.status === 'PASSED'),
-        id,
+  test(
+    `the ${view.record.name} mdoc of ${FULL_ID} verifies with @auth0/mdl: signature, chain to the IACA, ` +
+      `digests, validity, device key`,
+    async () => {
+      const description = view.record;
+      const doctype = mdocDoctype(description.name);
+      const claims = mockClaims(view);
+      const { publicJwk, privateJwk } = holder();
+      const credential = await format.issue({
+        issuer: ISSUER,
+        description,
+        claims,
+        status: { list: 3, idx: 4242 },
+        holderKey: publicJwk,
+      });
+      const ids = mdocElements(description).filter(
+        (element) =>
+          element.path.reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], claims) != null,
       );
-    }
-    assert.equal(
-      checks.filter((check) => (check as { id?: string }).id === 'ATTRIBUTE_DIGEST_MATCH').length,
-      ids.length,
-      'every item digest checked',
-    );
+      assert.ok(ids.length > 5, 'the record has claims');
 
-    // What it says: every element the record has, dates as full-dates; the status reference.
-    const [document] = verified.documents;
-    const values = Object.fromEntries(
-      document.issuerSigned.nameSpaces[doctype].map((item) => [item.elementIdentifier, item.elementValue]),
-    );
-    for (const element of ids) {
-      const expected = element.path.reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], claims);
-      const got = values[element.id];
+      const transcript = cborEncode(
+        DataItem.fromData([null, null, ['mdoc-nonce', 'client', 'https://verifier.example', 'nonce']]),
+      );
+      const response = await present(
+        credential,
+        doctype,
+        ids.map((e) => e.id),
+        privateJwk,
+        transcript,
+      );
+      const checks: { status: string; check: string; reason?: string }[] = [];
+      const verified = await new Verifier([iacaPem]).verify(response, {
+        encodedSessionTranscript: transcript,
+        onCheck: (check) => checks.push(check),
+      });
       assert.deepEqual(
-        element.date ? new Date(got as Date).toISOString().slice(0, 10) : plain(got),
-        expected,
-        element.id,
+        checks.filter((check) => check.status !== 'PASSED'),
+        [],
       );
-    }
-    const mso = document.issuerSigned.issuerAuth.decodedPayload as unknown as {
-      status: Map<string, Map<string, unknown>>;
-      docType: string;
-    };
-    assert.equal(mso.docType, doctype);
-    const statusList = (
-      mso.status instanceof Map
-        ? mso.status.get('status_list')
-        : (mso.status as Record<string, Map<string, unknown>>).status_list
-    ) as Map<string, unknown> | Record<string, unknown>;
-    const reference = statusList instanceof Map ? Object.fromEntries(statusList) : statusList;
-    assert.deepEqual(reference, { idx: 4242, uri: `${ISSUER}/v1/credentials/status/3` });
-  });
+      for (const id of [
+        'ISSUER_SIGNATURE_VALIDITY',
+        'ISSUER_CERTIFICATE_VALIDITY',
+        'MSO_VALIDITY_AT_VERIFICATION_TIME',
+        'DEVICE_SIGNATURE_VALIDITY',
+      ]) {
+        assert.ok(
+          checks.some((check) => (check as { id?: string }).id === id && check.status === 'PASSED'),
+          id,
+        );
+      }
+      assert.equal(
+        checks.filter((check) => (check as { id?: string }).id === 'ATTRIBUTE_DIGEST_MATCH').length,
+        ids.length,
+        'every item digest checked',
+      );
+
+      // What it says: every element the record has, dates as full-dates; the status reference.
+      const [document] = verified.documents;
+      const values = Object.fromEntries(
+        document.issuerSigned.nameSpaces[doctype].map((item) => [item.elementIdentifier, item.elementValue]),
+      );
+      for (const element of ids) {
+        const expected = element.path.reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], claims);
+        const got = values[element.id];
+        assert.deepEqual(
+          element.date ? new Date(got as Date).toISOString().slice(0, 10) : plain(got),
+          expected,
+          element.id,
+        );
+      }
+      const mso = document.issuerSigned.issuerAuth.decodedPayload as unknown as {
+        status: Map<string, Map<string, unknown>>;
+        docType: string;
+      };
+      assert.equal(mso.docType, doctype);
+      const statusList = (
+        mso.status instanceof Map
+          ? mso.status.get('status_list')
+          : (mso.status as Record<string, Map<string, unknown>>).status_list
+      ) as Map<string, unknown> | Record<string, unknown>;
+      const reference = statusList instanceof Map ? Object.fromEntries(statusList) : statusList;
+      assert.deepEqual(reference, { idx: 4242, uri: `${ISSUER}/v1/credentials/status/3` });
+    },
+  );
 }
 
 test("an mdoc presented with another key than the holder's fails the device signature", async () => {

@@ -58,7 +58,8 @@ test('a field added to a description appears in its configuration, and nothing e
     walletFormats({ keys, signer, validityS: 3600 }).length,
     'one configuration of deaths a format',
   );
-  // In every format, the one claim added is the new field, labelled from its description (each format names its path its own way).
+  // In every format, the one claim added is the new field, labelled from its description (each format names
+  // its path its own way).
   for (const id of deathIds) {
     const added = claims(after, id).filter(
       (claim) => !claims(before, id).some((old) => JSON.stringify(old) === JSON.stringify(claim)),

@@ -115,27 +115,30 @@ describe('in the process', () => {
     assert.deepEqual(new Set(statuses), new Set([200]));
   });
 
-  test('with REDIS_URL but no Redis answering: the service starts, each process counts alone, and the log says so', async (t) => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as { port: number }).port;
-    await new Promise((resolve) => closed.close(resolve));
-    const lines: string[] = [];
-    const logger = pino(
-      { level: 'info' },
-      new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) }),
-    );
-    const app = await startApp(
-      t,
-      store,
-      testConfig({ RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_BURST: '2', REDIS_URL: `redis://127.0.0.1:${port}` }),
-      logger,
-    );
-    assert.ok(lines.some((line) => line.includes('Redis does not answer; each process counts alone')));
-    const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await app.get(BIRTH, as('svc-a'))).status);
-    assert.deepEqual(statuses, [200, 200, 429]);
-  });
+  test(
+    'with REDIS_URL but no Redis answering: the service ' + 'starts, each process counts alone, and the log says so',
+    async (t) => {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as { port: number }).port;
+      await new Promise((resolve) => closed.close(resolve));
+      const lines: string[] = [];
+      const logger = pino(
+        { level: 'info' },
+        new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) }),
+      );
+      const app = await startApp(
+        t,
+        store,
+        testConfig({ RATE_LIMIT_PER_MINUTE: '60', RATE_LIMIT_BURST: '2', REDIS_URL: `redis://127.0.0.1:${port}` }),
+        logger,
+      );
+      assert.ok(lines.some((line) => line.includes('Redis does not answer; each process counts alone')));
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await app.get(BIRTH, as('svc-a'))).status);
+      assert.deepEqual(statuses, [200, 200, 429]);
+    },
+  );
 });
 
 describe('shared through Redis', () => {

@@ -55,62 +55,67 @@ async function pickedUp(app: RunningApp, id: number, format: string): Promise<st
 }
 
 for (const kind of await storeKinds()) {
-  test(`${kind}: a load that corrects a registration revokes its credentials in every format, and only those`, async (t) => {
-    const { correction, marginalNote } = birth.changes;
-    assert.ok(correction && marginalNote, 'births record corrections and marginal notes');
-    const revoking: readonly string[] = REVOKING_REASONS;
-    assert.ok(revoking.includes('corrected') && !revoking.includes('marginal-note'), 'the reasons this test gives');
-    const store = await emptyStore(t, kind);
-    const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
-    const dir = await tempDir(t);
-    const load = async (name: string, entries: Json[]) => {
-      const file = join(dir, name);
-      await writeFile(file, ndjson(entries));
-      return loadFiles(store.writer, birth, [file]);
-    };
-    assert.equal((await load('births.ndjson', [entry(CORRECTED), entry(NOTED)])).inserted, 2);
+  test(
+    `${kind}: a load that corrects a registration revokes ` + `its credentials in every format, and only those`,
+    async (t) => {
+      const { correction, marginalNote } = birth.changes;
+      assert.ok(correction && marginalNote, 'births record corrections and marginal notes');
+      const revoking: readonly string[] = REVOKING_REASONS;
+      assert.ok(revoking.includes('corrected') && !revoking.includes('marginal-note'), 'the reasons this test gives');
+      const store = await emptyStore(t, kind);
+      const app = await startApp(t, store, testConfig({ MOCK_ENFORCE_ROLES: 'true' }));
+      const dir = await tempDir(t);
+      const load = async (name: string, entries: Json[]) => {
+        const file = join(dir, name);
+        await writeFile(file, ndjson(entries));
+        return loadFiles(store.writer, birth, [file]);
+      };
+      assert.equal((await load('births.ndjson', [entry(CORRECTED), entry(NOTED)])).inserted, 2);
 
-    const { body: metadata } = await app.get('/.well-known/openid-credential-issuer', {});
-    const formats = [
-      ...new Set(Object.values(metadata.credential_configurations_supported).map((c: any) => c.format as string)),
-    ];
-    assert.deepEqual([...formats].sort(), Object.keys(STATUS).sort(), 'a status reader for every format issued');
-    const held: { format: string; id: number; status: () => Promise<number> }[] = [];
-    for (const format of formats) {
-      for (const id of [CORRECTED, NOTED]) {
-        const credential = await pickedUp(app, id, format);
-        const status = () => STATUS[format](credential, { issuer: app.url, type: birth.name });
-        assert.equal(await status(), 0, `${format} of ${id}: stands when picked up`);
-        held.push({ format, id, status });
+      const { body: metadata } = await app.get('/.well-known/openid-credential-issuer', {});
+      const formats = [
+        ...new Set(Object.values(metadata.credential_configurations_supported).map((c: any) => c.format as string)),
+      ];
+      assert.deepEqual([...formats].sort(), Object.keys(STATUS).sort(), 'a status reader for every format issued');
+      const held: { format: string; id: number; status: () => Promise<number> }[] = [];
+      for (const format of formats) {
+        for (const id of [CORRECTED, NOTED]) {
+          const credential = await pickedUp(app, id, format);
+          const status = () => STATUS[format](credential, { issuer: app.url, type: birth.name });
+          assert.equal(await status(), 0, `${format} of ${id}: stands when picked up`);
+          held.push({ format, id, status });
+        }
       }
-    }
 
-    const head = (await store.events.bounds(new Date(0))).head;
-    const updated = await load('update.ndjson', [
-      entry(CORRECTED, (record) => setPath(record, correction, 'Surname corrected on the authority of the registrar')),
-      entry(NOTED, (record) => setPath(record, marginalNote, 'Name changed by deed poll')),
-    ]);
-    assert.equal(updated.updated, 2);
-    const { events } = await store.events.read(head, ['birth.updated'], 10);
-    assert.deepEqual(
-      events.map((event) => [event.recordId, event.reason]),
-      [
-        [CORRECTED, 'corrected'],
-        [NOTED, 'marginal-note'],
-      ],
-    );
+      const head = (await store.events.bounds(new Date(0))).head;
+      const updated = await load('update.ndjson', [
+        entry(CORRECTED, (record) =>
+          setPath(record, correction, 'Surname corrected on the authority of the registrar'),
+        ),
+        entry(NOTED, (record) => setPath(record, marginalNote, 'Name changed by deed poll')),
+      ]);
+      assert.equal(updated.updated, 2);
+      const { events } = await store.events.read(head, ['birth.updated'], 10);
+      assert.deepEqual(
+        events.map((event) => [event.recordId, event.reason]),
+        [
+          [CORRECTED, 'corrected'],
+          [NOTED, 'marginal-note'],
+        ],
+      );
 
-    // Revoked within 5 s of the load (a status list is read afresh after STATUS_LIST_REUSE_MS).
-    const started = Date.now();
-    for (const { format, id, status } of held.filter(({ id }) => id === CORRECTED)) {
-      let read = await status();
-      while (read === 0 && Date.now() - started < 5000) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        read = await status();
+      // Revoked within 5 s of the load (a status list is read afresh after STATUS_LIST_REUSE_MS).
+      const started = Date.now();
+      for (const { format, id, status } of held.filter(({ id }) => id === CORRECTED)) {
+        let read = await status();
+        while (read === 0 && Date.now() - started < 5000) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          read = await status();
+        }
+        assert.equal(read, 1, `${format} of ${id}: revoked by the correction`);
       }
-      assert.equal(read, 1, `${format} of ${id}: revoked by the correction`);
-    }
-    for (const { format, id, status } of held.filter(({ id }) => id === NOTED))
-      assert.equal(await status(), 0, `${format} of ${id}: stands after a marginal note`);
-  });
+      for (const { format, id, status } of held.filter(({ id }) => id === NOTED))
+        assert.equal(await status(), 0, `${format} of ${id}: stands after a marginal note`);
+    },
+  );
 }

@@ -47,7 +47,10 @@ export function newWallet(): Wallet {
   const publicJwk = publicKey.export({ format: 'jwk' }) as JWK;
   const signJwt = (header: Json, payload: Json) => {
     const input = `${b64(header)}.${b64(payload)}`;
-    return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+    return (
+      `${input}.` +
+      `${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
+    );
   };
   const client = new Openid4vciClient({
     callbacks: {
@@ -71,7 +74,10 @@ export interface PickedUp {
   readonly configurationId: string;
 }
 
-/** The whole pick-up as a wallet does it: the offer resolved, the token, a nonce, a proof, the credential, a notification. */
+/**
+ * The whole pick-up as a wallet does it: the offer resolved, the token, a nonce, a proof, the credential, a
+ * notification.
+ */
 export async function pickUp(wallet: Wallet, link: string, txCode?: string): Promise<PickedUp> {
   const { client, publicJwk } = wallet;
   const credentialOffer = await client.resolveCredentialOffer(link);
@@ -122,7 +128,10 @@ export async function publishedKeys(issuer: string) {
   };
 }
 
-/** Each format's check of what it issued: genuine, of the issuer and the record, bound to the wallet's key. Every format issued must have one. */
+/**
+ * Each format's check of what it issued: genuine, of the issuer and the record, bound to the wallet's key.
+ * Every format issued must have one.
+ */
 export const VERIFIERS: Record<
   string,
   (credential: string, context: { issuer: string; type: string; recordId: number; wallet: Wallet }) => Promise<void>
@@ -244,7 +253,8 @@ export const STATUS: Record<
   string,
   (credential: string, context: { issuer: string; type: string }) => Promise<number>
 > = {
-  // `@sd-jwt/sd-jwt-vc` fetches the list the credential names, checks its signature, and hands the entry to its validator.
+  // `@sd-jwt/sd-jwt-vc` fetches the list the credential names, checks its signature, and hands the entry to
+  // its validator.
   'dc+sd-jwt': async (credential, { issuer }) => {
     const entries: number[] = [];
     await new SDJwtVcInstance({
