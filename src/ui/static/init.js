@@ -16,7 +16,8 @@ if (timeout) {
   banner.hidden = true;
   banner.innerHTML =
     '<div class="govuk-notification-banner__header"><h2 class="govuk-notification-banner__title">Important</h2></div>' +
-    '<div class="govuk-notification-banner__content"><p class="govuk-notification-banner__heading">You will be signed out soon because you have not done anything for a while.</p>' +
+    '<div class="govuk-notification-banner__content"><p class="govuk-notification-banner__heading">' +
+    'You will be signed out soon because you have not done anything for a while.</p>' +
     '<button type="button" class="govuk-button govuk-!-margin-bottom-0">Stay signed in</button></div>';
   document.querySelector('main')?.prepend(banner);
   const arm = () => {
