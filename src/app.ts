@@ -10,7 +10,7 @@ import { auditRoutes } from './http/audit-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { fastifyOptions } from './http/fastify-options.ts';
 import { healthRoutes } from './http/health.ts';
-import { openApiDocument, openApiRoutes } from './http/openapi.ts';
+import { openApiDocument, openApiRoutes } from './http/plugins/openapi.ts';
 import {
   auditPlugin,
   authorisationPlugin,

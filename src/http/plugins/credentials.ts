@@ -21,7 +21,7 @@ import { credentialRoutes } from '../credential-routes.ts';
 import { storeUnavailable } from '../route-config.ts';
 import { cwtStatusList, statusLists } from '../status-lists.ts';
 import type { Transport } from '../transport.ts';
-import { walletPlugin } from '../wallet/plugin.ts';
+import { walletPlugin } from './wallet.ts';
 import { IACAS_PATH, walletDocumentRoutes } from '../wallet-documents.ts';
 
 declare module 'fastify' {

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
-import { mockRecords } from '../../src/mock/dataset.ts';
-import type { ViewDescription } from '../../src/records/views.ts';
-import { views, builtInTypes, builtInScenarios, searchableScenarios as scenarios } from '../record-types.ts';
-import { CALLER, FULL_DETAILS, sharedApp } from '../helper.ts';
+import { mockRecords } from '../../../src/mock/dataset.ts';
+import type { ViewDescription } from '../../../src/records/views.ts';
+import { views, builtInTypes, builtInScenarios, searchableScenarios as scenarios } from '../../record-types.ts';
+import { CALLER, FULL_DETAILS, sharedApp } from '../../helper.ts';
 
 const addFormats = formatsModule as unknown as typeof formatsModule.default;
 

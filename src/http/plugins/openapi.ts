@@ -8,10 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { CompiledView } from '../render/view.ts';
-import { inWords, pluralOf } from '../records/wording.ts';
-import { queryRulesOf, queryRulesSentence } from './query-rules.ts';
-import { documentationOnly, errorSchema, operationsRoute } from './documentation.ts';
+import type { CompiledView } from '../../render/view.ts';
+import { inWords, pluralOf } from '../../records/wording.ts';
+import { queryRulesOf, queryRulesSentence } from '../query-rules.ts';
+import { documentationOnly, errorSchema, operationsRoute } from '../documentation.ts';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -27,10 +27,10 @@ import type { CredentialStatuses } from '../../model/credentials.ts';
 import type { RecordReader } from '../../model/store.ts';
 import type { WalletStore } from '../../model/wallet.ts';
 import { UNREADABLE, answer, documentationOnly } from '../documentation.ts';
-import type { WalletContext } from './context.ts';
-import { credentialRoutes } from './credential-routes.ts';
-import { offerRoute } from './offer-route.ts';
-import { tokenRoutes } from './token-routes.ts';
+import type { WalletContext } from '../wallet/context.ts';
+import { credentialRoutes } from '../wallet/credential-routes.ts';
+import { offerRoute } from '../wallet/offer-route.ts';
+import { tokenRoutes } from '../wallet/token-routes.ts';
 
 export interface WalletPluginOptions {
   readonly config: WalletConfig;
