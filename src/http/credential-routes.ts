@@ -28,7 +28,7 @@ import { audienceOf, storeUnavailable } from './route-config.ts';
 import { refsOf } from './plugins/audit.ts';
 import { STATUS_LIST_ROUTE, type StatusLists } from './status-lists.ts';
 import { LIST_SIZE } from '../model/credentials.ts';
-import { RECORD_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse } from './documentation.ts';
+import { CREDENTIAL_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse } from './documentation.ts';
 import { canonicalSystemNumber } from '../records/system-number.ts';
 
 const SVG_TYPE = 'image/svg+xml';
@@ -302,13 +302,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
               'Accept: image/svg+xml, the QR code of the compact form',
             content: { [CREDENTIAL_TYPE]: { schema: { type: 'string' } }, [SVG_TYPE]: { schema: { type: 'string' } } },
           },
-          ...RECORD_ERRORS,
-          403: errorResponse(`The caller lacks the dataset's role or the '${CREDENTIALS_ROLE}' role`),
-          404: errorResponse('No record has that system number'),
-          409: errorResponse(
-            'Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or ' +
-              're-registered registration',
-          ),
+          ...CREDENTIAL_ERRORS,
           422: errorResponse(
             'TooLargeForQrCode: with format=qr, the certificate claims are more than a QR code holds ' +
               '(names of hundreds of characters); nothing is issued or audited',

@@ -3,6 +3,7 @@
  * serializer of routes that answer with JSON they have already written. @fastify/swagger builds
  * the document from the registered routes (openapi.ts), so each route's description is its schema.
  */
+import { CREDENTIALS_ROLE } from '../model/identity.ts';
 
 /**
  * The body of every error answer; a shared schema (openapi.ts adds it), so the error serializers compiled
@@ -50,6 +51,17 @@ export const RECORD_ERRORS = {
     },
   },
   503: errorResponse('The record store is unavailable; retry later'),
+} as const;
+
+/** What a route issuing a registration's credential (directly or as a wallet's offer) refuses. */
+export const CREDENTIAL_ERRORS = {
+  ...RECORD_ERRORS,
+  403: errorResponse(`The caller lacks the dataset's role or the '${CREDENTIALS_ROLE}' role`),
+  404: errorResponse('No record has that system number'),
+  409: errorResponse(
+    'Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or ' +
+      're-registered registration',
+  ),
 } as const;
 
 /**

@@ -9,7 +9,7 @@ import { WALLET_PATHS } from '../../credentials/openid4vci/metadata.ts';
 import { offerRegistration } from '../../credentials/openid4vci/offer.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { CREDENTIALS_ROLE, type Identity } from '../../model/identity.ts';
-import { RECORD_ERRORS, answer, documentationOnly, errorResponse } from '../documentation.ts';
+import { CREDENTIAL_ERRORS, answer, documentationOnly } from '../documentation.ts';
 import { EXPECTED, systemNumberParameter } from '../parameters.ts';
 import { refsOf } from '../plugins/audit.ts';
 import { storeUnavailable } from '../route-config.ts';
@@ -81,13 +81,7 @@ export async function offerRoute(app: FastifyInstance, context: WalletContext) {
         body,
         response: {
           201: answer('The offer', offerAnswer),
-          ...RECORD_ERRORS,
-          403: errorResponse(`The caller lacks the dataset's role or the '${CREDENTIALS_ROLE}' role`),
-          404: errorResponse('No record has that system number'),
-          409: errorResponse(
-            'Blocked, Cancelled or Replaced: no credential is issued for a blocked, cancelled or ' +
-              're-registered registration',
-          ),
+          ...CREDENTIAL_ERRORS,
         },
       },
       ...documentationOnly,
