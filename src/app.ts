@@ -10,6 +10,7 @@ import { auditRoutes } from './http/audit-routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { fastifyOptions } from './http/fastify-options.ts';
 import { healthRoutes } from './http/health.ts';
+import { lazySchemas } from './http/lazy-schemas.ts';
 import { openApiDocument, openApiRoutes } from './http/plugins/openapi.ts';
 import {
   auditPlugin,
@@ -71,7 +72,20 @@ export async function buildApp(
   const mock = config.auth?.mode === 'mock';
   // HTTP or HTTPS (with client certificates), and the limits on headers and URLs applied before any work.
   const transport = createTransport(config.tls, config.connections);
-  const app = Fastify(fastifyOptions(transport, tls, logger, config.logLevel));
+  const schemas = lazySchemas();
+  const app = Fastify({
+    ...fastifyOptions(transport, tls, logger, config.logLevel),
+    schemaController: { compilersFactory: schemas.compilersFactory },
+  });
+  // What no request has compiled yet, once the server listens (lazy-schemas.ts). A schema that cannot
+  // compile is a fault of this code: told, and the server stopped, rather than a 500 on its route.
+  app.addHook('onListen', (done) => {
+    schemas.warm().catch((error: Error) => {
+      app.log.fatal({ err: { type: error.name, message: error.message } }, 'a route schema does not compile');
+      void app.close();
+    });
+    done();
+  });
 
   transport.attach(app.server, app.log);
   await traceRequests(app, config.tracing);

@@ -1,0 +1,90 @@
+/**
+ * Fastify's own compilers (Ajv for requests, fast-json-stringify for answers), run when a schema is
+ * first used instead of while the routes are registered. Compiling every route's schemas was a
+ * quarter of the mock's start (docs/performance.md, "The mock's first answer"); a request needs only
+ * its own route's. `warm()` compiles the rest once the server listens, a schema a macrotask so the
+ * first requests are not held behind them, and a schema that cannot compile still stops the process
+ * within a second of starting rather than on the request that first uses it.
+ *
+ * Fastify treats these compilers as custom ones, so it no longer lower-cases the names in a schema of
+ * request headers (Node gives every header name in lower case). `headersSchema` does it for the one
+ * shape the routes use, named headers each with a schema of its own (feed-position.ts), and refuses
+ * any other when the route is registered.
+ */
+import AjvCompiler from '@fastify/ajv-compiler';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
+import type { FastifyServerOptions } from 'fastify';
+
+type Compilers = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+type RouteSchema = { readonly schema?: unknown; readonly httpPart?: string };
+type Validate = ((data: unknown) => unknown) & { errors?: unknown };
+
+export interface LazySchemas {
+  readonly compilersFactory: Compilers;
+  /** Compiles every schema not yet compiled, one a macrotask; rejects with the first that fails. */
+  warm(): Promise<void>;
+}
+
+/** A schema of named request headers, with the names as Node gives them. */
+function headersSchema(schema: unknown) {
+  const { type, properties, required, ...rest } = schema as Record<string, unknown>;
+  if (type !== 'object' || Object.keys(rest).length > 0 || (required !== undefined && !Array.isArray(required))) {
+    throw new Error('a schema of request headers names each header, and says nothing else');
+  }
+  const lower = (name: string) => name.toLowerCase();
+  return {
+    type,
+    properties: Object.fromEntries(Object.entries(properties ?? {}).map(([name, value]) => [lower(name), value])),
+    ...(required ? { required: (required as string[]).map(lower) } : {}),
+  };
+}
+
+export function lazySchemas(): LazySchemas {
+  const pending = new Set<() => unknown>();
+  /** `compile` run once, at the first call of what it returns or at warm-up. */
+  const deferred = <F>(compile: () => F): (() => F) => {
+    let compiled: F | undefined;
+    const get = () => {
+      if (compiled === undefined) {
+        compiled = compile();
+        pending.delete(get);
+      }
+      return compiled;
+    };
+    pending.add(get);
+    return get;
+  };
+  const validators = AjvCompiler();
+  const serializers = SerializerSelector();
+  const compilersFactory = {
+    buildValidator(external: Parameters<typeof validators>[0], options: Parameters<typeof validators>[1]) {
+      const compilerOf = deferred(() => validators(external, options));
+      return (route: RouteSchema) => {
+        const compiled = route.httpPart === 'headers' ? { ...route, schema: headersSchema(route.schema) } : route;
+        const validatorOf = deferred(() => compilerOf()(compiled as never) as Validate);
+        const validate: Validate = (data) => validatorOf()(data);
+        // Fastify reads the errors of a failed validation from the function it was given.
+        Object.defineProperty(validate, 'errors', { get: () => validatorOf().errors });
+        return validate;
+      };
+    },
+    buildSerializer(external: Parameters<typeof serializers>[0], options: Parameters<typeof serializers>[1]) {
+      const compilerOf = deferred(() => serializers(external, options));
+      return (route: RouteSchema) => {
+        const serializerOf = deferred(() => compilerOf()(route as never));
+        return (data: unknown) => serializerOf()(data);
+      };
+    },
+  };
+  return {
+    // Typed as Ajv's own functions, of which Fastify calls the function and reads `errors` only.
+    compilersFactory: compilersFactory as unknown as Compilers,
+    async warm() {
+      while (pending.size) {
+        const [next] = pending;
+        next();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+}
