@@ -6,11 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import type { LookupAddress } from 'node:dns';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { whenNeeded } from '../when-needed.ts';
 import { type DestinationChecker, RefusedDestination } from './destination.ts';
 import { errorFailure, statusFailure, unresolvedFailure } from './failures.ts';
 
 const RESPONSE_LIMIT = 4096;
+/** At the first delivery: a service that sends no webhooks (the mock's usual case) never loads it. */
+const undici = whenNeeded<typeof import('undici')>('undici');
 
 export interface SendResult {
   /** The receiver's status; absent when no answer came (refused, unreachable, timed out). */
@@ -47,7 +50,7 @@ export function createSender(options: SenderOptions) {
     let agent = agents.get(key);
     if (agent) return agent;
     const destination = options.checker.destination(url);
-    agent = new Agent({
+    agent = new (undici().Agent)({
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       keepAliveTimeout: 4000,
@@ -89,7 +92,7 @@ export function createSender(options: SenderOptions) {
       };
     }
     try {
-      const answer = await request(target.url, {
+      const answer = await undici().request(target.url, {
         method: 'POST',
         dispatcher: agentFor(target.url, target.tlsCert, target.tlsKey),
         headers: { 'content-type': 'application/json', 'user-agent': 'lev-api-webhooks', ...headers },

@@ -1,5 +1,12 @@
-/** Client certificates for mutual TLS, through undici's Agent (the platform fetch takes none). */
-import { Agent, type Dispatcher } from 'undici';
+/**
+ * Client certificates for mutual TLS, through undici's Agent (the platform fetch takes none). undici
+ * is loaded by the first call: a client without certificates, and the service's own pages, which
+ * import this package, do without its hundred modules.
+ */
+import { createRequire } from 'node:module';
+import type { Dispatcher } from 'undici';
+
+const require = createRequire(import.meta.url);
 
 export interface MutualTlsOptions {
   /** PEM certificate (then its chain) the client presents. */
@@ -14,6 +21,7 @@ export interface MutualTlsOptions {
 
 /** What `createLevClient` takes to present a client certificate: spread it into the options. */
 export function mutualTls({ cert, key, ca, servername }: MutualTlsOptions): { dispatcher: Dispatcher } {
+  const { Agent } = require('undici') as typeof import('undici');
   return {
     dispatcher: new Agent({
       connect: { cert, key, ca: ca as string | Buffer | (string | Buffer)[] | undefined, servername },
