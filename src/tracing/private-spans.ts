@@ -57,14 +57,33 @@ export function privateAttributes(attributes: Attributes): Attributes {
   return kept;
 }
 
-/** The span as it may leave the process: itself for everything but what is listed above. */
+/**
+ * The span as it may leave the process: a plain object of the fields an exporter reads, the
+ * attributes, events, status and links as listed above. Plain, rather than an object over the span
+ * (Object.create), which made V8 treat every span as a prototype and the exporter's reads of it
+ * slow: with every request sampled, that and the export were a third of the service's CPU.
+ */
 export function privateSpan(span: ReadableSpan): ReadableSpan {
-  return Object.create(span, {
-    attributes: { value: privateAttributes(span.attributes), enumerable: true },
-    events: { value: [], enumerable: true },
-    status: { value: { code: span.status.code }, enumerable: true },
-    links: { value: span.links.map(({ context }) => ({ context, attributes: {} })), enumerable: true },
-  }) as ReadableSpan;
+  const context = span.spanContext();
+  return {
+    name: span.name,
+    kind: span.kind,
+    spanContext: () => context,
+    parentSpanContext: span.parentSpanContext,
+    startTime: span.startTime,
+    endTime: span.endTime,
+    status: { code: span.status.code },
+    attributes: privateAttributes(span.attributes),
+    links: span.links.map(({ context: linked }) => ({ context: linked, attributes: {} })),
+    events: [],
+    duration: span.duration,
+    ended: span.ended,
+    resource: span.resource,
+    instrumentationScope: span.instrumentationScope,
+    droppedAttributesCount: span.droppedAttributesCount,
+    droppedEventsCount: span.droppedEventsCount,
+    droppedLinksCount: span.droppedLinksCount,
+  };
 }
 
 /** An exporter that hands `inner` each span as privateSpan makes it. */
