@@ -5,7 +5,11 @@
  * been idle a few seconds, then after 20,000 requests (lookups and searches, 10 connections), and
  * again after idling. Each figure is the median of --rounds fresh starts. Traffic goes to 127.0.0.1.
  *
- *   npm run bench:mock-start -- [--rounds 3] [--idle 5]
+ * `--against DIR` starts another checkout's `npm start` (built: `npm ci` there) in the same rounds,
+ * alternating with this one, and `--floor` a bare Fastify server (bare-fastify.mjs): on a machine
+ * whose speed drifts, only figures taken side by side compare.
+ *
+ *   npm run bench:mock-start -- [--rounds 3] [--idle 5] [--against DIR] [--floor]
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -16,22 +20,34 @@ import { memory } from './lib/proc.ts';
 import { ROOT, freePort } from './lib/processes.ts';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '3' }, idle: { type: 'string', default: '5' } },
+  options: {
+    rounds: { type: 'string', default: '3' },
+    idle: { type: 'string', default: '5' },
+    against: { type: 'string' },
+    floor: { type: 'boolean', default: false },
+  },
 });
 const rounds = Number(values.rounds);
 const idleMs = Number(values.idle) * 1000;
 const HEADERS = { 'x-auth-username': 'bench', 'x-auth-aud': 'bench' };
 
-/** `npm start`'s command, as package.json has it: `node [flags] bin/lev-api.js serve`. */
-const startCommand = (
-  JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } }
-).scripts.start.split(/\s+/);
+/** `npm start`'s command in `root`, as its package.json has it: `node [flags] bin/lev-api.js serve`. */
+const startCommand = (root: string) =>
+  (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start.split(
+    /\s+/,
+  );
 
-async function oneStart() {
+interface Subject {
+  readonly name: string;
+  readonly root: string;
+  readonly command: readonly string[];
+}
+
+async function oneStart({ root, command }: Subject) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, startCommand.slice(1), {
-    cwd: ROOT,
+  const child = spawn(process.execPath, command.slice(1), {
+    cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: 'ignore',
   });
@@ -68,28 +84,37 @@ async function oneStart() {
   }
 }
 
-const runs: Awaited<ReturnType<typeof oneStart>>[] = [];
-for (let i = 0; i < rounds; i++) runs.push(await oneStart());
-const median = (pick: (run: (typeof runs)[number]) => number | undefined): number => {
-  const sorted = runs
-    .map(pick)
-    .filter((v): v is number => v !== undefined)
-    .sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
-console.log(`npm start's command: ${startCommand.join(' ')}; ${rounds} fresh starts, medians`);
-console.log('| first answer after spawn | RSS idle | RSS after 20,000 requests | RSS idle after them |');
-console.log('|---|---|---|---|');
-console.log(
-  `| ${(median((r) => r.firstMs) / 1000).toFixed(2)} s | ${median((r) => r.idle)?.toFixed(0)} MiB ` +
-    `| ${median((r) => r.loaded)?.toFixed(0)} MiB | ${median((r) => r.after)?.toFixed(0)} MiB |`,
-);
-console.log(
-  `each: ${runs
-    .map(
-      (r) =>
-        `${(r.firstMs / 1000).toFixed(2)} ` +
-        `s, ${r.idle?.toFixed(0)}/${r.loaded?.toFixed(0)}/${r.after?.toFixed(0)} MiB`,
-    )
-    .join('; ')}`,
-);
+const subjects: Subject[] = [{ name: 'this checkout', root: ROOT, command: startCommand(ROOT) }];
+if (values.against)
+  subjects.push({ name: values.against, root: values.against, command: startCommand(values.against) });
+if (values.floor) subjects.push({ name: 'bare Fastify', root: ROOT, command: ['node', 'bench/bare-fastify.mjs'] });
+const runs = new Map(subjects.map((subject) => [subject, [] as Awaited<ReturnType<typeof oneStart>>[]]));
+for (let i = 0; i < rounds; i++) {
+  // Alternating the order, so that neither is always the one started on a machine just busied.
+  for (const subject of i % 2 ? [...subjects].reverse() : subjects) runs.get(subject)?.push(await oneStart(subject));
+}
+console.log(`npm start's command: ${subjects[0].command.join(' ')}; ${rounds} fresh starts each, medians`);
+console.log('| started | first answer after spawn | RSS idle | RSS after 20,000 requests | RSS idle after them |');
+console.log('|---|---|---|---|---|');
+for (const [subject, starts] of runs) {
+  const median = (pick: (run: (typeof starts)[number]) => number | undefined): number => {
+    const sorted = starts
+      .map(pick)
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
+  };
+  console.log(
+    `| ${subject.name} | ${(median((r) => r.firstMs) / 1000).toFixed(2)} s | ${median((r) => r.idle)?.toFixed(0)} ` +
+      `MiB | ${median((r) => r.loaded)?.toFixed(0)} MiB | ${median((r) => r.after)?.toFixed(0)} MiB |`,
+  );
+  console.log(
+    `  each: ${starts
+      .map(
+        (r) =>
+          `${(r.firstMs / 1000).toFixed(2)} ` +
+          `s, ${r.idle?.toFixed(0)}/${r.loaded?.toFixed(0)}/${r.after?.toFixed(0)} MiB`,
+      )
+      .join('; ')}`,
+  );
+}
