@@ -1,7 +1,7 @@
 /**
  * Fastify's own compilers (Ajv for requests, fast-json-stringify for answers), run when a schema is
  * first used instead of while the routes are registered. Compiling every route's schemas was a
- * quarter of the mock's start (docs/performance.md, "The mock's first answer"); a request needs only
+ * fifth of the mock's start (docs/performance.md, "The mock's first answer"); a request needs only
  * its own route's. `warm()` compiles the rest once the server listens, a schema a macrotask so the
  * first requests are not held behind them, and a schema that cannot compile still stops the process
  * within a second of starting rather than on the request that first uses it.
