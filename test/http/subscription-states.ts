@@ -3,26 +3,11 @@
  * directly (no receiver, no worker): a feed reader, a webhook up to date, one failing, one paused,
  * one disabled by 410 Gone, and one with a dead letter.
  */
-import { type Source, loadSources } from '../../src/load/loader.ts';
+import { loadSources } from '../../src/load/loader.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
+import { deaths } from '../death-source.ts';
 import type { TestStore } from '../helper.ts';
 import { builtInType } from '../record-types.ts';
-
-const deaths = (ids: number[]): Source => ({
-  name: 'deaths',
-  size: undefined,
-  open: () => [
-    ids
-      .map((id) =>
-        JSON.stringify({
-          id,
-          deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
-          status: { blocked: false },
-        }),
-      )
-      .join('\n'),
-  ],
-});
 
 export const WEBHOOKS = {
   'hmrc-pensions': 'https://hooks.hmrc.example.gov.uk/lev',

@@ -10,7 +10,8 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import pino from 'pino';
 import { Agent, request } from 'undici';
-import { type Source, loadSources } from '../../src/load/loader.ts';
+import { loadSources } from '../../src/load/loader.ts';
+import { deaths } from '../death-source.ts';
 import { emptyStore, postgresAvailable, startApp, storeKinds, testConfig } from '../helper.ts';
 import { builtInType } from '../record-types.ts';
 
@@ -21,22 +22,6 @@ const as = (client: string) => ({
   'x-auth-aud': client,
   'x-auth-roles': 'death,birth',
 });
-const deaths = (ids: number[]): Source => ({
-  name: 'deaths',
-  size: undefined,
-  open: () => [
-    ids
-      .map((id) =>
-        JSON.stringify({
-          id,
-          deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
-          status: { blocked: false },
-        }),
-      )
-      .join('\n'),
-  ],
-});
-
 test('one client holding more waiting reads than MAX_CONNECTIONS shuts nobody out', {
   skip,
   timeout: 60_000,

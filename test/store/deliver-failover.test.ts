@@ -10,10 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { postgresBackend } from '../../src/backend/postgres.ts';
-import { type Source, loadSources } from '../../src/load/loader.ts';
+import { loadSources } from '../../src/load/loader.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startReceiver, until } from '../webhooks/receiver.ts';
+import { deaths } from '../death-source.ts';
 import { builtInType, builtInTypes as records } from '../record-types.ts';
 import { migratedCluster, movableAddress } from './failover-cluster.ts';
 import { clusterUnavailable } from './pg-cluster.ts';
@@ -21,22 +22,6 @@ import { clusterUnavailable } from './pg-cluster.ts';
 const skip = clusterUnavailable();
 
 const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
-
-const deaths = (ids: readonly number[]): Source => ({
-  name: 'deaths',
-  size: undefined,
-  open: () => [
-    ids
-      .map((id) =>
-        JSON.stringify({
-          id,
-          deceased: { forenames: 'A', surname: `B${id}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
-          status: { blocked: false },
-        }),
-      )
-      .join('\n'),
-  ],
-});
 
 test('lev-api deliver across a failover behind one address: it reconnects by itself, and every event ' +
   'arrives, in order', {

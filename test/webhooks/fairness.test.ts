@@ -6,31 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Source, loadSources } from '../../src/load/loader.ts';
+import { loadSources } from '../../src/load/loader.ts';
 import { slowSlots } from '../../src/webhooks/fairness.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
+import { deaths } from '../death-source.ts';
 import { emptyStore, postgresAvailable } from '../helper.ts';
 import { type Receiver, SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType } from '../record-types.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
-
-const deaths = (ids: number[]): Source => ({
-  name: 'deaths',
-  size: undefined,
-  open: () => [
-    ids
-      .map((id) =>
-        JSON.stringify({
-          id,
-          deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
-          status: { blocked: false },
-        }),
-      )
-      .join('\n'),
-  ],
-});
 
 /**
  * The fast receiver's bound: one slow answer (a slot may be mid-POST when the share is learnt) plus a

@@ -5,28 +5,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
-import { type Source, loadSources } from '../../src/load/loader.ts';
+import { loadSources } from '../../src/load/loader.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
+import { deaths } from '../death-source.ts';
 import { emptyStore, startApp } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType } from '../record-types.ts';
-
-const deaths = (ids: number[]): Source => ({
-  name: 'deaths',
-  size: undefined,
-  open: () => [
-    ids
-      .map((id) =>
-        JSON.stringify({
-          id,
-          deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
-          status: { blocked: false },
-        }),
-      )
-      .join('\n'),
-  ],
-});
 
 test('per-subscription delivery metrics', async (t) => {
   const store = await emptyStore(t, 'memory');

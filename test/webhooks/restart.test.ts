@@ -14,13 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { type Source, loadSources } from '../../src/load/loader.ts';
+import { loadSources } from '../../src/load/loader.ts';
 import { postgresBackend } from '../../src/backend/postgres.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { SETTINGS, type Receiver, startReceiver, until } from './receiver.ts';
+import { deaths } from '../death-source.ts';
 import { builtInType, builtInTypes as records } from '../record-types.ts';
 
 const run = promisify(execFile);
@@ -86,19 +87,7 @@ async function privateServer(t: { after(fn: () => unknown): void }) {
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, restart: () => pgCtl('-m', 'fast', 'restart') };
 }
 
-const deaths = (first: number, n: number): Source => ({
-  name: 'deaths',
-  size: undefined,
-  open: () => [
-    Array.from({ length: n }, (_, i) =>
-      JSON.stringify({
-        id: first + i,
-        deceased: { forenames: 'A', surname: `B${first + i}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
-        status: { blocked: false },
-      }),
-    ).join('\n'),
-  ],
-});
+const idsFrom = (first: number, n: number) => Array.from({ length: n }, (_, i) => first + i);
 
 /**
  * What a receiver must have been given: every position once at least, first copies in feed order, every
@@ -147,7 +136,7 @@ test('a PostgreSQL server restarted mid-delivery: nothing lost, in order, duplic
   t.after(() => delivery.stop());
 
   const before = 3000;
-  await loadSources(backend.writer, builtInType('death'), [deaths(1, before)]);
+  await loadSources(backend.writer, builtInType('death'), [deaths(idsFrom(1, before))]);
   const bootTime = async () =>
     (await driver.query<{ at: Date }>('SELECT pg_postmaster_start_time() AS at'))[0].at.getTime();
   const firstBoot = await bootTime();
@@ -165,7 +154,7 @@ test('a PostgreSQL server restarted mid-delivery: nothing lost, in order, duplic
     'the restarted server answering',
     30_000,
   );
-  await loadSources(backend.writer, builtInType('death'), [deaths(before + 1, 100)]);
+  await loadSources(backend.writer, builtInType('death'), [deaths(idsFrom(before + 1, 100))]);
   const expected = Array.from({ length: before + 100 }, (_, i) => i + 1);
   await until(
     () => receivers.every((r) => new Set(r.taken()).size === expected.length),

@@ -13,35 +13,20 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import pg from 'pg';
-import { type Source, loadSources } from '../../src/load/loader.ts';
+import { loadSources } from '../../src/load/loader.ts';
 import { postgresBackend } from '../../src/backend/postgres.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { UNKEPT_LIMIT } from '../../src/webhooks/worker.ts';
+import { deaths } from '../death-source.ts';
 import { TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType, builtInTypes as records } from '../record-types.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server';
-
-const deaths = (ids: readonly number[]): Source => ({
-  name: 'deaths',
-  size: undefined,
-  open: () => [
-    ids
-      .map((id) =>
-        JSON.stringify({
-          id,
-          deceased: { forenames: 'A', surname: `B${id}`, dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
-          status: { blocked: false },
-        }),
-      )
-      .join('\n'),
-  ],
-});
 
 async function postgresStore(t: { after(fn: () => unknown): void }) {
   let backend: ReturnType<typeof postgresBackend> | undefined;
