@@ -1,7 +1,9 @@
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { Command } from './command.ts';
-import { DEFAULT_FIRST_ID, generateRecords } from '../generate/records.ts';
+import { DEFAULT_FIRST_ID, datesOf, generateRecords } from '../generate/records.ts';
+import { iso, parseDay } from '../generate/days.ts';
+import { isIsoDate } from '../records/dates.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { parseArguments } from './arguments.ts';
 import { UsageError } from '../errors.ts';
@@ -18,6 +20,7 @@ interface Options {
   seed: string;
   out?: string;
   firstId: number;
+  days?: readonly [number, number];
 }
 
 const wholeNumber = (name: string, value: string): number => {
@@ -34,6 +37,8 @@ function parse(args: string[], descriptions: readonly RecordDescription[]): Opti
     seed: { type: 'string' },
     out: { type: 'string', short: 'o' },
     'first-id': { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
   });
   if (values.type === undefined) throw new UsageError(`--type is required`);
   const description = descriptions.find((record) => record.name === values.type);
@@ -45,7 +50,35 @@ function parse(args: string[], descriptions: readonly RecordDescription[]): Opti
   if (!Number.isSafeInteger(firstId + count))
     throw new UsageError('--first-id plus --count goes beyond the largest id this service can hold');
   if (values.out === '') throw new UsageError('--out needs a file name');
-  return { type: description, count, seed: values.seed ?? DEFAULT_SEED, out: values.out, firstId };
+  const days = window(description, values.from, values.to);
+  return { type: description, count, seed: values.seed ?? DEFAULT_SEED, out: values.out, firstId, days };
+}
+
+/**
+ * `--from` and `--to`: the days the records' own events fall on, within the type's range (either
+ * end may be left to it), for a file of one week's or month's registrations.
+ */
+function window(
+  description: RecordDescription,
+  from: string | undefined,
+  to: string | undefined,
+): readonly [number, number] | undefined {
+  if (from === undefined && to === undefined) return undefined;
+  const { days, windowed } = datesOf(description);
+  if (!windowed)
+    throw new UsageError(`--from and --to need a type the generator builds by hand: ${description.name} is not one`);
+  const range = `${description.name} records fall from ${iso(days[0])} to ${iso(days[1])}`;
+  const day = (name: string, value: string | undefined, otherwise: number) => {
+    if (value === undefined) return otherwise;
+    if (!isIsoDate(value)) throw new UsageError(`--${name} must be a date, YYYY-MM-DD (got '${value}')`);
+    const number = parseDay(value);
+    if (number < days[0] || number > days[1]) throw new UsageError(`--${name} is outside the range: ${range}`);
+    return number;
+  };
+  const first = day('from', from, days[0]);
+  const last = day('to', to, days[1]);
+  if (first > last) throw new UsageError('--from is after --to');
+  return [first, last];
 }
 
 /**
@@ -75,7 +108,7 @@ function write(stream: Writable, chunk: string, failure: () => Error | undefined
 export const generateCommand: Command = {
   summary: 'Write synthetic registrations as NDJSON (one v1 record a line), the same for the same seed',
   usage: (descriptions) =>
-    `lev-api generate --type ${typeNames(descriptions).join('|')} --count N [--seed S] [--out FILE] [--first-id ID]`,
+    `lev-api generate --type ${typeNames(descriptions).join('|')} --count N [--seed S] [--out FILE] [--first-id ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD]`,
   async run(args, _env, descriptions) {
     const options = parse(args, descriptions);
     const started = process.hrtime.bigint();

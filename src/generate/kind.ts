@@ -12,8 +12,11 @@ export const BLOCKED_SHARE = 0.001;
 export interface TunedKind {
   /** The description the builder is tuned for. */
   readonly description: RecordDescription;
-  /** One registration, without the keys it does not tune (shape.ts gives them from the description). */
-  readonly build: (r: Random, id: number) => Rec;
+  /**
+   * One registration whose own event (a birth, a death, a marriage) falls within `days` (within `dates`), without
+   * the keys it does not tune (shape.ts gives them from the description).
+   */
+  readonly build: (r: Random, id: number, days: readonly [number, number]) => Rec;
   /** The first registration (amended) and its re-registration, both without links. */
   readonly reregister: (r: Random, first: Rec, id: number) => [Rec, Rec];
   /** Dates a search of this type plausibly asks for. */

@@ -54,11 +54,19 @@ export interface GenerateOptions {
   readonly seed: string;
   /** Id of the first record; the others follow one by one. Default 100000000. */
   readonly firstId?: number;
+  /**
+   * The days (day numbers, days since 1970-01-01, both included) the registrations' own event falls
+   * on: a birth, a death, a marriage or a partnership's formation. Default the type's whole range
+   * (`datesOf`): a window within it makes what one week or month of registrations looks like, the
+   * file an operator loads into a register that already holds the years before.
+   */
+  readonly days?: readonly [number, number];
 }
 
 interface Kind {
   readonly description: RecordDescription;
-  readonly build: (r: Random, id: number) => Rec;
+  /** One registration whose event falls within `days`; a type built from its description alone takes no window. */
+  readonly build: (r: Random, id: number, days: readonly [number, number]) => Rec;
   /**
    * The first registration (amended) and its re-registration, both without links; none for a type built from
    * its description alone.
@@ -118,7 +126,7 @@ function kindOf(type: string | RecordDescription): Kind {
   if (!kind) {
     const tuned = isTunedType(type.name) ? TUNED[type.name] : undefined;
     if (tuned) {
-      const sample = tuned.build(Random.fromString('lev-generate absent leaves'), 1);
+      const sample = tuned.build(Random.fromString('lev-generate absent leaves'), 1, tuned.dates);
       const unrecorded = new Set(tuned.unrecorded);
       const absent = absentLeaves(type, sample).filter((path) => !unrecorded.has(path));
       kind = { ...tuned, description: type, shape: shapeOf(type.fields, sample), absent };
@@ -136,7 +144,16 @@ function kindOf(type: string | RecordDescription): Kind {
   return kind;
 }
 
-function checkOptions(options: GenerateOptions): { count: number; firstId: number } {
+/**
+ * The days a type's registrations fall on, and whether a window within them may be asked for: only a
+ * builder tuned by hand places its records' events on a day it is given.
+ */
+export function datesOf(type: string | RecordDescription): { days: readonly [number, number]; windowed: boolean } {
+  const kind = kindOf(type);
+  return { days: kind.dates, windowed: isTunedType(kind.description.name) };
+}
+
+function checkOptions(options: GenerateOptions, kind: Kind): Checked {
   const { count } = options;
   const firstId = options.firstId ?? DEFAULT_FIRST_ID;
   if (!Number.isSafeInteger(count) || count < 0)
@@ -144,7 +161,24 @@ function checkOptions(options: GenerateOptions): { count: number; firstId: numbe
   if (!Number.isSafeInteger(firstId) || firstId < 0)
     throw new RangeError(`firstId must be a whole number, 0 or more (got ${firstId})`);
   if (!Number.isSafeInteger(firstId + count)) throw new RangeError('firstId + count is beyond the largest safe id');
-  return { count, firstId };
+  const days = options.days ?? kind.dates;
+  if (options.days) {
+    const [from, to] = options.days;
+    const [earliest, latest] = kind.dates;
+    if (!isTunedType(kind.description.name))
+      throw new RangeError(`${kind.description.name} records are built from their description alone: no date window`);
+    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from > to || from < earliest || to > latest)
+      throw new RangeError(
+        `the days must be a window within ${kind.description.name} records' ${iso(earliest)} to ${iso(latest)}`,
+      );
+  }
+  return { count, firstId, days };
+}
+
+interface Checked {
+  readonly count: number;
+  readonly firstId: number;
+  readonly days: readonly [number, number];
 }
 
 const typeName = (type: string | RecordDescription) => (typeof type === 'string' ? type : type.name);
@@ -160,7 +194,8 @@ const absentSeed = (type: string | RecordDescription, seed: string): Seed =>
  * embedding the other (pointing outwards only). `both` is false for a last
  * block with room for one record; the first record is the same either way.
  */
-function makeBlock(kind: Kind, seed: Seed, absent: Seed, block: number, firstId: number, both: boolean): Rec[] {
+function makeBlock(kind: Kind, seed: Seed, absent: Seed, block: number, checked: Checked, both: boolean): Rec[] {
+  const { firstId, days } = checked;
   const r = Random.derive(seed, block);
   const { shape } = kind;
   const complete = kind.absent.length
@@ -171,9 +206,9 @@ function makeBlock(kind: Kind, seed: Seed, absent: Seed, block: number, firstId:
     : shape;
   const paired = r.chance(PAIR_SHARE);
   const id = firstId + block * 2;
-  const first = complete(kind.build(r, id));
+  const first = complete(kind.build(r, id, days));
   if (!both) return [first];
-  if (!paired || !kind.reregister) return [first, complete(kind.build(r, id + 1))];
+  if (!paired || !kind.reregister) return [first, complete(kind.build(r, id + 1, days))];
   const [earlier, later] = kind.reregister(r, first, id + 1).map(complete);
   return [
     { ...earlier, nextRegistration: later },
@@ -190,11 +225,11 @@ export function* generateRecords(
   options: GenerateOptions,
 ): Generator<Record<string, unknown>> {
   const kind = kindOf(type);
-  const { count, firstId } = checkOptions(options);
+  const checked = checkOptions(options, kind);
   const seed = streamSeed(type, options.seed);
   const absent = absentSeed(type, options.seed);
-  for (let position = 0, block = 0; position < count; position += 2, block++) {
-    const records = makeBlock(kind, seed, absent, block, firstId, position + 1 < count);
+  for (let position = 0, block = 0; position < checked.count; position += 2, block++) {
+    const records = makeBlock(kind, seed, absent, block, checked, position + 1 < checked.count);
     yield records[0];
     if (records.length > 1) yield records[1];
   }
@@ -207,7 +242,8 @@ export function recordAt(
   position: number,
 ): Record<string, unknown> {
   const kind = kindOf(type);
-  const { count, firstId } = checkOptions(options);
+  const checked = checkOptions(options, kind);
+  const { count } = checked;
   if (!Number.isSafeInteger(position) || position < 0 || position >= count)
     throw new RangeError(`position ${position} is outside 0..${count - 1}`);
   const block = Math.floor(position / 2);
@@ -216,7 +252,7 @@ export function recordAt(
     streamSeed(type, options.seed),
     absentSeed(type, options.seed),
     block,
-    firstId,
+    checked,
     block * 2 + 1 < count,
   );
   return records[position % 2];
@@ -239,7 +275,7 @@ export interface SearchSample {
  */
 export function searchSample(type: string | RecordDescription, options: GenerateOptions, n: number): SearchSample[] {
   const kind = kindOf(type);
-  const { count } = checkOptions(options);
+  const { count, days } = checkOptions(options, kind);
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`n must be a whole number, 0 or more (got ${n})`);
   const r = Random.fromString(`lev-search\u0000${typeName(type)}\u0000${options.seed}`);
   const { parties, dateParam } = kind.description.search;
@@ -269,7 +305,7 @@ export function searchSample(type: string | RecordDescription, options: Generate
         query: {
           surname: r.pick(MISS_SURNAMES),
           forenames: forename(r, pickCommunity(r, false, bornIn), male, bornIn),
-          [dateParam]: iso(r.int(kind.dates[0], kind.dates[1])),
+          [dateParam]: iso(r.int(days[0], days[1])),
         },
         expectId: null,
       });

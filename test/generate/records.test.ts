@@ -9,7 +9,14 @@ import { main } from '../../src/cli.ts';
 import { recordType } from '../../src/load/conversion.ts';
 import { COMMUNITIES, MISS_SURNAMES } from '../../src/generate/names.ts';
 import { Random, Weighted } from '../../src/generate/random.ts';
-import { DEFAULT_FIRST_ID, TUNED_TYPES, generateRecords, recordAt, searchSample } from '../../src/generate/records.ts';
+import {
+  DEFAULT_FIRST_ID,
+  TUNED_TYPES,
+  datesOf,
+  generateRecords,
+  recordAt,
+  searchSample,
+} from '../../src/generate/records.ts';
 import { type Fields, groupFields, isLeaf, isLink, isList, readPath } from '../../src/records/define.ts';
 import { normaliseName } from '../../src/records/normalise.ts';
 import { searchKeys } from '../../src/records/search-keys.ts';
@@ -121,6 +128,51 @@ describe('generateRecords', () => {
     const long = take('marriage', 1500, 'prefix').map((r) => JSON.stringify(r));
     // The last record of the shorter run may be a first registration whose pair did not fit.
     assert.deepEqual(long.slice(0, 998), short.slice(0, 998));
+  });
+
+  /** Where each tuned type records its own event: what a window of days places. */
+  const EVENT_DATE: Record<string, string> = {
+    birth: 'child.dateOfBirth',
+    death: 'deceased.dateOfDeath',
+    marriage: 'dateOfMarriage',
+    partnership: 'dateOfPartnership',
+  };
+
+  test("a window of days places every record's event within it, and the type's whole range is the default", () => {
+    for (const type of TUNED_TYPES) {
+      const { days, windowed } = datesOf(type);
+      assert.ok(windowed, type);
+      assert.deepEqual(
+        [...generateRecords(type, { count: 200, seed: 'window', days })],
+        take(type, 200, 'window'),
+        `${type}: its whole range is what no window gives`,
+      );
+      // A week at the end of the range, as a week's load would hold: Saturdays and the early years' rule included.
+      const week: [number, number] = [days[1] - 6, days[1]];
+      const dates = [...generateRecords(type, { count: 400, seed: 'window', days: week })].map(
+        (record) => readPath(record, EVENT_DATE[type]) as string,
+      );
+      for (const date of dates) assert.ok(day(date) >= week[0] && day(date) <= week[1], `${type} on ${date}`);
+      assert.ok(new Set(dates).size > 3, `${type}: the week's days are all used`);
+    }
+  });
+
+  test('a window outside the range, reversed, or for a type built from its description alone is refused', () => {
+    const { days } = datesOf('birth');
+    for (const window of [
+      [days[0] - 1, days[0]],
+      [days[1], days[1] + 1],
+      [days[0] + 10, days[0] + 9],
+    ] as [number, number][])
+      assert.throws(() => [...generateRecords('birth', { count: 1, seed: 'w', days: window })], RangeError);
+    // A type of another name has no builder tuned by hand: its records come from its description alone.
+    const described = { ...descriptionOf('death'), name: 'inquest' };
+    assert.equal(datesOf(described).windowed, false);
+    assert.equal([...generateRecords(described, { count: 2, seed: 'w' })].length, 2);
+    assert.throws(
+      () => [...generateRecords(described, { count: 1, seed: 'w', days: datesOf(described).days })],
+      RangeError,
+    );
   });
 
   test('recordAt rebuilds any record from its position', () => {
@@ -350,6 +402,25 @@ describe('lev-api generate', () => {
     assert.equal(JSON.parse(lines[0]).id, 500);
   });
 
+  test('--from and --to write the records of that window, either end left to the range', async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'lev-generate-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'births.ndjson');
+    const code = await quietly(t, () =>
+      main(['generate', '--type', 'birth', '--count', '300', '--seed', 'week', '--out', file, '--from', '2025-11-01']),
+    );
+    assert.equal(code, 0);
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+    const expected = [
+      ...generateRecords('birth', { count: 300, seed: 'week', days: [day('2025-11-01'), datesOf('birth').days[1]] }),
+    ];
+    assert.deepEqual(
+      lines.map((line) => JSON.parse(line)),
+      expected,
+    );
+    for (const line of lines) assert.ok(JSON.parse(line).child.dateOfBirth >= '2025-11-01');
+  });
+
   test('--count 0 writes an empty file', async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'lev-generate-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
@@ -371,6 +442,11 @@ describe('lev-api generate', () => {
       ['--type', 'birth', '--count', '10', '--colour', 'red'],
       ['--type', 'birth', '--count', '10', 'extra'],
       ['--type', 'birth', '--count', '10', '--first-id', String(Number.MAX_SAFE_INTEGER)],
+      ['--type', 'birth', '--count', '10', '--from', '2025-02-30'],
+      ['--type', 'birth', '--count', '10', '--from', '1899-12-31'],
+      ['--type', 'birth', '--count', '10', '--to', '2025-12-31'],
+      ['--type', 'birth', '--count', '10', '--from', '2020-01-02', '--to', '2020-01-01'],
+      ['--type', 'marriage', '--count', '10', '--from', 'last week'],
     ]) {
       assert.equal(await quietly(t, () => main(['generate', ...args])), 2, args.join(' '));
     }

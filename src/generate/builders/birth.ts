@@ -57,9 +57,9 @@ function registrationDelay(r: Random): number {
   return r.chance(0.9) ? r.bell(2, 30) : r.int(0, 42);
 }
 
-function build(r: Random, id: number): Rec {
+function build(r: Random, id: number, days: readonly [number, number]): Rec {
   const place = pickPlace(r);
-  const born = r.int(BIRTH_RANGE[0], BIRTH_RANGE[1]);
+  const born = r.int(days[0], days[1]);
   const year = yearOf(born);
   const registered = born + registrationDelay(r);
   const wales = place.district.wales;

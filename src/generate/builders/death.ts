@@ -83,9 +83,9 @@ function causeOfDeath(r: Random, age: number, days: number, died: number): strin
   return r.pick(CAUSES_OF_DEATH.elderly);
 }
 
-function build(r: Random, id: number): Rec {
+function build(r: Random, id: number, days: readonly [number, number]): Rec {
   const place = pickPlace(r);
-  const died = r.int(DEATH_RANGE[0], DEATH_RANGE[1]);
+  const died = r.int(days[0], days[1]);
   const diedIn = yearOf(died);
 
   // Age: a few infants and young people, most deaths in old age.

@@ -107,12 +107,14 @@ function condition(r: Random, year: number, male: boolean, again: boolean): stri
   return year >= 1980 && r.chance(0.3) ? 'Previous marriage dissolved' : 'Divorced';
 }
 
-function build(r: Random, id: number): Rec {
+function build(r: Random, id: number, days: readonly [number, number]): Rec {
   const place = pickPlace(r);
-  let day = r.int(MARRIAGE_RANGE[0], MARRIAGE_RANGE[1]);
+  let day = r.int(days[0], days[1]);
   if (r.chance(0.55)) {
-    day += (6 - weekday(day) + 7) % 7; // most weddings are on a Saturday
-    if (day > LATEST) day -= 7;
+    // Most weddings are on a Saturday: the next, or the last when the next is after the window.
+    const saturday = day + ((6 - weekday(day) + 7) % 7);
+    if (saturday <= days[1]) day = saturday;
+    else if (saturday - 7 >= days[0]) day = saturday - 7;
   }
   const year = yearOf(day);
   const wales = place.district.wales;

@@ -29,6 +29,7 @@ import type { Rec } from '../values.ts';
 /** Civil partnerships could be formed in England and Wales from 21 December 2005. */
 const PARTNERSHIP_RANGE = [dayNumber(2005, 12, 21), LATEST] as const;
 const OPPOSITE_SEX_PARTNERSHIPS = dayNumber(2019, 12, 31);
+const FIRST_YEARS_END = dayNumber(2008, 12, 31);
 
 const NO_PARENT = nullGroup(partnership.fields.fatherOfPartner1);
 const PARTNERSHIP_NOTES = [
@@ -102,12 +103,13 @@ function partner(r: Random, who: Spouse, formed: number, home: string): Rec {
   };
 }
 
-function build(r: Random, id: number): Rec {
+function build(r: Random, id: number, days: readonly [number, number]): Rec {
   const place = pickPlace(r);
   // Many long-standing couples registered in the first years.
-  const formed = r.chance(0.3)
-    ? r.int(PARTNERSHIP_RANGE[0], dayNumber(2008, 12, 31))
-    : r.int(PARTNERSHIP_RANGE[0], PARTNERSHIP_RANGE[1]);
+  const formed =
+    r.chance(0.3) && days[0] <= FIRST_YEARS_END
+      ? r.int(days[0], Math.min(days[1], FIRST_YEARS_END))
+      : r.int(days[0], days[1]);
   const year = yearOf(formed);
   const wales = place.district.wales;
   const oppositeSex = formed >= OPPOSITE_SEX_PARTNERSHIPS && r.chance(0.7);
