@@ -94,6 +94,8 @@ async function side(name: string, root: string): Promise<Side> {
     if (batch.length) yield batch;
   }
   await store.writer.write(type, batches());
+  // A checkout from before the index settled after a bulk write has no settle.
+  index?.settle?.();
   // Counted on the side: how many keys a query asks for and how many candidates it brings.
   const reader = {
     registerCounts: index

@@ -118,6 +118,7 @@ export function followSuggestionIndexes(
         addRows(index, rows);
         after = rows[rows.length - 1].id;
       }
+      index.settle();
       built.set(type, { index, records: await recordsOf(type) });
     }
     return built;

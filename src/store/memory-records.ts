@@ -204,6 +204,7 @@ export function createMemoryRecords(descriptions: readonly RecordDescription[]):
         records.byId.set(record.id, { json: record.json, keys: record.keys, verified: record.verified });
         index(records, record.id, record.keys);
       }
+      records.suggestions.settle();
       // In id order, as PostgreSQL numbers them.
       events.append(
         type,

@@ -47,6 +47,36 @@ function grown<T extends Int32Array | Float64Array>(array: T, least: number): T 
   return bigger;
 }
 
+/**
+ * The `count` positions of `among` whose ids are least, in no order: a heap of `count` kept while
+ * they are read, rather than a sort of all (a common name ties tens of thousands at ten million
+ * births, of which a pass takes a few hundred).
+ */
+function leastIds(among: number[], count: number, ids: Float64Array): number[] {
+  if (among.length <= count) return among;
+  if (count <= 0) return [];
+  // A max-heap by id: its top is the greatest id kept, the first to give way.
+  const heap = among.slice(0, count);
+  const sift = (from: number) => {
+    for (let at = from; ; ) {
+      const left = at * 2 + 1;
+      if (left >= count) return;
+      const larger = left + 1 < count && ids[heap[left + 1]] > ids[heap[left]] ? left + 1 : left;
+      if (ids[heap[larger]] <= ids[heap[at]]) return;
+      [heap[at], heap[larger]] = [heap[larger], heap[at]];
+      at = larger;
+    }
+  };
+  for (let at = (count >> 1) - 1; at >= 0; at--) sift(at);
+  for (let i = count; i < among.length; i++) {
+    if (ids[among[i]] < ids[heap[0]]) {
+      heap[0] = among[i];
+      sift(0);
+    }
+  }
+  return heap;
+}
+
 /** Strings kept once each, by number. */
 class Strings {
   readonly table: string[] = [];
@@ -75,6 +105,11 @@ export interface SuggestionIndex {
    * PostgreSQL.
    */
   nameCounts(surname: string, forename: string): { readonly surname: number; readonly forename: number };
+  /**
+   * Told that a bulk write has ended (a build, a load): lays each key's postings out as one run
+   * again when many have come since the last time, so that the next walks read memory in order.
+   */
+  settle(): void;
 }
 
 /** A record's names counted in (1) or out (-1): each distinct surname and first forename once. */
@@ -110,8 +145,9 @@ export function createSuggestionIndex(): SuggestionIndex {
   let keysUsed = 0;
   let keysLive = 0;
 
-  // The keys: an open-addressing table of [1, first posting] pairs (0: an empty place) and the key
-  // each place holds, and the postings, each a position and the next posting of its key.
+  // The keys: an open-addressing table of [1 + its postings, first posting] pairs (0: an empty
+  // place) and the key each place holds, and the postings, each a position and the next posting of
+  // its key.
   let table = new Int32Array(1024 * 2);
   let placeKeys = new Float64Array(1024);
   let slotsHeld = 0;
@@ -171,6 +207,7 @@ export function createSuggestionIndex(): SuggestionIndex {
     postings[posting * 2] = position;
     postings[posting * 2 + 1] = table[place * 2 + 1];
     table[place * 2 + 1] = posting;
+    table[place * 2]++;
   };
 
   // Postings packed when their number has doubled since the last packing: each key's list written
@@ -179,6 +216,7 @@ export function createSuggestionIndex(): SuggestionIndex {
   // the postings of a common name at a million records missed the cache at every step (a third of a
   // close match's CPU). Packing costs a pass over the postings: constant time a posting, on average.
   let packedAt = 1024;
+  let packedUsed = 0;
   const pack = () => {
     const packed = new Int32Array(Math.max(1024, postingsUsed * 2) * 2);
     let used = 0;
@@ -197,6 +235,14 @@ export function createSuggestionIndex(): SuggestionIndex {
     postingsUsed = used;
     freePosting = NONE;
     packedAt = Math.max(1024, used);
+    packedUsed = used;
+  };
+
+  // Packing at each doubling leaves up to half of a built index's postings scattered (a third at ten
+  // million births); an eighth is what a settle leaves, at most a pass over the postings per eighth
+  // added.
+  const settle = () => {
+    if ((postingsUsed - packedUsed) * 8 > postingsUsed) pack();
   };
 
   const unpost = (key: number, position: number) => {
@@ -207,6 +253,7 @@ export function createSuggestionIndex(): SuggestionIndex {
       if (postings[posting * 2] !== position) continue;
       if (before === NONE) table[place * 2 + 1] = postings[posting * 2 + 1];
       else postings[before * 2 + 1] = postings[posting * 2 + 1];
+      table[place * 2]--;
       postings[posting * 2 + 1] = freePosting;
       freePosting = posting;
       return;
@@ -283,18 +330,20 @@ export function createSuggestionIndex(): SuggestionIndex {
     if (postingsUsed >= packedAt * 2) pack();
   };
 
-  // Scratch of every answer, put back to all 0 before it ends: each position's rank in the pass at
-  // hand (0: not found by it), and the positions it found; whether each position is chosen; each
-  // string's number in the answer, plus one (0: not in it).
-  let rankOf = new Int32Array(1024);
+  // Scratch of every answer, put back to all 0 before it ends: the positions the pass at hand finds
+  // and their ranks, in an open-addressing table of [position + 1 (0: an empty place), rank] pairs
+  // twice the size of the pass's postings at least, and its places found; whether each position is
+  // chosen; each string's number in the answer, plus one (0: not in it). A table the size of the
+  // pass rather than an array of every position: at ten million births such an array is 40 MB, and
+  // a walk through a common name's tens of thousands of postings missed the cache at each of them
+  // (half of a close match's CPU).
+  let passTable = new Int32Array(1024 * 2);
   const found: number[] = [];
+  const keyPlaces: number[] = [];
   let isChosen = new Uint8Array(1024);
   let localOf = new Int32Array(1024);
   const candidates = (passes: readonly KeyPass[]): SuggestionCandidates => {
-    if (rankOf.length < ids.length) {
-      rankOf = new Int32Array(ids.length);
-      isChosen = new Uint8Array(ids.length);
-    }
+    if (isChosen.length < ids.length) isChosen = new Uint8Array(ids.length);
     // The positions chosen by any pass, each once.
     const chosen: number[] = [];
     const choose = (position: number) => {
@@ -308,40 +357,55 @@ export function createSuggestionIndex(): SuggestionIndex {
       // By position, its rank as one number, higher first: how many of the pass's keys it shares,
       // then how early the first of them comes (keys.ts).
       const passKeys = [...new Set(pass.keys.map(keyOfGiven))];
+      let postingCount = 0;
+      for (const key of passKeys) {
+        const place = placeOf(key);
+        keyPlaces.push(place);
+        if (table[place * 2] !== 0) postingCount += table[place * 2] - 1;
+      }
+      let places = 1024;
+      while (places < postingCount * 2) places *= 2;
+      if (passTable.length < places * 2) passTable = new Int32Array(places * 2);
+      const mask = places - 1;
+      const shift = 32 - Math.log2(places);
       for (let at = 0; at < passKeys.length; at++) {
-        const place = placeOf(passKeys[at]);
+        const place = keyPlaces[at];
         if (table[place * 2] === 0) continue;
         for (let posting = table[place * 2 + 1]; posting !== NONE; posting = postings[posting * 2 + 1]) {
-          const position = postings[posting * 2];
-          if (rankOf[position] === 0) {
-            rankOf[position] = passKeys.length - at;
-            found.push(position);
-          } else rankOf[position] += passKeys.length + 1;
+          const held = postings[posting * 2] + 1;
+          let slot = Math.imul(held, 0x9e3779b1) >>> shift;
+          while (passTable[slot * 2] !== held && passTable[slot * 2] !== 0) slot = (slot + 1) & mask;
+          if (passTable[slot * 2] === 0) {
+            passTable[slot * 2] = held;
+            passTable[slot * 2 + 1] = passKeys.length - at;
+            found.push(slot);
+          } else passTable[slot * 2 + 1] += passKeys.length + 1;
         }
       }
+      keyPlaces.length = 0;
       if (found.length <= pass.limit) {
         // All of them: no need to rank.
-        for (const position of found) choose(position);
+        for (const slot of found) choose(passTable[slot * 2] - 1);
       } else {
         // The `limit`-th highest rank: every position above it, then those at it by id.
         // (A typed array filled by a loop and sorted without a comparison function: V8's native sort.)
         const ranks = new Int32Array(found.length);
-        for (let i = 0; i < found.length; i++) ranks[i] = rankOf[found[i]];
+        for (let i = 0; i < found.length; i++) ranks[i] = passTable[found[i] * 2 + 1];
         ranks.sort();
         const least = ranks[ranks.length - pass.limit];
         const tied: number[] = [];
         let left = pass.limit;
-        for (const position of found) {
-          if (rankOf[position] > least) {
-            choose(position);
+        for (const slot of found) {
+          const rank = passTable[slot * 2 + 1];
+          if (rank > least) {
+            choose(passTable[slot * 2] - 1);
             left--;
-          } else if (rankOf[position] === least) tied.push(position);
+          } else if (rank === least) tied.push(passTable[slot * 2] - 1);
         }
-        tied.sort((a, b) => ids[a] - ids[b]);
-        for (let i = 0; i < left; i++) choose(tied[i]);
+        for (const position of leastIds(tied, left, ids)) choose(position);
         truncated = true;
       }
-      for (const position of found) rankOf[position] = 0;
+      for (const slot of found) passTable[slot * 2] = 0;
       found.length = 0;
     }
     // By id. Positions are given in the order records come and a record written again keeps its
@@ -390,5 +454,5 @@ export function createSuggestionIndex(): SuggestionIndex {
     forename: forenames.get(forename) ?? 0,
   });
 
-  return { add, remove, candidates, nameCounts };
+  return { add, remove, candidates, nameCounts, settle };
 }
