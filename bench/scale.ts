@@ -18,6 +18,8 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { iso } from '../src/generate/days.ts';
+import { datesOf } from '../src/generate/records.ts';
 import { loadRecordTypes } from '../src/records/index.ts';
 import { tableNames } from '../src/store/record-tables.ts';
 import { cleanUp, cleanUpOnSignals, cleanups, stopSignal } from './lib/cleanup.ts';
@@ -39,6 +41,7 @@ import {
   OPERATIONS,
   type Operation,
   type OperationFigures,
+  type ScaleIncrement,
   type ScaleResults,
   type ScaleRow,
   report,
@@ -54,7 +57,8 @@ const USAGE = `npm run bench:scale -- [options]
   --connections N        connections, closed loop (default 20)
   --rate R               offered requests a second in the fixed-rate phases (default 200)
   --sample N             births sampled from the register for the requests (default 5000)
-  --increment N          births in the file loaded into the full register and into an empty one (default 100000)
+  --increment N          births in each of the two files loaded into the full register and into an empty one:
+                         the latest registrations, and births of every year (default 100000)
   --recall-seconds S     most seconds of the recall phase (default 120)
   --feed-seconds S       seconds a new reader reads the change feed from its start (default 10)
   --seed S               seed of the generated births and of the requests (default scale)
@@ -194,21 +198,49 @@ async function query<Row extends pg.QueryResultRow>(url: string, sql: string): P
 }
 
 /**
- * The increment's births take ids above any register's (at most 100,000,000 births from
+ * The increments' births take ids above any register's (at most 100,000,000 births from
  * DEFAULT_FIRST_ID), so loaded into a register they are new registrations, as a week's load is.
  */
 const INCREMENT_FIRST_ID = 200_000_000;
 
-/** Generates the increment file once: the same births are loaded into the empty and the full registers. */
-async function generateIncrement(opts: Options, work: string): Promise<string> {
-  const file = join(work, 'scale-increment.ndjson');
+/**
+ * England and Wales register about 600,000 births a year, some 1,650 a day; the law allows 42 days
+ * from the birth to register it.
+ */
+const BIRTHS_A_DAY = 1650;
+const DAYS_TO_REGISTER = 42;
+
+/**
+ * The two files each register takes, of the same size: `latest`, the births of the days the register
+ * takes to register that many (and the 42 before), as an operator's weekly or monthly file holds
+ * them; `allYears`, the same number born on any day the register holds, the keys of each landing
+ * anywhere in their indexes.
+ */
+type IncrementName = 'latest' | 'allYears';
+const INCREMENTS: readonly IncrementName[] = ['latest', 'allYears'];
+
+interface IncrementFile {
+  readonly file: string;
+  /** Its rate into a register holding nothing: what each full register's is compared with. */
+  readonly intoEmpty: number;
+}
+type Increments = Readonly<Record<IncrementName, IncrementFile>>;
+
+/** Generates an increment file once: the same births are loaded into the empty and the full registers. */
+async function generateIncrement(opts: Options, work: string, name: IncrementName, at: number): Promise<string> {
+  const file = join(work, `scale-increment-${name}.ndjson`);
   cleanups.push(() => rm(file, { force: true }));
-  const args = ['generate', '--type', 'birth', '--count', String(opts.increment), '--seed', `${opts.seed}-increment`];
-  await runMeasured([LEV_API, ...args, '--first-id', String(INCREMENT_FIRST_ID), '--out', file], process.env, 600);
+  const args = ['generate', '--type', 'birth', '--count', String(opts.increment), '--seed', `${opts.seed}-${name}`];
+  if (name === 'latest') {
+    const last = datesOf('birth').days[1];
+    args.push('--from', iso(last - Math.ceil(opts.increment / BIRTHS_A_DAY) - DAYS_TO_REGISTER));
+  }
+  const firstId = INCREMENT_FIRST_ID + at * opts.increment;
+  await runMeasured([LEV_API, ...args, '--first-id', String(firstId), '--out', file], process.env, 600);
   return file;
 }
 
-/** `lev-api load` of the increment file into the database of `env`: its rate a second. */
+/** `lev-api load` of an increment file into the database of `env`: its rate a second. */
 async function loadIncrement(opts: Options, env: NodeJS.ProcessEnv, file: string): Promise<number> {
   const load = await runMeasured([LEV_API, 'load', '--type', 'birth', file], env, 300 + opts.increment / 1000, {
     stdout: 'stderr',
@@ -216,18 +248,23 @@ async function loadIncrement(opts: Options, env: NodeJS.ProcessEnv, file: string
   return opts.increment / load.seconds;
 }
 
-/** The increment's rate into a register holding nothing: what each full register's is compared with. */
-async function incrementIntoEmpty(opts: Options, server: PostgresServer, file: string): Promise<number> {
-  const database = await makeDatabase(server, 'lev_scale_empty');
-  cleanups.push(() => database.drop());
-  const env = serviceEnv({ settings: {} }, { DATABASE_URL: database.url });
-  await runMeasured([LEV_API, 'migrate'], env, 300, { stdout: 'stderr' });
-  const perSecond = await loadIncrement(opts, env, file);
-  log(
-    `the increment of ${opts.increment.toLocaleString('en-GB')} births loaded into an empty register ` +
-      `at ${Math.round(perSecond).toLocaleString('en-GB')}/s`,
-  );
-  return perSecond;
+/** Each increment file, and its rate into an empty register of its own. */
+async function prepareIncrements(opts: Options, server: PostgresServer, work: string): Promise<Increments> {
+  const prepared: Partial<Record<IncrementName, IncrementFile>> = {};
+  for (const [at, name] of INCREMENTS.entries()) {
+    const file = await generateIncrement(opts, work, name, at);
+    const database = await makeDatabase(server, `lev_scale_empty_${at}`);
+    cleanups.push(() => database.drop());
+    const env = serviceEnv({ settings: {} }, { DATABASE_URL: database.url });
+    await runMeasured([LEV_API, 'migrate'], env, 300, { stdout: 'stderr' });
+    const intoEmpty = await loadIncrement(opts, env, file);
+    log(
+      `the ${name} increment of ${opts.increment.toLocaleString('en-GB')} births loaded into an empty register ` +
+        `at ${Math.round(intoEmpty).toLocaleString('en-GB')}/s`,
+    );
+    prepared[name] = { file, intoEmpty };
+  }
+  return prepared as Increments;
 }
 
 /** Every figure of one size: its own database, made and dropped here. */
@@ -236,7 +273,7 @@ async function measureSize(
   server: PostgresServer,
   births: number,
   work: string,
-  increment: { file: string; intoEmpty: number },
+  increments: Increments,
 ): Promise<{ row: ScaleRow; settings: Record<string, string> }> {
   const label = births.toLocaleString('en-GB');
   const database = await makeDatabase(server, `lev_scale_${births}`);
@@ -349,9 +386,13 @@ async function measureSize(
     stdout: 'stderr',
   });
   log(`${label}: lev-api audit verify of ${entries} entries in ${verified.seconds.toFixed(1)} s`);
-  // Last, as it adds to the register: a week's file loaded into the full register.
-  const incrementPerSecond = await loadIncrement(opts, env, increment.file);
-  log(`${label}: the increment loaded into it at ${Math.round(incrementPerSecond).toLocaleString('en-GB')}/s`);
+  // Last, as they add to the register: the two files loaded into the full register, one after the other.
+  const loaded: Partial<Record<IncrementName, ScaleIncrement>> = {};
+  for (const name of INCREMENTS) {
+    const perSecond = await loadIncrement(opts, env, increments[name].file);
+    loaded[name] = { births: opts.increment, perSecond, ofEmpty: perSecond / increments[name].intoEmpty };
+    log(`${label}: the ${name} increment loaded into it at ${Math.round(perSecond).toLocaleString('en-GB')}/s`);
+  }
 
   await dropDatabase();
   cleanups.splice(cleanups.indexOf(dropDatabase), 1);
@@ -364,11 +405,7 @@ async function measureSize(
       peakRssMiB: load.peakMiB,
       copySeconds: copy.seconds,
       timesCopy: load.seconds / copy.seconds,
-      increment: {
-        births: opts.increment,
-        perSecond: incrementPerSecond,
-        ofEmpty: incrementPerSecond / increment.intoEmpty,
-      },
+      increments: loaded as Record<IncrementName, ScaleIncrement>,
     },
     database: sizes,
     service: { readySeconds: service.startSeconds, indexBuildSeconds, rssMiB },
@@ -416,12 +453,11 @@ async function main(): Promise<number> {
   cleanups.push(() => server.stop());
   log(`bench:scale: PostgreSQL: ${server.description}`);
   const machine = cpus();
-  const incrementFile = await generateIncrement(opts, work);
-  const increment = { file: incrementFile, intoEmpty: await incrementIntoEmpty(opts, server, incrementFile) };
+  const increments = await prepareIncrements(opts, server, work);
   const rows: ScaleRow[] = [];
   let settings: Record<string, string> = {};
   for (const births of opts.sizes) {
-    const measured = await measureSize(opts, server, births, work, increment);
+    const measured = await measureSize(opts, server, births, work, increments);
     rows.push(measured.row);
     settings = measured.settings;
   }

@@ -31,8 +31,13 @@ export interface ScaleRow {
     readonly copySeconds: number;
     /** The load's time over the raw COPY's. */
     readonly timesCopy: number;
-    /** The same file of new births loaded into this register once measured, against into an empty one. */
-    readonly increment?: { readonly births: number; readonly perSecond: number; readonly ofEmpty: number };
+    /**
+     * Two files of new births loaded into this register once measured, each against the same into an
+     * empty one: the latest registrations, and births of every year.
+     */
+    readonly increments?: { readonly latest: ScaleIncrement; readonly allYears: ScaleIncrement };
+    /** A run's before both files were measured: one of every year's births. */
+    readonly increment?: ScaleIncrement;
   };
   readonly database: {
     readonly bytes: number;
@@ -100,6 +105,17 @@ export function indexColumns(rows: readonly ScaleRow[], most = 4, minBytes = MIB
 /** The percentage of `part` in `whole`, one decimal; empty when nothing was asked. */
 export const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)}%` : '');
 
+/** A file of new births loaded into a full register. */
+export interface ScaleIncrement {
+  readonly births: number;
+  readonly perSecond: number;
+  /** Its rate over the same file's into an empty register. */
+  readonly ofEmpty: number;
+}
+
+const increment = (figures: ScaleIncrement | undefined) =>
+  figures ? `${thousands(figures.perSecond)} (${fixed(figures.ofEmpty, 2)})` : '';
+
 /** One row a size, the size first, as Markdown. */
 export function scaleTable(rows: readonly ScaleRow[], rate: number): string {
   const indexes = indexColumns(rows);
@@ -109,7 +125,8 @@ export function scaleTable(rows: readonly ScaleRow[], rate: number): string {
     'load /s',
     'load × COPY',
     'loader peak MiB',
-    'increment /s (× empty)',
+    'latest births /s (× empty)',
+    'all years /s (× empty)',
     'database MiB',
     ...indexes.map((name) => `${name} MiB`),
     'other indexes MiB',
@@ -134,9 +151,8 @@ export function scaleTable(rows: readonly ScaleRow[], rate: number): string {
         thousands(row.load.perSecond),
         fixed(row.load.timesCopy, 2),
         fixed(row.load.peakRssMiB, 0),
-        row.load.increment
-          ? `${thousands(row.load.increment.perSecond)} (${fixed(row.load.increment.ofEmpty, 2)})`
-          : '',
+        increment(row.load.increments?.latest),
+        increment(row.load.increments?.allYears ?? row.load.increment),
         thousands(row.database.bytes / MIB),
         ...indexes.map((name) => (name in row.database.indexes ? thousands(row.database.indexes[name] / MIB) : '')),
         thousands(other / MIB),
@@ -176,8 +192,9 @@ export function report(results: ScaleResults): string {
     `/s: answers a second, closed loop; p50/p99 at the fixed rate ("sat." when under 95% of it was ` +
       `answered). Requests are made from births sampled`,
     "across the whole register (TABLESAMPLE). load × COPY: the load's time over a raw COPY of the same file. " +
-      'increment: one file of new births',
-    'loaded into the full register, at the end, and its rate over the same file loaded into an empty one. ' +
+      'latest births, all years: two files of new',
+    'births (the latest registrations; born on any day) loaded into the full register, at the end, and each ' +
+      "one's rate over the same file's into an empty one. " +
       'recall@10: close matches of the',
     "error model's queries (bench/lib/errors.ts) with the registration among the first ten. index build: " +
       "from the service's start until",

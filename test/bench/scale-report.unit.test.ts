@@ -33,7 +33,10 @@ function row(births: number, overrides: Partial<Record<'lookupRate', number>> = 
       peakRssMiB: 300,
       copySeconds: scale,
       timesCopy: 5,
-      increment: { births: 100_000, perSecond: 18_000, ofEmpty: 0.9 },
+      increments: {
+        latest: { births: 100_000, perSecond: 19_000, ofEmpty: 0.95 },
+        allYears: { births: 100_000, perSecond: 18_000, ofEmpty: 0.9 },
+      },
     },
     database: {
       bytes: 600 * MIB * scale,
@@ -111,14 +114,14 @@ test('indexColumns: the largest indexes of the largest register get columns; the
   // Below a mebibyte an index has no column of its own, however few there are.
   assert.deepEqual(indexColumns(rows, 10), ['big_index', 'middle_index', 'third_index', 'fourth_index', 'fifth_index']);
   assert.deepEqual(indexColumns([]), []);
-  const [header, , first, second] = scaleTable(rows, 200)
-    .split('\n')
-    .map((line) =>
+  const cellsOf = (table: string) =>
+    table.split('\n').map((line) =>
       line
         .split('|')
         .slice(1, -1)
         .map((cell) => cell.trim()),
     );
+  const [header, , first, second] = cellsOf(scaleTable(rows, 200));
   const big = header.indexOf('big_index MiB');
   assert.deepEqual(header.slice(big, big + 5), [
     'big_index MiB',
@@ -130,8 +133,14 @@ test('indexColumns: the largest indexes of the largest register get columns; the
   // fifth_index (2 MiB a 100,000) and tiny_index (8 KiB) make up the other indexes.
   assert.deepEqual([first[big], first[big + 4]], ['50', '2']);
   assert.deepEqual([second[big], second[big + 4]], ['500', '20']);
-  // The increment's rate into the full register, with its ratio to the same file into an empty one.
-  assert.equal(first[header.indexOf('increment /s (× empty)')], '18,000 (0.90)');
+  // Each increment's rate into the full register, with its ratio to the same file into an empty one.
+  assert.equal(first[header.indexOf('latest births /s (× empty)')], '19,000 (0.95)');
+  assert.equal(first[header.indexOf('all years /s (× empty)')], '18,000 (0.90)');
+  // A run's JSON from before the latest births were measured: its one file was of every year.
+  const { increments, ...load } = rows[0].load;
+  const [, , old] = cellsOf(scaleTable([{ ...rows[0], load: { ...load, increment: increments?.allYears } }], 200));
+  assert.equal(old[header.indexOf('latest births /s (× empty)')], '');
+  assert.equal(old[header.indexOf('all years /s (× empty)')], '18,000 (0.90)');
 });
 
 test(
