@@ -108,7 +108,8 @@ function write(stream: Writable, chunk: string, failure: () => Error | undefined
 export const generateCommand: Command = {
   summary: 'Write synthetic registrations as NDJSON (one v1 record a line), the same for the same seed',
   usage: (descriptions) =>
-    `lev-api generate --type ${typeNames(descriptions).join('|')} --count N [--seed S] [--out FILE] [--first-id ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD]`,
+    `lev-api generate --type ${typeNames(descriptions).join('|')} --count N [--seed S] [--out FILE] ` +
+    '[--first-id ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD]',
   async run(args, _env, descriptions) {
     const options = parse(args, descriptions);
     const started = process.hrtime.bigint();
