@@ -169,6 +169,21 @@ describe('CLI mistakes: one clear line and exit 2', () => {
     await assertMistake(t, ['load', '--type', 'birth', '--skip-invalid=yes', 'x'], /--skip-invalid takes no value/);
   });
 
+  test("generate's date window says which of its rules a window breaks", async (t) => {
+    const birth = ['generate', '--type', 'birth', '--count', '1'];
+    await assertMistake(t, [...birth, '--from', '1 May'], /--from must be a date, YYYY-MM-DD \(got '1 May'\)/);
+    await assertMistake(
+      t,
+      [...birth, '--from', '2020-02-01', '--to', '2020-01-01'],
+      /^lev-api generate: --from and --to: the window's first day 2020-02-01 is after its last 2020-01-01 \(see/,
+    );
+    await assertMistake(
+      t,
+      [...birth, '--from', '1066-10-14'],
+      /--from and --to: the window reaches outside birth records' days, \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d/,
+    );
+  });
+
   test('a date in the right form but not on the calendar says so; a wrong form says the form', async (t) => {
     await assertMistake(
       t,

@@ -1,8 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { Command } from './command.ts';
-import { DEFAULT_FIRST_ID, datesOf, generateRecords } from '../generate/records.ts';
-import { iso, parseDay } from '../generate/days.ts';
+import { DEFAULT_FIRST_ID, checkWindow, datesOf, generateRecords } from '../generate/records.ts';
+import { parseDay } from '../generate/days.ts';
 import { isIsoDate } from '../records/dates.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { parseArguments } from './arguments.ts';
@@ -56,7 +56,8 @@ function parse(args: string[], descriptions: readonly RecordDescription[]): Opti
 
 /**
  * `--from` and `--to`: the days the records' own events fall on, within the type's range (either
- * end may be left to it), for a file of one week's or month's registrations.
+ * end may be left to it), for a file of one week's or month's registrations. What a window may be
+ * is records.ts's rule (checkWindow); only the dates' form is the command's.
  */
 function window(
   description: RecordDescription,
@@ -64,21 +65,19 @@ function window(
   to: string | undefined,
 ): readonly [number, number] | undefined {
   if (from === undefined && to === undefined) return undefined;
-  const { days, windowed } = datesOf(description);
-  if (!windowed)
-    throw new UsageError(`--from and --to need a type the generator builds by hand: ${description.name} is not one`);
-  const range = `${description.name} records fall from ${iso(days[0])} to ${iso(days[1])}`;
+  const { days } = datesOf(description);
   const day = (name: string, value: string | undefined, otherwise: number) => {
     if (value === undefined) return otherwise;
     if (!isIsoDate(value)) throw new UsageError(`--${name} must be a date, YYYY-MM-DD (got '${value}')`);
-    const number = parseDay(value);
-    if (number < days[0] || number > days[1]) throw new UsageError(`--${name} is outside the range: ${range}`);
-    return number;
+    return parseDay(value);
   };
-  const first = day('from', from, days[0]);
-  const last = day('to', to, days[1]);
-  if (first > last) throw new UsageError('--from is after --to');
-  return [first, last];
+  const asked: [number, number] = [day('from', from, days[0]), day('to', to, days[1])];
+  try {
+    return checkWindow(description, asked);
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(`--from and --to: ${error.message}`);
+    throw error;
+  }
 }
 
 /**

@@ -153,6 +153,27 @@ export function datesOf(type: string | RecordDescription): { days: readonly [num
   return { days: kind.dates, windowed: isTunedType(kind.description.name) };
 }
 
+/**
+ * `days` as a window of `type`'s registrations: refused (a RangeError saying why) for a type built
+ * from its description alone, a window reversed, or one reaching outside the type's days.
+ */
+export function checkWindow(
+  type: string | RecordDescription,
+  [from, to]: readonly [number, number],
+): readonly [number, number] {
+  const kind = kindOf(type);
+  const name = kind.description.name;
+  const [earliest, latest] = kind.dates;
+  if (!isTunedType(name))
+    throw new RangeError(`${name} records are built from their description alone: they take no date window`);
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) throw new RangeError('a window is of whole days');
+  // Each end within the type's days first: only a day within them has a date to name it by (days.ts).
+  if ([from, to].some((day) => day < earliest || day > latest))
+    throw new RangeError(`the window reaches outside ${name} records' days, ${iso(earliest)} to ${iso(latest)}`);
+  if (from > to) throw new RangeError(`the window's first day ${iso(from)} is after its last ${iso(to)}`);
+  return [from, to];
+}
+
 function checkOptions(options: GenerateOptions, kind: Kind): Checked {
   const { count } = options;
   const firstId = options.firstId ?? DEFAULT_FIRST_ID;
@@ -161,17 +182,7 @@ function checkOptions(options: GenerateOptions, kind: Kind): Checked {
   if (!Number.isSafeInteger(firstId) || firstId < 0)
     throw new RangeError(`firstId must be a whole number, 0 or more (got ${firstId})`);
   if (!Number.isSafeInteger(firstId + count)) throw new RangeError('firstId + count is beyond the largest safe id');
-  const days = options.days ?? kind.dates;
-  if (options.days) {
-    const [from, to] = options.days;
-    const [earliest, latest] = kind.dates;
-    if (!isTunedType(kind.description.name))
-      throw new RangeError(`${kind.description.name} records are built from their description alone: no date window`);
-    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from > to || from < earliest || to > latest)
-      throw new RangeError(
-        `the days must be a window within ${kind.description.name} records' ${iso(earliest)} to ${iso(latest)}`,
-      );
-  }
+  const days = options.days ? checkWindow(kind.description, options.days) : kind.dates;
   return { count, firstId, days };
 }
 
