@@ -25,21 +25,32 @@
  * its likeliest keys (a pass's keys are asked likeliest first: the month given before the months a
  * digit away), up to its cap: a cap that bites makes the answer `truncated`.
  *
- * A key is a whole number below 2^53, a JavaScript number and a PostgreSQL bigint alike: the
- * FNV-1a hash of its kind and sound codes (31 bits, the highest always set) times 2^22, plus its
- * date part (`date`: the day's number, `forename-month` and `surname-month`: the year times 12 plus the
- * month less one, `surname-decade` and `forename-decade`: the year divided by ten, `names`: none). Each key
- * is thus 16 decimal digits, eight bytes in an index rather than the text. Two keys with the same hash only
- * bring a record among the candidates, which its score then ranks as it ranks any candidate.
+ * A key is a whole number below 2^53, a JavaScript number and a PostgreSQL bigint alike: its date
+ * part (`date`: the day's number, `forename-month` and `surname-month`: the year times 12 plus the
+ * month less one, `surname-decade` and `forename-decade`: the year divided by ten, `names`: none)
+ * times 2^31, plus the FNV-1a hash of its kind and sound codes (31 bits, the highest always set).
+ * Eight bytes in an index rather than the text. The date part leads so that the keys of the latest
+ * registrations lie together in PostgreSQL's index on the key table: a week's births written into a
+ * full register touch the index's last pages of each date part rather than a page of their own
+ * anywhere in it (docs/performance.md). Two keys with the same hash only bring a record among the
+ * candidates, which its score then ranks as it ranks any candidate.
  */
 import type { SearchKey } from '../model/records.ts';
 import { NEAR_DAYS, dayNumber } from './dates.ts';
 import { nicknamesOf } from './nicknames.ts';
 import { soundCodes } from './names.ts';
 
-/** The part of a key below its hash: room for the day number of 9999-12-31. */
-const DATE_PART = 2 ** 22;
+/** The part of a key below its date part: the hash's 31 bits. The day number of 9999-12-31 times it is below 2^53. */
+const HASH_SPAN = 2 ** 31;
 const HASH_TOP = 0x40000000;
+
+/** A key of `hash` (hashOf) and `datePart` (none for the `names` pass). */
+const keyOf = (hash: number, datePart = 0) => datePart * HASH_SPAN + hash;
+
+/** A key's hash, as keyOf put it in. */
+export const hashOfKey = (key: number): number => key % HASH_SPAN;
+/** A key's date part, as keyOf put it in. */
+export const datePartOfKey = (key: number): number => Math.floor(key / HASH_SPAN);
 
 const FNV_OFFSET = 0x811c9dc5;
 const BAR = 0x7c;
@@ -74,12 +85,12 @@ function fnv(hash: number, text: string): number {
   return hash;
 }
 
-/** The hash part of a key: FNV-1a of `kind|first` or `kind|first|second`, 31 bits with the highest set. */
+/** The hash of a key: FNV-1a of `kind|first` or `kind|first|second`, 31 bits with the highest set. */
 function hashOf(kind: string, first: string, second?: string): number {
   let hash = Math.imul(fnv(FNV_OFFSET, kind) ^ BAR, 0x01000193);
   hash = fnv(hash, first);
   if (second !== undefined) hash = fnv(Math.imul(hash ^ BAR, 0x01000193), second);
-  return ((hash >>> 1) | HASH_TOP) * DATE_PART;
+  return (hash >>> 1) | HASH_TOP;
 }
 
 const words = (name: string) => (name ? name.split(' ') : []);
@@ -159,19 +170,20 @@ export function suggestionKeyValues(keys: readonly SearchKey[]): number[] {
   // A handful a record: an array searched is cheaper than a set.
   const found: number[] = [];
   for (const key of keys) {
-    add(found, hashOf(PASSES.date.kind, '') + dayNumber(key.date));
+    add(found, keyOf(hashOf(PASSES.date.kind, ''), dayNumber(key.date)));
     const surnameCodes = codesOfWords(words(key.surname));
-    for (const code of surnameCodes) add(found, hashOf(PASSES['surname-month'].kind, code) + monthOf(key.date));
+    for (const code of surnameCodes) add(found, keyOf(hashOf(PASSES['surname-month'].kind, code), monthOf(key.date)));
     const first = words(key.forenames)[0];
     if (!first) continue;
     const firstCodes = soundCodes(first);
-    for (const code of firstCodes) add(found, hashOf(PASSES['forename-month'].kind, code) + monthOf(key.date));
+    for (const code of firstCodes) add(found, keyOf(hashOf(PASSES['forename-month'].kind, code), monthOf(key.date)));
     for (const surname of surnameCodes)
-      for (const forename of firstCodes) add(found, hashOf(PASSES.names.kind, surname, forename));
+      for (const forename of firstCodes) add(found, keyOf(hashOf(PASSES.names.kind, surname, forename)));
     const decade = decadeOf(key.date);
-    for (const code of surnameCodes) add(found, hashOf(PASSES['surname-decade'].kind, code, initialOf(first)) + decade);
+    for (const code of surnameCodes)
+      add(found, keyOf(hashOf(PASSES['surname-decade'].kind, code, initialOf(first)), decade));
     for (const code of firstCodes)
-      add(found, hashOf(PASSES['forename-decade'].kind, code, initialOf(key.surname)) + decade);
+      add(found, keyOf(hashOf(PASSES['forename-decade'].kind, code, initialOf(key.surname)), decade));
   }
   return found;
 }
@@ -184,14 +196,17 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
   const first = forenameWords[0];
   const firstCodes = first ? codesOfWords([first, ...nicknamesOf(first)]) : [];
   const other = exchanged(query.date);
-  const date = [query.date, ...(other ? [other] : [])].map((day) => hashOf(PASSES.date.kind, '') + dayNumber(day));
+  const date = [query.date, ...(other ? [other] : [])].map((day) =>
+    keyOf(hashOf(PASSES.date.kind, ''), dayNumber(day)),
+  );
   const names = new Set<number>();
   for (const surname of surnameCodes)
-    for (const forename of firstCodes) names.add(hashOf(PASSES.names.kind, surname, forename));
+    for (const forename of firstCodes) names.add(keyOf(hashOf(PASSES.names.kind, surname, forename)));
   // Names exchanged: the first forename given as the surname, the surname's first word as the forename.
   if (first && surnameWords.length) {
     for (const surname of soundCodes(first))
-      for (const forename of soundCodes(surnameWords[0])) names.add(hashOf(PASSES.names.kind, surname, forename));
+      for (const forename of soundCodes(surnameWords[0]))
+        names.add(keyOf(hashOf(PASSES.names.kind, surname, forename)));
   }
   // The year and month a digit out, or near across a month or year, as far as a key can ask.
   const months = monthVariants(query.date);
@@ -201,7 +216,7 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
   const monthKeys = (kind: string, codes: readonly string[], asked: readonly number[]) => {
     const hashes = codes.map((code) => hashOf(kind, code));
     const keys: number[] = [];
-    for (const m of asked) for (const hash of hashes) keys.push(hash + m);
+    for (const m of asked) for (const hash of hashes) keys.push(keyOf(hash, m));
     return keys;
   };
   const month = monthKeys(PASSES['forename-month'].kind, firstCodes, months);
@@ -213,10 +228,12 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
   // initial and a date anywhere in the decade is too little to go on.
   const decade = decadeOf(query.date);
   const surnameDecade = first
-    ? surnameCodes.map((code) => hashOf(PASSES['surname-decade'].kind, code, initialOf(first)) + decade)
+    ? surnameCodes.map((code) => keyOf(hashOf(PASSES['surname-decade'].kind, code, initialOf(first)), decade))
     : [];
   const forenameDecade = first
-    ? soundCodes(first).map((code) => hashOf(PASSES['forename-decade'].kind, code, initialOf(query.surname)) + decade)
+    ? soundCodes(first).map((code) =>
+        keyOf(hashOf(PASSES['forename-decade'].kind, code, initialOf(query.surname)), decade),
+      )
     : [];
   const pass = (name: PassName, keys: readonly number[]): CandidatePass => ({ name, keys, limit: PASSES[name].cap });
   return [

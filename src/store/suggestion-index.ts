@@ -21,7 +21,7 @@
  * those kept, when the keys and the string table are written afresh (so memory stays within
  * twice what the records need, and each write costs constant time on average).
  */
-import { suggestionKeyValues } from '../match/keys.ts';
+import { datePartOfKey, hashOfKey, suggestionKeyValues } from '../match/keys.ts';
 import type { SearchKey, SuggestionCandidates } from '../model/records.ts';
 import type { KeyPass } from '../model/store.ts';
 
@@ -30,8 +30,7 @@ import type { KeyPass } from '../model/store.ts';
  * the table's search for it starts. Keys of one name and neighbouring days fold to neighbouring slots.
  */
 function slotOf(key: number): number {
-  const high = Math.floor(key / 2 ** 22);
-  return (Math.imul(high, 0x01000193) ^ (key % 2 ** 22)) & 0x3fffffff;
+  return (Math.imul(hashOfKey(key), 0x01000193) ^ datePartOfKey(key)) & 0x3fffffff;
 }
 
 /** A key as the reader's callers give it (a number, or its decimal text). */

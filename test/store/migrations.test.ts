@@ -24,6 +24,7 @@ import {
   splitStatements,
 } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
+import { datePartOfKey, hashOfKey, suggestionKeyValues } from '../../src/match/keys.ts';
 import { replicaSet } from '../../src/store/replica-set.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
 import type { RecordToWrite } from '../../src/model/records.ts';
@@ -139,6 +140,50 @@ test('migrating from every earlier version, as the code before checksums left it
     const unrecorded = await driver.query('SELECT version FROM schema_migrations WHERE checksum IS NULL');
     assert.deepEqual(unrecorded, [], `from version ${version}: checksums filled for the migrations applied before`);
   }
+});
+
+test("migration 19 leads every key table's keys with their date part, and keeps every key", { skip }, async (t) => {
+  const { driver } = await emptyDatabase(t);
+  await migrate(
+    driver,
+    {},
+    migrations.filter((m) => m.version < 19),
+  );
+  // Keys as the code before 19 wrote them: the hash times 2^22, plus the date part.
+  const details = [
+    { id: 7, keys: [{ surname: 'smith', forenames: 'william', date: '2010-03-04' }] },
+    { id: 8, keys: [{ surname: 'fairfax lowe', forenames: 'catherine', date: '1901-12-31' }] },
+  ];
+  const rows = details.flatMap(({ id, keys }) =>
+    suggestionKeyValues(keys).map((key) => ({ old: hashOfKey(key) * 2 ** 22 + datePartOfKey(key), key, id })),
+  );
+  // A type described after the built-in ones has a key table of the same shape.
+  await driver.exec(
+    'CREATE TABLE adoption_suggestion_key (key bigint NOT NULL, id bigint NOT NULL, PRIMARY KEY (key, id))',
+  );
+  for (const table of ['birth_suggestion_key', 'adoption_suggestion_key'])
+    await driver.query(`INSERT INTO ${table} (key, id) SELECT * FROM unnest($1::bigint[], $2::bigint[])`, [
+      rows.map((row) => row.old),
+      rows.map((row) => row.id),
+    ]);
+  assert.deepEqual(
+    (await migrate(driver)).map((m) => m.version),
+    [19],
+  );
+  const expected = rows
+    .map(({ key, id }) => ({ key: String(key), id: String(id) }))
+    .sort((a, b) => Number(a.key) - Number(b.key) || Number(a.id) - Number(b.id));
+  for (const table of ['birth_suggestion_key', 'adoption_suggestion_key'])
+    assert.deepEqual(
+      await driver.query(`SELECT k.key::text AS key, k.id::text AS id FROM ${table} k ORDER BY k.key, k.id`),
+      expected,
+      table,
+    );
+  // Still the primary key the load drops and builds again by its name.
+  const [{ name }] = await driver.query<{ name: string }>(
+    "SELECT conname AS name FROM pg_constraint WHERE conrelid = 'adoption_suggestion_key'::regclass AND contype = 'p'",
+  );
+  assert.equal(name, 'adoption_suggestion_key_pkey');
 });
 
 test('every described record type has its tables after migrate; a type without them is named, and the ' +
