@@ -191,12 +191,39 @@ export async function emptyStore(
  * A new, empty PostgreSQL schema, dropped when the test ends, after `closeFirst`
  * (the test's own connections into it). `admin` is a connection outside it.
  */
+const endings = new WeakMap<object, (() => unknown)[]>();
+
+/**
+ * Runs `fn` when the test ends, before whatever was given to `onEnd` earlier in it: what was started
+ * last stops first. node:test runs `after` hooks in the order they were added, which would drop a
+ * schema (and end its pool) while a worker started on it later still runs.
+ */
+export function onEnd(t: Pick<TestContext, 'after'>, fn: () => unknown) {
+  let stack = endings.get(t);
+  if (!stack) {
+    const fns: (() => unknown)[] = [];
+    endings.set(t, (stack = fns));
+    t.after(async () => {
+      let failed: { error: unknown } | undefined;
+      while (fns.length) {
+        try {
+          await fns.pop()!();
+        } catch (error) {
+          failed ??= { error };
+        }
+      }
+      if (failed) throw failed.error;
+    });
+  }
+  stack.push(fn);
+}
+
 export async function emptySchema(t: Pick<TestContext, 'after'>, closeFirst?: () => unknown) {
   const schema = uniqueSchema();
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
-  t.after(async () => {
+  onEnd(t, async () => {
     await closeFirst?.();
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.end();

@@ -21,7 +21,7 @@ import { fixtureMigration } from '../fixtures/testfixture/migration.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { SETTINGS, startReceiver, until } from '../webhooks/receiver.ts';
-import { CALLER, FULL_DETAILS, emptyStore, startApp, storeKinds, suiteContext, testConfig } from '../helper.ts';
+import { CALLER, FULL_DETAILS, emptyStore, startApp, storeKinds, suiteContext, testConfig, onEnd } from '../helper.ts';
 import { builtInScenarios, builtInTypes } from '../record-types.ts';
 
 const migrations = await loadMigrations();
@@ -190,7 +190,7 @@ for (const kind of await storeKinds())
         undefined,
         { pollMs: 50 },
       );
-      t.after(() => delivery.stop());
+      onEnd(t, () => delivery.stop());
       const record = [...generateRecords(testfixture, { count: 20, seed: 'pushed', firstId: PUSHED_FIRST_ID })].find(
         (r) => readPath(r, 'status.blocked') === false,
       )!;

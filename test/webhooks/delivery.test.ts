@@ -14,7 +14,7 @@ import { type Source, loadSources } from '../../src/load/loader.ts';
 import { newSecret, newSigningKey, publicKeyOf } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import type { DeliveryOptions } from '../../src/webhooks/worker.ts';
-import { type TestStore, CALLER, emptyStore, startApp, storeKinds, trailEntries } from '../helper.ts';
+import { type TestStore, CALLER, emptyStore, startApp, storeKinds, trailEntries, onEnd } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType } from '../record-types.ts';
 
@@ -52,7 +52,7 @@ function deliver(
     slots: 2,
     ...overrides,
   });
-  t.after(() => delivery.stop());
+  onEnd(t, () => delivery.stop());
   return delivery;
 }
 

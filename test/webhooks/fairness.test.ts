@@ -11,7 +11,7 @@ import { slowSlots } from '../../src/webhooks/fairness.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { deaths } from '../death-source.ts';
-import { emptyStore, postgresAvailable } from '../helper.ts';
+import { emptyStore, postgresAvailable, onEnd } from '../helper.ts';
 import { type Receiver, SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType } from '../record-types.ts';
 
@@ -56,7 +56,7 @@ test('three slow receivers and two slots: the fast one is served within its boun
     undefined,
     { pollMs: 100, slots: 2 },
   );
-  t.after(() => delivery.stop());
+  onEnd(t, () => delivery.stop());
 
   // 20 events, committed a few at a time over about 8 seconds.
   const ids = Array.from({ length: 20 }, (_, index) => 1000 + index);

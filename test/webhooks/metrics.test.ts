@@ -9,7 +9,7 @@ import { loadSources } from '../../src/load/loader.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { deaths } from '../death-source.ts';
-import { emptyStore, startApp } from '../helper.ts';
+import { emptyStore, startApp, onEnd } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType } from '../record-types.ts';
 
@@ -34,7 +34,7 @@ test('per-subscription delivery metrics', async (t) => {
     registry,
     { pollMs: 50, backoff: () => 50 },
   );
-  t.after(() => delivery.stop());
+  onEnd(t, () => delivery.stop());
   await loadSources(store.writer, builtInType('death'), [deaths([1, 2, 3])]);
   // A receiver sees a request before the sender has counted its answer and stored its position:
   // wait for the metrics to settle there, then check the rest.
@@ -67,7 +67,7 @@ test('lev_feed_lag_positions of a client that only has events pushed counts from
   const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, {
     pollMs: 50,
   });
-  t.after(() => delivery.stop());
+  onEnd(t, () => delivery.stop());
   await loadSources(store.writer, builtInType('death'), [deaths([1, 2, 3])]);
   await until(() => receiver.taken().length === 3, 'the deliveries');
   await until(async () => (await store.webhooks.get('pushed'))?.deliveredThrough === 3, 'the position recorded');

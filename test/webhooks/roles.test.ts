@@ -10,7 +10,7 @@ import { type Source, loadSources } from '../../src/load/loader.ts';
 import { readPath } from '../../src/records/define.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
-import { type TestStore, CALLER, emptyStore, startApp, storeKinds, trailEntries } from '../helper.ts';
+import { type TestStore, CALLER, emptyStore, startApp, storeKinds, trailEntries, onEnd } from '../helper.ts';
 import { type Receiver, SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType } from '../record-types.ts';
 
@@ -83,7 +83,7 @@ for (const kind of await storeKinds()) {
           slots: 4,
         },
       );
-      t.after(() => delivery.stop());
+      onEnd(t, () => delivery.stop());
 
       await loadSources(store.writer, builtInType('death'), [source([death(11), death(12, true)])]);
       await loadSources(store.writer, builtInType('birth'), [source([birth(21)])]);

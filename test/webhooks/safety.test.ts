@@ -12,7 +12,7 @@ import { createSender } from '../../src/webhooks/send.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { type Source, loadSources } from '../../src/load/loader.ts';
-import { emptyStore } from '../helper.ts';
+import { emptyStore, onEnd } from '../helper.ts';
 import { createPki } from '../auth/pki.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType } from '../record-types.ts';
@@ -143,7 +143,7 @@ test(
       backoff: () => 100,
       sender: createSender({ checker, timeoutMs: 2000 }),
     });
-    t.after(() => delivery.stop());
+    onEnd(t, () => delivery.stop());
     const death = {
       id: 7,
       deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },
@@ -202,7 +202,7 @@ test(
         backoff: () => 100,
       },
     );
-    t.after(() => delivery.stop());
+    onEnd(t, () => delivery.stop());
     const death = {
       id: 8,
       deceased: { forenames: 'A', surname: 'B', dateOfDeath: '2024-03-01', dateOfBirth: '1940-01-01' },

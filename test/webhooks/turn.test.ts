@@ -12,7 +12,7 @@ import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { ACTIVE_EVERY_MS } from '../../src/webhooks/active.ts';
 import { deaths } from '../death-source.ts';
-import { emptyStore, storeKinds } from '../helper.ts';
+import { emptyStore, storeKinds, onEnd } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType } from '../record-types.ts';
 
@@ -35,7 +35,7 @@ for (const kind of await storeKinds()) {
         undefined,
         { pollMs: 50, slots: 1 },
       );
-      t.after(() => delivery.stop());
+      onEnd(t, () => delivery.stop());
       await loadSources(store.writer, builtInType('death'), [deaths([1, 2, 3, 4, 5, 6, 7, 8])]);
       await until(() => receiver.received.length === 1, 'the first event');
       if (stop === 'pause') assert.equal(await store.subscriptions.setPaused('slow', true), true);

@@ -21,7 +21,7 @@ import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
 import { UNKEPT_LIMIT } from '../../src/webhooks/worker.ts';
 import { deaths } from '../death-source.ts';
-import { TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
+import { TEST_DATABASE_URL, emptySchema, postgresAvailable, onEnd } from '../helper.ts';
 import { SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType, builtInTypes as records } from '../record-types.ts';
 
@@ -79,14 +79,14 @@ test('kill -9 of a worker mid-delivery loses nothing; another takes over within 
   await loadSources(backend.writer, builtInType('death'), [deaths([1, 2, 3, 4, 5, 6])]);
 
   const first = deliverProcess(schema);
-  t.after(() => first.kill('SIGKILL'));
+  onEnd(t, () => first.kill('SIGKILL'));
   await until(() => held.length === 1, 'the third request, held', 30_000);
   first.kill('SIGKILL');
   await once(first, 'exit');
   const killedAt = Date.now();
 
   const second = deliverProcess(schema, ['--metrics-port', '0']);
-  t.after(() => second.kill('SIGTERM'));
+  onEnd(t, () => second.kill('SIGTERM'));
   let output = '';
   second.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
   await until(() => new Set(receiver.taken()).size === 6, 'every event, from the second worker', 40_000);
@@ -152,7 +152,7 @@ test('every database connection of a worker cut mid-delivery: delivery pauses, t
     backoff: () => 100,
     unkeptLimit,
   });
-  t.after(() => delivery.stop());
+  onEnd(t, () => delivery.stop());
   await loadSources(backend.writer, builtInType('death'), [deaths([1, 2, 3, 4, 5, 6, 7, 8])]);
   await until(() => new Set(receiver.taken()).size === 8, 'all eight delivered after the cut', 40_000);
   assert.ok(cut);
@@ -225,7 +225,7 @@ test('the audit trail stalled mid-delivery, then the worker killed with kill -9:
   const unguard = await guardAuditTrail(admin, schema, 3, `PERFORM pg_advisory_xact_lock(${key})`);
 
   const first = deliverProcess(schema);
-  t.after(() => first.kill('SIGKILL'));
+  onEnd(t, () => first.kill('SIGKILL'));
   // The worker goes on sending while the entries of the events before commit, never more than UNKEPT_LIMIT
   // of them behind.
   let state = await deliveryState(admin, schema);
@@ -286,7 +286,7 @@ test('the audit trail stalled mid-delivery, then the worker killed with kill -9:
   );
 
   const second = deliverProcess(schema);
-  t.after(() => second.kill('SIGTERM'));
+  onEnd(t, () => second.kill('SIGTERM'));
   await until(() => new Set(receiver.taken()).size === ids.length, 'every event, from the second worker', 40_000);
   await until(
     async () => (await deliveryState(admin, schema)).through === ids.length,
@@ -328,7 +328,7 @@ test('the audit trail refusing entries mid-delivery: the turn stops, the positio
     backoff: () => 100,
     unkeptLimit: UNKEPT_LIMIT,
   });
-  t.after(() => delivery.stop());
+  onEnd(t, () => delivery.stop());
   await loadSources(backend.writer, builtInType('death'), [deaths(ids)]);
 
   // Refused, the first unkept event is sent again and again; the position never passes it.

@@ -9,7 +9,7 @@ import { WebhookVerificationError, verifyWebhook } from '@lev-api/client';
 import { type Source, loadSources } from '../../../src/load/loader.ts';
 import { newSecret, newSigningKey, publicKeyOf } from '../../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../../src/webhooks/start.ts';
-import { emptyStore } from '../../helper.ts';
+import { emptyStore, onEnd } from '../../helper.ts';
 import { SETTINGS, startReceiver, until } from '../../webhooks/receiver.ts';
 import { builtInType } from '../../record-types.ts';
 
@@ -25,7 +25,7 @@ test(
     const delivery = startConfiguredDelivery(SETTINGS, store, store.descriptions, { info() {}, warn() {} }, undefined, {
       pollMs: 50,
     });
-    t.after(() => delivery.stop());
+    onEnd(t, () => delivery.stop());
     const source: Source = {
       name: 'one',
       size: undefined,
