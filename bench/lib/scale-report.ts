@@ -10,8 +10,10 @@ export const OPERATIONS = ['lookup', 'search', 'verify', 'suggest'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 export interface OperationFigures {
-  /** Answers a second, closed loop. */
+  /** Answers a second, closed loop: the median of the rounds' (`maxRpsRounds`). */
   readonly maxRps: number;
+  /** Each closed-loop round's answers a second, in the order run (absent in runs of one round). */
+  readonly maxRpsRounds?: readonly number[];
   /** Answers a second at the fixed rate (under it when the service could not keep up). */
   readonly rateRps: number;
   /** Latency at the fixed rate, in milliseconds. */
@@ -69,6 +71,8 @@ export interface ScaleResults {
     readonly node: string;
     readonly cpu: string;
     readonly duration: number;
+    /** Closed-loop rounds of each operation (1 when absent). */
+    readonly rounds?: number;
     readonly connections: number;
     readonly rate: number;
     readonly seed: string;
@@ -181,9 +185,11 @@ const settingsLine = (settings: Readonly<Record<string, string>>) =>
 /** The report: what ran, where, with which settings, the table, and what its columns mean. */
 export function report(results: ScaleResults): string {
   const { meta } = results;
+  const rounds = meta.rounds ?? 1;
   return [
     `lev-api scale bench, ${meta.date}: Node ${meta.node} on ${meta.cpu}; ${meta.duration} s a phase, ` +
-      `${meta.connections} connections closed loop, fixed rate ${meta.rate}/s; seed ${meta.seed}`,
+      `${meta.connections} connections closed loop (${rounds} round${rounds === 1 ? '' : 's'}, the median ` +
+      `shown), fixed rate ${meta.rate}/s; seed ${meta.seed}`,
     `$ ${meta.command}`,
     `PostgreSQL: ${meta.server}; ${settingsLine(meta.settings)}`,
     '',

@@ -201,4 +201,8 @@ test('report: what ran, the command, the settings in force, then the table', () 
   assert.equal(lines[1], '$ npm run bench:scale -- --sizes 100000,1000000');
   assert.equal(lines[2], 'PostgreSQL: own cluster (initdb); server_version=15.20, shared_buffers=4GB');
   assert.match(lines[4], /^\| +births \|/);
+  // A run from before rounds were counted had one; a run of three says the median of three is shown.
+  assert.match(lines[0], /20 connections closed loop \(1 round, the median shown\)/);
+  const three = { ...results([row(100_000)]), meta: { ...results([]).meta, rounds: 3 } };
+  assert.match(report(three).split('\n')[0], /\(3 rounds, the median shown\)/);
 });
