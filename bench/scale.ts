@@ -201,6 +201,30 @@ async function query<Row extends pg.QueryResultRow>(url: string, sql: string): P
   }
 }
 
+/** The longest the bench waits for autovacuum to finish before loading the increments. */
+const SETTLE_BOUND_S = 300;
+
+/**
+ * The tables the run's requests wrote vacuumed, a checkpoint, then a wait (at most SETTLE_BOUND_S)
+ * until no autovacuum worker runs in the database: whether it got there, and how long it took.
+ */
+async function settle(url: string): Promise<{ quiet: boolean; seconds: number }> {
+  const started = performance.now();
+  await query(url, 'VACUUM (ANALYZE) audit_log');
+  await query(url, 'CHECKPOINT');
+  const seconds = () => (performance.now() - started) / 1000;
+  while (seconds() < SETTLE_BOUND_S) {
+    const [{ vacuuming }] = await query<{ vacuuming: number }>(
+      url,
+      "SELECT count(*)::int AS vacuuming FROM pg_stat_activity WHERE backend_type = 'autovacuum worker' AND " +
+        'datname = current_database()',
+    );
+    if (vacuuming === 0) return { quiet: true, seconds: seconds() };
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return { quiet: false, seconds: seconds() };
+}
+
 /**
  * The increments' births take ids above any register's (at most 100,000,000 births from
  * DEFAULT_FIRST_ID), so loaded into a register they are new registrations, as a week's load is.
@@ -405,7 +429,11 @@ async function measureSize(
     stdout: 'stderr',
   });
   log(`${label}: lev-api audit verify of ${entries} entries in ${verified.seconds.toFixed(1)} s`);
-  // Last, as they add to the register: the two files loaded into the full register, one after the other.
+  // Last, as they add to the register: the two files loaded into the full register, one after the other,
+  // on a server as quiet as the empty registers' loads had: the run's own writes (its audit entries)
+  // checkpointed and vacuumed first, which is not the load's work.
+  const settledIn = await settle(database.url);
+  log(`${label}: the server settled in ${settledIn.seconds.toFixed(1)} s${settledIn.quiet ? '' : ' (still vacuuming)'}`);
   const loaded: Partial<Record<IncrementName, ScaleIncrement>> = {};
   for (const name of INCREMENTS) {
     const perSecond = await loadIncrement(opts, env, increments[name].file);
