@@ -433,7 +433,8 @@ async function measureSize(
   // on a server as quiet as the empty registers' loads had: the run's own writes (its audit entries)
   // checkpointed and vacuumed first, which is not the load's work.
   const settledIn = await settle(database.url);
-  log(`${label}: the server settled in ${settledIn.seconds.toFixed(1)} s${settledIn.quiet ? '' : ' (still vacuuming)'}`);
+  const still = settledIn.quiet ? '' : ' (autovacuum still running)';
+  log(`${label}: the server settled in ${settledIn.seconds.toFixed(1)} s${still}`);
   const loaded: Partial<Record<IncrementName, ScaleIncrement>> = {};
   for (const name of INCREMENTS) {
     const perSecond = await loadIncrement(opts, env, increments[name].file);

@@ -187,10 +187,6 @@ export async function emptyStore(
   return testStore(backend, types.descriptions);
 }
 
-/**
- * A new, empty PostgreSQL schema, dropped when the test ends, after `closeFirst`
- * (the test's own connections into it). `admin` is a connection outside it.
- */
 const endings = new WeakMap<object, (() => unknown)[]>();
 
 /**
@@ -218,6 +214,11 @@ export function onEnd(t: Pick<TestContext, 'after'>, fn: () => unknown) {
   stack.push(fn);
 }
 
+/**
+ * A new, empty PostgreSQL schema, dropped when the test ends, after what the test started on it
+ * later through `onEnd` and after `closeFirst` (the test's own connections into it). `admin` is a
+ * connection outside it.
+ */
 export async function emptySchema(t: Pick<TestContext, 'after'>, closeFirst?: () => unknown) {
   const schema = uniqueSchema();
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });

@@ -24,10 +24,10 @@ import { CopyData } from './copy-data.ts';
 import { tableNames } from './record-tables.ts';
 import { suggestionKeyColumns } from './suggestion-backfill.ts';
 
-// Staging tables, dropped with the transaction that made them.
 /** PostgreSQL's SQLSTATE for a row a unique index already holds. */
 const UNIQUE_VIOLATION = '23505';
 
+// Staging tables, dropped with the transaction that made them.
 const STAGE =
   `
 CREATE TEMP TABLE load_records (id bigint NOT NULL, data text NOT NULL, search_keys text NOT NULL) ON COMMIT DROP;
