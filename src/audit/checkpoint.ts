@@ -7,7 +7,6 @@
  */
 import * as crypto from 'node:crypto';
 import type { Checkpoint, CheckpointBody, WriterHead } from '../model/audit.ts';
-import { parseSigningKey } from '../config/pem.ts';
 import { sha256 } from '../digest.ts';
 import { GENESIS_HASH } from './chain.ts';
 

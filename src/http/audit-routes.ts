@@ -7,14 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { STORABLE_TEXT_PATTERN } from '../load/storable.ts';
-import {
-  AUDIT_OPERATIONS,
-  AUDIT_READ,
-  type AuditReport,
-  type AuditTrail,
-  ENTRIES_LIMIT,
-  MAX_ENTRIES_LIMIT,
-} from '../model/audit.ts';
+import { AUDIT_OPERATIONS, type AuditReport, ENTRIES_LIMIT, MAX_ENTRIES_LIMIT } from '../model/audit.ts';
 import { unavailableUnless } from '../errors.ts';
 import { EXPECTED } from './parameters.ts';
 import { TRUNCATED_HEADER } from './route-config.ts';

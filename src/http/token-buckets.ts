@@ -18,7 +18,6 @@
  * known; hence this small module.)
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Redis } from 'ioredis';
 import { whenNeeded } from '../when-needed.ts';
 
 const ioredis = whenNeeded<typeof import('ioredis')>('ioredis');

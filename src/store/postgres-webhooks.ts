@@ -9,7 +9,6 @@ import type { SqlDriver } from './driver.ts';
 import type {
   AttemptOutcome,
   DeadLetter,
-  Lease,
   ListedEndpoint,
   Recorded,
   WebhookEndpoint,

@@ -26,7 +26,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { parseArgs } from 'node:util';
 import { type CryptoKey, type JWK, type JWTPayload, SignJWT, exportJWK, generateKeyPair } from 'jose';
-import Provider, { type Adapter, type AdapterPayload, type ClientMetadata } from 'oidc-provider';
+import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
 
 export const AUDIENCE = 'lev-api';
 

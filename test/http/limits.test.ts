@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { before, test } from 'node:test';
 import { API_CSP, DOCS_CSP } from '../../src/http/headers.ts';
 import { MAX_HEADER_BYTES, MAX_URL_LENGTH } from '../../src/http/transport.ts';
-import { type TestStore, countingReads } from '../helper.ts';
+import { countingReads } from '../helper.ts';
 import { CALLER, type RunningApp, filledStore, startApp, suiteContext } from '../helper.ts';
 
 const context = suiteContext();

@@ -9,10 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { suggestionKeys } from '../../src/match/keys.ts';
 import { FULL_ID, type TypeScenarios, mockProblems, mockRecords, scenariosOf } from '../../src/mock/dataset.ts';
 import { type RecordDescription, isBlocked, readPath } from '../../src/records/define.ts';
-import { searchKeys } from '../../src/records/search-keys.ts';
 import { type Migration, loadMigrations } from '../../src/store/migrations.ts';
 import { tableNames } from '../../src/store/record-tables.ts';
 import { testfixture } from '../fixtures/testfixture/description.ts';

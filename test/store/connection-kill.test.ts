@@ -9,7 +9,6 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { Agent, get } from 'node:http';
-import pg from 'pg';
 import { verifyAuditChain } from '../../src/audit/verify.ts';
 import { migrate } from '../../src/store/migrations.ts';
 import { loadMock } from '../../src/backend/open.ts';

@@ -10,7 +10,7 @@ import { type Source, loadSources } from '../../src/load/loader.ts';
 import { readPath } from '../../src/records/define.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { startConfiguredDelivery } from '../../src/webhooks/start.ts';
-import { type TestStore, CALLER, emptyStore, startApp, storeKinds, trailEntries, onEnd } from '../helper.ts';
+import { CALLER, emptyStore, startApp, storeKinds, trailEntries, onEnd } from '../helper.ts';
 import { type Receiver, SETTINGS, startReceiver, until } from './receiver.ts';
 import { builtInType } from '../record-types.ts';
 

@@ -10,7 +10,6 @@
 import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import { digest } from '@sd-jwt/crypto-nodejs';
 import { decodeSdJwt, unpack } from '@sd-jwt/decode';
-import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import type { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 
 // Imported by the first credential verified (it brings a schema library): a client that verifies none never loads it.

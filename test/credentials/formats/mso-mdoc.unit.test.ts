@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { X509Certificate, generateKeyPairSync } from 'node:crypto';
 import { test } from 'node:test';
-import { DeviceResponse, Verifier, parse } from '@auth0/mdl';
+import { Verifier } from '@auth0/mdl';
 import { cborEncode, DataItem } from '@auth0/mdl/lib/cbor/index.js';
 import { present } from './mdoc-presentation.ts';
 import type { JWK } from 'jose';
