@@ -7,7 +7,7 @@
  * request spans come from @fastify/otel, registered by buildApp (app.ts) when tracing is on.
  */
 import { register } from 'node:module';
-import { context, propagation, trace } from '@opentelemetry/api';
+import * as api from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -56,9 +56,9 @@ export async function startSdk(config: TracingConfig): Promise<Tracing> {
       }),
     ],
   });
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(provider);
+  api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  api.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  api.trace.setGlobalTracerProvider(provider);
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
@@ -70,6 +70,6 @@ export async function startSdk(config: TracingConfig): Promise<Tracing> {
     ],
   });
   await waitForAllMessagesAcknowledged();
-  traceSpans();
+  traceSpans(api);
   return { shutdown: () => provider.shutdown() };
 }

@@ -1,56 +1,67 @@
 /**
  * The service's own spans: the parts of a request an operator asks about (identification, the
- * store, the audit write, rendering). Through the OpenTelemetry API alone. Until the SDK is started
- * (sdk.ts calls traceSpans) the work runs as it is, given a span that records nothing: the API's
- * no-op tracer still makes a span and enters a context each time, measured at several µs a call on
- * the shared machine, so with tracing off a span here costs one test instead. What a span may
- * carry is named in private-spans.ts: record types and counts, never what a caller asked for or
- * what a record holds.
+ * store, the audit write, rendering). Through the OpenTelemetry API alone, which the SDK hands in
+ * when it starts (sdk.ts calls traceSpans): with tracing off the API is not even loaded (its hundred
+ * modules were a twentieth of the mock's start), and a span here costs one test, its work given a
+ * span that records nothing. What a span may carry is named in private-spans.ts: record types and
+ * counts, never what a caller asked for or what a record holds.
  */
-import {
-  type Attributes,
-  INVALID_SPAN_CONTEXT,
-  ROOT_CONTEXT,
-  type Span,
-  SpanStatusCode,
-  TraceFlags,
-  context,
-  propagation,
-  trace,
-} from '@opentelemetry/api';
+import type { Attributes, Span, SpanContext } from '@opentelemetry/api';
 import { version } from '../version.ts';
 
-const tracer = trace.getTracer('lev-api', version);
-const UNTRACED: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
-let tracing = false;
+/** The OpenTelemetry API, as sdk.ts imports it. */
+type Api = typeof import('@opentelemetry/api');
 
-/** From now on, inSpan and inSpanSync make spans: the SDK has been started. */
-export function traceSpans(): void {
-  tracing = true;
+/** The API and the service's tracer, once the SDK has started. */
+let started: { readonly api: Api; readonly tracer: ReturnType<Api['trace']['getTracer']> } | undefined;
+
+/** From now on, inSpan and inSpanSync make spans through `api`: the SDK has been started. */
+export function traceSpans(api: Api): void {
+  started = { api, tracer: api.trace.getTracer('lev-api', version) };
 }
 
+/** What `work` is given when nothing is traced: a span that records nothing (the API's own has the same ids). */
+const INVALID_CONTEXT: SpanContext = { traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: 0 };
+const UNTRACED: Span = {
+  spanContext: () => INVALID_CONTEXT,
+  setAttribute: () => UNTRACED,
+  setAttributes: () => UNTRACED,
+  addEvent: () => UNTRACED,
+  addLink: () => UNTRACED,
+  addLinks: () => UNTRACED,
+  setStatus: () => UNTRACED,
+  updateName: () => UNTRACED,
+  end: () => {},
+  isRecording: () => false,
+  recordException: () => {},
+};
+
+/** W3C trace context's flag of a sampled span. */
+const SAMPLED = 1;
+/** OpenTelemetry's status code of a span that failed. */
+const ERROR = 2;
+
 /**
- * Whether a span started now would record nothing: tracing is off, or the span would be the child
- * of one that was not sampled (a request outside the sample). Its work then runs as it is, without
- * the span and the context each startActiveSpan makes: at 10% sampling, nine requests in ten. Read
- * from the parent's sampled flag, not whether it records: a parent carried in a traceparent (a
- * webhook delivery continuing its load's trace) records nothing here, yet is sampled.
+ * Whether a span started now would record nothing, tracing being on: the span would be the child of
+ * one that was not sampled (a request outside the sample). Its work then runs as it is, without the
+ * span and the context each startActiveSpan makes: at 10% sampling, nine requests in ten. Read from
+ * the parent's sampled flag, not whether it records: a parent carried in a traceparent (a webhook
+ * delivery continuing its load's trace) records nothing here, yet is sampled.
  */
-const untraced = () => {
-  if (!tracing) return true;
-  const parent = trace.getActiveSpan();
-  return parent !== undefined && (parent.spanContext().traceFlags & TraceFlags.SAMPLED) === 0;
+const unsampled = (api: Api) => {
+  const parent = api.trace.getActiveSpan();
+  return parent !== undefined && (parent.spanContext().traceFlags & SAMPLED) === 0;
 };
 
 /** Runs `work` inside a span named `name`; the span ends when it settles, marked as an error if it throws. */
 export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
-  if (untraced()) return work(UNTRACED);
-  return tracer.startActiveSpan(name, { attributes }, async (span) => {
+  if (!started || unsampled(started.api)) return work(UNTRACED);
+  return started.tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await work(span);
     } catch (error) {
       // The error's kind, never its message: a message may quote what was asked.
-      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setStatus({ code: ERROR });
       throw error;
     } finally {
       span.end();
@@ -60,12 +71,12 @@ export function inSpan<T>(name: string, attributes: Attributes, work: (span: Spa
 
 /** As inSpan, for work that is done at once. */
 export function inSpanSync<T>(name: string, attributes: Attributes, work: (span: Span) => T): T {
-  if (untraced()) return work(UNTRACED);
-  return tracer.startActiveSpan(name, { attributes }, (span) => {
+  if (!started || unsampled(started.api)) return work(UNTRACED);
+  return started.tracer.startActiveSpan(name, { attributes }, (span) => {
     try {
       return work(span);
     } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setStatus({ code: ERROR });
       throw error;
     } finally {
       span.end();
@@ -75,7 +86,8 @@ export function inSpanSync<T>(name: string, attributes: Attributes, work: (span:
 
 /** The active span's W3C traceparent, to be kept with what it makes (a load's events); none untraced. */
 export function activeTraceParent(): string | undefined {
-  if (!tracing) return undefined;
+  if (!started) return undefined;
+  const { propagation, context } = started.api;
   const carrier: { traceparent?: string } = {};
   propagation.inject(context.active(), carrier);
   return carrier.traceparent;
@@ -88,7 +100,8 @@ export function inSpanUnder<T>(
   attributes: Attributes,
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
-  if (!tracing || !traceParent) return inSpan(name, attributes, work);
+  if (!started || !traceParent) return inSpan(name, attributes, work);
+  const { context, propagation, ROOT_CONTEXT } = started.api;
   return context.with(propagation.extract(ROOT_CONTEXT, { traceparent: traceParent }), () =>
     inSpan(name, attributes, work),
   );

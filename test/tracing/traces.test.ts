@@ -9,14 +9,14 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TestContext } from 'node:test';
 import { loadMock } from '../../src/backend/open.ts';
 import { postgresBackend } from '../../src/backend/postgres.ts';
@@ -121,6 +121,32 @@ async function spansOf(receiver: Awaited<ReturnType<typeof otlpReceiver>>, trace
       .join(', ')}`,
   );
 }
+
+test('with tracing off the service imports none of OpenTelemetry, and answers', async (t) => {
+  // Loader hooks given to the process first that note every OpenTelemetry module it imports. (prom-client
+  // requires the API's CommonJS build for itself: its own, not the service's.)
+  const folder = mkdtempSync(join(tmpdir(), 'lev-otel-off-'));
+  t.after(() => rmSync(folder, { recursive: true, force: true }));
+  const noted = join(folder, 'imported.txt');
+  writeFileSync(
+    join(folder, 'hooks.mjs'),
+    `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (resolved.url.includes('/@opentelemetry/')) appendFileSync(${JSON.stringify(noted)}, resolved.url + '\\n');
+  return resolved;
+}`,
+  );
+  writeFileSync(
+    join(folder, 'watch.mjs'),
+    `import { register } from 'node:module';
+register(${JSON.stringify(pathToFileURL(join(folder, 'hooks.mjs')).href)});`,
+  );
+  const url = await serve(t, { NODE_OPTIONS: `--import ${pathToFileURL(join(folder, 'watch.mjs')).href}` });
+  const answered = await fetch(`${url}/v1/registration/birth/999999001`, { headers: CALLER });
+  assert.equal(answered.status, 200);
+  assert.equal(existsSync(noted) ? readFileSync(noted, 'utf8') : '', '');
+});
 
 for (const kind of await storeKinds()) {
   test(
