@@ -16,15 +16,10 @@
  *
  * SEED names the --seed the schema was loaded with (default bench), so that the ids and searches find records.
  */
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { drive } from './lib/drive.ts';
 import { cpuSeconds, localPortsTo } from './lib/proc.ts';
-import { readFileSync } from 'node:fs';
-const userSys = (pid: number) => {
-  const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
-  return [Number(f[11]) / 100, Number(f[12]) / 100];
-};
 import { freePort, startServer, type Server } from './lib/processes.ts';
 import { indexesBuilt } from './lib/targets.ts';
 import {
@@ -38,6 +33,13 @@ import {
   warmupLists,
 } from './lib/workload.ts';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
+
+/** A process's user and system CPU seconds so far (/proc/PID/stat). */
+const userSys = (pid: number) => {
+  const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+  return [Number(f[11]) / 100, Number(f[12]) / 100];
+};
 
 const [
   aBin,
