@@ -31,8 +31,8 @@ export const TUNED_SETTINGS: Readonly<Record<string, string>> = {
   checkpoint_timeout: '15min',
   checkpoint_completion_target: '0.9',
   // lz4, not pglz (what `on` means): a file of births of all years into a register of ten million
-  // writes a full-page image of most index pages it changes, and compressing them with pglz took
-  // the backend 2.6 times as long as the same load with lz4 (docs/performance.md).
+  // writes a full-page image of most index pages it changes, and compressing them with pglz made
+  // the load three times as long as with lz4 (docs/performance.md).
   wal_compression: 'lz4',
   wal_buffers: '64MB',
   random_page_cost: '1.1',

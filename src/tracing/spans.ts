@@ -1,9 +1,9 @@
 /**
  * The service's own spans: the parts of a request an operator asks about (identification, the
  * store, the audit write, rendering). Through the OpenTelemetry API alone, which the SDK hands in
- * when it starts (sdk.ts calls traceSpans): with tracing off the API is not even loaded (its hundred
- * modules were a twentieth of the mock's start), and a span here costs one test, its work given a
- * span that records nothing. What a span may carry is named in private-spans.ts: record types and
+ * when it starts (sdk.ts calls traceSpans): with tracing off the API is not even loaded (51 ES
+ * modules every process loaded before), and a span here costs one test, its work given a span that
+ * records nothing. What a span may carry is named in private-spans.ts: record types and
  * counts, never what a caller asked for or what a record holds.
  */
 import type { Attributes, Span, SpanContext } from '@opentelemetry/api';
