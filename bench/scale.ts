@@ -16,6 +16,7 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { iso } from '../src/generate/days.ts';
@@ -220,7 +221,7 @@ async function settle(url: string): Promise<{ quiet: boolean; seconds: number }>
         'datname = current_database()',
     );
     if (vacuuming === 0) return { quiet: true, seconds: seconds() };
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
   }
   return { quiet: false, seconds: seconds() };
 }

@@ -158,13 +158,10 @@ async function merge(tx: SqlExecutor, type: string, total: number, reason: strin
   );
   // A changed record's old close-match keys, worked out again from its old search keys (they are
   // what was written for them), go by their primary key. Changed records are few in a reload.
-  const old =
-    updated > 0
-      ? await tx.query<{ id: string; search_keys: string }>(
-          'SELECT id::text AS id, old_keys AS search_keys FROM load_changed WHERE NOT inserted',
-        )
-      : [];
-  if (old.length) {
+  if (updated > 0) {
+    const old = await tx.query<{ id: string; search_keys: string }>(
+      'SELECT id::text AS id, old_keys AS search_keys FROM load_changed WHERE NOT inserted',
+    );
     const { keys, ids } = suggestionKeyColumns(old);
     await tx.query(
       `DELETE FROM ${t.suggestionKeys} k USING unnest($1::bigint[], $2::bigint[]) AS d(key, id) WHERE k.key = ` +
