@@ -149,6 +149,8 @@ export function startDelivery(options: DeliveryOptions) {
   }
   const waitInLine = () =>
     new Promise<void>((resolve) => {
+      // A claim out when stop() was asked comes back after the line was emptied: nothing would wake it.
+      if (stopping.signal.aborted) return resolve();
       idle.push(resolve);
       if (!watching) void watch();
     });
