@@ -33,6 +33,8 @@ export interface ScaleRow {
     readonly copySeconds: number;
     /** The load's time over the raw COPY's. */
     readonly timesCopy: number;
+    /** `VACUUM (ANALYZE)` of the database after the load, before the service starts. */
+    readonly vacuumSeconds?: number;
     /**
      * Two files of new births loaded into this register once measured, each against the same into an
      * empty one: the latest registrations, and births of every year.
