@@ -16,13 +16,13 @@
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { openMemoryTrail } from '../src/audit/memory-trail.ts';
 import { postgresAuditTrail } from '../src/audit/trail.ts';
 import type { AuditEntry } from '../src/model/audit.ts';
 import { openPostgres } from '../src/store/pg-driver.ts';
 import { turnBatches } from '../src/store/turn-batches.ts';
+import { drive } from './lib/drive.ts';
 import { cpuSeconds, localPortsTo } from './lib/proc.ts';
 import { freePort } from './lib/processes.ts';
 
@@ -112,15 +112,18 @@ if (process.argv[2] === '--serve') {
     const ids = await new Promise<string[]>((resolve) =>
       child.once('message', (m) => resolve((m as { ids: string[] }).ids)),
     );
-    let n = 0;
+    // Each connection its own list of ids spread over the table; driven as `npm run bench` drives the
+    // service (drive.ts), so that a fixed rate arrives as evenly, not in a burst each second.
+    const connections = Number(values.connections);
+    const lists = Array.from({ length: connections }, (_, c) =>
+      Array.from({ length: 2000 }, (_, i) => ({
+        method: 'GET' as const,
+        path: `/${ids[((c * 2000 + i) * 7919) % ids.length]}`,
+      })),
+    );
+    const load = values.rate ? { kind: 'rate' as const, rate: Number(values.rate) } : { kind: 'max' as const };
     const run = (seconds: number) =>
-      autocannon({
-        url: `http://127.0.0.1:${port}`,
-        connections: Number(values.connections),
-        duration: seconds,
-        ...(values.rate ? { overallRate: Number(values.rate) } : {}),
-        requests: [{ setupRequest: (request) => ({ ...request, path: `/${ids[(n++ * 7919) % ids.length]}` }) }],
-      });
+      drive({ url: `http://127.0.0.1:${port}`, duration: seconds, connections, timeout: 10 }, lists, load);
     await run(3);
     const sent = () =>
       new Promise<number>((resolve) => {
@@ -130,7 +133,7 @@ if (process.argv[2] === '--serve') {
     const [server, backends, before] = [cpuSeconds(child.pid!) ?? 0, await backendsCpu(child.pid!), await sent()];
     const result = await run(Number(values.duration));
     const statements = (await sent()) - before;
-    const requests = result.requests.total;
+    const requests = result.responses;
     const serverUs = (((cpuSeconds(child.pid!) ?? 0) - server) * 1e6) / requests;
     const backendUs = (((await backendsCpu(child.pid!)) - backends) * 1e6) / requests;
     child.kill();
