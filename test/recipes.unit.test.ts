@@ -111,7 +111,7 @@ describe('the recipes', () => {
         readdirSync(join(ROOT, 'src/store/schema'))
           .filter((file) => file.endsWith('.ts'))
           .map((file) => /^v\d+-/.exec(file)?.[0])
-          .sort((a, b) => parseInt(a!.slice(1)) - parseInt(b!.slice(1))),
+          .sort((a, b) => Number(a!.slice(1, -1)) - Number(b!.slice(1, -1))),
         'every file of src/store/schema/ is a migration',
       );
     },

@@ -36,8 +36,7 @@ function joinDashedValues(args: readonly string[], options: Options): string[] {
     const takesValue = name !== undefined && options[name].type === 'string' && !arg.includes('=');
     if (
       takesValue &&
-      next !== undefined &&
-      next.startsWith('-') &&
+      next?.startsWith('-') &&
       next !== '--' &&
       optionNamed(next, options) === undefined &&
       !next.startsWith('--')

@@ -20,7 +20,7 @@ import { typeMetadata } from '../credentials/type-metadata.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import type { CompiledView } from '../render/view.ts';
 import type { CredentialStatuses } from '../model/credentials.ts';
-import { CREDENTIALS_ROLE, type Identity } from '../model/identity.ts';
+import { CREDENTIALS_ROLE } from '../model/identity.ts';
 import type { RecordReader } from '../model/store.ts';
 import { EXPECTED, systemNumberParameter } from './parameters.ts';
 import { QUERY_RULES, type QueryRule } from './query-rules.ts';
@@ -315,7 +315,6 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
     async (request, reply) => {
       const { type } = request.params;
       const view = views.get(type) as CompiledView;
-      const identity = request.identity as Identity;
       request.authoriseDataset(type);
       request.authorise(CREDENTIALS_ROLE, 'Digital certificates need');
       const paper = request.query.format === 'qr';

@@ -82,7 +82,7 @@ export const serverOptions = (
     requestIdHeader: false,
   }) as const;
 
-const answer = (status: number, code: string, message: string, tls: boolean, extra: Record<string, string> = {}) => {
+const answer = (code: string, message: string, tls: boolean, extra: Record<string, string> = {}) => {
   const body = JSON.stringify({ code, message });
   const headers = {
     ...securityHeaders('', tls),
@@ -96,7 +96,7 @@ const answer = (status: number, code: string, message: string, tls: boolean, ext
 
 /** The same answer written on a socket no request object stands for (the parser's refusals, CONNECT). */
 const rawAnswer = (status: number, code: string, message: string, tls: boolean, extra: Record<string, string> = {}) => {
-  const { body, headers } = answer(status, code, message, tls, extra);
+  const { body, headers } = answer(code, message, tls, extra);
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n${body}`;
 };
@@ -134,7 +134,7 @@ export function createTransport(tls: TlsConfig | undefined, limits: ConnectionLi
     code: string,
     message: string,
   ) => {
-    const { body, headers } = answer(status, code, message, secure);
+    const { body, headers } = answer(code, message, secure);
     response.writeHead(status, headers).end(body);
     // Never the URL: it holds the names searched for.
     log?.info({ route: 'unrouted', method: request.method, status }, 'request');

@@ -39,12 +39,6 @@ function civilFromDays(days: number): [number, number, number] {
   return [yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day];
 }
 
-/** The year of a day number. */
-const yearOfDay = (days: number): number => civilFromDays(days)[0];
-
-/** The days from one date to another (negative when `to` is earlier). */
-const daysBetween = (from: string, to: string) => dayNumber(to) - dayNumber(from);
-
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
 /** A date moved by a number of days. */

@@ -166,7 +166,7 @@ export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUN
   const forenamesWeights = weightsOf('forenames', shareOf(counts.forename, counts.records));
   const swappedWeight = surnameWeights[KIND_NUMBER.swapped] + forenamesWeights[KIND_NUMBER.swapped];
   const queryFirst: FirstWords = { surname: firstWord(query.surname), forenames: firstWord(query.forenames) };
-  const bestForenames = forenamesWeights.reduce((most, weight) => (weight > most ? weight : most), -Infinity);
+  const bestForenames = forenamesWeights.reduce((most, weight) => Math.max(most, weight), -Infinity);
   const surnameInitial = query.surname.charCodeAt(0);
   const forenamesInitial = query.forenames.charCodeAt(0);
   const score = (evidence: number) => rounded(probabilityOf(evidence, counts.records), 3);

@@ -17,7 +17,6 @@ export const FAILURE_KINDS = [
   'address not allowed',
   'failed',
 ] as const;
-type FailureKind = (typeof FAILURE_KINDS)[number];
 
 const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|CERT_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
 

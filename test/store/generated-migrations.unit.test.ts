@@ -74,7 +74,9 @@ test('a migration file written is read back as the migration it was made from, i
     const odd = {
       stem: 'odd',
       name: "a name's quote",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: text a generated migration must hold as it is
       about: 'Text with `backticks`, ${braces} and \\ backslashes.',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the same, in its SQL
       sql: 'SELECT `${x}` \\ $$;',
     };
     writeFileSync(join(folder, 'v1-odd.ts'), migrationFileText(1, odd));

@@ -4,7 +4,6 @@
  * its format; and the service's own authorization server's metadata (RFC 8414), when it is the one.
  */
 import type { FormatRegistry } from '../formats/index.ts';
-import type { IssuerKeys } from '../keys.ts';
 
 export const WALLET_PATHS = {
   issuerMetadata: '/.well-known/openid-credential-issuer',
@@ -55,7 +54,7 @@ export function issuerMetadata({ issuer, authorizationServer, registry, extra = 
   };
 }
 
-export function authorizationServerMetadata(issuer: string, keys: IssuerKeys) {
+export function authorizationServerMetadata(issuer: string) {
   return {
     issuer,
     token_endpoint: `${issuer}${WALLET_PATHS.token}`,

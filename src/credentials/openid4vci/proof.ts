@@ -33,7 +33,7 @@ function base58(text: string): Buffer | undefined {
 export function didKeyJwk(did: string): JWK | undefined {
   const match = /^did:key:z([1-9A-HJ-NP-Za-km-z]+)(?:#z[1-9A-HJ-NP-Za-km-z]+)?$/.exec(did);
   const bytes = match && base58(match[1]);
-  if (!bytes || bytes.length !== 35 || bytes[0] !== 0x80 || bytes[1] !== 0x24) return undefined;
+  if (bytes?.length !== 35 || bytes[0] !== 0x80 || bytes[1] !== 0x24) return undefined;
   try {
     const point = ECDH.convertKey(bytes.subarray(2), 'prime256v1', undefined, undefined, 'uncompressed') as Buffer;
     return {

@@ -35,9 +35,7 @@ export async function tokenRoutes(app: FastifyInstance, context: WalletContext) 
       config: { cacheControl: 'public, max-age=300' },
     },
     async (_request, reply) =>
-      reply
-        .header('access-control-allow-origin', '*')
-        .send(authorizationServerMetadata(context.issuerUrl(), context.keys)),
+      reply.header('access-control-allow-origin', '*').send(authorizationServerMetadata(context.issuerUrl())),
   );
 
   app.post<{ Body: Record<string, unknown> }>(

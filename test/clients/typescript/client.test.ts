@@ -239,7 +239,7 @@ describe('retries', () => {
   const script: Array<{ status: number; headers?: Record<string, string> }> = [];
   let served = 0;
   before(async () => {
-    server = createServer((request, response) => {
+    server = createServer((_request, response) => {
       served++;
       const next = script.shift() ?? { status: 200 };
       response.writeHead(next.status, {
