@@ -16,10 +16,9 @@
  *
  * SEED names the --seed the schema was loaded with (default bench), so that the ids and searches find records.
  */
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { drive } from './lib/drive.ts';
-import { cpuSeconds, localPortsTo } from './lib/proc.ts';
+import { cpuSeconds, cpuTimes, localPortsTo } from './lib/proc.ts';
 import { freePort, startServer, type Server } from './lib/processes.ts';
 import { indexesBuilt } from './lib/targets.ts';
 import {
@@ -33,13 +32,6 @@ import {
   warmupLists,
 } from './lib/workload.ts';
 import { DEFAULT_FIRST_ID } from '../src/generate/records.ts';
-
-/** A process's user and system CPU seconds so far (/proc/PID/stat). */
-const userSys = (pid: number) => {
-  const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
-  return [Number(f[11]) / 100, Number(f[12]) / 100];
-};
 
 const [
   aBin,
@@ -124,13 +116,13 @@ for (let round = 0; round < Number(rounds); round++) {
     for (const s of order) {
       const l = lists(scenario);
       const c0 = cpuSeconds(s.pid)!;
-      const us0 = userSys(s.pid);
+      const us0 = cpuTimes(s.pid)!;
       const d0 = await backendCpu(s.app);
       const r = await drive({ url: s.url, duration: Number(seconds), connections: 20, timeout: 10 }, l, {
         kind: 'max',
       });
       const c1 = cpuSeconds(s.pid)!;
-      const us1 = userSys(s.pid);
+      const us1 = cpuTimes(s.pid)!;
       const d1 = await backendCpu(s.app);
       const bad = Object.entries(r.statuses).filter(([k]) => k !== '200' && k !== '404');
       const n = r.responses;
@@ -141,8 +133,8 @@ for (let round = 0; round < Number(rounds); round++) {
       results[key].rps.push(r.rps);
       console.log(
         `round ${round} ${key}: ${Math.round(r.rps)}/s svc ${(((c1 - c0) / n) * 1e6).toFixed(0)} µs/req ` +
-          `(user ${(((us1[0] - us0[0]) / n) * 1e6).toFixed(0)} ` +
-          `sys ${(((us1[1] - us0[1]) / n) * 1e6).toFixed(0)}) ` +
+          `(user ${(((us1.user - us0.user) / n) * 1e6).toFixed(0)} ` +
+          `sys ${(((us1.system - us0.system) / n) * 1e6).toFixed(0)}) ` +
           `db ${((backendDelta(d0, d1) / n) * 1e6).toFixed(0)} µs/req p99 ${r.latencyMs.p99.toFixed(0)} ` +
           `errors ${r.errors} ${bad.length ? JSON.stringify(bad) : ''}`,
       );

@@ -21,18 +21,24 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
-/** User plus system CPU seconds the process has used so far (fields 14 and 15 of /proc/PID/stat). */
-export function cpuSeconds(pid: number): number | undefined {
+/** User and system CPU seconds the process has used so far (fields 14 and 15 of /proc/PID/stat). */
+export function cpuTimes(pid: number): { user: number; system: number } | undefined {
   if (!procAvailable) return undefined;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) is in parentheses and may hold spaces: count from the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // fields[0] is field 3 (state), so utime (14) is fields[11] and stime (15) fields[12].
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks();
+    return { user: Number(fields[11]) / clockTicks(), system: Number(fields[12]) / clockTicks() };
   } catch {
     return undefined;
   }
+}
+
+/** User plus system CPU seconds the process has used so far. */
+export function cpuSeconds(pid: number): number | undefined {
+  const times = cpuTimes(pid);
+  return times && times.user + times.system;
 }
 
 /** Resident set size now and its peak (VmHWM), in MiB. */
