@@ -3,7 +3,9 @@
  * their pages visible to all, so that the first close match after it is read through the indexes
  * (not a scan of every close-match key), without waiting for autovacuum. A load into a register
  * that holds records writes the same keys and counts as one into empty tables, whether its records
- * are all new or not, and whether or not keys of its records were left behind.
+ * are all new or not, and whether or not keys of its records were left behind; one whose batches
+ * are written as they are read (new records) and staged (records held) alike writes what loading
+ * each batch on its own writes.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -97,4 +99,49 @@ test('a load into a register holding records writes the keys and counts a load i
   const after = await keysOf(parts);
   const now = await keysOf(whole);
   assert.deepEqual([after.search, after.suggestion], [now.search, now.suggestion]);
+});
+
+test('one load whose batches are new, held already, and new again writes the keys, counts and events that ' +
+  'loading its batches one at a time writes', { skip }, async (t) => {
+  const all = births(300);
+  const renamed = births(300, 170);
+  const batches = [all.slice(99, 150), renamed.slice(150, 200), all.slice(200, 300)];
+  // Records removed outside the service leave their close-match keys (and their counts): one loaded
+  // again among new records (written as read), one among records held (staged and merged).
+  const register = async () => {
+    const store = await emptyStore(t, 'postgres');
+    if (store.kind !== 'postgres') throw new Error('a PostgreSQL store');
+    await store.upsert('birth', all.slice(0, 100));
+    await store.upsert('birth', all.slice(150, 200));
+    await store.driver.exec('DELETE FROM birth_registration WHERE id IN (5099, 5160)');
+    return store;
+  };
+  const separate = await register();
+  for (const batch of batches) await separate.upsert('birth', batch);
+  const mixed = await register();
+  const counts = await mixed.writer.write(
+    'birth',
+    (async function* () {
+      for (const batch of batches)
+        yield batch.map((record) => ({ id: record.id, json: JSON.stringify(record.data), keys: record.keys }));
+    })(),
+  );
+  assert.deepEqual(counts, { inserted: 51 + 1 + 100, updated: 1, unchanged: 48 });
+  assert.deepEqual(await keysOf(mixed), await keysOf(separate));
+  // An event a record written, numbered in id order, the changed one with its reason.
+  if (mixed.kind !== 'postgres') throw new Error('a PostgreSQL store');
+  const events = await mixed.driver.query<{ id: string; reason: string | null }>(
+    'SELECT record_id::text AS id, reason FROM feed_event WHERE position > 150 ORDER BY position',
+  );
+  const ids = events.map((event) => Number(event.id));
+  assert.deepEqual(
+    ids,
+    [...new Set(ids)].sort((a, b) => a - b),
+  );
+  assert.equal(ids.length, 153);
+  assert.ok(ids.includes(5099) && ids.includes(5160));
+  assert.deepEqual(
+    events.filter((event) => event.reason !== null).map((event) => Number(event.id)),
+    [5170],
+  );
 });
