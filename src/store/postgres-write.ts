@@ -227,6 +227,9 @@ async function insertSuggestionKeys(tx: SqlExecutor, t: ReturnType<typeof tableN
   await tx.query('RELEASE SAVEPOINT suggestion_keys');
 }
 
+/** No search keys, as countNames's `removed` gives them. */
+const NO_KEYS = 'SELECT NULL::bigint AS id, NULL::text AS surname, NULL::text AS forenames WHERE false';
+
 /**
  * Keeps the register's counts of names (schema/v13-register-counts.ts) as a write changes it: the
  * names of the search keys `added` gives (rows `s` with `surname`, `forenames` and `id`) counted in,
@@ -239,11 +242,12 @@ async function countNames(
   { added, removed, newRecords }: { readonly added: string; readonly removed?: string; readonly newRecords: string },
 ): Promise<void> {
   await tx.query(
-    `WITH new AS (
-       SELECT 's'::"char" AS part, s.surname AS name, s.id FROM ${added}
+    `WITH added AS MATERIALIZED (SELECT s.id, s.surname, s.forenames FROM ${added}),
+     new AS (
+       SELECT 's'::"char" AS part, surname AS name, id FROM added
        UNION
-       SELECT 'f', split_part(s.forenames, ' ', 1), s.id FROM ${added} WHERE s.forenames <> ''),
-     old_keys AS (${removed ?? 'SELECT NULL::bigint AS id, NULL::text AS surname, NULL::text AS forenames WHERE false'}),
+       SELECT 'f', split_part(forenames, ' ', 1), id FROM added WHERE forenames <> ''),
+     old_keys AS (${removed ?? NO_KEYS}),
      old AS (
        SELECT 's'::"char" AS part, surname AS name, id FROM old_keys
        UNION
@@ -429,9 +433,10 @@ export async function writeRecords(
     if (staged > 0) await mergeStaged();
     if (unkeyed > 0) await keyAdded();
     if (added > 0) {
-      // The new records' keys read by id, one probe each, as the table is large and load_new unanalysed.
+      // The new records' keys read by id, a probe each: OFFSET 0 keeps the subquery one, where joined
+      // plainly to load_new (which nothing has analysed) the planner may scan every key of the register.
       await countNames(tx, t, {
-        added: `load_new n CROSS JOIN LATERAL (SELECT * FROM ${t.keys} k WHERE k.id = n.id) s`,
+        added: `load_new n CROSS JOIN LATERAL (SELECT * FROM ${t.keys} k WHERE k.id = n.id OFFSET 0) s`,
         newRecords: 'load_new',
       });
       counts.inserted += added;
