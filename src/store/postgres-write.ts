@@ -36,6 +36,7 @@ CREATE TEMP TABLE load_records (id bigint NOT NULL, data text NOT NULL, search_k
 CREATE TEMP TABLE load_keys (id bigint NOT NULL, date date NOT NULL, surname text COLLATE "C" NOT NULL, ` +
   `forenames text COLLATE "C" NOT NULL) ON COMMIT DROP;
 CREATE TEMP TABLE load_suggestion_keys (key bigint NOT NULL, id bigint NOT NULL) ON COMMIT DROP;
+CREATE TEMP TABLE load_new_suggestion_keys (key bigint NOT NULL, id bigint NOT NULL) ON COMMIT DROP;
 CREATE TEMP TABLE load_changed (id bigint NOT NULL, inserted boolean NOT NULL, reason text, old_keys text) ON ` +
   `COMMIT DROP;
 CREATE TEMP TABLE load_events (id bigint NOT NULL, reason text) ON COMMIT DROP`;
@@ -341,6 +342,10 @@ export async function writeRecords(
     );
     const [{ empty }] = await tx.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT FROM ${t.records}) AS empty`);
     intoEmpty = empty;
+    // The ids of the records copied straight into the tables (all of them, into empty ones), again
+    // in a table of the transaction's own (not logged): their events are numbered from it, not from
+    // a scan of the records just written.
+    await tx.query('CREATE TEMP TABLE load_new (id bigint NOT NULL) ON COMMIT DROP');
     if (empty) {
       // Every record is new, and the ids are distinct: copied straight into the tables, with nothing
       // to compare. The close-match keys (several a record) are copied into their table with its
@@ -353,9 +358,6 @@ export async function writeRecords(
       // records wait for its load (they had nothing to find).
       await tx.query(`TRUNCATE ${t.suggestionKeys}`);
       await tx.query(`ALTER TABLE ${t.suggestionKeys} DROP CONSTRAINT ${t.suggestionKeys}_pkey`);
-      // The ids again, in a table of the transaction's own (not logged): their events are numbered
-      // from it, not from a scan of the records just written.
-      await tx.query('CREATE TEMP TABLE load_new (id bigint NOT NULL) ON COMMIT DROP');
       let total = 0;
       const buffers = copyBuffers();
       for await (const batch of batches) {
@@ -400,14 +402,10 @@ export async function writeRecords(
     // A batch none of whose records the register holds (a week's registrations) is written as it
     // is read, as into an empty register, rather than staged and merged once the file is read: the
     // database's work on it then overlaps the loader's reading of the next batch (a file of new
-    // births into a register of 100,000 took 0.8 of the time, docs/performance.md). Its ids go into
-    // load_new, for its events and counts. Its close-match keys are staged and inserted together
+    // births into a register of 100,000 took 0.8 of the time, docs/performance.md), its ids into
+    // load_new for its events and counts. Its close-match keys are staged and inserted together
     // in key order, as a merge's are, so that keys left by records removed outside the service (which
     // have no foreign key) undo one statement, not the load.
-    await tx.query('CREATE TEMP TABLE load_new (id bigint NOT NULL) ON COMMIT DROP');
-    await tx.query(
-      'CREATE TEMP TABLE load_new_suggestion_keys (key bigint NOT NULL, id bigint NOT NULL) ON COMMIT DROP',
-    );
     const direct: Targets = { ...t, suggestionKeys: 'load_new_suggestion_keys', ids: 'load_new' };
     let added = 0;
     // The close-match keys of the records added since their last insertion, in key order.
