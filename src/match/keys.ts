@@ -7,8 +7,10 @@
  * details right find the record whatever the third:
  * - `date`: the date alone (every registration of that day), asked for the query's date and for it
  *   with the day and month exchanged. Surname and forenames both wrong, the date right.
- * - `names`: the sound codes of a surname word and the first forename together, any date. The names
- *   right or alike in sound, the date wrong however far (and the names exchanged).
+ * - `names`: the sound codes of a surname word and the first forename together, with the decade,
+ *   asked for every decade (the query's own, those its year a digit out falls in, then outward). The
+ *   names right or alike in sound, the date wrong however far (and the names exchanged); where a
+ *   common name's records outrun the cap, those of the decades nearest the date asked are kept.
  * - `forename-month`: the first forename's code with the date's year and month, any surname. A
  *   married surname, or the other parent's, with the date right or near.
  * - `surname-month`: a surname word's code with the date's year and month, asked for every month
@@ -27,7 +29,7 @@
  *
  * A key is a whole number below 2^53, a JavaScript number and a PostgreSQL bigint alike: its date
  * part (`date`: the day's number, `forename-month` and `surname-month`: the year times 12 plus the
- * month less one, `surname-decade` and `forename-decade`: the year divided by ten, `names`: none)
+ * month less one, `names`, `surname-decade` and `forename-decade`: the year divided by ten)
  * times 2^31, plus the FNV-1a hash of its kind and sound codes (31 bits, the highest always set).
  * Eight bytes in an index rather than the text. The date part leads so that the keys of the latest
  * registrations lie together in PostgreSQL's index on the key table: a week's births written into a
@@ -44,8 +46,8 @@ import { soundCodes } from './names.ts';
 const HASH_SPAN = 2 ** 31;
 const HASH_TOP = 0x40000000;
 
-/** A key of `hash` (hashOf) and `datePart` (none for the `names` pass). */
-const keyOf = (hash: number, datePart = 0) => datePart * HASH_SPAN + hash;
+/** A key of `hash` (hashOf) and `datePart`. */
+const keyOf = (hash: number, datePart: number) => datePart * HASH_SPAN + hash;
 
 /** A key's hash, as keyOf put it in. */
 export const hashOfKey = (key: number): number => key % HASH_SPAN;
@@ -161,6 +163,30 @@ function monthVariants(date: string): number[] {
   return [...found];
 }
 
+/** The first decade of the register: civil registration began in 1837. */
+const FIRST_DECADE = 183;
+
+/**
+ * Every decade a registration may be in, likeliest first: the query's own and that of the year next
+ * to it; then those its year's tens digit out falls in (the decades of its century), nearest first;
+ * then the rest, outward, to this decade (a query's keys only: a record's never depend on the day).
+ */
+function decadesNearest(date: string): number[] {
+  const year = yearOf(date);
+  const decade = Math.floor(year / 10);
+  const last = Math.max(decade, Math.floor(new Date().getUTCFullYear() / 10));
+  const century = Math.floor(year / 100) * 10;
+  const found = new Set([decade]);
+  for (const next of [year - 1, year + 1]) if (Math.floor(next / 10) <= last) found.add(Math.floor(next / 10));
+  const outward = (within: (d: number) => boolean) => {
+    for (let apart = 1; decade - apart >= FIRST_DECADE || decade + apart <= last; apart++)
+      for (const d of [decade - apart, decade + apart]) if (d >= FIRST_DECADE && d <= last && within(d)) found.add(d);
+  };
+  outward((d) => d >= century && d < century + 10);
+  outward(() => true);
+  return [...found];
+}
+
 const add = (found: number[], key: number) => {
   if (!found.includes(key)) found.push(key);
 };
@@ -177,9 +203,9 @@ export function suggestionKeyValues(keys: readonly SearchKey[]): number[] {
     if (!first) continue;
     const firstCodes = soundCodes(first);
     for (const code of firstCodes) add(found, keyOf(hashOf(PASSES['forename-month'].kind, code), monthOf(key.date)));
-    for (const surname of surnameCodes)
-      for (const forename of firstCodes) add(found, keyOf(hashOf(PASSES.names.kind, surname, forename)));
     const decade = decadeOf(key.date);
+    for (const surname of surnameCodes)
+      for (const forename of firstCodes) add(found, keyOf(hashOf(PASSES.names.kind, surname, forename), decade));
     for (const code of surnameCodes)
       add(found, keyOf(hashOf(PASSES['surname-decade'].kind, code, initialOf(first)), decade));
     for (const code of firstCodes)
@@ -199,15 +225,16 @@ export function candidatePasses(query: SearchKey): CandidatePass[] {
   const date = [query.date, ...(other ? [other] : [])].map((day) =>
     keyOf(hashOf(PASSES.date.kind, ''), dayNumber(day)),
   );
-  const names = new Set<number>();
+  const nameHashes = new Set<number>();
   for (const surname of surnameCodes)
-    for (const forename of firstCodes) names.add(keyOf(hashOf(PASSES.names.kind, surname, forename)));
+    for (const forename of firstCodes) nameHashes.add(hashOf(PASSES.names.kind, surname, forename));
   // Names exchanged: the first forename given as the surname, the surname's first word as the forename.
   if (first && surnameWords.length) {
     for (const surname of soundCodes(first))
-      for (const forename of soundCodes(surnameWords[0]))
-        names.add(keyOf(hashOf(PASSES.names.kind, surname, forename)));
+      for (const forename of soundCodes(surnameWords[0])) nameHashes.add(hashOf(PASSES.names.kind, surname, forename));
   }
+  const names: number[] = [];
+  for (const d of decadesNearest(query.date)) for (const hash of nameHashes) names.push(keyOf(hash, d));
   // The year and month a digit out, or near across a month or year, as far as a key can ask.
   const months = monthVariants(query.date);
   // Month by month, likeliest first (a pass takes the records of its earliest keys first), each
