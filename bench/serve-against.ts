@@ -12,7 +12,8 @@
  * bench` writes them): no backends, and no DATABASE_URL needed.
  *
  * AB_ENV (JSON: {"A": {...}, "B": {...}}) gives each side settings of its own, e.g. B with
- * SUGGESTION_INDEX=service (whose indexes are built before anything is measured).
+ * SUGGESTION_INDEX=service (whose indexes are built before anything is measured), or a
+ * DATABASE_SCHEMA of its own (two builds whose schemas differ, each loaded by its own build).
  *
  * SEED names the --seed the schema was loaded with (default bench), so that the ids and searches find records.
  */
@@ -58,7 +59,7 @@ const start = async (name: string, bin: string, i: number): Promise<Server & { a
   const app = `serve_against_${i}`;
   const store = embedded
     ? { LEV_DATA: embedded }
-    : { DATABASE_URL: `${url}?application_name=${app}`, DATABASE_SCHEMA: schema };
+    : { DATABASE_URL: `${url}?application_name=${app}`, DATABASE_SCHEMA: extra[name]?.DATABASE_SCHEMA ?? schema };
   const env: Record<string, string | undefined> = {
     ...process.env,
     HOST: '127.0.0.1',
