@@ -4,7 +4,9 @@
  * a close-match index of generated births held in this process, each query's candidates scored in
  * full. For every query whose registration is not among the first ten, why:
  *
- * - not a candidate: no blocking pass brought it (the passes' caps, or no key in common);
+ * - not a candidate: no blocking pass brought it (the passes' caps, or no key in common); each such
+ *   miss is counted by the passes that share a key with it, and so would have brought it without
+ *   their caps ("none": no key in common, beyond any cap);
  * - under the floor: among the first ten of every candidate, but scored below SUGGEST_MIN_PROBABILITY;
  * - outranked: ten or more candidates had more evidence, the floor aside;
  * - tied: fewer than ten had more, and those with as much came first by id.
@@ -68,6 +70,8 @@ const sample = Array.from({ length: Number(options.queries) }, () =>
 const { recall } = scaleWorkload(description, sample, 1, seed);
 
 let candidateCount = 0;
+/** The misses that were not candidates, by the passes that share a key with them. */
+const cutBy = new Map<string, number>();
 const counts = {
   asked: 0,
   found: 0,
@@ -128,6 +132,11 @@ for (const { path, truth } of recall) {
   const sought = scored.filter((c) => truth.has(c.id)).sort((a, b) => (byId(a, b) ? -1 : 1))[0];
   if (!sought) {
     counts.notCandidate++;
+    const sharing = candidatePasses(query)
+      .filter((pass) => index.candidates([{ ...pass, limit: births }]).ids.some((id) => truth.has(id)))
+      .map((pass) => pass.name);
+    const passes = sharing.length ? sharing.join(' ') : 'none';
+    cutBy.set(passes, (cutBy.get(passes) ?? 0) + 1);
     continue;
   }
   const others = scored.filter((c) => !truth.has(c.id));
@@ -169,3 +178,10 @@ console.log(
     `better in one and no worse in any: ${pct(counts.dominated)}`,
 );
 console.log(`recall at ${LIMIT} no ranking of the levels can exceed: ${pct(counts.asked - counts.atLeastAsGood)}`);
+console.log(
+  'not a candidate, by the passes sharing a key with it: ' +
+    [...cutBy]
+      .sort((a, b) => b[1] - a[1])
+      .map(([passes, n]) => `${passes} ${pct(n)}`)
+      .join(', '),
+);
