@@ -8,7 +8,7 @@
  * - `date`: the date alone (every registration of that day), asked for the query's date and for it
  *   with the day and month exchanged. Surname and forenames both wrong, the date right.
  * - `names`: the sound codes of a surname word and the first forename together, with the decade,
- *   asked for every decade (the query's own, those its year a digit out falls in, then outward). The
+ *   asked for every decade (the query's own, then its century's nearest first, then the rest). The
  *   names right or alike in sound, the date wrong however far (and the names exchanged); where a
  *   common name's records outrun the cap, those of the decades nearest the date asked are kept.
  * - `forename-month`: the first forename's code with the date's year and month, any surname. A
@@ -103,7 +103,8 @@ function codesOfWords(names: readonly string[]): string[] {
 }
 
 const yearOf = (date: string) => Number(date.slice(0, 4));
-const decadeOf = (date: string) => Math.floor(yearOf(date) / 10);
+const decadeOfYear = (year: number) => Math.floor(year / 10);
+const decadeOf = (date: string) => decadeOfYear(yearOf(date));
 /** A name's first letter, for the decade passes: the letter a typing error seldom changes. */
 const initialOf = (name: string | undefined) => name?.[0] ?? '';
 const monthOf = (date: string) => yearOf(date) * 12 + Number(date.slice(5, 7)) - 1;
@@ -173,11 +174,11 @@ const FIRST_DECADE = 183;
  */
 function decadesNearest(date: string): number[] {
   const year = yearOf(date);
-  const decade = Math.floor(year / 10);
-  const last = Math.max(decade, Math.floor(new Date().getUTCFullYear() / 10));
-  const century = Math.floor(year / 100) * 10;
+  const decade = decadeOfYear(year);
+  const last = Math.max(decade, decadeOfYear(new Date().getUTCFullYear()));
+  const century = decadeOfYear(year - (year % 100));
   const found = new Set([decade]);
-  for (const next of [year - 1, year + 1]) if (Math.floor(next / 10) <= last) found.add(Math.floor(next / 10));
+  for (const next of [year - 1, year + 1]) if (decadeOfYear(next) <= last) found.add(decadeOfYear(next));
   const outward = (within: (d: number) => boolean) => {
     for (let apart = 1; decade - apart >= FIRST_DECADE || decade + apart <= last; apart++)
       for (const d of [decade - apart, decade + apart]) if (d >= FIRST_DECADE && d <= last && within(d)) found.add(d);
