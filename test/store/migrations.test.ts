@@ -143,22 +143,17 @@ test('migrating from every earlier version, as the code before checksums left it
   }
 });
 
-test("migration 19 leads every key table's keys with their date part, and keeps every key", { skip }, async (t) => {
-  const { driver } = await emptyDatabase(t);
-  await migrate(
-    driver,
-    {},
-    migrations.filter((m) => m.version < 19),
-  );
-  // Keys as the code before 19 wrote them: the hash times 2^22, plus the date part.
-  const details = [
-    { id: 7, keys: [{ surname: 'smith', forenames: 'william', date: '2010-03-04' }] },
-    { id: 8, keys: [{ surname: 'fairfax lowe', forenames: 'catherine', date: '1901-12-31' }] },
-  ];
-  const rows = details.flatMap(({ id, keys }) =>
-    suggestionKeyValues(keys).map((key) => ({ old: hashOfKey(key) * 2 ** 22 + datePartOfKey(key), key, id })),
-  );
-  // A type described after the built-in ones has a key table of the same shape.
+/** Two records' search keys, for the migrations that rewrite close-match keys. */
+const KEYED = [
+  { id: 7, keys: [{ surname: 'smith', forenames: 'william', date: '2010-03-04' }] },
+  { id: 8, keys: [{ surname: 'fairfax lowe', forenames: 'catherine', date: '1901-12-31' }] },
+];
+
+/**
+ * The birth key table and that of a type described after the built-in ones (a key table of the same
+ * shape), holding each row's `old` key: as the code before a migration wrote it.
+ */
+async function keyTablesHolding(driver: SqlDriver, rows: readonly { old: number; id: number }[]): Promise<void> {
   await driver.exec(
     'CREATE TABLE adoption_suggestion_key (key bigint NOT NULL, id bigint NOT NULL, PRIMARY KEY (key, id))',
   );
@@ -167,6 +162,32 @@ test("migration 19 leads every key table's keys with their date part, and keeps 
       rows.map((row) => row.old),
       rows.map((row) => row.id),
     ]);
+}
+
+/** A key table's rows, in key order, as text. */
+const keysIn = (driver: SqlDriver, table: string) =>
+  driver.query<{ key: string; id: string }>(
+    `SELECT k.key::text AS key, k.id::text AS id FROM ${table} k ORDER BY k.key, k.id`,
+  );
+
+/** Rows' keys as keysIn reads them. */
+const asRead = (rows: readonly { key: number; id: number }[]) =>
+  rows
+    .map(({ key, id }) => ({ key: String(key), id: String(id) }))
+    .sort((a, b) => Number(a.key) - Number(b.key) || Number(a.id) - Number(b.id));
+
+test("migration 19 leads every key table's keys with their date part, and keeps every key", { skip }, async (t) => {
+  const { driver } = await emptyDatabase(t);
+  await migrate(
+    driver,
+    {},
+    migrations.filter((m) => m.version < 19),
+  );
+  // Keys as the code before 19 wrote them: the hash times 2^22, plus the date part.
+  const rows = KEYED.flatMap(({ id, keys }) =>
+    suggestionKeyValues(keys).map((key) => ({ old: hashOfKey(key) * 2 ** 22 + datePartOfKey(key), key, id })),
+  );
+  await keyTablesHolding(driver, rows);
   assert.deepEqual(
     (
       await migrate(
@@ -177,15 +198,8 @@ test("migration 19 leads every key table's keys with their date part, and keeps 
     ).map((m) => m.version),
     [19],
   );
-  const expected = rows
-    .map(({ key, id }) => ({ key: String(key), id: String(id) }))
-    .sort((a, b) => Number(a.key) - Number(b.key) || Number(a.id) - Number(b.id));
   for (const table of ['birth_suggestion_key', 'adoption_suggestion_key'])
-    assert.deepEqual(
-      await driver.query(`SELECT k.key::text AS key, k.id::text AS id FROM ${table} k ORDER BY k.key, k.id`),
-      expected,
-      table,
-    );
+    assert.deepEqual(await keysIn(driver, table), asRead(rows), table);
   // Still the primary key the load drops and builds again by its name.
   const [{ name }] = await driver.query<{ name: string }>(
     "SELECT conname AS name FROM pg_constraint WHERE conrelid = 'adoption_suggestion_key'::regclass AND contype = 'p'",
@@ -202,48 +216,28 @@ test("migration 20 works every record's names keys out again with their decade; 
     {},
     migrations.filter((m) => m.version < 20),
   );
-  const details = [
-    { id: 7, keys: [{ surname: 'smith', forenames: 'william', date: '2010-03-04' }] },
-    { id: 8, keys: [{ surname: 'fairfax lowe', forenames: 'catherine', date: '1901-12-31' }] },
-  ];
   // Keys as the code before 20 wrote them: a names key was its hash alone.
-  const rows = details.flatMap(({ id, keys }) => {
+  const rows = KEYED.flatMap(({ id, keys }) => {
     const names = new Set(candidatePasses(keys[0]).find((pass) => pass.name === 'names')!.keys);
     return suggestionKeyValues(keys).map((key) => ({ id, key, old: names.has(key) ? hashOfKey(key) : key }));
   });
   assert.ok(rows.some((row) => row.old !== row.key) && rows.some((row) => row.old === row.key));
-  for (const { id, keys } of details)
+  for (const { id, keys } of KEYED)
     await driver.query('INSERT INTO birth_registration (id, data, search_keys) VALUES ($1, $2::json, $3)', [
       id,
       JSON.stringify({ id }),
       JSON.stringify(keys),
     ]);
-  // A type described after the built-in ones has a key table of the same shape.
-  await driver.exec(
-    'CREATE TABLE adoption_suggestion_key (key bigint NOT NULL, id bigint NOT NULL, PRIMARY KEY (key, id))',
-  );
-  for (const table of ['birth_suggestion_key', 'adoption_suggestion_key'])
-    await driver.query(`INSERT INTO ${table} (key, id) SELECT * FROM unnest($1::bigint[], $2::bigint[])`, [
-      rows.map((row) => row.old),
-      rows.map((row) => row.id),
-    ]);
+  await keyTablesHolding(driver, rows);
   assert.deepEqual(
     (await migrate(driver)).map((m) => m.version),
     [20],
   );
-  const keysOf = (table: string) =>
-    driver.query<{ key: string; id: string }>(
-      `SELECT k.key::text AS key, k.id::text AS id FROM ${table} k ORDER BY k.key, k.id`,
-    );
-  const sorted = (list: readonly { key: number; id: number }[]) =>
-    list
-      .map(({ key, id }) => ({ key: String(key), id: String(id) }))
-      .sort((a, b) => Number(a.key) - Number(b.key) || Number(a.id) - Number(b.id));
   // The birth table as the code now writes it, by the backfill that migrate ran after the migration.
-  assert.deepEqual(await keysOf('birth_suggestion_key'), sorted(rows));
+  assert.deepEqual(await keysIn(driver, 'birth_suggestion_key'), asRead(rows));
   assert.deepEqual(await pendingBackfills(driver), []);
   // A table without records to work its keys from loses its names keys and keeps the rest.
-  assert.deepEqual(await keysOf('adoption_suggestion_key'), sorted(rows.filter((row) => row.old === row.key)));
+  assert.deepEqual(await keysIn(driver, 'adoption_suggestion_key'), asRead(rows.filter((row) => row.old === row.key)));
 });
 
 test('every described record type has its tables after migrate; a type without them is named, and the ' +
