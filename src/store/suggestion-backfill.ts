@@ -65,7 +65,10 @@ export async function backfillSuggestionKeys(
         );
         if (state.done) return 0;
         const rows = await tx.query<{ id: string; search_keys: string }>(
-          `SELECT id::text AS id, search_keys FROM ${t.records} WHERE id > $1 ORDER BY id LIMIT $2`,
+          // Ordered by the column, not the text of the same name the select list makes: by that text the
+          // batch would be the first of every later record sorted as words, read whole each batch, and an id
+          // of fewer digits than the one before it would be passed over.
+          `SELECT r.id::text AS id, r.search_keys FROM ${t.records} r WHERE r.id > $1 ORDER BY r.id LIMIT $2`,
           [state.after_id, batch],
         );
         if (!rows.length) {
@@ -73,9 +76,11 @@ export async function backfillSuggestionKeys(
           return 0;
         }
         const { keys, ids } = suggestionKeyColumns(rows);
+        // In the index's order, as a load inserts them: each leaf page of the keys' primary key is then
+        // visited once a batch, not once for each of its keys in the records' order.
         await tx.query(
-          `INSERT INTO ${t.suggestionKeys} (key, id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON ` +
-            `CONFLICT DO NOTHING`,
+          `INSERT INTO ${t.suggestionKeys} (key, id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ` +
+            'ORDER BY 1, 2 ON CONFLICT DO NOTHING',
           [keys, ids],
         );
         await tx.query('UPDATE suggestion_key_backfill SET after_id = $2 WHERE type = $1', [
