@@ -91,6 +91,8 @@ const deadOf = (row: DeadRow): DeadLetter => ({
   ...(row.last_error !== null ? { lastError: row.last_error } : {}),
   redeliver: row.redeliver,
 });
+// `position::text` keeps the column's name: ORDER BY an unqualified `position` would sort that text (10 before 9),
+// so the statements below name the table's column.
 const DEAD_COLUMNS = 'client, position::text, failed_at, attempts, last_status, last_error, redeliver';
 
 export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
@@ -260,14 +262,16 @@ export function createPostgresWebhooks(driver: SqlDriver): WebhookStore {
     },
     async deadLetters(client, limit = 1000) {
       const rows = await driver.query<DeadRow>(
-        `SELECT ${DEAD_COLUMNS} FROM webhook_dead_letter WHERE client = $1 ORDER BY position LIMIT $2`,
+        `SELECT ${DEAD_COLUMNS} FROM webhook_dead_letter WHERE client = $1 ` +
+          'ORDER BY webhook_dead_letter.position LIMIT $2',
         [client, limit],
       );
       return rows.map(deadOf);
     },
     async queued(client, limit) {
       const rows = await driver.query<DeadRow>(
-        `SELECT ${DEAD_COLUMNS} FROM webhook_dead_letter WHERE client = $1 AND redeliver ORDER BY position LIMIT $2`,
+        `SELECT ${DEAD_COLUMNS} FROM webhook_dead_letter WHERE client = $1 AND redeliver ` +
+          'ORDER BY webhook_dead_letter.position LIMIT $2',
         [client, limit],
       );
       return rows.map(deadOf);
