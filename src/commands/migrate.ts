@@ -13,7 +13,10 @@ export const migrateCommand: Command = {
     const config = loadConfig(env, { serving: false });
     if (!config.database) throw new UsageError('DATABASE_URL is not set: the embedded store migrates itself at start');
     const migrations = await loadMigrations();
-    const driver = openPostgres(config.database);
+    // Not the requests' bound (STATEMENT_TIMEOUT_MS): a migration that rewrites a table of millions, or a batch
+    // of the keys' backfill and its closing vacuum, takes as long as the register makes it; a migration cut
+    // short applies nothing, and a backfill stopped would stop every run of migrate at the same place.
+    const driver = openPostgres({ ...config.database, statementTimeoutMs: 0 });
     try {
       const applied = await migrate(
         driver,
