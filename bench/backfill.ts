@@ -15,11 +15,10 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { cleanUp, cleanUpOnSignals, cleanups } from './lib/cleanup.ts';
 import { log } from './lib/log.ts';
 import { runMeasured } from './lib/processes.ts';
-import { TUNED_SETTINGS, givenServer, makeDatabase, ownCluster } from './lib/scale-database.ts';
+import { TUNED_SETTINGS, givenServer, makeDatabase, ownCluster, query } from './lib/scale-database.ts';
 import { LEV_API, serviceEnv } from './lib/targets.ts';
 
 const { values } = parseArgs({
@@ -33,16 +32,6 @@ const { values } = parseArgs({
 });
 const births = Number(values.births);
 if (!Number.isSafeInteger(births) || births < 1000) throw new Error(`--births must be 1000 or more (got ${births})`);
-
-async function query<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 async function main() {
   cleanUpOnSignals();

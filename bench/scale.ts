@@ -31,10 +31,12 @@ import { freePort, run, runMeasured, startServer } from './lib/processes.ts';
 import { RAW_COPY_TABLE_COLUMNS, rawCopyArgs } from './lib/raw-copy.ts';
 import { writeChart } from './lib/scale-chart.ts';
 import {
+  STATEMENT_BOUND_MS,
   TUNED_SETTINGS,
   givenServer,
   makeDatabase,
   ownCluster,
+  query,
   settingsInForce,
   type PostgresServer,
 } from './lib/scale-database.ts';
@@ -159,9 +161,6 @@ const records = await loadRecordTypes();
 const birth = records.find((description) => description.name === 'birth')!;
 const BIRTH_TABLES = tableNames('birth');
 
-/** The most any one statement of the bench's own may take (VACUUM of ten million births, a checkpoint). */
-const STATEMENT_BOUND_MS = 3_600_000;
-
 /** The sizes of the database, of each of its tables (with their indexes and TOAST) and of each index. */
 async function databaseSizes(url: string): Promise<ScaleRow['database']> {
   const client = new pg.Client({
@@ -182,21 +181,6 @@ async function databaseSizes(url: string): Promise<ScaleRow['database']> {
     const of = (kind: string) =>
       Object.fromEntries(relations.rows.filter((row) => row.kind === kind).map((row) => [row.name, Number(row.bytes)]));
     return { bytes: Number(total.rows[0].bytes), tables: of('r'), indexes: of('i') };
-  } finally {
-    await client.end();
-  }
-}
-
-/** One statement on a connection of its own, bounded by STATEMENT_BOUND_MS. */
-async function query<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({
-    connectionString: url,
-    connectionTimeoutMillis: 10_000,
-    statement_timeout: STATEMENT_BOUND_MS,
-  });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql)).rows;
   } finally {
     await client.end();
   }

@@ -204,3 +204,21 @@ export async function makeDatabase(
     },
   };
 }
+
+/** The most any one statement of the bench's own may take (VACUUM of ten million births, a checkpoint). */
+export const STATEMENT_BOUND_MS = 3_600_000;
+
+/** One statement on a connection of its own, bounded by STATEMENT_BOUND_MS. */
+export async function query<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 10_000,
+    statement_timeout: STATEMENT_BOUND_MS,
+  });
+  await client.connect();
+  try {
+    return (await client.query<Row>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
