@@ -10,8 +10,8 @@
  *
  *   npm run bench:backfill -- [--births 1000000] [--seed scale] [--server URL] [--work DIR] [--statements]
  */
-import { mkdtempSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { createReadStream, mkdtempSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -66,7 +66,12 @@ async function main() {
 
   const logFrom = values.statements && !values.server ? await serverLogLength(server.description) : undefined;
   if (logFrom !== undefined)
-    await query(database.url, 'ALTER DATABASE lev_backfill SET log_min_duration_statement = 0');
+    // Each statement, without its parameters: a batch's are two arrays of tens of thousands of keys.
+    await query(
+      database.url,
+      'ALTER DATABASE lev_backfill SET log_min_duration_statement = 0; ' +
+        'ALTER DATABASE lev_backfill SET log_parameter_max_length = 0',
+    );
   const rows: string[] = [];
   const timeBackfill = async (what: string, before: string) => {
     await query(database.url, `${before}; UPDATE suggestion_key_backfill SET after_id = -1, done = false`);
@@ -106,11 +111,14 @@ const serverLog = (description: string) => {
   if (!root) throw new Error(`not an own cluster: ${description}`);
   return join(root, 'server.log');
 };
-const serverLogLength = async (description: string) => (await readFile(serverLog(description), 'utf8')).length;
+/** The log's length in bytes: where the statements of what follows start. */
+const serverLogLength = async (description: string) => (await stat(serverLog(description))).size;
 
 /** Each kind of statement the log shows after `from`, by its first words: how many, and their time. */
 async function statementTimes(description: string, from: number): Promise<string[]> {
-  const text = (await readFile(serverLog(description), 'utf8')).slice(from);
+  const chunks: Buffer[] = [];
+  for await (const chunk of createReadStream(serverLog(description), { start: from })) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
   const kinds = new Map<string, { count: number; ms: number }>();
   for (const match of text.matchAll(/duration: ([\d.]+) ms\s+(?:statement|execute [^:]*): (\S+(?: \S+){0,3})/g)) {
     const kind = kinds.get(match[2]) ?? { count: 0, ms: 0 };
