@@ -18,7 +18,6 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { iso } from '../src/generate/days.ts';
 import { datesOf } from '../src/generate/records.ts';
 import { loadRecordTypes } from '../src/records/index.ts';
@@ -31,13 +30,13 @@ import { freePort, run, runMeasured, startServer } from './lib/processes.ts';
 import { RAW_COPY_TABLE_COLUMNS, rawCopyArgs } from './lib/raw-copy.ts';
 import { writeChart } from './lib/scale-chart.ts';
 import {
-  STATEMENT_BOUND_MS,
   TUNED_SETTINGS,
   givenServer,
   makeDatabase,
   ownCluster,
   query,
   settingsInForce,
+  withConnection,
   type PostgresServer,
 } from './lib/scale-database.ts';
 import {
@@ -163,13 +162,7 @@ const BIRTH_TABLES = tableNames('birth');
 
 /** The sizes of the database, of each of its tables (with their indexes and TOAST) and of each index. */
 async function databaseSizes(url: string): Promise<ScaleRow['database']> {
-  const client = new pg.Client({
-    connectionString: url,
-    connectionTimeoutMillis: 10_000,
-    statement_timeout: STATEMENT_BOUND_MS,
-  });
-  await client.connect();
-  try {
+  return withConnection(url, async (client) => {
     const total = await client.query<{ bytes: string }>('SELECT pg_database_size(current_database())::text AS bytes');
     const relations = await client.query<{ name: string; kind: string; bytes: string }>(
       `SELECT c.relname AS name, c.relkind AS kind,
@@ -181,9 +174,7 @@ async function databaseSizes(url: string): Promise<ScaleRow['database']> {
     const of = (kind: string) =>
       Object.fromEntries(relations.rows.filter((row) => row.kind === kind).map((row) => [row.name, Number(row.bytes)]));
     return { bytes: Number(total.rows[0].bytes), tables: of('r'), indexes: of('i') };
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** The longest the bench waits for autovacuum to finish before loading the increments. */

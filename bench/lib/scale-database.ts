@@ -206,10 +206,10 @@ export async function makeDatabase(
 }
 
 /** The most any one statement of the bench's own may take (VACUUM of ten million births, a checkpoint). */
-export const STATEMENT_BOUND_MS = 3_600_000;
+const STATEMENT_BOUND_MS = 3_600_000;
 
-/** One statement on a connection of its own, bounded by STATEMENT_BOUND_MS. */
-export async function query<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
+/** `work` on a connection of its own, each statement bounded by STATEMENT_BOUND_MS. */
+export async function withConnection<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({
     connectionString: url,
     connectionTimeoutMillis: 10_000,
@@ -217,8 +217,12 @@ export async function query<Row extends pg.QueryResultRow>(url: string, sql: str
   });
   await client.connect();
   try {
-    return (await client.query<Row>(sql)).rows;
+    return await work(client);
   } finally {
     await client.end();
   }
 }
+
+/** One statement on a connection of its own. */
+export const query = <Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> =>
+  withConnection(url, async (client) => (await client.query<Row>(sql)).rows);
