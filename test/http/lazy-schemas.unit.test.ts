@@ -1,7 +1,7 @@
 /**
  * Schemas compiled when first used: a request is validated and an answer serialised as Fastify's
- * default compilers do; a header named in mixed case is still read; a schema that cannot compile
- * is told by `warm` with no request made.
+ * default compilers do; a header named in mixed case is still read; a schema that cannot compile,
+ * or that is not JSON Schema, is told by `warm` with no request made.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -71,5 +71,16 @@ describe('lazySchemas', () => {
     await whole.schemas.warm();
     assert.equal((await whole.app.inject('/things/123')).statusCode, 200);
     await whole.app.close();
+  });
+
+  test('warm tells a schema that compiles but is not JSON Schema', async () => {
+    // A negative minLength compiles (Ajv checks only that it is a number); the meta-schema refuses it.
+    const { app, schemas } = appWith();
+    const odd = { type: 'object', properties: { a: { type: 'string', minLength: -1 } } };
+    app.get('/odd', { schema: { querystring: odd } }, () => 'x');
+    await app.ready();
+    assert.equal((await app.inject('/odd?a=b')).statusCode, 200);
+    await assert.rejects(schemas.warm(), /not JSON Schema: .*minLength must be >= 0/);
+    await app.close();
   });
 });
