@@ -4,7 +4,7 @@
  * (identity, roles, validation, audit) and no socket. A separate `lev-api ui` process uses HTTP
  * instead (server.ts).
  */
-import { createLevClient } from '@lev-api/client';
+import { type Auth, type LevClient, createLevClient } from '@lev-api/client';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { UiSessionConfig } from '../config/sessions.ts';
@@ -48,7 +48,17 @@ interface InProcessPagesOptions {
  */
 export const inProcessPagesPlugin = fp(
   async function inProcessPages(app: FastifyInstance, { sessions, secure, records }: InProcessPagesOptions) {
-    const api = createLevClient({ baseUrl: IN_PROCESS_URL, fetch: injectFetch(app), retry: { attempts: 1 } });
+    // Made at the first page: making it reads the platform's Request class, which loads Node's fetch
+    // (a few tens of milliseconds of the mock's start) for pages most starts never serve.
+    let client: LevClient | undefined;
+    const api = {
+      withAuth: (auth: Auth) =>
+        (client ??= createLevClient({
+          baseUrl: IN_PROCESS_URL,
+          fetch: injectFetch(app),
+          retry: { attempts: 1 },
+        })).withAuth(auth),
+    };
     const kept = openSessions(sessions, app.log);
     app.addHook('onClose', () => kept.close());
     const inProcess = injectFetch(app);

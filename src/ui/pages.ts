@@ -30,7 +30,7 @@ const RENEW_BEFORE_MS = 30_000;
 
 export interface PagesOptions {
   /** The API, as no one yet: each page calls it `withAuth` the caseworker's identity. */
-  readonly api: LevClient;
+  readonly api: Pick<LevClient, 'withAuth'>;
   readonly sessions: SessionStore;
   readonly idleMs: number;
   /** Cookies marked Secure: the pages are served over TLS. */
