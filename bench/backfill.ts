@@ -64,7 +64,8 @@ async function main() {
     'SELECT count(*)::text AS keys FROM birth_suggestion_key',
   );
 
-  const logFrom = values.statements && !values.server ? await serverLogLength(server.description) : undefined;
+  const serverLog = values.statements ? server.log : undefined;
+  const logFrom = serverLog === undefined ? undefined : await logLength(serverLog);
   if (logFrom !== undefined)
     // Each statement, without its parameters: a batch's are two arrays of tens of thousands of keys.
     await query(
@@ -73,10 +74,10 @@ async function main() {
         'ALTER DATABASE lev_backfill SET log_parameter_max_length = 0',
     );
   const rows: string[] = [];
-  const timeBackfill = async (what: string, before: string) => {
-    await query(database.url, `${before}; UPDATE suggestion_key_backfill SET after_id = -1, done = false`);
+  const timeBackfill = async (what: string, before = '') => {
+    await query(database.url, `${before}UPDATE suggestion_key_backfill SET after_id = -1, done = false`);
     await query(database.url, 'CHECKPOINT');
-    const from = logFrom === undefined ? undefined : await serverLogLength(server.description);
+    const from = serverLog === undefined ? undefined : await logLength(serverLog);
     const started = performance.now();
     const migrate = await runMeasured([LEV_API, 'migrate'], env, 600 + births / 100, { stdout: 'stderr' });
     const took = (performance.now() - started) / 1000;
@@ -88,13 +89,13 @@ async function main() {
       `| ${what} | ${took.toFixed(1)} s | ${Math.round(births / took).toLocaleString('en-GB')} | ${after} | ` +
         `${migrate.peakMiB?.toFixed(0) ?? '?'} MiB |`,
     );
-    if (from !== undefined) rows.push(...(await statementTimes(server.description, from)));
+    if (serverLog !== undefined && from !== undefined) rows.push(...(await statementTimes(serverLog, from)));
     log(`${what}: ${took.toFixed(1)} s`);
   };
   // Every key there already (each insert a conflict), then none (each one written): after migration 20
   // four keys a record in five are there; after migrations 13, 15 and 16 none.
-  await timeBackfill('every key there', 'SELECT 1');
-  await timeBackfill('the key table emptied', 'TRUNCATE birth_suggestion_key');
+  await timeBackfill('every key there');
+  await timeBackfill('the key table emptied', 'TRUNCATE birth_suggestion_key; ');
 
   console.log(
     `births ${births.toLocaleString('en-GB')} (loaded in ${load.seconds.toFixed(1)} s, ${keys} keys); ` +
@@ -105,19 +106,13 @@ async function main() {
   for (const row of rows) console.log(row);
 }
 
-/** The own cluster's server log: in the folder its description names (bench/lib/scale-database.ts). */
-const serverLog = (description: string) => {
-  const root = /initdb in (\S+),/.exec(description)?.[1];
-  if (!root) throw new Error(`not an own cluster: ${description}`);
-  return join(root, 'server.log');
-};
 /** The log's length in bytes: where the statements of what follows start. */
-const serverLogLength = async (description: string) => (await stat(serverLog(description))).size;
+const logLength = async (file: string) => (await stat(file)).size;
 
 /** Each kind of statement the log shows after `from`, by its first words: how many, and their time. */
-async function statementTimes(description: string, from: number): Promise<string[]> {
+async function statementTimes(file: string, from: number): Promise<string[]> {
   const chunks: Buffer[] = [];
-  for await (const chunk of createReadStream(serverLog(description), { start: from })) chunks.push(chunk as Buffer);
+  for await (const chunk of createReadStream(file, { start: from })) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
   const kinds = new Map<string, { count: number; ms: number }>();
   for (const match of text.matchAll(/duration: ([\d.]+) ms\s+(?:statement|execute [^:]*): (\S+(?: \S+){0,3})/g)) {

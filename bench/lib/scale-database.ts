@@ -72,6 +72,8 @@ export interface PostgresServer {
   readonly databaseSettings: Readonly<Record<string, string>>;
   /** A URL of the server with the database name replaced. */
   url(database: string): string;
+  /** The server's log file, where the bench owns the server. */
+  readonly log?: string;
   stop(): Promise<void>;
 }
 
@@ -123,12 +125,14 @@ export async function ownCluster(work: string, settings: Readonly<Record<string,
         .map(([key, value]) => `${key} = ${quoted(value)}\n`)
         .join(''),
     );
-    await tool('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-l', join(root, 'server.log')]);
+    const serverLog = join(root, 'server.log');
+    await tool('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-l', serverLog]);
     started = true;
     return {
       description: `own cluster (initdb in ${root}, port ${port})`,
       databaseSettings: {},
       url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+      log: serverLog,
       stop,
     };
   } catch (error) {
@@ -157,20 +161,20 @@ export function givenServer(serverUrl: string, settings: Readonly<Record<string,
 
 /** The settings in force in `database` of `server`, by name. */
 export async function settingsInForce(url: string): Promise<Record<string, string>> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ name: string; value: string }>(
-      'SELECT name, current_setting(name) AS value FROM unnest($1::text[]) AS name WHERE name IN (SELECT ' +
-        'name FROM pg_settings)',
-      [REPORTED],
-    );
-    return Object.fromEntries(
-      rows.sort((a, b) => REPORTED.indexOf(a.name) - REPORTED.indexOf(b.name)).map((row) => [row.name, row.value]),
-    );
-  } finally {
-    await client.end();
-  }
+  const rows = await withConnection(
+    url,
+    async (client) =>
+      (
+        await client.query<{ name: string; value: string }>(
+          'SELECT name, current_setting(name) AS value FROM unnest($1::text[]) AS name WHERE name IN (SELECT ' +
+            'name FROM pg_settings)',
+          [REPORTED],
+        )
+      ).rows,
+  );
+  return Object.fromEntries(
+    rows.sort((a, b) => REPORTED.indexOf(a.name) - REPORTED.indexOf(b.name)).map((row) => [row.name, row.value]),
+  );
 }
 
 /** Makes database `name` on `server` (dropping one left by an earlier run) with the server's per-database settings. */
@@ -179,29 +183,17 @@ export async function makeDatabase(
   name: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`not a database name: ${name}`);
-  const admin = new pg.Client({ connectionString: server.url('postgres'), connectionTimeoutMillis: 10_000 });
-  await admin.connect();
-  try {
+  await withConnection(server.url('postgres'), async (admin) => {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.query(`CREATE DATABASE ${name}`);
     for (const [setting, value] of Object.entries(server.databaseSettings)) {
       await admin.query(`ALTER DATABASE ${name} SET ${setting} = '${value.replace(/'/g, "''")}'`);
     }
-  } finally {
-    await admin.end();
-  }
+  });
   return {
     url: server.url(name),
-    async drop() {
-      const client = new pg.Client({ connectionString: server.url('postgres'), connectionTimeoutMillis: 10_000 });
-      await client.connect();
-      try {
-        // FORCE: a load or a service killed on the way may still hold a connection.
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
+    // FORCE: a load or a service killed on the way may still hold a connection.
+    drop: () => query(server.url('postgres'), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => {}),
   };
 }
 
