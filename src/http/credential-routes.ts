@@ -11,7 +11,6 @@ import { whenNeeded } from '../when-needed.ts';
 import { compileClaims } from '../credentials/claims.ts';
 import { certificateClaims } from '../credentials/paper.ts';
 import { type CredentialIssuer, CREDENTIAL_TYPE } from '../credentials/issue.ts';
-import { parseHolderKey } from '../credentials/holder-key.ts';
 import { issueRefusal } from '../credentials/issuable.ts';
 import type { IssuerKeys } from '../credentials/keys.ts';
 import { STATUS_LIST_TYPE } from '../credentials/status-list.ts';
@@ -32,6 +31,11 @@ import { CREDENTIAL_ERRORS, UNREADABLE, answer, documentationOnly, errorResponse
 import { canonicalSystemNumber } from '../records/system-number.ts';
 
 const SVG_TYPE = 'image/svg+xml';
+/**
+ * The holder key's parser, loaded by the first credential asked with a key: its Ed25519 check brings
+ * @noble/curves, some 20 ms of a start that most processes would pay for nothing.
+ */
+const holderKeys = () => import('../credentials/holder-key.ts');
 /** The QR code encoder, loaded by the first printed certificate: most processes never draw one. */
 const qrCode = whenNeeded<typeof import('qrcode')>('qrcode');
 
@@ -320,7 +324,7 @@ export async function credentialRoutes(app: FastifyInstance, options: Credential
       const paper = request.query.format === 'qr';
       let holderKey;
       if (request.query.holderKey !== undefined) {
-        const parsed = parseHolderKey(request.query.holderKey);
+        const parsed = (await holderKeys()).parseHolderKey(request.query.holderKey);
         if ('problem' in parsed) throw badRequest(`Invalid query parameter 'holderKey': ${parsed.problem}`);
         holderKey = parsed.jwk;
       }
