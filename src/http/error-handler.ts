@@ -95,10 +95,11 @@ export function installErrorHandling(app: FastifyInstance, { cors = false } = {}
   };
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let answer: LevError;
-    const allowed = allowedAt(request);
     // A method the path lacks is a 405 even when its body could not be read first (a POST of an
-    // unknown type, a QUERY without a Content-Type): the method is what is wrong.
-    if (allowed && !(error instanceof LevError)) answer = methodNotAllowed(request.method, allowed);
+    // unknown type, a QUERY without a Content-Type): the method is what is wrong. Looked up only for
+    // such a fault: the 405 the not-found handler throws is a named error already.
+    const allowed = error instanceof LevError ? undefined : allowedAt(request);
+    if (allowed) answer = methodNotAllowed(request.method, allowed);
     // A named error that says how to answer is the answer; one that does not (status 500) is a fault like any other.
     else if (error instanceof LevError && error.status !== 500) answer = error;
     else if (error.validation) answer = describeValidation(request, error);

@@ -48,20 +48,18 @@ interface InProcessPagesOptions {
  */
 export const inProcessPagesPlugin = fp(
   async function inProcessPages(app: FastifyInstance, { sessions, secure, records }: InProcessPagesOptions) {
+    const inProcess = injectFetch(app);
     // Made at the first page: making it reads the platform's Request class, which loads Node's fetch
     // (a few tens of milliseconds of the mock's start) for pages most starts never serve.
     let client: LevClient | undefined;
     const api = {
       withAuth: (auth: Auth) =>
-        (client ??= createLevClient({
-          baseUrl: IN_PROCESS_URL,
-          fetch: injectFetch(app),
-          retry: { attempts: 1 },
-        })).withAuth(auth),
+        (client ??= createLevClient({ baseUrl: IN_PROCESS_URL, fetch: inProcess, retry: { attempts: 1 } })).withAuth(
+          auth,
+        ),
     };
     const kept = openSessions(sessions, app.log);
     app.addHook('onClose', () => kept.close());
-    const inProcess = injectFetch(app);
     await app.register(uiRoutes, {
       api,
       sessions: kept.store,
