@@ -11,6 +11,22 @@ import { fileURLToPath } from 'node:url';
 /** `.ts` when the sources run, `.js` when the compiled form does. */
 const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
+/** src/, or dist/ in the compiled form: this module sits at its top. */
+const ROOT = new URL('./', import.meta.url);
+
+/**
+ * Everything the code loads by path rather than by import, relative to src/: the folders whose
+ * every module is read, and the modules threads start on. The compiled form makes each of their
+ * modules an entry point at this path (scripts/bundle.ts), so these names are the only list.
+ */
+export const LOADED_BY_PATH = {
+  folders: ['records/types', 'mock/scenarios', 'store/schema'],
+  threads: ['load/load-worker', 'store/suggestion-thread-worker'],
+} as const;
+
+/** One of the folders read by path, where the running code is. */
+export const sourceFolder = (folder: (typeof LOADED_BY_PATH.folders)[number]): URL => new URL(`${folder}/`, ROOT);
+
 interface FolderModule {
   /** The file's name without its extension: `birth`, `v12-adoption-tables`. */
   readonly stem: string;
@@ -20,12 +36,15 @@ interface FolderModule {
 }
 
 /**
- * How to start a worker thread on the module `stem` of `folder`: the compiled JavaScript as it is,
- * or, run from the sources (tests, a stale dist/), a script that registers tsx's loader in the thread
- * first (a thread shares no loader with the one that starts it).
+ * How to start a worker thread on the module `thread`: the compiled JavaScript as it is, or, run
+ * from the sources (tests, a stale dist/), a script that registers tsx's loader in the thread first
+ * (a thread shares no loader with the one that starts it).
  */
-export function threadEntry(folder: URL, stem: string): { readonly script: string | URL; readonly eval: boolean } {
-  const entry = new URL(`${stem}${EXTENSION}`, folder);
+export function threadEntry(thread: (typeof LOADED_BY_PATH.threads)[number]): {
+  readonly script: string | URL;
+  readonly eval: boolean;
+} {
+  const entry = new URL(`${thread}${EXTENSION}`, ROOT);
   if (EXTENSION === '.js') return { script: entry, eval: false };
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   return {

@@ -195,7 +195,7 @@ describe('the recipes', () => {
   });
 
   test('a scenario file is listed nowhere: the dataset reads each file in its folder', async () => {
-    assert.match(read('src/mock/dataset.ts'), /readScenarioFiles\(new URL\('\.\/scenarios\/', import\.meta\.url\)\)/);
+    assert.match(read('src/mock/dataset.ts'), /readScenarioFiles\(sourceFolder\('mock\/scenarios'\)\)/);
     const folder = mkdtempSync(join(tmpdir(), 'lev-scenarios-'));
     try {
       assert.deepEqual(await readScenarioFiles(pathToFileURL(`${folder}/`)), [], 'an empty folder');

@@ -41,7 +41,7 @@ export function loadInWorker(
   heapMb = LOAD_HEAP_MB,
   onProgress?: (progress: LoadProgress) => void,
 ): Promise<LoadResult> {
-  const { script, eval: fromSources } = threadEntry(new URL('.', import.meta.url), 'load-worker');
+  const { script, eval: fromSources } = threadEntry('load/load-worker');
   const worker = new Worker(script, {
     eval: fromSources,
     workerData: load,

@@ -4,7 +4,7 @@
  * as any other's). A scenario names its record, how to find it and what it shows; its record is
  * made from the type's description (`describedRecords`), and is the same on every call.
  */
-import { importFolder, soleExport } from '../module-folder.ts';
+import { importFolder, soleExport, sourceFolder } from '../module-folder.ts';
 import { suggestionKeys } from '../match/keys.ts';
 import type { MatchKind } from '../match/vocabulary.ts';
 import { searchKeys } from '../records/search-keys.ts';
@@ -124,8 +124,7 @@ export async function readScenarioFiles(folder: URL): Promise<TypeScenarios[]> {
 }
 
 /** The scenario files of the types, one a type: each file in `src/mock/scenarios/`, read from the folder. */
-export const loadScenarioFiles = (): Promise<TypeScenarios[]> =>
-  readScenarioFiles(new URL('./scenarios/', import.meta.url));
+export const loadScenarioFiles = (): Promise<TypeScenarios[]> => readScenarioFiles(sourceFolder('mock/scenarios'));
 
 /** The scenarios of a type: those of its scenario file among `files`, in the file's order. */
 export const scenariosOf = (type: string, files: readonly TypeScenarios[]): readonly Scenario[] =>

@@ -4,7 +4,7 @@
  * `order` each declares (birth, death, marriage, partnership), then any without one by name: routes,
  * documents and pages list them so, whatever order the file system gives.
  */
-import { byCodeUnit, importFolder, soleExport } from '../module-folder.ts';
+import { byCodeUnit, importFolder, soleExport, sourceFolder } from '../module-folder.ts';
 import { type RecordDescription, isDefinedRecord } from './define.ts';
 
 /**
@@ -29,5 +29,4 @@ export async function readDescriptions(folder: URL): Promise<RecordDescription[]
  * The built-in record types (the files of `types/`), in the order routes and documents list them: read by the
  * entry points, once.
  */
-export const loadRecordTypes = (): Promise<RecordDescription[]> =>
-  readDescriptions(new URL('./types/', import.meta.url));
+export const loadRecordTypes = (): Promise<RecordDescription[]> => readDescriptions(sourceFolder('records/types'));

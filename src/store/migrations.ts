@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { RecordDescription } from '../records/define.ts';
 import { LevError } from '../errors.ts';
-import { importFolder, soleExport } from '../module-folder.ts';
+import { importFolder, soleExport, sourceFolder } from '../module-folder.ts';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { tableNames } from './record-tables.ts';
 import { type BackfillOptions, backfillSuggestionKeys, pendingBackfills } from './suggestion-backfill.ts';
@@ -84,7 +84,7 @@ export async function readMigrations(folder: URL): Promise<Migration[]> {
  * This code's migrations: each file of src/store/schema/ (compiled, dist/store/schema/), found by its name;
  * read when asked for, never at import.
  */
-export const loadMigrations = (): Promise<Migration[]> => readMigrations(new URL('./schema/', import.meta.url));
+export const loadMigrations = (): Promise<Migration[]> => readMigrations(sourceFolder('store/schema'));
 
 /** The version the last of `list` brings a schema to. */
 export const latestVersion = (list: readonly Migration[]): number => list[list.length - 1]?.version ?? 0;

@@ -116,7 +116,7 @@ export function startSuggestionThread(
   const waits = new Map<number, { position: number; resolve: () => void }>();
 
   const start = () => {
-    const { script, eval: fromSources } = threadEntry(new URL('.', import.meta.url), 'suggestion-thread-worker');
+    const { script, eval: fromSources } = threadEntry('store/suggestion-thread-worker');
     const data: SuggestionThreadData =
       'connection' in source ? { types, connection: { ...source.connection, poolSize: THREAD_POOL_SIZE } } : { types };
     const started = new Worker(script, { eval: fromSources, workerData: data });
