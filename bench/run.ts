@@ -32,10 +32,10 @@ import { pickUpPhases, walletLines } from './lib/pick-up-phase.ts';
 import { type Options, USAGE, UsageError, options, rateText } from './lib/options.ts';
 import { type Measurements, RefusedError, listsFor, measureCeiling, phase, scenarioPhases } from './lib/phases.ts';
 import { procAvailable } from './lib/proc.ts';
-import { run } from './lib/processes.ts';
 import { table } from './lib/report.ts';
 import { LEV_API, startEmbedded, startPostgres } from './lib/targets.ts';
 import { type Dataset, warmupLists } from './lib/workload.ts';
+import { bundle } from '../scripts/bundle.ts';
 
 async function main(): Promise<number> {
   let opts: Options;
@@ -54,8 +54,8 @@ async function main(): Promise<number> {
   }
   if (!procAvailable) log('bench: /proc is not available here; server CPU and memory are not reported');
   // The service is measured as production runs it: compiled (bin/lev-api.js runs dist/ when it is current).
-  log('bench: compiling the service (npm run build)');
-  await run(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], process.env, 300);
+  log('bench: compiling the service (scripts/bundle.ts)');
+  await bundle();
   if (opts.cpuProf) await mkdir(opts.cpuProf, { recursive: true });
 
   const work = await mkdtemp(join(tmpdir(), 'lev-bench-'));

@@ -26,7 +26,7 @@ import { cleanUp, cleanUpOnSignals, cleanups, stopSignal } from './lib/cleanup.t
 import { readEvery } from './lib/events.ts';
 import { log } from './lib/log.ts';
 import { type Measurements, RefusedError, phase } from './lib/phases.ts';
-import { freePort, run, runMeasured, startServer } from './lib/processes.ts';
+import { freePort, runMeasured, startServer } from './lib/processes.ts';
 import { RAW_COPY_TABLE_COLUMNS, rawCopyArgs } from './lib/raw-copy.ts';
 import { writeChart } from './lib/scale-chart.ts';
 import {
@@ -51,6 +51,7 @@ import {
 import { measureRecall, sampleRegister, scaleWorkload } from './lib/scale-workload.ts';
 import { median } from './lib/stats.ts';
 import { LEV_API, indexesBuilt, serviceEnv } from './lib/targets.ts';
+import { bundle } from '../scripts/bundle.ts';
 
 const USAGE = `npm run bench:scale -- [options]
 
@@ -476,8 +477,8 @@ async function main(): Promise<number> {
   }, opts.maxMinutes * 60_000);
   watchdog.unref();
 
-  log('bench:scale: compiling the service (npm run build)');
-  await run(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], process.env, 300);
+  log('bench:scale: compiling the service (scripts/bundle.ts)');
+  await bundle();
   const work = await mkdtemp(join(opts.work, 'lev-scale-'));
   cleanups.push(() => rm(work, { recursive: true, force: true }));
   const server = opts.server ? givenServer(opts.server, opts.pgSettings) : await ownCluster(opts.work, opts.pgSettings);

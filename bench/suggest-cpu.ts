@@ -16,10 +16,11 @@
  *   node --import tsx bench/suggest-cpu.ts [--births 100000] [--queries 2000] [--rounds 4] \
  *     [--against /path/to/checkout] [--profile FILE] [--one-day N] [--built] [--index-only]
  */
+import { rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { configReference } from '../src/config/index.ts';
 import { recordType } from '../src/load/conversion.ts';
 import { generateRecords, recordAt } from '../src/generate/records.ts';
@@ -28,6 +29,7 @@ import { type Party, readPath } from '../src/records/define.ts';
 import { loadRecordTypes } from '../src/records/index.ts';
 import { normaliseName } from '../src/records/normalise.ts';
 import type { RecordToWrite, SearchKey } from '../src/model/records.ts';
+import { bundle } from '../scripts/bundle.ts';
 import { askable, withErrors } from './lib/errors.ts';
 
 /** The record types, read once by this script. */
@@ -63,11 +65,30 @@ interface Side {
   readonly sizes: { keys: number; candidates: number; asked: number };
 }
 
+let compilations = 0;
+
 /** A checkout's memory store filled with the births, and its closeMatches over it. */
 async function side(name: string, root: string): Promise<Side> {
   // tsx keeps functions' names by wrapping them, which inflates a closure's cost: --built measures
-  // each checkout's compiled dist/ (npm run build) instead.
-  const module = (path: string) => resolve(root, options.built ? `dist/${path}.js` : `src/${path}.ts`);
+  // each checkout's sources compiled as dist/ is (scripts/bundle.ts), into a folder of the bench's.
+  const MODULES = ['store/memory-records', 'store/suggestion-index', 'match/suggest'];
+  // A folder for each checkout: two checkouts may share one node_modules (a link to this one's).
+  const compiled = resolve(
+    root,
+    'node_modules',
+    '.cache',
+    `lev-suggest-cpu-${process.pid}-${++compilations}`,
+    'compiled',
+  );
+  if (options.built) {
+    process.once('exit', () => rmSync(dirname(compiled), { recursive: true, force: true }));
+    await bundle({
+      sources: resolve(root, 'src'),
+      outdir: compiled,
+      entries: MODULES.map((path) => resolve(root, 'src', `${path}.ts`)),
+    });
+  }
+  const module = (path: string) => (options.built ? resolve(compiled, `${path}.js`) : resolve(root, `src/${path}.ts`));
   const { createMemoryRecords } = await import(module('store/memory-records'));
   const { createSuggestionIndex } = await import(module('store/suggestion-index'));
   const { closeMatches } = await import(module('match/suggest'));

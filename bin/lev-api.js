@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The `lev-api` command. It runs the compiled JavaScript in dist/ (`npm run build`, which `npm ci`
-// runs too) when that is at least as new as every source file; otherwise the TypeScript sources
-// through tsx's loader, so an edited source is never served stale. The compiled form is what
-// production runs: tsx's loader keeps a second JavaScript heap on a thread of its own for as long
-// as the process lives (about 70 MB of the service's memory). The container image carries no
-// TypeScript sources (only the pages' templates), so there dist/ is all there is.
+// The `lev-api` command. It runs the compiled JavaScript in dist/ (bundled by scripts/bundle.ts:
+// `npm run build`, which `npm ci` runs too) when that is at least as new as every source file;
+// otherwise the TypeScript sources through tsx's loader, so an edited source is never served stale.
+// The compiled form is what production runs: tsx's loader keeps a second JavaScript heap on a
+// thread of its own for as long as the process lives (about 70 MB of the service's memory). The
+// container image carries no TypeScript sources (only the pages' templates), so there dist/ is all
+// there is.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
