@@ -1,7 +1,8 @@
 /**
  * The compiled form (scripts/bundle.ts), built into a scratch folder of its own: every module the
  * code loads by path is where the code looks for it, TypeBox is inside and other packages are not,
- * and the bundled command finds its record types, threads and package.json as the sources do.
+ * the bundled command finds its record types and package.json as the sources do, and a thread
+ * starts on its bundled module (the loader's runs bundled wherever a test runs `lev-api load`).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { bundle } from '../../scripts/bundle.ts';
 import { LOADED_BY_PATH } from '../../src/module-folder.ts';
 
@@ -64,4 +66,21 @@ test('the bundled command reads its record types, its version and its generator 
   const lines = stdout.trim().split('\n');
   assert.equal(lines.length, 2);
   assert.ok(lines.every((line) => typeof (JSON.parse(line) as { id: unknown }).id === 'number'));
+});
+
+test('the close-match thread starts on its bundled module and answers', async () => {
+  const worker = new Worker(new URL(pathToFileURL(join(OUT, 'store/suggestion-thread-worker.js'))), {
+    workerData: { types: ['birth'] },
+  });
+  try {
+    // Its index's state comes first, then the answer to what was asked.
+    const answer = new Promise((resolve, reject) => {
+      worker.on('message', (message: { id?: number }) => message.id === 1 && resolve(message));
+      worker.once('error', reject);
+    });
+    worker.postMessage({ id: 1, reached: 0 });
+    assert.deepEqual(await answer, { id: 1 });
+  } finally {
+    await worker.terminate();
+  }
 });
