@@ -69,7 +69,7 @@ test('the bundled command reads its record types, its version and its generator 
 });
 
 test('the close-match thread starts on its bundled module and answers', async () => {
-  const worker = new Worker(new URL(pathToFileURL(join(OUT, 'store/suggestion-thread-worker.js'))), {
+  const worker = new Worker(pathToFileURL(join(OUT, 'store/suggestion-thread-worker.js')), {
     workerData: { types: ['birth'] },
   });
   try {
