@@ -89,9 +89,9 @@ async function side(name: string, root: string): Promise<Side> {
     });
   }
   const module = (path: string) => (options.built ? resolve(compiled, `${path}.js`) : resolve(root, `src/${path}.ts`));
-  const { createMemoryRecords } = await import(module('store/memory-records'));
-  const { createSuggestionIndex } = await import(module('store/suggestion-index'));
-  const { closeMatches } = await import(module('match/suggest'));
+  const [{ createMemoryRecords }, { createSuggestionIndex }, { closeMatches }] = await Promise.all(
+    MODULES.map((path) => import(module(path))),
+  );
   const store = createMemoryRecords(records);
   const index = options['index-only'] ? createSuggestionIndex() : undefined;
   const checked = recordType(records.find((d) => d.name === type)!);

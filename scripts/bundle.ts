@@ -15,12 +15,12 @@
  *   npm run build                         (the typed client, then this)
  *   node --import tsx scripts/bundle.ts   (this alone)
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Plugin, build } from 'esbuild';
-import { LOADED_BY_PATH } from '../src/module-folder.ts';
+import { LOADED_BY_PATH, moduleStems } from '../src/module-folder.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -30,12 +30,10 @@ const BUNDLED_PACKAGES = ['@sinclair/typebox'];
 /** What `bin/lev-api.js` imports from dist/. */
 const BIN_IMPORTS = ['cli', 'tracing/start'];
 
-/** Every module the code loads by path, as a source file. */
+/** Every module the code loads by path, as a source file (this script runs the sources, so `.ts`). */
 function entryPoints(sources: string): string[] {
   const folders = LOADED_BY_PATH.folders.flatMap((folder) =>
-    readdirSync(join(sources, folder))
-      .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
-      .map((name) => `${folder}/${name.slice(0, -'.ts'.length)}`),
+    moduleStems(pathToFileURL(join(sources, folder, '/'))).map((stem) => `${folder}/${stem}`),
   );
   return [...BIN_IMPORTS, ...LOADED_BY_PATH.threads, ...folders].map((stem) => join(sources, `${stem}.ts`));
 }

@@ -57,7 +57,7 @@ export function threadEntry(thread: (typeof LOADED_BY_PATH.threads)[number]): {
 export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The stems of the modules a folder holds (none when it does not exist), sorted by code unit. */
-function moduleStems(folder: URL): string[] {
+export function moduleStems(folder: URL): string[] {
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
     .filter((name) => name.endsWith(EXTENSION) && !name.endsWith('.d.ts'))
