@@ -7,7 +7,7 @@
  * store's queries are spans too.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,7 @@ import { migrate } from '../../src/store/migrations.ts';
 import { openPostgres } from '../../src/store/pg-driver.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { CALLER, TEST_DATABASE_URL, emptySchema, storeKinds } from '../helper.ts';
+import { serveProcess } from '../serve-process.ts';
 import { builtInTypes as records, builtInServiceTypes } from '../record-types.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
@@ -60,31 +61,6 @@ async function otlpReceiver(t: TestContext) {
       ),
     );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, hooked, spans };
-}
-
-/** `lev-api serve` as a process of its own, with `env` only; its address once it listens. */
-async function serve(t: TestContext, env: Record<string, string>): Promise<string> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', MOCK_EVENT_INTERVAL_S: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  t.after(async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    }
-  });
-  let output = '';
-  return new Promise((listening, failed) => {
-    child.stdout?.setEncoding('utf8').on('data', (text: string) => {
-      output += text;
-      const found = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (found) listening(found[1]);
-    });
-    child.stderr?.setEncoding('utf8').on('data', (text: string) => (output += text));
-    child.once('exit', (code) => failed(new Error(`lev-api serve exited with ${code}: ${output}`)));
-  });
 }
 
 /** A schema holding the mock's records, for `serve` to read with DATABASE_SCHEMA. */
@@ -142,7 +118,7 @@ export async function resolve(specifier, context, next) {
     `import { register } from 'node:module';
 register(${JSON.stringify(pathToFileURL(join(folder, 'hooks.mjs')).href)});`,
   );
-  const url = await serve(t, { NODE_OPTIONS: `--import ${pathToFileURL(join(folder, 'watch.mjs')).href}` });
+  const url = await serveProcess(t, { NODE_OPTIONS: `--import ${pathToFileURL(join(folder, 'watch.mjs')).href}` });
   const answered = await fetch(`${url}/v1/registration/birth/999999001`, { headers: CALLER });
   assert.equal(answered.status, 200);
   assert.equal(existsSync(noted) ? readFileSync(noted, 'utf8') : '', '');
@@ -157,7 +133,7 @@ for (const kind of await storeKinds()) {
         kind === 'postgres'
           ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: await mockSchema(t), AUTH_MODE: 'mock' }
           : {};
-      const url = await serve(t, {
+      const url = await serveProcess(t, {
         ...database,
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         OTEL_SERVICE_NAME: 'lev-api-test',
@@ -218,7 +194,7 @@ for (const kind of await storeKinds()) {
 test('a webhook delivery sends traceparent, and its trace reaches the collector', async (t) => {
   const receiver = await otlpReceiver(t);
   // The mock's webhook is sent the invented registrations it adds, one a second here.
-  await serve(t, {
+  await serveProcess(t, {
     MOCK_WEBHOOKS: `${receiver.url}/hook`,
     WEBHOOK_ALLOW_HTTP: 'loopback',
     MOCK_EVENT_INTERVAL_S: '1',
