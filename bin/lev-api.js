@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `lev-api` command. It runs the compiled JavaScript in dist/ (bundled by scripts/bundle.ts:
-// `npm run build`, which `npm ci` runs too) when that is at least as new as every source file;
+// `npm run build`, which `npm ci` runs too) when that is at least as new as every source file and
+// the lockfile (the bundle holds most packages, so a package installed since makes it stale);
 // otherwise the TypeScript sources through tsx's loader, so an edited source is never served stale.
 // The compiled form is what production runs: tsx's loader keeps a second JavaScript heap on a
 // thread of its own for as long as the process lives (about 70 MB of the service's memory). The
@@ -23,7 +24,8 @@ function newestSource(folder) {
 function compiledIsCurrent() {
   if (!existsSync(`${root}src/cli.ts`)) return true;
   try {
-    return statSync(`${root}dist/cli.js`).mtimeMs >= newestSource(`${root}src`);
+    const lockfile = existsSync(`${root}package-lock.json`) ? statSync(`${root}package-lock.json`).mtimeMs : 0;
+    return statSync(`${root}dist/cli.js`).mtimeMs >= Math.max(newestSource(`${root}src`), lockfile);
   } catch {
     return false;
   }
