@@ -58,7 +58,7 @@ const READ_BESIDE_ITSELF: Readonly<Record<string, string>> = {
   '@fastify/swagger/lib/util/read-package-json.js':
     "reads its package.json inside a try for a default title and version, which the service's own replace",
   'nunjucks/src/node-loaders.js': 'require.resolve in NodeResolveLoader only; the pages use FileSystemLoader',
-  'clients/typescript/dist/tls.js': 'requires undici, which is kept out, and found from dist/ as from the client',
+  '@lev-api/client/dist/tls.js': 'requires undici, which is kept out, and found from dist/ as from the client',
 };
 
 /** The package a bare specifier names: `fastify` of `fastify/lib/x`, `@scope/name` of `@scope/name/y`. */
@@ -147,7 +147,8 @@ function packages(outdir: string): Plugin {
           return { errors: [{ text: `${importer} imports ${name} from ${folder}, which ${outdir} would not find` }] };
         return { external: true };
       });
-      builder.onLoad({ filter: /[\\/]node_modules[\\/]|[\\/]clients[\\/]/ }, async ({ path }) => {
+      // The packages' JavaScript (the service's own is TypeScript).
+      builder.onLoad({ filter: /\.[cm]?js$/ }, async ({ path }) => {
         const text = await readFile(path, 'utf8');
         if (!/\b(__dirname|__filename|require\.resolve|import\.meta\.url|process\.dlopen)\b/.test(text))
           return undefined;
@@ -159,11 +160,20 @@ function packages(outdir: string): Plugin {
   };
 }
 
-/** `package/path/in/it.js` of a module inside node_modules; the typed client's, from the project's root. */
+/**
+ * `package/path/in/it.js` of a package's module: from its path inside node_modules, or, for a
+ * workspace's package (the typed client, found through its link), from its nearest named manifest.
+ */
 function modulePath(path: string): string {
   const parts = path.split(sep);
   const at = parts.lastIndexOf('node_modules');
-  return at >= 0 ? parts.slice(at + 1).join('/') : relative(ROOT, path).split(sep).join('/');
+  if (at >= 0) return parts.slice(at + 1).join('/');
+  for (let folder = dirname(path); dirname(folder) !== folder; folder = dirname(folder)) {
+    const manifest = join(folder, 'package.json');
+    const { name } = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }) : {};
+    if (name) return `${name}/${relative(folder, path).split(sep).join('/')}`;
+  }
+  return path;
 }
 
 /** Bundles `entries` (source files under `sources`) into `outdir`, emptied first. */
