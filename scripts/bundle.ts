@@ -2,8 +2,8 @@
  * The compiled form in dist/, which `bin/lev-api.js` runs when it is current: src/ and the packages
  * it imports bundled by esbuild, where a module loaded one by one costs Node's loader a share of a
  * millisecond (resolving, reading, compiling its wrapper) whatever it holds. A start loaded some
- * 240 modules of the service's own and 1,000 of its packages' (docs/performance.md, "The mock's
- * first answer").
+ * 240 modules of the service's own and 900 of its packages' (docs/performance.md, "The mock's first
+ * answer").
  *
  * Each module the code loads by path is an entry point, at the path tsc would give it
  * (`LOADED_BY_PATH`, and the two `bin/lev-api.js` imports); what they share goes into chunks. A
@@ -13,8 +13,8 @@
  * A package is bundled unless it has a reason to stay in node_modules (`KEPT_OUT`); what a package
  * kept out requires stays out with it, so that no process holds two copies of one package. The
  * build fails where a bundled package's module finds files beside itself and nobody has read why
- * it may (`READ_BESIDE_ITSELF`), and where a package kept out would be found at another version
- * from dist/ than from the package that imports it.
+ * it may (`READ_BESIDE_ITSELF`), and where a package kept out would be found at another copy from
+ * dist/ than from the module that imports it.
  *
  *   npm run build                         (the typed client, then this)
  *   node --import tsx scripts/bundle.ts   (this alone)
@@ -176,6 +176,9 @@ function modulePath(path: string): string {
   return path;
 }
 
+/** The banner's name for `createRequire`. */
+const ALIAS = 'bundleRequire';
+
 /** Bundles `entries` (source files under `sources`) into `outdir`, emptied first. */
 export async function bundle({
   sources = join(ROOT, 'src'),
@@ -207,8 +210,5 @@ export async function bundle({
     if (readFileSync(join(outdir, file), 'utf8').match(new RegExp(`\\b${ALIAS}\\b`, 'g'))?.length !== 2)
       throw new Error(`${file} names ${ALIAS} itself: give the banner's import another alias`);
 }
-
-/** The banner's name for `createRequire`. */
-const ALIAS = 'bundleRequire';
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await bundle();
