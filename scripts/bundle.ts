@@ -176,6 +176,10 @@ function modulePath(path: string): string {
   return path;
 }
 
+/** The JavaScript files a bundle wrote into `outdir`, by their paths inside it. */
+export const bundledFiles = (outdir: string): string[] =>
+  readdirSync(outdir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'));
+
 /** The banner's name for `createRequire`. */
 const ALIAS = 'bundleRequire';
 
@@ -206,7 +210,7 @@ export async function bundle({
     },
     logLevel,
   });
-  for (const file of readdirSync(outdir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js')))
+  for (const file of bundledFiles(outdir))
     if (readFileSync(join(outdir, file), 'utf8').match(new RegExp(`\\b${ALIAS}\\b`, 'g'))?.length !== 2)
       throw new Error(`${file} names ${ALIAS} itself: give the banner's import another alias`);
 }

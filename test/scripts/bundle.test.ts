@@ -27,7 +27,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { bundle } from '../../scripts/bundle.ts';
+import { bundle, bundledFiles } from '../../scripts/bundle.ts';
 import { LOADED_BY_PATH } from '../../src/module-folder.ts';
 import { VERIFIERS, newWallet, pickUp } from '../http/wallet/wallet.ts';
 import { serve } from '../../src/server.ts';
@@ -40,9 +40,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // than dist/, so that module URLs are found from the folder's own name.
 const SCRATCH = join(ROOT, 'node_modules', '.cache', `lev-bundle-test-${process.pid}`);
 const OUT = join(SCRATCH, 'compiled');
-
-const outputs = (folder: string): string[] =>
-  readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'));
 
 before(async () => {
   mkdirSync(SCRATCH, { recursive: true });
@@ -62,7 +59,7 @@ test('each module loaded by path is an entry point at the path the code asks for
 });
 
 test('the packages are bundled, and those kept out imported from node_modules', () => {
-  const text = outputs(OUT)
+  const text = bundledFiles(OUT)
     .map((name) => readFileSync(join(OUT, name), 'utf8'))
     .join('\n');
   // esbuild heads each module it bundles with its path.
