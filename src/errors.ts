@@ -119,12 +119,17 @@ export const limitReached = (message: string, retryAfterS: number) =>
  * Runs `work`, a read of something the service depends on; its failure means the service cannot
  * answer now (503, the caller may retry), with the failure kept as the cause for the log.
  */
-export const unavailableUnless =
-  (message: string) =>
-  async <T>(work: () => Promise<T>): Promise<T> => {
+export const unavailableUnless = (message: string) => {
+  const unavailable = (error: unknown) => Object.assign(serviceUnavailable(message), { cause: error });
+  const failed = (error: unknown): never => {
+    throw unavailable(error);
+  };
+  // Chained rather than async: a read on every request's path makes one promise here, not three.
+  return <T>(work: () => Promise<T>): Promise<T> => {
     try {
-      return await work();
+      return work().then(undefined, failed);
     } catch (error) {
-      throw Object.assign(serviceUnavailable(message), { cause: error });
+      return Promise.reject(unavailable(error));
     }
   };
+};

@@ -63,7 +63,8 @@ export async function openMemoryTrail({ keep, file: fileOptions }: MemoryTrailOp
     // Written to the file first: an entry the file refused is not in the chain.
     const before = head;
     try {
-      await file?.append(chained);
+      // Not awaited without a file: a promise fewer a batch.
+      if (file) await file.append(chained);
     } finally {
       // The chain goes on from what the file holds, even when recording its head beside it failed after the
       // entries were written.

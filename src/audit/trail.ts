@@ -5,7 +5,6 @@
  * throughput, yet each request still waits until its own entry is durably
  * committed before any data is sent.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SqlDriver } from '../store/driver.ts';
 import type { AuditEntry, AuditTrail } from '../model/audit.ts';
 import { createChainWriter } from './chain-writer.ts';
@@ -58,31 +57,28 @@ export function batchPerTurn(
       };
     });
 
-  const writeBatch = async (batch: readonly Pending[]) => {
-    try {
-      await write(batch.map((pending) => pending.entry));
-      for (const pending of batch) pending.resolve();
-    } catch (error) {
-      for (const pending of batch) pending.reject(error);
-    }
-  };
-
   const drain = async () => {
     while (queue.length) {
       if (lingerMs > 0 && lingering()) await linger();
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
-      await writeBatch(batch);
+      try {
+        await write(batch.map((pending) => pending.entry));
+        for (const pending of batch) pending.resolve();
+      } catch (error) {
+        for (const pending of batch) pending.reject(error);
+      }
     }
     writing = undefined;
   };
+  // Written from the event loop's next turn, so that every request read in this turn joins the batch.
+  const drainNextTurn = () => new Promise<void>((resolve) => setImmediate(() => resolve(drain())));
 
   return {
     record(entry) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ entry, resolve, reject });
-        // Written from the event loop's next turn, so that every request read in this turn joins the batch.
-        writing ??= nextTurn().then(drain);
+        writing ??= drainNextTurn();
         settle();
       });
     },

@@ -59,11 +59,12 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
       async (request, reply) => {
         const id = canonicalSystemNumber(request.params[view.idParam]);
         const options = readOptionsOf(request);
-        const stored = await inSpan('store.lookup', { 'lev.record.type': dataset }, async (span) => {
-          const found = await storeUnavailable(() => store.lookupJson(dataset, id, options));
-          span.setAttribute('lev.result.count', found === undefined ? 0 : 1);
-          return found;
-        });
+        const stored = await inSpan(
+          'store.lookup',
+          { 'lev.record.type': dataset },
+          () => storeUnavailable(() => store.lookupJson(dataset, id, options)),
+          (found) => ({ 'lev.result.count': found === undefined ? 0 : 1 }),
+        );
         if (stored === undefined) throw notFound();
         const json = await request.renderWhileAudited(refsOf(dataset, [Number(id)]), () =>
           rendered.json(view, audienceOf(request), stored),
@@ -104,11 +105,12 @@ export async function recordRoutes(app: FastifyInstance, { views, store, maxResu
       async (request, reply) => {
         const key = searchKeyOf(view, request.query);
         const options = readOptionsOf(request);
-        const result = await inSpan('store.search', { 'lev.record.type': dataset }, async (span) => {
-          const found = await storeUnavailable(() => store.searchJson(dataset, key, maxResults, options));
-          span.setAttribute('lev.result.count', found.ids.length);
-          return found;
-        });
+        const result = await inSpan(
+          'store.search',
+          { 'lev.record.type': dataset },
+          () => storeUnavailable(() => store.searchJson(dataset, key, maxResults, options)),
+          (found) => ({ 'lev.result.count': found.ids.length }),
+        );
         if (result.truncated) reply.header(TRUNCATED_HEADER, 'true');
         const audience = audienceOf(request);
         const records = await request.renderWhileAudited(refsOf(dataset, result.ids), () =>

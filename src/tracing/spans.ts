@@ -15,7 +15,7 @@ type Api = typeof import('@opentelemetry/api');
 /** The API and the service's tracer, once the SDK has started. */
 let started: { readonly api: Api; readonly tracer: ReturnType<Api['trace']['getTracer']> } | undefined;
 
-/** From now on, inSpan and inSpanSync make spans through `api`: the SDK has been started. */
+/** From now on, inSpan makes spans through `api`: the SDK has been started. */
 export function traceSpans(api: Api): void {
   started = { api, tracer: api.trace.getTracer('lev-api', version) };
 }
@@ -53,34 +53,39 @@ const unsampled = (api: Api) => {
   return parent !== undefined && (parent.spanContext().traceFlags & SAMPLED) === 0;
 };
 
-/** Runs `work` inside a span named `name`; the span ends when it settles, marked as an error if it throws. */
-export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
-  if (!started || unsampled(started.api)) return work(UNTRACED);
-  return started.tracer.startActiveSpan(name, { attributes }, async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      // The error's kind, never its message: a message may quote what was asked.
-      span.setStatus({ code: ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
-}
-
-/** As inSpan, for work that is done at once. */
-export function inSpanSync<T>(name: string, attributes: Attributes, work: (span: Span) => T): T {
+/**
+ * Runs `work` inside a span named `name`. The span ends when `work` returns or, when it returns a
+ * promise, once that settles; it is marked as an error if either fails. `closing`, where given, names
+ * attributes of the result (how many records were found) as the span ends. Untraced, `work` runs as
+ * it is: no wrapper and no promise of its own, since Node 20 visits every promise a request makes
+ * once tracing is on, sampled or not (docs/performance.md#tracing).
+ */
+export function inSpan<R>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => R,
+  closing?: (result: Awaited<R>) => Attributes,
+): R {
   if (!started || unsampled(started.api)) return work(UNTRACED);
   return started.tracer.startActiveSpan(name, { attributes }, (span) => {
-    try {
-      return work(span);
-    } catch (error) {
-      span.setStatus({ code: ERROR });
-      throw error;
-    } finally {
+    const ended = (result: Awaited<R>) => {
+      if (closing) span.setAttributes(closing(result));
       span.end();
+      return result;
+    };
+    // The error's kind, never its message: a message may quote what was asked.
+    const failed = (error: unknown): never => {
+      span.setStatus({ code: ERROR });
+      span.end();
+      throw error;
+    };
+    let result: R;
+    try {
+      result = work(span);
+    } catch (error) {
+      return failed(error);
     }
+    return result instanceof Promise ? (result.then(ended, failed) as R) : (ended(result as Awaited<R>) as R);
   });
 }
 

@@ -6,14 +6,13 @@
  * `request.renderWhileAudited`, `request.readByAuditor`), so that none imports the trail's
  * helpers or is handed the trail itself. The trail is flushed when the app closes.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { serviceUnavailable } from '../../errors.ts';
 import { AUDIT_READ, type AuditEntry, type AuditTrail, type RecordRef } from '../../model/audit.ts';
 import { AUDIT_ROLE, type Identity } from '../../model/identity.ts';
 import type { RecordRouteConfig } from '../route-config.ts';
-import { inSpan, inSpanSync } from '../../tracing/spans.ts';
+import { inSpan } from '../../tracing/spans.ts';
 import type {} from './authorisation.ts';
 
 declare module 'fastify' {
@@ -45,50 +44,50 @@ interface AuditOptions {
 /** The registrations of one type named by their ids, as an audit entry names what an access disclosed. */
 export const refsOf = (type: string, ids: readonly number[]): RecordRef[] => ids.map((id) => ({ type, id }));
 
+/** The answer to an access whose entry the trail could not take: its data is not sent. */
+const unrecorded = (error: unknown): never => {
+  throw Object.assign(
+    serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'),
+    { cause: error },
+  );
+};
+
 /**
  * Records the access, naming the registrations it disclosed or decided on (`records`: none is
  * still a list, written as one, so that finding nothing costs the trail what finding one does;
  * undefined for an access that discloses no registration); data is sent only once its entry is
- * committed. `details` names a change-feed answer's events and fields.
+ * committed. `details` names a change-feed answer's events and fields. Chained rather than async,
+ * as renderWhileAudited is, for the few promises a request makes (docs/performance.md#tracing).
  */
-async function audited(
+function audited(
   audit: AuditTrail,
   request: FastifyRequest,
   results: number,
   records: readonly RecordRef[] | undefined,
   { dataset, operation } = request.routeOptions.config as RecordRouteConfig,
   details: Pick<AuditEntry, 'events' | 'fields'> = {},
-) {
+): Promise<void> {
   const identity = request.identity as Identity;
   const mark = request.url.indexOf('?');
   const [path, query] = mark < 0 ? [request.url, ''] : [request.url.slice(0, mark), request.url.slice(mark + 1)];
-  try {
-    await inSpan('audit.record', { 'lev.record.type': dataset, 'lev.result.count': results }, async () => {
-      const recorded = audit.record({
-        username: identity.username,
-        client: identity.client,
-        groups: identity.groups,
-        dataset,
-        operation,
-        path,
-        query,
-        results,
-        requestId: request.id,
-        ...(records ? { records } : {}),
-        ...details,
-      });
-      // Queued: the group it joins need not wait for it any more.
-      request.auditExpected?.();
-      await recorded;
+  return inSpan('audit.record', { 'lev.record.type': dataset, 'lev.result.count': results }, () => {
+    const recorded = audit.record({
+      username: identity.username,
+      client: identity.client,
+      groups: identity.groups,
+      dataset,
+      operation,
+      path,
+      query,
+      results,
+      requestId: request.id,
+      ...(records ? { records } : {}),
+      ...details,
     });
-  } catch (error) {
-    throw Object.assign(
-      serviceUnavailable('The access could not be recorded in the audit trail, so no data was sent; try again shortly'),
-      {
-        cause: error,
-      },
-    );
-  }
+    // Queued: the group it joins need not wait for it any more.
+    request.auditExpected?.();
+    return recorded;
+  }).then(undefined, unrecorded);
 }
 
 /**
@@ -97,19 +96,30 @@ async function audited(
  * starts from setImmediate), so the two overlap instead of adding up. Data is still sent only once
  * the entry is committed; a rendering that fails fails the request as before, its access recorded.
  */
-async function renderWhileAudited<T>(
+function renderWhileAudited<T>(
   audit: AuditTrail,
   request: FastifyRequest,
   records: readonly RecordRef[],
   render: () => T,
 ): Promise<T> {
   const committed = audited(audit, request, records.length, records);
-  // Awaited below; until then its failure must not count as unhandled.
-  committed.catch(() => {});
-  await nextTurn();
-  const rendered = inSpanSync('render', { 'lev.record.count': records.length }, render);
-  await committed;
-  return rendered;
+  return new Promise<T>((resolve, reject) => {
+    // Whichever of the two ends last answers; a failure of either answers at once.
+    let rendered: { readonly value: T } | undefined;
+    let isCommitted = false;
+    committed.then(() => {
+      isCommitted = true;
+      if (rendered) resolve(rendered.value);
+    }, reject);
+    setImmediate(() => {
+      try {
+        rendered = { value: inSpan('render', { 'lev.record.count': records.length }, render) };
+      } catch (error) {
+        return reject(error);
+      }
+      if (isCommitted) resolve(rendered.value);
+    });
+  });
 }
 
 export const auditPlugin = fp(
