@@ -6,7 +6,7 @@ import { unauthorized } from '../errors.ts';
 import { identityFromMockHeaders } from './identity-headers.ts';
 import type { Identifier } from '../model/identity.ts';
 
-export const mockIdentifier: Identifier = async ({ headers }) => {
+export const mockIdentifier: Identifier = ({ headers }) => {
   const identity = identityFromMockHeaders(headers);
   if (!identity) throw unauthorized();
   return identity;

@@ -33,7 +33,7 @@ export function isTrusted(list: BlockList, address: string | undefined): boolean
 
 export function proxyIdentifier(entries: readonly string[]): Identifier {
   const list = trustedList(entries);
-  return async ({ headers, socket }) => {
+  return ({ headers, socket }) => {
     if (!isTrusted(list, socket.remoteAddress)) {
       throw unauthorized('Call the service through its authenticating proxy', bearerChallenge());
     }

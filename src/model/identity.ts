@@ -19,8 +19,12 @@ export interface Caller {
   readonly clientCertificate?: { readonly thumbprint: string };
 }
 
-/** How a caller is identified, by AUTH_MODE (auth/identify.ts): their Identity, or the ApiError to answer with. */
-export type Identifier = (caller: Caller) => Promise<Identity>;
+/**
+ * How a caller is identified, by AUTH_MODE (auth/identify.ts): their Identity, or the ApiError to answer
+ * with (thrown, or the promise's rejection). At once where nothing needs waiting for (headers), a promise
+ * where something does (a token issuer's keys).
+ */
+export type Identifier = (caller: Caller) => Identity | Promise<Identity>;
 
 /** The role that sees every field of a record, not only what the default view shows. */
 export const FULL_DETAILS_ROLE = 'full-details';

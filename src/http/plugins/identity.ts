@@ -6,7 +6,7 @@
  * with its 401. The plugins after this one (rate limit, authorisation, audit) act on requests
  * that have an identity.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { presentedCertificate } from '../../auth/client-certificate.ts';
 import { forbidden } from '../../errors.ts';
@@ -30,24 +30,30 @@ interface IdentityOptions {
 export const identityPlugin = fp(
   async function identity(app: FastifyInstance, { identify, mode }: IdentityOptions) {
     app.decorateRequest('identity', undefined);
-    const identifyCaller = async (
-      request: FastifyRequest,
-      clientCertificate: ReturnType<typeof presentedCertificate>,
-    ) => {
-      request.identity = await inSpan('identify', { 'lev.auth.mode': mode }, () =>
-        identify({ headers: request.headers, socket: request.socket, clientCertificate }),
-      );
-    };
-    // A callback rather than an async function: a public route (a status list, the issuer's keys) costs no promise.
+    // Callbacks rather than async functions: a public route (a status list, the issuer's keys) costs no
+    // promise, and an identifier that answers at once (mock headers, a trusted proxy's) costs none either.
     app.addHook('onRequest', (request, reply, done) => {
-      const certificate = presentedCertificate(request.socket);
-      if (certificate?.problem) {
+      const clientCertificate = presentedCertificate(request.socket);
+      if (clientCertificate?.problem) {
         reply.header('connection', 'close');
-        return done(forbidden(`The client certificate is not accepted: ${certificate.problem.detail}`));
+        return done(forbidden(`The client certificate is not accepted: ${clientCertificate.problem.detail}`));
       }
       const route = request.routeOptions.config;
       if (!route.dataset && !route.verifies && !route.requiresIdentity) return done();
-      identifyCaller(request, certificate).then(() => done(), done);
+      const identified = (identity: Identity) => {
+        request.identity = identity;
+        done();
+      };
+      let identity: ReturnType<Identifier>;
+      try {
+        identity = inSpan('identify', { 'lev.auth.mode': mode }, () =>
+          identify({ headers: request.headers, socket: request.socket, clientCertificate }),
+        );
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (identity instanceof Promise) identity.then(identified, done);
+      else identified(identity);
     });
   },
   { name: 'lev-identity', dependencies: ['lev-response-headers'] },
