@@ -42,13 +42,17 @@ export function openPostgres(options: PostgresOptions): SqlDriver {
     if (name === undefined) statementNames.set(sql, (name = `lev_${statementNames.size + 1}`));
     return name;
   };
+  // pg's callback form: its promise form makes four promises a statement (pg-pool's among them), this one
+  // promise, on every request's path (docs/performance.md#tracing).
   const executor = (target: pg.Pool | pg.PoolClient): SqlExecutor => ({
-    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+    query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
       const values = params as unknown[];
-      const result = options?.prepare
-        ? await target.query({ name: nameOf(sql), text: sql, values })
-        : await target.query(sql, values);
-      return result.rows as Row[];
+      const config = options?.prepare ? { name: nameOf(sql), text: sql, values } : { text: sql, values };
+      return new Promise<Row[]>((resolve, reject) => {
+        target.query(config, (error: Error | undefined, result: pg.QueryResult) =>
+          error ? reject(error) : resolve(result.rows as Row[]),
+        );
+      });
     },
   });
   // COPY needs one connection for its whole run: a transaction's.

@@ -49,13 +49,20 @@ export function createPostgresRecords(
    * and the primary asked instead; so is an answer `empty` says may only be the replica's lag (a
    * record not replayed yet), so that what the feed announced is always found.
    */
-  const read = async <T>(
+  const read = <T>(
     atLeast: number | undefined,
     work: (db: SqlExecutor) => Promise<T>,
     empty?: (answer: T) => boolean,
   ): Promise<T> => {
     const replica = replicas?.next(atLeast);
-    if (!replica) return work(driver);
+    // Without a replica, the statement's own promise: no async function to wrap it on every request's path.
+    return replica ? fromReplica(replica, work, empty) : work(driver);
+  };
+  const fromReplica = async <T>(
+    replica: SqlDriver,
+    work: (db: SqlExecutor) => Promise<T>,
+    empty?: (answer: T) => boolean,
+  ): Promise<T> => {
     let answer: T;
     try {
       answer = await work(replica);
@@ -145,27 +152,33 @@ export function createPostgresRecords(
     },
   });
 
+  const lookupAlone = async (type: string, id: string, options?: ReadOptions) => {
+    const sql = `SELECT data::text AS data FROM ${tables(type).records} WHERE id = $1`;
+    const rows = await read(
+      options?.atLeast,
+      (db) => db.query<{ data: string }>(sql, [id], PREPARE),
+      (found) => !found.length,
+    );
+    return rows[0]?.data;
+  };
+
+  // The two reads on every request's path return their batch's promise as it is, not wrapped in an
+  // async function's (docs/performance.md#tracing).
   const json = {
-    async lookupJson(type: string, id: string, options?: ReadOptions) {
+    lookupJson(type: string, id: string, options?: ReadOptions): Promise<string | undefined> {
       // Batched only when the id is a system number as the table keys it (digits, no leading zero):
       // anything else is read alone, so that its failure is its own.
-      if (isCanonicalSystemNumber(id)) return lookups({ type, atLeast: options?.atLeast }, id);
-      const sql = `SELECT data::text AS data FROM ${tables(type).records} WHERE id = $1`;
-      const rows = await read(
-        options?.atLeast,
-        (db) => db.query<{ data: string }>(sql, [id], PREPARE),
-        (found) => !found.length,
-      );
-      return rows[0]?.data;
+      return isCanonicalSystemNumber(id)
+        ? lookups({ type, atLeast: options?.atLeast }, id)
+        : lookupAlone(type, id, options);
     },
 
-    async searchJson(
-      type: string,
-      key: SearchKey,
-      limit: number,
-      options?: ReadOptions,
-    ): Promise<SearchResult<string>> {
-      tables(type);
+    searchJson(type: string, key: SearchKey, limit: number, options?: ReadOptions): Promise<SearchResult<string>> {
+      try {
+        tables(type);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       return searches({ type, limit, atLeast: options?.atLeast }, key);
     },
 

@@ -14,8 +14,6 @@
  * once. Every read is still answered from the database by a statement started
  * after it was asked: nothing is kept once its batch is answered.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
-
 interface TurnBatches<Group, Item, Result> {
   /** What reads may share a statement: the same type, read position, limit. */
   groupKey(group: Group): string;
@@ -52,25 +50,46 @@ export function turnBatches<Group, Item, Result>({
 }: TurnBatches<Group, Item, Result>): (group: Group, item: Item) => Promise<Result> {
   /** By group key: the batch gathering reads, and how many of the group's batches are being read. */
   const groups = new Map<string, { gathering?: Batch<Group, Item, Result>; reading: number }>();
-  const run = async (key: string, batch: Batch<Group, Item, Result>) => {
+  // Callbacks rather than an async function: a read on every request's path makes its statement's
+  // promise and one more here, not five (docs/performance.md#tracing).
+  const run = (key: string, batch: Batch<Group, Item, Result>) => {
     batch.started = true;
-    await nextTurn();
-    const state = groups.get(key)!;
-    if (state.gathering === batch) state.gathering = undefined;
-    state.reading++;
-    try {
+    setImmediate(() => {
+      const state = groups.get(key)!;
+      if (state.gathering === batch) state.gathering = undefined;
+      state.reading++;
+      const done = () => {
+        state.reading--;
+        const next = state.gathering;
+        if (next && !next.started) run(key, next);
+        else if (!next && state.reading === 0) groups.delete(key);
+      };
       const keys = [...batch.items.keys()];
-      const results = await read(batch.group, [...batch.items.values()]);
-      const byKey = new Map(keys.map((k, i) => [k, results[i]]));
-      for (const waiter of batch.waiters) waiter.resolve(byKey.get(waiter.key) as Result);
-    } catch (error) {
-      for (const waiter of batch.waiters) waiter.reject(error);
-    } finally {
-      state.reading--;
-      const next = state.gathering;
-      if (next && !next.started) void run(key, next);
-      else if (!next && state.reading === 0) groups.delete(key);
-    }
+      let reading: Promise<readonly Result[]>;
+      try {
+        reading = read(batch.group, [...batch.items.values()]);
+      } catch (error) {
+        reading = Promise.reject(error);
+      }
+      const failed = (error: unknown) => {
+        for (const waiter of batch.waiters) waiter.reject(error);
+      };
+      reading.then(
+        (results) => {
+          try {
+            const byKey = new Map(keys.map((k, i) => [k, results[i]]));
+            for (const waiter of batch.waiters) waiter.resolve(byKey.get(waiter.key) as Result);
+          } catch (error) {
+            failed(error);
+          }
+          done();
+        },
+        (error) => {
+          failed(error);
+          done();
+        },
+      );
+    });
   };
   return (group, item) =>
     new Promise((resolve, reject) => {
@@ -81,7 +100,7 @@ export function turnBatches<Group, Item, Result>({
       if (!batch) {
         batch = { group, items: new Map(), waiters: [], started: false };
         state.gathering = batch;
-        if (state.reading < inFlight) void run(key, batch);
+        if (state.reading < inFlight) run(key, batch);
       }
       const itemKeyOf = itemKey(item);
       batch.items.set(itemKeyOf, item);
