@@ -115,21 +115,23 @@ export const serviceUnavailable = (message: string) => new ApiError(503, 'Servic
 export const limitReached = (message: string, retryAfterS: number) =>
   new ApiError(503, 'ServiceUnavailable', message, { 'retry-after': String(retryAfterS) }, { limit: true });
 
+/** What `work` returns, or what it throws as the promise's rejection: failing at once fails as failing later. */
+export function asPromise<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return work();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /**
  * Runs `work`, a read of something the service depends on; its failure means the service cannot
  * answer now (503, the caller may retry), with the failure kept as the cause for the log.
  */
 export const unavailableUnless = (message: string) => {
-  const unavailable = (error: unknown) => Object.assign(serviceUnavailable(message), { cause: error });
   const failed = (error: unknown): never => {
-    throw unavailable(error);
+    throw Object.assign(serviceUnavailable(message), { cause: error });
   };
   // Chained rather than async: a read on every request's path makes one promise here, not three.
-  return <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      return work().then(undefined, failed);
-    } catch (error) {
-      return Promise.reject(unavailable(error));
-    }
-  };
+  return <T>(work: () => Promise<T>): Promise<T> => asPromise(work).then(undefined, failed);
 };

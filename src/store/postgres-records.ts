@@ -4,6 +4,7 @@
  * a record: date + normalised surname + forenames), whose primary key is the
  * index every search uses.
  */
+import { asPromise } from '../errors.ts';
 import { reasonSql } from '../records/changes.ts';
 import type { RecordDescription } from '../records/define.ts';
 import { verifiedPaths, verifiedValues } from '../records/verification.ts';
@@ -174,12 +175,10 @@ export function createPostgresRecords(
     },
 
     searchJson(type: string, key: SearchKey, limit: number, options?: ReadOptions): Promise<SearchResult<string>> {
-      try {
+      return asPromise(() => {
         tables(type);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return searches({ type, limit, atLeast: options?.atLeast }, key);
+        return searches({ type, limit, atLeast: options?.atLeast }, key);
+      });
     },
 
     // Not asked again of the primary when none is found: finding none must cost what finding some

@@ -14,6 +14,8 @@
  * once. Every read is still answered from the database by a statement started
  * after it was asked: nothing is kept once its batch is answered.
  */
+import { asPromise } from '../errors.ts';
+
 interface TurnBatches<Group, Item, Result> {
   /** What reads may share a statement: the same type, read position, limit. */
   groupKey(group: Group): string;
@@ -65,16 +67,10 @@ export function turnBatches<Group, Item, Result>({
         else if (!next && state.reading === 0) groups.delete(key);
       };
       const keys = [...batch.items.keys()];
-      let reading: Promise<readonly Result[]>;
-      try {
-        reading = read(batch.group, [...batch.items.values()]);
-      } catch (error) {
-        reading = Promise.reject(error);
-      }
       const failed = (error: unknown) => {
         for (const waiter of batch.waiters) waiter.reject(error);
       };
-      reading.then(
+      asPromise(() => read(batch.group, [...batch.items.values()])).then(
         (results) => {
           try {
             const byKey = new Map(keys.map((k, i) => [k, results[i]]));
