@@ -15,10 +15,14 @@
  * SUGGESTION_INDEX=service (whose indexes are built before anything is measured), or a
  * DATABASE_SCHEMA of its own (two builds whose schemas differ, each loaded by its own build).
  *
+ * RATE (requests a second) drives each phase at that rate instead of in closed loop, so that both
+ * builds serve the same load: in closed loop the cheaper one runs nearer saturation, where the
+ * load generator shares the cores with it, and a fixed cost can look larger than it is.
+ *
  * SEED names the --seed the schema was loaded with (default bench), so that the ids and searches find records.
  */
 import pg from 'pg';
-import { drive } from './lib/drive.ts';
+import { drive, type Mode } from './lib/drive.ts';
 import { cpuSeconds, cpuTimes, localPortsTo } from './lib/proc.ts';
 import { freePort, startServer, type Server } from './lib/processes.ts';
 import { indexesBuilt } from './lib/targets.ts';
@@ -108,6 +112,7 @@ const lists = (scenario: string) => {
   if (kind === 'suggest') return suggestionLists(dataset, type as GeneratedType, 20);
   throw new Error(`${scenario}: not a scenario this compares (lookup, search-<type>, verify-<type>, suggest-<type>)`);
 };
+const mode: Mode = process.env.RATE ? { kind: 'rate', rate: Number(process.env.RATE) } : { kind: 'max' };
 for (const s of servers)
   await drive({ url: s.url, duration: 5, connections: 20, timeout: 10 }, warmupLists(dataset, 20), { kind: 'max' });
 const results: Record<string, { svc: number[]; db: number[]; rps: number[] }> = {};
@@ -119,9 +124,7 @@ for (let round = 0; round < Number(rounds); round++) {
       const c0 = cpuSeconds(s.pid)!;
       const us0 = cpuTimes(s.pid)!;
       const d0 = await backendCpu(s.app);
-      const r = await drive({ url: s.url, duration: Number(seconds), connections: 20, timeout: 10 }, l, {
-        kind: 'max',
-      });
+      const r = await drive({ url: s.url, duration: Number(seconds), connections: 20, timeout: 10 }, l, mode);
       const c1 = cpuSeconds(s.pid)!;
       const us1 = cpuTimes(s.pid)!;
       const d1 = await backendCpu(s.app);
