@@ -48,7 +48,7 @@ const KEPT_OUT: Readonly<Record<string, string>> = {
  * they are, and only a traced process loads them (a start loads the OpenTelemetry API alone, which
  * prom-client requires).
  */
-const isTracing = (name: string): boolean => name.startsWith('@opentelemetry/') || name === '@fastify/otel';
+const isTracing = (name: string): boolean => name.startsWith('@opentelemetry/');
 
 /**
  * Modules of bundled packages that find a file beside themselves, each read and found harmless

@@ -8,7 +8,7 @@ import { assertSchemaCurrent } from '../store/migrations.ts';
 import { openPostgres } from '../store/pg-driver.ts';
 import { parseArguments } from './arguments.ts';
 import { UsageError } from '../errors.ts';
-import { activeTraceParent, inSpan } from '../tracing/spans.ts';
+import { activeTraceParent, inTrace } from '../tracing/spans.ts';
 
 const MAX_BATCH = 100_000;
 /** A batch of thousands of records may take longer than a request is allowed to. */
@@ -79,7 +79,7 @@ the summary to stdout. Exit code 0 when every file loaded, 1 when one could not 
       try {
         // Traced, the load is a span whose context its events keep, so that their delivery continues it.
         const type = values.type;
-        const result = await inSpan('load', { 'lev.record.type': type }, () =>
+        const result = await inTrace(undefined, 'load', { 'lev.record.type': type }, () =>
           loadInWorker(
             {
               database,

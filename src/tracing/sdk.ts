@@ -3,8 +3,8 @@
  * @opentelemetry/sdk-node (which brings every exporter and the metrics and logs SDKs): a tracer
  * provider with the configured sampler, W3C trace context in and out, an OTLP/HTTP JSON exporter
  * behind the privacy allow-list (private-spans.ts), and the instrumentations of pg (the store's
- * queries) and undici (webhooks, the pages' calls to the API, OpenID Connect). The API's own
- * request spans come from @fastify/otel, registered by buildApp (app.ts) when tracing is on.
+ * queries) and undici (webhooks, the pages' calls to the API, OpenID Connect). The request spans
+ * come from requests.ts, registered by buildApp (app.ts) when tracing is on.
  */
 import { register } from 'node:module';
 import * as api from '@opentelemetry/api';
@@ -65,8 +65,9 @@ export async function startSdk(config: TracingConfig): Promise<Tracing> {
       // A query's span names its operation and table; never its values (enhancedDatabaseReporting
       // off), and private-spans.ts drops the statement's text too.
       new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true, ignoreConnectSpans: true }),
-      // Sends traceparent with every request made through undici (webhooks among them).
-      new UndiciInstrumentation(),
+      // Sends traceparent with every request made through undici within a trace (webhooks among
+      // them). Outside one (a request the sampler left out) no span: it would begin a trace of its own.
+      new UndiciInstrumentation({ requireParentforSpans: true }),
     ],
   });
   await waitForAllMessagesAcknowledged();

@@ -13,7 +13,8 @@ import { version } from '../version.ts';
 type Api = typeof import('@opentelemetry/api');
 
 /** The API and the service's tracer, once the SDK has started. */
-let started: { readonly api: Api; readonly tracer: ReturnType<Api['trace']['getTracer']> } | undefined;
+type Tracer = ReturnType<Api['trace']['getTracer']>;
+let started: { readonly api: Api; readonly tracer: Tracer } | undefined;
 
 /** From now on, inSpan makes spans through `api`: the SDK has been started. */
 export function traceSpans(api: Api): void {
@@ -42,32 +43,27 @@ const SAMPLED = 1;
 const ERROR = 2;
 
 /**
- * Whether a span started now would record nothing, tracing being on: the span would be the child of
- * one that was not sampled (a request outside the sample). Its work then runs as it is, without the
- * span and the context each startActiveSpan makes: at 10% sampling, nine requests in ten. Read from
- * the parent's sampled flag, not whether it records: a parent carried in a traceparent (a webhook
- * delivery continuing its load's trace) records nothing here, yet is sampled.
+ * Whether a span started now would be part of a sampled trace: the active span (a request's, a
+ * load's, a delivery's) was sampled. A request outside the sample enters no context at all
+ * (requests.ts), and its parts run as they are, without the span and the context each
+ * startActiveSpan makes: at 10% sampling, nine requests in ten. Read from the parent's sampled
+ * flag, not whether it records: a parent carried in a traceparent (a webhook delivery continuing
+ * its load's trace) records nothing here, yet is sampled.
  */
-const unsampled = (api: Api) => {
+const withinSampledTrace = (api: Api) => {
   const parent = api.trace.getActiveSpan();
-  return parent !== undefined && (parent.spanContext().traceFlags & SAMPLED) === 0;
+  return parent !== undefined && (parent.spanContext().traceFlags & SAMPLED) !== 0;
 };
 
-/**
- * Runs `work` inside a span named `name`. The span ends when `work` returns or, when it returns a
- * promise, once that settles; it is marked as an error if either fails. `closing`, where given, names
- * attributes of the result (how many records were found) as the span ends. Untraced, `work` runs as
- * it is: no wrapper and no promise of its own, since Node 20 visits every promise a request makes
- * once tracing is on, sampled or not (docs/performance.md#tracing).
- */
-export function inSpan<R>(
+/** `work` inside a new span named `name`, a child of the active one or the root of a trace. */
+function spanned<R>(
+  tracer: Tracer,
   name: string,
   attributes: Attributes,
   work: (span: Span) => R,
   closing?: (result: Awaited<R>) => Attributes,
 ): R {
-  if (!started || unsampled(started.api)) return work(UNTRACED);
-  return started.tracer.startActiveSpan(name, { attributes }, (span) => {
+  return tracer.startActiveSpan(name, { attributes }, (span) => {
     const ended = (result: Awaited<R>) => {
       if (closing) span.setAttributes(closing(result));
       span.end();
@@ -89,6 +85,25 @@ export function inSpan<R>(
   });
 }
 
+/**
+ * Runs `work` inside a span named `name`, a part of the sampled trace it runs in; outside one, or
+ * untraced, `work` runs as it is: no wrapper and no promise of its own, since Node 20 visits every
+ * promise a request makes once tracing is on, sampled or not (docs/performance.md#tracing). The
+ * span ends when `work` returns or, when it returns a promise, once that settles; it is marked as
+ * an error if either fails. `closing`, where given, names attributes of the result (how many
+ * records were found) as the span ends. Traces begin only at requests.ts's request span and at
+ * inTrace.
+ */
+export function inSpan<R>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => R,
+  closing?: (result: Awaited<R>) => Attributes,
+): R {
+  if (!started || !withinSampledTrace(started.api)) return work(UNTRACED);
+  return spanned(started.tracer, name, attributes, work, closing);
+}
+
 /** The active span's W3C traceparent, to be kept with what it makes (a load's events); none untraced. */
 export function activeTraceParent(): string | undefined {
   if (!started) return undefined;
@@ -98,16 +113,20 @@ export function activeTraceParent(): string | undefined {
   return carrier.traceparent;
 }
 
-/** As inSpan, with the span a child of the one `traceParent` names (kept by activeTraceParent), where one is given. */
-export function inSpanUnder<T>(
+/**
+ * Runs `work` inside a span named `name` that begins a trace (sampled as the sampler decides), or,
+ * where `traceParent` is given (kept by activeTraceParent), continues the trace it names: a load,
+ * and a webhook delivery continuing its load's trace.
+ */
+export function inTrace<T>(
   traceParent: string | undefined,
   name: string,
   attributes: Attributes,
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
-  if (!started || !traceParent) return inSpan(name, attributes, work);
+  if (!started) return work(UNTRACED);
   const { context, propagation, ROOT_CONTEXT } = started.api;
-  return context.with(propagation.extract(ROOT_CONTEXT, { traceparent: traceParent }), () =>
-    inSpan(name, attributes, work),
-  );
+  const parent = traceParent ? propagation.extract(ROOT_CONTEXT, { traceparent: traceParent }) : ROOT_CONTEXT;
+  const { tracer } = started;
+  return context.with(parent, () => spanned(tracer, name, attributes, work));
 }

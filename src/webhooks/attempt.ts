@@ -11,7 +11,7 @@ import { signedHeaders, webhookId } from './signing.ts';
 import type { SendResult, Sender } from './send.ts';
 import type { DeliveryMetrics } from './metrics.ts';
 import { receiverAddress } from './state.ts';
-import { inSpanUnder } from '../tracing/spans.ts';
+import { inTrace } from '../tracing/spans.ts';
 
 const BACKOFF_BASE_MS = 5000;
 const BACKOFF_CAP_MS = 3_600_000;
@@ -54,7 +54,7 @@ export async function attempt(
   const id = webhookId(event.position);
   const started = performance.now();
   // Traced, the POST continues the trace of the load that made the event (its traceparent goes to the receiver).
-  const result = await inSpanUnder(event.traceParent, 'webhook.deliver', { 'lev.record.type': event.recordType }, () =>
+  const result = await inTrace(event.traceParent, 'webhook.deliver', { 'lev.record.type': event.recordType }, () =>
     sender.send(endpoint, { ...signedHeaders(endpoint, id, new Date(), body) }, body),
   );
   const ok = isTaken(result);

@@ -3,8 +3,8 @@
  * with the OTEL_* settings, sends its spans to a small OTLP/HTTP receiver here (the JSON encoding).
  * A search with a known name and date, sent with a traceparent, must come back as one trace that
  * continues it, with the parts of the request as spans under the request's own, and nothing of the
- * name or the date anywhere in what was received. On PostgreSQL (where a server answers) the
- * store's queries are spans too.
+ * name or the date anywhere in what was received; of a request outside the sample, no span at all.
+ * On PostgreSQL (where a server answers) the store's queries are spans too.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -141,6 +141,15 @@ for (const kind of await storeKinds()) {
 
       const traceId = randomBytes(16).toString('hex');
       const callerSpan = randomBytes(8).toString('hex');
+      // First a request whose caller chose not to sample (flags 00): none of it may become a span,
+      // nor a trace of its own (its parts, its queries), so all that arrives below is the second's.
+      const unsampled = await fetch(
+        `${url}/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08`,
+        {
+          headers: { ...CALLER, traceparent: `00-${randomBytes(16).toString('hex')}-${callerSpan}-00` },
+        },
+      );
+      assert.equal(unsampled.status, 200);
       const response = await fetch(
         `${url}/v1/registration/birth?surname=Ashworth&forenames=Eleanor&dateOfBirth=2008-08-08`,
         {
@@ -152,6 +161,14 @@ for (const kind of await storeKinds()) {
 
       const own = ['request', 'identify', 'store.search', 'audit.record', 'render'];
       const spans = await spansOf(receiver, traceId, kind === 'postgres' ? [...own, 'pg.query'] : own);
+      assert.deepEqual(
+        receiver
+          .spans()
+          .filter((span) => span.traceId !== traceId)
+          .map((span) => span.name),
+        [],
+        'spans of the request outside the sample',
+      );
       const named = (name: string) => spans.find((span) => nameIs(span, name)) as OtlpSpan;
       const request = named('request');
       // The caller's trace continued: the request's span is a child of the caller's.
