@@ -4,7 +4,6 @@
  * itself, and audit exactly the reads it answered.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
@@ -16,6 +15,7 @@ import { openPostgres } from '../../src/store/pg-driver.ts';
 import { createPostgresRecords } from '../../src/store/postgres-records.ts';
 import { CALLER, TEST_DATABASE_URL, emptySchema, postgresAvailable } from '../helper.ts';
 import { builtInTypes as records, builtInServiceTypes } from '../record-types.ts';
+import { startServe } from '../serve-process.ts';
 
 const skip = !(await postgresAvailable()) && 'no PostgreSQL server at TEST_DATABASE_URL';
 const KILL_FOR_MS = 15_000;
@@ -76,31 +76,10 @@ async function drive(url: string, connections: number, ms: number): Promise<Reco
   return statuses;
 }
 
-/** Starts `lev-api serve` and resolves with its URL once it says it is listening. */
-async function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['bin/lev-api.js', 'serve'], {
-    env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    let listening = false;
-    // Info lines (one per request) are left out of what a failure shows; the warnings and errors are kept.
-    const read = (chunk: Buffer) => {
-      for (const line of String(chunk).split('\n')) {
-        const found = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-        if (found && !listening) {
-          listening = true;
-          resolve(found[1]);
-        }
-        if (line && !line.includes('"level":30')) output += `${line}\n`;
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before listening:\n${output}`)));
-  });
-  return { child, url, output: () => output };
+/** `lev-api serve` on `env`, once it listens, with a line a request kept out of what a failure shows. */
+async function serve(env: Record<string, string>) {
+  const served = startServe({ LOG_LEVEL: 'info', ...env });
+  return { ...served, url: await served.url };
 }
 
 test('connections killed every 0.5 s under 50 keep-alive clients: only 200 and 503, the process lives, and ' +
