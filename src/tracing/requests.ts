@@ -1,18 +1,17 @@
 /**
  * A span for each request a Fastify app serves that the sampler takes, named `request`, with its
  * route pattern, and continuing an incoming traceparent. Added only when tracing is on; otherwise
- * not even loaded, so its hooks cost nothing.
+ * not even loaded, so its hook costs nothing.
  *
  * Made here rather than by Fastify's instrumentation (@fastify/otel), which starts and enters a
- * span for every request before the sampler has answered, and so made tracing at 10% sampling
- * cost nearly what it cost with nothing sampled (docs/performance.md, "Tracing"). A request the
- * sampler leaves out enters no context: its parts make no span (spans.ts), its queries none (the
- * pg instrumentation wants a parent), and its calls through undici none, nor a traceparent. The
- * parts an operator asks about are the service's own spans within it (identify, store, audit,
- * render) and the driver's queries.
+ * span for every request before the sampler has answered: a request outside the sample paid for
+ * its ids, a context and the async hook that follows it (docs/performance.md, "Tracing"). A
+ * request the sampler leaves out enters no context: its parts make no span (spans.ts), its
+ * queries none (the pg instrumentation wants a parent), and its calls through undici none, nor a
+ * traceparent. The parts an operator asks about are the service's own spans within it (identify,
+ * store, audit, render) and the driver's queries.
  */
-import type { Span } from '@opentelemetry/api';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TracingConfig } from '../config/tracing.ts';
 import { version } from '../version.ts';
 
@@ -20,10 +19,8 @@ export async function traceRequests(app: FastifyInstance, tracing: TracingConfig
   if (!tracing) return;
   const { context, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } = await import('@opentelemetry/api');
   const tracer = trace.getTracer('lev-api', version);
-  // Sampled requests alone are here, so the other nine in ten cost a miss.
-  const spans = new WeakMap<FastifyRequest, Span>();
 
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const span = tracer.startSpan(
       'request',
@@ -39,27 +36,18 @@ export async function traceRequests(app: FastifyInstance, tracing: TracingConfig
       parent,
     );
     if (!span.isRecording()) return done();
-    spans.set(request, span);
+    // Ended when the response is done with, sent or not: a listener of the sampled request's
+    // alone, where a Fastify hook would run for every request.
+    reply.raw.once('close', () => {
+      // Sent: its status (the status alone: an error's message may quote what was asked).
+      // Otherwise the caller went first, and there is none.
+      if (reply.raw.writableFinished) {
+        span.setAttribute('http.response.status_code', reply.statusCode);
+        if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      span.end();
+    });
     // The hooks, the handler and what they start run within the span's context.
     context.with(trace.setSpan(parent, span), done);
-  });
-
-  // Ends the span as the response is sent, or without a status when the caller has gone first.
-  const end = (request: FastifyRequest, statusCode: number | undefined) => {
-    const span = spans.get(request);
-    if (!span) return;
-    spans.delete(request);
-    if (statusCode !== undefined) span.setAttribute('http.response.status_code', statusCode);
-    // The status alone: an error's message may quote what was asked.
-    if (statusCode !== undefined && statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-    span.end();
-  };
-  app.addHook('onResponse', (request, reply, done) => {
-    end(request, reply.statusCode);
-    done();
-  });
-  app.addHook('onRequestAbort', (request, done) => {
-    end(request, undefined);
-    done();
   });
 }

@@ -185,6 +185,7 @@ for (const kind of await storeKinds()) {
       assert.deepEqual(attribute(named('store.search'), 'lev.result.count'), { intValue: 1 });
       assert.deepEqual(attribute(request, 'http.route'), { stringValue: '/v1/registration/birth' });
       assert.deepEqual(attribute(request, 'url.path'), { stringValue: '/v1/registration/birth' });
+      assert.deepEqual(attribute(request, 'http.response.status_code'), { intValue: 200 });
       if (kind === 'postgres') {
         const queries = spans.filter((span) => nameIs(span, 'pg.query'));
         assert.ok(
