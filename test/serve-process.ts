@@ -16,7 +16,7 @@ export interface Served {
   output(): string;
 }
 
-/** Starts the process; the caller stops it. `args`: Node's arguments, by default the command's own script and `serve`. */
+/** Starts the process; the caller stops it. `args`: Node's arguments, by default the bin's script and `serve`. */
 export function startServe(env: Record<string, string>, args: string[] = [BIN, 'serve']): Served {
   const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', MOCK_EVENT_INTERVAL_S: '0', ...env },
