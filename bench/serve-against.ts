@@ -16,8 +16,9 @@
  * DATABASE_SCHEMA of its own (two builds whose schemas differ, each loaded by its own build).
  *
  * RATE (requests a second) drives each phase at that rate instead of in closed loop, so that both
- * builds serve the same load: in closed loop the cheaper one runs nearer saturation, where the
- * load generator shares the cores with it, and a fixed cost can look larger than it is.
+ * builds serve the same load: a request's CPU falls as the rate rises (each turn of the event loop
+ * shares its calls into the kernel among more requests), and in closed loop the cheaper build
+ * answers more, so a closed-loop ratio holds the rates' difference as well as the builds'.
  *
  * SEED names the --seed the schema was loaded with (default bench), so that the ids and searches find records.
  */
