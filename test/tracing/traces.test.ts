@@ -9,6 +9,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -208,6 +210,27 @@ for (const kind of await storeKinds()) {
     },
   );
 }
+
+test('a request whose caller goes before the answer still ends its span, with no status', async (t) => {
+  const receiver = await otlpReceiver(t);
+  const url = new URL(await serveProcess(t, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }));
+  const traceId = randomBytes(16).toString('hex');
+  // A body promised and never sent: the request waits for it, and the caller then hangs up.
+  const socket = connect(Number(url.port), url.hostname);
+  await once(socket, 'connect');
+  socket.write(
+    `POST /v1/registration/birth HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\n` +
+      `content-length: 100\r\ntraceparent: 00-${traceId}-${randomBytes(8).toString('hex')}-01\r\n\r\n{`,
+  );
+  await sleep(500);
+  socket.destroy();
+  const [request] = await spansOf(receiver, traceId, ['request']);
+  assert.equal(
+    request.attributes?.find((a) => a.key === 'http.response.status_code'),
+    undefined,
+    'a status on a request never answered',
+  );
+});
 
 test('a webhook delivery sends traceparent, and its trace reaches the collector', async (t) => {
   const receiver = await otlpReceiver(t);
