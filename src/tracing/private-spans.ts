@@ -28,9 +28,6 @@ const KEPT = new Set([
   'db.name',
   'db.namespace',
   'db.operation.name',
-  'fastify.type',
-  'fastify.root',
-  'hook.name',
   'service.name',
 ]);
 
