@@ -88,7 +88,7 @@ export async function buildApp(
   });
 
   transport.attach(app.server, app.log);
-  await traceRequests(app, config.tracing);
+  traceRequests(app, config.tracing);
   const cors = config.corsOrigins?.length > 0;
   const guardMethods = installErrorHandling(app, { cors });
   if (cors) await app.register(corsPlugin, { origins: config.corsOrigins });

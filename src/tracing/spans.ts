@@ -114,6 +114,32 @@ export function activeTraceParent(): string | undefined {
 }
 
 /**
+ * A server span for a request whose headers are `headers`, continuing the trace their traceparent
+ * names: `within` runs the request on in its context, `ended` ends it with the status sent (none
+ * when the caller went first). Undefined when untraced or when the sampler leaves the request out,
+ * which then enters no context at all (requests.ts).
+ */
+export function sampledRequestSpan(
+  headers: Record<string, string | string[] | undefined>,
+  attributes: Attributes,
+): { within(go: () => void): void; ended(statusCode: number | undefined): void } | undefined {
+  if (!started) return undefined;
+  const { context, propagation, trace, ROOT_CONTEXT, SpanKind } = started.api;
+  const parent = propagation.extract(ROOT_CONTEXT, headers);
+  const span = started.tracer.startSpan('request', { kind: SpanKind.SERVER, attributes }, parent);
+  if (!span.isRecording()) return undefined;
+  return {
+    within: (go) => context.with(trace.setSpan(parent, span), go),
+    ended: (statusCode) => {
+      if (statusCode !== undefined) span.setAttribute('http.response.status_code', statusCode);
+      // The status alone, as for every span here.
+      if (statusCode !== undefined && statusCode >= 500) span.setStatus({ code: ERROR });
+      span.end();
+    },
+  };
+}
+
+/**
  * Runs `work` inside a span named `name` that begins a trace (sampled as the sampler decides), or,
  * where `traceParent` is given (kept by activeTraceParent), continues the trace it names: a load,
  * and a webhook delivery continuing its load's trace.

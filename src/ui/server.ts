@@ -41,7 +41,7 @@ export async function buildUiApp(config: UiConfig, { logger, descriptions }: UiA
     routerOptions: { querystringParser: parseQuery },
   });
   transport.attach(app.server, app.log);
-  await traceRequests(app, config.tracing);
+  traceRequests(app, config.tracing);
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.headers(securityHeaders(request.url, tls));
     done(null, payload);
