@@ -117,19 +117,24 @@ export function activeTraceParent(): string | undefined {
  * A server span for a request whose headers are `headers`, continuing the trace their traceparent
  * names: `within` runs the request on in its context, `ended` ends it with the status sent (none
  * when the caller went first). Undefined when untraced or when the sampler leaves the request out,
- * which then enters no context at all (requests.ts).
+ * which then enters no context at all (requests.ts); unless `passOnUnsampled`, for a process that
+ * calls another within its requests (the pages calling the API): an unsampled request then enters
+ * the unsampled span's context, so that its calls carry the decision on (a traceparent flagged not
+ * sampled) rather than leave the next process to begin traces of its own.
  */
-export function sampledRequestSpan(
+export function requestSpan(
   headers: Record<string, string | string[] | undefined>,
   attributes: Attributes,
+  passOnUnsampled: boolean,
 ): { within(go: () => void): void; ended(statusCode: number | undefined): void } | undefined {
   if (!started) return undefined;
   const { context, propagation, trace, ROOT_CONTEXT, SpanKind } = started.api;
   const parent = propagation.extract(ROOT_CONTEXT, headers);
   const span = started.tracer.startSpan('request', { kind: SpanKind.SERVER, attributes }, parent);
-  if (!span.isRecording()) return undefined;
+  const within = (go: () => void) => context.with(trace.setSpan(parent, span), go);
+  if (!span.isRecording()) return passOnUnsampled ? { within, ended: () => {} } : undefined;
   return {
-    within: (go) => context.with(trace.setSpan(parent, span), go),
+    within,
     ended: (statusCode) => {
       if (statusCode !== undefined) span.setAttribute('http.response.status_code', statusCode);
       // The status alone, as for every span here.

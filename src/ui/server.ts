@@ -41,7 +41,8 @@ export async function buildUiApp(config: UiConfig, { logger, descriptions }: UiA
     routerOptions: { querystringParser: parseQuery },
   });
   transport.attach(app.server, app.log);
-  traceRequests(app, config.tracing);
+  // Its requests call the API: those outside the sample say so, so the API leaves them out too.
+  traceRequests(app, config.tracing, { passOnUnsampled: true });
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.headers(securityHeaders(request.url, tls));
     done(null, payload);

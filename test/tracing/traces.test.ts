@@ -332,3 +332,61 @@ test("a load traced on PostgreSQL: its events' delivery continues the load's tra
   const received = receiver.bodies.join('\n');
   assert.ok(!received.includes('Traced'), 'no name of a record in any span');
 });
+
+test("the pages carry a request's sampling on to the API, sampled or not", async (t) => {
+  const receiver = await otlpReceiver(t);
+  // The API as the pages' process sees it: what traceparent each call carried, and a 404 for all.
+  const sent: (string | undefined)[] = [];
+  const api = createServer((request, response) => {
+    sent.push(request.headers.traceparent as string | undefined);
+    response.writeHead(404, { 'content-type': 'application/json' });
+    response.end('{"code":"NotFound","message":"No record has that system number."}');
+  });
+  await new Promise<void>((listening) => api.listen(0, '127.0.0.1', listening));
+  t.after(() => new Promise((closed) => api.close(closed)));
+  const pages = await serveProcess(
+    t,
+    {
+      UI_API_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    },
+    [BIN, 'ui'],
+  );
+  const form = await fetch(`${pages}/ui/sign-in`);
+  const session = (headers: Headers) => /lev_ui_session=[^;]+/.exec(headers.get('set-cookie') ?? '')?.[0] as string;
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
+  const signedIn = await fetch(`${pages}/ui/sign-in`, {
+    method: 'POST',
+    body: new URLSearchParams([
+      ['csrf', csrf],
+      ['username', 'traced'],
+      ['roles', 'birth'],
+    ]),
+    headers: { cookie: session(form.headers) },
+    redirect: 'manual',
+  });
+  assert.equal(signedIn.status, 303);
+  const cookie = session(signedIn.headers);
+
+  const page = async (flags: string) => {
+    const traceId = randomBytes(16).toString('hex');
+    const before = sent.length;
+    const answered = await fetch(`${pages}/ui/birth/123456789`, {
+      headers: { cookie, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-${flags}` },
+    });
+    assert.equal(answered.status, 404);
+    assert.equal(sent.length, before + 1, 'the page did not call the API once');
+    return { traceId, carried: sent[before] };
+  };
+  // Outside the sample: the API is told so, in the same trace, and nothing of it is exported.
+  const unsampled = await page('00');
+  assert.match(unsampled.carried ?? '', new RegExp(`^00-${unsampled.traceId}-[0-9a-f]{16}-00$`));
+  const sampled = await page('01');
+  assert.match(sampled.carried ?? '', new RegExp(`^00-${sampled.traceId}-[0-9a-f]{16}-01$`));
+  await spansOf(receiver, sampled.traceId, ['request']);
+  assert.deepEqual(
+    receiver.spans().filter((span) => span.traceId === unsampled.traceId),
+    [],
+    'spans of the page outside the sample',
+  );
+});
