@@ -335,6 +335,14 @@ async function measureSize(
   await query(database.url, 'VACUUM (ANALYZE)');
   const vacuumSeconds = (performance.now() - vacuumStarted) / 1000;
   log(`${label}: VACUUM (ANALYZE) after the load in ${vacuumSeconds.toFixed(1)} s`);
+  // Then the load's and the vacuum's pages checkpointed, and autovacuum left to finish, before the
+  // service is measured: otherwise the checkpointer writes them back through the phases, spread over
+  // most of checkpoint_timeout, and the phases measure the load's tail as well as the register.
+  const quietAfterLoad = await settle(database.url);
+  log(
+    `${label}: the server settled after the load in ${quietAfterLoad.seconds.toFixed(1)} s` +
+      (quietAfterLoad.quiet ? '' : ' (autovacuum still running)'),
+  );
   const sizes = await databaseSizes(database.url);
 
   const port = await freePort();
