@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { chartSvg } from '../../bench/lib/scale-chart.ts';
 import {
@@ -205,4 +206,18 @@ test('report: what ran, the command, the settings in force, then the table', () 
   assert.match(lines[0], /20 connections closed loop \(1 round, the median shown\)/);
   const three = { ...results([row(100_000)]), meta: { ...results([]).meta, rounds: 3 } };
   assert.match(report(three).split('\n')[0], /\(3 rounds, the median shown\)/);
+});
+
+test('docs/performance.md shows each scale run it names as the run made it: its table from its JSON', () => {
+  const doc = readFileSync(new URL('../../docs/performance.md', import.meta.url), 'utf8');
+  // A run shown is named as `its JSON is ...`; other runs' JSON are cited for a figure or two.
+  const shown = [...doc.matchAll(/its JSON is\s+`(bench\/results\/scale-[\d-]+\.json)`/g)].map((match) => match[1]);
+  assert.ok(shown.length > 0, 'the doc names no run whose table it shows');
+  for (const path of shown) {
+    const results = JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')) as ScaleResults;
+    assert.ok(
+      doc.includes(scaleTable(results.rows, results.meta.rate).trim()),
+      `the table of ${path} is not in the doc`,
+    );
+  }
 });
