@@ -8,8 +8,8 @@
  * its ids, a context and the async hook that follows it (docs/performance.md, "Tracing"). An API
  * request the sampler leaves out enters no context: its parts make no span (spans.ts), its
  * queries none (the pg instrumentation wants a parent), and its calls through undici none, nor a
- * traceparent (a webhook delivery carries its load's instead). The parts an operator asks about are the service's own spans within it (identify,
- * store, audit, render) and the driver's queries.
+ * traceparent (a webhook delivery carries its load's instead). The parts an operator asks about
+ * are the service's own spans within it (identify, store, audit, render) and the driver's queries.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TracingConfig } from '../config/tracing.ts';
