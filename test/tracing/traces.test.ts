@@ -27,6 +27,7 @@ import { openPostgres } from '../../src/store/pg-driver.ts';
 import { newSecret } from '../../src/webhooks/signing.ts';
 import { CALLER, TEST_DATABASE_URL, emptySchema, storeKinds } from '../helper.ts';
 import { serveProcess } from '../serve-process.ts';
+import { signIn } from '../ui/sign-in.ts';
 import { builtInTypes as records, builtInServiceTypes } from '../record-types.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/lev-api.js', import.meta.url));
@@ -352,21 +353,7 @@ test("the pages carry a request's sampling on to the API, sampled or not", async
     },
     [BIN, 'ui'],
   );
-  const form = await fetch(`${pages}/ui/sign-in`);
-  const session = (headers: Headers) => /lev_ui_session=[^;]+/.exec(headers.get('set-cookie') ?? '')?.[0] as string;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
-  const signedIn = await fetch(`${pages}/ui/sign-in`, {
-    method: 'POST',
-    body: new URLSearchParams([
-      ['csrf', csrf],
-      ['username', 'traced'],
-      ['roles', 'birth'],
-    ]),
-    headers: { cookie: session(form.headers) },
-    redirect: 'manual',
-  });
-  assert.equal(signedIn.status, 303);
-  const cookie = session(signedIn.headers);
+  const cookie = await signIn(pages, ['birth'], 'traced');
 
   const page = async (flags: string) => {
     const traceId = randomBytes(16).toString('hex');

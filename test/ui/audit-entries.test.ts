@@ -8,18 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { longDate } from '../../src/ui/dates.ts';
 import { CALLER, type RunningApp, filledStore, startApp, testConfig } from '../helper.ts';
-
-const cookieOf = (headers: Headers) => /lev_ui_session=([^;]+)/.exec(headers.get('set-cookie') ?? '')?.[1];
-
-async function signIn(url: string, username: string, roles: string[]): Promise<string> {
-  const form = await fetch(`${url}/ui/sign-in`);
-  const cookie = `lev_ui_session=${cookieOf(form.headers)}`;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
-  const body = new URLSearchParams([['csrf', csrf], ['username', username], ...roles.map((role) => ['roles', role])]);
-  const signed = await fetch(`${url}/ui/sign-in`, { method: 'POST', body, headers: { cookie }, redirect: 'manual' });
-  assert.equal(signed.status, 303);
-  return `lev_ui_session=${cookieOf(signed.headers)}`;
-}
+import { signIn } from './sign-in.ts';
 
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
 const today = () => new Date().toISOString().slice(0, 10);
@@ -75,7 +64,7 @@ describe('the audit drill-down page', () => {
         ).status,
         200,
       );
-      const cookie = await signIn(app.url, 'auditor', ['audit']);
+      const cookie = await signIn(app.url, ['audit'], 'auditor');
 
       const report = await (await get(app, '/ui/audit', cookie)).text();
       const day = today();
@@ -130,7 +119,7 @@ describe('the audit drill-down page', () => {
   test('a broken link is a 400 page; a list cut short says so', async (t) => {
     const { store, app } = await running(t);
     assert.ok(store.kind === 'memory');
-    const cookie = await signIn(app.url, 'auditor', ['audit']);
+    const cookie = await signIn(app.url, ['audit'], 'auditor');
     for (const query of [
       '',
       'user=a',
@@ -173,10 +162,10 @@ describe('the audit drill-down page', () => {
     const anonymous = await fetch(`${app.url}${path}`, { redirect: 'manual' });
     assert.equal(anonymous.status, 303);
     assert.match(anonymous.headers.get('location') ?? '', /\/ui\/sign-in$/);
-    const refused = await get(app, path, await signIn(app.url, 'reader', ['birth']));
+    const refused = await get(app, path, await signIn(app.url, ['birth'], 'reader'));
     assert.equal(refused.status, 403);
     assert.match(titleOf(await refused.text()), /^You cannot do that/);
-    assert.equal((await get(app, path, await signIn(app.url, 'auditor', ['audit']))).status, 200);
+    assert.equal((await get(app, path, await signIn(app.url, ['audit'], 'auditor'))).status, 200);
   });
 });
 
@@ -202,11 +191,11 @@ describe('the "who has seen this record" page', () => {
       );
       assert.equal((await app.get('/v1/registration/birth/1', dwp)).status, 404);
 
-      const reader = await signIn(app.url, 'reader', ['birth']);
+      const reader = await signIn(app.url, ['birth'], 'reader');
       assert.doesNotMatch(await (await get(app, '/ui/birth/123456789', reader)).text(), /Who has seen this record/);
       assert.equal((await get(app, '/ui/birth/123456789/seen', reader)).status, 403);
 
-      const auditor = await signIn(app.url, 'auditor', ['birth', 'audit']);
+      const auditor = await signIn(app.url, ['birth', 'audit'], 'auditor');
       assert.match(
         await (await get(app, '/ui/birth/123456789', auditor)).text(),
         /<a class="govuk-link" href="\/ui\/birth\/123456789\/seen">Who has seen this record<\/a>/,

@@ -9,23 +9,9 @@ import type { MatchKind } from '../../src/match/vocabulary.ts';
 import { explain } from '../../src/ui/close-matches.ts';
 import { sharedApp } from '../helper.ts';
 import { builtInTypes as records, closeMatchScenarios } from '../record-types.ts';
+import { signIn } from './sign-in.ts';
 
 const app = sharedApp();
-const cookieOf = (headers: Headers) => /lev_ui_session=([^;]+)/.exec(headers.get('set-cookie') ?? '')?.[1];
-
-async function signIn(url: string, roles: string[]): Promise<string> {
-  const form = await fetch(`${url}/ui/sign-in`);
-  const cookie = `lev_ui_session=${cookieOf(form.headers)}`;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
-  const body = new URLSearchParams([
-    ['csrf', csrf],
-    ['username', 'close-matches-test'],
-    ...roles.map((role) => ['roles', role]),
-  ]);
-  const signed = await fetch(`${url}/ui/sign-in`, { method: 'POST', body, headers: { cookie }, redirect: 'manual' });
-  assert.equal(signed.status, 303);
-  return `lev_ui_session=${cookieOf(signed.headers)}`;
-}
 
 /** The page's form fields for a query: the date as day, month and year. */
 function formOf(query: Readonly<Record<string, string>>, dateParam: string): URLSearchParams {
@@ -75,7 +61,7 @@ describe('the close-matches page', () => {
   for (const scenario of closeMatchScenarios) {
     test(`${scenario.type} ${scenario.id}: ${scenario.shows}`, async () => {
       const url = app().url;
-      const cookie = await signIn(url, [scenario.type, 'suggest']);
+      const cookie = await signIn(url, [scenario.type, 'suggest'], 'close-matches-test');
       const { query, matched } = scenario.suggestion!;
       const page = await fetch(`${url}/ui/${scenario.type}/close-matches?${formOf(query, dateParams[scenario.type])}`, {
         headers: { cookie },
@@ -113,7 +99,7 @@ describe('the close-matches page', () => {
 
   test('a blocked candidate shows only its system number', async () => {
     const url = app().url;
-    const cookie = await signIn(url, ['birth', 'suggest']);
+    const cookie = await signIn(url, ['birth', 'suggest'], 'close-matches-test');
     const page = await fetch(
       `${url}/ui/birth/close-matches?` +
         `${formOf({ surname: 'Carow', forenames: 'Felix', dateOfBirth: '2005-11-02' }, 'dateOfBirth')}`,
@@ -129,13 +115,13 @@ describe('the close-matches page', () => {
     const url = app().url;
     const form = formOf({ surname: 'Pryce', forenames: 'Bill', dateOfBirth: '2011-05-09' }, 'dateOfBirth');
     // The plain mock lets any identified caller ask; the pages' own rule offers it with the role.
-    const withRole = await signIn(url, ['birth', 'suggest']);
+    const withRole = await signIn(url, ['birth', 'suggest'], 'close-matches-test');
     const altered = await fetch(`${url}/ui/birth/close-matches?surname=Pryce`, {
       headers: { cookie: withRole },
       redirect: 'manual',
     });
     assert.deepEqual([altered.status, altered.headers.get('location')], [303, '/ui/birth/search']);
-    const withoutRole = await signIn(url, ['birth']);
+    const withoutRole = await signIn(url, ['birth'], 'close-matches-test');
     const search = await fetch(`${url}/ui/birth/search?${form}`, { headers: { cookie: withoutRole } });
     const html = await search.text();
     assert.match(html, /No birth registration matches those details/);

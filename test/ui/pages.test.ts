@@ -10,24 +10,9 @@ import { csvCell } from '../../src/ui/routes.ts';
 import { memorySessions } from '../../src/ui/sessions.ts';
 import { filledStore, sharedApp, startApp, testConfig } from '../helper.ts';
 import { builtInTypes } from '../record-types.ts';
+import { signIn } from './sign-in.ts';
 
 const app = sharedApp();
-
-const cookieOf = (headers: Headers) => /lev_ui_session=([^;]+)/.exec(headers.get('set-cookie') ?? '')?.[1];
-
-async function signIn(url: string, roles: string[]): Promise<string> {
-  const form = await fetch(`${url}/ui/sign-in`);
-  const cookie = `lev_ui_session=${cookieOf(form.headers)}`;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
-  const body = new URLSearchParams([
-    ['csrf', csrf],
-    ['username', 'pages-test'],
-    ...roles.map((role) => ['roles', role]),
-  ]);
-  const signed = await fetch(`${url}/ui/sign-in`, { method: 'POST', body, headers: { cookie }, redirect: 'manual' });
-  assert.equal(signed.status, 303);
-  return `lev_ui_session=${cookieOf(signed.headers)}`;
-}
 
 describe('caseworker pages over HTTP', () => {
   test('pages carry a CSP without unsafe-inline, no-store, and an HttpOnly SameSite=Lax session cookie', async () => {
