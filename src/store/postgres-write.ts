@@ -212,11 +212,15 @@ async function holdsAny(tx: SqlExecutor, records: string, batch: readonly Record
  * key order. Keys left by records removed outside the service (a TRUNCATE of the records) may be
  * there already. That is rare, and ON CONFLICT makes every key's insertion speculative (1.4 of 3.1 s
  * for the 760,000 keys of 100,000 births, measured): the keys go in plainly, and only if one is there
- * already is the statement undone and made again, skipping those.
+ * already is the statement undone and made again, skipping those. The rows are not made distinct
+ * first: a record's keys are each given once (suggestionKeyValues), and a write's ids are distinct
+ * (a record given twice fails the write at its own row). A `DISTINCT` was planned as a hash of
+ * every row and then a sort of its output: 0.8 of the 2.0 s the statement took for those 760,000
+ * keys (docs/performance.md).
  */
 async function insertSuggestionKeys(tx: SqlExecutor, t: ReturnType<typeof tableNames>, source: string) {
   const insertKeys = (onConflict: string) =>
-    `INSERT INTO ${t.suggestionKeys} (key, id) SELECT DISTINCT s.key, s.id FROM ${source} ORDER BY 1, 2${onConflict}`;
+    `INSERT INTO ${t.suggestionKeys} (key, id) SELECT s.key, s.id FROM ${source} ORDER BY 1, 2${onConflict}`;
   await tx.query('SAVEPOINT suggestion_keys');
   try {
     await tx.query(insertKeys(''));
