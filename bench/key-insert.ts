@@ -4,10 +4,11 @@
  * that no work of the loader's can overlap (docs/performance.md, "A file into a full register").
  *
  * On a cluster of the scale bench's own with its settings (bench/lib/scale-database.ts), a register
- * of `--births` generated births and a file of the latest `--increment` births are loaded with
- * `lev-api load` (the file's ids after the register's, as the scale bench makes it); the file's keys
- * are then moved from the key table to a table of their own and the register vacuumed. Each
- * statement below then runs after a checkpoint, in a transaction rolled back, round after round:
+ * of `--births` generated births and the scale bench's two files of `--increment` births (the latest
+ * births, and births of all years, their ids after the register's) are loaded with `lev-api load`;
+ * each file's keys are then moved from the key table to a table of their own and the register
+ * vacuumed. For each file, each statement below then runs after a checkpoint, in a transaction
+ * rolled back, round after round:
  * - `insert`: the load's own statement (store/postgres-write.ts), the keys in key order;
  * - `insert, made distinct`: the same with `SELECT DISTINCT`;
  * - `insert, unsorted`: the keys in the order they were written;
@@ -28,6 +29,7 @@ import { log } from './lib/log.ts';
 import { runMeasured } from './lib/processes.ts';
 import { TUNED_SETTINGS, makeDatabase, ownCluster, query, withConnection } from './lib/scale-database.ts';
 import { median } from './lib/stats.ts';
+import { INCREMENTS, type IncrementName, incrementArgs, incrementFirstId } from './lib/increments.ts';
 import { LEV_API, serviceEnv } from './lib/targets.ts';
 
 const { values } = parseArgs({
@@ -42,18 +44,22 @@ const births = Number(values.births);
 const increment = Number(values.increment);
 const rounds = Number(values.rounds);
 
-/** The scale bench's: the increment's ids after any register's, its dates the latest days. */
-const INCREMENT_FIRST_ID = 200_000_000;
-const LATEST_FROM = '2025-08-08';
+/** The two files, as the scale bench names them (bench/lib/increments.ts). */
+const FILE_NAMES: Readonly<Record<IncrementName, string>> = {
+  latest: 'the latest births',
+  allYears: 'births of all years',
+};
 
 const TABLE = 'birth_suggestion_key';
-const INSERT = `INSERT INTO ${TABLE} (key, id) SELECT s.key, s.id FROM file_keys s`;
-const STATEMENTS: Record<string, string> = {
-  insert: `${INSERT} ORDER BY 1, 2`,
-  'insert, made distinct': `INSERT INTO ${TABLE} (key, id) SELECT DISTINCT s.key, s.id FROM file_keys s ORDER BY 1, 2`,
-  'insert, unsorted': INSERT,
-  'insert, on conflict': `${INSERT} ORDER BY 1, 2 ON CONFLICT DO NOTHING`,
-  build: 'ALTER TABLE built ADD PRIMARY KEY (key, id)',
+/** Each statement, over the keys of one file in table `keys`. */
+const STATEMENTS: Record<string, (keys: string) => string> = {
+  insert: (keys) => `INSERT INTO ${TABLE} (key, id) SELECT s.key, s.id FROM ${keys} s ORDER BY 1, 2`,
+  'insert, made distinct': (keys) =>
+    `INSERT INTO ${TABLE} (key, id) SELECT DISTINCT s.key, s.id FROM ${keys} s ORDER BY 1, 2`,
+  'insert, unsorted': (keys) => `INSERT INTO ${TABLE} (key, id) SELECT s.key, s.id FROM ${keys} s`,
+  'insert, on conflict': (keys) =>
+    `INSERT INTO ${TABLE} (key, id) SELECT s.key, s.id FROM ${keys} s ORDER BY 1, 2 ON CONFLICT DO NOTHING`,
+  build: () => 'ALTER TABLE built ADD PRIMARY KEY (key, id)',
 };
 
 async function main() {
@@ -67,61 +73,64 @@ async function main() {
   cleanups.push(() => database.drop());
   const env = serviceEnv({ settings: {} }, { DATABASE_URL: database.url });
   const register = join(work, 'register.ndjson');
-  const file = join(work, 'latest.ndjson');
   const generate = ['generate', '--type', 'birth', '--seed'];
-  log(`generating ${births.toLocaleString('en-GB')} births and the file of ${increment.toLocaleString('en-GB')}`);
-  await runMeasured([LEV_API, ...generate, 'scale', '--count', String(births), '--out', register], process.env, 600);
-  await runMeasured(
-    [LEV_API, ...generate, 'scale-latest', '--count', String(increment), '--from', LATEST_FROM, '--first-id'].concat([
-      String(INCREMENT_FIRST_ID),
-      '--out',
-      file,
-    ]),
-    process.env,
-    600,
-  );
+  log(`generating ${births.toLocaleString('en-GB')} births, and two files of ${increment.toLocaleString('en-GB')}`);
+  await runMeasured([LEV_API, ...generate, 'scale', '--count', String(births), '--out', register], process.env, 3600);
   await runMeasured([LEV_API, 'migrate'], env, 300, { stdout: 'stderr' });
-  for (const loaded of [register, file])
-    await runMeasured([LEV_API, 'load', '--type', 'birth', loaded], env, 300 + births / 1000, { stdout: 'stderr' });
-  await query(database.url, `CREATE TABLE file_keys AS SELECT key, id FROM ${TABLE} WHERE id >= ${INCREMENT_FIRST_ID}`);
-  await query(database.url, `DELETE FROM ${TABLE} WHERE id >= ${INCREMENT_FIRST_ID}`);
+  await runMeasured([LEV_API, 'load', '--type', 'birth', register], env, 300 + births / 1000, { stdout: 'stderr' });
+  await rm(register, { force: true });
+  for (const name of INCREMENTS) {
+    const path = join(work, `${name}.ndjson`);
+    await runMeasured([LEV_API, ...incrementArgs(name, increment, 'scale'), '--out', path], process.env, 600);
+    await runMeasured([LEV_API, 'load', '--type', 'birth', path], env, 600, { stdout: 'stderr' });
+    const first = incrementFirstId(name, increment);
+    const ids = `id BETWEEN ${first} AND ${first + increment - 1}`;
+    await query(database.url, `CREATE TABLE keys_${name} AS SELECT key, id FROM ${TABLE} WHERE ${ids}`);
+    await query(database.url, `DELETE FROM ${TABLE} WHERE ${ids}`);
+  }
   await query(database.url, 'VACUUM (ANALYZE)');
-  const [{ keys }] = await query<{ keys: number }>(database.url, 'SELECT count(*)::int AS keys FROM file_keys');
 
-  const times: Record<string, number[]> = Object.fromEntries(Object.keys(STATEMENTS).map((name) => [name, []]));
-  const wal: Record<string, number> = {};
+  const rows: string[] = [];
   await withConnection(database.url, async (client) => {
-    for (let round = 0; round < rounds; round++) {
-      const names = Object.keys(STATEMENTS);
-      for (const name of round % 2 ? names.reverse() : names) {
-        await client.query('CHECKPOINT');
-        await client.query('BEGIN');
-        // As the load sets them (store/postgres-write.ts).
-        await client.query(
-          "SET LOCAL work_mem = '256MB'; SET LOCAL maintenance_work_mem = '512MB'; SET LOCAL jit = off",
-        );
-        await client.query('CREATE TABLE built AS SELECT key, id FROM file_keys');
-        const sql = STATEMENTS[name];
-        const started = performance.now();
-        const explained =
-          name === 'build' ? undefined : await client.query(`EXPLAIN (ANALYZE, WAL, TIMING OFF, FORMAT JSON) ${sql}`);
-        if (!explained) await client.query(sql);
-        times[name].push(performance.now() - started);
-        if (explained) wal[name] = explained.rows[0]['QUERY PLAN'][0].Plan['WAL Bytes'] / 2 ** 20;
-        await client.query('ROLLBACK');
+    for (const file of INCREMENTS) {
+      const keys = `keys_${file}`;
+      const times: Record<string, number[]> = Object.fromEntries(Object.keys(STATEMENTS).map((name) => [name, []]));
+      const wal: Record<string, number> = {};
+      for (let round = 0; round < rounds; round++) {
+        const names = Object.keys(STATEMENTS);
+        for (const name of round % 2 ? names.reverse() : names) {
+          await client.query('CHECKPOINT');
+          await client.query('BEGIN');
+          // As the load sets them (store/postgres-write.ts).
+          await client.query(
+            "SET LOCAL work_mem = '256MB'; SET LOCAL maintenance_work_mem = '512MB'; SET LOCAL jit = off",
+          );
+          await client.query(`CREATE TABLE built AS SELECT key, id FROM ${keys}`);
+          const sql = STATEMENTS[name](keys);
+          const started = performance.now();
+          const explained =
+            name === 'build' ? undefined : await client.query(`EXPLAIN (ANALYZE, WAL, TIMING OFF, FORMAT JSON) ${sql}`);
+          if (!explained) await client.query(sql);
+          times[name].push(performance.now() - started);
+          if (explained) wal[name] = explained.rows[0]['QUERY PLAN'][0].Plan['WAL Bytes'] / 2 ** 20;
+          await client.query('ROLLBACK');
+        }
+      }
+      const [{ count }] = (await client.query(`SELECT count(*)::int AS count FROM ${keys}`)).rows;
+      rows.push(`| **${FILE_NAMES[file]}**: ${count.toLocaleString('en-GB')} keys | | | |`);
+      for (const [name, all] of Object.entries(times)) {
+        const each = all.map((ms) => (ms / 1000).toFixed(2)).join(', ');
+        const written = wal[name] === undefined ? '' : `${wal[name].toFixed(0)} MB`;
+        rows.push(`| ${name} | ${(median(all) / 1000).toFixed(2)} s | ${each} | ${written} |`);
       }
     }
   });
   console.log(
-    `${keys.toLocaleString('en-GB')} close-match keys of ${increment.toLocaleString('en-GB')} births into a ` +
-      `register of ${births.toLocaleString('en-GB')}; ${server.description}`,
+    `the close-match keys of ${increment.toLocaleString('en-GB')} births into a register of ` +
+      `${births.toLocaleString('en-GB')}; ${server.description}`,
   );
   console.log('| statement | median | rounds | WAL |\n|---|---:|---|---:|');
-  for (const [name, all] of Object.entries(times)) {
-    const each = all.map((ms) => (ms / 1000).toFixed(2)).join(', ');
-    const written = wal[name] === undefined ? '' : `${wal[name].toFixed(0)} MB`;
-    console.log(`| ${name} | ${(median(all) / 1000).toFixed(2)} s | ${each} | ${written} |`);
-  }
+  for (const row of rows) console.log(row);
 }
 
 try {

@@ -18,8 +18,6 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { iso } from '../src/generate/days.ts';
-import { datesOf } from '../src/generate/records.ts';
 import { loadRecordTypes } from '../src/records/index.ts';
 import { tableNames } from '../src/store/record-tables.ts';
 import { cleanUp, cleanUpOnSignals, cleanups, stopSignal } from './lib/cleanup.ts';
@@ -50,6 +48,7 @@ import {
 } from './lib/scale-report.ts';
 import { measureRecall, sampleRegister, scaleWorkload } from './lib/scale-workload.ts';
 import { median } from './lib/stats.ts';
+import { INCREMENTS, type IncrementName, incrementArgs } from './lib/increments.ts';
 import { LEV_API, indexesBuilt, serviceEnv } from './lib/targets.ts';
 import { bundle } from '../scripts/bundle.ts';
 
@@ -202,28 +201,6 @@ async function settle(url: string): Promise<{ quiet: boolean; seconds: number }>
   return { quiet: false, seconds: seconds() };
 }
 
-/**
- * The increments' births take ids above any register's (at most 100,000,000 births from
- * DEFAULT_FIRST_ID), so loaded into a register they are new registrations, as a week's load is.
- */
-const INCREMENT_FIRST_ID = 200_000_000;
-
-/**
- * England and Wales register about 600,000 births a year, some 1,650 a day; the law allows 42 days
- * from the birth to register it.
- */
-const BIRTHS_A_DAY = 1650;
-const DAYS_TO_REGISTER = 42;
-
-/**
- * The two files each register takes, of the same size: `latest`, the births of the days the register
- * takes to register that many (and the 42 before), as an operator's weekly or monthly file holds
- * them; `allYears`, the same number born on any day the register holds, the keys of each landing
- * anywhere in their indexes.
- */
-type IncrementName = 'latest' | 'allYears';
-const INCREMENTS: readonly IncrementName[] = ['latest', 'allYears'];
-
 interface IncrementFile {
   readonly file: string;
   /** Its rate into a register holding nothing: what each full register's is compared with. */
@@ -232,16 +209,10 @@ interface IncrementFile {
 type Increments = Readonly<Record<IncrementName, IncrementFile>>;
 
 /** Generates an increment file once: the same births are loaded into the empty and the full registers. */
-async function generateIncrement(opts: Options, work: string, name: IncrementName, at: number): Promise<string> {
+async function generateIncrement(opts: Options, work: string, name: IncrementName): Promise<string> {
   const file = join(work, `scale-increment-${name}.ndjson`);
   cleanups.push(() => rm(file, { force: true }));
-  const args = ['generate', '--type', 'birth', '--count', String(opts.increment), '--seed', `${opts.seed}-${name}`];
-  if (name === 'latest') {
-    const last = datesOf('birth').days[1];
-    args.push('--from', iso(last - Math.ceil(opts.increment / BIRTHS_A_DAY) - DAYS_TO_REGISTER));
-  }
-  const firstId = INCREMENT_FIRST_ID + at * opts.increment;
-  await runMeasured([LEV_API, ...args, '--first-id', String(firstId), '--out', file], process.env, 600);
+  await runMeasured([LEV_API, ...incrementArgs(name, opts.increment, opts.seed), '--out', file], process.env, 600);
   return file;
 }
 
@@ -257,7 +228,7 @@ async function loadIncrement(opts: Options, env: NodeJS.ProcessEnv, file: string
 async function prepareIncrements(opts: Options, server: PostgresServer, work: string): Promise<Increments> {
   const prepared: Partial<Record<IncrementName, IncrementFile>> = {};
   for (const [at, name] of INCREMENTS.entries()) {
-    const file = await generateIncrement(opts, work, name, at);
+    const file = await generateIncrement(opts, work, name);
     const database = await makeDatabase(server, `lev_scale_empty_${at}`);
     cleanups.push(() => database.drop());
     const env = serviceEnv({ settings: {} }, { DATABASE_URL: database.url });
