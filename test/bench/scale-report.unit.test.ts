@@ -211,7 +211,7 @@ test('report: what ran, the command, the settings in force, then the table', () 
 test('docs/performance.md shows each scale run it names as the run made it: its table from its JSON', () => {
   const doc = readFileSync(new URL('../../docs/performance.md', import.meta.url), 'utf8');
   // A run shown is named as `its JSON is ...`; other runs' JSON are cited for a figure or two.
-  const shown = [...doc.matchAll(/its JSON is\s+`(bench\/results\/scale-[\d-]+\.json)`/g)].map((match) => match[1]);
+  const shown = [...doc.matchAll(/its JSON is\s+`(bench\/results\/scale-[\w-]+\.json)`/g)].map((match) => match[1]);
   assert.ok(shown.length > 0, 'the doc names no run whose table it shows');
   for (const path of shown) {
     const results = JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')) as ScaleResults;
