@@ -20,7 +20,7 @@ test('increments: the two files of new births take ids of their own, above any r
   }
 });
 
-test("increments: the latest births are the days the register takes to register them, births of all years any day's", () => {
+test('increments: the latest births are the days taken to register them, births of all years any day', () => {
   const last = datesOf('birth').days[1];
   // 100,000 births at 1,650 a day take 61 days, and the law allows 42 days to register each.
   const latest = incrementArgs('latest', 100_000, 'scale');
