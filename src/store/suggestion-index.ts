@@ -49,26 +49,28 @@ function grown<T extends Int32Array | Float64Array>(array: T, least: number): T 
 /**
  * The `count` positions of `among` whose ids are least, in no order: a heap of `count` kept while
  * they are read, rather than a sort of all (a common name ties tens of thousands at ten million
- * births, of which a pass takes a few hundred).
+ * births, of which a pass takes a few hundred). `ids` undefined: positions are in id order, and are
+ * compared themselves (each id a read from an array of every record, a cache miss at ten million).
  */
-function leastIds(among: number[], count: number, ids: Float64Array): number[] {
+function leastIds(among: number[], count: number, ids: Float64Array | undefined): number[] {
   if (among.length <= count) return among;
   if (count <= 0) return [];
+  const idOf = (position: number) => (ids ? ids[position] : position);
   // A max-heap by id: its top is the greatest id kept, the first to give way.
   const heap = among.slice(0, count);
   const sift = (from: number) => {
     for (let at = from; ; ) {
       const left = at * 2 + 1;
       if (left >= count) return;
-      const larger = left + 1 < count && ids[heap[left + 1]] > ids[heap[left]] ? left + 1 : left;
-      if (ids[heap[larger]] <= ids[heap[at]]) return;
+      const larger = left + 1 < count && idOf(heap[left + 1]) > idOf(heap[left]) ? left + 1 : left;
+      if (idOf(heap[larger]) <= idOf(heap[at])) return;
       [heap[at], heap[larger]] = [heap[larger], heap[at]];
       at = larger;
     }
   };
   for (let at = (count >> 1) - 1; at >= 0; at--) sift(at);
   for (let i = count; i < among.length; i++) {
-    if (ids[among[i]] < ids[heap[0]]) {
+    if (idOf(among[i]) < idOf(heap[0])) {
       heap[0] = among[i];
       sift(0);
     }
@@ -137,6 +139,13 @@ export function createSuggestionIndex(): SuggestionIndex {
   let records = new Int32Array(1024 * 2);
   const freePositions: number[] = [];
   let nextPosition = 0;
+  // Whether positions are in id order, and the greatest id added. A record written again keeps its
+  // position, and one with an id above every other's takes a new one at the end (not one a removal
+  // freed), so a register built in id order and then written keeps them in order: an answer then
+  // orders and breaks ties by position, reading no id but those it answers. Any other addition
+  // takes a freed position, or a new one, out of order, and ids are read from then on.
+  let inIdOrder = true;
+  let greatestId = Number.NEGATIVE_INFINITY;
 
   // The keys: date, surname and forenames, each the number of a string in `strings`.
   let strings = new Strings();
@@ -144,8 +153,8 @@ export function createSuggestionIndex(): SuggestionIndex {
   let keysUsed = 0;
   let keysLive = 0;
 
-  // The keys: an open-addressing table of [1 + its postings, first posting] pairs (0: an empty
-  // place) and the key each place holds, and the postings, each a position and the next posting of
+  // The keys: an open-addressing table of [1 + its postings, first posting] pairs and the key each
+  // place holds (0: an empty place), and the postings, each a position and the next posting of
   // its key.
   let table = new Int32Array(1024 * 2);
   let placeKeys = new Float64Array(1024);
@@ -157,10 +166,12 @@ export function createSuggestionIndex(): SuggestionIndex {
   // Places are found by the high bits of a multiplicative hash of the slot: the slots of one name's
   // neighbouring days are neighbours, and would otherwise fill runs of neighbouring places.
   let shift = 32 - 10;
+  // A place is empty where its key is 0 (no key is: its hash's highest bit is set), so that a probe
+  // reads one array, a cache miss a key at ten million births rather than two.
   const placeOf = (key: number): number => {
-    const mask = table.length / 2 - 1;
+    const mask = placeKeys.length - 1;
     let at = Math.imul(slotOf(key), 0x9e3779b1) >>> shift;
-    while (table[at * 2] !== 0 && placeKeys[at] !== key) at = (at + 1) & mask;
+    while (placeKeys[at] !== 0 && placeKeys[at] !== key) at = (at + 1) & mask;
     return at;
   };
 
@@ -311,15 +322,19 @@ export function createSuggestionIndex(): SuggestionIndex {
   };
 
   const add = (id: number, keys: readonly SearchKey[]) => {
+    const held = positions.has(id);
     remove(id);
-    let position = freePositions.pop();
+    // Written again: the position just freed, its own.
+    let position = held || id < greatestId || !inIdOrder ? freePositions.pop() : undefined;
     if (position === undefined) {
       position = nextPosition++;
       if (position === ids.length) {
         ids = grown(ids, 0);
         records = grown(records, 0);
       }
-    }
+      if (id < greatestId) inIdOrder = false;
+    } else if (!held) inIdOrder = false;
+    greatestId = Math.max(greatestId, id);
     positions.set(id, position);
     ids[position] = id;
     putKeys(position, keys);
@@ -331,26 +346,20 @@ export function createSuggestionIndex(): SuggestionIndex {
 
   // Scratch of every answer, put back to all 0 before it ends: the positions the pass at hand finds
   // and their ranks, in an open-addressing table of [position + 1 (0: an empty place), rank] pairs
-  // twice the size of the pass's postings at least, and its places found; whether each position is
-  // chosen; each string's number in the answer, plus one (0: not in it). A table the size of the
+  // twice the size of the pass's postings at least, and its places found; each string's number in
+  // the answer, plus one (0: not in it). A table the size of the
   // pass rather than an array of every position: at ten million births such an array is 40 MB, and
   // a walk through a common name's tens of thousands of postings missed the cache at each of them
   // (half of a close match's CPU).
   let passTable = new Int32Array(1024 * 2);
   const found: number[] = [];
   const keyPlaces: number[] = [];
-  let isChosen = new Uint8Array(1024);
   let localOf = new Int32Array(1024);
   const candidates = (passes: readonly KeyPass[]): SuggestionCandidates => {
-    if (isChosen.length < ids.length) isChosen = new Uint8Array(ids.length);
-    // The positions chosen by any pass, each once.
+    // The positions chosen by the passes, a position chosen by several more than once, made distinct
+    // once sorted (rather than marked in an array of every position, a cache miss each).
     const chosen: number[] = [];
-    const choose = (position: number) => {
-      if (isChosen[position] === 0) {
-        isChosen[position] = 1;
-        chosen.push(position);
-      }
-    };
+    const choose = (position: number) => chosen.push(position);
     let truncated = false;
     for (const pass of passes) {
       // By position, its rank as one number, higher first: how many of the pass's keys it shares,
@@ -401,49 +410,51 @@ export function createSuggestionIndex(): SuggestionIndex {
             left--;
           } else if (rank === least) tied.push(passTable[slot * 2] - 1);
         }
-        for (const position of leastIds(tied, left, ids)) choose(position);
+        for (const position of leastIds(tied, left, inIdOrder ? undefined : ids)) choose(position);
         truncated = true;
       }
       for (const slot of found) passTable[slot * 2] = 0;
       found.length = 0;
     }
-    // By id. Positions are given in the order records come and a record written again keeps its
-    // own, so for a register loaded in id order, position order is id order: sorted natively as
-    // numbers, checked, and sorted by id only when it is not.
-    for (const position of chosen) isChosen[position] = 0;
+    // By id, each once: positions sorted natively as numbers, where they are in id order, or by id.
     let order = Int32Array.from(chosen).sort();
-    for (let i = 1; i < order.length; i++) {
-      if (ids[order[i - 1]] > ids[order[i]]) {
-        order = Int32Array.from([...order].sort((a, b) => ids[a] - ids[b]));
-        break;
-      }
+    if (!inIdOrder) order = Int32Array.from([...order].sort((a, b) => ids[a] - ids[b]));
+    let distinct = 0;
+    for (let i = 0; i < order.length; i++) if (i === 0 || order[i] !== order[i - 1]) order[distinct++] = order[i];
+    order = order.subarray(0, distinct);
+    // The answer is written in steps, each reading for every candidate before the next step uses
+    // what it read: reads of records that lie far apart in memory, each a cache miss at ten million
+    // births, then wait on each other's misses at once rather than one after another.
+    // Where each candidate's keys lie, and where they go in the answer.
+    const from = new Int32Array(order.length);
+    const starts = new Int32Array(order.length + 1);
+    let keyCount = 0;
+    for (let i = 0; i < order.length; i++) {
+      from[i] = records[order[i] * 2] * 3;
+      starts[i] = keyCount;
+      keyCount += records[order[i] * 2 + 1];
     }
+    starts[order.length] = keyCount;
+    const answered: number[] = [];
+    for (let i = 0; i < order.length; i++) answered.push(ids[order[i]]);
+    // Their keys, as the table's numbers of their strings.
+    const keys = new Int32Array(keyCount * 3);
+    for (let i = 0; i < order.length; i++)
+      for (let k = from[i], at = starts[i] * 3, end = starts[i + 1] * 3; at < end; k++, at++) keys[at] = keyColumns[k];
     // Each key's strings numbered afresh, in the order first met (localOf: each string's number
     // here plus one, 0 for none yet, put back to 0 after), so that the answer names only the
     // strings its candidates hold.
     if (localOf.length < strings.table.length) localOf = new Int32Array(strings.table.length * 2);
-    const answered: number[] = [];
-    const starts = new Int32Array(order.length + 1);
-    let keyCount = 0;
-    for (const position of order) keyCount += records[position * 2 + 1];
-    const keys = new Int32Array(keyCount * 3);
     const text: string[] = [];
     const met: number[] = [];
-    let at = 0;
-    for (let i = 0; i < order.length; i++) {
-      const position = order[i];
-      answered.push(ids[position]);
-      starts[i] = at / 3;
-      for (let k = records[position * 2] * 3, end = k + records[position * 2 + 1] * 3; k < end; k++) {
-        const global = keyColumns[k];
-        if (localOf[global] === 0) {
-          localOf[global] = text.push(strings.table[global]);
-          met.push(global);
-        }
-        keys[at++] = localOf[global] - 1;
+    for (let at = 0; at < keys.length; at++) {
+      const global = keys[at];
+      if (localOf[global] === 0) {
+        localOf[global] = text.push(strings.table[global]);
+        met.push(global);
       }
+      keys[at] = localOf[global] - 1;
     }
-    starts[order.length] = at / 3;
     for (const global of met) localOf[global] = 0;
     return { ids: answered, starts, keys, strings: text, truncated };
   };

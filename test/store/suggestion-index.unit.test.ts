@@ -3,13 +3,14 @@
  * rule it keeps (RecordReader.suggestionCandidates), and the register's counts it keeps, worked out
  * here the plain way from every record's keys: after records are added (in id order, and not),
  * written again with other keys and removed, so that postings are unlinked and reused, the slot
- * table rehashed and the key columns compacted.
+ * table rehashed and the key columns compacted. Added in id order, the index orders and ties its
+ * answers by position; out of it, by id: both are checked.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Random } from '../../src/generate/random.ts';
 import { candidatePasses, suggestionKeyValues } from '../../src/match/keys.ts';
-import { createSuggestionIndex } from '../../src/store/suggestion-index.ts';
+import { type SuggestionIndex, createSuggestionIndex } from '../../src/store/suggestion-index.ts';
 import { unpackCandidates } from '../../src/match/candidates.ts';
 import type { SearchKey } from '../../src/model/records.ts';
 import type { KeyPass } from '../../src/model/store.ts';
@@ -62,11 +63,9 @@ function holdersOf(records: Map<number, readonly SearchKey[]>) {
   return holders;
 }
 
-test('the index answers as the rule reads off every record, through additions, rewrites and removals', () => {
-  const r = Random.fromString('memory-suggestion-index');
-  const index = createSuggestionIndex();
-  const records = new Map<number, readonly SearchKey[]>();
-  const check = (when: string) => {
+/** Checks the index's answers and counts against the rule, for 40 random queries. */
+function checker(r: Random, index: SuggestionIndex, records: Map<number, readonly SearchKey[]>) {
+  return (when: string) => {
     const holders = holdersOf(records);
     for (let q = 0; q < 40; q++) {
       const passes = candidatePasses(randomKey(r)).map((pass) => ({ ...pass, limit: r.pick([3, 20, 500]) }));
@@ -92,6 +91,13 @@ test('the index answers as the rule reads off every record, through additions, r
       assert.deepEqual(index.nameCounts(surname, forename), want, `${when}: ${surname}, ${forename}`);
     }
   };
+}
+
+test('the index answers as the rule reads off every record, through additions, rewrites and removals', () => {
+  const r = Random.fromString('memory-suggestion-index');
+  const index = createSuggestionIndex();
+  const records = new Map<number, readonly SearchKey[]>();
+  const check = checker(r, index, records);
 
   for (let id = 1; id <= 3000; id++) {
     const keys = randomKeys(r);
@@ -120,4 +126,29 @@ test('the index answers as the rule reads off every record, through additions, r
     records.set(id, keys);
   }
   check('added again, with ids past 2^32');
+  // Ids below the greatest, added anew, take positions out of id order: answers are ordered by id.
+  for (let id = 1; id <= 1500; id += 2) {
+    const keys = randomKeys(r);
+    index.add(id, keys);
+    records.set(id, keys);
+  }
+  check('added out of id order');
+  for (let id = 1_000_000_001_501; id <= 1_000_000_002_000; id++) {
+    const keys = randomKeys(r);
+    index.add(id, keys);
+    records.set(id, keys);
+  }
+  check('added in id order again, after some out of it');
+});
+
+test('the index answers by id when records come out of id order from the start', () => {
+  const r = Random.fromString('memory-suggestion-index-out-of-order');
+  const index = createSuggestionIndex();
+  const records = new Map<number, readonly SearchKey[]>();
+  for (let id = 3000; id >= 1; id--) {
+    const keys = randomKeys(r);
+    index.add(id, keys);
+    records.set(id, keys);
+  }
+  checker(r, index, records)('added in descending id order');
 });
