@@ -177,6 +177,8 @@ export function followSuggestionIndexes(
         changed();
         while (!stopped) {
           if (!(await follow())) {
+            // Caught up: what was followed (a load, most often) has ended, as a build has.
+            for (const held of indexes.values()) held.index.settle();
             settle();
             await feed.changed(IDLE_MS, abort.signal);
           }
