@@ -325,7 +325,9 @@ export function createSuggestionIndex(): SuggestionIndex {
   const add = (id: number, keys: readonly SearchKey[]) => {
     const held = positions.has(id);
     remove(id);
-    // Written again: the position just freed, its own.
+    // Written again, a record takes the position just freed, its own. One with an id below the
+    // greatest, or once positions are out of id order, takes a freed one if any; any other, and
+    // those when none is free, a new one at the end.
     let position = held || id < greatestId || !inIdOrder ? freePositions.pop() : undefined;
     if (position === undefined) {
       position = nextPosition++;
@@ -348,10 +350,9 @@ export function createSuggestionIndex(): SuggestionIndex {
   // Scratch of every answer, put back to all 0 before it ends: the positions the pass at hand finds
   // and their ranks, in an open-addressing table of [position + 1 (0: an empty place), rank] pairs
   // twice the size of the pass's postings at least, and its places found; each string's number in
-  // the answer, plus one (0: not in it). A table the size of the
-  // pass rather than an array of every position: at ten million births such an array is 40 MB, and
-  // a walk through a common name's tens of thousands of postings missed the cache at each of them
-  // (half of a close match's CPU).
+  // the answer, plus one (0: not in it). A table the size of the pass rather than an array of every
+  // position: at ten million births such an array is 40 MB, and a walk through a common name's tens
+  // of thousands of postings missed the cache at each of them (half of a close match's CPU).
   let passTable = new Int32Array(1024 * 2);
   const found: number[] = [];
   const keyPlaces: number[] = [];
@@ -418,8 +419,7 @@ export function createSuggestionIndex(): SuggestionIndex {
       found.length = 0;
     }
     // By id, each once: positions sorted natively as numbers, where they are in id order, or by id.
-    let order = Int32Array.from(chosen).sort();
-    if (!inIdOrder) order = Int32Array.from([...order].sort((a, b) => ids[a] - ids[b]));
+    let order = inIdOrder ? Int32Array.from(chosen).sort() : Int32Array.from(chosen.sort((a, b) => ids[a] - ids[b]));
     let distinct = 0;
     for (let i = 0; i < order.length; i++) if (i === 0 || order[i] !== order[i - 1]) order[distinct++] = order[i];
     order = order.subarray(0, distinct);
