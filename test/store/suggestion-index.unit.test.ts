@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Random } from '../../src/generate/random.ts';
 import { candidatePasses, suggestionKeyValues } from '../../src/match/keys.ts';
-import { type SuggestionIndex, createSuggestionIndex } from '../../src/store/suggestion-index.ts';
+import { createSuggestionIndex } from '../../src/store/suggestion-index.ts';
 import { unpackCandidates } from '../../src/match/candidates.ts';
 import type { SearchKey } from '../../src/model/records.ts';
 import type { KeyPass } from '../../src/model/store.ts';
@@ -63,9 +63,20 @@ function holdersOf(records: Map<number, readonly SearchKey[]>) {
   return holders;
 }
 
-/** Checks the index's answers and counts against the rule, for 40 random queries. */
-function checker(r: Random, index: SuggestionIndex, records: Map<number, readonly SearchKey[]>) {
-  return (when: string) => {
+/**
+ * An index and the records it should hold: `put` adds a record with random keys to both, `check`
+ * checks the index's answers and counts against the rule, for 40 random queries.
+ */
+function fixture(seed: string) {
+  const r = Random.fromString(seed);
+  const index = createSuggestionIndex();
+  const records = new Map<number, readonly SearchKey[]>();
+  const put = (id: number) => {
+    const keys = randomKeys(r);
+    index.add(id, keys);
+    records.set(id, keys);
+  };
+  const check = (when: string) => {
     const holders = holdersOf(records);
     for (let q = 0; q < 40; q++) {
       const passes = candidatePasses(randomKey(r)).map((pass) => ({ ...pass, limit: r.pick([3, 20, 500]) }));
@@ -91,27 +102,16 @@ function checker(r: Random, index: SuggestionIndex, records: Map<number, readonl
       assert.deepEqual(index.nameCounts(surname, forename), want, `${when}: ${surname}, ${forename}`);
     }
   };
+  return { r, index, records, put, check };
 }
 
 test('the index answers as the rule reads off every record, through additions, rewrites and removals', () => {
-  const r = Random.fromString('memory-suggestion-index');
-  const index = createSuggestionIndex();
-  const records = new Map<number, readonly SearchKey[]>();
-  const check = checker(r, index, records);
+  const { r, index, records, put, check } = fixture('memory-suggestion-index');
 
-  for (let id = 1; id <= 3000; id++) {
-    const keys = randomKeys(r);
-    index.add(id, keys);
-    records.set(id, keys);
-  }
+  for (let id = 1; id <= 3000; id++) put(id);
   check('added');
   // Written again: old keys left behind, then compacted away once they are half the columns.
-  for (let n = 0; n < 4000; n++) {
-    const id = r.int(1, 3000);
-    const keys = randomKeys(r);
-    index.add(id, keys);
-    records.set(id, keys);
-  }
+  for (let n = 0; n < 4000; n++) put(r.int(1, 3000));
   check('written again');
   for (let id = 1; id <= 3000; id += 2) {
     index.remove(id);
@@ -119,36 +119,18 @@ test('the index answers as the rule reads off every record, through additions, r
   }
   index.remove(99_999);
   check('removed');
-  // Positions and postings freed by the removals are used again.
-  for (let id = 1_000_000_000_001; id <= 1_000_000_001_500; id++) {
-    const keys = randomKeys(r);
-    index.add(id, keys);
-    records.set(id, keys);
-  }
+  // Postings freed by the removals are used again; ids above the greatest take new positions.
+  for (let id = 1_000_000_000_001; id <= 1_000_000_001_500; id++) put(id);
   check('added again, with ids past 2^32');
   // Ids below the greatest, added anew, take positions out of id order: answers are ordered by id.
-  for (let id = 1; id <= 1500; id += 2) {
-    const keys = randomKeys(r);
-    index.add(id, keys);
-    records.set(id, keys);
-  }
+  for (let id = 1; id <= 1500; id += 2) put(id);
   check('added out of id order');
-  for (let id = 1_000_000_001_501; id <= 1_000_000_002_000; id++) {
-    const keys = randomKeys(r);
-    index.add(id, keys);
-    records.set(id, keys);
-  }
+  for (let id = 1_000_000_001_501; id <= 1_000_000_002_000; id++) put(id);
   check('added in id order again, after some out of it');
 });
 
 test('the index answers by id when records come out of id order from the start', () => {
-  const r = Random.fromString('memory-suggestion-index-out-of-order');
-  const index = createSuggestionIndex();
-  const records = new Map<number, readonly SearchKey[]>();
-  for (let id = 3000; id >= 1; id--) {
-    const keys = randomKeys(r);
-    index.add(id, keys);
-    records.set(id, keys);
-  }
-  checker(r, index, records)('added in descending id order');
+  const { put, check } = fixture('memory-suggestion-index-out-of-order');
+  for (let id = 3000; id >= 1; id--) put(id);
+  check('added in descending id order');
 });
