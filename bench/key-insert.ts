@@ -24,12 +24,13 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type pg from 'pg';
 import { cleanUp, cleanUpOnSignals, cleanups } from './lib/cleanup.ts';
 import { log } from './lib/log.ts';
 import { runMeasured } from './lib/processes.ts';
 import { TUNED_SETTINGS, makeDatabase, ownCluster, query, withConnection } from './lib/scale-database.ts';
 import { median } from './lib/stats.ts';
-import { INCREMENTS, type IncrementName, incrementArgs, incrementFirstId } from './lib/increments.ts';
+import { INCREMENTS, INCREMENT_TITLES, type IncrementName, incrementArgs, incrementFirstId } from './lib/increments.ts';
 import { LEV_API, serviceEnv } from './lib/targets.ts';
 
 const { values } = parseArgs({
@@ -43,12 +44,6 @@ const { values } = parseArgs({
 const births = Number(values.births);
 const increment = Number(values.increment);
 const rounds = Number(values.rounds);
-
-/** The two files, as the scale bench names them (bench/lib/increments.ts). */
-const FILE_NAMES: Readonly<Record<IncrementName, string>> = {
-  latest: 'the latest births',
-  allYears: 'births of all years',
-};
 
 const TABLE = 'birth_suggestion_key';
 /** The insert of the keys in table `keys`: `select` (`DISTINCT ` or not), then `after` (an order, ON CONFLICT). */
@@ -68,6 +63,42 @@ const STATEMENTS: Record<string, (keys: string) => string> = {
   'insert, on conflict': insert('', ' ORDER BY 1, 2 ON CONFLICT DO NOTHING'),
   build: () => 'ALTER TABLE built ADD PRIMARY KEY (key, id)',
 };
+
+/**
+ * Each statement over one file's keys, `rounds` times after a checkpoint in a transaction rolled
+ * back, the order reversed every other round: the table's rows for the file.
+ */
+async function timeStatements(client: pg.Client, file: IncrementName): Promise<string[]> {
+  const keys = `keys_${file}`;
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(STATEMENTS).map((name) => [name, []]));
+  const wal: Record<string, number> = {};
+  for (let round = 0; round < rounds; round++) {
+    const names = Object.keys(STATEMENTS);
+    for (const name of round % 2 ? names.reverse() : names) {
+      await client.query('CHECKPOINT');
+      await client.query('BEGIN');
+      // As the load sets them (store/postgres-write.ts).
+      await client.query("SET LOCAL work_mem = '256MB'; SET LOCAL maintenance_work_mem = '512MB'; SET LOCAL jit = off");
+      if (name === 'build') await client.query(`CREATE TABLE built AS SELECT key, id FROM ${keys}`);
+      const sql = STATEMENTS[name](keys);
+      const started = performance.now();
+      const explained =
+        name === 'build' ? undefined : await client.query(`EXPLAIN (ANALYZE, WAL, TIMING OFF, FORMAT JSON) ${sql}`);
+      if (!explained) await client.query(sql);
+      times[name].push(performance.now() - started);
+      if (explained) wal[name] = explained.rows[0]['QUERY PLAN'][0].Plan['WAL Bytes'] / 2 ** 20;
+      await client.query('ROLLBACK');
+    }
+  }
+  const [{ count }] = (await client.query(`SELECT count(*)::int AS count FROM ${keys}`)).rows;
+  const rows = [`| **${INCREMENT_TITLES[file]}**: ${count.toLocaleString('en-GB')} keys | | | |`];
+  for (const [name, all] of Object.entries(times)) {
+    const each = all.map((ms) => (ms / 1000).toFixed(2)).join(', ');
+    const written = wal[name] === undefined ? '' : `${wal[name].toFixed(0)} MB`;
+    rows.push(`| ${name} | ${(median(all) / 1000).toFixed(2)} s | ${each} | ${written} |`);
+  }
+  return rows;
+}
 
 async function main() {
   cleanUpOnSignals();
@@ -99,38 +130,7 @@ async function main() {
 
   const rows: string[] = [];
   await withConnection(database.url, async (client) => {
-    for (const file of INCREMENTS) {
-      const keys = `keys_${file}`;
-      const times: Record<string, number[]> = Object.fromEntries(Object.keys(STATEMENTS).map((name) => [name, []]));
-      const wal: Record<string, number> = {};
-      for (let round = 0; round < rounds; round++) {
-        const names = Object.keys(STATEMENTS);
-        for (const name of round % 2 ? names.reverse() : names) {
-          await client.query('CHECKPOINT');
-          await client.query('BEGIN');
-          // As the load sets them (store/postgres-write.ts).
-          await client.query(
-            "SET LOCAL work_mem = '256MB'; SET LOCAL maintenance_work_mem = '512MB'; SET LOCAL jit = off",
-          );
-          if (name === 'build') await client.query(`CREATE TABLE built AS SELECT key, id FROM ${keys}`);
-          const sql = STATEMENTS[name](keys);
-          const started = performance.now();
-          const explained =
-            name === 'build' ? undefined : await client.query(`EXPLAIN (ANALYZE, WAL, TIMING OFF, FORMAT JSON) ${sql}`);
-          if (!explained) await client.query(sql);
-          times[name].push(performance.now() - started);
-          if (explained) wal[name] = explained.rows[0]['QUERY PLAN'][0].Plan['WAL Bytes'] / 2 ** 20;
-          await client.query('ROLLBACK');
-        }
-      }
-      const [{ count }] = (await client.query(`SELECT count(*)::int AS count FROM ${keys}`)).rows;
-      rows.push(`| **${FILE_NAMES[file]}**: ${count.toLocaleString('en-GB')} keys | | | |`);
-      for (const [name, all] of Object.entries(times)) {
-        const each = all.map((ms) => (ms / 1000).toFixed(2)).join(', ');
-        const written = wal[name] === undefined ? '' : `${wal[name].toFixed(0)} MB`;
-        rows.push(`| ${name} | ${(median(all) / 1000).toFixed(2)} s | ${each} | ${written} |`);
-      }
-    }
+    for (const file of INCREMENTS) rows.push(...(await timeStatements(client, file)));
   });
   console.log(
     `the close-match keys of ${increment.toLocaleString('en-GB')} births into a register of ` +

@@ -27,6 +27,11 @@ const DAYS_TO_REGISTER = 42;
  */
 export type IncrementName = 'latest' | 'allYears';
 export const INCREMENTS: readonly IncrementName[] = ['latest', 'allYears'];
+/** Each file as a table of the benches names it. */
+export const INCREMENT_TITLES: Readonly<Record<IncrementName, string>> = {
+  latest: 'the latest births',
+  allYears: 'births of all years',
+};
 
 /** The first id of an increment's births: the two files' ids follow each other. */
 export const incrementFirstId = (name: IncrementName, births: number): number =>
