@@ -72,10 +72,27 @@ export function soundCodes(word: string): readonly string[] {
  * more or the words begin with the same letter (Zoe and Sue share the one-sound code S; they are
  * not taken as alike).
  */
-export function soundAlike(a: string, b: string): boolean {
-  const codesA = soundCodes(a);
+export const soundAlike = (a: string, b: string): boolean => soundsAlike(a, soundCodes(a), b);
+
+/** soundAlike, the first word's codes given. */
+function soundsAlike(a: string, codesA: readonly string[], b: string): boolean {
   const codesB = soundCodes(b);
   return codesA.some((code) => codesB.includes(code) && !code.startsWith('=') && (code.length > 1 || a[0] === b[0]));
+}
+
+/**
+ * A name given in a query, split into its words and each word's sound codes worked out once: a
+ * query's name is compared with every candidate's.
+ */
+export interface GivenName {
+  readonly text: string;
+  readonly words: readonly string[];
+  readonly codes: readonly (readonly string[])[];
+}
+
+export function givenName(text: string): GivenName {
+  const words = text.split(' ');
+  return { text, words, codes: words.map(soundCodes) };
 }
 
 interface NameMatch {
@@ -234,16 +251,21 @@ function bySpelling(query: string, stored: string): NameMatch {
   return alike >= SIMILAR ? found('similar') : alike >= LOOSELY_SIMILAR ? found('loosely-similar') : DIFFERENT;
 }
 
-/** One word against another: the same, a pet form (forenames only), alike in sound, or spelt alike. */
-function compareWord(query: string, stored: string, nicknames: boolean): NameMatch {
+/**
+ * Word `w` of a name given against a registered word: the same, a pet form (forenames only), alike
+ * in sound, or spelt alike.
+ */
+function compareWord(given: GivenName, w: number, stored: string, nicknames: boolean): NameMatch {
+  const query = given.words[w];
   if (query === stored) return found('exact');
   if (nicknames && areNicknames(query, stored)) return found('nickname');
-  if (soundAlike(query, stored)) return found('sound-alike');
+  if (soundsAlike(query, given.codes[w], stored)) return found('sound-alike');
   return bySpelling(query, stored);
 }
 
 /** The weakest of the matches (the latest level of the detail's): a name matches only as well as its worst word. */
 function weakest(detail: Detail, matches: readonly NameMatch[]): NameMatch {
+  if (matches.length === 1) return matches[0];
   return matches.reduce((worst, match) =>
     levelRank(detail, match.kind) > levelRank(detail, worst.kind) ? match : worst,
   );
@@ -262,24 +284,30 @@ function partOfName(queryWords: readonly string[], storedWords: readonly string[
 /** The whole names as one string against each other (spaces count as letters). */
 const wholeSpelling = (query: string, stored: string): NameMatch => bySpelling(query, stored);
 
+const givenOf = (query: string | GivenName) => (typeof query === 'string' ? givenName(query) : query);
+
+/** A registered name's words: most names are one, and are not split. */
+const wordsOf = (stored: string) => (stored.indexOf(' ') < 0 ? [stored] : stored.split(' '));
+
 /**
  * A surname given against one registered. Word by word when both have as many words (Smyth-Jones
  * for Smith-Jones is alike in sound), else as part of the name, else as a whole spelling.
  */
-export function compareSurname(query: string, stored: string): NameMatch {
-  if (query === stored) return found('exact');
-  const queryWords = query.split(' ');
-  const storedWords = stored.split(' ');
+export function compareSurname(query: string | GivenName, stored: string): NameMatch {
+  const given = givenOf(query);
+  if (given.text === stored) return found('exact');
+  const storedWords = wordsOf(stored);
+  const queryWords = given.words;
   if (queryWords.length === storedWords.length && queryWords.length > 1) {
     const byWord = weakest(
       'surname',
-      queryWords.map((word, i) => compareWord(word, storedWords[i], false)),
+      queryWords.map((_, i) => compareWord(given, i, storedWords[i], false)),
     );
     if (byWord.kind !== 'different') return byWord;
   }
-  if (queryWords.length === 1 && storedWords.length === 1) return compareWord(query, stored, false);
+  if (queryWords.length === 1 && storedWords.length === 1) return compareWord(given, 0, stored, false);
   if (partOfName(queryWords, storedWords)) return found('part-of-name');
-  return wholeSpelling(query, stored);
+  return wholeSpelling(given.text, stored);
 }
 
 /**
@@ -289,19 +317,20 @@ export function compareSurname(query: string, stored: string): NameMatch {
  * part of the name (Rose for Eleanor Rose), then as a whole spelling. Registered forenames that are
  * empty (none recorded) are missing, neither a match nor a difference.
  */
-export function compareForenames(query: string, stored: string): NameMatch {
+export function compareForenames(query: string | GivenName, stored: string): NameMatch {
   if (stored === '') return found('missing');
-  if (query === stored) return found('exact');
-  if (stored.startsWith(query) && stored.charCodeAt(query.length) === 0x20) return found('word-prefix');
-  const queryWords = query.split(' ');
-  const storedWords = stored.split(' ');
+  const given = givenOf(query);
+  if (given.text === stored) return found('exact');
+  if (stored.startsWith(given.text) && stored.charCodeAt(given.text.length) === 0x20) return found('word-prefix');
+  const queryWords = given.words;
+  const storedWords = wordsOf(stored);
   if (queryWords.length <= storedWords.length) {
     const byWord = weakest(
       'forenames',
-      queryWords.map((word, i) => compareWord(word, storedWords[i], true)),
+      queryWords.map((_, i) => compareWord(given, i, storedWords[i], true)),
     );
     if (byWord.kind !== 'different' && byWord.kind !== 'loosely-similar') return byWord;
   }
   if (partOfName(queryWords, storedWords)) return found('part-of-name');
-  return wholeSpelling(query, stored);
+  return wholeSpelling(given.text, stored);
 }

@@ -11,7 +11,7 @@ import type { RegisterCounts, SearchKey, SuggestionCandidates } from '../model/r
 export type { RegisterCounts };
 import { keyAt, packCandidates } from './candidates.ts';
 import { compareDate } from './dates.ts';
-import { compareForenames, compareSurname } from './names.ts';
+import { compareForenames, compareSurname, givenName } from './names.ts';
 import { type Detail, MATCH_KINDS, type MatchKind, LEVELS, levelWeight } from './vocabulary.ts';
 
 /** What each detail of the query matched. */
@@ -166,6 +166,8 @@ export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUN
   const forenamesWeights = weightsOf('forenames', shareOf(counts.forename, counts.records));
   const swappedWeight = surnameWeights[KIND_NUMBER.swapped] + forenamesWeights[KIND_NUMBER.swapped];
   const queryFirst: FirstWords = { surname: firstWord(query.surname), forenames: firstWord(query.forenames) };
+  const givenSurname = givenName(query.surname);
+  const givenForenames = givenName(query.forenames);
   const bestForenames = forenamesWeights.reduce((most, weight) => Math.max(most, weight), -Infinity);
   const surnameInitial = query.surname.charCodeAt(0);
   const forenamesInitial = query.forenames.charCodeAt(0);
@@ -184,9 +186,9 @@ export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUN
   const textOf = (n: number) => (of as SuggestionCandidates).strings[n];
   const dateAt = (n: number) => levels[n * 4] || (levels[n * 4] = KIND_NUMBER[compareDate(query.date, textOf(n))]);
   const surnameAt = (n: number) =>
-    levels[n * 4 + 1] || (levels[n * 4 + 1] = KIND_NUMBER[compareSurname(query.surname, textOf(n)).kind]);
+    levels[n * 4 + 1] || (levels[n * 4 + 1] = KIND_NUMBER[compareSurname(givenSurname, textOf(n)).kind]);
   const forenamesAt = (n: number) =>
-    levels[n * 4 + 2] || (levels[n * 4 + 2] = KIND_NUMBER[compareForenames(query.forenames, textOf(n)).kind]);
+    levels[n * 4 + 2] || (levels[n * 4 + 2] = KIND_NUMBER[compareForenames(givenForenames, textOf(n)).kind]);
   const initialAt = (n: number) => levels[n * 4 + 3] || (levels[n * 4 + 3] = textOf(n).charCodeAt(0) + 1 || -1);
   /** Key k's names exchanged (swapped): told from the first letters first, as most keys are not. */
   const swappedAt = (candidates: SuggestionCandidates, k: number) =>
