@@ -39,6 +39,15 @@ const keyOfGiven = (key: number | string) => (typeof key === 'number' ? key : Nu
 /** No position, no posting: the end of a list, an empty place. */
 const NONE = -1;
 
+/**
+ * A record's numbers, side by side in one array by position: its id (NaN once removed), where its
+ * keys are among the keys, and how many. One array, so that a candidate's are one read in memory.
+ */
+const RECORD_FIELDS = 3;
+const ID = 0;
+const FIRST_KEY = 1;
+const KEY_COUNT = 2;
+
 /** A typed array twice as long, its contents kept. */
 function grown<T extends Int32Array | Float64Array>(array: T, least: number): T {
   const bigger = new (array.constructor as new (length: number) => T)(Math.max(least, array.length * 2));
@@ -49,13 +58,14 @@ function grown<T extends Int32Array | Float64Array>(array: T, least: number): T 
 /**
  * The `count` positions of `among` whose ids are least, in no order: a heap of `count` kept while
  * they are read, rather than a sort of all (a common name ties tens of thousands at ten million
- * births, of which a pass takes a few hundred). `ids` undefined: positions are in id order, and are
- * compared themselves (each id a read from an array of every record, a cache miss at ten million).
+ * births, of which a pass takes a few hundred). `records` (the index's, RECORD_FIELDS a position,
+ * the id first) undefined: positions are in id order, and are compared themselves (each id a read
+ * from an array of every record, a cache miss at ten million).
  */
-function leastIds(among: number[], count: number, ids: Float64Array | undefined): number[] {
+function leastIds(among: number[], count: number, records: Float64Array | undefined): number[] {
   if (among.length <= count) return among;
   if (count <= 0) return [];
-  const idOf = (position: number) => (ids ? ids[position] : position);
+  const idOf = (position: number) => (records ? records[position * RECORD_FIELDS] : position);
   // A max-heap by id: its top is the greatest id kept, the first to give way.
   const heap = among.slice(0, count);
   const sift = (from: number) => {
@@ -133,10 +143,9 @@ function countNames(
 export function createSuggestionIndex(): SuggestionIndex {
   // Each array below holds a record's, a key's or a posting's numbers side by side, so that reading
   // one is reading one place in memory.
-  // Records, by position: the id; where its keys are among the keys, and how many.
+  // Records, by position (RECORD_FIELDS each).
   const positions = new Map<number, number>();
-  let ids = new Float64Array(1024);
-  let records = new Int32Array(1024 * 2);
+  let records = new Float64Array(1024 * RECORD_FIELDS);
   const freePositions: number[] = [];
   let nextPosition = 0;
   // Whether positions are in id order, and the greatest id added. A record written again keeps its
@@ -274,7 +283,8 @@ export function createSuggestionIndex(): SuggestionIndex {
   const keysAt = (position: number): SearchKey[] => {
     const keys: SearchKey[] = [];
     const { table: text } = strings;
-    for (let k = records[position * 2], end = k + records[position * 2 + 1]; k < end; k++) {
+    const first = records[position * RECORD_FIELDS + FIRST_KEY];
+    for (let k = first, end = first + records[position * RECORD_FIELDS + KEY_COUNT]; k < end; k++) {
       keys.push({
         date: text[keyColumns[k * 3]],
         surname: text[keyColumns[k * 3 + 1]],
@@ -296,8 +306,8 @@ export function createSuggestionIndex(): SuggestionIndex {
 
   const putKeys = (position: number, keys: readonly SearchKey[]) => {
     if ((keysUsed + keys.length) * 3 > keyColumns.length) keyColumns = grown(keyColumns, (keysUsed + keys.length) * 3);
-    records[position * 2] = keysUsed;
-    records[position * 2 + 1] = keys.length;
+    records[position * RECORD_FIELDS + FIRST_KEY] = keysUsed;
+    records[position * RECORD_FIELDS + KEY_COUNT] = keys.length;
     for (const key of keys) {
       keyColumns[keysUsed * 3] = strings.numberOf(key.date);
       keyColumns[keysUsed * 3 + 1] = strings.numberOf(key.surname);
@@ -315,9 +325,9 @@ export function createSuggestionIndex(): SuggestionIndex {
     const keys = keysAt(position);
     countNames(surnames, forenames, keys, -1);
     for (const key of suggestionKeyValues(keys)) unpost(key, position);
-    keysLive -= records[position * 2 + 1];
+    keysLive -= records[position * RECORD_FIELDS + KEY_COUNT];
     positions.delete(id);
-    ids[position] = NaN;
+    records[position * RECORD_FIELDS + ID] = NaN;
     freePositions.push(position);
     if (keysUsed > 1024 && keysLive * 2 < keysUsed) compact();
   };
@@ -331,15 +341,12 @@ export function createSuggestionIndex(): SuggestionIndex {
     let position = held || id < greatestId || !inIdOrder ? freePositions.pop() : undefined;
     if (position === undefined) {
       position = nextPosition++;
-      if (position === ids.length) {
-        ids = grown(ids, 0);
-        records = grown(records, 0);
-      }
+      if (position * RECORD_FIELDS === records.length) records = grown(records, 0);
       if (id < greatestId) inIdOrder = false;
     } else if (!held) inIdOrder = false;
     greatestId = Math.max(greatestId, id);
     positions.set(id, position);
-    ids[position] = id;
+    records[position * RECORD_FIELDS + ID] = id;
     putKeys(position, keys);
     keysLive += keys.length;
     countNames(surnames, forenames, keys, 1);
@@ -357,6 +364,8 @@ export function createSuggestionIndex(): SuggestionIndex {
   const found: number[] = [];
   const keyPlaces: number[] = [];
   let localOf = new Int32Array(1024);
+  // How many of a pass's positions have each rank, put back to all 0 after.
+  let rankCounts = new Int32Array(1024);
   const candidates = (passes: readonly KeyPass[]): SuggestionCandidates => {
     // The positions chosen by the passes, a position chosen by several more than once, made distinct
     // once sorted (rather than marked in an array of every position, a cache miss each).
@@ -397,12 +406,15 @@ export function createSuggestionIndex(): SuggestionIndex {
         // All of them: no need to rank.
         for (const slot of found) choose(passTable[slot * 2] - 1);
       } else {
-        // The `limit`-th highest rank: every position above it, then those at it by id.
-        // (A typed array filled by a loop and sorted without a comparison function: V8's native sort.)
-        const ranks = new Int32Array(found.length);
-        for (let i = 0; i < found.length; i++) ranks[i] = passTable[found[i] * 2 + 1];
-        ranks.sort();
-        const least = ranks[ranks.length - pass.limit];
+        // The `limit`-th highest rank: every position above it, then those at it by id. Ranks are
+        // below (keys + 1)^2, so they are counted by value rather than sorted (a sort of thousands
+        // was a tenth of finding a close match's candidates at ten million births).
+        const most = (passKeys.length + 1) ** 2;
+        if (rankCounts.length < most) rankCounts = new Int32Array(most * 2);
+        for (const slot of found) rankCounts[passTable[slot * 2 + 1]]++;
+        let least = most;
+        for (let above = 0; above < pass.limit; ) above += rankCounts[--least];
+        for (const slot of found) rankCounts[passTable[slot * 2 + 1]] = 0;
         const tied: number[] = [];
         let left = pass.limit;
         for (const slot of found) {
@@ -412,32 +424,35 @@ export function createSuggestionIndex(): SuggestionIndex {
             left--;
           } else if (rank === least) tied.push(passTable[slot * 2] - 1);
         }
-        for (const position of leastIds(tied, left, inIdOrder ? undefined : ids)) choose(position);
+        for (const position of leastIds(tied, left, inIdOrder ? undefined : records)) choose(position);
         truncated = true;
       }
       for (const slot of found) passTable[slot * 2] = 0;
       found.length = 0;
     }
     // By id, each once: positions sorted natively as numbers, where they are in id order, or by id.
-    let order = inIdOrder ? Int32Array.from(chosen).sort() : Int32Array.from(chosen.sort((a, b) => ids[a] - ids[b]));
+    let order = inIdOrder
+      ? Int32Array.from(chosen).sort()
+      : Int32Array.from(chosen.sort((a, b) => records[a * RECORD_FIELDS] - records[b * RECORD_FIELDS]));
     let distinct = 0;
     for (let i = 0; i < order.length; i++) if (i === 0 || order[i] !== order[i - 1]) order[distinct++] = order[i];
     order = order.subarray(0, distinct);
     // The answer is written in steps, each reading for every candidate before the next step uses
     // what it read: reads of records that lie far apart in memory, each a cache miss at ten million
     // births, then wait on each other's misses at once rather than one after another.
-    // Where each candidate's keys lie, and where they go in the answer.
+    // Each candidate's id, where its keys lie, and where they go in the answer.
     const from = new Int32Array(order.length);
     const starts = new Int32Array(order.length + 1);
+    const answered: number[] = [];
     let keyCount = 0;
     for (let i = 0; i < order.length; i++) {
-      from[i] = records[order[i] * 2] * 3;
+      const at = order[i] * RECORD_FIELDS;
+      from[i] = records[at + FIRST_KEY] * 3;
       starts[i] = keyCount;
-      keyCount += records[order[i] * 2 + 1];
+      keyCount += records[at + KEY_COUNT];
+      answered.push(records[at + ID]);
     }
     starts[order.length] = keyCount;
-    const answered: number[] = [];
-    for (let i = 0; i < order.length; i++) answered.push(ids[order[i]]);
     // Their keys, as the table's numbers of their strings.
     const keys = new Int32Array(keyCount * 3);
     for (let i = 0; i < order.length; i++)
