@@ -364,8 +364,6 @@ export function createSuggestionIndex(): SuggestionIndex {
   const found: number[] = [];
   const keyPlaces: number[] = [];
   let localOf = new Int32Array(1024);
-  // How many of a pass's positions have each rank, put back to all 0 after.
-  let rankCounts = new Int32Array(1024);
   const candidates = (passes: readonly KeyPass[]): SuggestionCandidates => {
     // The positions chosen by the passes, a position chosen by several more than once, made distinct
     // once sorted (rather than marked in an array of every position, a cache miss each).
@@ -406,15 +404,12 @@ export function createSuggestionIndex(): SuggestionIndex {
         // All of them: no need to rank.
         for (const slot of found) choose(passTable[slot * 2] - 1);
       } else {
-        // The `limit`-th highest rank: every position above it, then those at it by id. Ranks are
-        // below (keys + 1)^2, so they are counted by value rather than sorted (a sort of thousands
-        // was a tenth of finding a close match's candidates at ten million births).
-        const most = (passKeys.length + 1) ** 2;
-        if (rankCounts.length < most) rankCounts = new Int32Array(most * 2);
-        for (const slot of found) rankCounts[passTable[slot * 2 + 1]]++;
-        let least = most;
-        for (let above = 0; above < pass.limit; ) above += rankCounts[--least];
-        for (const slot of found) rankCounts[passTable[slot * 2 + 1]] = 0;
+        // The `limit`-th highest rank: every position above it, then those at it by id.
+        // (A typed array filled by a loop and sorted without a comparison function: V8's native sort.)
+        const ranks = new Int32Array(found.length);
+        for (let i = 0; i < found.length; i++) ranks[i] = passTable[found[i] * 2 + 1];
+        ranks.sort();
+        const least = ranks[ranks.length - pass.limit];
         const tied: number[] = [];
         let left = pass.limit;
         for (const slot of found) {
