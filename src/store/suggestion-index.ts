@@ -41,7 +41,9 @@ const NONE = -1;
 
 /**
  * A record's numbers, side by side in one array by position: its id (NaN once removed), where its
- * keys are among the keys, and how many. One array, so that a candidate's are one read in memory.
+ * keys are among the keys, and how many. One array, so that a candidate's are one read in memory
+ * (24 bytes a record, where an array of ids and one of the rest took 16: 80 MB more at ten million
+ * births, for a cache miss less a candidate).
  */
 const RECORD_FIELDS = 3;
 const ID = 0;
