@@ -165,9 +165,9 @@ export function createScorer(query: MatchQuery, counts: RegisterCounts = NO_COUN
   const surnameWeights = weightsOf('surname', shareOf(counts.surname, counts.records));
   const forenamesWeights = weightsOf('forenames', shareOf(counts.forename, counts.records));
   const swappedWeight = surnameWeights[KIND_NUMBER.swapped] + forenamesWeights[KIND_NUMBER.swapped];
-  const queryFirst: FirstWords = { surname: firstWord(query.surname), forenames: firstWord(query.forenames) };
   const givenSurname = givenName(query.surname);
   const givenForenames = givenName(query.forenames);
+  const queryFirst: FirstWords = { surname: givenSurname.words[0], forenames: givenForenames.words[0] };
   const bestForenames = forenamesWeights.reduce((most, weight) => Math.max(most, weight), -Infinity);
   const surnameInitial = query.surname.charCodeAt(0);
   const forenamesInitial = query.forenames.charCodeAt(0);
