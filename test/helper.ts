@@ -166,7 +166,7 @@ export async function emptyStore(
 ): Promise<TestStore> {
   if (kind === 'memory') {
     const backend = await openMemoryBackend(types.descriptions, { keep: 10_000 }, undefined, {
-      suggestionThread: suggestionIndex === 'service',
+      suggestionThreads: suggestionIndex === 'service' ? 1 : 0,
     });
     t.after(() => backend.close());
     return testStore(backend, types.descriptions);

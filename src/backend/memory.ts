@@ -16,13 +16,13 @@ import { REVOKING_REASONS } from '../model/credentials.ts';
 import { createMemoryWebhooks } from '../store/memory-webhooks.ts';
 import type { Backend } from '../model/store.ts';
 import type { CloseMatcher } from '../match/suggest.ts';
-import { type SuggestionThread, startSuggestionThread, threadFirst } from '../store/suggestion-thread.ts';
+import { type SuggestionThreads, startSuggestionThreads, threadFirst } from '../store/suggestion-thread.ts';
 
 export interface MemoryBackend extends Backend {
   readonly kind: 'memory';
   readonly trail: MemoryTrail;
   /** The thread holding a copy of the close-match index, when opened with one. */
-  readonly suggestionIndexes?: SuggestionThread;
+  readonly suggestionIndexes?: SuggestionThreads;
   /** Close matches found on that thread, or on the event loop while it cannot. */
   readonly closeMatches?: CloseMatcher;
 }
@@ -32,15 +32,15 @@ export async function openMemoryBackend(
   audit: EmbeddedAuditConfig,
   checkpoints: AuditCheckpointConfig = { intervalMs: 60_000 },
   /**
-   * Whether close matches are found on a thread of their own (suggestion-thread.ts), fed a copy of
-   * the index, started at the first close match: what a served process does, for the second core;
-   * tests leave it off, for the thread's start.
+   * How many threads of their own close matches are found on (suggestion-thread.ts), each fed a
+   * copy of the index, started at the first close match: what a served process does, for the
+   * second core (SUGGEST_THREADS); tests leave them off (0), for the thread's start.
    */
-  { suggestionThread = false }: { readonly suggestionThread?: boolean } = {},
+  { suggestionThreads = 0 }: { readonly suggestionThreads?: number } = {},
 ): Promise<MemoryBackend> {
   const { reader, writer, events, searchKeys } = createMemoryRecords(descriptions);
-  const thread = suggestionThread
-    ? startSuggestionThread(
+  const thread = suggestionThreads
+    ? startSuggestionThreads(
         descriptions.map((d) => d.name),
         { fed: searchKeys },
         (error) =>
@@ -49,7 +49,7 @@ export async function openMemoryBackend(
             `the close-match thread failed (${error.message}); it is started again, close matches are found on ` +
               `the event loop meanwhile`,
           ),
-        { whenAsked: true },
+        { whenAsked: true, threads: suggestionThreads },
       )
     : undefined;
   const credentials = createMemoryCredentialStatuses();

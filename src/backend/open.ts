@@ -91,12 +91,13 @@ export async function openBackend(config: Config, types: ServiceTypes): Promise<
     const backend = openPostgresBackend(config.database, descriptions, {
       checkpoints: config.auditCheckpoints,
       suggestionIndex: config.database.suggestionIndex,
+      suggestionThreads: config.suggestThreads,
     });
     // A server's schema is the operator's to migrate: until it is current the service does not start.
     return preparing(backend, async () => (await backend.records.ready(), backend));
   }
   const backend = await openMemoryBackend(descriptions, config.embeddedAudit, config.auditCheckpoints, {
-    suggestionThread: true,
+    suggestionThreads: config.suggestThreads,
   });
   return preparing(backend, async () => {
     if (config.dataPath) await loadDataPath(backend.writer, config.dataPath, descriptions);

@@ -16,7 +16,7 @@ import { createPostgresWalletStore } from '../store/postgres-wallet.ts';
 import { type ReplicaSet, replicaSet } from '../store/replica-set.ts';
 import type { CloseMatcher } from '../match/suggest.ts';
 import type { PostgresOptions } from '../store/pg-driver.ts';
-import { type SuggestionThread, startSuggestionThread, threadFirst } from '../store/suggestion-thread.ts';
+import { type SuggestionThreads, startSuggestionThreads, threadFirst } from '../store/suggestion-thread.ts';
 import { createPostgresEvents } from '../store/postgres-events.ts';
 import { createPostgresRecords } from '../store/postgres-records.ts';
 import { createPostgresWebhooks } from '../store/postgres-webhooks.ts';
@@ -26,9 +26,9 @@ export interface PostgresBackend extends Backend {
   readonly kind: 'postgres';
   /** The primary, for what only PostgreSQL does (migrations, the audit chain's checks, tests). */
   readonly driver: SqlDriver;
-  /** The close-match indexes held in the service, on a thread of their own, when SUGGESTION_INDEX=service. */
-  readonly suggestionIndexes?: SuggestionThread;
-  /** Close matches found by that thread, or from the database while it cannot. */
+  /** The close-match indexes held in the service, on threads of their own, when SUGGESTION_INDEX=service. */
+  readonly suggestionIndexes?: SuggestionThreads;
+  /** Close matches found by those threads, or from the database while they cannot. */
   readonly closeMatches?: CloseMatcher;
 }
 
@@ -41,6 +41,8 @@ interface PostgresBackendOptions {
   readonly suggestionIndex?: 'database' | 'service';
   /** How that thread connects to the primary: `driver`'s settings (it opens connections of its own). */
   readonly connection?: PostgresOptions;
+  /** How many such threads, each with its own copy of the indexes (SUGGEST_THREADS). */
+  readonly suggestionThreads?: number;
 }
 
 /** The backend over `driver` (the primary) and `replicas`; closing it closes them. */
@@ -48,7 +50,12 @@ export function postgresBackend(
   driver: SqlDriver,
   descriptions: readonly RecordDescription[],
   replicas?: ReplicaSet,
-  { checkpoints = { intervalMs: 60_000 }, suggestionIndex = 'database', connection }: PostgresBackendOptions = {},
+  {
+    checkpoints = { intervalMs: 60_000 },
+    suggestionIndex = 'database',
+    connection,
+    suggestionThreads = 1,
+  }: PostgresBackendOptions = {},
 ): PostgresBackend {
   const events = createPostgresEvents(
     driver,
@@ -58,7 +65,7 @@ export function postgresBackend(
     throw new Error("SUGGESTION_INDEX=service needs the primary's connection settings for its thread");
   const suggestionIndexes =
     suggestionIndex === 'service'
-      ? startSuggestionThread(
+      ? startSuggestionThreads(
           descriptions.map((d) => d.name),
           { connection: connection as PostgresOptions },
           (error) =>
@@ -67,6 +74,7 @@ export function postgresBackend(
               `the close-match index stopped (${error.message}); building it again, close matches read the ` +
                 `database meanwhile`,
             ),
+          { threads: suggestionThreads },
         )
       : undefined;
   const { reader, writer } = createPostgresRecords(driver, descriptions, replicas, suggestionIndexes);

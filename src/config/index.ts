@@ -16,7 +16,7 @@ import { Events, EventsConfig, eventsOf } from './events.ts';
 import { RateLimit, RateLimitConfig, rateLimitConfig } from './rate-limit.ts';
 import { readEnv, referenceOf } from './read-env.ts';
 import { RenderCache, renderCacheBytesOf } from './render-cache.ts';
-import { MaxResults, SuggestMinProbability } from './search.ts';
+import { MaxResults, SuggestMinProbability, SuggestThreads } from './search.ts';
 import { Sessions, UiSessionConfig, sessionsOf } from './sessions.ts';
 import { ConnectionLimits, ConnectionSettings, Cors, Listening, LogLevel, connectionsOf } from './server.ts';
 import type { Settled } from './shape.ts';
@@ -41,6 +41,7 @@ const Env = Type.Object({
   ...RateLimit,
   ...Verification,
   ...SuggestMinProbability,
+  ...SuggestThreads,
   ...Credentials,
   ...Wallet,
 });
@@ -73,6 +74,8 @@ export const Config = Type.Object({
   verification: VerificationConfig,
   /** Close matches scoring under this (0 to 1) are never returned. */
   suggestMinProbability: Type.Number(),
+  /** Threads finding close matches, each with its own copy of the index. */
+  suggestThreads: Type.Number(),
   events: EventsConfig,
   /** Digital certificates: issuer, keys, validity (credentials.ts). */
   credentials: CredentialsConfig,
@@ -126,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined>, { serving = 
     verification: verificationOf(value),
     events,
     suggestMinProbability: value.SUGGEST_MIN_PROBABILITY,
+    suggestThreads: value.SUGGEST_THREADS,
     credentials,
     wallet,
     ...(tracing ? { tracing } : {}),

@@ -18,3 +18,15 @@ export const SuggestMinProbability = {
       'through the register; never under 0.0001',
   }),
 };
+
+export const SuggestThreads = {
+  SUGGEST_THREADS: Type.Integer({
+    minimum: 1,
+    maximum: 32,
+    default: 1,
+    description:
+      'Threads finding close matches, each with its own copy of the close-match index (the embedded ' +
+      "store's, or PostgreSQL's with SUGGESTION_INDEX=service) and its memory: more than one where that " +
+      "thread's core is busy and others are free (docs/performance.md)",
+  }),
+};

@@ -20,6 +20,12 @@
  * While the thread's indexes are being built, and while it is down (it is started again after
  * RETRY_MS, and a fed one sent everything again), `closeMatches` answers undefined, and the caller
  * finds the close matches on the event loop as it would without the thread: slower, never different.
+ *
+ * SUGGEST_THREADS starts several such threads, each with its own copy of the indexes (its memory
+ * each): a close match goes to the built thread with the fewest questions outstanding. One thread
+ * matches on one core; where its core is busy and others are free, more threads match on them
+ * (docs/performance.md). A position is reached when every thread has reached it, so a close match
+ * asked after a write sees it whichever thread answers.
  */
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
@@ -82,26 +88,79 @@ export type FromThread =
   | { readonly state: FollowedSuggestionIndexes['state'] }
   | { readonly error: string };
 
-export interface SuggestionThread extends Pick<FollowedSuggestionIndexes, 'reached' | 'state' | 'stop'> {
-  /** The close matches from the thread's index, or undefined while it is being built or the thread is down. */
+export interface SuggestionThreads extends Pick<FollowedSuggestionIndexes, 'reached' | 'state' | 'stop'> {
+  /** The close matches from a thread's index, or undefined while none is built (or every thread is down). */
   closeMatches(type: string, query: SearchKey, options: CloseMatchOptions): Promise<CloseMatches | undefined>;
-  /** Whether its thread has been started (one started when asked has not, before its first question). */
+  /** Whether its threads have been started (ones started when asked have not, before the first question). */
   readonly begun: boolean;
 }
 
-export function startSuggestionThread(
+export interface SuggestionThreadOptions {
+  /**
+   * Start the threads at the first close match (or wait for a position) rather than now: the
+   * mock's process then starts in well under a second and idles without a thread's heap (about
+   * 40 MB), and the first close matches are found on the event loop while the threads build their
+   * copies of the index, as they are while they are down.
+   */
+  readonly whenAsked?: boolean;
+  /** How many threads, each with its own copy of the indexes (SUGGEST_THREADS). */
+  readonly threads?: number;
+}
+
+type Source = { readonly connection: PostgresOptions } | { readonly fed: FedSource };
+
+export function startSuggestionThreads(
   types: readonly string[],
-  source: { readonly connection: PostgresOptions } | { readonly fed: FedSource },
+  source: Source,
   onError: (error: Error) => void,
-  {
-    /**
-     * Start the thread at the first close match (or wait for a position) rather than now: the
-     * mock's process then starts in well under a second and idles without the thread's heap
-     * (about 40 MB), and the first close matches are found on the event loop while the thread
-     * builds its copy of the index, as they are while it is down.
-     */
-    whenAsked = false,
-  }: { readonly whenAsked?: boolean } = {},
+  { whenAsked = false, threads = 1 }: SuggestionThreadOptions = {},
+): SuggestionThreads {
+  const pool = Array.from({ length: threads }, () => startThread(types, source, onError, whenAsked));
+  // Where the search for the least busy thread starts, turned a thread each question so that threads
+  // equally busy take turns.
+  let turn = 0;
+  return {
+    closeMatches(type, query, options) {
+      let chosen: SuggestionThread | undefined;
+      for (let i = 0; i < pool.length; i++) {
+        const thread = pool[(turn + i) % pool.length];
+        thread.begin();
+        if (thread.state.built && (!chosen || thread.outstanding < chosen.outstanding)) chosen = thread;
+      }
+      turn = (turn + 1) % pool.length;
+      return chosen ? chosen.closeMatches(type, query, options) : Promise.resolve(undefined);
+    },
+    async reached(position) {
+      await Promise.all(pool.map((thread) => thread.reached(position)));
+    },
+    get state() {
+      return {
+        built: pool.some((thread) => thread.state.built),
+        position: Math.min(...pool.map((thread) => thread.state.position)),
+      };
+    },
+    get begun() {
+      return pool.some((thread) => thread.begun);
+    },
+    async stop() {
+      await Promise.all(pool.map((thread) => thread.stop()));
+    },
+  };
+}
+
+/** One close-match thread. */
+interface SuggestionThread extends SuggestionThreads {
+  /** Starts it, if it is not started yet. */
+  begin(): void;
+  /** How many close matches it has been asked and not yet answered. */
+  readonly outstanding: number;
+}
+
+function startThread(
+  types: readonly string[],
+  source: Source,
+  onError: (error: Error) => void,
+  whenAsked: boolean,
 ): SuggestionThread {
   let worker: Worker | undefined;
   let begun = false;
@@ -165,6 +224,10 @@ export function startSuggestionThread(
   }
 
   return {
+    begin,
+    get outstanding() {
+      return finds.size;
+    },
     closeMatches(type, query, options) {
       begin();
       if (!worker || !state.built) return Promise.resolve(undefined);
@@ -204,6 +267,6 @@ export function startSuggestionThread(
 
 /** Close matches from the thread, or, while it cannot answer, found on the event loop from `reader`. */
 export const threadFirst =
-  (thread: SuggestionThread, reader: Pick<RecordReader, 'suggestionCandidates' | 'registerCounts'>): CloseMatcher =>
+  (thread: SuggestionThreads, reader: Pick<RecordReader, 'suggestionCandidates' | 'registerCounts'>): CloseMatcher =>
   async (type, query, options) =>
     (await thread.closeMatches(type, query, options)) ?? closeMatches(reader, type, query, options);

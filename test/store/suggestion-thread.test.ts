@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { closeMatches } from '../../src/match/suggest.ts';
 import { FEED_CHANNEL } from '../../src/store/postgres-write.ts';
 import { createMemoryRecords } from '../../src/store/memory-records.ts';
-import { startSuggestionThread } from '../../src/store/suggestion-thread.ts';
+import { startSuggestionThreads } from '../../src/store/suggestion-thread.ts';
 import type { SearchKey } from '../../src/model/records.ts';
 import { TEST_DATABASE_URL, type TestStore, emptyStore, storeKinds } from '../helper.ts';
 import { BIRTHS, birth, query } from './close-match-births.ts';
@@ -70,7 +70,7 @@ test('postgres: the thread answers nothing until its index is built, tells its e
   const [{ schema }] = await store.driver.query<{ schema: string }>('SELECT current_schema() AS schema');
   const applicationName = `${schema}_thread`;
   const errors: string[] = [];
-  const thread = startSuggestionThread(
+  const thread = startSuggestionThreads(
     ['birth'],
     { connection: { url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 300, applicationName } },
     (error) => errors.push(error.message),
@@ -139,8 +139,8 @@ test(
       })(),
     );
     const errors: string[] = [];
-    const eager = startSuggestionThread(['birth'], { fed: searchKeys }, (error) => errors.push(error.message));
-    const asked = startSuggestionThread(['birth'], { fed: searchKeys }, (error) => errors.push(error.message), {
+    const eager = startSuggestionThreads(['birth'], { fed: searchKeys }, (error) => errors.push(error.message));
+    const asked = startSuggestionThreads(['birth'], { fed: searchKeys }, (error) => errors.push(error.message), {
       whenAsked: true,
     });
     t.after(() => Promise.all([eager.stop(), asked.stop()]));
@@ -159,3 +159,44 @@ test(
     assert.deepEqual(errors, []);
   },
 );
+
+test('postgres: several threads answer as one, and a position is reached when every thread has reached it', {
+  skip: !postgres && 'no PostgreSQL',
+}, async (t) => {
+  const store = await emptyStore(t, 'postgres');
+  if (store.kind !== 'postgres') throw new Error('a postgres store');
+  await store.upsert('birth', BIRTHS);
+  const [{ schema }] = await store.driver.query<{ schema: string }>('SELECT current_schema() AS schema');
+  const applicationName = `${schema}_threads`;
+  const errors: string[] = [];
+  const threads = startSuggestionThreads(
+    ['birth'],
+    { connection: { url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 5000, applicationName } },
+    (error) => errors.push(error.message),
+    { threads: 3 },
+  );
+  t.after(() => threads.stop());
+  const head = async () => (await store.events.bounds(new Date(0))).head;
+  await threads.reached(await head());
+  assert.deepEqual(threads.state, { built: true, position: await head() });
+  // Each thread follows the feed on a listening connection of its own, held while it follows.
+  const [{ connections }] = await store.driver.query<{ connections: number }>(
+    'SELECT count(*)::int AS connections FROM pg_stat_activity WHERE application_name = $1',
+    [applicationName],
+  );
+  assert.ok(connections >= 3, `a connection a thread at least: ${connections}`);
+  // Asked at once, the questions spread over the threads; every answer is the event loop's.
+  const asked = QUERIES.flatMap((q) => [q, q, q]);
+  const answers = await Promise.all(asked.map((q) => threads.closeMatches('birth', q, OPTIONS)));
+  for (const [i, q] of asked.entries())
+    assert.deepEqual(answers[i], await closeMatches(store, 'birth', q, OPTIONS), `${q.surname} ${q.forenames}`);
+
+  // A write, then its position reached: whichever thread answers has it.
+  await store.upsert('birth', [birth(2008, 'Bill', 'Smyth', '2010-03-04')]);
+  await threads.reached(await head());
+  for (let i = 0; i < 6; i++) {
+    const ids = (await threads.closeMatches('birth', QUERIES[0], OPTIONS))?.matches.map((match) => match.id);
+    assert.ok(ids?.includes(2008), `asked ${i + 1}: the write seen: ${ids}`);
+  }
+  assert.deepEqual(errors, []);
+});
