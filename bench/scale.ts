@@ -50,6 +50,7 @@ import { measureRecall, sampleRegister, scaleWorkload } from './lib/scale-worklo
 import { median } from './lib/stats.ts';
 import { INCREMENTS, type IncrementName, incrementArgs } from './lib/increments.ts';
 import { LEV_API, indexesBuilt, serviceEnv } from './lib/targets.ts';
+import { UsageError, serviceSettings } from './lib/options.ts';
 import { bundle } from '../scripts/bundle.ts';
 
 const USAGE = `npm run bench:scale -- [options]
@@ -69,13 +70,12 @@ const USAGE = `npm run bench:scale -- [options]
   --server URL           a PostgreSQL server already running (its databases made and dropped here) instead of
                          the bench's own cluster; only settings a database may hold are set there
   --pg-set NAME=VALUE    a PostgreSQL setting of the own cluster (repeatable), over the bench's tuned ones
+  --set NAME=VALUE       a setting of the service measured (repeatable), over its defaults
   --work DIR             where the generated files and the own cluster go (default the system's temporary folder)
   --json FILE            the figures as JSON (default bench/results/scale-<date>.json)
   --chart FILE           the growth chart (default docs/images/scale.svg)
   --chart-only FILE      only redraw the chart from a JSON file a run wrote, to --chart
   --max-minutes M        stop the whole run (cleaning up) after M minutes (default 180)`;
-
-class UsageError extends Error {}
 
 /** Whether `text` is a PostgreSQL URL of this machine's loopback address. */
 function isLoopbackPostgres(text: string): boolean {
@@ -105,6 +105,7 @@ function options(args: string[]) {
       seed: { type: 'string', default: 'scale' },
       server: { type: 'string' },
       'pg-set': { type: 'string', multiple: true, default: [] },
+      set: { type: 'string', multiple: true, default: [] },
       work: { type: 'string', default: tmpdir() },
       json: { type: 'string' },
       chart: { type: 'string', default: 'docs/images/scale.svg' },
@@ -130,6 +131,8 @@ function options(args: string[]) {
       `--server must be a postgres:// URL of 127.0.0.1, not '${values.server}': the bench sends traffic nowhere else`,
     );
   }
+  const settings = serviceSettings(values.set);
+  if (settings.SUGGESTION_INDEX) throw new UsageError('--set: the scale bench measures SUGGESTION_INDEX=service');
   return {
     help: values.help,
     sizes: [...new Set(values.sizes.split(',').map((size) => whole('sizes', size, 1000, 100_000_000)))].sort(
@@ -147,6 +150,7 @@ function options(args: string[]) {
     seed: values.seed,
     server: values.server,
     pgSettings,
+    settings,
     work: values.work,
     json: values.json ?? `bench/results/scale-${new Date().toISOString().slice(0, 10)}.json`,
     chart: values.chart,
@@ -260,7 +264,7 @@ async function measureSize(
   cleanups.push(dropDatabase);
   // Read in the database itself: on a server given, some are the database's own.
   const settings = await settingsInForce(database.url);
-  const env = serviceEnv({ settings: {} }, { DATABASE_URL: database.url, SUGGESTION_INDEX: 'service' });
+  const env = serviceEnv(opts, { SUGGESTION_INDEX: 'service', DATABASE_URL: database.url });
   await runMeasured([LEV_API, 'migrate'], env, 300, { stdout: 'stderr' });
 
   // Generated to a file, streamed (the generator never holds the register), then loaded from it.
@@ -485,6 +489,7 @@ async function main(): Promise<number> {
       seed: opts.seed,
       server: server.description.replace(/ \(initdb in [^,]+, port \d+\)/, ' (initdb)'),
       settings,
+      ...(Object.keys(opts.settings).length ? { service: opts.settings } : {}),
     },
     rows,
   };

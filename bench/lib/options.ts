@@ -151,7 +151,7 @@ export function options(args: readonly string[]) {
 const DECIDED = ['HOST', 'PORT', 'AUTH_MODE', 'DATABASE_URL', 'DATABASE_SCHEMA', 'LEV_DATA'];
 
 /** `--set NAME=VALUE`: settings of the service, checked by name (the service checks their values as it starts). */
-function serviceSettings(items: readonly string[]): Record<string, string> {
+export function serviceSettings(items: readonly string[]): Record<string, string> {
   const known = new Set([...configReference(), ...tracingConfigReference()].map(({ name }) => name));
   const settings: Record<string, string> = {};
   for (const item of items) {

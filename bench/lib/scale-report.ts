@@ -81,6 +81,8 @@ export interface ScaleResults {
     /** Where PostgreSQL ran, and the settings in force. */
     readonly server: string;
     readonly settings: Readonly<Record<string, string>>;
+    /** The service's settings given (--set), over SUGGESTION_INDEX=service and its defaults. */
+    readonly service?: Readonly<Record<string, string>>;
   };
   readonly rows: readonly ScaleRow[];
 }
@@ -194,6 +196,7 @@ export function report(results: ScaleResults): string {
       `shown), fixed rate ${meta.rate}/s; seed ${meta.seed}`,
     `$ ${meta.command}`,
     `PostgreSQL: ${meta.server}; ${settingsLine(meta.settings)}`,
+    ...(meta.service ? [`The service: ${settingsLine(meta.service)}`] : []),
     '',
     scaleTable(results.rows, meta.rate),
     '',
