@@ -5,12 +5,12 @@
  * (and after an error, until it is built again), tells its errors, and stops.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { closeMatches } from '../../src/match/suggest.ts';
 import { FEED_CHANNEL } from '../../src/store/postgres-write.ts';
 import { createMemoryRecords } from '../../src/store/memory-records.ts';
-import { startSuggestionThreads } from '../../src/store/suggestion-thread.ts';
+import { type SuggestionThreadOptions, startSuggestionThreads } from '../../src/store/suggestion-thread.ts';
 import type { SearchKey } from '../../src/model/records.ts';
 import { TEST_DATABASE_URL, type TestStore, emptyStore, storeKinds } from '../helper.ts';
 import { BIRTHS, birth, query } from './close-match-births.ts';
@@ -61,23 +61,33 @@ test('postgres: the close matches found on the thread are those found from the d
   );
 });
 
-test('postgres: the thread answers nothing until its index is built, tells its errors, and builds it again after one', {
-  skip: !postgres && 'no PostgreSQL',
-}, async (t) => {
+/**
+ * A PostgreSQL store holding BIRTHS, and threads of its own on it (connections named by the store's
+ * schema, so that a test finds them), their errors gathered; stopped when the test ends.
+ */
+async function threadsOnPostgres(t: TestContext, statementTimeoutMs: number, options?: SuggestionThreadOptions) {
   const store = await emptyStore(t, 'postgres');
   if (store.kind !== 'postgres') throw new Error('a postgres store');
   await store.upsert('birth', BIRTHS);
   const [{ schema }] = await store.driver.query<{ schema: string }>('SELECT current_schema() AS schema');
   const applicationName = `${schema}_thread`;
   const errors: string[] = [];
-  const thread = startSuggestionThreads(
+  const threads = startSuggestionThreads(
     ['birth'],
-    { connection: { url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 300, applicationName } },
+    { connection: { url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs, applicationName } },
     (error) => errors.push(error.message),
+    options,
   );
-  t.after(() => thread.stop());
-  assert.equal(await thread.closeMatches('birth', QUERIES[0], OPTIONS), undefined, 'nothing before the index is built');
+  t.after(() => threads.stop());
   const head = async () => (await store.events.bounds(new Date(0))).head;
+  return { store, threads, errors, applicationName, head };
+}
+
+test('postgres: the thread answers nothing until its index is built, tells its errors, and builds it again after one', {
+  skip: !postgres && 'no PostgreSQL',
+}, async (t) => {
+  const { store, threads: thread, errors, head } = await threadsOnPostgres(t, 300);
+  assert.equal(await thread.closeMatches('birth', QUERIES[0], OPTIONS), undefined, 'nothing before the index is built');
   await thread.reached(await head());
   assert.deepEqual(thread.state, { built: true, position: await head() });
   const before = await thread.closeMatches('birth', QUERIES[0], OPTIONS);
@@ -163,20 +173,7 @@ test(
 test('postgres: several threads answer as one, and a position is reached when every thread has reached it', {
   skip: !postgres && 'no PostgreSQL',
 }, async (t) => {
-  const store = await emptyStore(t, 'postgres');
-  if (store.kind !== 'postgres') throw new Error('a postgres store');
-  await store.upsert('birth', BIRTHS);
-  const [{ schema }] = await store.driver.query<{ schema: string }>('SELECT current_schema() AS schema');
-  const applicationName = `${schema}_threads`;
-  const errors: string[] = [];
-  const threads = startSuggestionThreads(
-    ['birth'],
-    { connection: { url: TEST_DATABASE_URL, schema, poolSize: 2, statementTimeoutMs: 5000, applicationName } },
-    (error) => errors.push(error.message),
-    { threads: 3 },
-  );
-  t.after(() => threads.stop());
-  const head = async () => (await store.events.bounds(new Date(0))).head;
+  const { store, threads, errors, applicationName, head } = await threadsOnPostgres(t, 5000, { threads: 3 });
   await threads.reached(await head());
   assert.deepEqual(threads.state, { built: true, position: await head() });
   // Each thread follows the feed on a listening connection of its own, held while it follows.
