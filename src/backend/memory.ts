@@ -21,9 +21,9 @@ import { type SuggestionThreads, startSuggestionThreads, threadFirst } from '../
 export interface MemoryBackend extends Backend {
   readonly kind: 'memory';
   readonly trail: MemoryTrail;
-  /** The thread holding a copy of the close-match index, when opened with one. */
+  /** The threads each holding a copy of the close-match index, when opened with them. */
   readonly suggestionIndexes?: SuggestionThreads;
-  /** Close matches found on that thread, or on the event loop while it cannot. */
+  /** Close matches found on those threads, or on the event loop while they cannot. */
   readonly closeMatches?: CloseMatcher;
 }
 
