@@ -11,6 +11,9 @@
  * - outranked: ten or more candidates had more evidence, the floor aside;
  * - tied: fewer than ten had more, and those with as much came first by id.
  *
+ * And the recall a tie ordered otherwise gives: by the nearer date, or by the names' Jaro-Winkler
+ * similarity to those asked (finer than their levels) and then the nearer date.
+ *
  * And the recall the same ranking gives with the floor asking for the evidence it asks for in a
  * register of 100,000 births (the floor is a probability, so a register ten times as large asks for
  * 3.3 bits more).
@@ -35,6 +38,7 @@ import { candidatePasses } from '../src/match/keys.ts';
 import { createScorer, floorEvidence } from '../src/match/score.ts';
 import { loadRecordTypes } from '../src/records/index.ts';
 import { normaliseName } from '../src/records/normalise.ts';
+import { similarity } from '../src/match/names.ts';
 import { createSuggestionIndex } from '../src/store/suggestion-index.ts';
 import { scaleWorkload } from './lib/scale-workload.ts';
 
@@ -72,6 +76,8 @@ const { recall } = scaleWorkload(description, sample, 1, seed);
 let candidateCount = 0;
 /** The misses that were not candidates, by the passes that share a key with them. */
 const cutBy = new Map<string, number>();
+/** The tied misses, by the levels the registration's details matched at (surname/forenames/date). */
+const tiedBy = new Map<string, number>();
 const counts = {
   asked: 0,
   found: 0,
@@ -84,6 +90,8 @@ const counts = {
   foundAtFixedFloor: 0,
   /** Among the first ten with a tie ordered by the nearer date, then by id. */
   foundNearerFirst: 0,
+  /** The same, a tie ordered by the names' similarity, then the nearer date, then id. */
+  foundAlikeFirst: 0,
   /** Misses with ten or more others at least as good in every detail. */
   atLeastAsGood: 0,
   /** Misses with ten or more others better in one detail and no worse in any. */
@@ -98,13 +106,20 @@ interface Candidate {
   /** Days from the date asked to its best key's. */
   readonly days: number;
   readonly evidence: number;
+  /** Jaro-Winkler similarity of its best key's surname to the one asked, plus that of its forenames. */
+  readonly alike: number;
   readonly weights: Readonly<Record<'surname' | 'forenames' | 'date', number>>;
+  readonly matched: Readonly<Record<'surname' | 'forenames' | 'date', string>>;
 }
 /** Whether `a` comes before `b` in the answer: more evidence, then the lower id. */
 const byId = (a: Candidate, b: Candidate) => a.evidence > b.evidence || (a.evidence === b.evidence && a.id < b.id);
 /** The same, with a tie ordered by the nearer date first. */
 const nearerFirst = (a: Candidate, b: Candidate) =>
   a.evidence > b.evidence || (a.evidence === b.evidence && (a.days < b.days || (a.days === b.days && a.id < b.id)));
+/** The same, with a tie ordered by the names' similarity first, then the nearer date. */
+const alikeFirst = (a: Candidate, b: Candidate) =>
+  a.evidence > b.evidence ||
+  (a.evidence === b.evidence && (a.alike > b.alike || (a.alike === b.alike && nearerFirst(a, b))));
 const noWorse = (a: Candidate, b: Candidate) =>
   a.weights.surname >= b.weights.surname &&
   a.weights.forenames >= b.weights.forenames &&
@@ -127,7 +142,13 @@ for (const { path, truth } of recall) {
   const asked = dayNumber(query.date);
   const scored: Candidate[] = candidates.ids.map((id, i) => {
     const { key } = scorer.best(candidates, i, -Infinity)!;
-    return { id, days: Math.abs(dayNumber(keyAt(candidates, key).date) - asked), ...scorer.describe(candidates, key) };
+    const best = keyAt(candidates, key);
+    return {
+      id,
+      days: Math.abs(dayNumber(best.date) - asked),
+      alike: similarity(query.surname, best.surname) + similarity(query.forenames, best.forenames),
+      ...scorer.describe(candidates, key),
+    };
   });
   const sought = scored.filter((c) => truth.has(c.id)).sort((a, b) => (byId(a, b) ? -1 : 1))[0];
   if (!sought) {
@@ -146,6 +167,7 @@ for (const { path, truth } of recall) {
     sought.evidence >= atLeast && reaching(atLeast).filter((c) => before(c, sought)).length < LIMIT;
   if (firstTen(fixedFloor, byId)) counts.foundAtFixedFloor++;
   if (firstTen(least, nearerFirst)) counts.foundNearerFirst++;
+  if (firstTen(least, alikeFirst)) counts.foundAlikeFirst++;
   if (firstTen(least, byId)) {
     counts.found++;
     continue;
@@ -153,7 +175,11 @@ for (const { path, truth } of recall) {
   // A miss: where it ranks among every candidate, those under the floor included.
   if (others.filter((c) => byId(c, sought)).length < LIMIT) counts.underFloor++;
   else if (others.filter((c) => c.evidence > sought.evidence).length >= LIMIT) counts.outranked++;
-  else counts.tied++;
+  else {
+    counts.tied++;
+    const levels = `${sought.matched.surname}/${sought.matched.forenames}/${sought.matched.date}`;
+    tiedBy.set(levels, (tiedBy.get(levels) ?? 0) + 1);
+  }
   const asGood = others.filter((c) => noWorse(c, sought));
   if (asGood.length >= LIMIT) counts.atLeastAsGood++;
   if (asGood.filter((c) => c.evidence > sought.evidence).length >= LIMIT) counts.dominated++;
@@ -174,6 +200,10 @@ console.log(
 );
 console.log(`recall at ${LIMIT} with a tie ordered by the nearer date, then by id: ${pct(counts.foundNearerFirst)}`);
 console.log(
+  `recall at ${LIMIT} with a tie ordered by the names' similarity, then the nearer date, then id: ` +
+    pct(counts.foundAlikeFirst),
+);
+console.log(
   `misses with ${LIMIT} or more others at least as good in every detail: ${pct(counts.atLeastAsGood)}; ` +
     `better in one and no worse in any: ${pct(counts.dominated)}`,
 );
@@ -183,5 +213,12 @@ console.log(
     [...cutBy]
       .sort((a, b) => b[1] - a[1])
       .map(([passes, n]) => `${passes} ${pct(n)}`)
+      .join(', '),
+);
+console.log(
+  'tied, by the levels of the surname/forenames/date: ' +
+    [...tiedBy]
+      .sort((a, b) => b[1] - a[1])
+      .map(([levels, n]) => `${levels} ${n}`)
       .join(', '),
 );
