@@ -25,6 +25,7 @@ import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { CopyData } from './copy-data.ts';
 import { tableNames } from './record-tables.ts';
 import { suggestionKeyColumns } from './suggestion-backfill.ts';
+import { NameTally } from './name-tally.ts';
 
 /** PostgreSQL's SQLSTATE for a row a unique index already holds. */
 const UNIQUE_VIOLATION = '23505';
@@ -269,6 +270,39 @@ async function countNames(
   );
 }
 
+/**
+ * Adds the names of `records` new records, tallied as they were read (name-tally.ts), to the
+ * register's counts: one statement of the distinct names, where counting them in SQL read each new
+ * record's search keys back by id (0.74 of a 14.6 s load of 100,000 births into a register of a
+ * million, docs/performance.md).
+ */
+async function addNameTally(
+  tx: SqlExecutor,
+  t: ReturnType<typeof tableNames>,
+  tally: NameTally,
+  records: number,
+): Promise<void> {
+  const parts: string[] = [];
+  const names: string[] = [];
+  const counts: number[] = [];
+  for (const [part, map] of [['s', tally.surnames] as const, ['f', tally.forenames] as const]) {
+    for (const [name, count] of map) {
+      parts.push(part);
+      names.push(name);
+      counts.push(count);
+    }
+  }
+  parts.push('*');
+  names.push('');
+  counts.push(records);
+  await tx.query(
+    `INSERT INTO ${t.nameCounts} AS n (part, name, count)
+     SELECT * FROM unnest($1::"char"[], $2::text[], $3::bigint[])
+     ON CONFLICT (part, name) DO UPDATE SET count = n.count + EXCLUDED.count`,
+    [parts, names, counts],
+  );
+}
+
 /** The channel a committed load notifies, waking the feed's waiting readers (docs/events.md). */
 export const FEED_CHANNEL = 'lev_feed';
 
@@ -407,16 +441,20 @@ export async function writeRecords(
     // is read, as into an empty register, rather than staged and merged once the file is read: the
     // database's work on it then overlaps the loader's reading of the next batch (a file of new
     // births into a register of 100,000 took 0.8 of the time, docs/performance.md), its ids into
-    // load_new for its events and counts. Its close-match keys are staged and inserted together
-    // in key order, as a merge's are, so that keys left by records removed outside the service (which
-    // have no foreign key) undo one statement, not the load.
+    // load_new for its events. Its close-match keys are staged and inserted together in key order,
+    // as a merge's are, so that keys left by records removed outside the service (which have no
+    // foreign key) undo one statement, not the load; its names are tallied as they are read, and
+    // added to the counts with the keys.
     const direct: Targets = { ...t, suggestionKeys: 'load_new_suggestion_keys', ids: 'load_new' };
     let added = 0;
-    // The close-match keys of the records added since their last insertion, in key order.
+    // The close-match keys and names of the records added since their last insertion.
     let unkeyed = 0;
+    const tally = new NameTally();
     const keyAdded = async () => {
       await insertSuggestionKeys(tx, t, 'load_new_suggestion_keys s');
       await tx.query('TRUNCATE load_new_suggestion_keys');
+      await addNameTally(tx, t, tally, unkeyed);
+      tally.clear();
       unkeyed = 0;
     };
     for await (const batch of batches) {
@@ -428,21 +466,14 @@ export async function writeRecords(
         continue;
       }
       await copyBatch(copier, direct, batch, buffers);
+      for (const record of batch) tally.count(record.keys, 1);
       added += batch.length;
       unkeyed += batch.length;
       if (unkeyed >= MERGE_EVERY) await keyAdded();
     }
     if (staged > 0) await mergeStaged();
     if (unkeyed > 0) await keyAdded();
-    if (added > 0) {
-      // The new records' keys read by id, a probe each: OFFSET 0 keeps the subquery one, where joined
-      // plainly to load_new (which nothing has analysed) the planner may scan every key of the register.
-      await countNames(tx, t, {
-        added: `load_new n CROSS JOIN LATERAL (SELECT * FROM ${t.keys} k WHERE k.id = n.id OFFSET 0) s`,
-        newRecords: 'load_new',
-      });
-      counts.inserted += added;
-    }
+    counts.inserted += added;
     if (counts.inserted + counts.updated > 0) {
       await appendEvents(
         tx,

@@ -24,6 +24,7 @@
 import { datePartOfKey, hashOfKey, suggestionKeyValues } from '../match/keys.ts';
 import type { SearchKey, SuggestionCandidates } from '../model/records.ts';
 import type { KeyPass } from '../model/store.ts';
+import { NameTally } from './name-tally.ts';
 
 /**
  * A close-match key's slot: the key (a number below 2^53, match/keys.ts) folded to 30 bits, where
@@ -114,8 +115,7 @@ export interface SuggestionIndex {
   candidates(passes: readonly KeyPass[]): SuggestionCandidates;
   /**
    * How many records indexed have this surname, and this first forename (RecordReader.registerCounts):
-   * each record's distinct surnames and first forenames counted once, as a load counts them on
-   * PostgreSQL.
+   * each record's distinct surnames and first forenames counted once (name-tally.ts).
    */
   nameCounts(surname: string, forename: string): { readonly surname: number; readonly forename: number };
   /**
@@ -123,23 +123,6 @@ export interface SuggestionIndex {
    * again when many have come since the last time, so that the next walks read memory in order.
    */
   settle(): void;
-}
-
-/** A record's names counted in (1) or out (-1): each distinct surname and first forename once. */
-function countNames(
-  surnames: Map<string, number>,
-  forenames: Map<string, number>,
-  keys: readonly SearchKey[],
-  by: 1 | -1,
-) {
-  const bump = (map: Map<string, number>, name: string) => {
-    const n = (map.get(name) ?? 0) + by;
-    if (n > 0) map.set(name, n);
-    else map.delete(name);
-  };
-  for (const surname of new Set(keys.map((key) => key.surname))) bump(surnames, surname);
-  for (const forename of new Set(keys.filter((key) => key.forenames).map((key) => key.forenames.split(' ')[0])))
-    bump(forenames, forename);
 }
 
 export function createSuggestionIndex(): SuggestionIndex {
@@ -318,14 +301,13 @@ export function createSuggestionIndex(): SuggestionIndex {
     }
   };
 
-  const surnames = new Map<string, number>();
-  const forenames = new Map<string, number>();
+  const names = new NameTally();
 
   const remove = (id: number) => {
     const position = positions.get(id);
     if (position === undefined) return;
     const keys = keysAt(position);
-    countNames(surnames, forenames, keys, -1);
+    names.count(keys, -1);
     for (const key of suggestionKeyValues(keys)) unpost(key, position);
     keysLive -= records[position * RECORD_FIELDS + KEY_COUNT];
     positions.delete(id);
@@ -351,7 +333,7 @@ export function createSuggestionIndex(): SuggestionIndex {
     records[position * RECORD_FIELDS + ID] = id;
     putKeys(position, keys);
     keysLive += keys.length;
-    countNames(surnames, forenames, keys, 1);
+    names.count(keys, 1);
     for (const key of suggestionKeyValues(keys)) post(key, position);
     if (postingsUsed >= packedAt * 2) pack();
   };
@@ -473,8 +455,8 @@ export function createSuggestionIndex(): SuggestionIndex {
   };
 
   const nameCounts = (surname: string, forename: string) => ({
-    surname: surnames.get(surname) ?? 0,
-    forename: forenames.get(forename) ?? 0,
+    surname: names.surnames.get(surname) ?? 0,
+    forename: names.forenames.get(forename) ?? 0,
   });
 
   return { add, remove, candidates, nameCounts, settle };
