@@ -8,8 +8,8 @@
  * of `--births` generated births and the scale bench's two files of `--increment` births (the latest
  * births, and births of all years, their ids after the register's) are loaded with `lev-api load`;
  * each file's close-match keys and search keys are then moved from their tables to tables of their
- * own and the register vacuumed. For each file, each statement below then runs after a checkpoint, in a transaction
- * rolled back, round after round:
+ * own and the register vacuumed. For each file, each statement below then runs after a checkpoint,
+ * in a transaction rolled back, round after round:
  * - `insert`: the load's own statement (store/postgres-write.ts), the keys in key order;
  * - `insert, made distinct`: the same with `SELECT DISTINCT`;
  * - `insert, unsorted`: the keys in the order they were written;
@@ -90,8 +90,9 @@ const STATEMENTS: Record<string, Timed> = {
     sql: () => 'ALTER TABLE built ADD PRIMARY KEY (key, id)',
     explained: false,
   },
-  // With the foreign key the register's table has: the load checks it for every search key.
   'search keys, inserted': { sql: insertSearchKeys(SEARCH_KEYS), explained: true },
+  // With the foreign key the register's table has: a load checks it for every search key, into an
+  // empty register too.
   'search keys, into an empty table': {
     prepare: () =>
       `CREATE TABLE empty_search_keys (LIKE ${SEARCH_KEYS} INCLUDING INDEXES, ` +

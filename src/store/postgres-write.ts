@@ -273,8 +273,8 @@ async function countNames(
 /**
  * Adds the names of `records` new records, tallied as they were read (name-tally.ts), to the
  * register's counts: one statement of the distinct names, where counting them in SQL read each new
- * record's search keys back by id (0.74 of a 14.6 s load of 100,000 births into a register of a
- * million, docs/performance.md).
+ * record's search keys back by id (about 0.45 s of the backend's time against 0.04 s, for 100,000
+ * births into a register of a million: docs/performance.md).
  */
 async function addNameTally(
   tx: SqlExecutor,
