@@ -42,6 +42,7 @@ import {
   type Operation,
   type OperationFigures,
   type ScaleIncrement,
+  type ScaleIncrementRound,
   type ScaleResults,
   type ScaleRow,
   report,
@@ -64,6 +65,8 @@ const USAGE = `npm run bench:scale -- [options]
   --sample N             births sampled from the register for the requests (default 5000)
   --increment N          births in each of the two files loaded into the full register and into an empty one:
                          the latest registrations, and births of every year (default 100000)
+  --increment-rounds N   files of each kind, each loaded into an empty register then into the full one; the
+                         medians are reported (default 3)
   --recall-seconds S     most seconds of the recall phase (default 120)
   --feed-seconds S       seconds a new reader reads the change feed from its start (default 10)
   --seed S               seed of the generated births and of the requests (default scale)
@@ -100,6 +103,7 @@ function options(args: string[]) {
       rate: { type: 'string', default: '200' },
       sample: { type: 'string', default: '5000' },
       increment: { type: 'string', default: '100000' },
+      'increment-rounds': { type: 'string', default: '3' },
       'recall-seconds': { type: 'string', default: '120' },
       'feed-seconds': { type: 'string', default: '10' },
       seed: { type: 'string', default: 'scale' },
@@ -145,6 +149,7 @@ function options(args: string[]) {
     rate: whole('rate', values.rate, 1, 100_000),
     sample: whole('sample', values.sample, 10, 1_000_000),
     increment: whole('increment', values.increment, 1000, 10_000_000),
+    incrementRounds: whole('increment-rounds', values['increment-rounds'], 1, 9),
     recallSeconds: whole('recall-seconds', values['recall-seconds'], 1, 3600),
     feedSeconds: whole('feed-seconds', values['feed-seconds'], 1, 3600),
     seed: values.seed,
@@ -205,46 +210,75 @@ async function settle(url: string): Promise<{ quiet: boolean; seconds: number }>
   return { quiet: false, seconds: seconds() };
 }
 
-interface IncrementFile {
-  readonly file: string;
-  /** Its rate into a register holding nothing: what each full register's is compared with. */
-  readonly intoEmpty: number;
-}
-type Increments = Readonly<Record<IncrementName, IncrementFile>>;
+/** Each kind's files, one a round: the same births are loaded into the empty and the full registers. */
+type Increments = Readonly<Record<IncrementName, readonly string[]>>;
 
-/** Generates an increment file once: the same births are loaded into the empty and the full registers. */
-async function generateIncrement(opts: Options, work: string, name: IncrementName): Promise<string> {
-  const file = join(work, `scale-increment-${name}.ndjson`);
-  cleanups.push(() => rm(file, { force: true }));
-  await runMeasured([LEV_API, ...incrementArgs(name, opts.increment, opts.seed), '--out', file], process.env, 600);
-  return file;
+/** Generates the increment files once, for every size. */
+async function generateIncrements(opts: Options, work: string): Promise<Increments> {
+  const files: Record<IncrementName, string[]> = { latest: [], allYears: [] };
+  for (let round = 0; round < opts.incrementRounds; round++) {
+    for (const name of INCREMENTS) {
+      const file = join(work, `scale-increment-${name}-${round}.ndjson`);
+      cleanups.push(() => rm(file, { force: true }));
+      const args = incrementArgs(name, opts.increment, opts.seed, round);
+      await runMeasured([LEV_API, ...args, '--out', file], process.env, 600);
+      files[name].push(file);
+    }
+  }
+  return files;
 }
 
-/** `lev-api load` of an increment file into the database of `env`: its rate a second. */
+/** `lev-api load` of an increment file into the database of `env`, after a checkpoint: its rate a second. */
 async function loadIncrement(opts: Options, env: NodeJS.ProcessEnv, file: string): Promise<number> {
+  await query(env.DATABASE_URL!, 'CHECKPOINT');
   const load = await runMeasured([LEV_API, 'load', '--type', 'birth', file], env, 300 + opts.increment / 1000, {
     stdout: 'stderr',
   });
   return opts.increment / load.seconds;
 }
 
-/** Each increment file, and its rate into an empty register of its own. */
-async function prepareIncrements(opts: Options, server: PostgresServer, work: string): Promise<Increments> {
-  const prepared: Partial<Record<IncrementName, IncrementFile>> = {};
-  for (const [at, name] of INCREMENTS.entries()) {
-    const file = await generateIncrement(opts, work, name);
-    const database = await makeDatabase(server, `lev_scale_empty_${at}`);
-    cleanups.push(() => database.drop());
-    const env = serviceEnv({ settings: {} }, { DATABASE_URL: database.url });
-    await runMeasured([LEV_API, 'migrate'], env, 300, { stdout: 'stderr' });
-    const intoEmpty = await loadIncrement(opts, env, file);
-    log(
-      `the ${name} increment of ${opts.increment.toLocaleString('en-GB')} births loaded into an empty register ` +
-        `at ${Math.round(intoEmpty).toLocaleString('en-GB')}/s`,
-    );
-    prepared[name] = { file, intoEmpty };
+/**
+ * Each increment file loaded into an empty register of its own on the same server, then at once
+ * into the full one, round after round: a round's two loads are a minute apart, so the drift of the
+ * machine over a run (files of 100,000 of the latest births have loaded into an empty register in
+ * 7.8 to 12.9 s within an hour) falls on both, and the medians of the rounds are reported. Each
+ * round's files stay in the full register (at 100,000 births, the third round's go into registers
+ * of 500,000 and 600,000).
+ */
+async function loadIncrements(
+  opts: Options,
+  server: PostgresServer,
+  full: NodeJS.ProcessEnv,
+  increments: Increments,
+  label: string,
+): Promise<Record<IncrementName, ScaleIncrement>> {
+  const rounds: Record<IncrementName, ScaleIncrementRound[]> = { latest: [], allYears: [] };
+  for (let round = 0; round < opts.incrementRounds; round++) {
+    for (const name of INCREMENTS) {
+      const file = increments[name][round];
+      const empty = await makeDatabase(server, 'lev_scale_empty');
+      cleanups.push(empty.drop);
+      const env = serviceEnv({ settings: {} }, { DATABASE_URL: empty.url });
+      await runMeasured([LEV_API, 'migrate'], env, 300, { stdout: 'stderr' });
+      const intoEmpty = await loadIncrement(opts, env, file);
+      await empty.drop();
+      cleanups.splice(cleanups.indexOf(empty.drop), 1);
+      const intoFull = await loadIncrement(opts, full, file);
+      rounds[name].push({ intoEmpty, intoFull });
+      log(
+        `${label}: the ${name} increment's round ${round + 1} loaded into an empty register at ` +
+          `${Math.round(intoEmpty).toLocaleString('en-GB')}/s, into the full one at ` +
+          `${Math.round(intoFull).toLocaleString('en-GB')}/s`,
+      );
+    }
   }
-  return prepared as Increments;
+  const summary = (name: IncrementName): ScaleIncrement => ({
+    births: opts.increment,
+    perSecond: median(rounds[name].map((round) => round.intoFull)),
+    ofEmpty: median(rounds[name].map((round) => round.intoFull / round.intoEmpty)),
+    rounds: rounds[name],
+  });
+  return { latest: summary('latest'), allYears: summary('allYears') };
 }
 
 /** Every figure of one size: its own database, made and dropped here. */
@@ -401,12 +435,7 @@ async function measureSize(
   const settledIn = await settle(database.url);
   const still = settledIn.quiet ? '' : ' (autovacuum still running)';
   log(`${label}: the server settled in ${settledIn.seconds.toFixed(1)} s${still}`);
-  const loaded: Partial<Record<IncrementName, ScaleIncrement>> = {};
-  for (const name of INCREMENTS) {
-    const perSecond = await loadIncrement(opts, env, increments[name].file);
-    loaded[name] = { births: opts.increment, perSecond, ofEmpty: perSecond / increments[name].intoEmpty };
-    log(`${label}: the ${name} increment loaded into it at ${Math.round(perSecond).toLocaleString('en-GB')}/s`);
-  }
+  const loaded = await loadIncrements(opts, server, env, increments, label);
 
   await dropDatabase();
   cleanups.splice(cleanups.indexOf(dropDatabase), 1);
@@ -420,7 +449,7 @@ async function measureSize(
       copySeconds: copy.seconds,
       timesCopy: load.seconds / copy.seconds,
       vacuumSeconds,
-      increments: loaded as Record<IncrementName, ScaleIncrement>,
+      increments: loaded,
     },
     database: sizes,
     service: { readySeconds: service.startSeconds, indexBuildSeconds, rssMiB },
@@ -468,7 +497,7 @@ async function main(): Promise<number> {
   cleanups.push(() => server.stop());
   log(`bench:scale: PostgreSQL: ${server.description}`);
   const machine = cpus();
-  const increments = await prepareIncrements(opts, server, work);
+  const increments = await generateIncrements(opts, work);
   const rows: ScaleRow[] = [];
   let settings: Record<string, string> = {};
   for (const births of opts.sizes) {

@@ -33,16 +33,23 @@ export const INCREMENT_TITLES: Readonly<Record<IncrementName, string>> = {
   allYears: 'births of all years',
 };
 
-/** The first id of an increment's births: the two files' ids follow each other. */
-export const incrementFirstId = (name: IncrementName, births: number): number =>
-  INCREMENT_FIRST_ID + INCREMENTS.indexOf(name) * births;
+/**
+ * The first id of an increment's births: the two files' ids follow each other, and a round's files
+ * (the scale bench loads each file's kind several times) follow the round before's.
+ */
+export const incrementFirstId = (name: IncrementName, births: number, round = 0): number =>
+  INCREMENT_FIRST_ID + (round * INCREMENTS.length + INCREMENTS.indexOf(name)) * births;
 
-/** `lev-api generate`'s arguments for an increment of `births` (its seed from the run's), without `--out`. */
-export function incrementArgs(name: IncrementName, births: number, seed: string): string[] {
-  const args = ['generate', '--type', 'birth', '--count', String(births), '--seed', `${seed}-${name}`];
+/**
+ * `lev-api generate`'s arguments for an increment of `births` (its seed from the run's, and from
+ * its round after the first), without `--out`.
+ */
+export function incrementArgs(name: IncrementName, births: number, seed: string, round = 0): string[] {
+  const ownSeed = round ? `${seed}-${name}-${round}` : `${seed}-${name}`;
+  const args = ['generate', '--type', 'birth', '--count', String(births), '--seed', ownSeed];
   if (name === 'latest') {
     const last = datesOf('birth').days[1];
     args.push('--from', iso(last - Math.ceil(births / BIRTHS_A_DAY) - DAYS_TO_REGISTER));
   }
-  return [...args, '--first-id', String(incrementFirstId(name, births))];
+  return [...args, '--first-id', String(incrementFirstId(name, births, round))];
 }

@@ -116,9 +116,18 @@ export const percent = (part: number, whole: number) => (whole ? `${((100 * part
 /** A file of new births loaded into a full register. */
 export interface ScaleIncrement {
   readonly births: number;
+  /** The median of the rounds' rates into the full register. */
   readonly perSecond: number;
-  /** Its rate over the same file's into an empty register. */
+  /** Its rate over the same file's into an empty register: the median of the rounds'. */
   readonly ofEmpty: number;
+  /** Each round's file, loaded into an empty register then into the full one (runs before had one, unrecorded). */
+  readonly rounds?: readonly ScaleIncrementRound[];
+}
+
+/** One file's rates a second into an empty register and, just after, into the full one. */
+export interface ScaleIncrementRound {
+  readonly intoEmpty: number;
+  readonly intoFull: number;
 }
 
 const increment = (figures: ScaleIncrement | undefined) =>
@@ -205,7 +214,7 @@ export function report(results: ScaleResults): string {
     "across the whole register (TABLESAMPLE). load × COPY: the load's time over a raw COPY of the same file. " +
       'latest births, all years: two files of new',
     'births (the latest registrations; born on any day) loaded into the full register, at the end, and each ' +
-      "one's rate over the same file's into an empty one. " +
+      "one's rate over the same file's into an empty one (the medians of the rounds). " +
       'recall@10: close matches of the',
     "error model's queries (bench/lib/errors.ts) with the registration among the first ten. index build: " +
       "from the service's start until",

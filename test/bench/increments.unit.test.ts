@@ -31,3 +31,18 @@ test('increments: the latest births are the days taken to register them, births 
   assert.equal(option(allYears, '--from'), undefined);
   assert.equal(option(allYears, '--seed'), 'scale-allYears');
 });
+
+test('increments: each round has files of its own, their ids after the round before, the first round as ever', () => {
+  const births = 1000;
+  const ids = [0, 1, 2].flatMap((round) =>
+    INCREMENTS.map((name) => {
+      const args = incrementArgs(name, births, 'scale', round);
+      assert.equal(Number(option(args, '--first-id')), incrementFirstId(name, births, round));
+      return { first: incrementFirstId(name, births, round), seed: option(args, '--seed') };
+    }),
+  );
+  ids.forEach(({ first }, at) => assert.equal(first, ids[0].first + at * births, 'ranges one after the other'));
+  assert.equal(new Set(ids.map(({ seed }) => seed)).size, ids.length, 'a seed a file');
+  assert.deepEqual(incrementArgs('latest', births, 'scale', 0), incrementArgs('latest', births, 'scale'));
+  assert.equal(option(incrementArgs('allYears', births, 'scale', 2), '--seed'), 'scale-allYears-2');
+});
