@@ -286,6 +286,15 @@ const wholeSpelling = (query: string, stored: string): NameMatch => bySpelling(q
 
 const givenOf = (query: string | GivenName) => (typeof query === 'string' ? givenName(query) : query);
 
+/**
+ * A name's first word: the first forename, which the register's counts, a close match's prior and a
+ * check for exchanged names take.
+ */
+export const firstWord = (name: string) => {
+  const space = name.indexOf(' ');
+  return space < 0 ? name : name.slice(0, space);
+};
+
 /** A registered name's words: most names are one, and are not split. */
 const wordsOf = (stored: string) => (stored.indexOf(' ') < 0 ? [stored] : stored.split(' '));
 

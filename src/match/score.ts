@@ -11,7 +11,7 @@ import type { RegisterCounts, SearchKey, SuggestionCandidates } from '../model/r
 export type { RegisterCounts };
 import { keyAt, packCandidates } from './candidates.ts';
 import { compareDate } from './dates.ts';
-import { compareForenames, compareSurname, givenName } from './names.ts';
+import { compareForenames, compareSurname, firstWord, givenName } from './names.ts';
 import { type Detail, MATCH_KINDS, type MatchKind, LEVELS, levelWeight } from './vocabulary.ts';
 
 /** What each detail of the query matched. */
@@ -40,11 +40,6 @@ type MatchQuery = SearchKey;
 const NO_COUNTS: RegisterCounts = { records: 1, surname: 0, forename: 0 };
 
 const rounded = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
-
-const firstWord = (name: string) => {
-  const space = name.indexOf(' ');
-  return space < 0 ? name : name.slice(0, space);
-};
 
 /** The first word of the query's names, worked out once a query. */
 interface FirstWords {

@@ -7,6 +7,7 @@
 import type { SearchKey, SuggestionCandidates } from '../model/records.ts';
 import type { RecordReader } from '../model/store.ts';
 import { candidatePasses } from './keys.ts';
+import { firstWord } from './names.ts';
 import { type Best, type Scored, type Scorer, createScorer, floorEvidence } from './score.ts';
 
 export interface CloseMatch extends Scored {
@@ -28,8 +29,6 @@ export interface CloseMatchOptions {
 
 /** What the route asks for a type's close matches: `closeMatches` over its store, or a thread holding the index. */
 export type CloseMatcher = (type: string, query: SearchKey, options: CloseMatchOptions) => Promise<CloseMatches>;
-
-const firstWord = (name: string) => name.split(' ')[0];
 
 /**
  * Scores the candidates against the query and keeps the best `limit`. Every candidate reaching the

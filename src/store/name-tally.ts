@@ -6,12 +6,8 @@
  * and adds the tally to the table (postgres-write.ts). PostgreSQL's other writes count the same way
  * over the rows they write, in SQL, and a test holds each load's counts to an empty register's.
  */
+import { firstWord } from '../match/names.ts';
 import type { SearchKey } from '../model/records.ts';
-
-const firstWord = (name: string) => {
-  const space = name.indexOf(' ');
-  return space < 0 ? name : name.slice(0, space);
-};
 
 function bump(map: Map<string, number>, name: string, by: number): void {
   const n = (map.get(name) ?? 0) + by;
